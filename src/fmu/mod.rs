@@ -1,0 +1,3 @@
+//! The FMU's description: the variable table and `modelDescription.xml`.
+
+pub mod table;

@@ -1,0 +1,110 @@
+//! The one table of model variables. It is the single source of truth that
+//! renders both `modelDescription.xml` and the C tables of the FMU.
+
+/// FMI 2.0 causality.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Causality {
+    Parameter,
+    CalculatedParameter,
+    Input,
+    Output,
+    Local,
+    Independent,
+}
+
+/// FMI 2.0 variability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variability {
+    Constant,
+    Fixed,
+    Tunable,
+    Discrete,
+    Continuous,
+}
+
+/// FMI 2.0 `initial` attribute; `None` in [`ModelVariable::initial`] means
+/// the attribute is left out (the FMI default for the combination applies).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Initial {
+    Exact,
+    Approx,
+    Calculated,
+}
+
+/// The FMI type of a variable and its start value, if it has one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VariableType {
+    Real { start: Option<f64> },
+    Integer { start: Option<i64> },
+    Boolean { start: Option<bool> },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelVariable {
+    /// Flat Modelica name: `rod.T[3]`, `der(rod.T[3])`, `integ.y`.
+    pub name: String,
+    /// Value references are unique per FMI type; the table assigns them.
+    pub value_reference: u32,
+    pub ty: VariableType,
+    pub causality: Causality,
+    pub variability: Variability,
+    pub initial: Option<Initial>,
+    pub description: Option<String>,
+    pub unit: Option<String>,
+    pub display_unit: Option<String>,
+    pub quantity: Option<String>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub nominal: Option<f64>,
+    /// For `der(x)`: the index (0-based) of `x` in [`ModelTable::variables`].
+    pub derivative_of: Option<usize>,
+}
+
+/// What the generated FMU offers at the top of `modelDescription.xml`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DefaultExperiment {
+    pub start_time: f64,
+    pub stop_time: f64,
+    pub tolerance: f64,
+    pub step_size: Option<f64>,
+}
+
+/// A unit used by some variable, for `UnitDefinitions`. Exponents of the
+/// SI base units (kg, m, s, A, K, mol, cd) and rad, with factor and offset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitDefinition {
+    pub name: String,
+    pub kg: i32,
+    pub m: i32,
+    pub s: i32,
+    pub a: i32,
+    pub k: i32,
+    pub mol: i32,
+    pub cd: i32,
+    pub rad: i32,
+    pub factor: f64,
+    pub offset: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelTable {
+    /// Qualified Modelica name of the exported model.
+    pub model_name: String,
+    /// C identifier used for the shared library and the function prefix.
+    pub model_identifier: String,
+    /// Derived from a hash of everything else, never random, so that the
+    /// same input gives a byte-identical FMU.
+    pub guid: String,
+    pub description: Option<String>,
+    pub generation_tool: String,
+    pub variables: Vec<ModelVariable>,
+    pub unit_definitions: Vec<UnitDefinition>,
+    pub number_of_event_indicators: usize,
+    /// Indices (0-based) into `variables`, in the order FMI wants them.
+    pub outputs: Vec<usize>,
+    pub derivatives: Vec<usize>,
+    pub initial_unknowns: Vec<usize>,
+    pub default_experiment: DefaultExperiment,
+    /// Log categories declared in the XML and honoured by the runtime.
+    pub log_categories: Vec<(String, String)>,
+}

@@ -1,0 +1,1 @@
+//! Loads an FMU back through its shared library and simulates it.

@@ -1,0 +1,14 @@
+//! mofmu: compile strict-methodology Modelica libraries, component by
+//! component, into FMI 2.0 Model Exchange FMUs.
+//!
+//! The compiler core (`syntax` → `resolve` → `causalize` → `codegen`, and
+//! `instantiate` → `schedule` → `fmu`) is sans-I/O: text in, results and
+//! diagnostics out. Only `loader`, `package`, `harness` and the binary
+//! touch files, compilers and archives.
+
+pub mod diagnostic;
+pub mod fmu;
+pub mod harness;
+pub mod package;
+pub mod source;
+pub mod syntax;
