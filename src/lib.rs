@@ -12,3 +12,7 @@ pub mod harness;
 pub mod package;
 pub mod source;
 pub mod syntax;
+pub mod causalize;
+pub mod resolve;
+pub mod codegen;
+pub mod instantiate;

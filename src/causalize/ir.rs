@@ -1,0 +1,397 @@
+//! The causal form of one class: slots, solved assignments, blocks.
+
+use std::collections::BTreeMap;
+
+use crate::source::Span;
+
+/// A storage location a class kernel reads or writes, numbered per class.
+pub type SlotId = usize;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SlotKind {
+    /// A variable of the class itself (index into `ClassModel::vars`).
+    Own(usize),
+    /// The derivative of a state of the class itself.
+    Der(usize),
+    /// A variable of a (nested) sub-component: `path` = ["pi", "x"].
+    Sub { path: Vec<String>, var: String },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slot {
+    pub name: String,
+    pub kind: SlotKind,
+    /// Known inside the class without computation (parameter, state, input,
+    /// sub-component result).
+    pub known: bool,
+    /// Counts towards the input dependency of blocks (inputs and
+    /// sub-component results, not parameters or states).
+    pub is_input: bool,
+    pub is_array: bool,
+}
+
+/// An integer expression affine in the class's Integer parameters:
+/// `c + sum(k * p)`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Affine {
+    pub constant: i64,
+    pub terms: BTreeMap<usize, i64>,
+}
+
+impl Affine {
+    pub fn constant(c: i64) -> Affine {
+        Affine {
+            constant: c,
+            terms: BTreeMap::new(),
+        }
+    }
+
+    pub fn param(p: usize) -> Affine {
+        let mut terms = BTreeMap::new();
+        terms.insert(p, 1);
+        Affine { constant: 0, terms }
+    }
+
+    pub fn add(&self, o: &Affine, sign: i64) -> Affine {
+        let mut r = self.clone();
+        r.constant += sign * o.constant;
+        for (k, v) in &o.terms {
+            *r.terms.entry(*k).or_insert(0) += sign * v;
+        }
+        r.terms.retain(|_, v| *v != 0);
+        r
+    }
+
+    pub fn scale(&self, f: i64) -> Affine {
+        let mut r = self.clone();
+        r.constant *= f;
+        for v in r.terms.values_mut() {
+            *v *= f;
+        }
+        r.terms.retain(|_, v| *v != 0);
+        r
+    }
+
+    /// Value with every parameter set to a large generic number, used only
+    /// to order ranges before their exact symbolic comparison.
+    pub fn generic_value(&self) -> i128 {
+        let mut v = self.constant as i128;
+        for (k, c) in &self.terms {
+            v += (*c as i128) * (1_000_003 + 7919 * *k as i128);
+        }
+        v
+    }
+
+    pub fn eval(&self, ints: &[i64]) -> i64 {
+        let mut v = self.constant;
+        for (k, c) in &self.terms {
+            v += c * ints.get(*k).copied().unwrap_or(0);
+        }
+        v
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    And,
+    Or,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Func {
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Exp,
+    Log,
+    Log10,
+    Sqrt,
+    Abs,
+    Sign,
+    Min,
+    Max,
+}
+
+impl Func {
+    pub fn from_name(n: &str) -> Option<(Func, usize)> {
+        Some(match n {
+            "sin" => (Func::Sin, 1),
+            "cos" => (Func::Cos, 1),
+            "tan" => (Func::Tan, 1),
+            "asin" => (Func::Asin, 1),
+            "acos" => (Func::Acos, 1),
+            "atan" => (Func::Atan, 1),
+            "atan2" => (Func::Atan2, 2),
+            "sinh" => (Func::Sinh, 1),
+            "cosh" => (Func::Cosh, 1),
+            "tanh" => (Func::Tanh, 1),
+            "exp" => (Func::Exp, 1),
+            "log" => (Func::Log, 1),
+            "log10" => (Func::Log10, 1),
+            "sqrt" => (Func::Sqrt, 1),
+            "abs" => (Func::Abs, 1),
+            "sign" => (Func::Sign, 1),
+            "min" => (Func::Min, 2),
+            "max" => (Func::Max, 2),
+            _ => return None,
+        })
+    }
+}
+
+/// How a relation is evaluated at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelKind {
+    /// Inside a `for` loop or under `noEvent`: compared directly.
+    Direct,
+    /// `time` against a value fixed between events: a time event.
+    Time { slot: u32 },
+    /// Between continuous values: frozen between events, with an event
+    /// indicator.
+    State { slot: u32, indicator: u32 },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ex {
+    Real(f64),
+    Int(i64),
+    Bool(bool),
+    /// A Real variable; the index is 1-based when present.
+    Var(SlotId, Option<Box<Ex>>),
+    /// An Integer (or Boolean) parameter of the class, by its number.
+    IntParam(usize),
+    /// A `for` loop variable by nesting depth.
+    LoopVar(usize),
+    Time,
+    Neg(Box<Ex>),
+    Not(Box<Ex>),
+    Bin(Arith, Box<Ex>, Box<Ex>),
+    Rel(RelOp, Box<Ex>, Box<Ex>, RelKind),
+    Call(Func, Vec<Ex>),
+    If(Vec<(Ex, Ex)>, Box<Ex>),
+}
+
+impl Ex {
+    pub fn visit(&self, f: &mut dyn FnMut(&Ex)) {
+        f(self);
+        match self {
+            Ex::Var(_, Some(i)) => i.visit(f),
+            Ex::Neg(a) | Ex::Not(a) => a.visit(f),
+            Ex::Bin(_, a, b) | Ex::Rel(_, a, b, _) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Ex::Call(_, args) => args.iter().for_each(|a| a.visit(f)),
+            Ex::If(branches, e) => {
+                for (c, v) in branches {
+                    c.visit(f);
+                    v.visit(f);
+                }
+                e.visit(f);
+            }
+            _ => {}
+        }
+    }
+
+    /// Slots this expression reads.
+    pub fn slots(&self, out: &mut Vec<SlotId>) {
+        self.visit(&mut |e| {
+            if let Ex::Var(s, _) = e {
+                out.push(*s);
+            }
+        });
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stmt {
+    /// `target[index] := value`, only when the instance's own-binding flag
+    /// of `guard` is set (for parameter bindings and start values).
+    Assign {
+        target: SlotId,
+        index: Option<Ex>,
+        value: Ex,
+        guard: Option<usize>,
+        span: Span,
+    },
+    For {
+        depth: usize,
+        lo: Ex,
+        hi: Ex,
+        body: Vec<Stmt>,
+    },
+}
+
+impl Stmt {
+    pub fn for_each_assign(&self, f: &mut dyn FnMut(SlotId, &Ex, Option<&Ex>)) {
+        match self {
+            Stmt::Assign {
+                target,
+                value,
+                index,
+                ..
+            } => f(*target, value, index.as_ref()),
+            Stmt::For { body, lo, hi, .. } => {
+                let _ = (lo, hi);
+                for s in body {
+                    s.for_each_assign(f);
+                }
+            }
+        }
+    }
+}
+
+/// Assignments of a class that depend on the same set of inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// Input slots this block depends on (directly or through earlier
+    /// assignments of the class).
+    pub inputs: Vec<SlotId>,
+    pub stmts: Vec<Stmt>,
+    /// Slots written.
+    pub writes: Vec<SlotId>,
+    /// Every slot read (inputs, states, parameters, earlier results).
+    pub reads: Vec<SlotId>,
+}
+
+/// An Integer or Boolean parameter: fixed at export, part of the layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntParam {
+    pub var: usize,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CausalClass {
+    pub qualified: String,
+    pub slots: Vec<Slot>,
+    pub int_params: Vec<IntParam>,
+    /// Calculated parameters and modifiers of sub-components, in order.
+    pub parameter_stmts: Vec<Stmt>,
+    /// Start values of states computed from parameters.
+    pub start_stmts: Vec<Stmt>,
+    pub blocks: Vec<Block>,
+    pub n_relations: u32,
+    pub n_indicators: u32,
+    /// Var index -> dims as affine forms of Integer parameters.
+    pub dims: Vec<Vec<Affine>>,
+}
+
+impl CausalClass {
+    pub fn slot_of(&self, kind: &SlotKind) -> Option<SlotId> {
+        self.slots.iter().position(|s| &s.kind == kind)
+    }
+}
+
+impl Ex {
+    /// Does the expression read a variable or `time` (so it cannot be
+    /// folded at export)?
+    pub fn is_dynamic(&self) -> bool {
+        let mut d = false;
+        self.visit(&mut |x| {
+            if matches!(x, Ex::Var(..) | Ex::Time) {
+                d = true;
+            }
+        });
+        d
+    }
+
+    /// Evaluates an expression without variables, given Integer parameter
+    /// values and loop variables. `None` when it reads a variable or is not
+    /// a number.
+    pub fn fold(&self, ints: &[i64]) -> Option<f64> {
+        Some(match self {
+            Ex::Real(r) => *r,
+            Ex::Int(i) => *i as f64,
+            Ex::Bool(b) => f64::from(u8::from(*b)),
+            Ex::IntParam(k) => *ints.get(*k)? as f64,
+            Ex::Neg(a) => -a.fold(ints)?,
+            Ex::Not(a) => f64::from(u8::from(a.fold(ints)? == 0.0)),
+            Ex::Bin(op, a, b) => {
+                let (x, y) = (a.fold(ints)?, b.fold(ints)?);
+                match op {
+                    Arith::Add => x + y,
+                    Arith::Sub => x - y,
+                    Arith::Mul => x * y,
+                    Arith::Div => x / y,
+                    Arith::Pow => x.powf(y),
+                    Arith::And => f64::from(u8::from(x != 0.0 && y != 0.0)),
+                    Arith::Or => f64::from(u8::from(x != 0.0 || y != 0.0)),
+                }
+            }
+            Ex::Rel(op, a, b, _) => {
+                let (x, y) = (a.fold(ints)?, b.fold(ints)?);
+                f64::from(u8::from(match op {
+                    RelOp::Lt => x < y,
+                    RelOp::Le => x <= y,
+                    RelOp::Gt => x > y,
+                    RelOp::Ge => x >= y,
+                    RelOp::Eq => x == y,
+                    RelOp::Ne => x != y,
+                }))
+            }
+            Ex::Call(f, args) => {
+                let a: Option<Vec<f64>> = args.iter().map(|x| x.fold(ints)).collect();
+                let a = a?;
+                match f {
+                    Func::Sin => a[0].sin(),
+                    Func::Cos => a[0].cos(),
+                    Func::Tan => a[0].tan(),
+                    Func::Asin => a[0].asin(),
+                    Func::Acos => a[0].acos(),
+                    Func::Atan => a[0].atan(),
+                    Func::Atan2 => a[0].atan2(a[1]),
+                    Func::Sinh => a[0].sinh(),
+                    Func::Cosh => a[0].cosh(),
+                    Func::Tanh => a[0].tanh(),
+                    Func::Exp => a[0].exp(),
+                    Func::Log => a[0].ln(),
+                    Func::Log10 => a[0].log10(),
+                    Func::Sqrt => a[0].sqrt(),
+                    Func::Abs => a[0].abs(),
+                    Func::Sign => {
+                        if a[0] > 0.0 {
+                            1.0
+                        } else if a[0] < 0.0 {
+                            -1.0
+                        } else {
+                            0.0
+                        }
+                    }
+                    Func::Min => a[0].min(a[1]),
+                    Func::Max => a[0].max(a[1]),
+                }
+            }
+            Ex::If(branches, e) => {
+                for (c, v) in branches {
+                    if c.fold(ints)? != 0.0 {
+                        return v.fold(ints);
+                    }
+                }
+                e.fold(ints)?
+            }
+            Ex::Var(..) | Ex::Time | Ex::LoopVar(_) => return None,
+        })
+    }
+}

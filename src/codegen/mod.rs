@@ -1,0 +1,3 @@
+//! C code generation: class kernels, and the system file of one model.
+
+pub mod kernel;

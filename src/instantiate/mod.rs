@@ -1,0 +1,602 @@
+//! Instantiation of a model: the instance tree, parameter values, array
+//! sizes and the layout of every Real variable in one vector.
+
+use std::collections::HashMap;
+
+use crate::causalize::ir::{Ex, SlotKind};
+use crate::causalize::{causalize, Compiled};
+use crate::codegen::kernel::{self, Kernel};
+use crate::diagnostic::Diagnostic;
+use crate::resolve::elaborate::{Causality, ClassModel, Variability};
+use crate::resolve::tree::Builtin;
+use crate::resolve::{ClassId, Elaborator};
+use crate::source::Span;
+
+/// `--set path=value` from the command line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetValue {
+    pub path: String,
+    pub value: f64,
+}
+
+/// What the runtime may do with a Real variable (mirrors MOFMU_KIND_*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RealKind {
+    Constant = 0,
+    Parameter = 1,
+    CalculatedParameter = 2,
+    State = 3,
+    StateCalculated = 4,
+    Derivative = 5,
+    Input = 6,
+    Output = 7,
+    Local = 8,
+    Time = 9,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RealVar {
+    pub name: String,
+    pub kind: RealKind,
+    pub start: Option<f64>,
+    pub unit: Option<String>,
+    pub display_unit: Option<String>,
+    pub quantity: Option<String>,
+    pub description: Option<String>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub nominal: Option<f64>,
+    /// For a derivative: the index of its state in `System::reals`.
+    pub derivative_of: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntVar {
+    pub name: String,
+    pub value: i64,
+    pub boolean: bool,
+    pub description: Option<String>,
+}
+
+/// One compiled class, shared by all its instances.
+#[derive(Debug, Clone)]
+pub struct ClassEntry {
+    pub model: ClassModel,
+    pub compiled: Compiled,
+    pub kernel: Kernel,
+}
+
+#[derive(Debug, Clone)]
+pub struct Instance {
+    /// Flat path: "" for the model itself, "rod", "pi.integrator".
+    pub path: String,
+    pub class: usize,
+    pub parent: Option<usize>,
+    /// Where the component is declared in its parent class.
+    pub decl_span: Option<Span>,
+    pub ints: Vec<i64>,
+    /// Per variable of the class: offset in R (Real variables only).
+    pub var_offset: Vec<Option<usize>>,
+    pub var_len: Vec<usize>,
+    pub der_offset: Vec<Option<usize>>,
+    /// One flag per variable, then one per sub-component modifier.
+    pub own_binding: Vec<u8>,
+    pub relation_base: u32,
+    pub indicator_base: u32,
+    /// Offset in R of every slot of the class kernel.
+    pub slot_offsets: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct System {
+    pub model_name: String,
+    pub classes: Vec<ClassEntry>,
+    pub instances: Vec<Instance>,
+    pub reals: Vec<RealVar>,
+    pub ints: Vec<IntVar>,
+    pub n_relations: u32,
+    pub n_indicators: u32,
+    /// Indices into `reals`.
+    pub states: Vec<usize>,
+    pub derivatives: Vec<usize>,
+}
+
+impl System {
+    pub fn class_of(&self, inst: usize) -> &ClassEntry {
+        &self.classes[self.instances[inst].class]
+    }
+
+    /// Name of an instance's variable in flat form.
+    pub fn flat_name(&self, inst: usize, var: &str) -> String {
+        let p = &self.instances[inst].path;
+        if p.is_empty() {
+            var.to_string()
+        } else {
+            format!("{p}.{var}")
+        }
+    }
+}
+
+/// A modifier arriving at an instance from an enclosing one or the
+/// command line.
+#[derive(Debug, Clone)]
+struct Incoming {
+    var: String,
+    start: bool,
+    value: Ex,
+    /// (instance, modifier number) that wrote it; `None` for `--set`.
+    origin: Option<(usize, usize)>,
+    set_index: Option<usize>,
+    span: Option<Span>,
+}
+
+/// Instantiates `model` with the given overrides.
+pub fn instantiate(elab: &mut Elaborator, model: ClassId, sets: &[SetValue]) -> Result<System, Vec<Diagnostic>> {
+    let model_span = elab.tree.get(model).def.name.span;
+    let model_name = elab_name(elab, model);
+    let mut b = Builder {
+        elab,
+        class_index: HashMap::new(),
+        sys: System {
+            model_name: String::new(),
+            classes: Vec::new(),
+            instances: Vec::new(),
+            reals: vec![RealVar {
+                name: "time".into(),
+                kind: RealKind::Time,
+                start: None,
+                unit: Some("s".into()),
+                display_unit: None,
+                quantity: None,
+                description: Some("Simulation time".into()),
+                min: None,
+                max: None,
+                nominal: None,
+                derivative_of: None,
+            }],
+            ints: Vec::new(),
+            n_relations: 0,
+            n_indicators: 0,
+            states: Vec::new(),
+            derivatives: Vec::new(),
+        },
+        diags: Vec::new(),
+        sets_used: vec![false; sets.len()],
+        model_span,
+    };
+    b.sys.model_name = model_name;
+    let incoming: Vec<Incoming> = sets
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Incoming {
+            var: s.path.clone(),
+            start: false,
+            value: Ex::Real(s.value),
+            origin: None,
+            set_index: Some(i),
+            span: None,
+        })
+        .collect();
+    b.instance(model, String::new(), None, None, incoming, 0);
+    for (i, used) in b.sets_used.iter().enumerate() {
+        if !used {
+            b.diags.push(
+                Diagnostic::error(
+                    "MX001",
+                    b.model_span,
+                    format!("--set {}: the model has no parameter `{}`", sets[i].path, sets[i].path),
+                )
+                .with_label("in this model")
+                .with_help("name a parameter by its flat path, e.g. --set rod.n=10"),
+            );
+        }
+    }
+    if !b.diags.is_empty() {
+        return Err(b.diags);
+    }
+    b.slot_offsets();
+    Ok(b.sys)
+}
+
+fn elab_name(elab: &Elaborator, id: ClassId) -> String {
+    elab.tree.get(id).qualified.clone()
+}
+
+struct Builder<'e, 'a> {
+    elab: &'e mut Elaborator<'a>,
+    class_index: HashMap<ClassId, usize>,
+    sys: System,
+    diags: Vec<Diagnostic>,
+    sets_used: Vec<bool>,
+    model_span: Span,
+}
+
+impl Builder<'_, '_> {
+    fn class(&mut self, id: ClassId) -> Option<usize> {
+        if let Some(i) = self.class_index.get(&id) {
+            return Some(*i);
+        }
+        let model = match self.elab.class(id) {
+            Ok(m) => m,
+            Err(ds) => {
+                self.diags.extend(ds);
+                return None;
+            }
+        };
+        let compiled = match causalize(&model, self.elab) {
+            Ok(c) => c,
+            Err(ds) => {
+                self.diags.extend(ds);
+                return None;
+            }
+        };
+        let kernel = kernel::generate(&compiled.causal);
+        self.sys.classes.push(ClassEntry {
+            model,
+            compiled,
+            kernel,
+        });
+        let i = self.sys.classes.len() - 1;
+        self.class_index.insert(id, i);
+        Some(i)
+    }
+
+    /// Folds an incoming value in the terms of the instance that wrote it.
+    fn fold_incoming(&self, inc: &Incoming) -> Option<f64> {
+        let ints: &[i64] = match inc.origin {
+            Some((o, _)) => &self.sys.instances[o].ints,
+            None => &[],
+        };
+        inc.value.fold(ints)
+    }
+
+    fn instance(
+        &mut self,
+        class_id: ClassId,
+        path: String,
+        parent: Option<usize>,
+        decl_span: Option<Span>,
+        incoming: Vec<Incoming>,
+        depth: usize,
+    ) {
+        if depth > 64 {
+            if let Some(s) = decl_span {
+                self.diags.push(
+                    Diagnostic::error("MC006", s, "components are nested too deeply (more than 64 levels)")
+                        .with_help("a class probably contains itself"),
+                );
+            }
+            return;
+        }
+        let Some(ci) = self.class(class_id) else { return };
+        let entry = self.sys.classes[ci].clone();
+        let model = &entry.model;
+        let compiled = &entry.compiled;
+        let me = self.sys.instances.len();
+        let n_vars = model.vars.len();
+        self.sys.instances.push(Instance {
+            path: path.clone(),
+            class: ci,
+            parent,
+            decl_span,
+            ints: Vec::new(),
+            var_offset: vec![None; n_vars],
+            var_len: vec![0; n_vars],
+            der_offset: vec![None; n_vars],
+            own_binding: vec![0; n_vars + compiled.sub_modifiers.len()],
+            relation_base: self.sys.n_relations,
+            indicator_base: self.sys.n_indicators,
+            slot_offsets: Vec::new(),
+        });
+        self.sys.n_relations += compiled.causal.n_relations;
+        self.sys.n_indicators += compiled.causal.n_indicators;
+        let flat = |v: &str| if path.is_empty() { v.to_string() } else { format!("{path}.{v}") };
+        let at = decl_span.unwrap_or(self.model_span);
+
+        // The effective modifier of each variable: the outermost one wins.
+        let mut effective: HashMap<(String, bool), Incoming> = HashMap::new();
+        for inc in &incoming {
+            let is_var = model.var(&inc.var).is_some();
+            if is_var {
+                effective.entry((inc.var.clone(), inc.start)).or_insert_with(|| inc.clone());
+                if let Some(si) = inc.set_index {
+                    self.sets_used[si] = true;
+                }
+            }
+        }
+
+        // Integer and Boolean parameters, in declaration order.
+        let mut ints = Vec::new();
+        for (k, ip) in compiled.causal.int_params.iter().enumerate() {
+            let v = &model.vars[ip.var];
+            let value = if let Some(inc) = effective.get(&(v.name.clone(), false)) {
+                self.fold_incoming(inc)
+            } else if let Some(b) = &compiled.int_bindings[k] {
+                b.fold(&ints)
+            } else {
+                None
+            };
+            let Some(value) = value else {
+                self.diags.push(
+                    Diagnostic::error(
+                        "MX002",
+                        v.span,
+                        format!("Integer parameter `{}` has no value that can be computed at export", flat(&v.name)),
+                    )
+                    .with_label("no value")
+                    .with_help("bind it to a literal or to earlier Integer parameters, or pass --set"),
+                );
+                ints.push(0);
+                continue;
+            };
+            if value.fract() != 0.0 || !value.is_finite() {
+                self.diags.push(
+                    Diagnostic::error("MX003", v.span, format!("`{}` must be a whole number, got {value}", flat(&v.name)))
+                        .with_help("give Integer parameters whole-number values"),
+                );
+            }
+            ints.push(value as i64);
+            self.sys.ints.push(IntVar {
+                name: flat(&v.name),
+                value: value as i64,
+                boolean: v.ty == Builtin::Boolean,
+                description: v.description.clone(),
+            });
+        }
+        self.sys.instances[me].ints = ints.clone();
+
+        // Real variables.
+        for (vi, v) in model.vars.iter().enumerate() {
+            if v.ty != Builtin::Real {
+                continue;
+            }
+            let len = match compiled.causal.dims[vi].first() {
+                Some(d) => {
+                    let n = d.eval(&ints);
+                    if n < 1 {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "MX004",
+                                at,
+                                format!("`{}` would have size {n}; array sizes must be at least 1", flat(&v.name)),
+                            )
+                            .with_help("give the size parameter a positive value"),
+                        );
+                        1
+                    } else {
+                        n as usize
+                    }
+                }
+                None => 1,
+            };
+            let offset = self.sys.reals.len();
+            self.sys.instances[me].var_offset[vi] = Some(offset);
+            self.sys.instances[me].var_len[vi] = len;
+
+            let fold_attr = |e: &Option<crate::syntax::ast::Expr>| -> Option<f64> {
+                e.as_ref().and_then(|x| match &x.kind {
+                    crate::syntax::ast::ExprKind::Real(r) => Some(*r),
+                    crate::syntax::ast::ExprKind::Integer(i) => Some(*i as f64),
+                    crate::syntax::ast::ExprKind::Unary(crate::syntax::ast::UnOp::Neg, a) => match a.kind {
+                        crate::syntax::ast::ExprKind::Real(r) => Some(-r),
+                        crate::syntax::ast::ExprKind::Integer(i) => Some(-(i as f64)),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+            };
+
+            let (kind, start) = if v.variability != Variability::Continuous {
+                let own = compiled.bindings.iter().find(|(i, _)| *i == vi).map(|(_, e)| e);
+                if let Some(inc) = effective.get(&(v.name.clone(), false)) {
+                    match self.fold_incoming(inc) {
+                        Some(x) => (RealKind::Parameter, Some(x)),
+                        None => {
+                            if let Some((o, k)) = inc.origin {
+                                let nv = self.sys.classes[self.sys.instances[o].class].model.vars.len();
+                                self.sys.instances[o].own_binding[nv + k] = 1;
+                            }
+                            (RealKind::CalculatedParameter, None)
+                        }
+                    }
+                } else if let Some(e) = own {
+                    match e.fold(&ints) {
+                        Some(x) => (RealKind::Parameter, Some(x)),
+                        None => {
+                            self.sys.instances[me].own_binding[vi] = 1;
+                            (RealKind::CalculatedParameter, None)
+                        }
+                    }
+                } else {
+                    (RealKind::Parameter, fold_attr(&v.attrs.start).or(Some(0.0)))
+                }
+            } else if v.special.state {
+                let own = compiled.starts.iter().find(|(i, _)| *i == vi).map(|(_, e)| e);
+                let inc = effective
+                    .get(&(v.name.clone(), true))
+                    .or_else(|| effective.get(&(v.name.clone(), false)));
+                if let Some(inc) = inc {
+                    match self.fold_incoming(inc) {
+                        Some(x) => (RealKind::State, Some(x)),
+                        None => {
+                            if let Some((o, k)) = inc.origin {
+                                let nv = self.sys.classes[self.sys.instances[o].class].model.vars.len();
+                                self.sys.instances[o].own_binding[nv + k] = 1;
+                            }
+                            (RealKind::StateCalculated, None)
+                        }
+                    }
+                } else if let Some(e) = own {
+                    match e.fold(&ints) {
+                        Some(x) => (RealKind::State, Some(x)),
+                        None => {
+                            self.sys.instances[me].own_binding[vi] = 1;
+                            (RealKind::StateCalculated, None)
+                        }
+                    }
+                } else {
+                    (RealKind::State, Some(0.0))
+                }
+            } else if parent.is_none() && v.causality == Causality::Input {
+                (RealKind::Input, fold_attr(&v.attrs.start).or(Some(0.0)))
+            } else if parent.is_none() && v.causality == Causality::Output && v.connector.is_none() {
+                (RealKind::Output, None)
+            } else {
+                (RealKind::Local, None)
+            };
+            let kind = if v.variability == Variability::Constant && kind == RealKind::Parameter {
+                RealKind::Constant
+            } else {
+                kind
+            };
+            for e in 0..len {
+                let name = if v.dims.is_empty() {
+                    flat(&v.name)
+                } else {
+                    format!("{}[{}]", flat(&v.name), e + 1)
+                };
+                self.sys.reals.push(RealVar {
+                    name,
+                    kind,
+                    start,
+                    unit: v.attrs.unit.clone(),
+                    display_unit: v.attrs.display_unit.clone(),
+                    quantity: v.attrs.quantity.clone(),
+                    description: v.description.clone(),
+                    min: fold_attr(&v.attrs.min),
+                    max: fold_attr(&v.attrs.max),
+                    nominal: fold_attr(&v.attrs.nominal),
+                    derivative_of: None,
+                });
+                if v.special.state {
+                    self.sys.states.push(offset + e);
+                }
+            }
+        }
+        // Derivatives of the states, after the instance's own variables.
+        for (vi, v) in model.vars.iter().enumerate() {
+            if !(v.special.state && v.ty == Builtin::Real) {
+                continue;
+            }
+            let len = self.sys.instances[me].var_len[vi];
+            let state_offset = self.sys.instances[me].var_offset[vi].expect("states are Real");
+            let offset = self.sys.reals.len();
+            self.sys.instances[me].der_offset[vi] = Some(offset);
+            let unit = v.attrs.unit.as_ref().map(|u| derivative_unit(u));
+            for e in 0..len {
+                let base = &self.sys.reals[state_offset + e].name;
+                self.sys.reals.push(RealVar {
+                    name: format!("der({base})"),
+                    kind: RealKind::Derivative,
+                    start: None,
+                    unit: unit.clone(),
+                    display_unit: None,
+                    quantity: None,
+                    description: None,
+                    min: None,
+                    max: None,
+                    nominal: None,
+                    derivative_of: Some(state_offset + e),
+                });
+                self.sys.derivatives.push(offset + e);
+            }
+        }
+
+        // Sub-components, each with the modifiers meant for it.
+        for sub in &model.subs {
+            let prefix = format!("{}.", sub.name);
+            let mut child_incoming: Vec<Incoming> = incoming
+                .iter()
+                .filter(|inc| model.var(&inc.var).is_none() && inc.var.starts_with(&prefix))
+                .map(|inc| Incoming {
+                    var: inc.var[prefix.len()..].to_string(),
+                    ..inc.clone()
+                })
+                .collect();
+            for (k, m) in compiled.sub_modifiers.iter().enumerate() {
+                if m.path.len() == 1 && m.path[0] == sub.name {
+                    child_incoming.push(Incoming {
+                        var: m.var.clone(),
+                        start: m.start,
+                        value: m.value.clone(),
+                        origin: Some((me, k)),
+                        set_index: None,
+                        span: Some(m.span),
+                    });
+                }
+            }
+            // Modifiers naming nothing in the component are errors.
+            let child_path = flat(&sub.name);
+            self.instance(sub.class, child_path, Some(me), Some(sub.span), child_incoming.clone(), depth + 1);
+            self.check_modifiers_used(sub.class, &child_incoming);
+        }
+    }
+
+    fn check_modifiers_used(&mut self, class: ClassId, incoming: &[Incoming]) {
+        let Some(&ci) = self.class_index.get(&class) else { return };
+        let model = self.sys.classes[ci].model.clone();
+        for inc in incoming {
+            if inc.set_index.is_some() {
+                continue;
+            }
+            let first = inc.var.split('.').next().unwrap_or("");
+            let known = model.var(&inc.var).is_some() || model.subs.iter().any(|s| s.name == first);
+            if !known {
+                if let Some(span) = inc.span {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MC019",
+                            span,
+                            format!("`{}` has no element `{}` to modify", model.qualified, inc.var),
+                        )
+                        .with_label("unknown element")
+                        .with_help("modify only parameters and variables the component's class declares"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Offsets of every kernel slot, now that all instances exist.
+    fn slot_offsets(&mut self) {
+        for i in 0..self.sys.instances.len() {
+            let ci = self.sys.instances[i].class;
+            let slots = self.sys.classes[ci].compiled.causal.slots.clone();
+            let mut offs = Vec::with_capacity(slots.len());
+            for s in &slots {
+                let off = match &s.kind {
+                    SlotKind::Own(v) => self.sys.instances[i].var_offset[*v],
+                    SlotKind::Der(v) => self.sys.instances[i].der_offset[*v],
+                    SlotKind::Sub { path, var } => {
+                        let target = format!("{}{}", prefix_of(&self.sys.instances[i].path), path.join("."));
+                        self.sys.instances.iter().position(|x| x.path == target).and_then(|t| {
+                            let m = &self.sys.classes[self.sys.instances[t].class].model;
+                            m.var(var).and_then(|v| self.sys.instances[t].var_offset[v])
+                        })
+                    }
+                };
+                offs.push(off.expect("every slot refers to a laid-out Real variable"));
+            }
+            self.sys.instances[i].slot_offsets = offs;
+        }
+    }
+}
+
+fn prefix_of(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}.")
+    }
+}
+
+/// The unit of a derivative: `unit/s`, written simply.
+fn derivative_unit(u: &str) -> String {
+    if u == "1" || u.is_empty() {
+        "1/s".into()
+    } else if u.contains('/') {
+        format!("{u}.s-1")
+    } else {
+        format!("{u}/s")
+    }
+}

@@ -1,0 +1,7 @@
+//! Name resolution without look-ahead, and elaboration of single classes.
+
+pub mod elaborate;
+pub mod tree;
+
+pub use elaborate::{ClassModel, Elaborator};
+pub use tree::{ClassId, ClassTree};

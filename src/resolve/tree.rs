@@ -1,0 +1,308 @@
+//! The class tree of all loaded files, and name lookup without look-ahead.
+
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+use crate::syntax::ast::{
+    ClassBody, ClassDef, ClassKind, Element, Import, Name, StoredDefinition,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClassId(pub u32);
+
+/// A predefined type of the language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    Real,
+    Integer,
+    Boolean,
+    String,
+}
+
+/// What a type name resolves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved {
+    Class(ClassId),
+    Builtin(Builtin),
+}
+
+#[derive(Debug, Clone)]
+pub struct ClassNode {
+    pub name: String,
+    pub qualified: String,
+    pub parent: Option<ClassId>,
+    /// The class as written, with nested class definitions left in place
+    /// (they are also reachable as `children`).
+    pub def: ClassDef,
+    pub children: Vec<ClassId>,
+}
+
+impl ClassNode {
+    pub fn encapsulated(&self) -> bool {
+        self.def.prefixes.encapsulated.is_some()
+    }
+
+    /// Where the class starts: uses must come after this point.
+    pub fn position(&self) -> Span {
+        self.def.span
+    }
+
+    pub fn imports(&self) -> Vec<&Import> {
+        match &self.def.body {
+            ClassBody::Long(body) => body
+                .elements
+                .iter()
+                .filter_map(|e| match e {
+                    Element::Import(i) => Some(i),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Every class of every loaded file, in load order.
+#[derive(Debug, Clone, Default)]
+pub struct ClassTree {
+    pub classes: Vec<ClassNode>,
+    pub roots: Vec<ClassId>,
+}
+
+/// `a` comes strictly before `b` in load order.
+pub fn before(a: Span, b: Span) -> bool {
+    (a.file, a.start) < (b.file, b.start)
+}
+
+impl ClassTree {
+    /// Builds the tree from parsed files given in load order. A file with a
+    /// `within A.B;` clause adds its classes to the class `A.B`.
+    pub fn build(files: &[StoredDefinition]) -> (ClassTree, Vec<Diagnostic>) {
+        let mut tree = ClassTree::default();
+        let mut diags = Vec::new();
+        for file in files {
+            let parent = match &file.within {
+                None => None,
+                Some(w) if w.parts.is_empty() => None,
+                Some(w) => match tree.find_qualified(&w.dotted()) {
+                    Some(id) => Some(id),
+                    None => {
+                        diags.push(
+                            Diagnostic::error(
+                                "MC002",
+                                w.span,
+                                format!("`within {}`: no such package was loaded before this file", w.dotted()),
+                            )
+                            .with_label("unknown package")
+                            .with_help("load the enclosing package first (list its directory or file earlier)"),
+                        );
+                        continue;
+                    }
+                },
+            };
+            for class in &file.classes {
+                tree.add(class.clone(), parent, &mut diags);
+            }
+        }
+        (tree, diags)
+    }
+
+    fn add(&mut self, def: ClassDef, parent: Option<ClassId>, diags: &mut Vec<Diagnostic>) -> ClassId {
+        let name = def.name.name.clone();
+        let siblings = match parent {
+            Some(p) => self.classes[p.0 as usize].children.clone(),
+            None => self.roots.clone(),
+        };
+        if let Some(prev) = siblings.iter().find(|c| self.classes[c.0 as usize].name == name) {
+            let prev_span = self.classes[prev.0 as usize].def.name.span;
+            diags.push(
+                Diagnostic::error("MC003", def.name.span, format!("class `{name}` is declared twice"))
+                    .with_label("second declaration")
+                    .with_note(prev_span, "first declared here")
+                    .with_help("rename one of the two classes"),
+            );
+        }
+        let qualified = match parent {
+            Some(p) => format!("{}.{}", self.classes[p.0 as usize].qualified, name),
+            None => name.clone(),
+        };
+        let id = ClassId(self.classes.len() as u32);
+        let nested: Vec<ClassDef> = match &def.body {
+            ClassBody::Long(body) => body
+                .elements
+                .iter()
+                .filter_map(|e| match e {
+                    Element::Class { class, .. } => Some(class.clone()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        self.classes.push(ClassNode {
+            name,
+            qualified,
+            parent,
+            def,
+            children: Vec::new(),
+        });
+        match parent {
+            Some(p) => self.classes[p.0 as usize].children.push(id),
+            None => self.roots.push(id),
+        }
+        for n in nested {
+            self.add(n, Some(id), diags);
+        }
+        id
+    }
+
+    pub fn get(&self, id: ClassId) -> &ClassNode {
+        &self.classes[id.0 as usize]
+    }
+
+    /// Finds a class by its full dotted name, ignoring declaration order.
+    pub fn find_qualified(&self, dotted: &str) -> Option<ClassId> {
+        let mut parts = dotted.trim_start_matches('.').split('.');
+        let first = parts.next()?;
+        let mut cur = *self.roots.iter().rev().find(|c| self.get(**c).name == first)?;
+        for p in parts {
+            cur = *self.get(cur).children.iter().find(|c| self.get(**c).name == p)?;
+        }
+        Some(cur)
+    }
+
+    fn child_before(&self, parent: Option<ClassId>, name: &str, at: Span) -> Option<ClassId> {
+        let list = match parent {
+            Some(p) => &self.get(p).children,
+            None => &self.roots,
+        };
+        list.iter()
+            .copied()
+            .find(|c| self.get(*c).name == name && before(self.get(*c).position(), at))
+    }
+
+    fn child_any(&self, parent: Option<ClassId>, name: &str) -> Option<ClassId> {
+        let list = match parent {
+            Some(p) => &self.get(p).children,
+            None => &self.roots,
+        };
+        list.iter().copied().find(|c| self.get(*c).name == name)
+    }
+
+    /// Resolves a type or class name used at `at` inside class `scope`.
+    /// Only what is declared before `at` is visible (no look-ahead).
+    pub fn lookup(&self, name: &Name, scope: Option<ClassId>, at: Span) -> Result<Resolved, Diagnostic> {
+        let first = &name.parts[0];
+        if name.parts.len() == 1 {
+            if let Some(b) = builtin(&first.name) {
+                return Ok(Resolved::Builtin(b));
+            }
+        }
+        let start = if name.global {
+            self.child_before(None, &first.name, at)
+        } else {
+            self.lookup_first(&first.name, scope, at)?
+        };
+        let Some(mut cur) = start else {
+            return Err(self.not_found(name, 0, scope, at));
+        };
+        for (i, part) in name.parts.iter().enumerate().skip(1) {
+            match self.child_before(Some(cur), &part.name, at) {
+                Some(c) => cur = c,
+                None => return Err(self.not_found(name, i, Some(cur), at)),
+            }
+        }
+        Ok(Resolved::Class(cur))
+    }
+
+    fn lookup_first(&self, ident: &str, scope: Option<ClassId>, at: Span) -> Result<Option<ClassId>, Diagnostic> {
+        let mut s = scope;
+        while let Some(id) = s {
+            if let Some(c) = self.child_before(Some(id), ident, at) {
+                return Ok(Some(c));
+            }
+            for imp in self.get(id).imports() {
+                if !before(imp.span, at) || imp.wildcard.is_some() {
+                    continue;
+                }
+                let visible = match &imp.alias {
+                    Some(a) => a.name == ident,
+                    None => imp.name.last().name == ident,
+                };
+                if visible {
+                    return self.resolve_import(imp, at).map(Some);
+                }
+            }
+            if self.get(id).encapsulated() {
+                return Ok(None);
+            }
+            s = self.get(id).parent;
+        }
+        Ok(self.child_before(None, ident, at))
+    }
+
+    /// Import targets are full names looked up from the top level.
+    pub fn resolve_import(&self, imp: &Import, at: Span) -> Result<ClassId, Diagnostic> {
+        let mut cur: Option<ClassId> = None;
+        for (i, part) in imp.name.parts.iter().enumerate() {
+            match self.child_before(cur, &part.name, at) {
+                Some(c) => cur = Some(c),
+                None => {
+                    let mut d = Diagnostic::error(
+                        "MC004",
+                        part.span,
+                        format!("import target `{}` is not declared before this line", imp.name.dotted()),
+                    )
+                    .with_label(format!("`{}` not found here", part.name))
+                    .with_help("declare or load the imported package before the class that imports it");
+                    if self.child_any(cur, &part.name).is_some() && i < imp.name.parts.len() {
+                        d.message = format!(
+                            "import target `{}` is declared only after this line (look-ahead)",
+                            imp.name.dotted()
+                        );
+                    }
+                    return Err(d);
+                }
+            }
+        }
+        cur.ok_or_else(|| Diagnostic::error("MC004", imp.span, "empty import"))
+    }
+
+    fn not_found(&self, name: &Name, i: usize, scope: Option<ClassId>, at: Span) -> Diagnostic {
+        let part = &name.parts[i];
+        // Distinguish look-ahead from a plain unknown name: search everywhere.
+        let later = self
+            .classes
+            .iter()
+            .any(|c| c.name == part.name && !before(c.position(), at));
+        let (code, message, help) = if later {
+            (
+                "MC001",
+                format!("`{}` is used before it is declared (look-ahead)", name.dotted()),
+                "move the declaration above this use, or load its file earlier",
+            )
+        } else {
+            (
+                "MC005",
+                format!("unknown class or type `{}`", name.dotted()),
+                "check the spelling, or import the package that declares it",
+            )
+        };
+        let _ = scope;
+        Diagnostic::error(code, part.span, message)
+            .with_label("not found")
+            .with_help(help)
+    }
+
+    pub fn kind(&self, id: ClassId) -> ClassKind {
+        self.get(id).def.kind
+    }
+}
+
+pub fn builtin(name: &str) -> Option<Builtin> {
+    match name {
+        "Real" => Some(Builtin::Real),
+        "Integer" => Some(Builtin::Integer),
+        "Boolean" => Some(Builtin::Boolean),
+        "String" => Some(Builtin::String),
+        _ => None,
+    }
+}
