@@ -322,3 +322,28 @@ fn malformed_specs_are_rejected_before_compiling() {
         assert!(!out.exists());
     }
 }
+
+#[test]
+fn concurrent_builds_share_one_cache_safely() {
+    let temp = tempfile::tempdir().unwrap();
+    let cache = ObjectCache::new(temp.path().join("cache"));
+    let spec = decay_spec();
+    let outputs: Vec<PathBuf> = (0..3)
+        .map(|i| temp.path().join(format!("{i}.fmu")))
+        .collect();
+    std::thread::scope(|scope| {
+        for out in &outputs {
+            let (spec, cache) = (&spec, &cache);
+            scope.spawn(move || build_fmu(spec, out, Some(cache)).unwrap());
+        }
+    });
+    // Whatever the interleaving, every lookup was a hit or a miss, and all
+    // archives are the same.
+    assert_eq!(cache.hits() + cache.misses(), 6);
+    let first = std::fs::read(&outputs[0]).unwrap();
+    for out in &outputs[1..] {
+        assert!(std::fs::read(out).unwrap() == first);
+    }
+    let stored = std::fs::read_dir(cache.dir()).unwrap().count();
+    assert_eq!(stored, 2);
+}
