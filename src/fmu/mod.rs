@@ -1,3 +1,5 @@
 //! The FMU's description: the variable table and `modelDescription.xml`.
 
 pub mod table;
+pub mod fmi_rules;
+pub mod model_description;

@@ -84,6 +84,18 @@ pub struct UnitDefinition {
     pub rad: i32,
     pub factor: f64,
     pub offset: f64,
+    /// Display units a variable of this unit may name in `displayUnit`.
+    pub display_units: Vec<DisplayUnitDefinition>,
+}
+
+/// A display unit of a [`UnitDefinition`]: a value shown in this unit is
+/// `factor * value + offset`, where `value` is in the defining unit (so
+/// `degC` under `K` has factor 1 and offset -273.15).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DisplayUnitDefinition {
+    pub name: String,
+    pub factor: f64,
+    pub offset: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]

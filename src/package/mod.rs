@@ -1,1 +1,304 @@
 //! Compiles C sources into the FMU's shared library and writes the archive.
+//!
+//! [`build_fmu`] is the whole step: write the sources into a temporary
+//! build directory, compile each C unit (through the [`ObjectCache`] when
+//! the unit allows it), link `<modelIdentifier>.so`, and write the `.fmu`
+//! zip atomically. Same inputs and same compiler give a byte-identical FMU,
+//! whether the objects came from the cache or not.
+
+pub mod archive;
+pub mod cache;
+pub mod compile;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+pub use archive::{write_archive_atomically, ArchiveEntry};
+pub use cache::{object_key, ObjectCache, CACHE_DIR_ENV};
+pub use compile::Compiler;
+
+/// One C unit of the FMU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CSource {
+    /// Plain file name ending in `.c`, e.g. `K_Thermal_Rod_1a2b3c.c`.
+    pub name: String,
+    pub text: String,
+    /// Whether the compiled object may be cached: class kernels and the
+    /// runtime are; the per-model system file is not worth it.
+    pub cache: bool,
+}
+
+/// Everything that goes into one FMU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FmuBuildSpec {
+    /// C identifier; names the shared library `<id>.so`.
+    pub model_identifier: String,
+    /// The rendered `modelDescription.xml`.
+    pub model_description: String,
+    pub sources: Vec<CSource>,
+    /// Header files (name, text): written next to the sources for
+    /// compilation and shipped in `sources/`.
+    pub headers: Vec<(String, String)>,
+}
+
+/// What a build did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildReport {
+    pub objects_compiled: usize,
+    pub objects_from_cache: usize,
+    pub fmu_bytes: u64,
+    pub elapsed: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    #[error("no usable C compiler: {0}")]
+    CompilerNotFound(String),
+    #[error("the C compiler rejected {source_name}:\n{stderr}")]
+    Compile { source_name: String, stderr: String },
+    #[error("linking {library} failed:\n{stderr}")]
+    Link { library: String, stderr: String },
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("writing the archive {}: {source}", path.display())]
+    Zip {
+        path: PathBuf,
+        source: zip::result::ZipError,
+    },
+    #[error("invalid FMU build: {0}")]
+    InvalidSpec(String),
+    #[error(
+        "cannot choose an object cache directory: set MOFMU_CACHE_DIR, XDG_CACHE_HOME or HOME"
+    )]
+    NoCacheDir,
+    #[error("{0}")]
+    UnsupportedPlatform(String),
+}
+
+/// Builds the FMU described by `spec` into `out` with the system C
+/// compiler. With `cache`, units marked cacheable are looked up and stored
+/// there.
+pub fn build_fmu(
+    spec: &FmuBuildSpec,
+    out: &Path,
+    cache: Option<&ObjectCache>,
+) -> Result<BuildReport, PackageError> {
+    let compiler = Compiler::detect()?;
+    build_fmu_with(&compiler, spec, out, cache)
+}
+
+/// [`build_fmu`] with a compiler detected beforehand (detection runs the
+/// compiler once, which a caller building many FMUs may want to share).
+pub fn build_fmu_with(
+    compiler: &Compiler,
+    spec: &FmuBuildSpec,
+    out: &Path,
+    cache: Option<&ObjectCache>,
+) -> Result<BuildReport, PackageError> {
+    let started = Instant::now();
+    check_spec(spec)?;
+    let build = tempfile::Builder::new()
+        .prefix("mofmu-build-")
+        .tempdir()
+        .map_err(|e| io_error("creating a build directory in", &std::env::temp_dir(), e))?;
+    let dir = build.path();
+    for (name, text) in &spec.headers {
+        write_file(&dir.join(name), text.as_bytes())?;
+    }
+    for source in &spec.sources {
+        write_file(&dir.join(&source.name), source.text.as_bytes())?;
+    }
+
+    // Units in name order, so the link order never depends on how the
+    // caller happened to list them.
+    let mut units: Vec<&CSource> = spec.sources.iter().collect();
+    units.sort_by(|a, b| a.name.cmp(&b.name));
+    let objects: Vec<String> = units.iter().map(|u| object_name(&u.name)).collect();
+
+    let mut to_compile = Vec::new();
+    let mut from_cache = 0;
+    for (i, unit) in units.iter().enumerate() {
+        let key = match cache {
+            Some(cache) if unit.cache => {
+                let key = object_key(compiler, unit, &spec.headers);
+                if cache.fetch(&key, &dir.join(&objects[i]))? {
+                    from_cache += 1;
+                    continue;
+                }
+                Some(key)
+            }
+            _ => None,
+        };
+        to_compile.push(CompileJob {
+            source: &unit.name,
+            object: &objects[i],
+            key,
+        });
+    }
+    compile_all(compiler, dir, &to_compile, cache)?;
+
+    let library = format!("{}.so", spec.model_identifier);
+    compiler.link_shared(dir, &objects, &library)?;
+    let library_path = dir.join(&library);
+    let library_bytes =
+        std::fs::read(&library_path).map_err(|e| io_error("reading", &library_path, e))?;
+
+    let mut entries = vec![
+        ArchiveEntry {
+            path: "modelDescription.xml".to_string(),
+            bytes: spec.model_description.as_bytes().to_vec(),
+            executable: false,
+        },
+        ArchiveEntry {
+            path: format!("binaries/linux64/{library}"),
+            bytes: library_bytes,
+            executable: true,
+        },
+    ];
+    for (name, text) in &spec.headers {
+        entries.push(source_entry(name, text));
+    }
+    for source in &spec.sources {
+        entries.push(source_entry(&source.name, &source.text));
+    }
+    let fmu_bytes = write_archive_atomically(out, entries)?;
+    Ok(BuildReport {
+        objects_compiled: to_compile.len(),
+        objects_from_cache: from_cache,
+        fmu_bytes,
+        elapsed: started.elapsed(),
+    })
+}
+
+struct CompileJob<'a> {
+    source: &'a str,
+    object: &'a str,
+    /// Where to store the object in the cache, for cacheable units.
+    key: Option<String>,
+}
+
+/// Compiles the jobs on as many threads as the machine has cores, and
+/// reports the failure of the first unit in name order, if any.
+fn compile_all(
+    compiler: &Compiler,
+    dir: &Path,
+    jobs: &[CompileJob<'_>],
+    cache: Option<&ObjectCache>,
+) -> Result<(), PackageError> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(jobs.len());
+    let next = AtomicUsize::new(0);
+    let run = |job: &CompileJob<'_>| -> Result<(), PackageError> {
+        compiler.compile_object(dir, job.source, job.object)?;
+        if let (Some(cache), Some(key)) = (cache, &job.key) {
+            cache.store(key, &dir.join(job.object))?;
+        }
+        Ok(())
+    };
+    let mut failures: Vec<(usize, PackageError)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failures = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        if let Err(e) = run(job) {
+                            failures.push((i, e));
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a compile worker panicked"))
+            .collect()
+    });
+    failures.sort_by_key(|(i, _)| *i);
+    match failures.into_iter().next() {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn check_spec(spec: &FmuBuildSpec) -> Result<(), PackageError> {
+    let invalid = |m: String| Err(PackageError::InvalidSpec(m));
+    let id = &spec.model_identifier;
+    let mut chars = id.chars();
+    let c_identifier = matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric());
+    if !c_identifier {
+        return invalid(format!("model identifier `{id}` is not a C identifier"));
+    }
+    if spec.sources.is_empty() {
+        return invalid("there are no C sources".to_string());
+    }
+    let mut names = std::collections::HashSet::new();
+    let header_names = spec.headers.iter().map(|(n, _)| n.as_str());
+    for name in spec
+        .sources
+        .iter()
+        .map(|s| s.name.as_str())
+        .chain(header_names)
+    {
+        let plain = !name.is_empty()
+            && !name.starts_with('.')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        if !plain {
+            return invalid(format!(
+                "`{name}` is not a plain file name (letters, digits, `_`, `-`, `.`)"
+            ));
+        }
+        if !names.insert(name) {
+            return invalid(format!("the file name `{name}` is used twice"));
+        }
+    }
+    for source in &spec.sources {
+        if !source.name.ends_with(".c") || source.name.len() < 3 {
+            return invalid(format!(
+                "C source `{}` must be named `<name>.c`",
+                source.name
+            ));
+        }
+    }
+    for (name, _) in &spec.headers {
+        if !name.ends_with(".h") || name.len() < 3 {
+            return invalid(format!("header `{name}` must be named `<name>.h`"));
+        }
+    }
+    Ok(())
+}
+
+fn object_name(source: &str) -> String {
+    format!("{}.o", source.strip_suffix(".c").unwrap_or(source))
+}
+
+fn source_entry(name: &str, text: &str) -> ArchiveEntry {
+    ArchiveEntry {
+        path: format!("sources/{name}"),
+        bytes: text.as_bytes().to_vec(),
+        executable: false,
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PackageError> {
+    std::fs::write(path, bytes).map_err(|e| io_error("writing", path, e))
+}
+
+pub(crate) fn io_error(action: &'static str, path: &Path, source: std::io::Error) -> PackageError {
+    PackageError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}

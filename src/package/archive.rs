@@ -1,0 +1,112 @@
+//! Writes the FMU zip deterministically and atomically.
+//!
+//! Entries are written in sorted path order, each with the same timestamp
+//! (1980-01-01 00:00, the earliest a zip can record), fixed Unix
+//! permissions and deflate at a fixed level, so equal contents give an
+//! equal archive. The archive is written to a temporary file beside the
+//! destination and renamed over it only once complete: on error the
+//! destination is either absent or still holds what it held before.
+
+use std::fs::Permissions;
+use std::io::{Seek, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipWriter};
+
+use crate::package::{io_error, PackageError};
+
+/// One file of the archive.
+#[derive(Debug, Clone)]
+pub struct ArchiveEntry {
+    /// Path inside the archive, with `/` separators.
+    pub path: String,
+    pub bytes: Vec<u8>,
+    /// Whether the entry gets mode 0755 (the shared library) or 0644.
+    pub executable: bool,
+}
+
+/// Writes `entries` as a zip to `out`, replacing any file there only when
+/// the new archive is complete. Creates the parent directory if missing.
+/// Returns the size of the archive in bytes.
+pub fn write_archive_atomically(
+    out: &Path,
+    mut entries: Vec<ArchiveEntry>,
+) -> Result<u64, PackageError> {
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    if let Some(pair) = entries.windows(2).find(|p| p[0].path == p[1].path) {
+        return Err(PackageError::InvalidSpec(format!(
+            "two archive entries are named `{}`",
+            pair[0].path
+        )));
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let file_name = out.file_name().ok_or_else(|| {
+        PackageError::InvalidSpec(format!("`{}` is not a file path", out.display()))
+    })?;
+    std::fs::create_dir_all(parent).map_err(|e| io_error("creating directory", parent, e))?;
+
+    // The temporary file is removed when dropped, i.e. on every error path.
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", file_name.to_string_lossy()))
+        .suffix(".tmp")
+        .tempfile_in(parent)
+        .map_err(|e| io_error("creating a temporary file in", parent, e))?;
+    write_zip(temp.as_file_mut(), &entries).map_err(|e| match e {
+        ZipFailure::Io(e) => io_error("writing", out, e),
+        ZipFailure::Zip(e) => PackageError::Zip {
+            path: out.to_path_buf(),
+            source: e,
+        },
+    })?;
+    temp.as_file()
+        .sync_all()
+        .map_err(|e| io_error("writing", out, e))?;
+    let size = temp
+        .as_file()
+        .metadata()
+        .map_err(|e| io_error("writing", out, e))?
+        .len();
+    // Temporary files are private (0600); an FMU is an ordinary file.
+    std::fs::set_permissions(temp.path(), Permissions::from_mode(0o644))
+        .map_err(|e| io_error("setting permissions of", temp.path(), e))?;
+    temp.persist(out)
+        .map_err(|e| io_error("replacing", out, e.error))?;
+    Ok(size)
+}
+
+enum ZipFailure {
+    Io(std::io::Error),
+    Zip(zip::result::ZipError),
+}
+
+impl From<std::io::Error> for ZipFailure {
+    fn from(e: std::io::Error) -> Self {
+        ZipFailure::Io(e)
+    }
+}
+
+impl From<zip::result::ZipError> for ZipFailure {
+    fn from(e: zip::result::ZipError) -> Self {
+        ZipFailure::Zip(e)
+    }
+}
+
+fn write_zip<W: Write + Seek>(file: W, entries: &[ArchiveEntry]) -> Result<(), ZipFailure> {
+    let mut zip = ZipWriter::new(file);
+    let base = SimpleFileOptions::default()
+        .compression_method(CompressionMethod::Deflated)
+        .compression_level(Some(6))
+        .last_modified_time(DateTime::default());
+    for entry in entries {
+        let mode = if entry.executable { 0o755 } else { 0o644 };
+        zip.start_file(entry.path.as_str(), base.unix_permissions(mode))?;
+        zip.write_all(&entry.bytes)?;
+    }
+    zip.finish()?.flush()?;
+    Ok(())
+}
