@@ -209,7 +209,8 @@ class Report:
 
     def finish(self) -> int:
         if self.failures:
-            print("failed checks: " + "; ".join(self.failures))
+            cases = list(dict.fromkeys(f.split(" ", 1)[0] for f in self.failures))
+            print("cases with failed checks: " + ", ".join(cases))
         print(f"{self.passed} passed, {self.failed} failed")
         return 1 if self.failed else 0
 
