@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""Compute the reference trajectories of the bundled example models.
+
+The references are computed without mofmu: each one writes down the textbook
+equations of its system by hand (the parameters are copied from the example
+model's modifiers) and solves them in closed form, or, for the linear systems
+without a handy closed form, by the matrix exponential of the exact affine
+system. Every matrix-exponential result is cross-checked against an
+independent implicit Runge-Kutta solution (scipy's Radau, rtol 1e-10,
+atol 1e-12), so a slip in the augmented-matrix construction cannot go
+unnoticed.
+
+The time grid and the compared variables of each reference come from
+fmu-tests/cases.toml, so the manifest is the single place that says what is
+compared. Usage:
+
+    python make_references.py [--out DIR]
+
+writes DIR/<reference>.csv (DIR defaults to this script's folder), and
+
+    python make_references.py --check
+
+computes them afresh in a temporary folder and checks that the committed
+files are reproduced to within 1e-9 (absolute plus relative).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from scipy.integrate import solve_ivp
+from scipy.linalg import expm
+
+HERE = Path(__file__).resolve().parent
+MANIFEST = HERE.parent / "cases.toml"
+
+# How closely a re-run must reproduce the committed references.
+REPRODUCE_TOL = 1e-9
+
+# Largest disagreement tolerated between the matrix exponential and Radau,
+# relative to the magnitude of the solution (Radau runs at rtol 1e-10).
+CROSS_CHECK_REL = 1e-7
+
+
+# ---------------------------------------------------------------------------
+# Time grid and helpers
+# ---------------------------------------------------------------------------
+
+
+def time_grid(stop_time: float, output_interval: float) -> np.ndarray:
+    """The output grid start + i*h, as FMPy and mofmu sample it."""
+    n = int(round(stop_time / output_interval))
+    if not math.isclose(n * output_interval, stop_time, rel_tol=1e-12):
+        raise ValueError(f"stop time {stop_time} is not a multiple of {output_interval}")
+    return np.arange(n + 1) * output_interval
+
+
+def affine_expm(a: np.ndarray, b: np.ndarray, x0: np.ndarray, dt: float) -> np.ndarray:
+    """Exact solution after dt of x' = A x + b (b constant) from x0.
+
+    Uses the augmented matrix [[A, b], [0, 0]], whose exponential maps
+    (x0, 1) to (x(dt), 1).
+    """
+    n = a.shape[0]
+    m = np.zeros((n + 1, n + 1))
+    m[:n, :n] = a
+    m[:n, n] = b
+    z0 = np.append(x0, 1.0)
+    return (expm(m * dt) @ z0)[:n]
+
+
+def piecewise_affine(
+    a: np.ndarray,
+    b_of_piece: Callable[[float], np.ndarray],
+    switch_times: list[float],
+    x0: np.ndarray,
+    times: np.ndarray,
+) -> np.ndarray:
+    """Solve x' = A x + b(t) where b is constant between switch times.
+
+    b_of_piece(t) gives b on the piece that starts at t. Returns an array
+    of shape (len(times), n).
+    """
+    pieces = [0.0] + sorted(s for s in switch_times if s > 0.0)
+    # The state at the start of every piece, by exact propagation.
+    starts = [np.array(x0, dtype=float)]
+    for k in range(1, len(pieces)):
+        starts.append(affine_expm(a, b_of_piece(pieces[k - 1]), starts[-1], pieces[k] - pieces[k - 1]))
+    out = np.empty((len(times), len(x0)))
+    for i, t in enumerate(times):
+        k = max(j for j, p in enumerate(pieces) if p <= t)
+        out[i] = affine_expm(a, b_of_piece(pieces[k]), starts[k], t - pieces[k])
+    return out
+
+
+def radau_cross_check(
+    name: str,
+    a: np.ndarray,
+    b_of_piece: Callable[[float], np.ndarray],
+    switch_times: list[float],
+    x0: np.ndarray,
+    times: np.ndarray,
+    exact: np.ndarray,
+) -> None:
+    """Solve the same system with Radau, piece by piece, and compare."""
+    pieces = [0.0] + sorted(s for s in switch_times if s > 0.0) + [float(times[-1])]
+    x = np.array(x0, dtype=float)
+    result = np.empty_like(exact)
+    for k in range(len(pieces) - 1):
+        t0, t1 = pieces[k], pieces[k + 1]
+        if t1 <= t0:
+            continue
+        b = b_of_piece(t0)
+        last = k == len(pieces) - 2
+        mask = (times >= t0) & ((times <= t1) if last else (times < t1))
+        # Evaluate on the grid points of this piece and at its end, which
+        # starts the next piece.
+        t_eval = np.append(times[mask], t1) if not last else times[mask]
+        sol = solve_ivp(
+            lambda _t, y, b=b: a @ y + b,
+            (t0, t1),
+            x,
+            method="Radau",
+            rtol=1e-10,
+            atol=1e-12,
+            t_eval=t_eval,
+            jac=lambda _t, _y: a,
+        )
+        if not sol.success:
+            raise RuntimeError(f"{name}: Radau failed: {sol.message}")
+        result[mask] = sol.y[:, : int(np.count_nonzero(mask))].T
+        x = sol.y[:, -1]
+    scale = max(1.0, float(np.max(np.abs(exact))))
+    worst = float(np.max(np.abs(result - exact)))
+    if worst > CROSS_CHECK_REL * scale:
+        raise RuntimeError(f"{name}: matrix exponential and Radau disagree by {worst:.3e}")
+    print(f"{name}: Radau agrees with the matrix exponential to {worst:.1e}")
+
+
+# ---------------------------------------------------------------------------
+# Signals.Examples
+# ---------------------------------------------------------------------------
+
+
+def step_integrator(t: np.ndarray) -> dict[str, np.ndarray]:
+    # step(height=2, offset=0, startTime=0.5) -> integrator(k=1.5, y_start=1)
+    height, offset, start = 2.0, 0.0, 0.5
+    k, y_start = 1.5, 1.0
+    integral_of_step = offset * t + height * np.maximum(0.0, t - start)
+    return {"integrator.x": y_start + k * integral_of_step}
+
+
+def first_order_step(t: np.ndarray) -> dict[str, np.ndarray]:
+    # step(height=1, offset=0, startTime=1) -> firstOrder(k=2, T=0.5, y_start=0.5)
+    # T*x' + x = k*u, u = 0 before the step and 1 after it.
+    height, start = 1.0, 1.0
+    k, tau, y_start = 2.0, 0.5, 0.5
+    before = y_start * np.exp(-t / tau)
+    at_step = y_start * math.exp(-start / tau)
+    final = k * height
+    after = final + (at_step - final) * np.exp(-(t - start) / tau)
+    return {"firstOrder.x": np.where(t < start, before, after)}
+
+
+def sine_ramp_add(t: np.ndarray) -> dict[str, np.ndarray]:
+    # sine(amplitude=1, freqHz=0.5, phase=0.3, offset=0.2, startTime=0.5)
+    # ramp(height=2, duration=1.5, offset=-0.5, startTime=1)
+    # add(k1=1, k2=-0.5) -> gain(k=3) -> integrator(k=1, y_start=0)
+    amp, freq, phase, s_off, s_start = 1.0, 0.5, 0.3, 0.2, 0.5
+    r_height, r_dur, r_off, r_start = 2.0, 1.5, -0.5, 1.0
+    k1, k2, gain, k_int, y_start = 1.0, -0.5, 3.0, 1.0, 0.0
+    omega = 2.0 * math.pi * freq
+
+    # Integral from 0 to t of the sine source.
+    running = t > s_start
+    sine_integral = s_off * t + np.where(
+        running, amp * (math.cos(phase) - np.cos(omega * (t - s_start) + phase)) / omega, 0.0
+    )
+    # Integral from 0 to t of the ramp source.
+    tr = t - r_start
+    ramp_integral = r_off * t + np.where(
+        tr <= 0.0,
+        0.0,
+        np.where(tr < r_dur, r_height * tr**2 / (2.0 * r_dur), r_height * (r_dur / 2.0 + tr - r_dur)),
+    )
+    x = y_start + k_int * gain * (k1 * sine_integral + k2 * ramp_integral)
+    return {"integrator.x": x}
+
+
+def pi_control_loop(t: np.ndarray) -> dict[str, np.ndarray]:
+    # setpoint: step(height=1, offset=0, startTime=0.5)
+    # e = r - y_plant; controller PI(k=2, T=0.8): xc' = e/Ti, u = kc*(xc + e)
+    # plant FirstOrder(k=1, T=1.5): Tp*xp' + xp = kp*u
+    # meter Integrator(k=1): xm' = xp
+    height, start = 1.0, 0.5
+    kc, ti = 2.0, 0.8
+    kp, tp = 1.0, 1.5
+    km = 1.0
+    # State order: controller.x, plant.x, meter.x
+    a = np.array(
+        [
+            [0.0, -1.0 / ti, 0.0],
+            [kp * kc / tp, -(kp * kc + 1.0) / tp, 0.0],
+            [0.0, km, 0.0],
+        ]
+    )
+    r_column = np.array([1.0 / ti, kp * kc / tp, 0.0])
+
+    def b_of_piece(t0: float) -> np.ndarray:
+        return r_column * (height if t0 >= start else 0.0)
+
+    x0 = np.zeros(3)
+    x = piecewise_affine(a, b_of_piece, [start], x0, t)
+    radau_cross_check("PIControlLoop", a, b_of_piece, [start], x0, t, x)
+    return {"controller.x": x[:, 0], "plant.x": x[:, 1], "meter.x": x[:, 2]}
+
+
+# ---------------------------------------------------------------------------
+# Thermal.Examples
+# ---------------------------------------------------------------------------
+
+
+def two_capacitors(t: np.ndarray) -> dict[str, np.ndarray]:
+    # hot(C=20, T0=400) -- conductor(G=0.5) -- cold(C=40, T0=300)
+    c1, t1, g, c2, t2 = 20.0, 400.0, 0.5, 40.0, 300.0
+    mean = (c1 * t1 + c2 * t2) / (c1 + c2)
+    # The difference T1 - T2 decays with rate G*(1/C1 + 1/C2).
+    diff = (t1 - t2) * np.exp(-g * (1.0 / c1 + 1.0 / c2) * t)
+    return {
+        "hot.T": mean + c2 / (c1 + c2) * diff,
+        "cold.T": mean - c1 / (c1 + c2) * diff,
+    }
+
+
+def capacitor_cooling(t: np.ndarray) -> dict[str, np.ndarray]:
+    # ambient(T=293.15) -- conductor(G=2) -- body(C=100, T0=373.15)
+    ambient, g, c, t0 = 293.15, 2.0, 100.0, 373.15
+    return {"body.T": ambient + (t0 - ambient) * np.exp(-g / c * t)}
+
+
+def heated_capacitor(t: np.ndarray) -> dict[str, np.ndarray]:
+    # heater(Q_flow=50) -> body(C=200, T0=293.15) -- conductor(G=4) -- ambient(T=293.15)
+    # C*T' = Q - G*(T - Ta)
+    q, c, t0, g, ambient = 50.0, 200.0, 293.15, 4.0, 293.15
+    final = ambient + q / g
+    return {"body.T": final + (t0 - final) * np.exp(-g / c * t)}
+
+
+def rod_heating(n: int) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """RodHeating with n volumes.
+
+    source(T=400) -- conductor(G=1) -- rod(n, T0=300) with its far end
+    insulated (zero heat flow). Rod: L=0.1, A=1e-4, rho=2700, c=900,
+    lambda=200; volume capacity C = rho*c*A*L/n and conductance between
+    neighbouring volume centres G = lambda*A/(L/n). The lumped heat equation:
+
+        C*T1' = Gc*(Ts - T1) + G*(T2 - T1)
+        C*Ti' = G*(T(i-1) - 2*Ti + T(i+1))        for 1 < i < n
+        C*Tn' = G*(T(n-1) - Tn)
+    """
+
+    def solve(t: np.ndarray) -> dict[str, np.ndarray]:
+        source, g_cond, t0 = 400.0, 1.0, 300.0
+        length, area, rho, c, lam = 0.1, 1e-4, 2700.0, 900.0, 200.0
+        cap = rho * c * area * length / n
+        g = lam * area / (length / n)
+        a = np.zeros((n, n))
+        for i in range(n):
+            if i > 0:
+                a[i, i - 1] += g / cap
+                a[i, i] -= g / cap
+            if i < n - 1:
+                a[i, i + 1] += g / cap
+                a[i, i] -= g / cap
+        a[0, 0] -= g_cond / cap
+        b = np.zeros(n)
+        b[0] = g_cond * source / cap
+
+        def b_of_piece(_t0: float) -> np.ndarray:
+            return b
+
+        x0 = np.full(n, t0)
+        x = piecewise_affine(a, b_of_piece, [], x0, t)
+        radau_cross_check(f"RodHeating(n={n})", a, b_of_piece, [], x0, t, x)
+        return {f"rod.T[{i + 1}]": x[:, i] for i in range(n)}
+
+    return solve
+
+
+# The reference file name (without .csv) -> the function that computes it.
+GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
+    "StepIntegrator": step_integrator,
+    "FirstOrderStep": first_order_step,
+    "SineRampAdd": sine_ramp_add,
+    "PIControlLoop": pi_control_loop,
+    "TwoCapacitors": two_capacitors,
+    "CapacitorCooling": capacitor_cooling,
+    "HeatedCapacitor": heated_capacitor,
+    "RodHeating": rod_heating(5),
+    "RodHeating_n10": rod_heating(10),
+}
+
+
+# ---------------------------------------------------------------------------
+# Driver
+# ---------------------------------------------------------------------------
+
+
+def write_csv(path: Path, t: np.ndarray, columns: dict[str, np.ndarray], names: list[str]) -> None:
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+        writer.writerow(["time", *names])
+        for i in range(len(t)):
+            # repr() of a float round-trips exactly, so a re-run can be
+            # compared digit for digit.
+            writer.writerow([float(t[i]), *(float(columns[name][i]) for name in names)])
+
+
+def generate(out: Path) -> list[Path]:
+    """Write every reference named in the manifest into `out`."""
+    with MANIFEST.open("rb") as f:
+        cases = tomllib.load(f)["case"]
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    for case in cases:
+        stem = Path(case["reference"]).stem
+        if stem in written:
+            continue
+        generator = GENERATORS.get(stem)
+        if generator is None:
+            raise ValueError(f"case {case['name']}: no generator for reference {stem}")
+        t = time_grid(float(case["stop_time"]), float(case["output_interval"]))
+        columns = generator(t)
+        names = list(case["variables"])
+        missing = [name for name in names if name not in columns]
+        if missing:
+            raise ValueError(f"case {case['name']}: reference {stem} lacks {missing}")
+        path = out / f"{stem}.csv"
+        write_csv(path, t, columns, names)
+        written[stem] = path
+        print(f"wrote {path} ({len(t)} rows, {len(names)} variables)")
+    return list(written.values())
+
+
+def read_table(path: Path) -> tuple[list[str], np.ndarray]:
+    with path.open(newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], np.array([[float(x) for x in row] for row in rows[1:]])
+
+
+def check_reproduced(fresh: list[Path]) -> int:
+    """Compare freshly computed references with the committed ones."""
+    passed = failed = 0
+    for path in fresh:
+        committed = HERE / path.name
+        problem = None
+        if not committed.is_file():
+            problem = "not committed"
+        else:
+            header_a, a = read_table(path)
+            header_b, b = read_table(committed)
+            if header_a != header_b or a.shape != b.shape:
+                problem = f"header or shape differs: {header_b} {b.shape} committed, {header_a} {a.shape} now"
+            else:
+                deviation = np.abs(a - b) - REPRODUCE_TOL * (1.0 + np.abs(b))
+                worst = float(np.max(np.abs(a - b))) if a.size else 0.0
+                if np.any(deviation > 0):
+                    problem = f"differs by up to {worst:.3e}"
+        if problem is None:
+            passed += 1
+            print(f"PASS reference {path.stem} reproduced")
+        else:
+            failed += 1
+            print(f"FAIL reference {path.stem} {problem}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=HERE, help="folder for the CSV files")
+    parser.add_argument("--check", action="store_true",
+                        help="recompute into a temporary folder and compare with the committed files")
+    args = parser.parse_args(argv)
+    try:
+        if args.check:
+            with tempfile.TemporaryDirectory() as tmp:
+                return check_reproduced(generate(Path(tmp)))
+        generate(args.out)
+    except (OSError, ValueError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,517 @@
+#!/usr/bin/env python3
+"""Round-trip every example model through mofmu and FMPy.
+
+For each case of fmu-tests/cases.toml:
+
+1. `mofmu export` the model to an FMU;
+2. validate the FMU with FMPy (the list of problems must be empty);
+3. simulate it with FMPy (CVode, relative tolerance 1e-8) and compare with the
+   reference computed without mofmu (references/make_references.py);
+4. simulate it with `mofmu simulate` and compare with the same reference;
+5. compare the FMPy and mofmu results with each other.
+
+Every check prints one line `PASS|FAIL <case> <check> <worst deviation>`; the
+last line is `N passed, N failed`, and the exit status is 1 when any check
+failed. `--self-test` exercises the comparison logic on synthetic data and
+needs neither mofmu nor FMPy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DEFAULT_MANIFEST = HERE / "cases.toml"
+DEFAULT_MOFMU = ROOT / "target" / "release" / "mofmu"
+DEFAULT_OUT = ROOT / "out" / "fmu-tests"
+
+# FMPy's solver settings for the round trip (see cases.toml for the
+# tolerances that follow from them).
+FMPY_SOLVER = "CVode"
+FMPY_RELATIVE_TOLERANCE = 1e-8
+
+# A result must reach the stop time within this fraction of the horizon.
+TIME_SLACK = 1e-9
+
+# Time limit for one mofmu command, in seconds.
+COMMAND_TIMEOUT = 600
+
+
+# ---------------------------------------------------------------------------
+# Results and their comparison
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Trajectory:
+    """Sampled values of some variables over time."""
+
+    time: np.ndarray
+    columns: dict[str, np.ndarray]
+
+
+@dataclass
+class Comparison:
+    ok: bool
+    summary: str
+
+
+@dataclass
+class Tolerance:
+    abs_tol: float
+    rel_tol: float
+
+
+def drop_event_duplicates(traj: Trajectory) -> Trajectory:
+    """Remove every row whose time occurs more than once.
+
+    At an event a simulator records the values just before and just after it
+    at the same time instant; which of them a reference matches depends on
+    the variable. Both simulators and the reference lose all rows at such an
+    instant, so each is judged on the same set of unambiguous instants.
+    """
+    t = traj.time
+    if t.size < 2:
+        return traj
+    same_as_next = np.zeros(t.size, dtype=bool)
+    same_as_next[:-1] = t[:-1] == t[1:]
+    duplicate = same_as_next.copy()
+    duplicate[1:] |= same_as_next[:-1]
+    keep = ~duplicate
+    return Trajectory(t[keep], {name: values[keep] for name, values in traj.columns.items()})
+
+
+def compare(
+    result: Trajectory,
+    reference: Trajectory,
+    names: list[str],
+    tol: Tolerance,
+    stop_time: float,
+    output_interval: float,
+) -> Comparison:
+    """Compare a result with a reference, interpolated onto the result's times.
+
+    A value passes when |value - reference| <= abs_tol + rel_tol*|reference|.
+    The summary names the worst variable, where it is worst, its deviation
+    and what share of the allowed deviation that is.
+    """
+    result = drop_event_duplicates(result)
+    reference = drop_event_duplicates(reference)
+    t = result.time
+    rt = reference.time
+
+    missing = [name for name in names if name not in result.columns]
+    if missing:
+        return Comparison(False, f"result lacks {', '.join(missing)}")
+    missing = [name for name in names if name not in reference.columns]
+    if missing:
+        return Comparison(False, f"reference lacks {', '.join(missing)}")
+    if t.size == 0:
+        return Comparison(False, "result has no rows")
+    if rt.size == 0:
+        return Comparison(False, "reference has no rows")
+    if np.any(np.diff(t) < 0) or np.any(np.diff(rt) < 0):
+        return Comparison(False, "time is not increasing")
+
+    slack = TIME_SLACK * max(1.0, stop_time)
+    if abs(t[0]) > slack or abs(t[-1] - stop_time) > slack:
+        return Comparison(False, f"result covers [{t[0]:.9g}, {t[-1]:.9g}], expected [0, {stop_time:g}]")
+    if rt[0] > t[0] + slack or rt[-1] < t[-1] - slack:
+        return Comparison(False, f"reference covers [{rt[0]:.9g}, {rt[-1]:.9g}], shorter than the result")
+    # A result must be sampled at least about as densely as asked; a handful
+    # of grid points may coincide with events and be dropped above.
+    expected_rows = int(round(stop_time / output_interval)) + 1
+    if t.size < 0.9 * expected_rows:
+        return Comparison(False, f"result has {t.size} rows, expected about {expected_rows}")
+
+    worst_ratio = -1.0
+    worst = ("", 0.0, 0.0)
+    for name in names:
+        values = result.columns[name]
+        expected = np.interp(t, rt, reference.columns[name])
+        if not np.all(np.isfinite(values)):
+            i = int(np.argmin(np.isfinite(values)))
+            return Comparison(False, f"{name} is not finite at t={t[i]:.9g}")
+        deviation = np.abs(values - expected)
+        allowed = tol.abs_tol + tol.rel_tol * np.abs(expected)
+        ratio = deviation / allowed
+        i = int(np.argmax(ratio))
+        if ratio[i] > worst_ratio:
+            worst_ratio = float(ratio[i])
+            worst = (name, float(t[i]), float(deviation[i]))
+    name, at, deviation = worst
+    summary = f"worst {deviation:.3e} ({name} at t={at:.6g}, {100.0 * worst_ratio:.1f}% of tolerance)"
+    return Comparison(worst_ratio <= 1.0, summary)
+
+
+def read_csv(path: Path) -> Trajectory:
+    """Read a CSV with a header `"time","name",...` and numeric rows."""
+    with path.open(newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        raise ValueError(f"{path}: empty file")
+    header = [name.strip() for name in rows[0]]
+    if not header or header[0] != "time":
+        raise ValueError(f"{path}: the first column must be \"time\", found {header[:1]}")
+    if len(set(header)) != len(header):
+        raise ValueError(f"{path}: repeated column names")
+    data = np.empty((len(rows) - 1, len(header)))
+    for i, row in enumerate(rows[1:]):
+        if len(row) != len(header):
+            raise ValueError(f"{path}: row {i + 2} has {len(row)} fields, the header {len(header)}")
+        try:
+            data[i] = [float(x) for x in row]
+        except ValueError as e:
+            raise ValueError(f"{path}: row {i + 2}: {e}") from None
+    return Trajectory(data[:, 0], {name: data[:, j] for j, name in enumerate(header) if j > 0})
+
+
+def write_csv(path: Path, traj: Trajectory) -> None:
+    names = list(traj.columns)
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+        writer.writerow(["time", *names])
+        for i in range(traj.time.size):
+            writer.writerow([float(traj.time[i]), *(float(traj.columns[n][i]) for n in names)])
+
+
+# ---------------------------------------------------------------------------
+# Reporting
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    passed: int = 0
+    failed: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def check(self, ok: bool, case: str, check: str, detail: str) -> bool:
+        verdict = "PASS" if ok else "FAIL"
+        print(f"{verdict} {case} {check} {detail}", flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.failures.append(f"{case} {check}")
+        return ok
+
+    def finish(self) -> int:
+        if self.failures:
+            cases = list(dict.fromkeys(f.split(" ", 1)[0] for f in self.failures))
+            print("cases with failed checks: " + ", ".join(cases))
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
+
+
+# ---------------------------------------------------------------------------
+# The round trip
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Case:
+    name: str
+    libraries: list[str]
+    model: str
+    sets: list[str]
+    stop_time: float
+    output_interval: float
+    reference: Path
+    variables: list[str]
+    tolerance: Tolerance
+    justification: str
+
+
+CHECKS = ("export", "validate", "fmpy-vs-reference", "mofmu-vs-reference", "fmpy-vs-mofmu")
+
+
+def load_cases(manifest: Path) -> list[Case]:
+    with manifest.open("rb") as f:
+        raw = tomllib.load(f)
+    cases = []
+    names = set()
+    for entry in raw.get("case", []):
+        try:
+            case = Case(
+                name=str(entry["name"]),
+                libraries=[str(p) for p in entry["libraries"]],
+                model=str(entry["model"]),
+                sets=[str(s) for s in entry.get("set", [])],
+                stop_time=float(entry["stop_time"]),
+                output_interval=float(entry["output_interval"]),
+                reference=manifest.parent / str(entry["reference"]),
+                variables=[str(v) for v in entry["variables"]],
+                tolerance=Tolerance(float(entry["abs_tol"]), float(entry["rel_tol"])),
+                justification=str(entry["justification"]),
+            )
+        except KeyError as e:
+            raise ValueError(f"{manifest}: a case lacks the key {e}") from None
+        if case.name in names:
+            raise ValueError(f"{manifest}: case {case.name} appears twice")
+        if not case.justification.strip():
+            raise ValueError(f"{manifest}: case {case.name} has no tolerance justification")
+        names.add(case.name)
+        cases.append(case)
+    return cases
+
+
+def run_command(command: list[str], log: Path) -> tuple[bool, str]:
+    """Run a command, keep its output in `log`, say whether it succeeded."""
+    started = time.monotonic()
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=COMMAND_TIMEOUT, cwd=ROOT)
+    except FileNotFoundError:
+        return False, f"cannot run {command[0]}"
+    except subprocess.TimeoutExpired:
+        return False, f"timed out after {COMMAND_TIMEOUT} s"
+    elapsed = time.monotonic() - started
+    log.write_text(f"$ {' '.join(command)}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}")
+    if proc.returncode != 0:
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        last = lines[-1] if lines else ""
+        return False, f"exit {proc.returncode} after {elapsed:.2f} s: {last} (log: {log})"
+    return True, f"{elapsed:.2f} s"
+
+
+def fmpy_simulate(fmu: Path, case: Case) -> Trajectory:
+    from fmpy import simulate_fmu
+
+    result = simulate_fmu(
+        str(fmu),
+        validate=False,
+        fmi_type="ModelExchange",
+        solver=FMPY_SOLVER,
+        relative_tolerance=FMPY_RELATIVE_TOLERANCE,
+        start_time=0.0,
+        stop_time=case.stop_time,
+        output_interval=case.output_interval,
+        output=case.variables,
+    )
+    return Trajectory(
+        np.asarray(result["time"], dtype=float),
+        {name: np.asarray(result[name], dtype=float) for name in case.variables},
+    )
+
+
+def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    fmu = out / f"{case.name}.fmu"
+    fmu.unlink(missing_ok=True)
+
+    def not_run(checks: tuple[str, ...], reason: str) -> None:
+        for check in checks:
+            report.check(False, case.name, check, f"not run: {reason}")
+
+    # 1. Export.
+    command = [str(mofmu), "export", *case.libraries, "--model", case.model, "-o", str(fmu)]
+    for assignment in case.sets:
+        command += ["--set", assignment]
+    ok, detail = run_command(command, out / f"{case.name}.export.log")
+    if ok and not fmu.is_file():
+        ok, detail = False, f"mofmu exited 0 but wrote no {fmu}"
+    if not report.check(ok, case.name, "export", detail):
+        not_run(CHECKS[1:], "export failed")
+        return
+
+    # 2. Validate.
+    try:
+        from fmpy.validation import validate_fmu
+
+        problems = validate_fmu(str(fmu))
+        report.check(not problems, case.name, "validate", "; ".join(problems) if problems else "no problems")
+    except Exception as e:  # FMPy raises many kinds on a broken FMU.
+        report.check(False, case.name, "validate", f"{type(e).__name__}: {e}")
+
+    try:
+        reference = read_csv(case.reference)
+    except (OSError, ValueError) as e:
+        reference = None
+        reference_error = str(e)
+
+    # 3. FMPy against the reference.
+    fmpy_result: Trajectory | None = None
+    try:
+        fmpy_result = fmpy_simulate(fmu, case)
+        write_csv(out / f"{case.name}.fmpy.csv", fmpy_result)
+    except Exception as e:  # A broken FMU can make FMPy raise anything.
+        report.check(False, case.name, "fmpy-vs-reference", f"FMPy failed: {type(e).__name__}: {e}")
+    if fmpy_result is not None:
+        if reference is None:
+            report.check(False, case.name, "fmpy-vs-reference", reference_error)
+        else:
+            c = compare(fmpy_result, reference, case.variables, case.tolerance, case.stop_time, case.output_interval)
+            report.check(c.ok, case.name, "fmpy-vs-reference", c.summary)
+
+    # 4. mofmu simulate against the reference.
+    mofmu_result: Trajectory | None = None
+    csv_path = out / f"{case.name}.mofmu.csv"
+    csv_path.unlink(missing_ok=True)
+    command = [
+        str(mofmu),
+        "simulate",
+        str(fmu),
+        "--stop-time",
+        repr(case.stop_time),
+        "--output-interval",
+        repr(case.output_interval),
+        "-o",
+        str(csv_path),
+    ]
+    ok, detail = run_command(command, out / f"{case.name}.simulate.log")
+    if ok:
+        try:
+            mofmu_result = read_csv(csv_path)
+        except (OSError, ValueError) as e:
+            ok, detail = False, str(e)
+    if not ok:
+        report.check(False, case.name, "mofmu-vs-reference", f"mofmu simulate failed: {detail}")
+    elif reference is None:
+        report.check(False, case.name, "mofmu-vs-reference", reference_error)
+    else:
+        assert mofmu_result is not None
+        c = compare(mofmu_result, reference, case.variables, case.tolerance, case.stop_time, case.output_interval)
+        report.check(c.ok, case.name, "mofmu-vs-reference", c.summary)
+
+    # 5. FMPy against mofmu: FMPy's result plays the reference.
+    if fmpy_result is None or mofmu_result is None:
+        not_run(("fmpy-vs-mofmu",), "a simulation failed")
+    else:
+        c = compare(mofmu_result, fmpy_result, case.variables, case.tolerance, case.stop_time, case.output_interval)
+        report.check(c.ok, case.name, "fmpy-vs-mofmu", c.summary)
+
+
+# ---------------------------------------------------------------------------
+# Self-test of the comparison logic
+# ---------------------------------------------------------------------------
+
+
+def self_test(out: Path) -> int:
+    """Check `compare` and the CSV reader on synthetic trajectories."""
+    report = Report()
+    out.mkdir(parents=True, exist_ok=True)
+    tol = Tolerance(1e-6, 1e-6)
+    grid = np.arange(201) * 0.01
+    ref = Trajectory(grid, {"x": np.exp(-grid), "y[2]": 300.0 + grid})
+    names = ["x", "y[2]"]
+
+    # A CSV written and read back is the same trajectory, names with
+    # brackets and quotes included.
+    path = out / "selftest.csv"
+    write_csv(path, ref)
+    back = read_csv(path)
+    same = list(back.columns) == names and np.array_equal(back.time, ref.time)
+    same = same and all(np.array_equal(back.columns[n], ref.columns[n]) for n in names)
+    report.check(same, "self-test", "csv-round-trip", f"{path}")
+
+    def expect(label: str, result: Trajectory, want_ok: bool, ref_traj: Trajectory = ref) -> None:
+        c = compare(result, ref_traj, names, tol, 2.0, 0.01)
+        report.check(c.ok == want_ok, "self-test", label, f"compare said {'ok' if c.ok else 'not ok'}: {c.summary}")
+
+    expect("identical", ref, True)
+    # Within tolerance: 0.5 of the allowed deviation everywhere.
+    expect(
+        "inside-tolerance",
+        Trajectory(grid, {"x": ref.columns["x"] + 0.5 * (1e-6 + 1e-6 * ref.columns["x"]), "y[2]": ref.columns["y[2]"]}),
+        True,
+    )
+    # The relative part matters: 1e-4 on ~300 is inside 1e-6 + 1e-6*300.
+    expect("relative-part", Trajectory(grid, {"x": ref.columns["x"], "y[2]": ref.columns["y[2]"] + 2.5e-4}), True)
+    # One bad sample fails the comparison.
+    bad = ref.columns["x"].copy()
+    bad[137] += 1e-5
+    expect("one-bad-sample", Trajectory(grid, {"x": bad, "y[2]": ref.columns["y[2]"]}), False)
+    # Event rows: duplicated instants with a jump between them are skipped.
+    i_ev = 100  # t = 1.0
+    t_ev = np.insert(grid, i_ev, grid[i_ev])
+    jump = np.exp(-t_ev)
+    jump[i_ev] = 99.0
+    expect("event-duplicates", Trajectory(t_ev, {"x": jump, "y[2]": 300.0 + t_ev}), True)
+    # ... but only exact duplicates are skipped.
+    t_near = t_ev.copy()
+    t_near[i_ev] -= 1e-3
+    expect("near-duplicate-not-skipped", Trajectory(t_near, {"x": jump, "y[2]": 300.0 + t_near}), False)
+    # A result on another grid is compared with the interpolated reference.
+    linear = Trajectory(grid, {"x": 1.0 + 2.0 * grid, "y[2]": 300.0 + grid})
+    fine = np.arange(401) * 0.005
+    expect("other-grid", Trajectory(fine, {"x": 1.0 + 2.0 * fine, "y[2]": 300.0 + fine}), True, linear)
+    # Missing variables, short horizons, sparse and non-finite results fail.
+    expect("missing-variable", Trajectory(grid, {"x": ref.columns["x"]}), False)
+    expect("short-horizon", Trajectory(grid[:150], {n: v[:150] for n, v in ref.columns.items()}), False)
+    expect("too-few-rows", Trajectory(grid[::20], {n: v[::20] for n, v in ref.columns.items()}), False)
+    nan = ref.columns["x"].copy()
+    nan[5] = np.nan
+    expect("not-finite", Trajectory(grid, {"x": nan, "y[2]": ref.columns["y[2]"]}), False)
+    expect("reference-too-short", ref, False, Trajectory(grid[:100], {n: v[:100] for n, v in ref.columns.items()}))
+
+    # Malformed CSVs are errors, not crashes.
+    for label, text in [
+        ("csv-no-time", '"t","x"\n0,1\n'),
+        ("csv-ragged", '"time","x"\n0,1\n1\n'),
+        ("csv-not-a-number", '"time","x"\n0,abc\n'),
+        ("csv-empty", ""),
+    ]:
+        bad_path = out / f"selftest-{label}.csv"
+        bad_path.write_text(text)
+        try:
+            read_csv(bad_path)
+            report.check(False, "self-test", label, "accepted")
+        except ValueError as e:
+            report.check(True, "self-test", label, f"rejected: {e}")
+    return report.finish()
+
+
+# ---------------------------------------------------------------------------
+# Driver
+# ---------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mofmu", type=Path, default=DEFAULT_MOFMU, help="the mofmu binary")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for FMUs, CSVs and logs")
+    parser.add_argument("--cases", type=Path, default=DEFAULT_MANIFEST, help="the case manifest")
+    parser.add_argument("-k", dest="filters", action="append", default=[], metavar="NAME",
+                        help="run only cases whose name contains NAME (repeatable)")
+    parser.add_argument("--self-test", action="store_true", help="test the comparison logic and exit")
+    args = parser.parse_args(argv)
+
+    if args.self_test:
+        return self_test(args.out / "self-test")
+
+    try:
+        cases = load_cases(args.cases)
+    except (OSError, ValueError, tomllib.TOMLDecodeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.filters:
+        cases = [c for c in cases if any(f in c.name for f in args.filters)]
+    if not cases:
+        print("error: no case selected", file=sys.stderr)
+        return 2
+    mofmu = args.mofmu.resolve()
+    if not mofmu.is_file():
+        print(f"error: no mofmu binary at {mofmu} (build it with `cargo build --release`)", file=sys.stderr)
+        return 2
+
+    report = Report()
+    for case in cases:
+        tol = case.tolerance
+        print(f"== {case.name}: {case.model}, abs {tol.abs_tol:g} rel {tol.rel_tol:g} ({case.justification})")
+        run_case(case, mofmu, args.out / case.name, report)
+    return report.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
