@@ -16,3 +16,5 @@ pub mod causalize;
 pub mod resolve;
 pub mod codegen;
 pub mod instantiate;
+pub mod schedule;
+pub mod units;

@@ -1,3 +1,4 @@
 //! C code generation: class kernels, and the system file of one model.
 
 pub mod kernel;
+pub mod system;
