@@ -50,9 +50,12 @@ enum {
     STATE_FATAL = 1u << 6
 };
 
-/* The masks follow the Model Exchange state table of FMI 2.0. Where the
- * standard's table is stricter than needed for a query without side effects
- * (nominals during initialization), the runtime is lenient. */
+/* The masks follow the Model Exchange state table of FMI 2.0, with two
+ * deliberate extensions: fmi2GetDerivatives and
+ * fmi2GetNominalsOfContinuousStates are also accepted in initialization
+ * mode. Both are queries without side effects that some importers make
+ * there, and refusing them would break those importers for no safety
+ * gain. */
 #define ANY_BUT_FATAL                                                                          \
     (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS |              \
      STATE_TERMINATED | STATE_ERROR)
@@ -122,7 +125,10 @@ static const char fmu_state_tag[] = "mofmu FMU state";
 
 typedef struct {
     const char *tag;
-    char *instance_name;
+    /* The name reported to the logger; `name_storage` owns it once the
+     * instance exists. */
+    const char *instance_name;
+    char *name_storage;
     fmi2CallbackLogger logger;
     fmi2ComponentEnvironment environment;
     unsigned log_categories; /* LOG_* bits switched on */
@@ -449,7 +455,7 @@ static void free_instance(Instance *inst)
         return;
     }
     inst->tag = NULL;
-    free(inst->instance_name);
+    free(inst->name_storage);
     free(inst->R);
     free(inst->relations);
     free(inst->relations_before);
@@ -521,7 +527,7 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
      * be reported before anything is allocated. */
     memset(&probe, 0, sizeof probe);
     probe.tag = instance_tag;
-    probe.instance_name = (char *)(instanceName != NULL ? instanceName : "");
+    probe.instance_name = instanceName != NULL ? instanceName : "";
     probe.logger = functions->logger;
     probe.environment = functions->componentEnvironment;
     probe.state = STATE_INSTANTIATED;
@@ -547,18 +553,19 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
         return NULL;
     }
     name_length = strlen(instanceName);
-    inst->instance_name = (char *)allocate(name_length + 1, 1);
+    inst->name_storage = (char *)allocate(name_length + 1, 1);
     inst->R = (double *)allocate(mofmu_n_reals, sizeof(double));
     inst->relations = (unsigned char *)allocate(mofmu_n_relations, 1);
     inst->relations_before = (unsigned char *)allocate(mofmu_n_relations, 1);
     inst->indicators = (double *)allocate(mofmu_n_event_indicators, sizeof(double));
-    if (inst->instance_name == NULL || inst->R == NULL || inst->relations == NULL ||
+    if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
         inst->relations_before == NULL || inst->indicators == NULL) {
         free_instance(inst);
         log_error(&probe, "fmi2Instantiate: out of memory");
         return NULL;
     }
-    memcpy(inst->instance_name, instanceName, name_length + 1);
+    memcpy(inst->name_storage, instanceName, name_length + 1);
+    inst->instance_name = inst->name_storage;
     inst->tag = instance_tag;
     inst->logger = functions->logger;
     inst->environment = functions->componentEnvironment;
@@ -1201,7 +1208,9 @@ MOFMU_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte 
     }
     state = get_u32(&p);
     parameters_dirty = get_u32(&p);
-    if ((state & ANY_BUT_FATAL) == 0 || (state & (state - 1)) != 0 || parameters_dirty > 1) {
+    /* One known state bit; stale parameters only before initialization ends. */
+    if ((state & ANY_BUT_FATAL) == 0 || (state & (state - 1)) != 0 || parameters_dirty > 1 ||
+        (parameters_dirty && (state & (STATE_INSTANTIATED | STATE_INITIALIZATION)) == 0)) {
         return log_error(inst, "%s: the state's mode flags are corrupt", function);
     }
     stored = stored_state_for(inst, function, FMUstate);

@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,16 +32,21 @@ enum { VR_X, VR_V, VR_K, VR_X0V, VR_K2, VR_DER_X, VR_DER_V, VR_Y, VR_HIGH, VR_U,
 
 static int n_checks;
 static int n_failures;
+/* Checks also run in the threads of test_threads. */
+static pthread_mutex_t check_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define CHECK(cond, ...)                                                                       \
     do {                                                                                       \
+        int passed_ = (cond) ? 1 : 0;                                                          \
+        pthread_mutex_lock(&check_lock);                                                       \
         n_checks++;                                                                            \
-        if (!(cond)) {                                                                         \
+        if (!passed_) {                                                                        \
             n_failures++;                                                                      \
             printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
             printf(__VA_ARGS__);                                                               \
             printf("\n");                                                                      \
         }                                                                                      \
+        pthread_mutex_unlock(&check_lock);                                                     \
     } while (0)
 
 /* ------------------------------------------------------------------------
@@ -489,6 +495,43 @@ static void test_interleaved(const Sim *reference)
     CHECK(memcmp(b.result, reference->result, sizeof b.result) == 0, "instance b differs");
     F.FreeInstance(a.c);
     F.FreeInstance(b.c);
+}
+
+/* Several instances simulating at the same time in their own threads. */
+#define N_THREADS 4
+
+typedef struct {
+    Sim sim;
+    LogRecord log;
+} ThreadRun;
+
+static void *thread_main(void *argument)
+{
+    ThreadRun *run = (ThreadRun *)argument;
+    clear_log(&run->log);
+    sim_start(&run->sim, instantiate("threaded", &run->log), 2.0);
+    sim_run(&run->sim);
+    F.FreeInstance(run->sim.c);
+    return NULL;
+}
+
+static void test_threads(const Sim *reference)
+{
+    ThreadRun runs[N_THREADS];
+    pthread_t threads[N_THREADS];
+    int started[N_THREADS];
+    int i;
+    for (i = 0; i < N_THREADS; i++) {
+        started[i] = pthread_create(&threads[i], NULL, thread_main, &runs[i]) == 0;
+        CHECK(started[i], "could not start thread %d", i);
+    }
+    for (i = 0; i < N_THREADS; i++) {
+        if (!started[i]) continue;
+        pthread_join(threads[i], NULL);
+        CHECK(runs[i].sim.ok &&
+                  memcmp(runs[i].sim.result, reference->result, sizeof reference->result) == 0,
+              "thread %d differs from the reference", i);
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -1006,6 +1049,7 @@ int main(int argc, char **argv)
 
     test_happy_path(&reference);
     test_interleaved(&reference);
+    test_threads(&reference);
     test_fmu_state(&reference);
     test_instantiate_errors();
     test_state_table();

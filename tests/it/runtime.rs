@@ -3,7 +3,8 @@
 //! file (`test_data/runtime/fake_system.c`) into a shared object, and a C
 //! driver (`test_data/runtime/driver.c`) loads it with `dlopen`, simulates
 //! the model against its closed-form solution and misuses every function.
-//! The driver prints one line per failed check.
+//! The driver prints one line per failed check; it also runs instances in
+//! several threads, hence `-pthread`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -73,7 +74,7 @@ fn runtime_passes_the_driver_with_the_fake_system() {
         .arg(data.join("driver.c"))
         .arg("-o")
         .arg(&driver)
-        .args(["-ldl", "-lm"]);
+        .args(["-ldl", "-lm", "-pthread"]);
     run(build_driver, "compiling the driver");
 
     let mut drive = Command::new(&driver);
