@@ -443,6 +443,24 @@ static void reset_values(Instance *inst)
     inst->next_time_event = INFINITY;
 }
 
+/* Whether the generated tables agree with each other. The runtime indexes
+ * R through mofmu_state_vr and mofmu_derivative_vr without further checks,
+ * so a generator bug must stop instantiation, not corrupt memory. */
+static int tables_consistent(void)
+{
+    size_t i;
+    for (i = 0; i < mofmu_n_states; i++) {
+        uint32_t s = mofmu_state_vr[i], d = mofmu_derivative_vr[i];
+        if (s >= mofmu_n_reals || d >= mofmu_n_reals ||
+            (mofmu_real_kind[s] != MOFMU_KIND_STATE &&
+             mofmu_real_kind[s] != MOFMU_KIND_STATE_CALCULATED) ||
+            mofmu_real_kind[d] != MOFMU_KIND_DERIVATIVE) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* calloc that never asks for zero bytes, so NULL always means failure. */
 static void *allocate(size_t count, size_t size)
 {
@@ -545,6 +563,12 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     if (fmuGUID == NULL || strcmp(fmuGUID, mofmu_guid) != 0) {
         log_error(&probe, "fmi2Instantiate: GUID \"%s\" does not match this FMU's GUID \"%s\"",
                   fmuGUID == NULL ? "(NULL)" : fmuGUID, mofmu_guid);
+        return NULL;
+    }
+    if (!tables_consistent()) {
+        log_error(&probe, "fmi2Instantiate: internal error in %s: the state and derivative "
+                          "tables do not match the variable kinds",
+                  mofmu_model_identifier);
         return NULL;
     }
     inst = (Instance *)allocate(1, sizeof *inst);
