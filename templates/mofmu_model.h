@@ -77,7 +77,8 @@ enum {
     MOFMU_KIND_DERIVATIVE = 5,
     MOFMU_KIND_INPUT = 6,
     MOFMU_KIND_OUTPUT = 7,
-    MOFMU_KIND_LOCAL = 8
+    MOFMU_KIND_LOCAL = 8,
+    MOFMU_KIND_TIME = 9                  /* the independent variable */
 };
 
 /* ---- Provided by the generated system file (one per model) ---- */

@@ -1,3 +1,4 @@
 //! The one integration-test binary.
 mod model_description;
 mod package;
+mod runtime;

@@ -1,0 +1,1664 @@
+/* The static FMI 2.0 Model Exchange runtime of every mofmu FMU.
+ *
+ * This file knows nothing about a particular model: it reaches the model
+ * only through the tables and the two functions of mofmu_model.h, which the
+ * generated system file provides. It implements every FMI 2.0 entry point
+ * (the Co-Simulation ones refuse politely), guards each one by the set of
+ * Model Exchange states in which the standard allows it, evaluates the model
+ * lazily, and stores everything in the instance: there is no global mutable
+ * state, so any number of instances may run in any threads.
+ *
+ * Error policy. A misuse (call in a wrong state, NULL array, unknown value
+ * reference, wrong array size, non-settable variable, non-finite value)
+ * returns fmi2Error and changes nothing, not even the state: the call had no
+ * effect, so the instance is still consistent. A failure of the model itself
+ * (mofmu_fail, a non-finite output) returns fmi2Error and moves the instance
+ * into the error state, as FMI 2.0 requires; from there only getters (for
+ * debugging), fmi2SetFMUstate, fmi2Reset and fmi2FreeInstance help. A
+ * non-finite derivative or event indicator in continuous-time mode is
+ * fmi2Discard instead, so the integrator can retry with a smaller step. */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mofmu_fmi2.h"
+#include "mofmu_model.h"
+
+/* Kernels are compiled with -fvisibility=hidden; only the FMI entry points
+ * leave the shared object. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MOFMU_EXPORT __attribute__((visibility("default")))
+#else
+#define MOFMU_EXPORT
+#endif
+
+/* ------------------------------------------------------------------------
+ * Instance states and the allowed-state masks
+ * ------------------------------------------------------------------------ */
+
+enum {
+    STATE_INSTANTIATED = 1u << 0,
+    STATE_INITIALIZATION = 1u << 1,
+    STATE_EVENT = 1u << 2,
+    STATE_CONTINUOUS = 1u << 3,
+    STATE_TERMINATED = 1u << 4,
+    STATE_ERROR = 1u << 5,
+    STATE_FATAL = 1u << 6
+};
+
+/* The masks follow the Model Exchange state table of FMI 2.0, with two
+ * deliberate extensions: fmi2GetDerivatives and
+ * fmi2GetNominalsOfContinuousStates are also accepted in initialization
+ * mode. Both are queries without side effects that some importers make
+ * there, and refusing them would break those importers for no safety
+ * gain. */
+#define ANY_BUT_FATAL                                                                          \
+    (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS |              \
+     STATE_TERMINATED | STATE_ERROR)
+#define MASK_SetDebugLogging ANY_BUT_FATAL
+#define MASK_SetupExperiment STATE_INSTANTIATED
+#define MASK_EnterInitializationMode STATE_INSTANTIATED
+#define MASK_ExitInitializationMode STATE_INITIALIZATION
+/* A second fmi2Terminate is answered with a warning, see fmi2Terminate. */
+#define MASK_Terminate (STATE_EVENT | STATE_CONTINUOUS | STATE_TERMINATED)
+#define MASK_Reset ANY_BUT_FATAL
+#define MASK_Get                                                                               \
+    (STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS | STATE_TERMINATED | STATE_ERROR)
+#define MASK_SetReal (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS)
+#define MASK_SetDiscrete (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT)
+#define MASK_FMUstate ANY_BUT_FATAL
+#define MASK_GetDirectionalDerivative MASK_Get
+#define MASK_EnterEventMode (STATE_EVENT | STATE_CONTINUOUS)
+#define MASK_NewDiscreteStates STATE_EVENT
+#define MASK_EnterContinuousTimeMode STATE_EVENT
+#define MASK_CompletedIntegratorStep STATE_CONTINUOUS
+#define MASK_SetTime (STATE_EVENT | STATE_CONTINUOUS)
+#define MASK_SetContinuousStates STATE_CONTINUOUS
+#define MASK_GetEventIndicators MASK_Get
+#define MASK_GetContinuousStates MASK_Get
+#define MASK_GetDerivatives MASK_Get
+#define MASK_GetNominalsOfContinuousStates (MASK_Get | STATE_INSTANTIATED)
+
+static const char *state_name(unsigned state)
+{
+    switch (state) {
+    case STATE_INSTANTIATED: return "instantiated";
+    case STATE_INITIALIZATION: return "initializationMode";
+    case STATE_EVENT: return "eventMode";
+    case STATE_CONTINUOUS: return "continuousTimeMode";
+    case STATE_TERMINATED: return "terminated";
+    case STATE_ERROR: return "error";
+    case STATE_FATAL: return "fatal";
+    default: return "unknown";
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Log categories
+ * ------------------------------------------------------------------------ */
+
+enum {
+    LOG_EVENTS = 1u << 0,
+    LOG_STATUS_WARNING = 1u << 1,
+    LOG_STATUS_ERROR = 1u << 2,
+    LOG_ALL = 1u << 3
+};
+
+/* The categories declared in modelDescription.xml, in this order. */
+static const char *const log_category_names[] = {"logEvents", "logStatusWarning",
+                                                 "logStatusError", "logAll"};
+#define N_LOG_CATEGORIES (sizeof log_category_names / sizeof log_category_names[0])
+#define ALL_LOG_CATEGORIES (LOG_EVENTS | LOG_STATUS_WARNING | LOG_STATUS_ERROR | LOG_ALL)
+
+/* ------------------------------------------------------------------------
+ * The instance
+ * ------------------------------------------------------------------------ */
+
+/* Tags that tell a live instance and a stored state of this model from any
+ * other pointer an importer might pass by mistake. */
+static const char instance_tag[] = "mofmu instance";
+static const char fmu_state_tag[] = "mofmu FMU state";
+
+typedef struct {
+    const char *tag;
+    /* The name reported to the logger; `name_storage` owns it once the
+     * instance exists. */
+    const char *instance_name;
+    char *name_storage;
+    fmi2CallbackLogger logger;
+    fmi2ComponentEnvironment environment;
+    unsigned log_categories; /* LOG_* bits switched on */
+
+    unsigned state; /* one STATE_* bit */
+    double time;
+    double start_time;
+
+    double *R;                   /* mofmu_n_reals values */
+    unsigned char *relations;    /* mofmu_n_relations frozen relations */
+    unsigned char *relations_before; /* scratch for fmi2NewDiscreteStates */
+    double *indicators;          /* mofmu_n_event_indicators values */
+
+    /* Calculated parameters and calculated state starts are stale. */
+    int parameters_dirty;
+    /* R (outputs, locals, derivatives) and `indicators` are up to date with
+     * time, states, inputs and parameters. */
+    int valid;
+    /* The latest time event found while evaluating in event mode. */
+    double next_time_event;
+} Instance;
+
+/* A stored copy of an instance's state (fmi2GetFMUstate). */
+typedef struct {
+    const char *tag;
+    unsigned state;
+    int parameters_dirty;
+    double time;
+    double start_time;
+    double next_time_event;
+    double *R;
+    unsigned char *relations;
+} StoredState;
+
+/* ------------------------------------------------------------------------
+ * Logging
+ * ------------------------------------------------------------------------ */
+
+static unsigned category_bit(const char *category)
+{
+    size_t i;
+    for (i = 0; i < N_LOG_CATEGORIES; i++) {
+        if (strcmp(category, log_category_names[i]) == 0) {
+            return 1u << i;
+        }
+    }
+    return 0;
+}
+
+static const char *category_name(unsigned bit)
+{
+    size_t i;
+    for (i = 0; i < N_LOG_CATEGORIES; i++) {
+        if (bit == 1u << i) {
+            return log_category_names[i];
+        }
+    }
+    return "logAll";
+}
+
+/* Formats a message and hands it to the importer's logger, when the
+ * category is switched on. Errors are always reported. The formatted text
+ * is passed as an argument of a constant "%s" format, so nothing a user
+ * controls (instance or variable names) is ever read as a format. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void
+log_message(const Instance *inst, fmi2Status status, unsigned category, const char *format, ...)
+{
+    char text[1024];
+    va_list args;
+    int wanted;
+    if (inst == NULL || inst->logger == NULL) {
+        return;
+    }
+    wanted = status == fmi2Error || status == fmi2Fatal ||
+             (inst->log_categories & (category | LOG_ALL)) != 0;
+    if (!wanted) {
+        return;
+    }
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    inst->logger(inst->environment, inst->instance_name, status, category_name(category), "%s",
+                 text);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static fmi2Status
+log_error(const Instance *inst, const char *format, ...)
+{
+    char text[1024];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    log_message(inst, fmi2Error, LOG_STATUS_ERROR, "%s", text);
+    return fmi2Error;
+}
+
+/* ------------------------------------------------------------------------
+ * Argument checks shared by the entry points
+ * ------------------------------------------------------------------------ */
+
+/* Returns the instance behind `c`, or NULL when `c` is not one (nothing
+ * can be logged then: the logger lives in the instance). */
+static Instance *as_instance(fmi2Component c)
+{
+    Instance *inst = (Instance *)c;
+    if (inst == NULL || inst->tag != instance_tag) {
+        return NULL;
+    }
+    return inst;
+}
+
+static int not_allowed(const Instance *inst, const char *function, unsigned mask)
+{
+    if ((inst->state & mask) != 0) {
+        return 0;
+    }
+    log_error(inst, "%s: not allowed in state %s", function, state_name(inst->state));
+    return 1;
+}
+
+static int null_array(const Instance *inst, const char *function, const char *argument,
+                      const void *pointer, size_t n)
+{
+    if (n == 0 || pointer != NULL) {
+        return 0;
+    }
+    log_error(inst, "%s: argument %s is NULL", function, argument);
+    return 1;
+}
+
+static int null_pointer(const Instance *inst, const char *function, const char *argument,
+                        const void *pointer)
+{
+    return null_array(inst, function, argument, pointer, 1);
+}
+
+static int wrong_size(const Instance *inst, const char *function, const char *argument,
+                      size_t given, size_t expected)
+{
+    if (given == expected) {
+        return 0;
+    }
+    log_error(inst, "%s: argument %s = %lu, but the model has %lu", function, argument,
+              (unsigned long)given, (unsigned long)expected);
+    return 1;
+}
+
+static int bad_vrs(const Instance *inst, const char *function, const char *type,
+                   const fmi2ValueReference vr[], size_t nvr, size_t count)
+{
+    size_t i;
+    for (i = 0; i < nvr; i++) {
+        if ((size_t)vr[i] >= count) {
+            log_error(inst, "%s: value reference %u is not a %s variable of this model",
+                      function, vr[i], type);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Evaluation
+ * ------------------------------------------------------------------------ */
+
+static void init_ctx(Instance *inst, mofmu_ctx *ctx, int event_mode)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->time = inst->time;
+    ctx->event_mode = event_mode;
+    ctx->next_time_event = INFINITY;
+    ctx->relations = inst->relations;
+    ctx->indicators = inst->indicators;
+    ctx->failed = 0;
+    ctx->message[0] = '\0';
+}
+
+/* A model failure: the instance can no longer be trusted. */
+static fmi2Status model_failure(Instance *inst, const char *function, const char *message)
+{
+    inst->state = STATE_ERROR;
+    inst->valid = 0;
+    return log_error(inst, "%s: %s", function, message);
+}
+
+/* Computes calculated parameters and calculated state starts when stale.
+ * Only meaningful before the end of initialization: afterwards parameters
+ * cannot change. In the error state nothing is computed, so getters show
+ * the values at the failure. */
+static fmi2Status update_parameters(Instance *inst, const char *function)
+{
+    mofmu_ctx ctx;
+    if (!inst->parameters_dirty ||
+        (inst->state & (STATE_INSTANTIATED | STATE_INITIALIZATION)) == 0) {
+        return fmi2OK;
+    }
+    init_ctx(inst, &ctx, 1);
+    mofmu_compute_parameters(inst->R, &ctx);
+    if (ctx.failed) {
+        return model_failure(inst, function, ctx.message);
+    }
+    inst->parameters_dirty = 0;
+    inst->valid = 0;
+    return fmi2OK;
+}
+
+/* The first real of kind `kind` that is not finite, or -1. */
+static long first_non_finite(const Instance *inst, unsigned char kind)
+{
+    size_t i;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        if (mofmu_real_kind[i] == kind && !isfinite(inst->R[i])) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* fmi2Discard in continuous-time mode, a model failure otherwise. */
+static fmi2Status non_finite_trial(Instance *inst, const char *function, const char *message)
+{
+    if (inst->state == STATE_CONTINUOUS) {
+        log_message(inst, fmi2Discard, LOG_STATUS_WARNING, "%s: %s", function, message);
+        return fmi2Discard;
+    }
+    return model_failure(inst, function, message);
+}
+
+/* Brings outputs, locals, derivatives and event indicators up to date. */
+static fmi2Status evaluate(Instance *inst, const char *function)
+{
+    mofmu_ctx ctx;
+    fmi2Status status;
+    long bad;
+    size_t i;
+    int event_mode;
+    if (inst->state == STATE_ERROR) {
+        return fmi2OK;
+    }
+    status = update_parameters(inst, function);
+    if (status != fmi2OK) {
+        return status;
+    }
+    if (inst->valid) {
+        return fmi2OK;
+    }
+    event_mode = (inst->state & (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT)) != 0;
+    init_ctx(inst, &ctx, event_mode);
+    mofmu_evaluate(inst->R, &ctx);
+    if (ctx.failed) {
+        return model_failure(inst, function, ctx.message);
+    }
+    if (event_mode) {
+        inst->next_time_event = ctx.next_time_event;
+    }
+    bad = first_non_finite(inst, MOFMU_KIND_OUTPUT);
+    if (bad >= 0) {
+        char message[600];
+        snprintf(message, sizeof message, "output %s is not finite (%g) at time %.17g",
+                 mofmu_real_name[bad], inst->R[bad], inst->time);
+        return model_failure(inst, function, message);
+    }
+    /* A non-finite derivative or event indicator at an integrator's trial
+     * point is fmi2Discard: the point is unusable, the instance is not, and
+     * staying invalid makes the next call evaluate again. */
+    bad = first_non_finite(inst, MOFMU_KIND_DERIVATIVE);
+    if (bad >= 0) {
+        char message[600];
+        snprintf(message, sizeof message, "derivative %s is not finite (%g) at time %.17g",
+                 mofmu_real_name[bad], inst->R[bad], inst->time);
+        return non_finite_trial(inst, function, message);
+    }
+    for (i = 0; i < mofmu_n_event_indicators; i++) {
+        if (!isfinite(inst->indicators[i])) {
+            char message[600];
+            snprintf(message, sizeof message, "event indicator %lu is not finite at time %.17g",
+                     (unsigned long)i, inst->time);
+            return non_finite_trial(inst, function, message);
+        }
+    }
+    inst->valid = 1;
+    return fmi2OK;
+}
+
+/* Restores the state right after fmi2Instantiate (logging settings kept). */
+static void reset_values(Instance *inst)
+{
+    size_t i;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        /* Variables without a start value begin at zero; states and
+         * parameters always have one (or a calculated one). */
+        inst->R[i] = isnan(mofmu_real_start[i]) ? 0.0 : mofmu_real_start[i];
+    }
+    if (mofmu_n_relations > 0) {
+        memset(inst->relations, 0, mofmu_n_relations);
+    }
+    for (i = 0; i < mofmu_n_event_indicators; i++) {
+        inst->indicators[i] = 0.0;
+    }
+    inst->state = STATE_INSTANTIATED;
+    inst->time = 0.0;
+    inst->start_time = 0.0;
+    inst->parameters_dirty = 1;
+    inst->valid = 0;
+    inst->next_time_event = INFINITY;
+}
+
+/* Whether the generated tables agree with each other. The runtime indexes
+ * R through mofmu_state_vr and mofmu_derivative_vr without further checks,
+ * so a generator bug must stop instantiation, not corrupt memory. */
+static int tables_consistent(void)
+{
+    size_t i;
+    for (i = 0; i < mofmu_n_states; i++) {
+        uint32_t s = mofmu_state_vr[i], d = mofmu_derivative_vr[i];
+        if (s >= mofmu_n_reals || d >= mofmu_n_reals ||
+            (mofmu_real_kind[s] != MOFMU_KIND_STATE &&
+             mofmu_real_kind[s] != MOFMU_KIND_STATE_CALCULATED) ||
+            mofmu_real_kind[d] != MOFMU_KIND_DERIVATIVE) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* calloc that never asks for zero bytes, so NULL always means failure. */
+static void *allocate(size_t count, size_t size)
+{
+    return calloc(count > 0 ? count : 1, size);
+}
+
+static void free_instance(Instance *inst)
+{
+    if (inst == NULL) {
+        return;
+    }
+    inst->tag = NULL;
+    free(inst->name_storage);
+    free(inst->R);
+    free(inst->relations);
+    free(inst->relations_before);
+    free(inst->indicators);
+    free(inst);
+}
+
+/* ------------------------------------------------------------------------
+ * Common functions
+ * ------------------------------------------------------------------------ */
+
+MOFMU_EXPORT const char *fmi2GetTypesPlatform(void)
+{
+    return MOFMU_FMI2_TYPES_PLATFORM;
+}
+
+MOFMU_EXPORT const char *fmi2GetVersion(void)
+{
+    return MOFMU_FMI2_VERSION;
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean loggingOn,
+                                            size_t nCategories, const fmi2String categories[])
+{
+    Instance *inst = as_instance(c);
+    unsigned selected = 0;
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SetDebugLogging", MASK_SetDebugLogging) ||
+        null_array(inst, "fmi2SetDebugLogging", "categories", categories, nCategories)) {
+        return fmi2Error;
+    }
+    /* Check every name before changing anything. */
+    for (i = 0; i < nCategories; i++) {
+        unsigned bit = categories[i] == NULL ? 0 : category_bit(categories[i]);
+        if (bit == 0) {
+            return log_error(inst, "fmi2SetDebugLogging: unknown log category \"%s\"",
+                             categories[i] == NULL ? "(NULL)" : categories[i]);
+        }
+        selected |= bit;
+    }
+    if (nCategories == 0) {
+        selected = ALL_LOG_CATEGORIES;
+    }
+    if (loggingOn) {
+        inst->log_categories |= selected;
+    } else {
+        inst->log_categories &= ~selected;
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType,
+                                           fmi2String fmuGUID, fmi2String fmuResourceLocation,
+                                           const fmi2CallbackFunctions *functions,
+                                           fmi2Boolean visible, fmi2Boolean loggingOn)
+{
+    Instance *inst;
+    Instance probe;
+    size_t name_length;
+    (void)fmuResourceLocation;
+    (void)visible;
+    if (functions == NULL) {
+        return NULL;
+    }
+    /* A stack instance that only carries the logger, so that refusals can
+     * be reported before anything is allocated. */
+    memset(&probe, 0, sizeof probe);
+    probe.tag = instance_tag;
+    probe.instance_name = instanceName != NULL ? instanceName : "";
+    probe.logger = functions->logger;
+    probe.environment = functions->componentEnvironment;
+    probe.state = STATE_INSTANTIATED;
+    if (instanceName == NULL || instanceName[0] == '\0') {
+        log_error(&probe, "fmi2Instantiate: the instance name must not be empty");
+        return NULL;
+    }
+    if (fmuType != fmi2ModelExchange) {
+        log_error(&probe,
+                  "fmi2Instantiate: %s supports Model Exchange only, not the requested FMU "
+                  "type %d",
+                  mofmu_model_identifier, (int)fmuType);
+        return NULL;
+    }
+    if (fmuGUID == NULL || strcmp(fmuGUID, mofmu_guid) != 0) {
+        log_error(&probe, "fmi2Instantiate: GUID \"%s\" does not match this FMU's GUID \"%s\"",
+                  fmuGUID == NULL ? "(NULL)" : fmuGUID, mofmu_guid);
+        return NULL;
+    }
+    if (!tables_consistent()) {
+        log_error(&probe, "fmi2Instantiate: internal error in %s: the state and derivative "
+                          "tables do not match the variable kinds",
+                  mofmu_model_identifier);
+        return NULL;
+    }
+    inst = (Instance *)allocate(1, sizeof *inst);
+    if (inst == NULL) {
+        log_error(&probe, "fmi2Instantiate: out of memory");
+        return NULL;
+    }
+    name_length = strlen(instanceName);
+    inst->name_storage = (char *)allocate(name_length + 1, 1);
+    inst->R = (double *)allocate(mofmu_n_reals, sizeof(double));
+    inst->relations = (unsigned char *)allocate(mofmu_n_relations, 1);
+    inst->relations_before = (unsigned char *)allocate(mofmu_n_relations, 1);
+    inst->indicators = (double *)allocate(mofmu_n_event_indicators, sizeof(double));
+    if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
+        inst->relations_before == NULL || inst->indicators == NULL) {
+        free_instance(inst);
+        log_error(&probe, "fmi2Instantiate: out of memory");
+        return NULL;
+    }
+    memcpy(inst->name_storage, instanceName, name_length + 1);
+    inst->instance_name = inst->name_storage;
+    inst->tag = instance_tag;
+    inst->logger = functions->logger;
+    inst->environment = functions->componentEnvironment;
+    inst->log_categories = loggingOn ? ALL_LOG_CATEGORIES : 0;
+    reset_values(inst);
+    return inst;
+}
+
+MOFMU_EXPORT void fmi2FreeInstance(fmi2Component c)
+{
+    free_instance(as_instance(c));
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean toleranceDefined,
+                                            fmi2Real tolerance, fmi2Real startTime,
+                                            fmi2Boolean stopTimeDefined, fmi2Real stopTime)
+{
+    Instance *inst = as_instance(c);
+    (void)toleranceDefined;
+    (void)tolerance;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SetupExperiment", MASK_SetupExperiment)) {
+        return fmi2Error;
+    }
+    if (!isfinite(startTime)) {
+        return log_error(inst, "fmi2SetupExperiment: start time %g is not finite", startTime);
+    }
+    if (stopTimeDefined && !(stopTime >= startTime)) {
+        return log_error(inst, "fmi2SetupExperiment: stop time %g is before start time %g",
+                         stopTime, startTime);
+    }
+    inst->start_time = startTime;
+    inst->time = startTime;
+    inst->valid = 0;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c)
+{
+    Instance *inst = as_instance(c);
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2EnterInitializationMode", MASK_EnterInitializationMode)) {
+        return fmi2Error;
+    }
+    inst->state = STATE_INITIALIZATION;
+    inst->valid = 0;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c)
+{
+    Instance *inst = as_instance(c);
+    fmi2Status status;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2ExitInitializationMode", MASK_ExitInitializationMode)) {
+        return fmi2Error;
+    }
+    /* Evaluate once more in event mode so that every relation holds its
+     * initial value and the first time event is known. */
+    inst->valid = 0;
+    status = evaluate(inst, "fmi2ExitInitializationMode");
+    if (status != fmi2OK) {
+        return status;
+    }
+    inst->state = STATE_EVENT;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2Terminate(fmi2Component c)
+{
+    Instance *inst = as_instance(c);
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2Terminate", MASK_Terminate)) {
+        return fmi2Error;
+    }
+    if (inst->state == STATE_TERMINATED) {
+        /* Importers commonly terminate twice (once when the simulation ends,
+         * once while cleaning up). Nothing is left to do, so this is not an
+         * error; the note helps find the double call. */
+        log_message(inst, fmi2Warning, LOG_STATUS_WARNING,
+                    "fmi2Terminate: the instance is already terminated");
+        return fmi2OK;
+    }
+    inst->state = STATE_TERMINATED;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2Reset(fmi2Component c)
+{
+    Instance *inst = as_instance(c);
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2Reset", MASK_Reset)) {
+        return fmi2Error;
+    }
+    reset_values(inst);
+    return fmi2OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Getting and setting variable values
+ * ------------------------------------------------------------------------ */
+
+MOFMU_EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                    fmi2Real value[])
+{
+    Instance *inst = as_instance(c);
+    int need_parameters = 0;
+    int need_evaluation = 0;
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetReal", MASK_Get) ||
+        null_array(inst, "fmi2GetReal", "vr", vr, nvr) ||
+        null_array(inst, "fmi2GetReal", "value", value, nvr) ||
+        bad_vrs(inst, "fmi2GetReal", "Real", vr, nvr, mofmu_n_reals)) {
+        return fmi2Error;
+    }
+    for (i = 0; i < nvr; i++) {
+        switch (mofmu_real_kind[vr[i]]) {
+        case MOFMU_KIND_CONSTANT:
+        case MOFMU_KIND_PARAMETER:
+        case MOFMU_KIND_STATE:
+        case MOFMU_KIND_INPUT:
+            break;
+        case MOFMU_KIND_CALCULATED_PARAMETER:
+        case MOFMU_KIND_STATE_CALCULATED:
+            need_parameters = 1;
+            break;
+        default:
+            need_evaluation = 1;
+            break;
+        }
+    }
+    if (need_evaluation) {
+        fmi2Status status = evaluate(inst, "fmi2GetReal");
+        if (status != fmi2OK) {
+            return status;
+        }
+    } else if (need_parameters) {
+        fmi2Status status = update_parameters(inst, "fmi2GetReal");
+        if (status != fmi2OK) {
+            return status;
+        }
+    }
+    for (i = 0; i < nvr; i++) {
+        value[i] = inst->R[vr[i]];
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[],
+                                       size_t nvr, fmi2Integer value[])
+{
+    Instance *inst = as_instance(c);
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetInteger", MASK_Get) ||
+        null_array(inst, "fmi2GetInteger", "vr", vr, nvr) ||
+        null_array(inst, "fmi2GetInteger", "value", value, nvr) ||
+        bad_vrs(inst, "fmi2GetInteger", "Integer", vr, nvr, mofmu_n_integers)) {
+        return fmi2Error;
+    }
+    for (i = 0; i < nvr; i++) {
+        int64_t v = mofmu_integer_value[vr[i]];
+        if (v < INT_MIN || v > INT_MAX) {
+            return log_error(inst, "fmi2GetInteger: value of variable %u does not fit an "
+                                   "fmi2Integer",
+                             vr[i]);
+        }
+    }
+    for (i = 0; i < nvr; i++) {
+        value[i] = (fmi2Integer)mofmu_integer_value[vr[i]];
+    }
+    return fmi2OK;
+}
+
+/* Booleans and strings: a mofmu model has no such variables, so every
+ * value reference is unknown; an empty request is fine. */
+static fmi2Status get_set_absent(fmi2Component c, const char *function, unsigned mask,
+                                 const char *type, const fmi2ValueReference vr[], size_t nvr,
+                                 const void *value)
+{
+    Instance *inst = as_instance(c);
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, function, mask) || null_array(inst, function, "vr", vr, nvr) ||
+        null_array(inst, function, "value", value, nvr) ||
+        bad_vrs(inst, function, type, vr, nvr, 0)) {
+        return fmi2Error;
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[],
+                                       size_t nvr, fmi2Boolean value[])
+{
+    return get_set_absent(c, "fmi2GetBoolean", MASK_Get, "Boolean", vr, nvr, value);
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                      fmi2String value[])
+{
+    return get_set_absent(c, "fmi2GetString", MASK_Get, "String", vr, nvr, value);
+}
+
+/* Whether a real of kind `kind` may be set in `state`, following FMI 2.0:
+ * parameters and exact state starts before the end of initialization,
+ * inputs until termination, nothing else ever. */
+static int real_settable(unsigned char kind, unsigned state)
+{
+    switch (kind) {
+    case MOFMU_KIND_PARAMETER:
+    case MOFMU_KIND_STATE:
+        return (state & (STATE_INSTANTIATED | STATE_INITIALIZATION)) != 0;
+    case MOFMU_KIND_INPUT:
+        return (state & MASK_SetReal) != 0;
+    default:
+        return 0;
+    }
+}
+
+static const char *kind_name(unsigned char kind)
+{
+    switch (kind) {
+    case MOFMU_KIND_CONSTANT: return "a constant";
+    case MOFMU_KIND_PARAMETER: return "a parameter";
+    case MOFMU_KIND_CALCULATED_PARAMETER: return "a calculated parameter";
+    case MOFMU_KIND_STATE: return "a state";
+    case MOFMU_KIND_STATE_CALCULATED: return "a state with a calculated start value";
+    case MOFMU_KIND_DERIVATIVE: return "a derivative";
+    case MOFMU_KIND_INPUT: return "an input";
+    case MOFMU_KIND_OUTPUT: return "an output";
+    case MOFMU_KIND_LOCAL: return "a local variable";
+    default: return "of unknown kind";
+    }
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                    const fmi2Real value[])
+{
+    Instance *inst = as_instance(c);
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SetReal", MASK_SetReal) ||
+        null_array(inst, "fmi2SetReal", "vr", vr, nvr) ||
+        null_array(inst, "fmi2SetReal", "value", value, nvr) ||
+        bad_vrs(inst, "fmi2SetReal", "Real", vr, nvr, mofmu_n_reals)) {
+        return fmi2Error;
+    }
+    /* Check the whole request before storing anything. */
+    for (i = 0; i < nvr; i++) {
+        unsigned char kind = mofmu_real_kind[vr[i]];
+        if (!real_settable(kind, inst->state)) {
+            if (kind == MOFMU_KIND_PARAMETER || kind == MOFMU_KIND_STATE ||
+                kind == MOFMU_KIND_INPUT) {
+                return log_error(inst, "fmi2SetReal: %s is %s and cannot be set in state %s",
+                                 mofmu_real_name[vr[i]], kind_name(kind),
+                                 state_name(inst->state));
+            }
+            return log_error(inst, "fmi2SetReal: %s is %s and cannot be set",
+                             mofmu_real_name[vr[i]], kind_name(kind));
+        }
+        if (!isfinite(value[i])) {
+            return log_error(inst, "fmi2SetReal: value %g for %s is not finite", value[i],
+                             mofmu_real_name[vr[i]]);
+        }
+    }
+    for (i = 0; i < nvr; i++) {
+        unsigned char kind = mofmu_real_kind[vr[i]];
+        inst->R[vr[i]] = value[i];
+        if (kind == MOFMU_KIND_PARAMETER || kind == MOFMU_KIND_STATE) {
+            inst->parameters_dirty = 1;
+        }
+    }
+    if (nvr > 0) {
+        inst->valid = 0;
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[],
+                                       size_t nvr, const fmi2Integer value[])
+{
+    Instance *inst = as_instance(c);
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SetInteger", MASK_SetDiscrete) ||
+        null_array(inst, "fmi2SetInteger", "vr", vr, nvr) ||
+        null_array(inst, "fmi2SetInteger", "value", value, nvr) ||
+        bad_vrs(inst, "fmi2SetInteger", "Integer", vr, nvr, mofmu_n_integers)) {
+        return fmi2Error;
+    }
+    if (nvr > 0) {
+        /* Every Integer of a mofmu model is a constant (array sizes). */
+        return log_error(inst, "fmi2SetInteger: Integer variable %u is a constant and cannot "
+                               "be set",
+                         vr[0]);
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference vr[],
+                                       size_t nvr, const fmi2Boolean value[])
+{
+    return get_set_absent(c, "fmi2SetBoolean", MASK_SetDiscrete, "Boolean", vr, nvr, value);
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                      const fmi2String value[])
+{
+    return get_set_absent(c, "fmi2SetString", MASK_SetDiscrete, "String", vr, nvr, value);
+}
+
+/* ------------------------------------------------------------------------
+ * FMU state: copies, serialization
+ * ------------------------------------------------------------------------ */
+
+static StoredState *as_stored_state(fmi2FMUstate s)
+{
+    StoredState *stored = (StoredState *)s;
+    if (stored == NULL || stored->tag != fmu_state_tag) {
+        return NULL;
+    }
+    return stored;
+}
+
+static void free_stored_state(StoredState *stored)
+{
+    if (stored == NULL) {
+        return;
+    }
+    stored->tag = NULL;
+    free(stored->R);
+    free(stored->relations);
+    free(stored);
+}
+
+static StoredState *new_stored_state(void)
+{
+    StoredState *stored = (StoredState *)allocate(1, sizeof *stored);
+    if (stored == NULL) {
+        return NULL;
+    }
+    stored->R = (double *)allocate(mofmu_n_reals, sizeof(double));
+    stored->relations = (unsigned char *)allocate(mofmu_n_relations, 1);
+    if (stored->R == NULL || stored->relations == NULL) {
+        free_stored_state(stored);
+        return NULL;
+    }
+    stored->tag = fmu_state_tag;
+    return stored;
+}
+
+/* Takes `*slot` when it holds a state of this model (the standard lets the
+ * importer hand one back for reuse), else makes a new one. */
+static StoredState *stored_state_for(Instance *inst, const char *function, fmi2FMUstate *slot)
+{
+    StoredState *stored;
+    if (*slot != NULL) {
+        stored = as_stored_state(*slot);
+        if (stored == NULL) {
+            log_error(inst, "%s: the given FMU state was not made by this FMU", function);
+        }
+        return stored;
+    }
+    stored = new_stored_state();
+    if (stored == NULL) {
+        log_error(inst, "%s: out of memory", function);
+    }
+    return stored;
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *FMUstate)
+{
+    Instance *inst = as_instance(c);
+    StoredState *stored;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetFMUstate", MASK_FMUstate) ||
+        null_pointer(inst, "fmi2GetFMUstate", "FMUstate", FMUstate)) {
+        return fmi2Error;
+    }
+    stored = stored_state_for(inst, "fmi2GetFMUstate", FMUstate);
+    if (stored == NULL) {
+        return fmi2Error;
+    }
+    stored->state = inst->state;
+    stored->parameters_dirty = inst->parameters_dirty;
+    stored->time = inst->time;
+    stored->start_time = inst->start_time;
+    stored->next_time_event = inst->next_time_event;
+    if (mofmu_n_reals > 0) {
+        memcpy(stored->R, inst->R, mofmu_n_reals * sizeof(double));
+    }
+    if (mofmu_n_relations > 0) {
+        memcpy(stored->relations, inst->relations, mofmu_n_relations);
+    }
+    *FMUstate = stored;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate)
+{
+    Instance *inst = as_instance(c);
+    StoredState *stored;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SetFMUstate", MASK_FMUstate)) {
+        return fmi2Error;
+    }
+    stored = as_stored_state(FMUstate);
+    if (stored == NULL) {
+        return log_error(inst, "fmi2SetFMUstate: the given FMU state was not made by this FMU");
+    }
+    inst->state = stored->state;
+    inst->parameters_dirty = stored->parameters_dirty;
+    inst->time = stored->time;
+    inst->start_time = stored->start_time;
+    inst->next_time_event = stored->next_time_event;
+    if (mofmu_n_reals > 0) {
+        memcpy(inst->R, stored->R, mofmu_n_reals * sizeof(double));
+    }
+    if (mofmu_n_relations > 0) {
+        memcpy(inst->relations, stored->relations, mofmu_n_relations);
+    }
+    /* Evaluation is deterministic, so evaluating again reproduces the
+     * values the stored instance had. */
+    inst->valid = 0;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *FMUstate)
+{
+    Instance *inst = as_instance(c);
+    StoredState *stored;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2FreeFMUstate", MASK_FMUstate)) {
+        return fmi2Error;
+    }
+    if (FMUstate == NULL || *FMUstate == NULL) {
+        return fmi2OK;
+    }
+    stored = as_stored_state(*FMUstate);
+    if (stored == NULL) {
+        return log_error(inst, "fmi2FreeFMUstate: the given FMU state was not made by this FMU");
+    }
+    free_stored_state(stored);
+    *FMUstate = NULL;
+    return fmi2OK;
+}
+
+/* Serialized layout, every number little-endian whatever the host:
+ *   8 bytes  magic "MOFMUST1"
+ *   u32      length of the GUID, then the GUID's bytes (no terminator)
+ *   u64      number of reals, u64 number of relations
+ *   u32      instance state (STATE_* bit), u32 parameters_dirty
+ *   f64      time, start time, next time event (IEEE 754 bit patterns)
+ *   f64 x n  reals
+ *   u8  x n  relations */
+static const char serial_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'T', '1'};
+
+static size_t serialized_size(void)
+{
+    return sizeof serial_magic + 4 + strlen(mofmu_guid) + 8 + 8 + 4 + 4 + 3 * 8 +
+           8 * mofmu_n_reals + mofmu_n_relations;
+}
+
+static void put_u32(unsigned char **p, uint32_t v)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        *(*p)++ = (unsigned char)(v >> (8 * i));
+    }
+}
+
+static void put_u64(unsigned char **p, uint64_t v)
+{
+    int i;
+    for (i = 0; i < 8; i++) {
+        *(*p)++ = (unsigned char)(v >> (8 * i));
+    }
+}
+
+static void put_f64(unsigned char **p, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    put_u64(p, bits);
+}
+
+static uint32_t get_u32(const unsigned char **p)
+{
+    uint32_t v = 0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        v |= (uint32_t)(*(*p)++) << (8 * i);
+    }
+    return v;
+}
+
+static uint64_t get_u64(const unsigned char **p)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 0; i < 8; i++) {
+        v |= (uint64_t)(*(*p)++) << (8 * i);
+    }
+    return v;
+}
+
+static double get_f64(const unsigned char **p)
+{
+    uint64_t bits = get_u64(p);
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+MOFMU_EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate FMUstate,
+                                                   size_t *size)
+{
+    Instance *inst = as_instance(c);
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SerializedFMUstateSize", MASK_FMUstate) ||
+        null_pointer(inst, "fmi2SerializedFMUstateSize", "size", size)) {
+        return fmi2Error;
+    }
+    if (as_stored_state(FMUstate) == NULL) {
+        return log_error(inst, "fmi2SerializedFMUstateSize: the given FMU state was not made "
+                               "by this FMU");
+    }
+    *size = serialized_size();
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUstate,
+                                              fmi2Byte serializedState[], size_t size)
+{
+    Instance *inst = as_instance(c);
+    StoredState *stored;
+    unsigned char *p;
+    size_t guid_length = strlen(mofmu_guid);
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SerializeFMUstate", MASK_FMUstate) ||
+        null_array(inst, "fmi2SerializeFMUstate", "serializedState", serializedState, size)) {
+        return fmi2Error;
+    }
+    stored = as_stored_state(FMUstate);
+    if (stored == NULL) {
+        return log_error(inst, "fmi2SerializeFMUstate: the given FMU state was not made by "
+                               "this FMU");
+    }
+    if (size < serialized_size()) {
+        return log_error(inst, "fmi2SerializeFMUstate: buffer of %lu bytes is smaller than "
+                               "the %lu bytes needed",
+                         (unsigned long)size, (unsigned long)serialized_size());
+    }
+    p = (unsigned char *)serializedState;
+    memcpy(p, serial_magic, sizeof serial_magic);
+    p += sizeof serial_magic;
+    put_u32(&p, (uint32_t)guid_length);
+    memcpy(p, mofmu_guid, guid_length);
+    p += guid_length;
+    put_u64(&p, (uint64_t)mofmu_n_reals);
+    put_u64(&p, (uint64_t)mofmu_n_relations);
+    put_u32(&p, (uint32_t)stored->state);
+    put_u32(&p, (uint32_t)stored->parameters_dirty);
+    put_f64(&p, stored->time);
+    put_f64(&p, stored->start_time);
+    put_f64(&p, stored->next_time_event);
+    for (i = 0; i < mofmu_n_reals; i++) {
+        put_f64(&p, stored->R[i]);
+    }
+    if (mofmu_n_relations > 0) {
+        memcpy(p, stored->relations, mofmu_n_relations);
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte serializedState[],
+                                                size_t size, fmi2FMUstate *FMUstate)
+{
+    static const char *const function = "fmi2DeSerializeFMUstate";
+    Instance *inst = as_instance(c);
+    StoredState *stored;
+    const unsigned char *p;
+    size_t guid_length = strlen(mofmu_guid);
+    uint32_t state, parameters_dirty;
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, function, MASK_FMUstate) ||
+        null_pointer(inst, function, "serializedState", serializedState) ||
+        null_pointer(inst, function, "FMUstate", FMUstate)) {
+        return fmi2Error;
+    }
+    if (size != serialized_size()) {
+        return log_error(inst, "%s: %lu bytes given, a state of this FMU has %lu", function,
+                         (unsigned long)size, (unsigned long)serialized_size());
+    }
+    p = (const unsigned char *)serializedState;
+    if (memcmp(p, serial_magic, sizeof serial_magic) != 0) {
+        return log_error(inst, "%s: the bytes are not a serialized mofmu FMU state", function);
+    }
+    p += sizeof serial_magic;
+    if (get_u32(&p) != (uint32_t)guid_length || memcmp(p, mofmu_guid, guid_length) != 0) {
+        return log_error(inst, "%s: the state was serialized by another FMU (GUID differs)",
+                         function);
+    }
+    p += guid_length;
+    if (get_u64(&p) != (uint64_t)mofmu_n_reals || get_u64(&p) != (uint64_t)mofmu_n_relations) {
+        return log_error(inst, "%s: the state's sizes do not match this FMU", function);
+    }
+    state = get_u32(&p);
+    parameters_dirty = get_u32(&p);
+    /* One known state bit; stale parameters only before initialization ends. */
+    if ((state & ANY_BUT_FATAL) == 0 || (state & (state - 1)) != 0 || parameters_dirty > 1 ||
+        (parameters_dirty && (state & (STATE_INSTANTIATED | STATE_INITIALIZATION)) == 0)) {
+        return log_error(inst, "%s: the state's mode flags are corrupt", function);
+    }
+    stored = stored_state_for(inst, function, FMUstate);
+    if (stored == NULL) {
+        return fmi2Error;
+    }
+    stored->state = state;
+    stored->parameters_dirty = (int)parameters_dirty;
+    stored->time = get_f64(&p);
+    stored->start_time = get_f64(&p);
+    stored->next_time_event = get_f64(&p);
+    for (i = 0; i < mofmu_n_reals; i++) {
+        stored->R[i] = get_f64(&p);
+    }
+    if (mofmu_n_relations > 0) {
+        memcpy(stored->relations, p, mofmu_n_relations);
+    }
+    *FMUstate = stored;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
+                                                     const fmi2ValueReference vUnknown_ref[],
+                                                     size_t nUnknown,
+                                                     const fmi2ValueReference vKnown_ref[],
+                                                     size_t nKnown, const fmi2Real dvKnown[],
+                                                     fmi2Real dvUnknown[])
+{
+    Instance *inst = as_instance(c);
+    (void)vUnknown_ref;
+    (void)nUnknown;
+    (void)vKnown_ref;
+    (void)nKnown;
+    (void)dvKnown;
+    (void)dvUnknown;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetDirectionalDerivative", MASK_GetDirectionalDerivative)) {
+        return fmi2Error;
+    }
+    return log_error(inst, "fmi2GetDirectionalDerivative: not supported yet "
+                           "(providesDirectionalDerivative is false)");
+}
+
+/* ------------------------------------------------------------------------
+ * Model Exchange functions
+ * ------------------------------------------------------------------------ */
+
+MOFMU_EXPORT fmi2Status fmi2EnterEventMode(fmi2Component c)
+{
+    Instance *inst = as_instance(c);
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2EnterEventMode", MASK_EnterEventMode)) {
+        return fmi2Error;
+    }
+    log_message(inst, fmi2OK, LOG_EVENTS, "fmi2EnterEventMode: event at time %.17g",
+                inst->time);
+    inst->state = STATE_EVENT;
+    /* Relations are no longer frozen: the next evaluation updates them. */
+    inst->valid = 0;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *eventInfo)
+{
+    Instance *inst = as_instance(c);
+    fmi2Status status;
+    int changed = 0;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2NewDiscreteStates", MASK_NewDiscreteStates) ||
+        null_pointer(inst, "fmi2NewDiscreteStates", "eventInfo", eventInfo)) {
+        return fmi2Error;
+    }
+    if (mofmu_n_relations > 0) {
+        memcpy(inst->relations_before, inst->relations, mofmu_n_relations);
+    }
+    inst->valid = 0;
+    status = evaluate(inst, "fmi2NewDiscreteStates");
+    if (status != fmi2OK) {
+        return status;
+    }
+    if (mofmu_n_relations > 0) {
+        changed = memcmp(inst->relations_before, inst->relations, mofmu_n_relations) != 0;
+    }
+    eventInfo->newDiscreteStatesNeeded = changed ? fmi2True : fmi2False;
+    eventInfo->terminateSimulation = fmi2False;
+    eventInfo->nominalsOfContinuousStatesChanged = fmi2False;
+    eventInfo->valuesOfContinuousStatesChanged = fmi2False;
+    if (isfinite(inst->next_time_event)) {
+        eventInfo->nextEventTimeDefined = fmi2True;
+        eventInfo->nextEventTime = inst->next_time_event;
+    } else {
+        eventInfo->nextEventTimeDefined = fmi2False;
+        eventInfo->nextEventTime = 0.0;
+    }
+    log_message(inst, fmi2OK, LOG_EVENTS,
+                "fmi2NewDiscreteStates: time %.17g, relations %s, next time event %.17g",
+                inst->time, changed ? "changed" : "unchanged", inst->next_time_event);
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c)
+{
+    Instance *inst = as_instance(c);
+    fmi2Status status;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2EnterContinuousTimeMode", MASK_EnterContinuousTimeMode)) {
+        return fmi2Error;
+    }
+    /* Freeze relations that agree with the latest inputs: if something was
+     * set since the last evaluation, evaluate once more in event mode. */
+    status = evaluate(inst, "fmi2EnterContinuousTimeMode");
+    if (status != fmi2OK) {
+        return status;
+    }
+    inst->state = STATE_CONTINUOUS;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2CompletedIntegratorStep(fmi2Component c,
+                                                    fmi2Boolean noSetFMUStatePriorToCurrentPoint,
+                                                    fmi2Boolean *enterEventMode,
+                                                    fmi2Boolean *terminateSimulation)
+{
+    Instance *inst = as_instance(c);
+    (void)noSetFMUStatePriorToCurrentPoint;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2CompletedIntegratorStep", MASK_CompletedIntegratorStep) ||
+        null_pointer(inst, "fmi2CompletedIntegratorStep", "enterEventMode", enterEventMode) ||
+        null_pointer(inst, "fmi2CompletedIntegratorStep", "terminateSimulation",
+                     terminateSimulation)) {
+        return fmi2Error;
+    }
+    *enterEventMode = fmi2False;
+    *terminateSimulation = fmi2False;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetTime(fmi2Component c, fmi2Real time)
+{
+    Instance *inst = as_instance(c);
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SetTime", MASK_SetTime)) {
+        return fmi2Error;
+    }
+    if (!isfinite(time)) {
+        return log_error(inst, "fmi2SetTime: time %g is not finite", time);
+    }
+    inst->time = time;
+    inst->valid = 0;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real x[], size_t nx)
+{
+    Instance *inst = as_instance(c);
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2SetContinuousStates", MASK_SetContinuousStates) ||
+        wrong_size(inst, "fmi2SetContinuousStates", "nx", nx, mofmu_n_states) ||
+        null_array(inst, "fmi2SetContinuousStates", "x", x, nx)) {
+        return fmi2Error;
+    }
+    for (i = 0; i < nx; i++) {
+        if (!isfinite(x[i])) {
+            return log_error(inst, "fmi2SetContinuousStates: value %g for state %s is not "
+                                   "finite",
+                             x[i], mofmu_real_name[mofmu_state_vr[i]]);
+        }
+    }
+    for (i = 0; i < nx; i++) {
+        inst->R[mofmu_state_vr[i]] = x[i];
+    }
+    inst->valid = 0;
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives[], size_t nx)
+{
+    Instance *inst = as_instance(c);
+    fmi2Status status;
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetDerivatives", MASK_GetDerivatives) ||
+        wrong_size(inst, "fmi2GetDerivatives", "nx", nx, mofmu_n_states) ||
+        null_array(inst, "fmi2GetDerivatives", "derivatives", derivatives, nx)) {
+        return fmi2Error;
+    }
+    status = evaluate(inst, "fmi2GetDerivatives");
+    if (status != fmi2OK) {
+        return status;
+    }
+    for (i = 0; i < nx; i++) {
+        derivatives[i] = inst->R[mofmu_derivative_vr[i]];
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real eventIndicators[],
+                                               size_t ni)
+{
+    Instance *inst = as_instance(c);
+    fmi2Status status;
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetEventIndicators", MASK_GetEventIndicators) ||
+        wrong_size(inst, "fmi2GetEventIndicators", "ni", ni, mofmu_n_event_indicators) ||
+        null_array(inst, "fmi2GetEventIndicators", "eventIndicators", eventIndicators, ni)) {
+        return fmi2Error;
+    }
+    status = evaluate(inst, "fmi2GetEventIndicators");
+    if (status != fmi2OK) {
+        return status;
+    }
+    for (i = 0; i < ni; i++) {
+        eventIndicators[i] = inst->indicators[i];
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t nx)
+{
+    Instance *inst = as_instance(c);
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetContinuousStates", MASK_GetContinuousStates) ||
+        wrong_size(inst, "fmi2GetContinuousStates", "nx", nx, mofmu_n_states) ||
+        null_array(inst, "fmi2GetContinuousStates", "x", x, nx)) {
+        return fmi2Error;
+    }
+    /* States with a calculated start need the parameters computed. */
+    if (update_parameters(inst, "fmi2GetContinuousStates") != fmi2OK) {
+        return fmi2Error;
+    }
+    for (i = 0; i < nx; i++) {
+        x[i] = inst->R[mofmu_state_vr[i]];
+    }
+    return fmi2OK;
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real x_nominal[],
+                                                          size_t nx)
+{
+    Instance *inst = as_instance(c);
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetNominalsOfContinuousStates",
+                    MASK_GetNominalsOfContinuousStates) ||
+        wrong_size(inst, "fmi2GetNominalsOfContinuousStates", "nx", nx, mofmu_n_states) ||
+        null_array(inst, "fmi2GetNominalsOfContinuousStates", "x_nominal", x_nominal, nx)) {
+        return fmi2Error;
+    }
+    for (i = 0; i < nx; i++) {
+        x_nominal[i] = 1.0;
+    }
+    return fmi2OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Co-Simulation functions: exported because importers may look them up,
+ * refused because a mofmu FMU is Model Exchange only.
+ * ------------------------------------------------------------------------ */
+
+static fmi2Status not_co_simulation(fmi2Component c, const char *function)
+{
+    return log_error(as_instance(c), "%s: not a co-simulation FMU", function);
+}
+
+MOFMU_EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c,
+                                                    const fmi2ValueReference vr[], size_t nvr,
+                                                    const fmi2Integer order[],
+                                                    const fmi2Real value[])
+{
+    (void)vr;
+    (void)nvr;
+    (void)order;
+    (void)value;
+    return not_co_simulation(c, "fmi2SetRealInputDerivatives");
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c,
+                                                     const fmi2ValueReference vr[], size_t nvr,
+                                                     const fmi2Integer order[],
+                                                     fmi2Real value[])
+{
+    (void)vr;
+    (void)nvr;
+    (void)order;
+    (void)value;
+    return not_co_simulation(c, "fmi2GetRealOutputDerivatives");
+}
+
+MOFMU_EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint,
+                                   fmi2Real communicationStepSize,
+                                   fmi2Boolean noSetFMUStatePriorToCurrentPoint)
+{
+    (void)currentCommunicationPoint;
+    (void)communicationStepSize;
+    (void)noSetFMUStatePriorToCurrentPoint;
+    return not_co_simulation(c, "fmi2DoStep");
+}
+
+MOFMU_EXPORT fmi2Status fmi2CancelStep(fmi2Component c)
+{
+    return not_co_simulation(c, "fmi2CancelStep");
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetStatus(fmi2Component c, const fmi2StatusKind s,
+                                      fmi2Status *value)
+{
+    (void)s;
+    (void)value;
+    return not_co_simulation(c, "fmi2GetStatus");
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetRealStatus(fmi2Component c, const fmi2StatusKind s,
+                                          fmi2Real *value)
+{
+    (void)s;
+    (void)value;
+    return not_co_simulation(c, "fmi2GetRealStatus");
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetIntegerStatus(fmi2Component c, const fmi2StatusKind s,
+                                             fmi2Integer *value)
+{
+    (void)s;
+    (void)value;
+    return not_co_simulation(c, "fmi2GetIntegerStatus");
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetBooleanStatus(fmi2Component c, const fmi2StatusKind s,
+                                             fmi2Boolean *value)
+{
+    (void)s;
+    (void)value;
+    return not_co_simulation(c, "fmi2GetBooleanStatus");
+}
+
+MOFMU_EXPORT fmi2Status fmi2GetStringStatus(fmi2Component c, const fmi2StatusKind s,
+                                            fmi2String *value)
+{
+    (void)s;
+    (void)value;
+    return not_co_simulation(c, "fmi2GetStringStatus");
+}
+
+/* ------------------------------------------------------------------------
+ * Helpers called by generated code (declared in mofmu_model.h)
+ * ------------------------------------------------------------------------ */
+
+static int compare(int op, double a, double b)
+{
+    switch (op) {
+    case MOFMU_LT: return a < b;
+    case MOFMU_LE: return a <= b;
+    case MOFMU_GT: return a > b;
+    case MOFMU_GE: return a >= b;
+    case MOFMU_EQ: return a == b;
+    case MOFMU_NE: return a != b;
+    default: return 0;
+    }
+}
+
+int mofmu_relation(mofmu_ctx *ctx, int32_t slot, int32_t indicator, int op, double a, double b)
+{
+    if (indicator >= 0 && ctx->indicators != NULL) {
+        ctx->indicators[indicator] = a - b;
+    }
+    if (ctx->event_mode) {
+        ctx->relations[slot] = (unsigned char)(compare(op, a, b) ? 1 : 0);
+    }
+    return ctx->relations[slot];
+}
+
+int mofmu_time_relation(mofmu_ctx *ctx, int32_t slot, int op, double threshold)
+{
+    if (ctx->event_mode) {
+        int value;
+        /* At the event instant the relation already takes its value after
+         * the event: `>` acts as `>=` and `<=` as `<`. */
+        switch (op) {
+        case MOFMU_GT: value = ctx->time >= threshold; break;
+        case MOFMU_LE: value = ctx->time < threshold; break;
+        default: value = compare(op, ctx->time, threshold); break;
+        }
+        ctx->relations[slot] = (unsigned char)(value ? 1 : 0);
+        if (threshold > ctx->time && threshold < ctx->next_time_event) {
+            ctx->next_time_event = threshold;
+        }
+    }
+    return ctx->relations[slot];
+}
+
+void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message)
+{
+    if (ctx->failed) {
+        return;
+    }
+    ctx->failed = 1;
+    if (instance != NULL && instance[0] != '\0') {
+        snprintf(ctx->message, sizeof ctx->message, "%s: %s", instance, message);
+    } else {
+        snprintf(ctx->message, sizeof ctx->message, "%s", message);
+    }
+}
