@@ -1,7 +1,9 @@
 //! Lexing and parsing: text to [`ast::StoredDefinition`] with byte spans.
 
 pub mod ast;
+mod dump;
 mod lexer;
 mod parser;
 
-pub use parser::parse;
+pub use dump::{dump, dump_expr};
+pub use parser::{parse, MAX_NESTING};

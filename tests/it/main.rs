@@ -2,3 +2,4 @@
 mod model_description;
 mod package;
 mod runtime;
+mod syntax;

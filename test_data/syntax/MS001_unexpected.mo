@@ -1,0 +1,6 @@
+model M
+  Real x
+  Real y;
+equation
+  x = ;
+end M;

@@ -1,0 +1,4 @@
+model M
+  Real 'open;
+  Real y;
+end M;

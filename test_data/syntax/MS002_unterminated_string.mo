@@ -1,0 +1,3 @@
+model M
+  parameter String s = "never closed;
+end M;

@@ -1,0 +1,5 @@
+model M
+  Real x;
+/* this comment
+   never ends
+end M;

@@ -1,0 +1,3 @@
+model M
+  Real ''; // empty quoted identifier
+end M;

@@ -1,0 +1,7 @@
+package P
+  model Inner
+    Real x;
+  end Other;
+  model Next
+  end Next;
+end P;

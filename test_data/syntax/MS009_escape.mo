@@ -1,0 +1,4 @@
+model M
+  String s = "bad \q escape";
+  Real ok;
+end M;

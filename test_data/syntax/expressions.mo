@@ -1,0 +1,32 @@
+model Expressions
+equation
+  a = 1 + 2*3 - 4/5;
+  b = -x^2 + .5e1 - 1e3 + 1.0 + 2. + 3E-2;
+  c = if x > 0 then 1 elseif x < 0 then -1 else 0;
+  d = 1:n;
+  e = 1:2:n;
+  f = not a and b or c;
+  g = a <= b;
+  h = a == b;
+  i = a <> b;
+  j = a .* b ./ c .+ d .- e;
+  k = a .^ 2 + (a ^ 2) ^ 3;
+  l = {1, 2, {3, 4}};
+  m = [1, 2; 3, 4];
+  n = [a; b];
+  o = x[1, end].y[:, 2:end - 1];
+  p = fill(0, n) + zeros(n, m);
+  q = Modelica.Math.sin(x) + der(x) + initial();
+  r = "tab\tquote\" backslash\\ newline\n";
+  s = true and false;
+  t = time;
+  u = .a.b;
+  v = 'quoted ident'.x;
+  w = f(a, b = 2, c = "x");
+  x = -(-y);
+  y = - a * b;
+  z = {};
+  aa = 9223372036854775807;
+  bb = a > b and c < d;
+  cc = if a then if b then 1 else 2 else 3;
+end Expressions;
