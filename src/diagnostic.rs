@@ -77,8 +77,11 @@ impl Diagnostic {
             ids.push(files.add(f.name.clone(), f.text.clone()));
         }
         let fid = |s: Span| ids[s.file.0 as usize];
-        let mut labels = vec![Label::primary(fid(self.span), self.span.start as usize..self.span.end as usize)
-            .with_message(self.label.clone())];
+        let mut labels = vec![Label::primary(
+            fid(self.span),
+            self.span.start as usize..self.span.end as usize,
+        )
+        .with_message(self.label.clone())];
         for (s, n) in &self.notes {
             labels.push(
                 Label::secondary(fid(*s), s.start as usize..s.end as usize).with_message(n.clone()),
@@ -95,14 +98,15 @@ impl Diagnostic {
             d = d.with_notes(vec![format!("help: {}", self.help)]);
         }
         let config = term::Config::default();
-        let mut buf = Vec::new();
         if color {
+            let mut buf = Vec::new();
             let mut w = term::termcolor::Ansi::new(&mut buf);
-            let _ = term::emit(&mut w, &config, &files, &d);
+            let _ = term::emit_to_write_style(&mut w, &config, &files, &d);
+            String::from_utf8_lossy(&buf).into_owned()
         } else {
-            let mut w = term::termcolor::NoColor::new(&mut buf);
-            let _ = term::emit(&mut w, &config, &files, &d);
+            let mut out = String::new();
+            let _ = term::emit_to_string(&mut out, &config, &files, &d);
+            out
         }
-        String::from_utf8_lossy(&buf).into_owned()
     }
 }

@@ -6,15 +6,17 @@
 //! diagnostics out. Only `loader`, `package`, `harness` and the binary
 //! touch files, compilers and archives.
 
+pub mod causalize;
+pub mod codegen;
 pub mod diagnostic;
+pub mod export;
 pub mod fmu;
 pub mod harness;
+pub mod instantiate;
+pub mod loader;
 pub mod package;
+pub mod resolve;
+pub mod schedule;
 pub mod source;
 pub mod syntax;
-pub mod causalize;
-pub mod resolve;
-pub mod codegen;
-pub mod instantiate;
-pub mod schedule;
 pub mod units;

@@ -1,3 +1,210 @@
-fn main() {
-    println!("mofmu");
+//! The `mofmu` command line: check, export, simulate.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use mofmu::diagnostic::Diagnostic;
+use mofmu::export::{check_library, export_model, load_library, ExportError, Library};
+use mofmu::instantiate::SetValue;
+use mofmu::loader::load_paths;
+use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
+
+#[derive(Parser)]
+#[command(
+    name = "mofmu",
+    version,
+    about = "Compile strict-methodology Modelica libraries into FMI 2.0 Model Exchange FMUs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum MessageFormat {
+    Human,
+    Short,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check libraries for compliance with the methodology.
+    Check {
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
+        /// .mo files or library directories, loaded in the order given.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Export a model as an FMI 2.0 Model Exchange FMU.
+    Export {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Qualified name of the model, e.g. Thermal.Examples.RodHeating.
+        #[arg(long)]
+        model: String,
+        /// Where to write the .fmu.
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+        /// Override a parameter: --set rod.n=10000 (repeatable).
+        #[arg(long = "set", value_name = "INST.PARAM=VALUE")]
+        sets: Vec<String>,
+        /// Stop time written to the FMU's DefaultExperiment.
+        #[arg(long, default_value_t = 1.0)]
+        stop_time: f64,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
+    },
+    /// Load an FMU through its shared library and simulate it.
+    Simulate {
+        fmu: PathBuf,
+        #[arg(long)]
+        stop_time: Option<f64>,
+        #[arg(long)]
+        output_interval: Option<f64>,
+        /// Relative tolerance of the integrator.
+        #[arg(long)]
+        tolerance: Option<f64>,
+        /// Where to write the CSV (default: next to the FMU, .csv).
+        #[arg(short = 'o', long)]
+        output: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn print_diagnostics(lib: &Library, diags: &[Diagnostic], format: MessageFormat) {
+    let color = std::io::stderr().is_terminal();
+    for d in diags {
+        match format {
+            MessageFormat::Short => println!("{}", d.render_short(&lib.sources)),
+            MessageFormat::Human => eprint!("{}", d.render_human(&lib.sources, color)),
+        }
+    }
+    if format == MessageFormat::Human {
+        let n = diags.len();
+        eprintln!("{n} error{}", if n == 1 { "" } else { "s" });
+    }
+}
+
+fn parse_set(s: &str) -> Result<SetValue> {
+    let Some((path, value)) = s.split_once('=') else {
+        bail!("--set {s}: expected INST.PARAM=VALUE");
+    };
+    let value: f64 = value
+        .trim()
+        .parse()
+        .with_context(|| format!("--set {s}: `{value}` is not a number"))?;
+    if !value.is_finite() {
+        bail!("--set {s}: the value must be finite");
+    }
+    Ok(SetValue {
+        path: path.trim().to_string(),
+        value,
+    })
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Check {
+            message_format,
+            paths,
+        } => {
+            let lib = load_library(load_paths(&paths)?);
+            let diags = check_library(&lib);
+            if diags.is_empty() {
+                if message_format == MessageFormat::Human {
+                    eprintln!(
+                        "ok: {} classes checked, no diagnostics",
+                        lib.tree.classes.len()
+                    );
+                }
+                Ok(ExitCode::SUCCESS)
+            } else {
+                print_diagnostics(&lib, &diags, message_format);
+                Ok(ExitCode::from(1))
+            }
+        }
+        Command::Export {
+            paths,
+            model,
+            output,
+            sets,
+            stop_time,
+            message_format,
+        } => {
+            let started = Instant::now();
+            let sets: Vec<SetValue> = sets.iter().map(|s| parse_set(s)).collect::<Result<_>>()?;
+            let lib = load_library(load_paths(&paths)?);
+            let out = match export_model(&lib, &model, &sets, stop_time) {
+                Ok(o) => o,
+                Err(ExportError::UnknownModel(m)) => {
+                    eprintln!("error: no class `{m}` in the loaded libraries");
+                    return Ok(ExitCode::from(1));
+                }
+                Err(ExportError::Diagnostics(d)) => {
+                    print_diagnostics(&lib, &d, message_format);
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            let cache = ObjectCache::from_env()
+                .context("locating the kernel cache (set MOFMU_CACHE_DIR to choose it)")?;
+            let report = build_fmu(&build_spec(&out), &output, Some(&cache))?;
+            println!(
+                "exported {model} -> {} ({} bytes, {} variables, {} states, {} instances, {} classes; objects: {} compiled, {} from cache; {:.2} s)",
+                output.display(),
+                report.fmu_bytes,
+                out.table.variables.len(),
+                out.table.derivatives.len(),
+                out.n_instances,
+                out.kernels.len(),
+                report.objects_compiled,
+                report.objects_from_cache,
+                started.elapsed().as_secs_f64()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Simulate {
+            fmu,
+            stop_time,
+            output_interval,
+            tolerance,
+            output,
+        } => {
+            let opts = mofmu::harness::SimOptions {
+                start_time: None,
+                stop_time,
+                output_interval,
+                relative_tolerance: tolerance,
+                start_values: Vec::new(),
+            };
+            let result = mofmu::harness::simulate(&fmu, &opts)?;
+            let csv = output.unwrap_or_else(|| fmu.with_extension("csv"));
+            result.write_csv(&csv)?;
+            let last = result.rows.last().cloned().unwrap_or_default();
+            println!(
+                "simulated {} -> {} ({} rows, {} columns; t_end = {})",
+                fmu.display(),
+                csv.display(),
+                result.rows.len(),
+                result.names.len(),
+                last.first().copied().unwrap_or(f64::NAN)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }

@@ -47,7 +47,8 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 name: v.name.clone(),
                 kind: SlotKind::Own(i),
                 known,
-                is_input: v.variability == Variability::Continuous && v.causality == Causality::Input,
+                is_input: v.variability == Variability::Continuous
+                    && v.causality == Causality::Input,
                 is_array: !v.dims.is_empty(),
             });
         }
@@ -113,7 +114,10 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 return Err(Diagnostic::error(
                     "MC022",
                     r.span,
-                    format!("component `{}` has no variable `{var_name}`", path.join(".")),
+                    format!(
+                        "component `{}` has no variable `{var_name}`",
+                        path.join(".")
+                    ),
                 )
                 .with_label("unknown variable")
                 .with_help("check the component's class for the variable's name"));
@@ -141,7 +145,8 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
             if let Some(i) = self.slots.iter().position(|s| s.kind == kind) {
                 return Ok(Some(i));
             }
-            let sub_input = v.causality == Causality::Input && v.variability == Variability::Continuous;
+            let sub_input =
+                v.causality == Causality::Input && v.variability == Variability::Continuous;
             self.slots.push(Slot {
                 name: format!("{}.{var_name}", path.join(".")),
                 kind,
@@ -159,8 +164,12 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
             ExprKind::Real(r) => Ex::Real(*r),
             ExprKind::Bool(b) => Ex::Bool(*b),
             ExprKind::String(_) => {
-                return Err(Diagnostic::error("MC034", e.span, "strings cannot be used in equations")
-                    .with_help("remove the string; only numbers and Booleans are values here"))
+                return Err(Diagnostic::error(
+                    "MC034",
+                    e.span,
+                    "strings cannot be used in equations",
+                )
+                .with_help("remove the string; only numbers and Booleans are values here"))
             }
             ExprKind::Ref(r) => self.reference(r)?,
             ExprKind::Unary(op, a) => {
@@ -201,8 +210,12 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
             ExprKind::Call { func, args, named } => {
                 let fname = func.dotted();
                 if !named.is_empty() {
-                    return Err(Diagnostic::error("MC035", e.span, format!("`{fname}` takes no named arguments"))
-                        .with_help("pass the arguments by position"));
+                    return Err(Diagnostic::error(
+                        "MC035",
+                        e.span,
+                        format!("`{fname}` takes no named arguments"),
+                    )
+                    .with_help("pass the arguments by position"));
                 }
                 match fname.as_str() {
                     "der" => {
@@ -234,12 +247,20 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 Ex::Call(f, la)
             }
             ExprKind::Array(_) | ExprKind::Matrix(_) | ExprKind::Range { .. } => {
-                return Err(Diagnostic::error("MC036", e.span, "array expressions are not supported in equations yet")
-                    .with_help("write one equation per element, or a `for` loop"))
+                return Err(Diagnostic::error(
+                    "MC036",
+                    e.span,
+                    "array expressions are not supported in equations yet",
+                )
+                .with_help("write one equation per element, or a `for` loop"))
             }
             ExprKind::End => {
-                return Err(Diagnostic::error("MC036", e.span, "`end` in subscripts is not supported yet")
-                    .with_help("write the size parameter instead of `end`"))
+                return Err(Diagnostic::error(
+                    "MC036",
+                    e.span,
+                    "`end` in subscripts is not supported yet",
+                )
+                .with_help("write the size parameter instead of `end`"))
             }
         })
     }
@@ -273,7 +294,12 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         }
         let indicator = self.n_indicators;
         self.n_indicators += 1;
-        Ex::Rel(op, Box::new(a), Box::new(b), RelKind::State { slot, indicator })
+        Ex::Rel(
+            op,
+            Box::new(a),
+            Box::new(b),
+            RelKind::State { slot, indicator },
+        )
     }
 
     pub fn is_parameter_slot(&self, s: SlotId) -> bool {
@@ -285,16 +311,20 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
 
     fn derivative(&mut self, arg: &Expr) -> Result<Ex, Diagnostic> {
         let ExprKind::Ref(r) = &arg.kind else {
-            return Err(Diagnostic::error("MC037", arg.span, "`der` takes a variable")
-                .with_help("write der(x) for a variable x"));
+            return Err(
+                Diagnostic::error("MC037", arg.span, "`der` takes a variable")
+                    .with_help("write der(x) for a variable x"),
+            );
         };
         let base = self.reference(r)?;
         let Ex::Var(slot, index) = base else {
             if matches!(base, Ex::IntParam(_)) {
                 return Ok(Ex::Int(0));
             }
-            return Err(Diagnostic::error("MC037", arg.span, "`der` takes a variable")
-                .with_help("write der(x) for a variable x"));
+            return Err(
+                Diagnostic::error("MC037", arg.span, "`der` takes a variable")
+                    .with_help("write der(x) for a variable x"),
+            );
         };
         match self.slots[slot].kind.clone() {
             SlotKind::Own(i) => {
@@ -335,8 +365,12 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         }
         for p in &r.parts[..r.parts.len() - 1] {
             if !p.subscripts.is_empty() {
-                return Err(Diagnostic::error("MC036", p.name.span, "subscripts are only supported on the last part of a name")
-                    .with_help("index the variable itself, e.g. `port.T[1]`"));
+                return Err(Diagnostic::error(
+                    "MC036",
+                    p.name.span,
+                    "subscripts are only supported on the last part of a name",
+                )
+                .with_help("index the variable itself, e.g. `port.T[1]`"));
             }
         }
         let names: Vec<&str> = r.parts.iter().map(|p| p.name.name.as_str()).collect();
@@ -346,8 +380,12 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
             let v = &self.model.vars[vi];
             if v.ty != Builtin::Real {
                 if !subs.is_empty() {
-                    return Err(Diagnostic::error("MC036", r.span, "Integer arrays are not supported")
-                        .with_help("use scalar Integer parameters"));
+                    return Err(Diagnostic::error(
+                        "MC036",
+                        r.span,
+                        "Integer arrays are not supported",
+                    )
+                    .with_help("use scalar Integer parameters"));
                 }
                 let Some(k) = self.int_params.iter().position(|p| *p == vi) else {
                     return Err(Diagnostic::error(
@@ -365,30 +403,53 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         }
         if let Some(s) = self.sub_slot(r)? {
             if !subs.is_empty() {
-                return Err(Diagnostic::error("MC033", r.span, "array variables of sub-components cannot be used in equations yet")
-                    .with_help("connect the component instead"));
+                return Err(Diagnostic::error(
+                    "MC033",
+                    r.span,
+                    "array variables of sub-components cannot be used in equations yet",
+                )
+                .with_help("connect the component instead"));
             }
             return Ok(Ex::Var(s, None));
         }
-        Err(Diagnostic::error("MC022", r.span, format!("unknown variable `{joined}`"))
-            .with_label("not declared in this class")
-            .with_help("declare the variable in this class before the equation section"))
+        Err(
+            Diagnostic::error("MC022", r.span, format!("unknown variable `{joined}`"))
+                .with_label("not declared in this class")
+                .with_help("declare the variable in this class before the equation section"),
+        )
     }
 
-    fn subscript(&mut self, r: &ComponentRef, subs: &[Subscript], is_array: bool) -> Result<Option<Box<Ex>>, Diagnostic> {
+    fn subscript(
+        &mut self,
+        r: &ComponentRef,
+        subs: &[Subscript],
+        is_array: bool,
+    ) -> Result<Option<Box<Ex>>, Diagnostic> {
         if !is_array {
             if !subs.is_empty() {
-                return Err(Diagnostic::error("MC040", r.span, "a scalar variable cannot be indexed")
-                    .with_help("remove the subscript"));
+                return Err(Diagnostic::error(
+                    "MC040",
+                    r.span,
+                    "a scalar variable cannot be indexed",
+                )
+                .with_help("remove the subscript"));
             }
             return Ok(None);
         }
         match subs {
-            [] => Err(Diagnostic::error("MC036", r.span, "whole-array expressions are not supported in equations yet")
-                .with_help("index the array, e.g. inside a `for` loop: `x[i]`")),
+            [] => Err(Diagnostic::error(
+                "MC036",
+                r.span,
+                "whole-array expressions are not supported in equations yet",
+            )
+            .with_help("index the array, e.g. inside a `for` loop: `x[i]`")),
             [Subscript::Expr(e)] => Ok(Some(Box::new(self.lower(e, Context::Direct)?))),
-            _ => Err(Diagnostic::error("MC036", r.span, "only one-dimensional arrays with one index are supported yet")
-                .with_help("use one subscript")),
+            _ => Err(Diagnostic::error(
+                "MC036",
+                r.span,
+                "only one-dimensional arrays with one index are supported yet",
+            )
+            .with_help("use one subscript")),
         }
     }
 }

@@ -149,8 +149,12 @@ impl Causalizer<'_, '_, '_> {
             }
             if ds.len() > 1 {
                 self.diags.push(
-                    Diagnostic::error("MC036", v.span, "only one-dimensional arrays are supported yet")
-                        .with_help("use one dimension"),
+                    Diagnostic::error(
+                        "MC036",
+                        v.span,
+                        "only one-dimensional arrays are supported yet",
+                    )
+                    .with_help("use one dimension"),
                 );
             }
             out.push(ds);
@@ -186,7 +190,12 @@ impl Causalizer<'_, '_, '_> {
             if let ExprKind::Integer(i) = d.kind {
                 out.push(Affine::constant(i));
             } else if let ExprKind::Ref(r) = &d.kind {
-                let name = r.parts.iter().map(|p| p.name.name.as_str()).collect::<Vec<_>>().join(".");
+                let name = r
+                    .parts
+                    .iter()
+                    .map(|p| p.name.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
                 if let Some(vi) = self.model.var(&name) {
                     if let Some(k) = self.low.int_params.iter().position(|p| *p == vi) {
                         out.push(Affine::param(k));
@@ -206,17 +215,40 @@ impl Causalizer<'_, '_, '_> {
                     None
                 }
             },
-            Equation::For { index, range, body, span } => {
+            Equation::For {
+                index,
+                range,
+                body,
+                span,
+            } => {
                 let (lo, hi) = match &range.kind {
-                    ExprKind::Range { start, step: None, stop } => {
-                        let lo = self.low.lower(start, Context::Direct).ok().and_then(|e| affine(&e, 0));
-                        let hi = self.low.lower(stop, Context::Direct).ok().and_then(|e| affine(&e, 0));
+                    ExprKind::Range {
+                        start,
+                        step: None,
+                        stop,
+                    } => {
+                        let lo = self
+                            .low
+                            .lower(start, Context::Direct)
+                            .ok()
+                            .and_then(|e| affine(&e, 0));
+                        let hi = self
+                            .low
+                            .lower(stop, Context::Direct)
+                            .ok()
+                            .and_then(|e| affine(&e, 0));
                         match (lo, hi) {
                             (Some(lo), Some(hi)) => (lo, hi),
                             _ => {
                                 self.diags.push(
-                                    Diagnostic::error("MC042", range.span, "loop bounds must be Integer parameter expressions")
-                                        .with_help("write `for i in 1:n loop` with n an Integer parameter"),
+                                    Diagnostic::error(
+                                        "MC042",
+                                        range.span,
+                                        "loop bounds must be Integer parameter expressions",
+                                    )
+                                    .with_help(
+                                        "write `for i in 1:n loop` with n an Integer parameter",
+                                    ),
                                 );
                                 return None;
                             }
@@ -224,8 +256,12 @@ impl Causalizer<'_, '_, '_> {
                     }
                     _ => {
                         self.diags.push(
-                            Diagnostic::error("MC042", range.span, "a `for` loop needs a range `a:b`")
-                                .with_help("write `for i in 1:n loop`"),
+                            Diagnostic::error(
+                                "MC042",
+                                range.span,
+                                "a `for` loop needs a range `a:b`",
+                            )
+                            .with_help("write `for i in 1:n loop`"),
                         );
                         return None;
                     }
@@ -256,16 +292,28 @@ impl Causalizer<'_, '_, '_> {
             }
             other => {
                 self.diags.push(
-                    Diagnostic::error("MC043", other.span(), "this kind of equation is not supported")
-                        .with_label("unsupported equation")
-                        .with_help("write the equation as `unknown = expression` in partially ordered form"),
+                    Diagnostic::error(
+                        "MC043",
+                        other.span(),
+                        "this kind of equation is not supported",
+                    )
+                    .with_label("unsupported equation")
+                    .with_help(
+                        "write the equation as `unknown = expression` in partially ordered form",
+                    ),
                 );
                 None
             }
         }
     }
 
-    fn simple(&mut self, lhs: &Expr, rhs: &Expr, span: Span, dims: &[Vec<Affine>]) -> Result<Stmt, Diagnostic> {
+    fn simple(
+        &mut self,
+        lhs: &Expr,
+        rhs: &Expr,
+        span: Span,
+        dims: &[Vec<Affine>],
+    ) -> Result<Stmt, Diagnostic> {
         let l = self.low.lower(lhs, Context::Equation)?;
         let r = self.low.lower(rhs, Context::Equation)?;
         let mut candidates: Vec<Target> = Vec::new();
@@ -293,7 +341,9 @@ impl Causalizer<'_, '_, '_> {
                 "this equation determines no unknown: every variable in it is already known",
             )
             .with_label("nothing left to determine")
-            .with_help("remove the equation, or make one of its variables an unknown of this class");
+            .with_help(
+                "remove the equation, or make one of its variables an unknown of this class",
+            );
             for s in mentioned {
                 if let Some(Determined::Scalar(first)) = self.determined.get(&s) {
                     d.message = format!("`{}` is determined twice", self.low.slots[s].name);
@@ -304,7 +354,10 @@ impl Causalizer<'_, '_, '_> {
             return Err(d);
         }
         if candidates.len() > 1 {
-            let names: Vec<String> = candidates.iter().map(|t| self.low.slots[t.slot].name.clone()).collect();
+            let names: Vec<String> = candidates
+                .iter()
+                .map(|t| self.low.slots[t.slot].name.clone())
+                .collect();
             return Err(Diagnostic::error(
                 "MC020",
                 span,
@@ -322,10 +375,15 @@ impl Causalizer<'_, '_, '_> {
             Diagnostic::error(
                 "MC024",
                 span,
-                format!("cannot solve this equation for `{}`: {why}", self.low.slots[target.slot].name),
+                format!(
+                    "cannot solve this equation for `{}`: {why}",
+                    self.low.slots[target.slot].name
+                ),
             )
             .with_label("not solvable for its unknown")
-            .with_help("write the unknown alone on one side, or linearly with a nonzero coefficient")
+            .with_help(
+                "write the unknown alone on one side, or linearly with a nonzero coefficient",
+            )
         })?;
         self.record(&target, span, dims)?;
         Ok(Stmt::Assign {
@@ -341,14 +399,21 @@ impl Causalizer<'_, '_, '_> {
     fn record(&mut self, t: &Target, span: Span, _dims: &[Vec<Affine>]) -> Result<(), Diagnostic> {
         let Some(index) = &t.index else {
             if self.low.slots[t.slot].is_array {
-                return Err(Diagnostic::error("MC036", span, "whole-array equations are not supported yet")
-                    .with_help("determine the elements one by one or in a `for` loop"));
+                return Err(Diagnostic::error(
+                    "MC036",
+                    span,
+                    "whole-array equations are not supported yet",
+                )
+                .with_help("determine the elements one by one or in a `for` loop"));
             }
             if !self.loop_ranges.is_empty() {
                 return Err(Diagnostic::error(
                     "MC044",
                     span,
-                    format!("`{}` is determined in every iteration of the loop", self.low.slots[t.slot].name),
+                    format!(
+                        "`{}` is determined in every iteration of the loop",
+                        self.low.slots[t.slot].name
+                    ),
                 )
                 .with_help("determine scalars outside `for` loops"));
             }
@@ -379,7 +444,10 @@ impl Causalizer<'_, '_, '_> {
             let a = affine(index, 0).ok_or_else(bad)?;
             (a.clone(), a)
         };
-        let entry = self.determined.entry(t.slot).or_insert_with(|| Determined::Ranges(Vec::new()));
+        let entry = self
+            .determined
+            .entry(t.slot)
+            .or_insert_with(|| Determined::Ranges(Vec::new()));
         if let Determined::Ranges(r) = entry {
             r.push((lo, hi, span));
         }
@@ -411,9 +479,13 @@ impl Causalizer<'_, '_, '_> {
             }
             match self.determined.get(&s) {
                 None => self.diags.push(
-                    Diagnostic::error("MC029", v.span, format!("`{}` is never determined", slot.name))
-                        .with_label("no equation determines this")
-                        .with_help(format!("add an equation that determines `{}`", slot.name)),
+                    Diagnostic::error(
+                        "MC029",
+                        v.span,
+                        format!("`{}` is never determined", slot.name),
+                    )
+                    .with_label("no equation determines this")
+                    .with_help(format!("add an equation that determines `{}`", slot.name)),
                 ),
                 Some(Determined::Ranges(r)) => {
                     if !tiles(r, &dims[var]) {
@@ -437,7 +509,13 @@ impl Causalizer<'_, '_, '_> {
     fn bindings(
         &mut self,
         dims: &[Vec<Affine>],
-    ) -> (Vec<Option<Ex>>, Vec<(usize, Ex)>, Vec<(usize, Ex)>, Vec<Stmt>, Vec<Stmt>) {
+    ) -> (
+        Vec<Option<Ex>>,
+        Vec<(usize, Ex)>,
+        Vec<(usize, Ex)>,
+        Vec<Stmt>,
+        Vec<Stmt>,
+    ) {
         let mut int_bindings = vec![None; self.low.int_params.len()];
         let mut bindings = Vec::new();
         let mut starts = Vec::new();
@@ -448,12 +526,20 @@ impl Causalizer<'_, '_, '_> {
             if let Some(b) = &v.binding {
                 if !is_param {
                     self.diags.push(
-                        Diagnostic::error("MC047", b.span, format!("`{}` has a binding but is not a parameter", v.name))
-                            .with_help("write the binding as an equation instead"),
+                        Diagnostic::error(
+                            "MC047",
+                            b.span,
+                            format!("`{}` has a binding but is not a parameter", v.name),
+                        )
+                        .with_help("write the binding as an equation instead"),
                     );
                     continue;
                 }
-                let Ok(e) = self.low.lower(b, Context::Direct).map_err(|d| self.diags.push(d)) else {
+                let Ok(e) = self
+                    .low
+                    .lower(b, Context::Direct)
+                    .map_err(|d| self.diags.push(d))
+                else {
                     continue;
                 };
                 if !self.only_earlier_parameters(&e, vi, b.span) {
@@ -467,8 +553,12 @@ impl Causalizer<'_, '_, '_> {
                 }
                 if !v.dims.is_empty() {
                     self.diags.push(
-                        Diagnostic::error("MC036", b.span, "array parameters with bindings are not supported yet")
-                            .with_help("use scalar parameters"),
+                        Diagnostic::error(
+                            "MC036",
+                            b.span,
+                            "array parameters with bindings are not supported yet",
+                        )
+                        .with_help("use scalar parameters"),
                     );
                     continue;
                 }
@@ -483,14 +573,22 @@ impl Causalizer<'_, '_, '_> {
                 bindings.push((vi, e));
             } else if is_param && v.ty == Builtin::Real && v.attrs.start.is_none() {
                 self.diags.push(
-                    Diagnostic::error("MC048", v.span, format!("parameter `{}` has no value", v.name))
-                        .with_label("missing binding")
-                        .with_help("give it a default value, e.g. `parameter Real k = 1`"),
+                    Diagnostic::error(
+                        "MC048",
+                        v.span,
+                        format!("parameter `{}` has no value", v.name),
+                    )
+                    .with_label("missing binding")
+                    .with_help("give it a default value, e.g. `parameter Real k = 1`"),
                 );
             }
             if v.special.state {
                 if let Some(st) = &v.attrs.start {
-                    let Ok(e) = self.low.lower(st, Context::Direct).map_err(|d| self.diags.push(d)) else {
+                    let Ok(e) = self
+                        .low
+                        .lower(st, Context::Direct)
+                        .map_err(|d| self.diags.push(d))
+                    else {
                         continue;
                     };
                     if !self.only_earlier_parameters(&e, usize::MAX, st.span) {
@@ -556,17 +654,25 @@ impl Causalizer<'_, '_, '_> {
         });
         if let Some(n) = bad {
             self.diags.push(
-                Diagnostic::error("MC049", span, format!("a parameter value cannot depend on `{n}`"))
-                    .with_label("not a parameter")
-                    .with_help("use only parameters and constants in bindings and start values"),
+                Diagnostic::error(
+                    "MC049",
+                    span,
+                    format!("a parameter value cannot depend on `{n}`"),
+                )
+                .with_label("not a parameter")
+                .with_help("use only parameters and constants in bindings and start values"),
             );
             return false;
         }
         if let Some(n) = later {
             self.diags.push(
-                Diagnostic::error("MC001", span, format!("`{n}` is used before it is declared (look-ahead)"))
-                    .with_label("declared later")
-                    .with_help("declare the parameter before the one whose binding uses it"),
+                Diagnostic::error(
+                    "MC001",
+                    span,
+                    format!("`{n}` is used before it is declared (look-ahead)"),
+                )
+                .with_label("declared later")
+                .with_help("declare the parameter before the one whose binding uses it"),
             );
             return false;
         }
@@ -595,8 +701,12 @@ impl Causalizer<'_, '_, '_> {
             span: m.span,
         };
         self.low.sub_slot(&r)?.ok_or_else(|| {
-            Diagnostic::error("MC019", m.span, format!("no component `{}` to modify", m.path.join(".")))
-                .with_help("modify only declared components")
+            Diagnostic::error(
+                "MC019",
+                m.span,
+                format!("no component `{}` to modify", m.path.join(".")),
+            )
+            .with_help("modify only declared components")
         })
     }
 
@@ -611,7 +721,13 @@ impl Causalizer<'_, '_, '_> {
         out
     }
 
-    fn collect_modifier(&mut self, path: &[String], prefix: &str, arg: &Argument, out: &mut Vec<SubModifier>) {
+    fn collect_modifier(
+        &mut self,
+        path: &[String],
+        prefix: &str,
+        arg: &Argument,
+        out: &mut Vec<SubModifier>,
+    ) {
         let Argument::Modify {
             name,
             modification: Some(m),
@@ -632,7 +748,16 @@ impl Causalizer<'_, '_, '_> {
         } else {
             format!("{prefix}.{}", name.dotted())
         };
-        let attrs = ["unit", "displayUnit", "quantity", "min", "max", "nominal", "fixed", "start"];
+        let attrs = [
+            "unit",
+            "displayUnit",
+            "quantity",
+            "min",
+            "max",
+            "nominal",
+            "fixed",
+            "start",
+        ];
         if let Some(b) = &m.binding {
             let last = name.last().name.as_str();
             let (var, start) = if !prefix.is_empty() && attrs.contains(&last) {
@@ -668,7 +793,9 @@ impl Causalizer<'_, '_, '_> {
 
 /// Does a list of ranges cover `1..=dim` exactly once?
 fn tiles(ranges: &[(Affine, Affine, Span)], dims: &[Affine]) -> bool {
-    let Some(dim) = dims.first() else { return false };
+    let Some(dim) = dims.first() else {
+        return false;
+    };
     let mut sorted: Vec<&(Affine, Affine, Span)> = ranges.iter().collect();
     sorted.sort_by_key(|r| r.0.generic_value());
     let mut next = Affine::constant(1);
@@ -741,7 +868,11 @@ pub fn affine_to_ex(a: &Affine) -> Ex {
         let term = if *c == 1 {
             Ex::IntParam(*k)
         } else {
-            Ex::Bin(ir::Arith::Mul, Box::new(Ex::Int(*c)), Box::new(Ex::IntParam(*k)))
+            Ex::Bin(
+                ir::Arith::Mul,
+                Box::new(Ex::Int(*c)),
+                Box::new(Ex::IntParam(*k)),
+            )
         };
         e = if solve::is_zero(&e) {
             term
@@ -796,7 +927,10 @@ fn split_blocks(stmts: &[Stmt], slots: &[ir::Slot]) -> Vec<Block> {
             }
         }
         for w in &writes {
-            deps_of_slot.entry(*w).or_default().extend(deps.iter().copied());
+            deps_of_slot
+                .entry(*w)
+                .or_default()
+                .extend(deps.iter().copied());
         }
         match groups.iter_mut().find(|g| g.0 == deps) {
             Some(g) => {

@@ -1,5 +1,6 @@
 //! The FMU's description: the variable table and `modelDescription.xml`.
 
-pub mod table;
+pub mod build;
 pub mod fmi_rules;
 pub mod model_description;
+pub mod table;

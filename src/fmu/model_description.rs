@@ -46,6 +46,9 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
         "ModelExchange",
         &[
             ("modelIdentifier", table.model_identifier.clone()),
+            ("completedIntegratorStepNotNeeded", "true".to_string()),
+            ("canGetAndSetFMUstate", "true".to_string()),
+            ("canSerializeFMUstate", "true".to_string()),
             ("canNotUseMemoryManagementFunctions", "true".to_string()),
         ],
     );

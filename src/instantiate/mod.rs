@@ -131,7 +131,11 @@ struct Incoming {
 }
 
 /// Instantiates `model` with the given overrides.
-pub fn instantiate(elab: &mut Elaborator, model: ClassId, sets: &[SetValue]) -> Result<System, Vec<Diagnostic>> {
+pub fn instantiate(
+    elab: &mut Elaborator,
+    model: ClassId,
+    sets: &[SetValue],
+) -> Result<System, Vec<Diagnostic>> {
     let model_span = elab.tree.get(model).def.name.span;
     let model_name = elab_name(elab, model);
     let mut b = Builder {
@@ -184,7 +188,10 @@ pub fn instantiate(elab: &mut Elaborator, model: ClassId, sets: &[SetValue]) -> 
                 Diagnostic::error(
                     "MX001",
                     b.model_span,
-                    format!("--set {}: the model has no parameter `{}`", sets[i].path, sets[i].path),
+                    format!(
+                        "--set {}: the model has no parameter `{}`",
+                        sets[i].path, sets[i].path
+                    ),
                 )
                 .with_label("in this model")
                 .with_help("name a parameter by its flat path, e.g. --set rod.n=10"),
@@ -262,13 +269,19 @@ impl Builder<'_, '_> {
         if depth > 64 {
             if let Some(s) = decl_span {
                 self.diags.push(
-                    Diagnostic::error("MC006", s, "components are nested too deeply (more than 64 levels)")
-                        .with_help("a class probably contains itself"),
+                    Diagnostic::error(
+                        "MC006",
+                        s,
+                        "components are nested too deeply (more than 64 levels)",
+                    )
+                    .with_help("a class probably contains itself"),
                 );
             }
             return;
         }
-        let Some(ci) = self.class(class_id) else { return };
+        let Some(ci) = self.class(class_id) else {
+            return;
+        };
         let entry = self.sys.classes[ci].clone();
         let model = &entry.model;
         let compiled = &entry.compiled;
@@ -290,7 +303,13 @@ impl Builder<'_, '_> {
         });
         self.sys.n_relations += compiled.causal.n_relations;
         self.sys.n_indicators += compiled.causal.n_indicators;
-        let flat = |v: &str| if path.is_empty() { v.to_string() } else { format!("{path}.{v}") };
+        let flat = |v: &str| {
+            if path.is_empty() {
+                v.to_string()
+            } else {
+                format!("{path}.{v}")
+            }
+        };
         let at = decl_span.unwrap_or(self.model_span);
 
         // The effective modifier of each variable: the outermost one wins.
@@ -298,7 +317,9 @@ impl Builder<'_, '_> {
         for inc in &incoming {
             let is_var = model.var(&inc.var).is_some();
             if is_var {
-                effective.entry((inc.var.clone(), inc.start)).or_insert_with(|| inc.clone());
+                effective
+                    .entry((inc.var.clone(), inc.start))
+                    .or_insert_with(|| inc.clone());
                 if let Some(si) = inc.set_index {
                     self.sets_used[si] = true;
                 }
@@ -321,18 +342,27 @@ impl Builder<'_, '_> {
                     Diagnostic::error(
                         "MX002",
                         v.span,
-                        format!("Integer parameter `{}` has no value that can be computed at export", flat(&v.name)),
+                        format!(
+                            "Integer parameter `{}` has no value that can be computed at export",
+                            flat(&v.name)
+                        ),
                     )
                     .with_label("no value")
-                    .with_help("bind it to a literal or to earlier Integer parameters, or pass --set"),
+                    .with_help(
+                        "bind it to a literal or to earlier Integer parameters, or pass --set",
+                    ),
                 );
                 ints.push(0);
                 continue;
             };
             if value.fract() != 0.0 || !value.is_finite() {
                 self.diags.push(
-                    Diagnostic::error("MX003", v.span, format!("`{}` must be a whole number, got {value}", flat(&v.name)))
-                        .with_help("give Integer parameters whole-number values"),
+                    Diagnostic::error(
+                        "MX003",
+                        v.span,
+                        format!("`{}` must be a whole number, got {value}", flat(&v.name)),
+                    )
+                    .with_help("give Integer parameters whole-number values"),
                 );
             }
             ints.push(value as i64);
@@ -358,7 +388,10 @@ impl Builder<'_, '_> {
                             Diagnostic::error(
                                 "MX004",
                                 at,
-                                format!("`{}` would have size {n}; array sizes must be at least 1", flat(&v.name)),
+                                format!(
+                                    "`{}` would have size {n}; array sizes must be at least 1",
+                                    flat(&v.name)
+                                ),
                             )
                             .with_help("give the size parameter a positive value"),
                         );
@@ -377,23 +410,32 @@ impl Builder<'_, '_> {
                 e.as_ref().and_then(|x| match &x.kind {
                     crate::syntax::ast::ExprKind::Real(r) => Some(*r),
                     crate::syntax::ast::ExprKind::Integer(i) => Some(*i as f64),
-                    crate::syntax::ast::ExprKind::Unary(crate::syntax::ast::UnOp::Neg, a) => match a.kind {
-                        crate::syntax::ast::ExprKind::Real(r) => Some(-r),
-                        crate::syntax::ast::ExprKind::Integer(i) => Some(-(i as f64)),
-                        _ => None,
-                    },
+                    crate::syntax::ast::ExprKind::Unary(crate::syntax::ast::UnOp::Neg, a) => {
+                        match a.kind {
+                            crate::syntax::ast::ExprKind::Real(r) => Some(-r),
+                            crate::syntax::ast::ExprKind::Integer(i) => Some(-(i as f64)),
+                            _ => None,
+                        }
+                    }
                     _ => None,
                 })
             };
 
             let (kind, start) = if v.variability != Variability::Continuous {
-                let own = compiled.bindings.iter().find(|(i, _)| *i == vi).map(|(_, e)| e);
+                let own = compiled
+                    .bindings
+                    .iter()
+                    .find(|(i, _)| *i == vi)
+                    .map(|(_, e)| e);
                 if let Some(inc) = effective.get(&(v.name.clone(), false)) {
                     match self.fold_incoming(inc) {
                         Some(x) => (RealKind::Parameter, Some(x)),
                         None => {
                             if let Some((o, k)) = inc.origin {
-                                let nv = self.sys.classes[self.sys.instances[o].class].model.vars.len();
+                                let nv = self.sys.classes[self.sys.instances[o].class]
+                                    .model
+                                    .vars
+                                    .len();
                                 self.sys.instances[o].own_binding[nv + k] = 1;
                             }
                             (RealKind::CalculatedParameter, None)
@@ -411,7 +453,11 @@ impl Builder<'_, '_> {
                     (RealKind::Parameter, fold_attr(&v.attrs.start).or(Some(0.0)))
                 }
             } else if v.special.state {
-                let own = compiled.starts.iter().find(|(i, _)| *i == vi).map(|(_, e)| e);
+                let own = compiled
+                    .starts
+                    .iter()
+                    .find(|(i, _)| *i == vi)
+                    .map(|(_, e)| e);
                 let inc = effective
                     .get(&(v.name.clone(), true))
                     .or_else(|| effective.get(&(v.name.clone(), false)));
@@ -420,7 +466,10 @@ impl Builder<'_, '_> {
                         Some(x) => (RealKind::State, Some(x)),
                         None => {
                             if let Some((o, k)) = inc.origin {
-                                let nv = self.sys.classes[self.sys.instances[o].class].model.vars.len();
+                                let nv = self.sys.classes[self.sys.instances[o].class]
+                                    .model
+                                    .vars
+                                    .len();
                                 self.sys.instances[o].own_binding[nv + k] = 1;
                             }
                             (RealKind::StateCalculated, None)
@@ -439,7 +488,8 @@ impl Builder<'_, '_> {
                 }
             } else if parent.is_none() && v.causality == Causality::Input {
                 (RealKind::Input, fold_attr(&v.attrs.start).or(Some(0.0)))
-            } else if parent.is_none() && v.causality == Causality::Output && v.connector.is_none() {
+            } else if parent.is_none() && v.causality == Causality::Output && v.connector.is_none()
+            {
                 (RealKind::Output, None)
             } else {
                 (RealKind::Local, None)
@@ -527,13 +577,22 @@ impl Builder<'_, '_> {
             }
             // Modifiers naming nothing in the component are errors.
             let child_path = flat(&sub.name);
-            self.instance(sub.class, child_path, Some(me), Some(sub.span), child_incoming.clone(), depth + 1);
+            self.instance(
+                sub.class,
+                child_path,
+                Some(me),
+                Some(sub.span),
+                child_incoming.clone(),
+                depth + 1,
+            );
             self.check_modifiers_used(sub.class, &child_incoming);
         }
     }
 
     fn check_modifiers_used(&mut self, class: ClassId, incoming: &[Incoming]) {
-        let Some(&ci) = self.class_index.get(&class) else { return };
+        let Some(&ci) = self.class_index.get(&class) else {
+            return;
+        };
         let model = self.sys.classes[ci].model.clone();
         for inc in incoming {
             if inc.set_index.is_some() {
@@ -547,10 +606,15 @@ impl Builder<'_, '_> {
                         Diagnostic::error(
                             "MC019",
                             span,
-                            format!("`{}` has no element `{}` to modify", model.qualified, inc.var),
+                            format!(
+                                "`{}` has no element `{}` to modify",
+                                model.qualified, inc.var
+                            ),
                         )
                         .with_label("unknown element")
-                        .with_help("modify only parameters and variables the component's class declares"),
+                        .with_help(
+                            "modify only parameters and variables the component's class declares",
+                        ),
                     );
                 }
             }
@@ -568,11 +632,19 @@ impl Builder<'_, '_> {
                     SlotKind::Own(v) => self.sys.instances[i].var_offset[*v],
                     SlotKind::Der(v) => self.sys.instances[i].der_offset[*v],
                     SlotKind::Sub { path, var } => {
-                        let target = format!("{}{}", prefix_of(&self.sys.instances[i].path), path.join("."));
-                        self.sys.instances.iter().position(|x| x.path == target).and_then(|t| {
-                            let m = &self.sys.classes[self.sys.instances[t].class].model;
-                            m.var(var).and_then(|v| self.sys.instances[t].var_offset[v])
-                        })
+                        let target = format!(
+                            "{}{}",
+                            prefix_of(&self.sys.instances[i].path),
+                            path.join(".")
+                        );
+                        self.sys
+                            .instances
+                            .iter()
+                            .position(|x| x.path == target)
+                            .and_then(|t| {
+                                let m = &self.sys.classes[self.sys.instances[t].class].model;
+                                m.var(var).and_then(|v| self.sys.instances[t].var_offset[v])
+                            })
                     }
                 };
                 offs.push(off.expect("every slot refers to a laid-out Real variable"));

@@ -9,6 +9,7 @@
 pub mod archive;
 pub mod cache;
 pub mod compile;
+pub mod model;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -195,8 +195,12 @@ impl<'a> Elaborator<'a> {
                         Ok(Resolved::Class(c)) => c,
                         Ok(Resolved::Builtin(_)) => {
                             diags.push(
-                                Diagnostic::error("MC007", ext.name.span, "a model cannot extend a predefined type")
-                                    .with_help("extend a model, block or connector class"),
+                                Diagnostic::error(
+                                    "MC007",
+                                    ext.name.span,
+                                    "a model cannot extend a predefined type",
+                                )
+                                .with_help("extend a model, block or connector class"),
                             );
                             continue;
                         }
@@ -238,11 +242,25 @@ impl<'a> Elaborator<'a> {
                         .map(|m| m.arguments.clone())
                         .unwrap_or_default();
                     let binding = comp.modification.as_ref().and_then(|m| m.binding.clone());
-                    let mut dims: Vec<Expr> = comp.type_dims.iter().chain(&comp.dims).filter_map(dim_expr).collect();
-                    if comp.type_dims.iter().chain(&comp.dims).any(|s| matches!(s, Subscript::Colon(_))) {
+                    let mut dims: Vec<Expr> = comp
+                        .type_dims
+                        .iter()
+                        .chain(&comp.dims)
+                        .filter_map(dim_expr)
+                        .collect();
+                    if comp
+                        .type_dims
+                        .iter()
+                        .chain(&comp.dims)
+                        .any(|s| matches!(s, Subscript::Colon(_)))
+                    {
                         diags.push(
-                            Diagnostic::error("MC008", comp.name.span, "array dimensions must be given (`:` is not allowed)")
-                                .with_help("write the size as an Integer literal or parameter"),
+                            Diagnostic::error(
+                                "MC008",
+                                comp.name.span,
+                                "array dimensions must be given (`:` is not allowed)",
+                            )
+                            .with_help("write the size as an Integer literal or parameter"),
                         );
                     }
                     match shape {
@@ -255,14 +273,20 @@ impl<'a> Elaborator<'a> {
                         } => {
                             let mut all_dims = type_dims;
                             all_dims.append(&mut dims);
-                            let variability = if comp.prefixes.constant.is_some() || prefixes.constant.is_some() {
+                            let variability = if comp.prefixes.constant.is_some()
+                                || prefixes.constant.is_some()
+                            {
                                 Variability::Constant
-                            } else if comp.prefixes.parameter.is_some() || prefixes.parameter.is_some() {
+                            } else if comp.prefixes.parameter.is_some()
+                                || prefixes.parameter.is_some()
+                            {
                                 Variability::Parameter
                             } else {
                                 Variability::Continuous
                             };
-                            let causality = if comp.prefixes.input.is_some() || prefixes.input.is_some() {
+                            let causality = if comp.prefixes.input.is_some()
+                                || prefixes.input.is_some()
+                            {
                                 Causality::Input
                             } else if comp.prefixes.output.is_some() || prefixes.output.is_some() {
                                 Causality::Output
@@ -294,15 +318,22 @@ impl<'a> Elaborator<'a> {
                         TypeShape::Connector(cid) => {
                             if !dims.is_empty() {
                                 diags.push(
-                                    Diagnostic::error("MC009", comp.name.span, "arrays of connectors are not supported yet")
-                                        .with_help("declare one connector per port"),
+                                    Diagnostic::error(
+                                        "MC009",
+                                        comp.name.span,
+                                        "arrays of connectors are not supported yet",
+                                    )
+                                    .with_help("declare one connector per port"),
                                 );
                                 continue;
                             }
-                            match self.connector_members(cid, &comp.name.name, protected, comp.span) {
+                            match self.connector_members(cid, &comp.name.name, protected, comp.span)
+                            {
                                 Ok(mut members) => {
                                     for arg in &own_mods {
-                                        if let Err(d) = apply_to_member(&mut members, &comp.name.name, arg) {
+                                        if let Err(d) =
+                                            apply_to_member(&mut members, &comp.name.name, arg)
+                                        {
                                             diags.push(d);
                                         }
                                     }
@@ -319,15 +350,23 @@ impl<'a> Elaborator<'a> {
                         TypeShape::Component(cid) => {
                             if !dims.is_empty() {
                                 diags.push(
-                                    Diagnostic::error("MC010", comp.name.span, "arrays of components are not supported yet")
-                                        .with_help("declare the components one by one"),
+                                    Diagnostic::error(
+                                        "MC010",
+                                        comp.name.span,
+                                        "arrays of components are not supported yet",
+                                    )
+                                    .with_help("declare the components one by one"),
                                 );
                                 continue;
                             }
                             if binding.is_some() {
                                 diags.push(
-                                    Diagnostic::error("MC011", comp.name.span, "a component cannot have a binding equation")
-                                        .with_help("set its parameters with a modifier instead"),
+                                    Diagnostic::error(
+                                        "MC011",
+                                        comp.name.span,
+                                        "a component cannot have a binding equation",
+                                    )
+                                    .with_help("set its parameters with a modifier instead"),
                                 );
                             }
                             model.subs.push(Sub {
@@ -344,7 +383,12 @@ impl<'a> Elaborator<'a> {
             }
         }
         for section in &body.sections {
-            if let Section::Equation { initial: None, equations, .. } = section {
+            if let Section::Equation {
+                initial: None,
+                equations,
+                ..
+            } = section
+            {
                 for eq in equations {
                     match eq {
                         Equation::Connect { a, b, span } => model.connects.push(Connect {
@@ -366,7 +410,12 @@ impl<'a> Elaborator<'a> {
 
     /// Follows short class definitions down to a predefined type, a
     /// connector or a component class.
-    fn type_shape(&mut self, name: &crate::syntax::ast::Name, scope: ClassId, at: Span) -> Result<TypeShape, Diagnostic> {
+    fn type_shape(
+        &mut self,
+        name: &crate::syntax::ast::Name,
+        scope: ClassId,
+        at: Span,
+    ) -> Result<TypeShape, Diagnostic> {
         let mut special = Special::default();
         let mut prefixes = TypePrefixes::default();
         let mut mods: Vec<Argument> = Vec::new();
@@ -376,8 +425,10 @@ impl<'a> Elaborator<'a> {
         loop {
             depth += 1;
             if depth > 64 {
-                return Err(Diagnostic::error("MC006", name.span, "type definitions form a cycle")
-                    .with_help("a type cannot be defined in terms of itself"));
+                return Err(
+                    Diagnostic::error("MC006", name.span, "type definitions form a cycle")
+                        .with_help("a type cannot be defined in terms of itself"),
+                );
             }
             match resolved {
                 Resolved::Builtin(ty) => {
@@ -408,17 +459,25 @@ impl<'a> Elaborator<'a> {
                                 mods = inner;
                             }
                             dims.extend(short.dims.iter().filter_map(dim_expr));
-                            resolved = self.tree.lookup(&short.base, node.parent, short.base.span)?;
+                            resolved =
+                                self.tree
+                                    .lookup(&short.base, node.parent, short.base.span)?;
                         }
                         _ => {
                             return Ok(match node.def.kind {
                                 ClassKind::Connector => TypeShape::Connector(cid),
-                                ClassKind::Model | ClassKind::Block | ClassKind::Class => TypeShape::Component(cid),
+                                ClassKind::Model | ClassKind::Block | ClassKind::Class => {
+                                    TypeShape::Component(cid)
+                                }
                                 other => {
                                     return Err(Diagnostic::error(
                                         "MC012",
                                         name.span,
-                                        format!("a component cannot be of {} type `{}`", other.keyword(), node.qualified),
+                                        format!(
+                                            "a component cannot be of {} type `{}`",
+                                            other.keyword(),
+                                            node.qualified
+                                        ),
                                     )
                                     .with_label("not instantiable")
                                     .with_help("use a type, connector, model or block here"))
@@ -433,7 +492,13 @@ impl<'a> Elaborator<'a> {
 
     /// Expands a connector class into variables named `comp.member`, with
     /// causality assigned by the assumed-causality rules.
-    fn connector_members(&mut self, cid: ClassId, comp: &str, protected: bool, span: Span) -> Result<Vec<Var>, Vec<Diagnostic>> {
+    fn connector_members(
+        &mut self,
+        cid: ClassId,
+        comp: &str,
+        protected: bool,
+        span: Span,
+    ) -> Result<Vec<Var>, Vec<Diagnostic>> {
         let cm = self.class(cid)?;
         let mut out = Vec::new();
         let mut diags = Vec::new();
@@ -470,7 +535,10 @@ impl<'a> Elaborator<'a> {
                     Diagnostic::error(
                         "MC014",
                         v.span,
-                        format!("potential variable `{}` must follow an input or output variable", v.name),
+                        format!(
+                            "potential variable `{}` must follow an input or output variable",
+                            v.name
+                        ),
                     )
                     .with_label("causality cannot be inherited")
                     .with_help("declare an input or output signal directly before this potential"),
@@ -534,8 +602,12 @@ fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
             ..
         } => (name, modification, *span),
         Argument::Redeclare { span } => {
-            return Err(Diagnostic::error("MC015", *span, "`redeclare` is not part of the methodology")
-                .with_help("write a separate class instead of redeclaring"))
+            return Err(Diagnostic::error(
+                "MC015",
+                *span,
+                "`redeclare` is not part of the methodology",
+            )
+            .with_help("write a separate class instead of redeclaring"))
         }
     };
     let Some(m) = modification else { return Ok(()) };
@@ -549,8 +621,12 @@ fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
         "unit" | "displayUnit" | "quantity" => {
             let v = value.ok_or_else(missing)?;
             let s = string_value(&v).ok_or_else(|| {
-                Diagnostic::error("MC017", v.span, format!("`{attr}` must be a string literal"))
-                    .with_help("write the unit as a string, e.g. unit = \"m/s\"")
+                Diagnostic::error(
+                    "MC017",
+                    v.span,
+                    format!("`{attr}` must be a string literal"),
+                )
+                .with_help("write the unit as a string, e.g. unit = \"m/s\"")
             })?;
             match attr.as_str() {
                 "unit" => var.attrs.unit = Some(s),
@@ -587,8 +663,12 @@ fn apply_to_member(members: &mut [Var], comp: &str, arg: &Argument) -> Result<()
     {
         let full = format!("{comp}.{}", name.dotted());
         let Some(var) = members.iter_mut().find(|v| v.name == full) else {
-            return Err(Diagnostic::error("MC019", *span, format!("connector `{comp}` has no variable `{}`", name.dotted()))
-                .with_help("check the connector's declaration"));
+            return Err(Diagnostic::error(
+                "MC019",
+                *span,
+                format!("connector `{comp}` has no variable `{}`", name.dotted()),
+            )
+            .with_help("check the connector's declaration"));
         };
         apply_modification(var, m)
     } else {
@@ -623,11 +703,19 @@ fn apply_to_inherited(base: &mut ClassModel, arg: &Argument) -> Result<(), Diagn
                 sub.arguments.extend(m.arguments.iter().cloned());
                 return Ok(());
             }
-            Err(Diagnostic::error("MC019", *span, format!("the base class has no element `{target}`"))
-                .with_help("modify only elements the base class declares"))
+            Err(Diagnostic::error(
+                "MC019",
+                *span,
+                format!("the base class has no element `{target}`"),
+            )
+            .with_help("modify only elements the base class declares"))
         }
         Argument::Modify { .. } => Ok(()),
-        Argument::Redeclare { span } => Err(Diagnostic::error("MC015", *span, "`redeclare` is not part of the methodology")
-            .with_help("write a separate class instead of redeclaring")),
+        Argument::Redeclare { span } => {
+            Err(
+                Diagnostic::error("MC015", *span, "`redeclare` is not part of the methodology")
+                    .with_help("write a separate class instead of redeclaring"),
+            )
+        }
     }
 }

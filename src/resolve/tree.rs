@@ -2,9 +2,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
-use crate::syntax::ast::{
-    ClassBody, ClassDef, ClassKind, Element, Import, Name, StoredDefinition,
-};
+use crate::syntax::ast::{ClassBody, ClassDef, ClassKind, Element, Import, Name, StoredDefinition};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(pub u32);
@@ -106,19 +104,31 @@ impl ClassTree {
         (tree, diags)
     }
 
-    fn add(&mut self, def: ClassDef, parent: Option<ClassId>, diags: &mut Vec<Diagnostic>) -> ClassId {
+    fn add(
+        &mut self,
+        def: ClassDef,
+        parent: Option<ClassId>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> ClassId {
         let name = def.name.name.clone();
         let siblings = match parent {
             Some(p) => self.classes[p.0 as usize].children.clone(),
             None => self.roots.clone(),
         };
-        if let Some(prev) = siblings.iter().find(|c| self.classes[c.0 as usize].name == name) {
+        if let Some(prev) = siblings
+            .iter()
+            .find(|c| self.classes[c.0 as usize].name == name)
+        {
             let prev_span = self.classes[prev.0 as usize].def.name.span;
             diags.push(
-                Diagnostic::error("MC003", def.name.span, format!("class `{name}` is declared twice"))
-                    .with_label("second declaration")
-                    .with_note(prev_span, "first declared here")
-                    .with_help("rename one of the two classes"),
+                Diagnostic::error(
+                    "MC003",
+                    def.name.span,
+                    format!("class `{name}` is declared twice"),
+                )
+                .with_label("second declaration")
+                .with_note(prev_span, "first declared here")
+                .with_help("rename one of the two classes"),
             );
         }
         let qualified = match parent {
@@ -162,9 +172,17 @@ impl ClassTree {
     pub fn find_qualified(&self, dotted: &str) -> Option<ClassId> {
         let mut parts = dotted.trim_start_matches('.').split('.');
         let first = parts.next()?;
-        let mut cur = *self.roots.iter().rev().find(|c| self.get(**c).name == first)?;
+        let mut cur = *self
+            .roots
+            .iter()
+            .rev()
+            .find(|c| self.get(**c).name == first)?;
         for p in parts {
-            cur = *self.get(cur).children.iter().find(|c| self.get(**c).name == p)?;
+            cur = *self
+                .get(cur)
+                .children
+                .iter()
+                .find(|c| self.get(**c).name == p)?;
         }
         Some(cur)
     }
@@ -189,7 +207,12 @@ impl ClassTree {
 
     /// Resolves a type or class name used at `at` inside class `scope`.
     /// Only what is declared before `at` is visible (no look-ahead).
-    pub fn lookup(&self, name: &Name, scope: Option<ClassId>, at: Span) -> Result<Resolved, Diagnostic> {
+    pub fn lookup(
+        &self,
+        name: &Name,
+        scope: Option<ClassId>,
+        at: Span,
+    ) -> Result<Resolved, Diagnostic> {
         let first = &name.parts[0];
         if name.parts.len() == 1 {
             if let Some(b) = builtin(&first.name) {
@@ -213,7 +236,12 @@ impl ClassTree {
         Ok(Resolved::Class(cur))
     }
 
-    fn lookup_first(&self, ident: &str, scope: Option<ClassId>, at: Span) -> Result<Option<ClassId>, Diagnostic> {
+    fn lookup_first(
+        &self,
+        ident: &str,
+        scope: Option<ClassId>,
+        at: Span,
+    ) -> Result<Option<ClassId>, Diagnostic> {
         let mut s = scope;
         while let Some(id) = s {
             if let Some(c) = self.child_before(Some(id), ident, at) {
@@ -249,10 +277,15 @@ impl ClassTree {
                     let mut d = Diagnostic::error(
                         "MC004",
                         part.span,
-                        format!("import target `{}` is not declared before this line", imp.name.dotted()),
+                        format!(
+                            "import target `{}` is not declared before this line",
+                            imp.name.dotted()
+                        ),
                     )
                     .with_label(format!("`{}` not found here", part.name))
-                    .with_help("declare or load the imported package before the class that imports it");
+                    .with_help(
+                        "declare or load the imported package before the class that imports it",
+                    );
                     if self.child_any(cur, &part.name).is_some() && i < imp.name.parts.len() {
                         d.message = format!(
                             "import target `{}` is declared only after this line (look-ahead)",
@@ -276,7 +309,10 @@ impl ClassTree {
         let (code, message, help) = if later {
             (
                 "MC001",
-                format!("`{}` is used before it is declared (look-ahead)", name.dotted()),
+                format!(
+                    "`{}` is used before it is declared (look-ahead)",
+                    name.dotted()
+                ),
                 "move the declaration above this use, or load its file earlier",
             )
         } else {

@@ -78,7 +78,10 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
     for (i, inst) in sys.instances.iter().enumerate() {
         let class = &sys.classes[inst.class].compiled.causal;
         for (k, b) in class.blocks.iter().enumerate() {
-            nodes.push(Step::Block { instance: i, block: k });
+            nodes.push(Step::Block {
+                instance: i,
+                block: k,
+            });
             reads.push(b.reads.iter().map(|s| inst.slot_offsets[*s]).collect());
             writes.push(b.writes.iter().map(|s| inst.slot_offsets[*s]).collect());
         }
@@ -104,7 +107,10 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
     };
     for (var, ws) in &writers {
         let first = ws[0];
-        if let Some(&other) = ws.iter().find(|w| owner(**w).is_none() || owner(**w) != owner(first)) {
+        if let Some(&other) = ws
+            .iter()
+            .find(|w| owner(**w).is_none() || owner(**w) != owner(first))
+        {
             if other != first {
                 diags.push(twice(sys, *var, &nodes[first], &nodes[other]));
             }
@@ -129,7 +135,10 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         }
         let model = &sys.classes[inst.class].model;
         for (vi, v) in model.vars.iter().enumerate() {
-            if v.causality != Causality::Input || v.variability != Variability::Continuous || v.ty != Builtin::Real {
+            if v.causality != Causality::Input
+                || v.variability != Variability::Continuous
+                || v.ty != Builtin::Real
+            {
                 continue;
             }
             let off = inst.var_offset[vi].expect("Real variables are laid out");
@@ -139,10 +148,16 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                     Diagnostic::error(
                         "MC056",
                         inst.decl_span.unwrap_or(v.span),
-                        format!("input `{what}` of component `{}` is not connected", inst.path),
+                        format!(
+                            "input `{what}` of component `{}` is not connected",
+                            inst.path
+                        ),
                     )
                     .with_label(format!("`{}` needs a value", sys.flat_name(i, &v.name)))
-                    .with_help(format!("connect `{}.{what}` to a connector that determines it", inst.path)),
+                    .with_help(format!(
+                        "connect `{}.{what}` to a connector that determines it",
+                        inst.path
+                    )),
                 );
             }
         }
@@ -157,7 +172,9 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                     diags.push(
                         Diagnostic::error(
                             "MX005",
-                            sys.instances[0].decl_span.unwrap_or_else(|| span_of_model(sys)),
+                            sys.instances[0]
+                                .decl_span
+                                .unwrap_or_else(|| span_of_model(sys)),
                             format!("`{}` is read but never determined", sys.reals[*r].name),
                         )
                         .with_help("connect or determine the variable"),
@@ -192,7 +209,8 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
         }
     }
-    let mut ready: BinaryHeap<Reverse<usize>> = (0..n).filter(|i| indeg[*i] == 0).map(Reverse).collect();
+    let mut ready: BinaryHeap<Reverse<usize>> =
+        (0..n).filter(|i| indeg[*i] == 0).map(Reverse).collect();
     let mut order = Vec::with_capacity(n);
     while let Some(Reverse(x)) = ready.pop() {
         order.push(x);
@@ -208,7 +226,10 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
     }
     let mut slots: Vec<Option<Step>> = nodes.into_iter().map(Some).collect();
     Ok(Schedule {
-        steps: order.into_iter().map(|i| slots[i].take().expect("each node once")).collect(),
+        steps: order
+            .into_iter()
+            .map(|i| slots[i].take().expect("each node once"))
+            .collect(),
     })
 }
 
@@ -251,13 +272,24 @@ fn twice(sys: &System, var: usize, a: &Step, b: &Step) -> Diagnostic {
     .with_help("connect each input to exactly one determining side")
 }
 
-fn algebraic_loop(sys: &System, nodes: &[Step], preds: &[Vec<usize>], indeg: &[usize]) -> Diagnostic {
+fn algebraic_loop(
+    sys: &System,
+    nodes: &[Step],
+    preds: &[Vec<usize>],
+    indeg: &[usize],
+) -> Diagnostic {
     // Walk backwards through unfinished nodes until one repeats: a cycle.
-    let start = (0..nodes.len()).find(|i| indeg[*i] > 0).expect("a node is left");
+    let start = (0..nodes.len())
+        .find(|i| indeg[*i] > 0)
+        .expect("a node is left");
     let mut path = vec![start];
     let mut cur = start;
     loop {
-        let next = preds[cur].iter().copied().find(|p| indeg[*p] > 0).expect("an unfinished node has an unfinished predecessor");
+        let next = preds[cur]
+            .iter()
+            .copied()
+            .find(|p| indeg[*p] > 0)
+            .expect("an unfinished node has an unfinished predecessor");
         if let Some(pos) = path.iter().position(|x| *x == next) {
             path.drain(..pos);
             break;
@@ -274,7 +306,10 @@ fn algebraic_loop(sys: &System, nodes: &[Step], preds: &[Vec<usize>], indeg: &[u
             Step::Block { instance, .. } => instances.push(sys.instances[*instance].path.clone()),
         }
     }
-    let primary = copies.first().map(|c| c.span).unwrap_or_else(|| span_of_model(sys));
+    let primary = copies
+        .first()
+        .map(|c| c.span)
+        .unwrap_or_else(|| span_of_model(sys));
     let mut d = Diagnostic::error(
         "MC055",
         primary,
@@ -284,7 +319,9 @@ fn algebraic_loop(sys: &System, nodes: &[Step], preds: &[Vec<usize>], indeg: &[u
         ),
     )
     .with_label("this connection closes the loop")
-    .with_help("break the loop with a state, or declare the tearing with a LinearResponse component");
+    .with_help(
+        "break the loop with a state, or declare the tearing with a LinearResponse component",
+    );
     for c in copies.iter().skip(1) {
         d = d.with_note(c.span, "part of the loop");
     }
@@ -296,13 +333,20 @@ fn side(sys: &System, p: usize, r: &ComponentRef, span: Span) -> Result<Side, Di
     let model = &sys.classes[sys.instances[p].class].model;
     for part in &r.parts {
         if !part.subscripts.is_empty() {
-            return Err(Diagnostic::error("MC057", r.span, "connecting array elements is not supported yet")
-                .with_help("connect whole connectors"));
+            return Err(Diagnostic::error(
+                "MC057",
+                r.span,
+                "connecting array elements is not supported yet",
+            )
+            .with_help("connect whole connectors"));
         }
     }
     let names: Vec<&str> = r.parts.iter().map(|x| x.name.name.as_str()).collect();
     let is_connector = |m: &crate::resolve::ClassModel, n: &str| {
-        m.connectors.iter().any(|c| c.name == n) || m.vars.iter().any(|v| v.name == n && v.connector.is_none() && v.causality != Causality::Local)
+        m.connectors.iter().any(|c| c.name == n)
+            || m.vars
+                .iter()
+                .any(|v| v.name == n && v.connector.is_none() && v.causality != Causality::Local)
     };
     match names.as_slice() {
         [c] if is_connector(model, c) => Ok(Side {
@@ -317,12 +361,20 @@ fn side(sys: &System, p: usize, r: &ComponentRef, span: Span) -> Result<Side, Di
             } else {
                 format!("{}.{s}", sys.instances[p].path)
             };
-            let child = sys.instances.iter().position(|x| x.path == path).expect("sub-components are instantiated");
+            let child = sys
+                .instances
+                .iter()
+                .position(|x| x.path == path)
+                .expect("sub-components are instantiated");
             let cm = &sys.classes[sys.instances[child].class].model;
             if !is_connector(cm, c) {
-                return Err(Diagnostic::error("MC058", r.span, format!("`{s}` has no connector `{c}`"))
-                    .with_label("not a connector")
-                    .with_help("connect connectors or input/output signals of the component"));
+                return Err(Diagnostic::error(
+                    "MC058",
+                    r.span,
+                    format!("`{s}` has no connector `{c}`"),
+                )
+                .with_label("not a connector")
+                .with_help("connect connectors or input/output signals of the component"));
             }
             Ok(Side {
                 instance: child,
@@ -331,9 +383,16 @@ fn side(sys: &System, p: usize, r: &ComponentRef, span: Span) -> Result<Side, Di
                 span,
             })
         }
-        _ => Err(Diagnostic::error("MC058", r.span, format!("`{}` is not a connector of this class or of one of its components", names.join(".")))
-            .with_label("not a connector")
-            .with_help("write connect(component.connector, other.connector)")),
+        _ => Err(Diagnostic::error(
+            "MC058",
+            r.span,
+            format!(
+                "`{}` is not a connector of this class or of one of its components",
+                names.join(".")
+            ),
+        )
+        .with_label("not a connector")
+        .with_help("write connect(component.connector, other.connector)")),
     }
 }
 
@@ -403,16 +462,25 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
         };
         let ma = members(sys, &a);
         let mb = members(sys, &b);
-        let shape = |m: &BTreeMap<String, Member>| m.iter().map(|(k, v)| (k.clone(), v.flow, v.len)).collect::<Vec<_>>();
+        let shape = |m: &BTreeMap<String, Member>| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.flow, v.len))
+                .collect::<Vec<_>>()
+        };
         if shape(&ma) != shape(&mb) {
             diags.push(
                 Diagnostic::error(
                     "MC059",
                     c.span,
-                    format!("`{}` and `{}` are not compatible connectors", a.name, b.name),
+                    format!(
+                        "`{}` and `{}` are not compatible connectors",
+                        a.name, b.name
+                    ),
                 )
                 .with_label("different variables, flow prefixes or sizes")
-                .with_help("connect connectors of the same type (or of the two causal twins of one type)"),
+                .with_help(
+                    "connect connectors of the same type (or of the two causal twins of one type)",
+                ),
             );
             continue;
         }
@@ -437,15 +505,23 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
         sets.entry(r).or_default().push(i);
     }
     for members_of_set in sets.values() {
-        let ms: Vec<(usize, BTreeMap<String, Member>)> =
-            members_of_set.iter().map(|i| (*i, members(sys, &sides[*i]))).collect();
+        let ms: Vec<(usize, BTreeMap<String, Member>)> = members_of_set
+            .iter()
+            .map(|i| (*i, members(sys, &sides[*i])))
+            .collect();
         let names: Vec<String> = ms[0].1.keys().cloned().collect();
         let set_span = sides[members_of_set[0]].span;
         for name in names {
             let vars: Vec<(usize, &Member)> = ms.iter().map(|(i, m)| (*i, &m[&name])).collect();
             let flow = vars[0].1.flow;
-            let sources: Vec<&(usize, &Member)> = vars.iter().filter(|v| v.1.role == Some(Role::Source)).collect();
-            let sinks: Vec<&(usize, &Member)> = vars.iter().filter(|v| v.1.role == Some(Role::Sink)).collect();
+            let sources: Vec<&(usize, &Member)> = vars
+                .iter()
+                .filter(|v| v.1.role == Some(Role::Source))
+                .collect();
+            let sinks: Vec<&(usize, &Member)> = vars
+                .iter()
+                .filter(|v| v.1.role == Some(Role::Sink))
+                .collect();
             let label = |m: &Member| m.flat.clone();
             if !flow {
                 if sources.len() != 1 {
@@ -454,8 +530,15 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                             "MC060",
                             format!(
                                 "no side of this connection determines `{}` ({})",
-                                if name.is_empty() { "the signal" } else { name.as_str() },
-                                vars.iter().map(|v| label(v.1)).collect::<Vec<_>>().join(", ")
+                                if name.is_empty() {
+                                    "the signal"
+                                } else {
+                                    name.as_str()
+                                },
+                                vars.iter()
+                                    .map(|v| label(v.1))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             ),
                         )
                     } else {
@@ -463,7 +546,11 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                             "MC061",
                             format!(
                                 "two sides of this connection determine the same variable: {}",
-                                sources.iter().map(|v| label(v.1)).collect::<Vec<_>>().join(" and ")
+                                sources
+                                    .iter()
+                                    .map(|v| label(v.1))
+                                    .collect::<Vec<_>>()
+                                    .join(" and ")
                             ),
                         )
                     };
@@ -504,11 +591,16 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                 }
                 let (si, sink) = sinks[0];
                 let sign = |m: &Member| if m.inside { 1.0 } else { -1.0 };
-                let srcs: Vec<(usize, f64)> = sources.iter().map(|(_, m)| (m.offset, sign(m))).collect();
+                let srcs: Vec<(usize, f64)> =
+                    sources.iter().map(|(_, m)| (m.offset, sign(m))).collect();
                 let text = format!(
                     "{} = -({})",
                     sink.flat,
-                    sources.iter().map(|(_, m)| m.flat.clone()).collect::<Vec<_>>().join(" + ")
+                    sources
+                        .iter()
+                        .map(|(_, m)| m.flat.clone())
+                        .collect::<Vec<_>>()
+                        .join(" + ")
                 );
                 copies.push(Copy {
                     target: sink.offset,

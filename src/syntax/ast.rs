@@ -271,7 +271,9 @@ pub enum Equation {
         span: Span,
     },
     /// `when c then ... end when;` (rejected until discrete events exist)
-    When { span: Span },
+    When {
+        span: Span,
+    },
     /// A call used as an equation: `assert(...)`, `reinit(...)`,
     /// `Connections.root(...)`.
     Call {

@@ -135,7 +135,11 @@ fn factor(text: &str) -> Option<BaseUnits> {
     let exp: i32 = if exp.is_empty() { 1 } else { exp.parse().ok()? };
     if name.is_empty() {
         // A plain number: only "1" is a unit.
-        return if text == "1" { Some(BaseUnits::ONE) } else { None };
+        return if text == "1" {
+            Some(BaseUnits::ONE)
+        } else {
+            None
+        };
     }
     let base = if let Some(u) = named(name) {
         u
@@ -236,11 +240,26 @@ mod tests {
 
     #[test]
     fn derived_units() {
-        assert_eq!(parse_unit("N.m").unwrap().exponents, [1, 2, -2, 0, 0, 0, 0, 0]);
-        assert_eq!(parse_unit("J/(kg.K)").unwrap().exponents, [0, 2, -2, 0, -1, 0, 0, 0]);
-        assert_eq!(parse_unit("m2").unwrap().exponents, [0, 2, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(parse_unit("s-1").unwrap().exponents, [0, 0, -1, 0, 0, 0, 0, 0]);
-        assert_eq!(parse_unit("kg/m3").unwrap().exponents, [1, -3, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(
+            parse_unit("N.m").unwrap().exponents,
+            [1, 2, -2, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            parse_unit("J/(kg.K)").unwrap().exponents,
+            [0, 2, -2, 0, -1, 0, 0, 0]
+        );
+        assert_eq!(
+            parse_unit("m2").unwrap().exponents,
+            [0, 2, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            parse_unit("s-1").unwrap().exponents,
+            [0, 0, -1, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            parse_unit("kg/m3").unwrap().exponents,
+            [1, -3, 0, 0, 0, 0, 0, 0]
+        );
         let mm = parse_unit("mm").unwrap();
         assert_eq!(mm.exponents, [0, 1, 0, 0, 0, 0, 0, 0]);
         assert!((mm.factor - 1e-3).abs() < 1e-18);

@@ -1,0 +1,175 @@
+//! The compiler core as one function from source texts to everything an
+//! FMU contains except compiled binaries. No I/O happens here.
+
+use crate::causalize::causalize;
+use crate::codegen::kernel::{sanitize, Kernel};
+use crate::codegen::system;
+use crate::diagnostic::Diagnostic;
+use crate::fmu::build::model_table;
+use crate::fmu::model_description::{guid_from, render_model_description};
+use crate::fmu::table::ModelTable;
+use crate::instantiate::{instantiate, SetValue};
+use crate::resolve::tree::ClassTree;
+use crate::resolve::Elaborator;
+use crate::source::SourceMap;
+use crate::syntax::ast::{ClassBody, ClassKind, StoredDefinition};
+use crate::syntax::parse;
+
+/// Parsed sources and their class tree.
+pub struct Library {
+    pub sources: SourceMap,
+    pub tree: ClassTree,
+    /// Syntax and tree-building diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses files given as (name, text) in load order.
+pub fn load_library(files: Vec<(String, String)>) -> Library {
+    let mut sources = SourceMap::new();
+    let mut parsed: Vec<StoredDefinition> = Vec::new();
+    let mut diagnostics = Vec::new();
+    for (name, text) in files {
+        let id = sources.add(name, text);
+        let (def, diags) = parse(id, &sources.get(id).text);
+        diagnostics.extend(diags);
+        parsed.push(def);
+    }
+    let (tree, diags) = ClassTree::build(&parsed);
+    diagnostics.extend(diags);
+    Library {
+        sources,
+        tree,
+        diagnostics,
+    }
+}
+
+/// Checks every class of the library that can be compiled on its own:
+/// non-partial models, blocks and connectors.
+pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
+    let mut diags = lib.diagnostics.clone();
+    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
+    for (i, node) in lib.tree.classes.iter().enumerate() {
+        let id = crate::resolve::ClassId(i as u32);
+        let kind = node.def.kind;
+        if matches!(node.def.body, ClassBody::Short(_)) || is_linear_response(node) {
+            continue;
+        }
+        match kind {
+            ClassKind::Model | ClassKind::Block | ClassKind::Connector | ClassKind::Class => {}
+            _ => continue,
+        }
+        let model = match elab.class(id) {
+            Ok(m) => m,
+            Err(ds) => {
+                diags.extend(ds);
+                continue;
+            }
+        };
+        if model.partial || kind == ClassKind::Connector {
+            continue;
+        }
+        if let Err(ds) = causalize(&model, &mut elab) {
+            diags.extend(ds);
+        }
+    }
+    diags.sort_by_key(|d| (d.span.file, d.span.start));
+    diags.dedup();
+    diags
+}
+
+#[derive(Debug)]
+pub enum ExportError {
+    /// The model name does not name a class of the library.
+    UnknownModel(String),
+    Diagnostics(Vec<Diagnostic>),
+}
+
+/// Everything the packaging step needs.
+#[derive(Debug, Clone)]
+pub struct ExportOutput {
+    pub model_identifier: String,
+    pub table: ModelTable,
+    pub model_description: String,
+    pub kernels: Vec<Kernel>,
+    pub system_c: String,
+    pub n_instances: usize,
+    pub n_steps: usize,
+}
+
+/// Compiles `model` of the library into kernels, a system file and a model
+/// description.
+pub fn export_model(
+    lib: &Library,
+    model: &str,
+    sets: &[SetValue],
+    stop_time: f64,
+) -> Result<ExportOutput, ExportError> {
+    if !lib.diagnostics.is_empty() {
+        return Err(ExportError::Diagnostics(lib.diagnostics.clone()));
+    }
+    let id = lib
+        .tree
+        .find_qualified(model)
+        .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
+    if lib.tree.get(id).def.kind == ClassKind::Package {
+        return Err(ExportError::UnknownModel(format!(
+            "{model} (a package, not a model)"
+        )));
+    }
+    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
+    let sys = instantiate(&mut elab, id, sets).map_err(ExportError::Diagnostics)?;
+    let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
+    let model_identifier = sanitize(model);
+    let mut table = model_table(&sys, &model_identifier, stop_time);
+    // The GUID is a hash of everything generated, so that the same input
+    // gives the same FMU and any change gives another GUID.
+    const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
+    table.guid = DRAFT_GUID.to_string();
+    let draft = system::generate(&sys, &schedule, &model_identifier, DRAFT_GUID);
+    let draft_xml = render_model_description(&table).map_err(|e| {
+        ExportError::Diagnostics(vec![Diagnostic::error(
+            "MX006",
+            lib.tree.get(id).def.name.span,
+            format!("the model description would be invalid: {e}"),
+        )
+        .with_help("this is a bug in mofmu unless a value in the model is not finite")])
+    })?;
+    let mut parts: Vec<&[u8]> = vec![draft.as_bytes(), draft_xml.as_bytes()];
+    let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel.clone()).collect();
+    for k in &kernels {
+        parts.push(k.text.as_bytes());
+    }
+    table.guid = guid_from(&parts);
+    let system_c = system::generate(&sys, &schedule, &model_identifier, &table.guid);
+    let model_description = render_model_description(&table).expect("rendered once already");
+    Ok(ExportOutput {
+        model_identifier,
+        table,
+        model_description,
+        kernels,
+        system_c,
+        n_instances: sys.instances.len(),
+        n_steps: schedule.steps.len(),
+    })
+}
+
+/// The predefined `LinearResponse` model is recognised by name and shape;
+/// its `residual = 0` is a declaration for other tools, not an equation to
+/// causalise.
+pub fn is_linear_response(node: &crate::resolve::tree::ClassNode) -> bool {
+    if node.name != "LinearResponse" {
+        return false;
+    }
+    let ClassBody::Long(body) = &node.def.body else {
+        return false;
+    };
+    let names: Vec<&str> = body
+        .elements
+        .iter()
+        .filter_map(|e| match e {
+            crate::syntax::ast::Element::Component(c) => Some(c.name.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    names == ["residual", "balance"]
+}

@@ -1,0 +1,203 @@
+//! Builds the one variable table of a model from its instantiated system.
+
+use super::table::{
+    Causality, DefaultExperiment, Initial, ModelTable, ModelVariable, UnitDefinition, Variability,
+    VariableType,
+};
+use crate::instantiate::{RealKind, System};
+use crate::units::parse::parse_unit;
+
+/// The table without a GUID; the caller hashes everything and fills it in.
+pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> ModelTable {
+    let mut variables = Vec::new();
+    let mut outputs = Vec::new();
+    let mut initial_unknowns = Vec::new();
+    for (i, r) in sys.reals.iter().enumerate() {
+        let (causality, variability, initial, start) = match r.kind {
+            RealKind::Time => (Causality::Independent, Variability::Continuous, None, None),
+            RealKind::Constant => (
+                Causality::Local,
+                Variability::Constant,
+                Some(Initial::Exact),
+                r.start,
+            ),
+            RealKind::Parameter => (
+                Causality::Parameter,
+                Variability::Fixed,
+                Some(Initial::Exact),
+                r.start,
+            ),
+            RealKind::CalculatedParameter => (
+                Causality::CalculatedParameter,
+                Variability::Fixed,
+                Some(Initial::Calculated),
+                None,
+            ),
+            RealKind::State => (
+                Causality::Local,
+                Variability::Continuous,
+                Some(Initial::Exact),
+                r.start,
+            ),
+            RealKind::StateCalculated => (
+                Causality::Local,
+                Variability::Continuous,
+                Some(Initial::Calculated),
+                None,
+            ),
+            RealKind::Derivative => (
+                Causality::Local,
+                Variability::Continuous,
+                Some(Initial::Calculated),
+                None,
+            ),
+            RealKind::Input => (
+                Causality::Input,
+                Variability::Continuous,
+                None,
+                r.start.or(Some(0.0)),
+            ),
+            RealKind::Output => (
+                Causality::Output,
+                Variability::Continuous,
+                Some(Initial::Calculated),
+                None,
+            ),
+            RealKind::Local => (
+                Causality::Local,
+                Variability::Continuous,
+                Some(Initial::Calculated),
+                None,
+            ),
+        };
+        match r.kind {
+            RealKind::Output => {
+                outputs.push(i);
+                initial_unknowns.push(i);
+            }
+            RealKind::CalculatedParameter | RealKind::StateCalculated | RealKind::Derivative => {
+                initial_unknowns.push(i)
+            }
+            _ => {}
+        }
+        let unit = r.unit.clone().filter(|u| !u.is_empty());
+        variables.push(ModelVariable {
+            name: r.name.clone(),
+            value_reference: i as u32,
+            ty: VariableType::Real { start },
+            causality,
+            variability,
+            initial,
+            description: r.description.clone(),
+            display_unit: if unit.is_some() {
+                r.display_unit.clone()
+            } else {
+                None
+            },
+            unit,
+            quantity: r.quantity.clone(),
+            min: r.min,
+            max: r.max,
+            nominal: r.nominal.filter(|n| *n > 0.0),
+            derivative_of: r.derivative_of,
+        });
+    }
+    for (k, iv) in sys.ints.iter().enumerate() {
+        variables.push(ModelVariable {
+            name: iv.name.clone(),
+            value_reference: k as u32,
+            ty: if iv.boolean {
+                VariableType::Boolean {
+                    start: Some(iv.value != 0),
+                }
+            } else {
+                VariableType::Integer {
+                    start: Some(iv.value),
+                }
+            },
+            causality: Causality::Local,
+            variability: Variability::Constant,
+            initial: Some(Initial::Exact),
+            description: iv.description.clone(),
+            unit: None,
+            display_unit: None,
+            quantity: None,
+            min: None,
+            max: None,
+            nominal: None,
+            derivative_of: None,
+        });
+    }
+    // Boolean constants live in the Integer table of the runtime; the
+    // value references of Booleans must then not collide with nothing:
+    // they are listed only as constants and never set.
+    let mut unit_names: Vec<String> = variables.iter().filter_map(|v| v.unit.clone()).collect();
+    unit_names.sort();
+    unit_names.dedup();
+    let unit_definitions = unit_names
+        .into_iter()
+        .map(|name| match parse_unit(&name) {
+            Some(b) => UnitDefinition {
+                name,
+                kg: b.exponents[0],
+                m: b.exponents[1],
+                s: b.exponents[2],
+                a: b.exponents[3],
+                k: b.exponents[4],
+                mol: b.exponents[5],
+                cd: b.exponents[6],
+                rad: b.exponents[7],
+                factor: b.factor,
+                offset: b.offset,
+                display_units: Vec::new(),
+            },
+            None => UnitDefinition {
+                name,
+                kg: 0,
+                m: 0,
+                s: 0,
+                a: 0,
+                k: 0,
+                mol: 0,
+                cd: 0,
+                rad: 0,
+                factor: 1.0,
+                offset: 0.0,
+                display_units: Vec::new(),
+            },
+        })
+        .collect();
+    // Display units must be declared under their unit; until unit checking
+    // can convert them, they are left out rather than declared wrongly.
+    for v in &mut variables {
+        v.display_unit = None;
+    }
+    ModelTable {
+        model_name: sys.model_name.clone(),
+        model_identifier: model_identifier.to_string(),
+        guid: String::new(),
+        description: None,
+        generation_tool: format!("mofmu {}", env!("CARGO_PKG_VERSION")),
+        variables,
+        unit_definitions,
+        number_of_event_indicators: sys.n_indicators as usize,
+        outputs,
+        derivatives: sys.derivatives.clone(),
+        initial_unknowns,
+        default_experiment: DefaultExperiment {
+            start_time: 0.0,
+            stop_time,
+            tolerance: 1e-6,
+            step_size: None,
+        },
+        log_categories: [
+            ("logEvents", "Events and event iterations"),
+            ("logStatusWarning", "Warnings"),
+            ("logStatusError", "Errors, including failed evaluations"),
+            ("logAll", "Everything"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect(),
+    }
+}

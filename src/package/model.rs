@@ -1,0 +1,43 @@
+//! The files of an exported model: the static runtime from `templates/`,
+//! the class kernels and the system file.
+
+use super::{CSource, FmuBuildSpec};
+use crate::export::ExportOutput;
+
+pub const RUNTIME_C: &str = include_str!("../../templates/mofmu_runtime.c");
+pub const MODEL_H: &str = include_str!("../../templates/mofmu_model.h");
+pub const FMI2_H: &str = include_str!("../../templates/mofmu_fmi2.h");
+
+/// Name of the per-model system file inside `sources/`.
+pub const SYSTEM_C: &str = "mofmu_system.c";
+
+pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
+    let mut sources = vec![
+        CSource {
+            name: "mofmu_runtime.c".into(),
+            text: RUNTIME_C.into(),
+            cache: true,
+        },
+        CSource {
+            name: SYSTEM_C.into(),
+            text: out.system_c.clone(),
+            cache: false,
+        },
+    ];
+    for k in &out.kernels {
+        sources.push(CSource {
+            name: k.file_name.clone(),
+            text: k.text.clone(),
+            cache: true,
+        });
+    }
+    FmuBuildSpec {
+        model_identifier: out.model_identifier.clone(),
+        model_description: out.model_description.clone(),
+        sources,
+        headers: vec![
+            ("mofmu_model.h".into(), MODEL_H.into()),
+            ("mofmu_fmi2.h".into(), FMI2_H.into()),
+        ],
+    }
+}
