@@ -258,6 +258,11 @@ impl Parser<'_> {
 
     /// MS001 at the current token, unless the lexer already reported it.
     fn unexpected(&mut self, expected: &str) -> Reported {
+        let help = format!("write {expected} at this point, or remove what does not belong here");
+        self.unexpected_with_help(expected, &help)
+    }
+
+    fn unexpected_with_help(&mut self, expected: &str, help: &str) -> Reported {
         let token = self.current();
         if token.tok == Tok::Invalid || (token.tok == Tok::Eof && self.runaway_reported) {
             return Reported;
@@ -267,9 +272,7 @@ impl Parser<'_> {
         self.push(
             Diagnostic::error("MS001", span, format!("expected {expected}, found {found}"))
                 .with_label(format!("expected {expected} here"))
-                .with_help(format!(
-                    "write {expected} at this point, or remove what does not belong here"
-                )),
+                .with_help(help),
         )
     }
 
@@ -1301,10 +1304,13 @@ impl Parser<'_> {
         let mut indices = Vec::new();
         loop {
             let index = self.ident("a loop index")?;
-            self.expect_kw(
-                Kw::In,
-                "`in` and a range (a `for` without range is not supported)",
-            )?;
+            if !self.at_kw(Kw::In) {
+                return Err(self.unexpected_with_help(
+                "`in`",
+                "give the loop range explicitly, as in `for i in 1:n loop`; a `for` without range is not supported",
+            ));
+            }
+            self.bump();
             let range = self.expression()?;
             indices.push((index, range));
             if self.eat(Tok::Comma).is_none() {
@@ -1607,8 +1613,9 @@ impl Parser<'_> {
             Tok::Minus | Tok::DotMinus if min_level <= ADDITION => (UnOp::Neg, MULTIPLICATION),
             Tok::Plus | Tok::DotPlus if min_level <= ADDITION => (UnOp::Plus, MULTIPLICATION),
             Tok::Minus | Tok::DotMinus | Tok::Plus | Tok::DotPlus => {
-                return Err(self.unexpected(
-                    "an operand (put a signed operand in parentheses, as in `a*(-b)`)",
+                return Err(self.unexpected_with_help(
+                    "an operand",
+                    "a sign may only start an arithmetic expression: write `a*(-b)`, not `a*-b`",
                 ));
             }
             _ => return self.factor(),

@@ -1,0 +1,14 @@
+// Annotations wherever Modelica allows them: parsed, then dropped.
+package Annotated "with annotations" annotation(version = "1.0", uses(Modelica(version = "4.0.0")));
+  import SI = Base.Units.SI annotation(x = 1);
+  extends Base annotation(IconMap(primitivesVisible = false));
+  model M "desc"
+    parameter Real k = 1 "gain" annotation(Dialog(tab = "General", enable = k > 0 and not false));
+    Real x annotation(Placement(transformation(extent = {{-10, -10}, {10, 10}}, rotation = 90)));
+  equation
+    x = k "an equation" annotation(__Vendor_flag = true);
+    connect(a, b) annotation(Line(points = {{0, 0}, {1, 1}}, color = {0, 0, 127}));
+    annotation(Diagram(graphics = {Text(extent = {{-1, 1}, {1, -1}}, textString = "%name")}));
+  end M;
+  annotation(Documentation(info = "<html><p>\"quoted\"</p></html>", revisions = ""));
+end Annotated;
