@@ -32,6 +32,7 @@ pub fn load_library(files: Vec<(String, String)>) -> Library {
         let id = sources.add(name, text);
         let (def, diags) = parse(id, &sources.get(id).text);
         diagnostics.extend(diags);
+        diagnostics.extend(crate::check::check_file(&def));
         parsed.push(def);
     }
     let (tree, diags) = ClassTree::build(&parsed);

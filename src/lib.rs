@@ -20,3 +20,4 @@ pub mod schedule;
 pub mod source;
 pub mod syntax;
 pub mod units;
+pub mod check;

@@ -1,0 +1,363 @@
+//! Compliance rules that need only the syntax tree: the features the
+//! methodology eliminates, each with its own code and a one-line reason.
+//! Rules that need resolution or causality live in `resolve`, `causalize`
+//! and `schedule`.
+
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+use crate::syntax::ast::{
+    Argument, ClassBody, ClassDef, ClassKind, Element, Equation, Expr, ExprKind, Modification,
+    Section, StoredDefinition, Subscript,
+};
+
+/// Checks one parsed file.
+pub fn check_file(def: &StoredDefinition) -> Vec<Diagnostic> {
+    let mut c = Checker { diags: Vec::new() };
+    for class in &def.classes {
+        c.class(class, false);
+    }
+    c.diags
+}
+
+struct Checker {
+    diags: Vec<Diagnostic>,
+}
+
+fn eliminated(code: &'static str, span: Span, what: &str, why: &str, help: &str) -> Diagnostic {
+    Diagnostic::error(code, span, format!("{what} is not part of the strict methodology: {why}"))
+        .with_label("eliminated feature")
+        .with_help(help)
+}
+
+impl Checker {
+    fn class(&mut self, class: &ClassDef, inside_encapsulated: bool) {
+        let encapsulated = inside_encapsulated || class.prefixes.encapsulated.is_some();
+        if let Some(s) = class.prefixes.expandable {
+            self.diags.push(eliminated(
+                "MC102",
+                s,
+                "an expandable connector",
+                "its contents are only known after the whole system is read",
+                "declare every variable of the connector explicitly",
+            ));
+        }
+        if let Some(s) = class.prefixes.operator {
+            self.diags.push(eliminated(
+                "MC104",
+                s,
+                "operator overloading",
+                "the meaning of an operator must not depend on types declared elsewhere",
+                "write the operation as equations on Real variables",
+            ));
+        }
+        match class.kind {
+            ClassKind::Operator => self.diags.push(eliminated(
+                "MC104",
+                class.kind_span,
+                "an operator class",
+                "the meaning of an operator must not depend on types declared elsewhere",
+                "write the operation as equations on Real variables",
+            )),
+            ClassKind::Function | ClassKind::Record => self.diags.push(
+                Diagnostic::error(
+                    "MC117",
+                    class.kind_span,
+                    format!("{} classes are not supported yet", class.kind.keyword()),
+                )
+                .with_label("unsupported class kind")
+                .with_help("use packages, models, blocks, connectors and types"),
+            ),
+            _ => {}
+        }
+        match &class.body {
+            ClassBody::Unsupported { what, span } => self.diags.push(
+                Diagnostic::error("MC118", *span, format!("{what} is not supported"))
+                    .with_label("unsupported class definition")
+                    .with_help("write a long class definition or `type X = Real(...)`"),
+            ),
+            ClassBody::Short(short) => {
+                if let Some(m) = &short.modification {
+                    self.modification(m);
+                }
+                if let Some(s) = short.prefixes.stream {
+                    self.stream(s);
+                }
+            }
+            ClassBody::Long(body) => {
+                for e in &body.elements {
+                    self.element(e, encapsulated, class.prefixes.encapsulated.is_some());
+                }
+                for s in &body.sections {
+                    self.section(s);
+                }
+            }
+        }
+    }
+
+    fn stream(&mut self, s: Span) {
+        self.diags.push(eliminated(
+            "MC101",
+            s,
+            "a `stream` variable",
+            "stream connectors need the whole connection set to be understood",
+            "model transported quantities with explicit input/output causality",
+        ));
+    }
+
+    fn element(&mut self, e: &Element, encapsulated: bool, own_encapsulated: bool) {
+        match e {
+            Element::Class { prefixes, class, .. } => {
+                self.element_prefixes(prefixes);
+                self.class(class, encapsulated);
+            }
+            Element::Import(i) => {
+                if let Some(w) = i.wildcard {
+                    self.diags.push(eliminated(
+                        "MC113",
+                        w,
+                        "a wildcard import",
+                        "it makes every name of a package visible, so a reader cannot tell where a name comes from",
+                        "import each class by name: `import A = B.C;`",
+                    ));
+                } else if !i.multiple.is_empty() {
+                    self.diags.push(eliminated(
+                        "MC113",
+                        i.span,
+                        "a multiple import",
+                        "imports name one class each",
+                        "write one `import A = B.C;` per class",
+                    ));
+                }
+                if !own_encapsulated {
+                    self.diags.push(eliminated(
+                        "MC114",
+                        i.span,
+                        "an import outside an encapsulated class",
+                        "imports are only allowed where they are the class's whole view of the outside",
+                        "mark the class `encapsulated`, or refer to the class by its full name",
+                    ));
+                }
+            }
+            Element::Extends(x) => {
+                for a in &x.modification {
+                    self.argument(a);
+                }
+            }
+            Element::Component(c) => {
+                self.element_prefixes(&c.element_prefixes);
+                if let Some(s) = c.prefixes.stream {
+                    self.stream(s);
+                }
+                if let Some(cond) = &c.condition {
+                    self.diags.push(eliminated(
+                        "MC112",
+                        cond.span,
+                        "a conditional component",
+                        "the structure of a class must not depend on parameter values",
+                        "write two classes, or keep the component and set its parameters",
+                    ));
+                }
+                if let Some(m) = &c.modification {
+                    self.modification(m);
+                }
+                for s in c.dims.iter().chain(&c.type_dims) {
+                    if let Subscript::Expr(e) = s {
+                        self.expr(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn element_prefixes(&mut self, p: &crate::syntax::ast::ElementPrefixes) {
+        for s in [p.inner, p.outer].into_iter().flatten() {
+            self.diags.push(eliminated(
+                "MC103",
+                s,
+                "`inner`/`outer`",
+                "a component must not depend on what an enclosing model happens to declare",
+                "pass the value through a parameter or a connector",
+            ));
+        }
+        for s in [p.redeclare, p.replaceable].into_iter().flatten() {
+            self.diags.push(eliminated(
+                "MC111",
+                s,
+                "`redeclare`/`replaceable`",
+                "the class of a component must be known where it is declared",
+                "declare the component with the class you want",
+            ));
+        }
+    }
+
+    fn modification(&mut self, m: &Modification) {
+        for a in &m.arguments {
+            self.argument(a);
+        }
+        if let Some(b) = &m.binding {
+            self.expr(b);
+        }
+    }
+
+    fn argument(&mut self, a: &Argument) {
+        match a {
+            Argument::Modify { modification, .. } => {
+                if let Some(m) = modification {
+                    self.modification(m);
+                }
+            }
+            Argument::Redeclare { span } => self.diags.push(eliminated(
+                "MC111",
+                *span,
+                "`redeclare`/`replaceable`",
+                "the class of a component must be known where it is declared",
+                "declare the component with the class you want",
+            )),
+        }
+    }
+
+    fn section(&mut self, s: &Section) {
+        match s {
+            Section::Algorithm { span, .. } => self.diags.push(eliminated(
+                "MC110",
+                *span,
+                "an `algorithm` section",
+                "assignments hide causality in statements instead of declaring it in equations",
+                "write the computation as equations in partially ordered form",
+            )),
+            Section::Equation {
+                initial: Some(i), ..
+            } => self.diags.push(eliminated(
+                "MC115",
+                *i,
+                "an `initial equation` section",
+                "initial values come from the `start` of states and from parameters",
+                "give each ContinuousState a `start` value",
+            )),
+            Section::Equation { equations, .. } => {
+                for e in equations {
+                    self.equation(e);
+                }
+            }
+        }
+    }
+
+    fn equation(&mut self, e: &Equation) {
+        match e {
+            Equation::Simple { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            Equation::For { range, body, .. } => {
+                self.expr(range);
+                for b in body {
+                    self.equation(b);
+                }
+            }
+            Equation::If { span, .. } => self.diags.push(
+                Diagnostic::error("MC119", *span, "`if` equations are not supported")
+                    .with_label("if-equation")
+                    .with_help("write one equation with an if-expression: `x = if c then a else b;`"),
+            ),
+            Equation::When { span } => self.diags.push(discrete(*span, "a `when` equation")),
+            Equation::Call { name, args, span } => {
+                let n = name.dotted();
+                if n.starts_with("Connections.") {
+                    self.diags.push(eliminated(
+                        "MC105",
+                        *span,
+                        &format!("`{n}`"),
+                        "overdetermined connection graphs are replaced by assumed causality",
+                        "give the connectors input/output causality",
+                    ));
+                } else if n == "reinit" {
+                    self.diags.push(discrete(*span, "`reinit`"));
+                } else if n != "assert" {
+                    self.diags.push(
+                        Diagnostic::error("MC043", *span, format!("`{n}(...)` cannot be used as an equation"))
+                            .with_help("write an equation `unknown = expression`"),
+                    );
+                }
+                for a in args {
+                    self.expr(a);
+                }
+            }
+            Equation::Connect { .. } => {}
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Call { func, args, named } => {
+                let n = func.dotted();
+                let rule: Option<(&'static str, &str, &str)> = match n.as_str() {
+                    "cardinality" => Some(("MC106", "its value depends on how the component is connected elsewhere", "use explicit parameters instead")),
+                    "delay" => Some(("MC107", "it needs past values the methodology does not keep", "model the delay with states (e.g. a chain of first-order blocks)")),
+                    "homotopy" => Some(("MC108", "it asks the solver to guess between two models", "write the actual model")),
+                    "spatialDistribution" => Some(("MC109", "it hides a partial differential equation in a built-in", "discretise the distribution into states")),
+                    _ => None,
+                };
+                if let Some((code, why, help)) = rule {
+                    self.diags.push(eliminated(code, e.span, &format!("`{n}`"), why, help));
+                } else if n.starts_with("Connections.") {
+                    self.diags.push(eliminated(
+                        "MC105",
+                        e.span,
+                        &format!("`{n}`"),
+                        "overdetermined connection graphs are replaced by assumed causality",
+                        "give the connectors input/output causality",
+                    ));
+                } else if matches!(n.as_str(), "pre" | "edge" | "change" | "sample" | "initial" | "terminal") {
+                    self.diags.push(discrete(e.span, &format!("`{n}()`")));
+                }
+                for a in args {
+                    self.expr(a);
+                }
+                for (_, a) in named {
+                    self.expr(a);
+                }
+            }
+            ExprKind::Binary(_, a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            ExprKind::Unary(_, a) => self.expr(a),
+            ExprKind::If { branches, else_ } => {
+                for (c, v) in branches {
+                    self.expr(c);
+                    self.expr(v);
+                }
+                self.expr(else_);
+            }
+            ExprKind::Array(items) => items.iter().for_each(|x| self.expr(x)),
+            ExprKind::Matrix(rows) => rows.iter().flatten().for_each(|x| self.expr(x)),
+            ExprKind::Range { start, step, stop } => {
+                self.expr(start);
+                if let Some(s) = step {
+                    self.expr(s);
+                }
+                self.expr(stop);
+            }
+            ExprKind::Ref(r) => {
+                for p in &r.parts {
+                    for s in &p.subscripts {
+                        if let Subscript::Expr(x) = s {
+                            self.expr(x);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn discrete(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        "MC116",
+        span,
+        format!("{what} is a discrete-event construct, which the methodology does not support yet"),
+    )
+    .with_label("discrete event")
+    .with_help("formulate the behaviour in continuous time (if-expressions on relations become events)")
+}
