@@ -211,33 +211,37 @@ impl Fmi2Library {
         let instance_name = to_c(instance_name, "instance name")?;
         let guid = to_c(guid, "guid")?;
         let resource_location = to_c(resource_location, "resource location")?;
-        let mut environment = Box::new(LogEnvironment {
+        // The FMU may keep both pointers for the instance's whole life, so they are
+        // handed over as raw pointers and only ever used through them afterwards.
+        let environment = Box::into_raw(Box::new(LogEnvironment {
             forward: forward_log_message,
             messages: Mutex::new(Vec::new()),
             echo: logging_on,
-        });
-        let callbacks = Box::new(CallbackFunctions {
+        }));
+        let callbacks = Box::into_raw(Box::new(CallbackFunctions {
             logger: mofmu_harness_logger,
             allocate_memory: calloc,
             free_memory: free,
             step_finished: None,
-            component_environment: (&mut *environment as *mut LogEnvironment).cast(),
-        });
+            component_environment: environment.cast(),
+        }));
         // SAFETY: all strings are NUL-terminated and outlive the call; the callbacks and
-        // the environment are boxed and kept alive by the returned Instance for as long
-        // as the component exists.
+        // the environment stay alive until the returned Instance drops.
         let component = unsafe {
             (self.instantiate)(
                 instance_name.as_ptr(),
                 FMI2_MODEL_EXCHANGE,
                 guid.as_ptr(),
                 resource_location.as_ptr(),
-                &*callbacks,
+                callbacks,
                 FMI2_FALSE,
                 if logging_on { FMI2_TRUE } else { FMI2_FALSE },
             )
         };
         if component.is_null() {
+            // SAFETY: there is no instance, so nothing refers to the two allocations.
+            let (environment, _) =
+                unsafe { (Box::from_raw(environment), Box::from_raw(callbacks)) };
             return Err(HarnessError::InstantiateFailed {
                 log: environment.take_lines(),
             });
@@ -247,7 +251,7 @@ impl Fmi2Library {
             component,
             fatal: false,
             environment,
-            _callbacks: callbacks,
+            callbacks,
         })
     }
 }
@@ -359,24 +363,40 @@ pub struct Instance<'lib> {
     library: &'lib Fmi2Library,
     component: Fmi2Component,
     fatal: bool,
-    environment: Box<LogEnvironment>,
-    _callbacks: Box<CallbackFunctions>,
+    /// Owned (from `Box::into_raw`); the FMU holds it as `componentEnvironment`.
+    environment: *mut LogEnvironment,
+    /// Owned (from `Box::into_raw`); the FMU may hold it until it is freed.
+    callbacks: *mut CallbackFunctions,
 }
 
 impl Drop for Instance<'_> {
     fn drop(&mut self) {
-        if !self.fatal {
-            // SAFETY: the component came from this library's fmi2Instantiate and is
-            // freed exactly once, here.
-            unsafe { (self.library.free_instance)(self.component) };
+        if self.fatal {
+            // FMI forbids further calls, fmi2FreeInstance included, so the FMU may still
+            // hold the callbacks: leak them rather than free memory it could touch.
+            return;
+        }
+        // SAFETY: the component came from this library's fmi2Instantiate and is freed
+        // exactly once, here; afterwards the FMU no longer uses the callbacks, so the
+        // two allocations made for it can be released.
+        unsafe {
+            (self.library.free_instance)(self.component);
+            drop(Box::from_raw(self.callbacks));
+            drop(Box::from_raw(self.environment));
         }
     }
 }
 
 impl Instance<'_> {
+    fn log(&self) -> &LogEnvironment {
+        // SAFETY: owned by this instance and alive until it drops; the FMU only reads
+        // it through shared access (the messages are behind a mutex).
+        unsafe { &*self.environment }
+    }
+
     /// Everything the FMU has logged since the last call (or since an error took it).
     pub fn take_log(&self) -> Vec<LogMessage> {
-        self.environment.take()
+        self.log().take()
     }
 
     fn check(&mut self, function: &'static str, status: Fmi2Status) -> Result<(), HarnessError> {
@@ -389,7 +409,7 @@ impl Instance<'_> {
                 Err(HarnessError::FmiStatus {
                     function,
                     status: status_name(status),
-                    log: self.environment.take_lines(),
+                    log: self.log().take_lines(),
                 })
             }
         }

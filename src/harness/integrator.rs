@@ -51,7 +51,6 @@ pub struct Rodas3 {
     /// The start of the last accepted step, with the data it was computed from, so that
     /// [`Rodas3::solution_in_last_step`] can re-integrate part of it.
     last_t: f64,
-    last_h: f64,
     last_y: Vec<f64>,
     /// `f(last_t, last_y)`.
     last_f0: Vec<f64>,
@@ -92,7 +91,6 @@ impl Rodas3 {
             atol,
             next_h: None,
             last_t: 0.0,
-            last_h: 0.0,
             last_y: vec![0.0; n],
             last_f0: vec![0.0; n],
             f0: vec![0.0; n],
@@ -149,7 +147,6 @@ impl Rodas3 {
         self.last_y.copy_from_slice(y);
         if self.n == 0 {
             // Nothing to integrate: time alone moves.
-            self.last_h = t_limit - t;
             self.stats.accepted_steps += 1;
             return Ok(t_limit);
         }
@@ -190,7 +187,6 @@ impl Rodas3 {
                     }
                     self.f0_valid = false;
                     self.jacobian_valid = false;
-                    self.last_h = h;
                     self.stats.accepted_steps += 1;
                     let grown = h * step_factor(error_norm).min(5.0);
                     // A step shortened to reach `t_limit` says little about the natural

@@ -101,12 +101,18 @@ impl ModelDescription {
         self.derivatives
             .iter()
             .map(|&der| {
-                self.variables[der].derivative.ok_or_else(|| {
-                    invalid(format!(
-                        "`{}` is listed in ModelStructure/Derivatives but has no `derivative` attribute",
-                        self.variables[der].name
-                    ))
-                })
+                let variable = self
+                    .variables
+                    .get(der)
+                    .ok_or_else(|| invalid(format!("derivative index {der} is out of range")))?;
+                match variable.derivative {
+                    Some(state) if state < self.variables.len() => Ok(state),
+                    _ => Err(invalid(format!(
+                        "`{}` is listed in ModelStructure/Derivatives but has no valid \
+                         `derivative` attribute",
+                        variable.name
+                    ))),
+                }
             })
             .collect()
     }

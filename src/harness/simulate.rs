@@ -420,8 +420,12 @@ impl Recorder {
             integers: Default::default(),
             booleans: Default::default(),
         };
+        let mut is_state = vec![false; model.variables.len()];
+        for &state in states {
+            is_state[state] = true;
+        }
         for (index, variable) in model.variables.iter().enumerate() {
-            if !(states.contains(&index) || variable.causality == Causality::Output) {
+            if !(is_state[index] || variable.causality == Causality::Output) {
                 continue;
             }
             let column = recorder.names.len();
