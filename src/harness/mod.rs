@@ -1,1 +1,70 @@
-//! Loads an FMU back through its shared library and simulates it.
+//! Loads any FMI 2.0 Model Exchange FMU back through its shared library and simulates
+//! it, producing FMPy-style CSV results.
+//!
+//! The pieces, in the order a simulation uses them: [`unzip`] unpacks the archive
+//! safely, [`model_description`] reads `modelDescription.xml`, [`fmi2`] loads the
+//! library and wraps the C API (with the C logger shim built by `build.rs`),
+//! [`integrator`] is the stiff ODE solver, [`simulate`](mod@simulate) runs the Model
+//! Exchange loop and `csv` writes the result.
+
+mod csv;
+pub mod error;
+pub mod fmi2;
+mod fmu;
+pub mod integrator;
+pub mod model_description;
+pub mod simulate;
+pub mod unzip;
+
+use std::path::Path;
+
+pub use error::HarnessError;
+pub use fmi2::{EventInfo, Instance, LogMessage};
+pub use fmu::Fmu;
+pub use model_description::ModelDescription;
+pub use simulate::{simulate, simulate_fmu, SimStats};
+
+/// What to simulate; every `None` falls back to the FMU's `DefaultExperiment`, then to
+/// a built-in default (start 0, stop 1, 500 output intervals, relative tolerance 1e-6).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimOptions {
+    pub start_time: Option<f64>,
+    pub stop_time: Option<f64>,
+    pub output_interval: Option<f64>,
+    pub relative_tolerance: Option<f64>,
+    /// Values set by variable name after instantiation, before initialisation.
+    pub start_values: Vec<(String, f64)>,
+}
+
+/// A simulation result: one row per output point (event instants appear twice, before
+/// and after the event), columns `time` and then every state and output.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimResult {
+    /// Column names, `"time"` first.
+    pub names: Vec<String>,
+    pub rows: Vec<Vec<f64>>,
+    pub stats: SimStats,
+}
+
+impl SimResult {
+    /// Writes the result as CSV (header of double-quoted names, full-precision numbers).
+    pub fn write_csv(&self, path: &Path) -> Result<(), HarnessError> {
+        csv::write_csv(self, path)
+    }
+
+    /// The CSV text that [`SimResult::write_csv`] writes.
+    pub fn to_csv(&self) -> String {
+        csv::to_csv(self)
+    }
+
+    /// All values of one column, by name.
+    pub fn column(&self, name: &str) -> Option<Vec<f64>> {
+        let index = self.names.iter().position(|n| n == name)?;
+        Some(
+            self.rows
+                .iter()
+                .map(|row| row.get(index).copied().unwrap_or(f64::NAN))
+                .collect(),
+        )
+    }
+}

@@ -1,0 +1,480 @@
+//! The FMI 2.0 Model Exchange simulation loop: initialisation, event iteration,
+//! integration with time, state and step events, and output sampling.
+
+use std::path::Path;
+
+use super::error::HarnessError;
+use super::fmi2::{EventInfo, Instance};
+use super::fmu::Fmu;
+use super::integrator::{IntegratorStats, OdeSystem, Rodas3};
+use super::model_description::{Causality, ModelDescription, VariableKind};
+use super::{SimOptions, SimResult};
+
+/// Counters describing one simulation run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SimStats {
+    pub integrator: IntegratorStats,
+    pub time_events: usize,
+    pub state_events: usize,
+    pub step_events: usize,
+}
+
+/// More than this many output rows is almost certainly a wrong interval.
+const MAX_OUTPUT_POINTS: f64 = 1e7;
+/// Event iterations (calls of fmi2NewDiscreteStates at one instant) before giving up.
+const MAX_EVENT_ITERATIONS: usize = 10_000;
+
+/// Unpacks, loads and simulates the FMU at `fmu`.
+pub fn simulate(fmu: &Path, opts: &SimOptions) -> Result<SimResult, HarnessError> {
+    let fmu = Fmu::load(fmu)?;
+    simulate_fmu(&fmu, opts)
+}
+
+/// Simulates an already loaded FMU with a fresh instance.
+pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessError> {
+    let model = fmu.model_description();
+    let settings = Settings::resolve(model, opts)?;
+    let states = model.states()?;
+    let n = states.len();
+    let nz = model.number_of_event_indicators;
+    let mut recorder = Recorder::new(model, &states);
+
+    let mut instance = fmu.instantiate("mofmu_harness", false)?;
+    for (name, value) in &opts.start_values {
+        apply_start_value(&mut instance, model, name, *value)?;
+    }
+    instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
+    instance.enter_initialization_mode()?;
+    instance.exit_initialization_mode()?;
+    let mut stats = SimStats::default();
+    let mut t = settings.start;
+    let info = event_iteration(&mut instance, t)?;
+    if info.terminate_simulation != 0 {
+        recorder.record(&mut instance, t)?;
+        instance.terminate()?;
+        return Ok(recorder.finish(stats));
+    }
+    instance.enter_continuous_time_mode()?;
+    let mut next_time_event = next_event_time(&info, t);
+
+    let mut y = vec![0.0; n];
+    if n > 0 {
+        instance.get_continuous_states(&mut y)?;
+    }
+    let mut integrator = Rodas3::new(
+        settings.rtol,
+        absolute_tolerances(&mut instance, n, settings.rtol)?,
+    );
+    let mut z = vec![0.0; nz];
+    let mut z_new = vec![0.0; nz];
+    if nz > 0 {
+        instance.get_event_indicators(&mut z)?;
+    }
+    recorder.record(&mut instance, t)?;
+
+    let mut k = 1usize;
+    let mut terminated = false;
+    while k <= settings.output_count && !terminated {
+        let t_out = settings.output_time(k);
+        let t_limit = match next_time_event {
+            Some(te) if te < t_out => te,
+            _ => t_out,
+        };
+        let mut t_new = integrator.step(&mut FmuSystem(&mut instance), t, &mut y, t_limit)?;
+
+        let mut state_event = false;
+        if nz > 0 {
+            set_point(&mut instance, t_new, &y)?;
+            instance.get_event_indicators(&mut z_new)?;
+            if crossing(&z, &z_new) {
+                let located = locate_state_event(
+                    &mut integrator,
+                    &mut instance,
+                    (t, &z),
+                    (t_new, &y, &z_new),
+                )?;
+                t_new = located.0;
+                y = located.1;
+                z_new = located.2;
+                state_event = true;
+            }
+        }
+        set_point(&mut instance, t_new, &y)?;
+        let (step_event, terminate) = instance.completed_integrator_step()?;
+        t = t_new;
+        terminated = terminate;
+        let time_event = next_time_event.is_some_and(|te| t >= te);
+        let at_output = t_out - t <= 1e-9 * settings.interval;
+
+        if state_event || time_event || step_event {
+            stats.state_events += usize::from(state_event);
+            stats.time_events += usize::from(time_event);
+            stats.step_events += usize::from(step_event);
+            // The left limit, then the right limit: the event instant appears twice.
+            recorder.record(&mut instance, t)?;
+            if at_output {
+                k += 1;
+            }
+            instance.enter_event_mode()?;
+            let info = event_iteration(&mut instance, t)?;
+            if info.terminate_simulation != 0 {
+                terminated = true;
+            } else {
+                instance.enter_continuous_time_mode()?;
+            }
+            next_time_event = next_event_time(&info, t);
+            if n > 0 {
+                instance.get_continuous_states(&mut y)?;
+                if info.nominals_of_continuous_states_changed != 0 {
+                    integrator.set_absolute_tolerances(absolute_tolerances(
+                        &mut instance,
+                        n,
+                        settings.rtol,
+                    )?);
+                }
+            }
+            recorder.record(&mut instance, t)?;
+            integrator.restart();
+            if nz > 0 {
+                instance.get_event_indicators(&mut z)?;
+            }
+        } else {
+            if at_output {
+                recorder.record(&mut instance, t)?;
+                k += 1;
+            }
+            std::mem::swap(&mut z, &mut z_new);
+        }
+    }
+    // A simulation ended early by the FMU still reports where it stopped.
+    if terminated && recorder.last_time() != Some(t) {
+        recorder.record(&mut instance, t)?;
+    }
+    instance.terminate()?;
+    stats.integrator = integrator.stats();
+    Ok(recorder.finish(stats))
+}
+
+/// Start, stop, output grid and tolerance after applying defaults.
+struct Settings {
+    start: f64,
+    stop: f64,
+    interval: f64,
+    rtol: f64,
+    /// Output points after the start; the last one is exactly `stop`.
+    output_count: usize,
+}
+
+impl Settings {
+    fn resolve(model: &ModelDescription, opts: &SimOptions) -> Result<Settings, HarnessError> {
+        let experiment = &model.default_experiment;
+        let start = opts.start_time.or(experiment.start_time).unwrap_or(0.0);
+        let stop = opts
+            .stop_time
+            .or(experiment.stop_time)
+            .unwrap_or(if start < 1.0 { 1.0 } else { start + 1.0 });
+        if !start.is_finite() || !stop.is_finite() || stop <= start {
+            return Err(HarnessError::BadOptions(format!(
+                "the stop time ({stop}) must be finite and after the start time ({start})"
+            )));
+        }
+        let interval = opts
+            .output_interval
+            .or(experiment.step_size)
+            .unwrap_or((stop - start) / 500.0);
+        if !(interval.is_finite() && interval > 0.0) {
+            return Err(HarnessError::BadOptions(format!(
+                "the output interval ({interval}) must be positive"
+            )));
+        }
+        let points = ((stop - start) / interval - 1e-9).ceil().max(1.0);
+        if points > MAX_OUTPUT_POINTS {
+            return Err(HarnessError::BadOptions(format!(
+                "an output interval of {interval} gives {points} output points from {start} to \
+                 {stop}; use a larger interval"
+            )));
+        }
+        let rtol = opts
+            .relative_tolerance
+            .or(experiment.tolerance)
+            .unwrap_or(1e-6);
+        if !(rtol.is_finite() && rtol > 0.0 && rtol < 1.0) {
+            return Err(HarnessError::BadOptions(format!(
+                "the relative tolerance ({rtol}) must be between 0 and 1"
+            )));
+        }
+        Ok(Settings {
+            start,
+            stop,
+            interval,
+            rtol,
+            output_count: points as usize,
+        })
+    }
+
+    fn output_time(&self, k: usize) -> f64 {
+        if k >= self.output_count {
+            self.stop
+        } else {
+            self.start + k as f64 * self.interval
+        }
+    }
+}
+
+/// The FMU as a right-hand side: set time and states, read the derivatives.
+struct FmuSystem<'a, 'lib>(&'a mut Instance<'lib>);
+
+impl OdeSystem for FmuSystem<'_, '_> {
+    fn derivatives(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), HarnessError> {
+        set_point(self.0, t, y)?;
+        self.0.get_derivatives(dy)
+    }
+}
+
+fn set_point(instance: &mut Instance<'_>, t: f64, y: &[f64]) -> Result<(), HarnessError> {
+    instance.set_time(t)?;
+    if !y.is_empty() {
+        instance.set_continuous_states(y)?;
+    }
+    Ok(())
+}
+
+/// `rtol × nominal` per state (nominal 1 when the FMU reports none usable).
+fn absolute_tolerances(
+    instance: &mut Instance<'_>,
+    n: usize,
+    rtol: f64,
+) -> Result<Vec<f64>, HarnessError> {
+    let mut nominals = vec![1.0; n];
+    if n > 0 {
+        instance.get_nominals_of_continuous_states(&mut nominals)?;
+    }
+    Ok(nominals
+        .into_iter()
+        .map(|nominal| {
+            let nominal = nominal.abs();
+            rtol * if nominal.is_finite() && nominal > 0.0 {
+                nominal
+            } else {
+                1.0
+            }
+        })
+        .collect())
+}
+
+/// Calls fmi2NewDiscreteStates until no new discrete states are needed.
+fn event_iteration(instance: &mut Instance<'_>, time: f64) -> Result<EventInfo, HarnessError> {
+    for _ in 0..MAX_EVENT_ITERATIONS {
+        let info = instance.new_discrete_states()?;
+        if info.new_discrete_states_needed == 0 || info.terminate_simulation != 0 {
+            return Ok(info);
+        }
+    }
+    Err(HarnessError::Integrator {
+        time,
+        reason: format!(
+            "the event iteration did not settle after {MAX_EVENT_ITERATIONS} calls of \
+             fmi2NewDiscreteStates"
+        ),
+    })
+}
+
+/// The next time event, ignoring one that is not in the future.
+fn next_event_time(info: &EventInfo, t: f64) -> Option<f64> {
+    (info.next_event_time_defined != 0 && info.next_event_time > t).then_some(info.next_event_time)
+}
+
+/// An indicator crosses when it moves from one strict side of zero to zero or the other
+/// side. Leaving zero is not a crossing, so an indicator that an event just reset to
+/// exactly zero does not fire again at once.
+fn crossed(before: f64, after: f64) -> bool {
+    (before > 0.0 && after <= 0.0) || (before < 0.0 && after >= 0.0)
+}
+
+fn crossing(before: &[f64], after: &[f64]) -> bool {
+    before.iter().zip(after).any(|(&b, &a)| crossed(b, a))
+}
+
+/// Finds the first instant in `(t0, t1]` where an event indicator crosses zero, to
+/// about 1e-12 relative in time, by the Illinois variant of regula falsi on the
+/// re-integrated solution (bisection when it stalls). Returns the time just after the
+/// crossing, the states and the indicators there.
+fn locate_state_event(
+    integrator: &mut Rodas3,
+    instance: &mut Instance<'_>,
+    (t0, z0): (f64, &[f64]),
+    (t1, y1, z1): (f64, &[f64], &[f64]),
+) -> Result<(f64, Vec<f64>, Vec<f64>), HarnessError> {
+    let tolerance = 1e-12 * t1.abs().max(t1 - t0);
+    let (mut lo, mut z_lo) = (t0, z0.to_vec());
+    let (mut hi, mut y_hi, mut z_hi) = (t1, y1.to_vec(), z1.to_vec());
+    let (mut weight_lo, mut weight_hi) = (1.0, 1.0);
+    // +1 when the last iteration kept `lo` (moved `hi`), -1 when it kept `hi`.
+    let mut last_kept = 0i8;
+    let mut widths = [t1 - t0; 2];
+    let mut y = vec![0.0; y1.len()];
+    let mut z = vec![0.0; z1.len()];
+    for iteration in 0..200 {
+        let width = hi - lo;
+        if width <= tolerance {
+            break;
+        }
+        // The earliest secant root among the crossing indicators.
+        let mut candidate = f64::INFINITY;
+        for i in 0..z_lo.len() {
+            if crossed(z_lo[i], z_hi[i]) {
+                let a = weight_lo * z_lo[i];
+                let b = weight_hi * z_hi[i];
+                let fraction = if a != b { a / (a - b) } else { 0.5 };
+                candidate = candidate.min(lo + fraction * width);
+            }
+        }
+        // Bisect when regula falsi has not halved the bracket in two iterations.
+        if iteration >= 2 && width > 0.5 * widths[0] {
+            candidate = lo + 0.5 * width;
+        }
+        let margin = 0.25 * tolerance;
+        if !candidate.is_finite() {
+            candidate = lo + 0.5 * width;
+        }
+        candidate = candidate.clamp(lo + margin, hi - margin);
+        if candidate <= lo || candidate >= hi {
+            break;
+        }
+        widths = [widths[1], width];
+        integrator.solution_in_last_step(&mut FmuSystem(instance), candidate, &mut y)?;
+        set_point(instance, candidate, &y)?;
+        instance.get_event_indicators(&mut z)?;
+        if crossing(&z_lo, &z) {
+            hi = candidate;
+            y_hi.copy_from_slice(&y);
+            z_hi.copy_from_slice(&z);
+            weight_hi = 1.0;
+            if last_kept == 1 {
+                weight_lo *= 0.5;
+            }
+            last_kept = 1;
+        } else {
+            lo = candidate;
+            z_lo.copy_from_slice(&z);
+            weight_lo = 1.0;
+            if last_kept == -1 {
+                weight_hi *= 0.5;
+            }
+            last_kept = -1;
+        }
+    }
+    Ok((hi, y_hi, z_hi))
+}
+
+/// Sets one start value by name, converting to the variable's type.
+fn apply_start_value(
+    instance: &mut Instance<'_>,
+    model: &ModelDescription,
+    name: &str,
+    value: f64,
+) -> Result<(), HarnessError> {
+    let variable = model
+        .variable(name)
+        .ok_or_else(|| HarnessError::UnknownVariable(name.to_string()))?;
+    let bad = |reason: String| HarnessError::BadStartValue {
+        name: name.to_string(),
+        reason,
+    };
+    let reference = [variable.value_reference];
+    match variable.kind {
+        VariableKind::Real => instance.set_real(&reference, &[value]),
+        VariableKind::Integer | VariableKind::Enumeration => {
+            if value.fract() != 0.0 || value < i32::MIN as f64 || value > i32::MAX as f64 {
+                return Err(bad(format!("{value} is not a 32-bit integer")));
+            }
+            instance.set_integer(&reference, &[value as i32])
+        }
+        VariableKind::Boolean => {
+            if value != 0.0 && value != 1.0 {
+                return Err(bad(format!("{value} is not a Boolean (use 0 or 1)")));
+            }
+            instance.set_boolean(&reference, &[value == 1.0])
+        }
+        VariableKind::String => Err(bad("String variables cannot be set from a number".into())),
+    }
+}
+
+/// Samples the result columns: time, then every state and output that has a numeric
+/// type, in model-description order.
+struct Recorder {
+    names: Vec<String>,
+    rows: Vec<Vec<f64>>,
+    /// (column, value reference) per type.
+    reals: (Vec<usize>, Vec<u32>),
+    integers: (Vec<usize>, Vec<u32>),
+    booleans: (Vec<usize>, Vec<u32>),
+}
+
+impl Recorder {
+    fn new(model: &ModelDescription, states: &[usize]) -> Recorder {
+        let mut recorder = Recorder {
+            names: vec!["time".to_string()],
+            rows: Vec::new(),
+            reals: Default::default(),
+            integers: Default::default(),
+            booleans: Default::default(),
+        };
+        let mut is_state = vec![false; model.variables.len()];
+        for &state in states {
+            is_state[state] = true;
+        }
+        for (index, variable) in model.variables.iter().enumerate() {
+            if !(is_state[index] || variable.causality == Causality::Output) {
+                continue;
+            }
+            let column = recorder.names.len();
+            let target = match variable.kind {
+                VariableKind::Real => &mut recorder.reals,
+                VariableKind::Integer | VariableKind::Enumeration => &mut recorder.integers,
+                VariableKind::Boolean => &mut recorder.booleans,
+                VariableKind::String => continue,
+            };
+            target.0.push(column);
+            target.1.push(variable.value_reference);
+            recorder.names.push(variable.name.clone());
+        }
+        recorder
+    }
+
+    fn record(&mut self, instance: &mut Instance<'_>, t: f64) -> Result<(), HarnessError> {
+        let mut row = vec![0.0; self.names.len()];
+        row[0] = t;
+        if !self.reals.1.is_empty() {
+            for (&column, value) in self.reals.0.iter().zip(instance.get_real(&self.reals.1)?) {
+                row[column] = value;
+            }
+        }
+        if !self.integers.1.is_empty() {
+            let values = instance.get_integer(&self.integers.1)?;
+            for (&column, value) in self.integers.0.iter().zip(values) {
+                row[column] = f64::from(value);
+            }
+        }
+        if !self.booleans.1.is_empty() {
+            let values = instance.get_boolean(&self.booleans.1)?;
+            for (&column, value) in self.booleans.0.iter().zip(values) {
+                row[column] = if value { 1.0 } else { 0.0 };
+            }
+        }
+        self.rows.push(row);
+        Ok(())
+    }
+
+    fn last_time(&self) -> Option<f64> {
+        self.rows.last().map(|row| row[0])
+    }
+
+    fn finish(self, stats: SimStats) -> SimResult {
+        SimResult {
+            names: self.names,
+            rows: self.rows,
+            stats,
+        }
+    }
+}
