@@ -7,7 +7,8 @@ For each case of fmu-tests/cases.toml:
 2. validate the FMU with FMPy (the list of problems must be empty);
 3. simulate it with FMPy (CVode, relative tolerance 1e-8) and compare with the
    reference computed without mofmu (references/make_references.py);
-4. simulate it with `mofmu simulate` and compare with the same reference;
+4. simulate it with `mofmu simulate` (same relative tolerance) and compare
+   with the same reference;
 5. compare the FMPy and mofmu results with each other.
 
 Every check prints one line `PASS|FAIL <case> <check> <worst deviation>`; the
@@ -366,6 +367,8 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
         repr(case.stop_time),
         "--output-interval",
         repr(case.output_interval),
+        "--tolerance",
+        repr(FMPY_RELATIVE_TOLERANCE),
         "-o",
         str(csv_path),
     ]

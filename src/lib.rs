@@ -7,6 +7,7 @@
 //! touch files, compilers and archives.
 
 pub mod causalize;
+pub mod check;
 pub mod codegen;
 pub mod diagnostic;
 pub mod export;
@@ -20,4 +21,3 @@ pub mod schedule;
 pub mod source;
 pub mod syntax;
 pub mod units;
-pub mod check;

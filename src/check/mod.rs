@@ -24,9 +24,13 @@ struct Checker {
 }
 
 fn eliminated(code: &'static str, span: Span, what: &str, why: &str, help: &str) -> Diagnostic {
-    Diagnostic::error(code, span, format!("{what} is not part of the strict methodology: {why}"))
-        .with_label("eliminated feature")
-        .with_help(help)
+    Diagnostic::error(
+        code,
+        span,
+        format!("{what} is not part of the strict methodology: {why}"),
+    )
+    .with_label("eliminated feature")
+    .with_help(help)
 }
 
 impl Checker {
@@ -106,7 +110,9 @@ impl Checker {
 
     fn element(&mut self, e: &Element, encapsulated: bool, own_encapsulated: bool) {
         match e {
-            Element::Class { prefixes, class, .. } => {
+            Element::Class {
+                prefixes, class, ..
+            } => {
                 self.element_prefixes(prefixes);
                 self.class(class, encapsulated);
             }
@@ -257,7 +263,9 @@ impl Checker {
             Equation::If { span, .. } => self.diags.push(
                 Diagnostic::error("MC119", *span, "`if` equations are not supported")
                     .with_label("if-equation")
-                    .with_help("write one equation with an if-expression: `x = if c then a else b;`"),
+                    .with_help(
+                        "write one equation with an if-expression: `x = if c then a else b;`",
+                    ),
             ),
             Equation::When { span } => self.diags.push(discrete(*span, "a `when` equation")),
             Equation::Call { name, args, span } => {
@@ -274,8 +282,12 @@ impl Checker {
                     self.diags.push(discrete(*span, "`reinit`"));
                 } else if n != "assert" {
                     self.diags.push(
-                        Diagnostic::error("MC043", *span, format!("`{n}(...)` cannot be used as an equation"))
-                            .with_help("write an equation `unknown = expression`"),
+                        Diagnostic::error(
+                            "MC043",
+                            *span,
+                            format!("`{n}(...)` cannot be used as an equation"),
+                        )
+                        .with_help("write an equation `unknown = expression`"),
                     );
                 }
                 for a in args {
@@ -291,14 +303,31 @@ impl Checker {
             ExprKind::Call { func, args, named } => {
                 let n = func.dotted();
                 let rule: Option<(&'static str, &str, &str)> = match n.as_str() {
-                    "cardinality" => Some(("MC106", "its value depends on how the component is connected elsewhere", "use explicit parameters instead")),
-                    "delay" => Some(("MC107", "it needs past values the methodology does not keep", "model the delay with states (e.g. a chain of first-order blocks)")),
-                    "homotopy" => Some(("MC108", "it asks the solver to guess between two models", "write the actual model")),
-                    "spatialDistribution" => Some(("MC109", "it hides a partial differential equation in a built-in", "discretise the distribution into states")),
+                    "cardinality" => Some((
+                        "MC106",
+                        "its value depends on how the component is connected elsewhere",
+                        "use explicit parameters instead",
+                    )),
+                    "delay" => Some((
+                        "MC107",
+                        "it needs past values the methodology does not keep",
+                        "model the delay with states (e.g. a chain of first-order blocks)",
+                    )),
+                    "homotopy" => Some((
+                        "MC108",
+                        "it asks the solver to guess between two models",
+                        "write the actual model",
+                    )),
+                    "spatialDistribution" => Some((
+                        "MC109",
+                        "it hides a partial differential equation in a built-in",
+                        "discretise the distribution into states",
+                    )),
                     _ => None,
                 };
                 if let Some((code, why, help)) = rule {
-                    self.diags.push(eliminated(code, e.span, &format!("`{n}`"), why, help));
+                    self.diags
+                        .push(eliminated(code, e.span, &format!("`{n}`"), why, help));
                 } else if n.starts_with("Connections.") {
                     self.diags.push(eliminated(
                         "MC105",
@@ -307,7 +336,10 @@ impl Checker {
                         "overdetermined connection graphs are replaced by assumed causality",
                         "give the connectors input/output causality",
                     ));
-                } else if matches!(n.as_str(), "pre" | "edge" | "change" | "sample" | "initial" | "terminal") {
+                } else if matches!(
+                    n.as_str(),
+                    "pre" | "edge" | "change" | "sample" | "initial" | "terminal"
+                ) {
                     self.diags.push(discrete(e.span, &format!("`{n}()`")));
                 }
                 for a in args {
@@ -359,5 +391,7 @@ fn discrete(span: Span, what: &str) -> Diagnostic {
         format!("{what} is a discrete-event construct, which the methodology does not support yet"),
     )
     .with_label("discrete event")
-    .with_help("formulate the behaviour in continuous time (if-expressions on relations become events)")
+    .with_help(
+        "formulate the behaviour in continuous time (if-expressions on relations become events)",
+    )
 }
