@@ -71,6 +71,19 @@ pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
         }
         if let Err(ds) = causalize(&model, &mut elab) {
             diags.extend(ds);
+            continue;
+        }
+        // A class with components is also checked as a system: its
+        // components' inputs must be connected and its blocks acyclic.
+        if !model.subs.is_empty() {
+            match instantiate(&mut elab, id, &[]) {
+                Ok(sys) => {
+                    if let Err(ds) = crate::schedule::schedule(&sys) {
+                        diags.extend(ds);
+                    }
+                }
+                Err(ds) => diags.extend(ds),
+            }
         }
     }
     diags.sort_by_key(|d| (d.span.file, d.span.start));
