@@ -273,11 +273,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
             let mut ok = true;
             e.visit(&mut |x| match x {
                 Ex::Time | Ex::LoopVar(_) => ok = false,
-                Ex::Var(s, _) => {
-                    if !me.is_parameter_slot(*s) {
-                        ok = false
-                    }
-                }
+                Ex::Var(s, _) if !me.is_parameter_slot(*s) => ok = false,
                 _ => {}
             });
             ok

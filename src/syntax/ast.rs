@@ -103,6 +103,9 @@ pub struct ClassDef {
     pub span: Span,
 }
 
+// The long body is by far the common case; boxing it would only add an
+// indirection everywhere the tree is walked.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClassBody {
     /// `model M ... end M;`
@@ -221,6 +224,7 @@ pub struct Modification {
     pub span: Span,
 }
 
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Argument {
     /// `each final name(args) = expr`
