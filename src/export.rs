@@ -69,6 +69,16 @@ pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
         if model.partial || kind == ClassKind::Connector {
             continue;
         }
+        // A class that uses an eliminated feature was already reported at
+        // that line; causalising it anyway would report the same line again
+        // (e.g. `delay(...)` as an unknown function) or guess at what the
+        // rejected construct determined.
+        let span = node.def.span;
+        if lib.diagnostics.iter().any(|d| {
+            d.span.file == span.file && span.start <= d.span.start && d.span.end <= span.end
+        }) {
+            continue;
+        }
         if let Err(ds) = causalize(&model, &mut elab) {
             diags.extend(ds);
         }
@@ -133,6 +143,7 @@ pub fn export_model(
             lib.tree.get(id).def.name.span,
             format!("the model description would be invalid: {e}"),
         )
+        .with_label("invalid model description")
         .with_help("this is a bug in mofmu unless a value in the model is not finite")])
     })?;
     let mut parts: Vec<&[u8]> = vec![draft.as_bytes(), draft_xml.as_bytes()];

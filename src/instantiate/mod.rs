@@ -274,6 +274,7 @@ impl Builder<'_, '_> {
                         s,
                         "components are nested too deeply (more than 64 levels)",
                     )
+                    .with_label("nested too deeply")
                     .with_help("a class probably contains itself"),
                 );
             }
@@ -362,6 +363,7 @@ impl Builder<'_, '_> {
                         v.span,
                         format!("`{}` must be a whole number, got {value}", flat(&v.name)),
                     )
+                    .with_label("not a whole number")
                     .with_help("give Integer parameters whole-number values"),
                 );
             }
@@ -393,6 +395,7 @@ impl Builder<'_, '_> {
                                     flat(&v.name)
                                 ),
                             )
+                            .with_label("size below 1")
                             .with_help("give the size parameter a positive value"),
                         );
                         1

@@ -177,6 +177,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                                 .unwrap_or_else(|| span_of_model(sys)),
                             format!("`{}` is read but never determined", sys.reals[*r].name),
                         )
+                        .with_label("never determined")
                         .with_help("connect or determine the variable"),
                     );
                 }
@@ -338,6 +339,7 @@ fn side(sys: &System, p: usize, r: &ComponentRef, span: Span) -> Result<Side, Di
                 r.span,
                 "connecting array elements is not supported yet",
             )
+            .with_label("array element")
             .with_help("connect whole connectors"));
         }
     }
@@ -529,11 +531,11 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                         (
                             "MC060",
                             format!(
-                                "no side of this connection determines `{}` ({})",
+                                "no side of this connection determines {} ({})",
                                 if name.is_empty() {
-                                    "the signal"
+                                    "the signal".to_string()
                                 } else {
-                                    name.as_str()
+                                    format!("`{name}`")
                                 },
                                 vars.iter()
                                     .map(|v| label(v.1))
@@ -580,7 +582,7 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                             "MC062",
                             set_span,
                             format!(
-                                "the flow `{name}` of this connection set must be received by exactly one side, found {}",
+                                "exactly one side of this connection set must receive the flow `{name}` (the side that determines the potential), found {}",
                                 sinks.len()
                             ),
                         )

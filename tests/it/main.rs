@@ -1,4 +1,5 @@
 //! The one integration-test binary.
+mod check;
 mod harness;
 mod model_description;
 mod package;
