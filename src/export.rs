@@ -115,8 +115,11 @@ pub fn export_model(
     sets: &[SetValue],
     stop_time: f64,
 ) -> Result<ExportOutput, ExportError> {
-    if !lib.diagnostics.is_empty() {
-        return Err(ExportError::Diagnostics(lib.diagnostics.clone()));
+    // Export only from a library that checks clean as a whole, so that an
+    // FMU never comes from sources the checker rejects.
+    let library_diags = check_library(lib);
+    if !library_diags.is_empty() {
+        return Err(ExportError::Diagnostics(library_diags));
     }
     let id = lib
         .tree

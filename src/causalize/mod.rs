@@ -630,10 +630,15 @@ impl Causalizer<'_, '_, '_> {
                             span: st.span,
                         }
                     } else {
+                        // A size that could not be read was reported as
+                        // MC041 already.
+                        let Some(size) = dims[vi].first() else {
+                            continue;
+                        };
                         Stmt::For {
                             depth: 0,
                             lo: Ex::Int(1),
-                            hi: affine_to_ex(&dims[vi][0]),
+                            hi: affine_to_ex(size),
                             body: vec![Stmt::Assign {
                                 target: slot,
                                 index: Some(Ex::LoopVar(0)),

@@ -3,5 +3,6 @@ mod check;
 mod harness;
 mod model_description;
 mod package;
+mod robustness;
 mod runtime;
 mod syntax;
