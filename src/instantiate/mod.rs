@@ -311,7 +311,6 @@ impl Builder<'_, '_> {
                 format!("{path}.{v}")
             }
         };
-        let at = decl_span.unwrap_or(self.model_span);
 
         // The effective modifier of each variable: the outermost one wins.
         let mut effective: HashMap<(String, bool), Incoming> = HashMap::new();
@@ -389,7 +388,9 @@ impl Builder<'_, '_> {
                         self.diags.push(
                             Diagnostic::error(
                                 "MX004",
-                                at,
+                                // In a component, the declaration that sets
+                                // the size; in the model itself, the array.
+                                decl_span.unwrap_or(v.span),
                                 format!(
                                     "`{}` would have size {n}; array sizes must be at least 1",
                                     flat(&v.name)

@@ -217,10 +217,7 @@ impl<'a> Elaborator<'a> {
                             Diagnostic::error(
                                 "MC006",
                                 ext.name.span,
-                                format!(
-                                    "class `{}` extends itself",
-                                    self.tree.get(base).qualified
-                                ),
+                                format!("class `{}` extends itself", self.tree.get(base).qualified),
                             )
                             .with_label("recursive base class")
                             .with_help("a class cannot be its own base class"),
