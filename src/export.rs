@@ -69,6 +69,16 @@ pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
         if model.partial || kind == ClassKind::Connector {
             continue;
         }
+        // A class that uses an eliminated feature was already reported at
+        // that line; causalising it anyway would report the same line again
+        // (e.g. `delay(...)` as an unknown function) or guess at what the
+        // rejected construct determined.
+        let span = node.def.span;
+        if lib.diagnostics.iter().any(|d| {
+            d.span.file == span.file && span.start <= d.span.start && d.span.end <= span.end
+        }) {
+            continue;
+        }
         if let Err(ds) = causalize(&model, &mut elab) {
             diags.extend(ds);
             continue;
@@ -118,8 +128,11 @@ pub fn export_model(
     sets: &[SetValue],
     stop_time: f64,
 ) -> Result<ExportOutput, ExportError> {
-    if !lib.diagnostics.is_empty() {
-        return Err(ExportError::Diagnostics(lib.diagnostics.clone()));
+    // Export only from a library that checks clean as a whole, so that an
+    // FMU never comes from sources the checker rejects.
+    let library_diags = check_library(lib);
+    if !library_diags.is_empty() {
+        return Err(ExportError::Diagnostics(library_diags));
     }
     let id = lib
         .tree
@@ -146,6 +159,7 @@ pub fn export_model(
             lib.tree.get(id).def.name.span,
             format!("the model description would be invalid: {e}"),
         )
+        .with_label("invalid model description")
         .with_help("this is a bug in mofmu unless a value in the model is not finite")])
     })?;
     let mut parts: Vec<&[u8]> = vec![draft.as_bytes(), draft_xml.as_bytes()];

@@ -100,6 +100,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     r.span,
                     format!("`{}` is a component, not a variable", path.join(".")),
                 )
+                .with_label("a component, not a variable")
                 .with_help("refer to one of its variables, e.g. `component.y`"));
             };
             if let Some(s) = cm.subs.iter().find(|s| s.name == next.name.name) {
@@ -128,6 +129,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     r.span,
                     format!("`{}.{var_name}` is not a Real variable; only Real variables of components can be used in equations", path.join(".")),
                 )
+                .with_label("not a Real variable")
                 .with_help("use the value through a Real parameter of this class"));
             }
             if !v.dims.is_empty() {
@@ -136,6 +138,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     r.span,
                     "array variables of sub-components cannot be used in equations yet",
                 )
+                .with_label("array of a sub-component")
                 .with_help("connect the component instead, or expose a scalar output"));
             }
             let kind = SlotKind::Sub {
@@ -169,6 +172,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     e.span,
                     "strings cannot be used in equations",
                 )
+                .with_label("string value")
                 .with_help("remove the string; only numbers and Booleans are values here"))
             }
             ExprKind::Ref(r) => self.reference(r)?,
@@ -215,6 +219,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                         e.span,
                         format!("`{fname}` takes no named arguments"),
                     )
+                    .with_label("named argument")
                     .with_help("pass the arguments by position"));
                 }
                 match fname.as_str() {
@@ -252,6 +257,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     e.span,
                     "array expressions are not supported in equations yet",
                 )
+                .with_label("array expression")
                 .with_help("write one equation per element, or a `for` loop"))
             }
             ExprKind::End => {
@@ -260,6 +266,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     e.span,
                     "`end` in subscripts is not supported yet",
                 )
+                .with_label("`end` subscript")
                 .with_help("write the size parameter instead of `end`"))
             }
         })
@@ -309,6 +316,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         let ExprKind::Ref(r) = &arg.kind else {
             return Err(
                 Diagnostic::error("MC037", arg.span, "`der` takes a variable")
+                    .with_label("not a variable")
                     .with_help("write der(x) for a variable x"),
             );
         };
@@ -319,6 +327,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
             }
             return Err(
                 Diagnostic::error("MC037", arg.span, "`der` takes a variable")
+                    .with_label("not a variable")
                     .with_help("write der(x) for a variable x"),
             );
         };
@@ -345,6 +354,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 arg.span,
                 "derivatives of sub-component variables are not available",
             )
+            .with_label("derivative unknown")
             .with_help("compute the derivative inside the component that owns the variable")),
         }
     }
@@ -366,6 +376,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     p.name.span,
                     "subscripts are only supported on the last part of a name",
                 )
+                .with_label("subscript on an inner part")
                 .with_help("index the variable itself, e.g. `port.T[1]`"));
             }
         }
@@ -381,6 +392,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                         r.span,
                         "Integer arrays are not supported",
                     )
+                    .with_label("Integer array")
                     .with_help("use scalar Integer parameters"));
                 }
                 let Some(k) = self.int_params.iter().position(|p| *p == vi) else {
@@ -389,6 +401,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                         r.span,
                         format!("`{joined}` is an Integer or Boolean variable; only parameters of these types are supported"),
                     )
+                    .with_label("not a parameter")
                     .with_help("declare it as a parameter, or make it Real"));
                 };
                 return Ok(Ex::IntParam(k));
@@ -404,6 +417,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     r.span,
                     "array variables of sub-components cannot be used in equations yet",
                 )
+                .with_label("array of a sub-component")
                 .with_help("connect the component instead"));
             }
             return Ok(Ex::Var(s, None));
@@ -428,6 +442,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     r.span,
                     "a scalar variable cannot be indexed",
                 )
+                .with_label("scalar variable")
                 .with_help("remove the subscript"));
             }
             return Ok(None);
@@ -438,6 +453,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 r.span,
                 "whole-array expressions are not supported in equations yet",
             )
+            .with_label("whole array")
             .with_help("index the array, e.g. inside a `for` loop: `x[i]`")),
             [Subscript::Expr(e)] => Ok(Some(Box::new(self.lower(e, Context::Direct)?))),
             _ => Err(Diagnostic::error(
@@ -445,6 +461,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 r.span,
                 "only one-dimensional arrays with one index are supported yet",
             )
+            .with_label("more than one index")
             .with_help("use one subscript")),
         }
     }
@@ -452,6 +469,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
 
 fn arity(e: &Expr, f: &str, n: usize) -> Diagnostic {
     Diagnostic::error("MC035", e.span, format!("`{f}` takes {n} argument(s)"))
+        .with_label("wrong number of arguments")
         .with_help(format!("call `{f}` with exactly {n} argument(s)"))
 }
 

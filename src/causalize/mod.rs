@@ -59,6 +59,7 @@ pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Compiled, 
         determined: HashMap::new(),
         diags: Vec::new(),
         loop_ranges: Vec::new(),
+        skipped_equation: false,
     };
     let dims = cx.dims();
     let mut stmts = Vec::new();
@@ -67,7 +68,11 @@ pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Compiled, 
             stmts.push(s);
         }
     }
-    cx.check_complete(&dims);
+    // An equation that could not be read might have determined any of the
+    // unknowns left over, so "never determined" would be a guess.
+    if cx.diags.is_empty() && !cx.skipped_equation {
+        cx.check_complete(&dims);
+    }
     let (int_bindings, bindings, starts, parameter_stmts, start_stmts) = cx.bindings(&dims);
     let sub_modifiers = cx.sub_modifiers();
     let mut parameter_stmts = parameter_stmts;
@@ -125,6 +130,8 @@ struct Causalizer<'m, 'e, 'a> {
     diags: Vec<Diagnostic>,
     /// (lo, hi) of the enclosing `for` loops.
     loop_ranges: Vec<(Affine, Affine)>,
+    /// An equation the check phase already rejected was left out.
+    skipped_equation: bool,
 }
 
 impl Causalizer<'_, '_, '_> {
@@ -154,6 +161,7 @@ impl Causalizer<'_, '_, '_> {
                         v.span,
                         "only one-dimensional arrays are supported yet",
                     )
+                    .with_label("more than one dimension")
                     .with_help("use one dimension"),
                 );
             }
@@ -246,6 +254,7 @@ impl Causalizer<'_, '_, '_> {
                                         range.span,
                                         "loop bounds must be Integer parameter expressions",
                                     )
+                                    .with_label("bounds are not Integer parameter expressions")
                                     .with_help(
                                         "write `for i in 1:n loop` with n an Integer parameter",
                                     ),
@@ -261,6 +270,7 @@ impl Causalizer<'_, '_, '_> {
                                 range.span,
                                 "a `for` loop needs a range `a:b`",
                             )
+                            .with_label("not a range")
                             .with_help("write `for i in 1:n loop`"),
                         );
                         return None;
@@ -285,23 +295,30 @@ impl Causalizer<'_, '_, '_> {
                     body: out,
                 })
             }
-            Equation::Connect { .. } => None,
+            // Elaboration takes the connect equations of the class body
+            // out; one left here stands inside a `for` loop.
+            Equation::Connect { span, .. } => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "MC043",
+                        *span,
+                        "`connect` inside a `for` loop is not supported",
+                    )
+                    .with_label("connect in a loop")
+                    .with_help("write the connections one by one, outside the loop"),
+                );
+                None
+            }
             Equation::Call { name, span, .. } if name.dotted() == "assert" => {
                 let _ = span;
                 None
             }
-            other => {
-                self.diags.push(
-                    Diagnostic::error(
-                        "MC043",
-                        other.span(),
-                        "this kind of equation is not supported",
-                    )
-                    .with_label("unsupported equation")
-                    .with_help(
-                        "write the equation as `unknown = expression` in partially ordered form",
-                    ),
-                );
+            // `if`, `when` and other call equations are rejected by the
+            // check phase (MC119, MC116, MC105, MC043), which `load_library`
+            // always runs; reporting them here again would name the same
+            // line twice.
+            _ => {
+                self.skipped_equation = true;
                 None
             }
         }
@@ -404,6 +421,7 @@ impl Causalizer<'_, '_, '_> {
                     span,
                     "whole-array equations are not supported yet",
                 )
+                .with_label("whole array")
                 .with_help("determine the elements one by one or in a `for` loop"));
             }
             if !self.loop_ranges.is_empty() {
@@ -415,6 +433,7 @@ impl Causalizer<'_, '_, '_> {
                         self.low.slots[t.slot].name
                     ),
                 )
+                .with_label("scalar determined inside a loop")
                 .with_help("determine scalars outside `for` loops"));
             }
             self.determined.insert(t.slot, Determined::Scalar(span));
@@ -472,10 +491,15 @@ impl Causalizer<'_, '_, '_> {
                 SlotKind::Sub { .. } => continue,
             };
             let v = &self.model.vars[var];
-            if let Some(c) = &v.connector {
-                if connected.contains(c) {
-                    continue;
-                }
+            // A variable with a binding is reported as MC047 at its line.
+            if v.binding.is_some() {
+                continue;
+            }
+            // A connector member, or a top-level signal such as
+            // `RealOutput y`, may be determined by a connection instead.
+            let connector = v.connector.as_deref().unwrap_or(&v.name);
+            if connected.contains(connector) {
+                continue;
             }
             match self.determined.get(&s) {
                 None => self.diags.push(
@@ -531,6 +555,7 @@ impl Causalizer<'_, '_, '_> {
                             b.span,
                             format!("`{}` has a binding but is not a parameter", v.name),
                         )
+                        .with_label("binding on a variable")
                         .with_help("write the binding as an equation instead"),
                     );
                     continue;
@@ -558,6 +583,7 @@ impl Causalizer<'_, '_, '_> {
                             b.span,
                             "array parameters with bindings are not supported yet",
                         )
+                        .with_label("array parameter binding")
                         .with_help("use scalar parameters"),
                     );
                     continue;
@@ -604,10 +630,15 @@ impl Causalizer<'_, '_, '_> {
                             span: st.span,
                         }
                     } else {
+                        // A size that could not be read was reported as
+                        // MC041 already.
+                        let Some(size) = dims[vi].first() else {
+                            continue;
+                        };
                         Stmt::For {
                             depth: 0,
                             lo: Ex::Int(1),
-                            hi: affine_to_ex(&dims[vi][0]),
+                            hi: affine_to_ex(size),
                             body: vec![Stmt::Assign {
                                 target: slot,
                                 index: Some(Ex::LoopVar(0)),
@@ -706,6 +737,7 @@ impl Causalizer<'_, '_, '_> {
                 m.span,
                 format!("no component `{}` to modify", m.path.join(".")),
             )
+            .with_label("no such component")
             .with_help("modify only declared components")
         })
     }
@@ -735,12 +767,7 @@ impl Causalizer<'_, '_, '_> {
             ..
         } = arg
         else {
-            if let Argument::Redeclare { span } = arg {
-                self.diags.push(
-                    Diagnostic::error("MC015", *span, "`redeclare` is not part of the methodology")
-                        .with_help("write a separate class instead of redeclaring"),
-                );
-            }
+            // The check phase reports every `redeclare` as MC111.
             return;
         };
         let full = if prefix.is_empty() {

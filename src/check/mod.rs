@@ -287,6 +287,7 @@ impl Checker {
                             *span,
                             format!("`{n}(...)` cannot be used as an equation"),
                         )
+                        .with_label("not an equation")
                         .with_help("write an equation `unknown = expression`"),
                     );
                 }

@@ -274,6 +274,7 @@ impl Builder<'_, '_> {
                         s,
                         "components are nested too deeply (more than 64 levels)",
                     )
+                    .with_label("nested too deeply")
                     .with_help("a class probably contains itself"),
                 );
             }
@@ -310,7 +311,6 @@ impl Builder<'_, '_> {
                 format!("{path}.{v}")
             }
         };
-        let at = decl_span.unwrap_or(self.model_span);
 
         // The effective modifier of each variable: the outermost one wins.
         let mut effective: HashMap<(String, bool), Incoming> = HashMap::new();
@@ -362,6 +362,7 @@ impl Builder<'_, '_> {
                         v.span,
                         format!("`{}` must be a whole number, got {value}", flat(&v.name)),
                     )
+                    .with_label("not a whole number")
                     .with_help("give Integer parameters whole-number values"),
                 );
             }
@@ -387,12 +388,15 @@ impl Builder<'_, '_> {
                         self.diags.push(
                             Diagnostic::error(
                                 "MX004",
-                                at,
+                                // In a component, the declaration that sets
+                                // the size; in the model itself, the array.
+                                decl_span.unwrap_or(v.span),
                                 format!(
                                     "`{}` would have size {n}; array sizes must be at least 1",
                                     flat(&v.name)
                                 ),
                             )
+                            .with_label("size below 1")
                             .with_help("give the size parameter a positive value"),
                         );
                         1

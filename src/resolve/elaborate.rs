@@ -200,6 +200,7 @@ impl<'a> Elaborator<'a> {
                                     ext.name.span,
                                     "a model cannot extend a predefined type",
                                 )
+                                .with_label("predefined type")
                                 .with_help("extend a model, block or connector class"),
                             );
                             continue;
@@ -209,6 +210,20 @@ impl<'a> Elaborator<'a> {
                             continue;
                         }
                     };
+                    // Report a class that extends itself at the `extends`
+                    // clause, the line at fault, not at the class name.
+                    if self.in_progress.contains(&base) {
+                        diags.push(
+                            Diagnostic::error(
+                                "MC006",
+                                ext.name.span,
+                                format!("class `{}` extends itself", self.tree.get(base).qualified),
+                            )
+                            .with_label("recursive base class")
+                            .with_help("a class cannot be its own base class"),
+                        );
+                        continue;
+                    }
                     match self.class(base) {
                         Ok(mut b) => {
                             for arg in &ext.modification {
@@ -260,6 +275,7 @@ impl<'a> Elaborator<'a> {
                                 comp.name.span,
                                 "array dimensions must be given (`:` is not allowed)",
                             )
+                            .with_label("size not given")
                             .with_help("write the size as an Integer literal or parameter"),
                         );
                     }
@@ -323,6 +339,7 @@ impl<'a> Elaborator<'a> {
                                         comp.name.span,
                                         "arrays of connectors are not supported yet",
                                     )
+                                    .with_label("array of connectors")
                                     .with_help("declare one connector per port"),
                                 );
                                 continue;
@@ -355,6 +372,7 @@ impl<'a> Elaborator<'a> {
                                         comp.name.span,
                                         "arrays of components are not supported yet",
                                     )
+                                    .with_label("array of components")
                                     .with_help("declare the components one by one"),
                                 );
                                 continue;
@@ -366,6 +384,7 @@ impl<'a> Elaborator<'a> {
                                         comp.name.span,
                                         "a component cannot have a binding equation",
                                     )
+                                    .with_label("binding on a component")
                                     .with_help("set its parameters with a modifier instead"),
                                 );
                             }
@@ -427,6 +446,7 @@ impl<'a> Elaborator<'a> {
             if depth > 64 {
                 return Err(
                     Diagnostic::error("MC006", name.span, "type definitions form a cycle")
+                        .with_label("cyclic type definition")
                         .with_help("a type cannot be defined in terms of itself"),
                 );
             }
@@ -601,20 +621,15 @@ fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
             span,
             ..
         } => (name, modification, *span),
-        Argument::Redeclare { span } => {
-            return Err(Diagnostic::error(
-                "MC015",
-                *span,
-                "`redeclare` is not part of the methodology",
-            )
-            .with_help("write a separate class instead of redeclaring"))
-        }
+        // The check phase reports every `redeclare` as MC111.
+        Argument::Redeclare { .. } => return Ok(()),
     };
     let Some(m) = modification else { return Ok(()) };
     let value = m.binding.clone();
     let attr = name.dotted();
     let missing = || {
         Diagnostic::error("MC016", span, format!("modifier `{attr}` needs a value"))
+            .with_label("value missing")
             .with_help("write `name = value`")
     };
     match attr.as_str() {
@@ -626,6 +641,7 @@ fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
                     v.span,
                     format!("`{attr}` must be a string literal"),
                 )
+                .with_label("not a string")
                 .with_help("write the unit as a string, e.g. unit = \"m/s\"")
             })?;
             match attr.as_str() {
@@ -668,6 +684,7 @@ fn apply_to_member(members: &mut [Var], comp: &str, arg: &Argument) -> Result<()
                 *span,
                 format!("connector `{comp}` has no variable `{}`", name.dotted()),
             )
+            .with_label("no such connector variable")
             .with_help("check the connector's declaration"));
         };
         apply_modification(var, m)
@@ -708,14 +725,10 @@ fn apply_to_inherited(base: &mut ClassModel, arg: &Argument) -> Result<(), Diagn
                 *span,
                 format!("the base class has no element `{target}`"),
             )
+            .with_label("no such element in the base class")
             .with_help("modify only elements the base class declares"))
         }
-        Argument::Modify { .. } => Ok(()),
-        Argument::Redeclare { span } => {
-            Err(
-                Diagnostic::error("MC015", *span, "`redeclare` is not part of the methodology")
-                    .with_help("write a separate class instead of redeclaring"),
-            )
-        }
+        // The check phase reports every `redeclare` as MC111.
+        Argument::Modify { .. } | Argument::Redeclare { .. } => Ok(()),
     }
 }

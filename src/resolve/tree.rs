@@ -296,7 +296,11 @@ impl ClassTree {
                 }
             }
         }
-        cur.ok_or_else(|| Diagnostic::error("MC004", imp.span, "empty import"))
+        cur.ok_or_else(|| {
+            Diagnostic::error("MC004", imp.span, "empty import")
+                .with_label("no class named")
+                .with_help("name the imported class: `import A = B.C;`")
+        })
     }
 
     fn not_found(&self, name: &Name, i: usize, scope: Option<ClassId>, at: Span) -> Diagnostic {

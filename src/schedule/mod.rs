@@ -177,6 +177,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                                 .unwrap_or_else(|| span_of_model(sys)),
                             format!("`{}` is read but never determined", sys.reals[*r].name),
                         )
+                        .with_label("never determined")
                         .with_help("connect or determine the variable"),
                     );
                 }
@@ -254,9 +255,37 @@ fn twice(sys: &System, var: usize, a: &Step, b: &Step) -> Diagnostic {
         }
         Step::Copy(c) => format!("`{}`", c.text),
     };
+    // Two equations of different instances: the one of the outer instance
+    // reaches into a component's variable, so it names the line at fault.
+    let write_span = |s: &Step| match s {
+        Step::Block { instance, block } => {
+            let inst = &sys.instances[*instance];
+            let class = &sys.classes[inst.class].compiled.causal;
+            let mut found = None;
+            for st in &class.blocks[*block].stmts {
+                for_each_assign_span(st, &mut |slot, span| {
+                    if found.is_none() && inst.slot_offsets[slot] == var {
+                        found = Some(span);
+                    }
+                });
+            }
+            found.map(|sp| (inst.path.split('.').filter(|p| !p.is_empty()).count(), sp))
+        }
+        Step::Copy(_) => None,
+    };
     let span = match (a, b) {
         (_, Step::Copy(c)) | (Step::Copy(c), _) => c.span,
-        _ => span_of_model(sys),
+        _ => match (write_span(a), write_span(b)) {
+            (Some(x), Some(y)) => {
+                if x.0 <= y.0 {
+                    x.1
+                } else {
+                    y.1
+                }
+            }
+            (Some(x), None) | (None, Some(x)) => x.1,
+            (None, None) => span_of_model(sys),
+        },
     };
     Diagnostic::error(
         "MC054",
@@ -300,15 +329,34 @@ fn algebraic_loop(
     path.reverse();
     let mut copies: Vec<&Copy> = Vec::new();
     let mut instances: Vec<String> = Vec::new();
+    // Without a connection in the loop, an equation of the outermost
+    // instance in it (one that reads and writes its components' variables)
+    // closes the loop.
+    let mut outermost: Option<(usize, Span)> = None;
     for n in &path {
         match &nodes[*n] {
             Step::Copy(c) => copies.push(c),
-            Step::Block { instance, .. } => instances.push(sys.instances[*instance].path.clone()),
+            Step::Block { instance, block } => {
+                let inst = &sys.instances[*instance];
+                instances.push(if inst.path.is_empty() {
+                    sys.model_name.clone()
+                } else {
+                    inst.path.clone()
+                });
+                let class = &sys.classes[inst.class].compiled.causal;
+                let depth = inst.path.split('.').filter(|p| !p.is_empty()).count();
+                if let Some(span) = class.blocks[*block].stmts.iter().find_map(first_span) {
+                    if outermost.map_or(true, |(d, _)| depth < d) {
+                        outermost = Some((depth, span));
+                    }
+                }
+            }
         }
     }
     let primary = copies
         .first()
         .map(|c| c.span)
+        .or(outermost.map(|(_, s)| s))
         .unwrap_or_else(|| span_of_model(sys));
     let mut d = Diagnostic::error(
         "MC055",
@@ -328,6 +376,26 @@ fn algebraic_loop(
     d
 }
 
+/// Calls `f` with the target slot and span of every assignment of `s`.
+fn for_each_assign_span(s: &crate::causalize::ir::Stmt, f: &mut dyn FnMut(usize, Span)) {
+    match s {
+        crate::causalize::ir::Stmt::Assign { target, span, .. } => f(*target, *span),
+        crate::causalize::ir::Stmt::For { body, .. } => {
+            for b in body {
+                for_each_assign_span(b, f);
+            }
+        }
+    }
+}
+
+/// The span of the first assignment of a statement.
+fn first_span(s: &crate::causalize::ir::Stmt) -> Option<Span> {
+    match s {
+        crate::causalize::ir::Stmt::Assign { span, .. } => Some(*span),
+        crate::causalize::ir::Stmt::For { body, .. } => body.iter().find_map(first_span),
+    }
+}
+
 /// Resolves one side of a connect written in instance `p`.
 fn side(sys: &System, p: usize, r: &ComponentRef, span: Span) -> Result<Side, Diagnostic> {
     let model = &sys.classes[sys.instances[p].class].model;
@@ -338,6 +406,7 @@ fn side(sys: &System, p: usize, r: &ComponentRef, span: Span) -> Result<Side, Di
                 r.span,
                 "connecting array elements is not supported yet",
             )
+            .with_label("array element")
             .with_help("connect whole connectors"));
         }
     }
@@ -529,11 +598,11 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                         (
                             "MC060",
                             format!(
-                                "no side of this connection determines `{}` ({})",
+                                "no side of this connection determines {} ({})",
                                 if name.is_empty() {
-                                    "the signal"
+                                    "the signal".to_string()
                                 } else {
-                                    name.as_str()
+                                    format!("`{name}`")
                                 },
                                 vars.iter()
                                     .map(|v| label(v.1))
@@ -580,7 +649,7 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                             "MC062",
                             set_span,
                             format!(
-                                "the flow `{name}` of this connection set must be received by exactly one side, found {}",
+                                "exactly one side of this connection set must receive the flow `{name}` (the side that determines the potential), found {}",
                                 sinks.len()
                             ),
                         )

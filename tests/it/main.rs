@@ -1,6 +1,8 @@
 //! The one integration-test binary.
+mod check;
 mod harness;
 mod model_description;
 mod package;
+mod robustness;
 mod runtime;
 mod syntax;

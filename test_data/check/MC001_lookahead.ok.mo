@@ -1,0 +1,13 @@
+package P
+  block Gain
+    parameter Real k0 = 1;
+    parameter Real k = 2*k0;
+    input Real u;
+    output Real y;
+  equation
+    y = k*u;
+  end Gain;
+  model M
+    Gain g;
+  end M;
+end P;

@@ -1,0 +1,3 @@
+within Library.Missing; // <- MC002
+package P
+end P;

@@ -1,0 +1,3 @@
+within;
+package P
+end P;

@@ -1,0 +1,6 @@
+package P
+  block B
+  end B;
+  block C
+  end C;
+end P;

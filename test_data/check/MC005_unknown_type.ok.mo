@@ -1,0 +1,8 @@
+package P
+  type Length = Real(unit = "m");
+  model M
+    Length x;
+  equation
+    x = 1;
+  end M;
+end P;

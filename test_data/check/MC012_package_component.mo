@@ -1,0 +1,7 @@
+package P
+  package Q
+  end Q;
+  model M
+    Q q; // <- MC012
+  end M;
+end P;

@@ -1,0 +1,9 @@
+package P
+  package Q
+    block B
+    end B;
+  end Q;
+  model M
+    Q.B b;
+  end M;
+end P;

@@ -1,0 +1,7 @@
+package P
+  block B
+    output Real y;
+  equation
+    y = "one"; // <- MC034
+  end B;
+end P;

@@ -1,0 +1,10 @@
+package P
+  block B
+    parameter Integer n = 2;
+    output Real y[n];
+  equation
+    for i in 1:n loop
+      y[i] = i;
+    end for;
+  end B;
+end P;

@@ -1,0 +1,18 @@
+package P
+  block B
+    input Real u;
+    output Real y;
+  equation
+    y = u;
+    print(y); // <- MC043
+  end B;
+  block Repeat
+    parameter Integer n = 2;
+    input Real u;
+    output Real y;
+  equation
+    for i in 1:n loop
+      connect(u, y); // <- MC043
+    end for;
+  end Repeat;
+end P;

@@ -1,0 +1,11 @@
+package P
+  block B
+    parameter Integer n = 4;
+    output Real y[n]; // <- MC046
+  equation
+    y[1] = 0;
+    for i in 3:n loop
+      y[i] = i;
+    end for;
+  end B;
+end P;

@@ -1,0 +1,30 @@
+// export: P.M
+package P
+  connector RealInput = input Real;
+  connector RealOutput = output Real;
+  block Const
+    parameter Real k = 1;
+    RealOutput y;
+  equation
+    y = k;
+  end Const;
+  block Gain
+    parameter Real k = 1;
+    RealInput u;
+    RealOutput y;
+  equation
+    y = k*u;
+  end Gain;
+  block Vector
+    RealOutput y[2];
+  equation
+    y[1] = 1;
+    y[2] = 2;
+  end Vector;
+  model M
+    Vector v;
+    Gain g;
+  equation
+    connect(v.y[1], g.u); // <- MC057
+  end M;
+end P;

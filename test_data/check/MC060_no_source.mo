@@ -1,0 +1,24 @@
+// export: P.M
+package P
+  connector RealInput = input Real;
+  connector RealOutput = output Real;
+  block Const
+    parameter Real k = 1;
+    RealOutput y;
+  equation
+    y = k;
+  end Const;
+  block Gain
+    parameter Real k = 1;
+    RealInput u;
+    RealOutput y;
+  equation
+    y = k*u;
+  end Gain;
+  model M
+    Gain g1;
+    Gain g2;
+  equation
+    connect(g1.u, g2.u); // <- MC060
+  end M;
+end P;

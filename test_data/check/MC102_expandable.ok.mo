@@ -1,0 +1,5 @@
+package P
+  connector Bus
+    input Real u;
+  end Bus;
+end P;

@@ -1,0 +1,6 @@
+package Units
+  type Length = Real(unit = "m");
+end Units;
+encapsulated package P
+  import SI = Units;
+end P;

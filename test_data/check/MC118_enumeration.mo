@@ -1,0 +1,3 @@
+package P
+  type Mode = enumeration(on, off); // <- MC118
+end P;

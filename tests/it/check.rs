@@ -1,0 +1,349 @@
+//! Golden tests for the compliance diagnostics (MC…, MX…): every
+//! `test_data/check/*.mo` is loaded as a one-file library, checked with
+//! `check_library`, and, when its first lines say `// export: Pkg.Model`,
+//! exported with `export_model` as well (`// set: path=value` lines add
+//! `--set` overrides).
+//!
+//! * A failing fixture `CODE_name.mo` must report exactly the diagnostics of
+//!   `CODE_name.expected` (short form), among them its own `CODE`.
+//! * Its passing twin `CODE_name.ok.mo` must report nothing (and export).
+//! * The line at fault carries a marker comment `// <- CODE`: every
+//!   diagnostic must start on a line marked with its code, and every marker
+//!   must be hit.
+//! * Every diagnostic has a message, a label and a help line.
+//! * Every `"MC…"`/`"MX…"` code literal in `src/` has a failing fixture and
+//!   a passing twin, so a new code without fixtures fails this test.
+//!
+//! `UPDATE_EXPECT=1` rewrites the `.expected` files; review the diff.
+
+use mofmu::diagnostic::Diagnostic;
+use mofmu::export::{check_library, export_model, load_library, ExportError};
+use mofmu::instantiate::SetValue;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/check")
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture_dir())
+        .expect("test_data/check exists")
+        .map(|entry| entry.expect("readable directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "mo"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .expect("a fixture has a file name")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn is_twin(path: &Path) -> bool {
+    file_name(path).ends_with(".ok.mo")
+}
+
+/// The code a fixture is named after: `MC021` for `MC021_twice.mo`.
+fn fixture_code(path: &Path) -> String {
+    file_name(path)
+        .split('_')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Directives in the leading comment lines of a fixture.
+struct Directives {
+    export: Option<String>,
+    sets: Vec<SetValue>,
+}
+
+fn directives(text: &str) -> Directives {
+    let mut d = Directives {
+        export: None,
+        sets: Vec::new(),
+    };
+    for line in text.lines() {
+        let Some(comment) = line.trim().strip_prefix("//") else {
+            break;
+        };
+        let comment = comment.trim();
+        if let Some(model) = comment.strip_prefix("export:") {
+            d.export = Some(model.trim().to_string());
+        } else if let Some(set) = comment.strip_prefix("set:") {
+            let (path, value) = set.split_once('=').expect("`// set: path=value`");
+            d.sets.push(SetValue {
+                path: path.trim().to_string(),
+                value: value.trim().parse().expect("a number after `=`"),
+            });
+        }
+    }
+    d
+}
+
+/// The result of running one fixture through the pipeline.
+struct Outcome {
+    diagnostics: Vec<Diagnostic>,
+    rendered: String,
+    /// Whether an export was asked for and succeeded.
+    exported: Option<bool>,
+    /// Diagnostics that break the invariants of the one diagnostic shape.
+    malformed: Vec<String>,
+}
+
+fn run(path: &Path) -> Outcome {
+    let text = std::fs::read_to_string(path).expect("fixture is readable UTF-8");
+    let name = file_name(path);
+    let lib = load_library(vec![(name.clone(), text.clone())]);
+    let mut diagnostics = check_library(&lib);
+    let dirs = directives(&text);
+    let mut exported = None;
+    if let Some(model) = &dirs.export {
+        match export_model(&lib, model, &dirs.sets, 1.0) {
+            Ok(_) => {
+                assert!(
+                    diagnostics.is_empty(),
+                    "{name}: a library with diagnostics was exported"
+                );
+                exported = Some(true);
+            }
+            Err(ExportError::UnknownModel(m)) => panic!("{name}: no model `{m}` to export"),
+            Err(ExportError::Diagnostics(ds)) => {
+                assert!(!ds.is_empty(), "{name}: export failed without a diagnostic");
+                for d in ds {
+                    if !diagnostics.contains(&d) {
+                        diagnostics.push(d);
+                    }
+                }
+                exported = Some(false);
+            }
+        }
+    }
+    let mut rendered = String::new();
+    let mut malformed = Vec::new();
+    for d in &diagnostics {
+        if let Err(e) = well_formed(&name, &text, d) {
+            malformed.push(e);
+        }
+        rendered.push_str(&d.render_short(&lib.sources));
+        rendered.push('\n');
+    }
+    Outcome {
+        diagnostics,
+        rendered,
+        exported,
+        malformed,
+    }
+}
+
+fn well_formed(name: &str, text: &str, d: &Diagnostic) -> Result<(), String> {
+    let (start, end) = (d.span.start as usize, d.span.end as usize);
+    if !(start <= end && end <= text.len()) {
+        return Err(format!("{name}: span out of the file: {d:?}"));
+    }
+    if !(text.is_char_boundary(start) && text.is_char_boundary(end)) {
+        return Err(format!("{name}: span inside a character: {d:?}"));
+    }
+    if d.message.is_empty() || d.label.is_empty() || d.help.is_empty() {
+        return Err(format!(
+            "{name}: {} needs a message, a label and a help line: {d:?}",
+            d.code
+        ));
+    }
+    Ok(())
+}
+
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: u32) -> usize {
+    text[..(offset as usize).min(text.len())]
+        .bytes()
+        .filter(|b| *b == b'\n')
+        .count()
+        + 1
+}
+
+/// `line -> codes` from the `// <- CODE CODE` markers of a fixture.
+fn markers(text: &str) -> BTreeMap<usize, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some((_, codes)) = line.split_once("// <-") {
+            let codes: Vec<String> = codes
+                .split_whitespace()
+                .take_while(|w| is_code(w))
+                .map(str::to_string)
+                .collect();
+            out.insert(i + 1, codes);
+        }
+    }
+    out
+}
+
+fn is_code(w: &str) -> bool {
+    w.len() == 5
+        && w.starts_with('M')
+        && matches!(w.as_bytes()[1], b'C' | b'X' | b'S')
+        && w[2..].bytes().all(|b| b.is_ascii_digit())
+}
+
+fn check_fixture(path: &Path) -> Result<(), String> {
+    let name = file_name(path);
+    let text = std::fs::read_to_string(path).expect("fixture is readable UTF-8");
+    let outcome = run(path);
+    if !outcome.malformed.is_empty() {
+        return Err(outcome.malformed.join("\n"));
+    }
+    if is_twin(path) {
+        if !outcome.diagnostics.is_empty() {
+            return Err(format!(
+                "{name}: a passing twin reported:\n{}",
+                outcome.rendered
+            ));
+        }
+        if outcome.exported == Some(false) {
+            return Err(format!("{name}: the export failed"));
+        }
+        return Ok(());
+    }
+    let code = fixture_code(path);
+    let expected_path = path.with_extension("expected");
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&expected_path, &outcome.rendered).expect("expected file is writable");
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+    if expected != outcome.rendered {
+        return Err(format!(
+            "{name} differs from its .expected:\n--- actual ---\n{}",
+            outcome.rendered
+        ));
+    }
+    if !outcome.diagnostics.iter().any(|d| d.code == code) {
+        return Err(format!("{name}: no {code} diagnostic was reported"));
+    }
+    if outcome.exported == Some(true) {
+        return Err(format!("{name}: a failing fixture was exported"));
+    }
+    // Each diagnostic starts on a line marked with its code, and each
+    // marker is hit by a diagnostic.
+    let marks = markers(&text);
+    let mut hit: BTreeSet<(usize, String)> = BTreeSet::new();
+    for d in &outcome.diagnostics {
+        let line = line_of(&text, d.span.start);
+        let ok = marks
+            .get(&line)
+            .is_some_and(|codes| codes.iter().any(|c| c == d.code));
+        if !ok {
+            return Err(format!(
+                "{name}: {} is reported on line {line}, which has no `// <- {}` marker ({})",
+                d.code, d.code, d.message
+            ));
+        }
+        hit.insert((line, d.code.to_string()));
+    }
+    for (line, codes) in &marks {
+        for c in codes {
+            if !hit.contains(&(*line, c.clone())) {
+                return Err(format!("{name}: line {line} expects {c}, not reported"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn golden_files() {
+    let files = fixtures();
+    assert!(!files.is_empty(), "no fixtures in test_data/check");
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|p| check_fixture(p).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures failed:\n\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn every_failing_fixture_has_a_passing_twin() {
+    for path in fixtures().iter().filter(|p| !is_twin(p)) {
+        let twin = path.with_extension("ok.mo");
+        assert!(twin.exists(), "{} has no passing twin", file_name(path));
+    }
+    for path in fixtures().iter().filter(|p| is_twin(p)) {
+        let name = file_name(path);
+        let failing = fixture_dir().join(name.replace(".ok.mo", ".mo"));
+        assert!(failing.exists(), "{name} is a twin of nothing");
+    }
+}
+
+/// Codes of the compliance and export phases written in `src/`.
+fn code_inventory() -> BTreeSet<String> {
+    fn walk(dir: &Path, out: &mut BTreeSet<String>) {
+        for entry in std::fs::read_dir(dir).expect("src is readable") {
+            let path = entry.expect("readable directory entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("source is UTF-8");
+                for (i, _) in text.match_indices("\"M") {
+                    let Some(w) = text.get(i + 1..i + 6) else {
+                        continue;
+                    };
+                    let closed = text.as_bytes().get(i + 6) == Some(&b'"');
+                    if closed && is_code(w) && !w.starts_with("MS") {
+                        out.insert(w.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+    out
+}
+
+/// Codes that no input can reach through the public entry points today,
+/// each with the reason. They stay in `src/` as defensive diagnostics.
+const UNREACHABLE: &[(&str, &str)] = &[(
+    "MX005",
+    "every Real variable a block reads is known, written by a block or a \
+     connection copy, or an unconnected input (reported as MC056 first)",
+)];
+
+#[test]
+fn every_code_has_fixtures() {
+    let mut inventory = code_inventory();
+    for (code, _why) in UNREACHABLE {
+        assert!(
+            inventory.remove(*code),
+            "{code} is listed as unreachable but src/ no longer has it"
+        );
+    }
+    assert!(
+        inventory.len() > 50,
+        "the inventory looks wrong: {inventory:?}"
+    );
+    let files = fixtures();
+    let failing: BTreeSet<String> = files
+        .iter()
+        .filter(|p| !is_twin(p))
+        .map(|p| fixture_code(p))
+        .collect();
+    let missing: Vec<&String> = inventory.iter().filter(|c| !failing.contains(*c)).collect();
+    assert!(
+        missing.is_empty(),
+        "codes without a fixture in test_data/check: {missing:?}"
+    );
+    let stale: Vec<&String> = failing.iter().filter(|c| !inventory.contains(*c)).collect();
+    assert!(
+        stale.is_empty(),
+        "fixtures for codes that src/ no longer emits: {stale:?}"
+    );
+}
