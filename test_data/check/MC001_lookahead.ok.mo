@@ -9,5 +9,7 @@ package P
   end Gain;
   model M
     Gain g;
+  equation
+    g.u = time;
   end M;
 end P;
