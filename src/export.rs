@@ -52,7 +52,9 @@ pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
     for (i, node) in lib.tree.classes.iter().enumerate() {
         let id = crate::resolve::ClassId(i as u32);
         let kind = node.def.kind;
-        if matches!(node.def.body, ClassBody::Short(_)) || is_linear_response(node) {
+        if matches!(node.def.body, ClassBody::Short(_))
+            || crate::resolve::elaborate::is_linear_response(node)
+        {
             continue;
         }
         match kind {
@@ -179,25 +181,4 @@ pub fn export_model(
         n_instances: sys.instances.len(),
         n_steps: schedule.steps.len(),
     })
-}
-
-/// The predefined `LinearResponse` model is recognised by name and shape;
-/// its `residual = 0` is a declaration for other tools, not an equation to
-/// causalise.
-pub fn is_linear_response(node: &crate::resolve::tree::ClassNode) -> bool {
-    if node.name != "LinearResponse" {
-        return false;
-    }
-    let ClassBody::Long(body) = &node.def.body else {
-        return false;
-    };
-    let names: Vec<&str> = body
-        .elements
-        .iter()
-        .filter_map(|e| match e {
-            crate::syntax::ast::Element::Component(c) => Some(c.name.name.as_str()),
-            _ => None,
-        })
-        .collect();
-    names == ["residual", "balance"]
 }
