@@ -1,4 +1,5 @@
 //! The one integration-test binary.
+mod export;
 mod harness;
 mod model_description;
 mod package;
