@@ -270,14 +270,19 @@ fn units(paths: &[PathBuf], model: Option<&str>, format: MessageFormat) -> Resul
     let unit_width = units
         .variables
         .iter()
-        .map(|v| v.unit.as_deref().map_or(1, str::len))
+        .map(|v| {
+            v.unit
+                .as_ref()
+                .or(v.open_form.as_ref())
+                .map_or(1, String::len)
+        })
         .max()
         .unwrap_or(0);
     for v in &units.variables {
         println!(
             "{:width$}  {:unit_width$}  {}",
             v.name,
-            v.unit.as_deref().unwrap_or("?"),
+            v.unit.as_deref().or(v.open_form.as_deref()).unwrap_or("?"),
             v.origin.as_str()
         );
     }

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::parse::{parse, Unit};
-use super::print::{derived_form, Vocabulary};
+use super::print::{product_form, Vocabulary};
 use super::term::{Dim, Mismatch, Solver, Term, Q};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::elaborate::ClassModel;
@@ -443,7 +443,7 @@ impl Cx<'_> {
             })
             .collect();
         if !t.dim.is_one() {
-            parts.push(format!("({})", derived_form(&t.dim)));
+            parts.push(product_form(&t.dim));
         }
         parts.join(".")
     }

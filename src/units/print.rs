@@ -4,8 +4,9 @@
 //! The rule is deterministic: a unit the library itself declares with the
 //! same dimension and scale is printed as the library spells it; otherwise
 //! the shortest product of at most two named SI derived units and base
-//! units is chosen (fewest factors, then fewest derived units, then the
-//! fewest inverted ones (`S` rather than `1/Ohm`), then the smallest exponents, then the order of [`DERIVED`]).
+//! units is chosen (fewest factors, an inverted derived unit counting
+//! twice, then fewest derived units, then the fewest inverted ones (`S`
+//! rather than `1/Ohm`), then the smallest exponents, then the order of [`DERIVED`]).
 
 use super::parse::parse;
 use super::term::{same_factor, Dim, N_CHECKED, Q};
@@ -135,6 +136,16 @@ pub fn derived_form(d: &Dim) -> String {
     factors_text(&best_factors(d))
 }
 
+/// Units as a product with signed exponents (`Ohm.s-1`), for writing next
+/// to type variables.
+pub fn product_form(d: &Dim) -> String {
+    best_factors(d)
+        .iter()
+        .map(|(n, e)| format!("{n}{}", exponent_text(*e)))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
 /// The chosen factors: names with exponents, derived units first.
 fn best_factors(d: &Dim) -> Vec<(String, Q)> {
     let derived: Vec<(&str, Dim)> = DERIVED
@@ -170,7 +181,14 @@ fn best_factors(d: &Dim) -> Vec<(String, Q)> {
             .iter()
             .filter(|(_, q)| *q < Q::from_integer(0))
             .count();
-        let cost = (choice.len() + n_rest, choice.len(), inverted, size, order);
+        // An inverted derived unit counts as two factors: `Ohm/s`, not `1/F`.
+        let cost = (
+            choice.len() + n_rest + inverted,
+            choice.len(),
+            inverted,
+            size,
+            order,
+        );
         if best.as_ref().is_some_and(|(c, _)| *c <= cost) {
             continue;
         }
@@ -250,6 +268,8 @@ mod tests {
         assert_eq!(name("g"), "g");
         assert_eq!(name("1/ms"), "1/ms");
         assert_eq!(name("kN.m"), "kJ");
+        assert_eq!(name("Ohm/s"), "Ohm/s");
+        assert_eq!(name("S/s"), "S/s");
     }
 
     #[test]

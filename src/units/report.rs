@@ -3,7 +3,8 @@
 //! verdict. Also writes inferred units into an instantiated [`System`].
 
 use super::infer::{ClassUnits, UnitChecker, Verdict};
-use super::term::{Dim, Term};
+use super::print::product_form;
+use super::term::{Dim, Term, Q};
 use crate::instantiate::System;
 use crate::resolve::ClassId;
 
@@ -30,6 +31,9 @@ pub struct FlatUnit {
     /// Flat name: `rod.T`, `der(body.T)`, `gain.y` (arrays once, unindexed).
     pub name: String,
     pub unit: Option<String>,
+    /// For a unit left open: its form in the model's unit type variables,
+    /// `'u` being "the unit of u" (`'u/s`, `'y.'u-1`).
+    pub open_form: Option<String>,
     pub origin: Origin,
 }
 
@@ -99,13 +103,16 @@ fn walk(
         };
         out.push(FlatUnit {
             name: flat.clone(),
+            open_form: open_form(root, &t, origin),
             unit,
             origin,
         });
         if cu.states[vi] {
-            let (unit, origin) = named(root, &t.div(&Term::constant(Dim::seconds())));
+            let d = t.div(&Term::constant(Dim::seconds()));
+            let (unit, origin) = named(root, &d);
             out.push(FlatUnit {
                 name: format!("der({flat})"),
+                open_form: open_form(root, &d, origin),
                 unit,
                 origin,
             });
@@ -144,6 +151,31 @@ fn instance_params(
             .map(|j| Term::unknown(OPAQUE_BASE + salt * 4096 + j))
             .collect(),
     }
+}
+
+fn open_form(root: &ClassUnits, t: &Term, origin: Origin) -> Option<String> {
+    if origin != Origin::Unknown {
+        return None;
+    }
+    let mut parts: Vec<String> = t
+        .vars
+        .iter()
+        .map(|(k, q)| {
+            let name = root.params.get(*k).map_or("?", String::as_str);
+            let e = if *q == Q::from_integer(1) {
+                String::new()
+            } else if q.is_integer() {
+                q.to_integer().to_string()
+            } else {
+                format!("^({}/{})", q.numer(), q.denom())
+            };
+            format!("'{name}{e}")
+        })
+        .collect();
+    if !t.dim.is_one() || parts.is_empty() {
+        parts.push(product_form(&t.dim));
+    }
+    Some(parts.join("."))
 }
 
 fn named(root: &ClassUnits, t: &Term) -> (Option<String>, Origin) {

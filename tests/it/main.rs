@@ -4,3 +4,4 @@ mod model_description;
 mod package;
 mod runtime;
 mod syntax;
+mod units;
