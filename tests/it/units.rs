@@ -129,3 +129,27 @@ fn inconsistent_circuit_is_not_exported() {
         ),
     }
 }
+
+#[test]
+fn display_units_are_declared_under_their_unit() {
+    let path = fixture_dir().join("UC007.mo");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let lib = load_library(vec![("UC007.mo".into(), text)]);
+    let out = export_model(&lib, "UC007.Good", &[], 1.0)
+        .unwrap_or_else(|e| panic!("export failed: {e:?}"));
+    let t = out.table.variables.iter().find(|v| v.name == "T").expect("T");
+    assert_eq!(t.display_unit.as_deref(), Some("degC"));
+    let k = out
+        .table
+        .unit_definitions
+        .iter()
+        .find(|u| u.name == "K")
+        .expect("K is defined");
+    assert_eq!(k.display_units.len(), 1);
+    assert_eq!(k.display_units[0].name, "degC");
+    assert_eq!(k.display_units[0].factor, 1.0);
+    assert!((k.display_units[0].offset + 273.15).abs() < 1e-12);
+    assert!(out
+        .model_description
+        .contains("<DisplayUnit name=\"degC\" offset=\"-273.15\""));
+}
