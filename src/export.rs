@@ -104,9 +104,17 @@ pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
     diags
 }
 
+/// A class's unit verdict and the variables it leaves open.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassVerdict {
+    pub class: String,
+    pub verdict: Verdict,
+    pub open: Vec<String>,
+}
+
 /// The unit verdict of every class `check_library` checks, in library
 /// order, with the diagnostics of inconsistent ones.
-pub fn unit_verdicts(lib: &Library) -> (Vec<(String, Verdict, Vec<String>)>, Vec<Diagnostic>) {
+pub fn unit_verdicts(lib: &Library) -> (Vec<ClassVerdict>, Vec<Diagnostic>) {
     let mut elab = Elaborator::new(&lib.tree, &lib.sources);
     let mut units = UnitChecker::new();
     let mut out = Vec::new();
@@ -127,7 +135,11 @@ pub fn unit_verdicts(lib: &Library) -> (Vec<(String, Verdict, Vec<String>)>, Vec
         }
         if let Some(m) = crate::units::model_units(&units, id) {
             let open = m.open().into_iter().map(str::to_string).collect();
-            out.push((m.qualified, m.verdict, open));
+            out.push(ClassVerdict {
+                class: m.qualified,
+                verdict: m.verdict,
+                open,
+            });
         }
     }
     let mut diags = units.take_diagnostics();

@@ -237,11 +237,16 @@ fn units(paths: &[PathBuf], model: Option<&str>, format: MessageFormat) -> Resul
     let lib = load_library(load_paths(paths)?);
     let Some(model) = model else {
         let (verdicts, diags) = unit_verdicts(&lib);
-        for (name, verdict, open) in &verdicts {
-            if open.is_empty() {
-                println!("{name}: {}", verdict.describe());
+        for v in &verdicts {
+            if v.open.is_empty() {
+                println!("{}: {}", v.class, v.verdict.describe());
             } else {
-                println!("{name}: {} (open: {})", verdict.describe(), open.join(", "));
+                println!(
+                    "{}: {} (open: {})",
+                    v.class,
+                    v.verdict.describe(),
+                    v.open.join(", ")
+                );
             }
         }
         if diags.is_empty() {

@@ -1,11 +1,11 @@
 //! Builds the one variable table of a model from its instantiated system.
 
+use super::table::DisplayUnitDefinition;
 use super::table::{
     Causality, DefaultExperiment, Initial, ModelTable, ModelVariable, UnitDefinition, Variability,
     VariableType,
 };
 use crate::instantiate::{RealKind, System};
-use super::table::DisplayUnitDefinition;
 use crate::units::parse::{parse, parse_unit};
 
 /// The table without a GUID; the caller hashes everything and fills it in.
@@ -174,7 +174,10 @@ fn unit_definitions(variables: &mut [ModelVariable]) -> Vec<UnitDefinition> {
     let mut defs: Vec<UnitDefinition> = Vec::new();
     for name in names {
         let Some(b) = parse_unit(&name) else {
-            for v in variables.iter_mut().filter(|v| v.unit.as_deref() == Some(name.as_str())) {
+            for v in variables
+                .iter_mut()
+                .filter(|v| v.unit.as_deref() == Some(name.as_str()))
+            {
                 v.unit = None;
                 v.display_unit = None;
             }

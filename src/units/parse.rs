@@ -85,7 +85,7 @@ impl Unit {
         }
     }
 
-    pub fn mul(self, o: Unit) -> Unit {
+    pub fn times(self, o: Unit) -> Unit {
         let mut x = self.exponents;
         for (a, b) in x.iter_mut().zip(o.exponents) {
             *a += b;
@@ -305,7 +305,7 @@ impl Parser<'_> {
             if u.offset != 0.0 {
                 offset_name = Some(self.last_text());
             }
-            acc = acc.mul(if divide {
+            acc = acc.times(if divide {
                 u.pow(Rational64::from_integer(-1))
             } else {
                 u

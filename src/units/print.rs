@@ -164,7 +164,8 @@ fn best_factors(d: &Dim) -> Vec<(String, Q)> {
             }
         }
     }
-    let mut best: Option<((usize, usize, usize, Q, usize), Vec<(String, Q)>)> = None;
+    type Cost = (usize, usize, usize, Q, usize);
+    let mut best: Option<(Cost, Vec<(String, Q)>)> = None;
     for (order, choice) in choices.iter().enumerate() {
         let mut rest = d.e;
         for (i, q) in choice {

@@ -34,9 +34,9 @@ fn render(name: &str, text: &str) -> String {
         out.push_str(&format!("{line}:{col}: error[{}]: {}\n", d.code, d.message));
     }
     let (verdicts, _) = unit_verdicts(&lib);
-    for (class, verdict, _) in verdicts {
-        out.push_str(&format!("== {class}: {}\n", verdict.describe()));
-        let (units, _) = model_units(&lib, &class).expect("a checked class has units");
+    for v in verdicts {
+        out.push_str(&format!("== {}: {}\n", v.class, v.verdict.describe()));
+        let (units, _) = model_units(&lib, &v.class).expect("a checked class has units");
         for v in units.variables {
             out.push_str(&format!(
                 "  {} {} {}\n",
@@ -137,7 +137,12 @@ fn display_units_are_declared_under_their_unit() {
     let lib = load_library(vec![("UC007.mo".into(), text)]);
     let out = export_model(&lib, "UC007.Good", &[], 1.0)
         .unwrap_or_else(|e| panic!("export failed: {e:?}"));
-    let t = out.table.variables.iter().find(|v| v.name == "T").expect("T");
+    let t = out
+        .table
+        .variables
+        .iter()
+        .find(|v| v.name == "T")
+        .expect("T");
     assert_eq!(t.display_unit.as_deref(), Some("degC"));
     let k = out
         .table
