@@ -7,3 +7,4 @@ mod package;
 mod robustness;
 mod runtime;
 mod syntax;
+mod units;
