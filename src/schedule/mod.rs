@@ -116,8 +116,10 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
         }
     }
+    let balance_vars: std::collections::BTreeSet<usize> = sys.balances.iter().map(|b| b.balance).collect();
     let known = |v: usize| {
-        matches!(
+        balance_vars.contains(&v)
+            || matches!(
             sys.reals[v].kind,
             RealKind::Constant
                 | RealKind::Parameter
@@ -138,6 +140,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             if v.causality != Causality::Input
                 || v.variability != Variability::Continuous
                 || v.ty != Builtin::Real
+                || v.tearing.is_some()
             {
                 continue;
             }
