@@ -121,4 +121,10 @@ void mofmu_compute_parameters(double *R, mofmu_ctx *ctx);
  * time, states, inputs and parameters. */
 void mofmu_evaluate(double *R, mofmu_ctx *ctx);
 
+/* Directional derivative at the point R (as left by mofmu_evaluate): dR
+ * holds the seeds of states and inputs (zero elsewhere) and receives the
+ * tangents of every computed variable, through linear responses by the
+ * implicit function theorem. Uses ctx->scratch. */
+void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx);
+
 #endif

@@ -142,6 +142,7 @@ typedef struct {
     unsigned char *relations_before; /* scratch for fmi2NewDiscreteStates */
     double *indicators;          /* mofmu_n_event_indicators values */
     double *scratch;             /* mofmu_scratch_size values for linear responses */
+    double *dR;                  /* mofmu_n_reals tangents for directional derivatives */
 
     /* Calculated parameters and calculated state starts are stale. */
     int parameters_dirty;
@@ -481,6 +482,7 @@ static void free_instance(Instance *inst)
     free(inst->relations_before);
     free(inst->indicators);
     free(inst->scratch);
+    free(inst->dR);
     free(inst);
 }
 
@@ -586,8 +588,10 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->relations_before = (unsigned char *)allocate(mofmu_n_relations, 1);
     inst->indicators = (double *)allocate(mofmu_n_event_indicators, sizeof(double));
     inst->scratch = (double *)allocate(mofmu_scratch_size, sizeof(double));
+    inst->dR = (double *)allocate(mofmu_n_reals, sizeof(double));
     if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
-        inst->relations_before == NULL || inst->indicators == NULL || inst->scratch == NULL) {
+        inst->relations_before == NULL || inst->indicators == NULL || inst->scratch == NULL ||
+        inst->dR == NULL) {
         free_instance(inst);
         log_error(&probe, "fmi2Instantiate: out of memory");
         return NULL;
@@ -1268,20 +1272,52 @@ MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
                                                      fmi2Real dvUnknown[])
 {
     Instance *inst = as_instance(c);
-    (void)vUnknown_ref;
-    (void)nUnknown;
-    (void)vKnown_ref;
-    (void)nKnown;
-    (void)dvKnown;
-    (void)dvUnknown;
+    fmi2Status status;
+    mofmu_ctx ctx;
+    size_t i;
     if (inst == NULL) {
         return fmi2Error;
     }
-    if (not_allowed(inst, "fmi2GetDirectionalDerivative", MASK_GetDirectionalDerivative)) {
+    if (not_allowed(inst, "fmi2GetDirectionalDerivative", MASK_GetDirectionalDerivative) ||
+        null_array(inst, "fmi2GetDirectionalDerivative", "vUnknown_ref", vUnknown_ref, nUnknown) ||
+        null_array(inst, "fmi2GetDirectionalDerivative", "dvUnknown", dvUnknown, nUnknown) ||
+        null_array(inst, "fmi2GetDirectionalDerivative", "vKnown_ref", vKnown_ref, nKnown) ||
+        null_array(inst, "fmi2GetDirectionalDerivative", "dvKnown", dvKnown, nKnown) ||
+        bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vUnknown_ref, nUnknown, mofmu_n_reals) ||
+        bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vKnown_ref, nKnown, mofmu_n_reals)) {
         return fmi2Error;
     }
-    return log_error(inst, "fmi2GetDirectionalDerivative: not supported yet "
-                           "(providesDirectionalDerivative is false)");
+    /* The knowns of a directional derivative are states and inputs. */
+    for (i = 0; i < nKnown; i++) {
+        unsigned char kind = mofmu_real_kind[vKnown_ref[i]];
+        if (kind != MOFMU_KIND_STATE && kind != MOFMU_KIND_STATE_CALCULATED && kind != MOFMU_KIND_INPUT) {
+            return log_error(inst, "fmi2GetDirectionalDerivative: %s is not a state or an input",
+                             mofmu_real_name[vKnown_ref[i]]);
+        }
+        if (!isfinite(dvKnown[i])) {
+            return log_error(inst, "fmi2GetDirectionalDerivative: the seed of %s is not finite",
+                             mofmu_real_name[vKnown_ref[i]]);
+        }
+    }
+    status = evaluate(inst, "fmi2GetDirectionalDerivative");
+    if (status != fmi2OK) {
+        return status;
+    }
+    for (i = 0; i < mofmu_n_reals; i++) {
+        inst->dR[i] = 0.0;
+    }
+    for (i = 0; i < nKnown; i++) {
+        inst->dR[vKnown_ref[i]] += dvKnown[i];
+    }
+    init_ctx(inst, &ctx, 0);
+    mofmu_directional(inst->R, inst->dR, &ctx);
+    if (ctx.failed) {
+        return log_error(inst, "fmi2GetDirectionalDerivative: %s", ctx.message);
+    }
+    for (i = 0; i < nUnknown; i++) {
+        dvUnknown[i] = inst->dR[vUnknown_ref[i]];
+    }
+    return fmi2OK;
 }
 
 /* ------------------------------------------------------------------------

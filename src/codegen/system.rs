@@ -154,10 +154,27 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
     let _ = writeln!(s, "    (void)R; (void)ctx;");
     steps(&mut s, sys, schedule, false);
     let _ = writeln!(s, "}}\n");
+    let _ = writeln!(
+        s,
+        "/* The schedule's tangent: directional derivatives in dR. */"
+    );
+    let _ = writeln!(
+        s,
+        "static void mofmu_tangent_(const double *R, double *dR, mofmu_ctx *ctx) {{"
+    );
+    let _ = writeln!(s, "    (void)R; (void)dR; (void)ctx;");
+    steps(&mut s, sys, schedule, true);
+    let _ = writeln!(s, "}}\n");
     if nb == 0 {
         let _ = writeln!(s, "void mofmu_evaluate(double *R, mofmu_ctx *ctx) {{");
         let _ = writeln!(s, "    R[0] = ctx->time;");
         let _ = writeln!(s, "    mofmu_schedule_(R, ctx);");
+        let _ = writeln!(s, "}}\n");
+        let _ = writeln!(
+            s,
+            "void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx) {{"
+        );
+        let _ = writeln!(s, "    mofmu_tangent_(R, dR, ctx);");
     } else {
         let bvr: Vec<String> = sys
             .balances
@@ -195,14 +212,52 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
         );
         let _ = writeln!(
             s,
-            "/* The schedule's tangent: directional derivatives in dR. */"
+            "/* The tearing matrix d(residuals)/d(balances), column by column. */"
+        );
+        let _ = writeln!(s, "static void mofmu_tearing_matrix_(const double *R, double *col, double *A, mofmu_ctx *ctx) {{");
+        let _ = writeln!(s, "    const size_t n = {n}, nb = {nb};");
+        let _ = writeln!(s, "    size_t i, j, k;");
+        let _ = writeln!(s, "    for (j = 0; j < nb; j++) {{");
+        let _ = writeln!(s, "        for (k = 0; k < n; k++) col[k] = 0.0;");
+        let _ = writeln!(s, "        col[balance_vr[j]] = 1.0;");
+        let _ = writeln!(s, "        mofmu_tangent_(R, col, ctx);");
+        let _ = writeln!(
+            s,
+            "        for (i = 0; i < nb; i++) A[i * nb + j] = col[residual_vr[i]];"
+        );
+        let _ = writeln!(s, "    }}");
+        let _ = writeln!(s, "}}\n");
+        let _ = writeln!(
+            s,
+            "void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx) {{"
+        );
+        let _ = writeln!(s, "    const size_t n = {n}, nb = {nb};");
+        let _ = writeln!(
+            s,
+            "    double *col = ctx->scratch, *A = col + n, *b = A + nb * nb;"
+        );
+        let _ = writeln!(s, "    size_t i;");
+        let _ = writeln!(
+            s,
+            "    /* Implicit function theorem: the balances move so that the */"
         );
         let _ = writeln!(
             s,
-            "static void mofmu_tangent_(const double *R, double *dR, mofmu_ctx *ctx) {{"
+            "    /* residuals stay zero: A db = -dr(seeds, db = 0). */"
         );
-        let _ = writeln!(s, "    (void)R; (void)dR; (void)ctx;");
-        steps(&mut s, sys, schedule, true);
+        let _ = writeln!(s, "    for (i = 0; i < nb; i++) dR[balance_vr[i]] = 0.0;");
+        let _ = writeln!(s, "    mofmu_tangent_(R, dR, ctx);");
+        let _ = writeln!(
+            s,
+            "    for (i = 0; i < nb; i++) b[i] = -dR[residual_vr[i]];"
+        );
+        let _ = writeln!(s, "    mofmu_tearing_matrix_(R, col, A, ctx);");
+        let _ = writeln!(
+            s,
+            "    if (mofmu_lr_solve(ctx, nb, A, b, balance_name)) return;"
+        );
+        let _ = writeln!(s, "    for (i = 0; i < nb; i++) dR[balance_vr[i]] = b[i];");
+        let _ = writeln!(s, "    mofmu_tangent_(R, dR, ctx);");
         let _ = writeln!(s, "}}\n");
         let _ = writeln!(s, "void mofmu_evaluate(double *R, mofmu_ctx *ctx) {{");
         let _ = writeln!(s, "    const size_t n = {n}, nb = {nb};");
@@ -210,7 +265,7 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
             s,
             "    double *dR = ctx->scratch, *A = dR + n, *b = A + nb * nb;"
         );
-        let _ = writeln!(s, "    size_t i, j, k;");
+        let _ = writeln!(s, "    size_t i;");
         let _ = writeln!(s, "    int event_mode = ctx->event_mode;");
         let _ = writeln!(s, "    R[0] = ctx->time;");
         let _ = writeln!(
@@ -226,15 +281,7 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
             "    /* take the columns of the matrix from tangent passes, */"
         );
         let _ = writeln!(s, "    ctx->event_mode = 0;");
-        let _ = writeln!(s, "    for (j = 0; j < nb; j++) {{");
-        let _ = writeln!(s, "        for (k = 0; k < n; k++) dR[k] = 0.0;");
-        let _ = writeln!(s, "        dR[balance_vr[j]] = 1.0;");
-        let _ = writeln!(s, "        mofmu_tangent_(R, dR, ctx);");
-        let _ = writeln!(
-            s,
-            "        for (i = 0; i < nb; i++) A[i * nb + j] = dR[residual_vr[i]];"
-        );
-        let _ = writeln!(s, "    }}");
+        let _ = writeln!(s, "    mofmu_tearing_matrix_(R, dR, A, ctx);");
         let _ = writeln!(s, "    ctx->event_mode = event_mode;");
         let _ = writeln!(
             s,

@@ -49,6 +49,7 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
             ("completedIntegratorStepNotNeeded", "true".to_string()),
             ("canGetAndSetFMUstate", "true".to_string()),
             ("canSerializeFMUstate", "true".to_string()),
+            ("providesDirectionalDerivative", "true".to_string()),
             ("canNotUseMemoryManagementFunctions", "true".to_string()),
         ],
     );

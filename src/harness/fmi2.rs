@@ -121,6 +121,18 @@ pub struct Fmi2Library {
     get_event_indicators: ArrayFn,
     get_continuous_states: ArrayFn,
     get_nominals_of_continuous_states: ArrayFn,
+    /// Optional in practice: some importers' FMUs leave it out.
+    get_directional_derivative: Option<
+        unsafe extern "C" fn(
+            Fmi2Component,
+            *const Fmi2ValueReference,
+            usize,
+            *const Fmi2ValueReference,
+            usize,
+            *const f64,
+            *mut f64,
+        ) -> Fmi2Status,
+    >,
     /// Declared last so it is closed after nothing else can use the pointers above.
     _library: Library,
 }
@@ -178,6 +190,10 @@ impl Fmi2Library {
             get_event_indicators: symbol!("fmi2GetEventIndicators"),
             get_continuous_states: symbol!("fmi2GetContinuousStates"),
             get_nominals_of_continuous_states: symbol!("fmi2GetNominalsOfContinuousStates"),
+            // SAFETY: the type is the one FMI 2.0 declares for this name.
+            get_directional_derivative: unsafe { library.get(b"fmi2GetDirectionalDerivative\0") }
+                .ok()
+                .map(|s| *s),
             _library: library,
         })
     }
@@ -632,6 +648,42 @@ impl Instance<'_> {
             )
         };
         self.check(function, status)
+    }
+
+    /// `fmi2GetDirectionalDerivative`: the change of `unknowns` for a change
+    /// `seed` of `knowns`.
+    pub fn get_directional_derivative(
+        &mut self,
+        unknowns: &[Fmi2ValueReference],
+        knowns: &[Fmi2ValueReference],
+        seed: &[f64],
+    ) -> Result<Vec<f64>, HarnessError> {
+        let Some(f) = self.library.get_directional_derivative else {
+            return Err(HarnessError::MissingSymbol {
+                library: String::new(),
+                symbol: "fmi2GetDirectionalDerivative".into(),
+            });
+        };
+        if knowns.len() != seed.len() {
+            return Err(HarnessError::BadOptions(
+                "directional derivative: one seed per known is needed".into(),
+            ));
+        }
+        let mut out = vec![0.0; unknowns.len()];
+        // SAFETY: every pointer is valid for the length passed with it.
+        let status = unsafe {
+            f(
+                self.component,
+                unknowns.as_ptr(),
+                unknowns.len(),
+                knowns.as_ptr(),
+                knowns.len(),
+                seed.as_ptr(),
+                out.as_mut_ptr(),
+            )
+        };
+        self.check("fmi2GetDirectionalDerivative", status)?;
+        Ok(out)
     }
 
     pub fn get_real(

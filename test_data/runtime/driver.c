@@ -956,13 +956,17 @@ static void test_arguments(void)
               x[0] == -2.0,
           "recovery after discard");
 
-    /* fmi2GetDirectionalDerivative is not supported yet. */
+    /* fmi2GetDirectionalDerivative: d der(x)/dx = -k and dy/dx = 1; only
+     * states and inputs are knowns. */
     {
-        fmi2ValueReference unknown = VR_DER_X, known = VR_X;
-        double seed = 1.0, out = 0.0;
-        CHECK(F.GetDirectionalDerivative(c, &unknown, 1, &known, 1, &seed, &out) == fmi2Error &&
-                  logged(&log, "not supported yet"),
-              "directional derivative");
+        fmi2ValueReference unknown[2] = {VR_DER_X, VR_Y}, known = VR_X, param = VR_K;
+        double seed = 1.0, out[2] = {0.0, 0.0};
+        CHECK(F.GetDirectionalDerivative(c, unknown, 2, &known, 1, &seed, out) == fmi2OK &&
+                  out[0] == -get_real(c, VR_K) && out[1] == 1.0,
+              "directional derivative: %g %g", out[0], out[1]);
+        CHECK(F.GetDirectionalDerivative(c, unknown, 2, &param, 1, &seed, out) == fmi2Error &&
+                  logged(&log, "not a state or an input"),
+              "directional derivative with a parameter as known");
     }
 
     /* Co-simulation functions are refused. */

@@ -74,3 +74,14 @@ void mofmu_evaluate(double *R, mofmu_ctx *ctx)
     R[HIGH] = mofmu_relation(ctx, 1, 0, MOFMU_GT, R[X], 0.3) ? 1.0 : 0.0;
     R[W] = R[K2] * R[X] + ctx->time;
 }
+
+/* Tangent of mofmu_evaluate (the relations keep their frozen values). */
+void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx)
+{
+    int before_switch = ctx->relations[0];
+    dR[DER_X] = -R[K] * dR[X];
+    dR[DER_V] = before_switch ? 0.0 : -dR[V];
+    dR[Y] = dR[X] + dR[V] + dR[U];
+    dR[HIGH] = 0.0;
+    dR[W] = R[K2] * dR[X];
+}

@@ -25,11 +25,11 @@ const ROD_CLASS: &str = "Thermal.Components.Rod";
 /// CVode uses in `fmu-tests/roundtrip.py`, which the case tolerances assume).
 const ROUND_TRIP_RTOL: f64 = 1e-8;
 
-fn repo() -> &'static Path {
+pub(crate) fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn library(paths: &[&str]) -> Library {
+pub(crate) fn library(paths: &[&str]) -> Library {
     let paths: Vec<PathBuf> = paths.iter().map(|p| repo().join(p)).collect();
     let files = load_paths(&paths).expect("the bundled examples load");
     let lib = load_library(files);
@@ -48,7 +48,7 @@ fn set(path: &str, value: f64) -> SetValue {
     }
 }
 
-fn export(lib: &Library, model: &str, sets: &[SetValue]) -> ExportOutput {
+pub(crate) fn export(lib: &Library, model: &str, sets: &[SetValue]) -> ExportOutput {
     match export_model(lib, model, sets, 1.0) {
         Ok(out) => out,
         Err(e) => panic!("exporting {model} with {sets:?} failed: {e:?}"),
@@ -57,11 +57,11 @@ fn export(lib: &Library, model: &str, sets: &[SetValue]) -> ExportOutput {
 
 /// A cache kept under cargo's scratch directory, shared by the tests that
 /// do not care whether their objects are compiled or reused.
-fn shared_cache() -> ObjectCache {
+pub(crate) fn shared_cache() -> ObjectCache {
     ObjectCache::new(Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-object-cache"))
 }
 
-fn package(out: &ExportOutput, path: &Path, cache: &ObjectCache) -> BuildReport {
+pub(crate) fn package(out: &ExportOutput, path: &Path, cache: &ObjectCache) -> BuildReport {
     build_fmu(&build_spec(out), path, Some(cache))
         .unwrap_or_else(|e| panic!("packaging {} failed: {e}", out.model_identifier))
 }
@@ -176,20 +176,20 @@ fn exporting_twice_gives_the_same_bytes_and_other_sets_another_guid() {
 
 // --- Every example against its independent reference -------------------------
 
-struct Case {
-    name: String,
-    libraries: Vec<String>,
-    model: String,
-    sets: Vec<SetValue>,
-    stop_time: f64,
-    output_interval: f64,
-    reference: PathBuf,
-    variables: Vec<String>,
-    abs_tol: f64,
-    rel_tol: f64,
+pub(crate) struct Case {
+    pub(crate) name: String,
+    pub(crate) libraries: Vec<String>,
+    pub(crate) model: String,
+    pub(crate) sets: Vec<SetValue>,
+    pub(crate) stop_time: f64,
+    pub(crate) output_interval: f64,
+    pub(crate) reference: PathBuf,
+    pub(crate) variables: Vec<String>,
+    pub(crate) abs_tol: f64,
+    pub(crate) rel_tol: f64,
 }
 
-fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     let dir = repo().join("fmu-tests");
     let text = std::fs::read_to_string(dir.join("cases.toml")).expect("fmu-tests/cases.toml");
     let manifest: toml::Table = toml::from_str(&text).expect("cases.toml is TOML");

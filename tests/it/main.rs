@@ -1,5 +1,6 @@
 //! The one integration-test binary.
 mod check;
+mod directional;
 mod export;
 mod harness;
 mod model_description;
