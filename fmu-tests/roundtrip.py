@@ -369,6 +369,8 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
         repr(case.output_interval),
         "--tolerance",
         repr(FMPY_RELATIVE_TOLERANCE),
+        "--variables",
+        ",".join(case.variables),
         "-o",
         str(csv_path),
     ]

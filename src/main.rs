@@ -90,6 +90,10 @@ enum Command {
         /// Where to write the CSV (default: next to the FMU, .csv).
         #[arg(short = 'o', long)]
         output: Option<PathBuf>,
+        /// Variables to record (comma-separated flat names; default: every
+        /// state and output).
+        #[arg(long = "variables", value_delimiter = ',')]
+        variables: Vec<String>,
     },
 }
 
@@ -207,6 +211,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output_interval,
             tolerance,
             output,
+            variables,
         } => {
             let opts = mofmu::harness::SimOptions {
                 start_time: None,
@@ -214,6 +219,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 output_interval,
                 relative_tolerance: tolerance,
                 start_values: Vec::new(),
+                output: variables,
             };
             let result = mofmu::harness::simulate(&fmu, &opts)?;
             let csv = output.unwrap_or_else(|| fmu.with_extension("csv"));

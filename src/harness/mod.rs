@@ -34,6 +34,8 @@ pub struct SimOptions {
     pub relative_tolerance: Option<f64>,
     /// Values set by variable name after instantiation, before initialisation.
     pub start_values: Vec<(String, f64)>,
+    /// Variables to record besides time; empty means every state and output.
+    pub output: Vec<String>,
 }
 
 /// A simulation result: one row per output point (event instants appear twice, before

@@ -37,7 +37,7 @@ pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessEr
     let states = model.states()?;
     let n = states.len();
     let nz = model.number_of_event_indicators;
-    let mut recorder = Recorder::new(model, &states);
+    let mut recorder = Recorder::new(model, &states, &opts.output)?;
 
     let mut instance = fmu.instantiate("mofmu_harness", false)?;
     for (name, value) in &opts.start_values {
@@ -412,7 +412,16 @@ struct Recorder {
 }
 
 impl Recorder {
-    fn new(model: &ModelDescription, states: &[usize]) -> Recorder {
+    fn new(
+        model: &ModelDescription,
+        states: &[usize],
+        output: &[String],
+    ) -> Result<Recorder, HarnessError> {
+        for name in output {
+            if model.variable(name).is_none() {
+                return Err(HarnessError::UnknownVariable(name.clone()));
+            }
+        }
         let mut recorder = Recorder {
             names: vec!["time".to_string()],
             rows: Vec::new(),
@@ -425,7 +434,12 @@ impl Recorder {
             is_state[state] = true;
         }
         for (index, variable) in model.variables.iter().enumerate() {
-            if !(is_state[index] || variable.causality == Causality::Output) {
+            let wanted = if output.is_empty() {
+                is_state[index] || variable.causality == Causality::Output
+            } else {
+                output.iter().any(|n| *n == variable.name)
+            };
+            if !wanted {
                 continue;
             }
             let column = recorder.names.len();
@@ -439,7 +453,7 @@ impl Recorder {
             target.1.push(variable.value_reference);
             recorder.names.push(variable.name.clone());
         }
-        recorder
+        Ok(recorder)
     }
 
     fn record(&mut self, instance: &mut Instance<'_>, t: f64) -> Result<(), HarnessError> {
