@@ -14,6 +14,7 @@ use crate::resolve::Elaborator;
 use crate::source::SourceMap;
 use crate::syntax::ast::{ClassBody, ClassKind, StoredDefinition};
 use crate::syntax::parse;
+use crate::units::{annotate, ModelUnits, UnitChecker, Verdict};
 
 /// Parsed sources and their class tree.
 pub struct Library {
@@ -45,14 +46,22 @@ pub fn load_library(files: Vec<(String, String)>) -> Library {
 }
 
 /// Checks every class of the library that can be compiled on its own:
-/// non-partial models, blocks and connectors.
+/// non-partial models, blocks and connectors; units included.
 pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
+    check_library_with(lib, true)
+}
+
+/// [`check_library`], with unit checking optional (to measure its cost).
+pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
     let mut diags = lib.diagnostics.clone();
     let mut elab = Elaborator::new(&lib.tree, &lib.sources);
+    let mut units = UnitChecker::new();
     for (i, node) in lib.tree.classes.iter().enumerate() {
         let id = crate::resolve::ClassId(i as u32);
         let kind = node.def.kind;
-        if matches!(node.def.body, ClassBody::Short(_)) || is_linear_response(node) {
+        if matches!(node.def.body, ClassBody::Short(_))
+            || crate::resolve::elaborate::is_linear_response(node)
+        {
             continue;
         }
         match kind {
@@ -83,6 +92,11 @@ pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
             diags.extend(ds);
             continue;
         }
+        // Units: each class once, a class with components from their
+        // signatures (so the fault shows at the lowest level).
+        if check_units {
+            units.class(id, &mut elab);
+        }
         // A class with components is also checked as a system: its
         // components' inputs must be connected and its blocks acyclic.
         if !model.subs.is_empty() {
@@ -96,9 +110,79 @@ pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
             }
         }
     }
+    diags.extend(units.take_diagnostics());
     diags.sort_by_key(|d| (d.span.file, d.span.start));
     diags.dedup();
     diags
+}
+
+/// A class's unit verdict and the variables it leaves open.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassVerdict {
+    pub class: String,
+    pub verdict: Verdict,
+    pub open: Vec<String>,
+}
+
+/// The unit verdict of every class `check_library` checks, in library
+/// order, with the diagnostics of inconsistent ones.
+pub fn unit_verdicts(lib: &Library) -> (Vec<ClassVerdict>, Vec<Diagnostic>) {
+    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
+    let mut units = UnitChecker::new();
+    let mut out = Vec::new();
+    for (i, node) in lib.tree.classes.iter().enumerate() {
+        let id = crate::resolve::ClassId(i as u32);
+        if matches!(node.def.body, ClassBody::Short(_))
+            || crate::resolve::elaborate::is_linear_response(node)
+            || node.def.prefixes.partial.is_some()
+            || !matches!(
+                node.def.kind,
+                ClassKind::Model | ClassKind::Block | ClassKind::Class
+            )
+        {
+            continue;
+        }
+        if units.class(id, &mut elab).is_none() {
+            continue;
+        }
+        if let Some(m) = crate::units::model_units(&units, id) {
+            let open = m.open().into_iter().map(str::to_string).collect();
+            out.push(ClassVerdict {
+                class: m.qualified,
+                verdict: m.verdict,
+                open,
+            });
+        }
+    }
+    let mut diags = units.take_diagnostics();
+    diags.sort_by_key(|d| (d.span.file, d.span.start));
+    (out, diags)
+}
+
+/// The units of every variable of `model`.
+pub fn model_units(
+    lib: &Library,
+    model: &str,
+) -> Result<(ModelUnits, Vec<Diagnostic>), ExportError> {
+    if !lib.diagnostics.is_empty() {
+        return Err(ExportError::Diagnostics(lib.diagnostics.clone()));
+    }
+    let id = lib
+        .tree
+        .find_qualified(model)
+        .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
+    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
+    let mut units = UnitChecker::new();
+    if units.class(id, &mut elab).is_none() {
+        return Err(ExportError::Diagnostics(
+            elab.class(id).err().unwrap_or_default(),
+        ));
+    }
+    let mut diags = units.take_diagnostics();
+    diags.sort_by_key(|d| (d.span.file, d.span.start));
+    let m = crate::units::model_units(&units, id)
+        .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
+    Ok((m, diags))
 }
 
 #[derive(Debug)]
@@ -144,8 +228,17 @@ pub fn export_model(
         )));
     }
     let mut elab = Elaborator::new(&lib.tree, &lib.sources);
-    let sys = instantiate(&mut elab, id, sets).map_err(ExportError::Diagnostics)?;
+    let mut sys = instantiate(&mut elab, id, sets).map_err(ExportError::Diagnostics)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
+    // Units: an inconsistent model is not exported; inferred units go to
+    // the variables.
+    let mut units = UnitChecker::new();
+    units.class(id, &mut elab);
+    let unit_diags = units.take_diagnostics();
+    if !unit_diags.is_empty() {
+        return Err(ExportError::Diagnostics(unit_diags));
+    }
+    annotate(&mut sys, &units);
     let model_identifier = sanitize(model);
     let mut table = model_table(&sys, &model_identifier, stop_time);
     // The GUID is a hash of everything generated, so that the same input
@@ -179,25 +272,4 @@ pub fn export_model(
         n_instances: sys.instances.len(),
         n_steps: schedule.steps.len(),
     })
-}
-
-/// The predefined `LinearResponse` model is recognised by name and shape;
-/// its `residual = 0` is a declaration for other tools, not an equation to
-/// causalise.
-pub fn is_linear_response(node: &crate::resolve::tree::ClassNode) -> bool {
-    if node.name != "LinearResponse" {
-        return false;
-    }
-    let ClassBody::Long(body) = &node.def.body else {
-        return false;
-    };
-    let names: Vec<&str> = body
-        .elements
-        .iter()
-        .filter_map(|e| match e {
-            crate::syntax::ast::Element::Component(c) => Some(c.name.name.as_str()),
-            _ => None,
-        })
-        .collect();
-    names == ["residual", "balance"]
 }

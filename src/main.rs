@@ -9,7 +9,10 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{check_library, export_model, load_library, ExportError, Library};
+use mofmu::export::{
+    check_library_with, export_model, load_library, model_units, unit_verdicts, ExportError,
+    Library,
+};
 use mofmu::instantiate::SetValue;
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
@@ -37,6 +40,9 @@ enum Command {
     Check {
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
+        /// Skip unit checking (to measure what it costs).
+        #[arg(long, hide = true)]
+        no_units: bool,
         /// .mo files or library directories, loaded in the order given.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -57,6 +63,17 @@ enum Command {
         /// Stop time written to the FMU's DefaultExperiment.
         #[arg(long, default_value_t = 1.0)]
         stop_time: f64,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
+    },
+    /// Print the unit of every variable of a model (declared, inferred or
+    /// unknown), or without --model the unit verdict of every class.
+    Units {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Qualified name of the model, e.g. Thermal.Examples.RodHeating.
+        #[arg(long)]
+        model: Option<String>,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
     },
@@ -120,12 +137,18 @@ fn parse_set(s: &str) -> Result<SetValue> {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Units {
+            paths,
+            model,
+            message_format,
+        } => units(&paths, model.as_deref(), message_format),
         Command::Check {
             message_format,
             paths,
+            no_units,
         } => {
             let lib = load_library(load_paths(&paths)?);
-            let diags = check_library(&lib);
+            let diags = check_library_with(&lib, !no_units);
             if diags.is_empty() {
                 if message_format == MessageFormat::Human {
                     eprintln!(
@@ -206,5 +229,83 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// `mofmu units`: a table of the model's variables, or a verdict per class.
+fn units(paths: &[PathBuf], model: Option<&str>, format: MessageFormat) -> Result<ExitCode> {
+    let lib = load_library(load_paths(paths)?);
+    let Some(model) = model else {
+        let (verdicts, diags) = unit_verdicts(&lib);
+        for v in &verdicts {
+            if v.open.is_empty() {
+                println!("{}: {}", v.class, v.verdict.describe());
+            } else {
+                println!(
+                    "{}: {} (open: {})",
+                    v.class,
+                    v.verdict.describe(),
+                    v.open.join(", ")
+                );
+            }
+        }
+        if diags.is_empty() {
+            return Ok(ExitCode::SUCCESS);
+        }
+        print_diagnostics(&lib, &diags, format);
+        return Ok(ExitCode::from(1));
+    };
+    let (units, diags) = match model_units(&lib, model) {
+        Ok(x) => x,
+        Err(ExportError::UnknownModel(m)) => {
+            eprintln!("error: no class `{m}` in the loaded libraries");
+            return Ok(ExitCode::from(1));
+        }
+        Err(ExportError::Diagnostics(d)) => {
+            print_diagnostics(&lib, &d, format);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let width = units
+        .variables
+        .iter()
+        .map(|v| v.name.len())
+        .max()
+        .unwrap_or(0);
+    let unit_width = units
+        .variables
+        .iter()
+        .map(|v| {
+            v.unit
+                .as_ref()
+                .or(v.open_form.as_ref())
+                .map_or(1, String::len)
+        })
+        .max()
+        .unwrap_or(0);
+    for v in &units.variables {
+        println!(
+            "{:width$}  {:unit_width$}  {}",
+            v.name,
+            v.unit.as_deref().or(v.open_form.as_deref()).unwrap_or("?"),
+            v.origin.as_str()
+        );
+    }
+    let open = units.open();
+    if open.is_empty() {
+        println!("{}: {}", units.qualified, units.verdict.describe());
+    } else {
+        println!(
+            "{}: {} (open: {})",
+            units.qualified,
+            units.verdict.describe(),
+            open.join(", ")
+        );
+    }
+    if diags.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        print_diagnostics(&lib, &diags, format);
+        Ok(ExitCode::from(1))
     }
 }

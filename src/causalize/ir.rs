@@ -28,6 +28,9 @@ pub struct Slot {
     /// sub-component results, not parameters or states).
     pub is_input: bool,
     pub is_array: bool,
+    /// Number of elements of a sub-component's array variable (its shape
+    /// is literal); `None` otherwise.
+    pub size: Option<usize>,
 }
 
 /// An integer expression affine in the class's Integer parameters:
@@ -179,6 +182,11 @@ pub enum Ex {
     Bool(bool),
     /// A Real variable; the index is 1-based when present.
     Var(SlotId, Option<Box<Ex>>),
+    /// The time derivative of a variable the class determines; replaced
+    /// by the derivative of its defining expression during causalisation.
+    DerOf(SlotId, Option<Box<Ex>>),
+    /// The tangent (directional derivative) of a variable, in tangent code.
+    Tan(SlotId, Option<Box<Ex>>),
     /// An Integer (or Boolean) parameter of the class, by its number.
     IntParam(usize),
     /// A `for` loop variable by nesting depth.
@@ -196,7 +204,7 @@ impl Ex {
     pub fn visit(&self, f: &mut dyn FnMut(&Ex)) {
         f(self);
         match self {
-            Ex::Var(_, Some(i)) => i.visit(f),
+            Ex::Var(_, Some(i)) | Ex::DerOf(_, Some(i)) | Ex::Tan(_, Some(i)) => i.visit(f),
             Ex::Neg(a) | Ex::Not(a) => a.visit(f),
             Ex::Bin(_, a, b) | Ex::Rel(_, a, b, _) => {
                 a.visit(f);
@@ -310,7 +318,7 @@ impl Ex {
     pub fn is_dynamic(&self) -> bool {
         let mut d = false;
         self.visit(&mut |x| {
-            if matches!(x, Ex::Var(..) | Ex::Time) {
+            if matches!(x, Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time) {
                 d = true;
             }
         });
@@ -391,7 +399,7 @@ impl Ex {
                 }
                 e.fold(ints)?
             }
-            Ex::Var(..) | Ex::Time | Ex::LoopVar(_) => return None,
+            Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time | Ex::LoopVar(_) => return None,
         })
     }
 }

@@ -2,6 +2,7 @@
 //! slots of the class.
 
 use super::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
+use super::solve;
 use crate::diagnostic::Diagnostic;
 use crate::resolve::elaborate::{Causality, ClassModel, Variability};
 use crate::resolve::tree::Builtin;
@@ -25,6 +26,10 @@ pub struct Lowerer<'m, 'e, 'a> {
     /// Integer/Boolean parameters: (var index) in order.
     pub int_params: Vec<usize>,
     pub loop_vars: Vec<String>,
+    /// Per variable: its shape when every dimension is a literal.
+    pub shapes: Vec<Option<Vec<usize>>>,
+    /// Shapes of sub-component variable slots.
+    pub sub_shapes: std::collections::HashMap<SlotId, Vec<usize>>,
     pub n_relations: u32,
     pub n_indicators: u32,
 }
@@ -50,6 +55,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 is_input: v.variability == Variability::Continuous
                     && v.causality == Causality::Input,
                 is_array: !v.dims.is_empty(),
+                size: None,
             });
         }
         for (i, v) in model.vars.iter().enumerate() {
@@ -60,15 +66,31 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     known: false,
                     is_input: false,
                     is_array: !v.dims.is_empty(),
+                    size: None,
                 });
             }
         }
+        let shapes = model
+            .vars
+            .iter()
+            .map(|v| {
+                v.dims
+                    .iter()
+                    .map(|d| match d.kind {
+                        ExprKind::Integer(i) if i >= 1 => Some(i as usize),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<usize>>>()
+            })
+            .collect();
         Lowerer {
             model,
             elab,
             slots,
             int_params,
             loop_vars: Vec::new(),
+            shapes,
+            sub_shapes: std::collections::HashMap::new(),
             n_relations: 0,
             n_indicators: 0,
         }
@@ -132,20 +154,29 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 .with_label("not a Real variable")
                 .with_help("use the value through a Real parameter of this class"));
             }
-            if !v.dims.is_empty() {
+            let shape: Option<Vec<usize>> = v
+                .dims
+                .iter()
+                .map(|d| match d.kind {
+                    ExprKind::Integer(i) if i >= 1 => Some(i as usize),
+                    _ => None,
+                })
+                .collect();
+            let Some(shape) = shape else {
                 return Err(Diagnostic::error(
                     "MC033",
                     r.span,
-                    "array variables of sub-components cannot be used in equations yet",
+                    "parameter-sized arrays of sub-components cannot be used in equations",
                 )
                 .with_label("array of a sub-component")
                 .with_help("connect the component instead, or expose a scalar output"));
-            }
+            };
             let kind = SlotKind::Sub {
                 path: path.clone(),
                 var: var_name.clone(),
             };
             if let Some(i) = self.slots.iter().position(|s| s.kind == kind) {
+                self.sub_shapes.insert(i, shape);
                 return Ok(Some(i));
             }
             let sub_input =
@@ -155,17 +186,39 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 kind,
                 known: !sub_input,
                 is_input: !sub_input && v.variability == Variability::Continuous,
-                is_array: false,
+                is_array: !shape.is_empty(),
+                size: Some(shape.iter().product()),
             });
-            return Ok(Some(self.slots.len() - 1));
+            let i = self.slots.len() - 1;
+            self.sub_shapes.insert(i, shape);
+            return Ok(Some(i));
         }
     }
 
+    /// Lowers an expression that must be scalar.
     pub fn lower(&mut self, e: &Expr, ctx: Context) -> Result<Ex, Diagnostic> {
+        match self.value(e, ctx)? {
+            Value::Scalar(x) => Ok(x),
+            Value::Array(shape, _) => Err(Diagnostic::error(
+                "MC063",
+                e.span,
+                format!(
+                    "an array of size {} is used where a scalar is expected",
+                    shape_text(&shape)
+                ),
+            )
+            .with_label("array value")
+            .with_help("index the array, or use it in an array equation")),
+        }
+    }
+
+    /// Lowers an expression to a scalar or to the elements of an array
+    /// with a literal shape.
+    pub fn value(&mut self, e: &Expr, ctx: Context) -> Result<Value, Diagnostic> {
         Ok(match &e.kind {
-            ExprKind::Integer(i) => Ex::Int(*i),
-            ExprKind::Real(r) => Ex::Real(*r),
-            ExprKind::Bool(b) => Ex::Bool(*b),
+            ExprKind::Integer(i) => Value::Scalar(Ex::Int(*i)),
+            ExprKind::Real(r) => Value::Scalar(Ex::Real(*r)),
+            ExprKind::Bool(b) => Value::Scalar(Ex::Bool(*b)),
             ExprKind::String(_) => {
                 return Err(Diagnostic::error(
                     "MC034",
@@ -175,41 +228,90 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 .with_label("string value")
                 .with_help("remove the string; only numbers and Booleans are values here"))
             }
-            ExprKind::Ref(r) => self.reference(r)?,
+            ExprKind::Ref(r) => self.reference_value(r)?,
             ExprKind::Unary(op, a) => {
-                let a = self.lower(a, ctx)?;
+                let a = self.value(a, ctx)?;
                 match op {
-                    UnOp::Neg => Ex::Neg(Box::new(a)),
+                    UnOp::Neg => a.map(|x| Ex::Neg(Box::new(x))),
                     UnOp::Plus => a,
-                    UnOp::Not => Ex::Not(Box::new(a)),
+                    UnOp::Not => Value::Scalar(Ex::Not(Box::new(self.scalar(a, e)?))),
                 }
             }
             ExprKind::Binary(op, a, b) => {
-                let la = self.lower(a, ctx)?;
-                let lb = self.lower(b, ctx)?;
-                let arith = |o| Ex::Bin(o, Box::new(la.clone()), Box::new(lb.clone()));
+                let la = self.value(a, ctx)?;
+                let lb = self.value(b, ctx)?;
                 match op {
-                    BinOp::Add | BinOp::ElemAdd => arith(Arith::Add),
-                    BinOp::Sub | BinOp::ElemSub => arith(Arith::Sub),
-                    BinOp::Mul | BinOp::ElemMul => arith(Arith::Mul),
-                    BinOp::Div | BinOp::ElemDiv => arith(Arith::Div),
-                    BinOp::Pow | BinOp::ElemPow => arith(Arith::Pow),
-                    BinOp::And => arith(Arith::And),
-                    BinOp::Or => arith(Arith::Or),
-                    BinOp::Lt => self.relation(RelOp::Lt, la, lb, ctx),
-                    BinOp::Le => self.relation(RelOp::Le, la, lb, ctx),
-                    BinOp::Gt => self.relation(RelOp::Gt, la, lb, ctx),
-                    BinOp::Ge => self.relation(RelOp::Ge, la, lb, ctx),
-                    BinOp::Eq => self.relation(RelOp::Eq, la, lb, ctx),
-                    BinOp::Ne => self.relation(RelOp::Ne, la, lb, ctx),
+                    BinOp::Add | BinOp::ElemAdd => {
+                        elementwise(Arith::Add, la, lb, e, *op == BinOp::ElemAdd)?
+                    }
+                    BinOp::Sub | BinOp::ElemSub => {
+                        elementwise(Arith::Sub, la, lb, e, *op == BinOp::ElemSub)?
+                    }
+                    BinOp::ElemMul => elementwise(Arith::Mul, la, lb, e, true)?,
+                    BinOp::ElemDiv => elementwise(Arith::Div, la, lb, e, true)?,
+                    BinOp::ElemPow => elementwise(Arith::Pow, la, lb, e, true)?,
+                    BinOp::Mul => product(la, lb, e)?,
+                    BinOp::Div => match lb {
+                        Value::Scalar(d) => {
+                            la.map(|x| Ex::Bin(Arith::Div, Box::new(x), Box::new(d.clone())))
+                        }
+                        Value::Array(..) => {
+                            return Err(shape_error(e, "an array cannot be a divisor"))
+                        }
+                    },
+                    BinOp::Pow => {
+                        let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
+                        Value::Scalar(Ex::Bin(Arith::Pow, Box::new(x), Box::new(y)))
+                    }
+                    BinOp::And | BinOp::Or => {
+                        let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
+                        let o = if *op == BinOp::And {
+                            Arith::And
+                        } else {
+                            Arith::Or
+                        };
+                        Value::Scalar(Ex::Bin(o, Box::new(x), Box::new(y)))
+                    }
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                        let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
+                        let rel = match op {
+                            BinOp::Lt => RelOp::Lt,
+                            BinOp::Le => RelOp::Le,
+                            BinOp::Gt => RelOp::Gt,
+                            BinOp::Ge => RelOp::Ge,
+                            BinOp::Eq => RelOp::Eq,
+                            _ => RelOp::Ne,
+                        };
+                        Value::Scalar(self.relation(rel, x, y, ctx))
+                    }
                 }
             }
             ExprKind::If { branches, else_ } => {
-                let mut out = Vec::new();
+                let mut conds = Vec::new();
+                let mut values = Vec::new();
                 for (c, v) in branches {
-                    out.push((self.lower(c, ctx)?, self.lower(v, ctx)?));
+                    conds.push(self.lower(c, ctx)?);
+                    values.push(self.value(v, ctx)?);
                 }
-                Ex::If(out, Box::new(self.lower(else_, ctx)?))
+                let other = self.value(else_, ctx)?;
+                let shape = other.shape();
+                if values.iter().any(|v| v.shape() != shape) {
+                    return Err(shape_error(
+                        e,
+                        "the branches of this if-expression have different sizes",
+                    ));
+                }
+                let n = other.len();
+                let mut out = Vec::with_capacity(n);
+                for k in 0..n {
+                    let bs = conds
+                        .iter()
+                        .zip(&values)
+                        .map(|(c, v)| (c.clone(), v.element(k)))
+                        .collect();
+                    out.push(Ex::If(bs, Box::new(other.element(k))));
+                }
+                Value::from_elements(shape, out)
             }
             ExprKind::Call { func, args, named } => {
                 let fname = func.dotted();
@@ -227,38 +329,98 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                         if args.len() != 1 {
                             return Err(arity(e, "der", 1));
                         }
-                        return self.derivative(&args[0]);
+                        let v = self.value(&args[0], ctx)?;
+                        let shape = v.shape();
+                        let mut out = Vec::new();
+                        for x in v.elements() {
+                            out.push(self.derivative(x, &args[0])?);
+                        }
+                        return Ok(Value::from_elements(shape, out));
                     }
                     "noEvent" => {
                         if args.len() != 1 {
                             return Err(arity(e, "noEvent", 1));
                         }
-                        return self.lower(&args[0], Context::Direct);
+                        return self.value(&args[0], Context::Direct);
+                    }
+                    "transpose" => {
+                        if args.len() != 1 {
+                            return Err(arity(e, "transpose", 1));
+                        }
+                        return match self.value(&args[0], ctx)? {
+                            Value::Array(shape, el) if shape.len() == 2 => {
+                                let (m, n) = (shape[0], shape[1]);
+                                let mut out = Vec::with_capacity(m * n);
+                                for j in 0..n {
+                                    for i in 0..m {
+                                        out.push(el[i * n + j].clone());
+                                    }
+                                }
+                                Ok(Value::Array(vec![n, m], out))
+                            }
+                            _ => Err(shape_error(e, "transpose takes a matrix")),
+                        };
                     }
                     _ => {}
                 }
                 let Some((f, n)) = Func::from_name(&fname) else {
                     return Err(Diagnostic::error("MC023", func.span, format!("unknown function `{fname}`"))
                         .with_label("not a built-in function")
-                        .with_help("use one of the built-in functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10 sqrt abs sign min max"));
+                        .with_help("use one of the built-in functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10 sqrt abs sign min max, der, noEvent, transpose"));
                 };
                 if args.len() != n {
                     return Err(arity(e, &fname, n));
+                }
+                if n == 1 {
+                    // One-argument functions apply to each element.
+                    return Ok(self.value(&args[0], ctx)?.map(|x| Ex::Call(f, vec![x])));
                 }
                 let mut la = Vec::new();
                 for a in args {
                     la.push(self.lower(a, ctx)?);
                 }
-                Ex::Call(f, la)
+                Value::Scalar(Ex::Call(f, la))
             }
-            ExprKind::Array(_) | ExprKind::Matrix(_) | ExprKind::Range { .. } => {
+            ExprKind::Array(items) => {
+                let mut vals = Vec::new();
+                for it in items {
+                    vals.push(self.value(it, ctx)?);
+                }
+                let inner = vals.first().map(|v| v.shape()).unwrap_or_default();
+                if vals.iter().any(|v| v.shape() != inner) {
+                    return Err(shape_error(
+                        e,
+                        "the elements of this array have different sizes",
+                    ));
+                }
+                let mut shape = vec![vals.len()];
+                shape.extend(inner);
+                Value::Array(shape, vals.into_iter().flat_map(|v| v.elements()).collect())
+            }
+            ExprKind::Matrix(rows) => {
+                let mut out = Vec::new();
+                let cols = rows.first().map(|r| r.len()).unwrap_or(0);
+                for row in rows {
+                    if row.len() != cols {
+                        return Err(shape_error(
+                            e,
+                            "the rows of this matrix have different lengths",
+                        ));
+                    }
+                    for x in row {
+                        out.push(self.lower(x, ctx)?);
+                    }
+                }
+                Value::Array(vec![rows.len(), cols], out)
+            }
+            ExprKind::Range { .. } => {
                 return Err(Diagnostic::error(
                     "MC036",
                     e.span,
-                    "array expressions are not supported in equations yet",
+                    "ranges are only supported as the range of a `for` loop",
                 )
-                .with_label("array expression")
-                .with_help("write one equation per element, or a `for` loop"))
+                .with_label("range expression")
+                .with_help("write `for i in a:b loop`, or an array constructor `{a, b}`"))
             }
             ExprKind::End => {
                 return Err(Diagnostic::error(
@@ -270,6 +432,16 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 .with_help("write the size parameter instead of `end`"))
             }
         })
+    }
+
+    fn scalar(&self, v: Value, e: &Expr) -> Result<Ex, Diagnostic> {
+        match v {
+            Value::Scalar(x) => Ok(x),
+            Value::Array(..) => Err(shape_error(
+                e,
+                "an array is used where a scalar is expected",
+            )),
+        }
     }
 
     fn relation(&mut self, op: RelOp, a: Ex, b: Ex, ctx: Context) -> Ex {
@@ -312,18 +484,11 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         }
     }
 
-    fn derivative(&mut self, arg: &Expr) -> Result<Ex, Diagnostic> {
-        let ExprKind::Ref(r) = &arg.kind else {
-            return Err(
-                Diagnostic::error("MC037", arg.span, "`der` takes a variable")
-                    .with_label("not a variable")
-                    .with_help("write der(x) for a variable x"),
-            );
-        };
-        let base = self.reference(r)?;
+    /// `der` of one lowered element.
+    fn derivative(&mut self, base: Ex, arg: &Expr) -> Result<Ex, Diagnostic> {
         let Ex::Var(slot, index) = base else {
-            if matches!(base, Ex::IntParam(_)) {
-                return Ok(Ex::Int(0));
+            if matches!(base, Ex::IntParam(_) | Ex::Int(_) | Ex::Real(_)) {
+                return Ok(Ex::Real(0.0));
             }
             return Err(
                 Diagnostic::error("MC037", arg.span, "`der` takes a variable")
@@ -341,32 +506,50 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     let d = self.der_slot(i).expect("every state has a derivative slot");
                     return Ok(Ex::Var(d, index));
                 }
-                Err(Diagnostic::error(
-                    "MC038",
-                    arg.span,
-                    format!("the derivative of `{}` is not available: it is not a state and carries no derivative", v.name),
-                )
-                .with_label("derivative unknown")
-                .with_help("declare the variable as ContinuousState, or use a RealWithDerivative connector variable"))
+                if let Some(c) = self.carried_slot(i) {
+                    return Ok(Ex::Var(c, index));
+                }
+                if self.slots[slot].known {
+                    return Err(Diagnostic::error(
+                        "MC038",
+                        arg.span,
+                        format!("the derivative of `{}` is not available: it is known here but nobody carries its derivative", v.name),
+                    )
+                    .with_label("derivative unknown")
+                    .with_help("declare the variable as RealWithDerivative so that its derivative travels with it"));
+                }
+                // A variable this class determines: derived from its defining
+                // equation by the causaliser.
+                Ok(Ex::DerOf(slot, index))
             }
-            _ => Err(Diagnostic::error(
+            SlotKind::Der(_) | SlotKind::Sub { .. } => Err(Diagnostic::error(
                 "MC038",
                 arg.span,
-                "derivatives of sub-component variables are not available",
+                "this derivative is not available here",
             )
             .with_label("derivative unknown")
             .with_help("compute the derivative inside the component that owns the variable")),
         }
     }
 
-    pub fn reference(&mut self, r: &ComponentRef) -> Result<Ex, Diagnostic> {
+    /// The slot that carries the derivative of a RealWithDerivative variable.
+    pub fn carried_slot(&self, var: usize) -> Option<SlotId> {
+        let c = self
+            .model
+            .vars
+            .iter()
+            .position(|v| v.carried_of == Some(var))?;
+        self.own_slot(c)
+    }
+
+    pub fn reference_value(&mut self, r: &ComponentRef) -> Result<Value, Diagnostic> {
         if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() {
             let n = &r.parts[0].name.name;
             if n == "time" {
-                return Ok(Ex::Time);
+                return Ok(Value::Scalar(Ex::Time));
             }
             if let Some(d) = self.loop_vars.iter().rposition(|v| v == n) {
-                return Ok(Ex::LoopVar(d));
+                return Ok(Value::Scalar(Ex::LoopVar(d)));
             }
         }
         for p in &r.parts[..r.parts.len() - 1] {
@@ -404,23 +587,60 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     .with_label("not a parameter")
                     .with_help("declare it as a parameter, or make it Real"));
                 };
-                return Ok(Ex::IntParam(k));
+                return Ok(Value::Scalar(Ex::IntParam(k)));
             }
             let slot = self.own_slot(vi).expect("every Real variable has a slot");
-            let index = self.subscript(r, subs, !v.dims.is_empty())?;
-            return Ok(Ex::Var(slot, index));
+            if v.dims.is_empty() {
+                if !subs.is_empty() {
+                    return Err(Diagnostic::error(
+                        "MC040",
+                        r.span,
+                        "a scalar variable cannot be indexed",
+                    )
+                    .with_label("scalar variable")
+                    .with_help("remove the subscript"));
+                }
+                return Ok(Value::Scalar(Ex::Var(slot, None)));
+            }
+            return match self.shapes[vi].clone() {
+                Some(shape) => self.index_literal(r, slot, &shape, subs),
+                None => match subs.as_slice() {
+                    [Subscript::Expr(e)] => {
+                        let i = self.lower(e, Context::Direct)?;
+                        Ok(Value::Scalar(Ex::Var(slot, Some(Box::new(i)))))
+                    }
+                    [] => Err(Diagnostic::error(
+                        "MC036",
+                        r.span,
+                        "whole-array expressions over parameter-sized arrays are not supported",
+                    )
+                    .with_label("whole array of parameter size")
+                    .with_help("index the array inside a `for` loop: `x[i]`")),
+                    _ => Err(Diagnostic::error(
+                        "MC036",
+                        r.span,
+                        "a parameter-sized array takes exactly one index",
+                    )
+                    .with_label("wrong number of indices")
+                    .with_help("use one subscript")),
+                },
+            };
         }
         if let Some(s) = self.sub_slot(r)? {
-            if !subs.is_empty() {
-                return Err(Diagnostic::error(
-                    "MC033",
-                    r.span,
-                    "array variables of sub-components cannot be used in equations yet",
-                )
-                .with_label("array of a sub-component")
-                .with_help("connect the component instead"));
+            let shape = self.sub_shapes.get(&s).cloned().unwrap_or_default();
+            if shape.is_empty() {
+                if !subs.is_empty() {
+                    return Err(Diagnostic::error(
+                        "MC040",
+                        r.span,
+                        "a scalar variable cannot be indexed",
+                    )
+                    .with_label("scalar variable")
+                    .with_help("remove the subscript"));
+                }
+                return Ok(Value::Scalar(Ex::Var(s, None)));
             }
-            return Ok(Ex::Var(s, None));
+            return self.index_literal(r, s, &shape, subs);
         }
         Err(
             Diagnostic::error("MC022", r.span, format!("unknown variable `{joined}`"))
@@ -429,41 +649,305 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         )
     }
 
-    fn subscript(
+    /// Indexing of an array whose shape is literal: all elements, a slice
+    /// by constant indices and `:`, or one element by any Integer indices.
+    fn index_literal(
         &mut self,
         r: &ComponentRef,
+        slot: SlotId,
+        shape: &[usize],
         subs: &[Subscript],
-        is_array: bool,
-    ) -> Result<Option<Box<Ex>>, Diagnostic> {
-        if !is_array {
-            if !subs.is_empty() {
-                return Err(Diagnostic::error(
-                    "MC040",
-                    r.span,
-                    "a scalar variable cannot be indexed",
-                )
-                .with_label("scalar variable")
-                .with_help("remove the subscript"));
+    ) -> Result<Value, Diagnostic> {
+        if subs.len() > shape.len() {
+            return Err(Diagnostic::error(
+                "MC040",
+                r.span,
+                format!(
+                    "`{}` has {} dimension(s) but {} indices",
+                    self.slots[slot].name,
+                    shape.len(),
+                    subs.len()
+                ),
+            )
+            .with_label("too many indices")
+            .with_help("give at most one index per dimension"));
+        }
+        // One index expression (or all-colon) per dimension.
+        let mut per_dim: Vec<Option<Ex>> = Vec::new();
+        for k in 0..shape.len() {
+            match subs.get(k) {
+                None | Some(Subscript::Colon(_)) => per_dim.push(None),
+                Some(Subscript::Expr(e)) => per_dim.push(Some(self.lower(e, Context::Direct)?)),
             }
-            return Ok(None);
         }
-        match subs {
-            [] => Err(Diagnostic::error(
-                "MC036",
-                r.span,
-                "whole-array expressions are not supported in equations yet",
-            )
-            .with_label("whole array")
-            .with_help("index the array, e.g. inside a `for` loop: `x[i]`")),
-            [Subscript::Expr(e)] => Ok(Some(Box::new(self.lower(e, Context::Direct)?))),
-            _ => Err(Diagnostic::error(
-                "MC036",
-                r.span,
-                "only one-dimensional arrays with one index are supported yet",
-            )
-            .with_label("more than one index")
-            .with_help("use one subscript")),
+        let strides: Vec<usize> = (0..shape.len())
+            .map(|k| shape[k + 1..].iter().product())
+            .collect();
+        if per_dim.iter().all(|d| d.is_some()) {
+            // One element; the linear index may be symbolic.
+            let mut idx = Ex::Int(1);
+            for (k, d) in per_dim.into_iter().enumerate() {
+                let d = d.expect("checked");
+                if let Ex::Int(c) = d {
+                    if c < 1 || c as usize > shape[k] {
+                        return Err(Diagnostic::error(
+                            "MC064",
+                            r.span,
+                            format!(
+                                "index {c} is out of range 1..{} of `{}`",
+                                shape[k], self.slots[slot].name
+                            ),
+                        )
+                        .with_label("index out of range")
+                        .with_help(format!("use an index between 1 and {}", shape[k])));
+                    }
+                }
+                let term = solve::mul(solve::sub(d, Ex::Int(1)), Ex::Int(strides[k] as i64));
+                idx = fold_int(solve::add(idx, term));
+            }
+            return Ok(Value::Scalar(Ex::Var(slot, Some(Box::new(idx)))));
         }
+        // A slice: constant indices only.
+        let mut ranges: Vec<Vec<usize>> = Vec::new();
+        let mut out_shape = Vec::new();
+        for (k, d) in per_dim.iter().enumerate() {
+            match d {
+                None => {
+                    ranges.push((1..=shape[k]).collect());
+                    out_shape.push(shape[k]);
+                }
+                Some(Ex::Int(c)) if *c >= 1 && (*c as usize) <= shape[k] => {
+                    ranges.push(vec![*c as usize])
+                }
+                Some(_) => {
+                    return Err(Diagnostic::error(
+                        "MC036",
+                        r.span,
+                        "a slice of an array needs constant indices",
+                    )
+                    .with_label("non-constant slice")
+                    .with_help("index single elements, or use constant indices with `:`"))
+                }
+            }
+        }
+        let mut elems = Vec::new();
+        let mut idx = vec![0usize; ranges.len()];
+        loop {
+            let linear: usize = idx
+                .iter()
+                .enumerate()
+                .map(|(k, i)| (ranges[k][*i] - 1) * strides[k])
+                .sum::<usize>()
+                + 1;
+            elems.push(Ex::Var(slot, Some(Box::new(Ex::Int(linear as i64)))));
+            let mut k = ranges.len();
+            loop {
+                if k == 0 {
+                    return Ok(Value::from_elements(out_shape, elems));
+                }
+                k -= 1;
+                idx[k] += 1;
+                if idx[k] < ranges[k].len() {
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+    }
+}
+
+/// A lowered value: a scalar, or the elements of an array with a literal
+/// shape in row-major order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Scalar(Ex),
+    Array(Vec<usize>, Vec<Ex>),
+}
+
+impl Value {
+    pub fn from_elements(shape: Vec<usize>, mut el: Vec<Ex>) -> Value {
+        if shape.is_empty() {
+            Value::Scalar(el.pop().expect("a scalar has one element"))
+        } else {
+            Value::Array(shape, el)
+        }
+    }
+
+    pub fn shape(&self) -> Vec<usize> {
+        match self {
+            Value::Scalar(_) => Vec::new(),
+            Value::Array(s, _) => s.clone(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Value::Scalar(_) => 1,
+            Value::Array(_, e) => e.len(),
+        }
+    }
+
+    pub fn element(&self, k: usize) -> Ex {
+        match self {
+            Value::Scalar(x) => x.clone(),
+            Value::Array(_, e) => e[k].clone(),
+        }
+    }
+
+    pub fn elements(self) -> Vec<Ex> {
+        match self {
+            Value::Scalar(x) => vec![x],
+            Value::Array(_, e) => e,
+        }
+    }
+
+    pub fn map(self, f: impl Fn(Ex) -> Ex) -> Value {
+        match self {
+            Value::Scalar(x) => Value::Scalar(f(x)),
+            Value::Array(s, e) => Value::Array(s, e.into_iter().map(f).collect()),
+        }
+    }
+}
+
+pub fn shape_text(shape: &[usize]) -> String {
+    let d: Vec<String> = shape.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", d.join(", "))
+}
+
+fn shape_error(e: &Expr, what: &str) -> Diagnostic {
+    Diagnostic::error("MC063", e.span, what.to_string())
+        .with_label("array sizes do not fit")
+        .with_help("use arrays of matching sizes (vectors of the same length, matrix columns = vector length)")
+}
+
+fn fold_int(e: Ex) -> Ex {
+    match e.fold(&[]) {
+        Some(v) if !e.is_dynamic() && !has_symbols(&e) => Ex::Int(v as i64),
+        _ => e,
+    }
+}
+
+fn has_symbols(e: &Ex) -> bool {
+    let mut s = false;
+    e.visit(&mut |x| {
+        if matches!(x, Ex::IntParam(_) | Ex::LoopVar(_)) {
+            s = true
+        }
+    });
+    s
+}
+
+fn bin(op: Arith, a: Ex, b: Ex) -> Ex {
+    Ex::Bin(op, Box::new(a), Box::new(b))
+}
+
+/// `+ -` (arrays of equal shape) and the element-wise operators (which also
+/// combine a scalar with an array).
+fn elementwise(
+    op: Arith,
+    a: Value,
+    b: Value,
+    e: &Expr,
+    scalar_ok: bool,
+) -> Result<Value, Diagnostic> {
+    match (a, b) {
+        (Value::Scalar(x), Value::Scalar(y)) => Ok(Value::Scalar(bin(op, x, y))),
+        (Value::Array(sa, ea), Value::Array(sb, eb)) => {
+            if sa != sb {
+                return Err(shape_error(
+                    e,
+                    &format!(
+                        "arrays of sizes {} and {} cannot be combined",
+                        shape_text(&sa),
+                        shape_text(&sb)
+                    ),
+                ));
+            }
+            Ok(Value::Array(
+                sa,
+                ea.into_iter().zip(eb).map(|(x, y)| bin(op, x, y)).collect(),
+            ))
+        }
+        (Value::Scalar(x), Value::Array(s, el)) if scalar_ok => Ok(Value::Array(
+            s,
+            el.into_iter().map(|y| bin(op, x.clone(), y)).collect(),
+        )),
+        (Value::Array(s, el), Value::Scalar(y)) if scalar_ok => Ok(Value::Array(
+            s,
+            el.into_iter().map(|x| bin(op, x, y.clone())).collect(),
+        )),
+        _ => Err(shape_error(
+            e,
+            "a scalar and an array cannot be added or subtracted",
+        )),
+    }
+}
+
+/// `*`: scalar times array, dot product, matrix-vector and matrix-matrix.
+fn product(a: Value, b: Value, e: &Expr) -> Result<Value, Diagnostic> {
+    let sum = |terms: Vec<Ex>| -> Ex {
+        let mut it = terms.into_iter();
+        let first = it.next().unwrap_or(Ex::Real(0.0));
+        it.fold(first, |acc, t| bin(Arith::Add, acc, t))
+    };
+    match (a, b) {
+        (Value::Scalar(x), Value::Scalar(y)) => Ok(Value::Scalar(bin(Arith::Mul, x, y))),
+        (Value::Scalar(x), Value::Array(s, el)) => Ok(Value::Array(
+            s,
+            el.into_iter()
+                .map(|y| bin(Arith::Mul, x.clone(), y))
+                .collect(),
+        )),
+        (Value::Array(s, el), Value::Scalar(y)) => Ok(Value::Array(
+            s,
+            el.into_iter()
+                .map(|x| bin(Arith::Mul, x, y.clone()))
+                .collect(),
+        )),
+        (Value::Array(sa, ea), Value::Array(sb, eb)) => match (sa.as_slice(), sb.as_slice()) {
+            ([n], [m]) if n == m => Ok(Value::Scalar(sum(ea
+                .into_iter()
+                .zip(eb)
+                .map(|(x, y)| bin(Arith::Mul, x, y))
+                .collect()))),
+            ([m, n], [k]) if n == k => {
+                let mut out = Vec::new();
+                for i in 0..*m {
+                    out.push(sum((0..*n)
+                        .map(|j| bin(Arith::Mul, ea[i * n + j].clone(), eb[j].clone()))
+                        .collect()));
+                }
+                Ok(Value::Array(vec![*m], out))
+            }
+            ([k], [n, p]) if k == n => {
+                let mut out = Vec::new();
+                for j in 0..*p {
+                    out.push(sum((0..*n)
+                        .map(|i| bin(Arith::Mul, ea[i].clone(), eb[i * p + j].clone()))
+                        .collect()));
+                }
+                Ok(Value::Array(vec![*p], out))
+            }
+            ([m, n], [k, p]) if n == k => {
+                let mut out = Vec::new();
+                for i in 0..*m {
+                    for j in 0..*p {
+                        out.push(sum((0..*n)
+                            .map(|l| bin(Arith::Mul, ea[i * n + l].clone(), eb[l * p + j].clone()))
+                            .collect()));
+                    }
+                }
+                Ok(Value::Array(vec![*m, *p], out))
+            }
+            _ => Err(shape_error(
+                e,
+                &format!(
+                    "arrays of sizes {} and {} cannot be multiplied",
+                    shape_text(&sa),
+                    shape_text(&sb)
+                ),
+            )),
+        },
     }
 }
 

@@ -2,6 +2,7 @@
 //! order, each determine one unknown; the result is ordered assignments
 //! split into blocks by the inputs they depend on.
 
+pub mod diff;
 pub mod ir;
 mod lower;
 pub mod solve;
@@ -15,7 +16,7 @@ use crate::resolve::Elaborator;
 use crate::source::Span;
 use crate::syntax::ast::{Argument, Equation, Expr, ExprKind};
 use ir::{Affine, Block, CausalClass, Ex, IntParam, SlotId, SlotKind, Stmt};
-use lower::{Context, Lowerer};
+use lower::{Context, Lowerer, Value};
 use solve::Target;
 
 /// A modifier on a sub-component written in this class:
@@ -28,8 +29,9 @@ pub struct SubModifier {
     pub var: String,
     /// `start` attribute instead of the binding.
     pub start: bool,
-    /// The value in terms of this class.
-    pub value: Ex,
+    /// The value in terms of this class: one element, or one per element
+    /// of an array.
+    pub value: Vec<Ex>,
     pub span: Span,
 }
 
@@ -40,9 +42,11 @@ pub struct Compiled {
     pub causal: CausalClass,
     /// Binding of each Integer/Boolean parameter (by int-param number).
     pub int_bindings: Vec<Option<Ex>>,
-    /// Own Real parameter bindings and state starts: (var index, value).
-    pub bindings: Vec<(usize, Ex)>,
-    pub starts: Vec<(usize, Ex)>,
+    /// Own Real parameter bindings and state starts: (var index, the value
+    /// of each element; one value for all elements of an array when given
+    /// with `each`).
+    pub bindings: Vec<(usize, Vec<Ex>)>,
+    pub starts: Vec<(usize, Vec<Ex>)>,
     pub sub_modifiers: Vec<SubModifier>,
 }
 
@@ -60,13 +64,18 @@ pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Compiled, 
         diags: Vec::new(),
         loop_ranges: Vec::new(),
         skipped_equation: false,
+        defs: Vec::new(),
     };
     let dims = cx.dims();
     let mut stmts = Vec::new();
     for eq in &model.equations {
-        if let Some(s) = cx.equation(eq, &dims) {
-            stmts.push(s);
-        }
+        stmts.extend(cx.equation(eq, &dims));
+    }
+    if cx.diags.is_empty() && !cx.skipped_equation {
+        // Derivatives that RealWithDerivative outputs carry and that no
+        // equation gave explicitly are derived from their defining
+        // equations, now that every equation has been read.
+        stmts.extend(cx.carried_derivatives());
     }
     // An equation that could not be read might have determined any of the
     // unknowns left over, so "never determined" would be a guess.
@@ -77,17 +86,44 @@ pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Compiled, 
     let sub_modifiers = cx.sub_modifiers();
     let mut parameter_stmts = parameter_stmts;
     for (k, m) in sub_modifiers.iter().enumerate() {
-        if !m.value.is_dynamic() {
+        if !m.value.iter().any(|e| e.is_dynamic()) {
             continue;
         }
         match cx.modifier_slot(m) {
-            Ok(slot) => parameter_stmts.push(Stmt::Assign {
-                target: slot,
-                index: None,
-                value: m.value.clone(),
-                guard: Some(model.vars.len() + k),
-                span: m.span,
-            }),
+            Ok(slot) => {
+                let size = cx.low.slots[slot].size.unwrap_or(1);
+                let is_array = cx.low.slots[slot].is_array;
+                if m.value.len() != 1 && m.value.len() != size {
+                    cx.diags.push(
+                        Diagnostic::error(
+                            "MC063",
+                            m.span,
+                            format!(
+                                "`{}` has {size} element(s) but this value has {}",
+                                cx.low.slots[slot].name,
+                                m.value.len()
+                            ),
+                        )
+                        .with_label("sizes differ")
+                        .with_help("give a value of the variable's size"),
+                    );
+                    continue;
+                }
+                for e in 0..size {
+                    let value = m.value[if m.value.len() == 1 { 0 } else { e }].clone();
+                    parameter_stmts.push(Stmt::Assign {
+                        target: slot,
+                        index: if is_array {
+                            Some(Ex::Int(e as i64 + 1))
+                        } else {
+                            None
+                        },
+                        value,
+                        guard: Some(model.vars.len() + k),
+                        span: m.span,
+                    });
+                }
+            }
             Err(d) => cx.diags.push(d),
         }
     }
@@ -132,6 +168,8 @@ struct Causalizer<'m, 'e, 'a> {
     loop_ranges: Vec<(Affine, Affine)>,
     /// An equation the check phase already rejected was left out.
     skipped_equation: bool,
+    /// The defining value of every unknown determined outside loops.
+    defs: Vec<(Target, Ex)>,
 }
 
 impl Causalizer<'_, '_, '_> {
@@ -154,15 +192,15 @@ impl Causalizer<'_, '_, '_> {
                     ),
                 }
             }
-            if ds.len() > 1 {
+            if ds.len() > 1 && ds.iter().any(|d| !d.terms.is_empty()) {
                 self.diags.push(
                     Diagnostic::error(
                         "MC036",
                         v.span,
-                        "only one-dimensional arrays are supported yet",
+                        "arrays of more than one dimension need literal sizes",
                     )
-                    .with_label("more than one dimension")
-                    .with_help("use one dimension"),
+                    .with_label("parameter-sized matrix")
+                    .with_help("give every dimension of a matrix as an Integer literal"),
                 );
             }
             out.push(ds);
@@ -182,6 +220,244 @@ impl Causalizer<'_, '_, '_> {
             }
             None => false,
         }
+    }
+
+    /// Is element `index` of slot `s` known at this point?
+    fn is_known_at(&self, s: SlotId, index: Option<&Ex>) -> bool {
+        if self.is_known(s) {
+            return true;
+        }
+        if let (Some(Ex::Int(k)), Some(Determined::Ranges(r))) = (index, self.determined.get(&s)) {
+            return r.iter().any(|(lo, hi, _)| {
+                lo.terms.is_empty() && hi.terms.is_empty() && lo.constant <= *k && *k <= hi.constant
+            });
+        }
+        false
+    }
+
+    fn is_determined(&self, s: SlotId) -> bool {
+        self.determined.contains_key(&s)
+    }
+
+    /// The unknown variables of an equation, each once.
+    fn candidates(&self, l: &Ex, r: &Ex) -> Vec<Target> {
+        let mut out: Vec<Target> = Vec::new();
+        for e in [l, r] {
+            e.visit(&mut |x| {
+                if let Ex::Var(s, i) = x {
+                    if !self.is_known_at(*s, i.as_deref()) {
+                        let t = Target {
+                            slot: *s,
+                            index: i.as_deref().cloned(),
+                        };
+                        if !out.contains(&t) {
+                            out.push(t);
+                        }
+                    }
+                }
+            });
+        }
+        out
+    }
+
+    /// For the slot of a carried derivative: the slot of the variable
+    /// that carries it.
+    fn carried_base(&self, slot: SlotId) -> Option<SlotId> {
+        match self.low.slots[slot].kind {
+            SlotKind::Own(v) => self.model.vars[v]
+                .carried_of
+                .and_then(|b| self.low.own_slot(b)),
+            _ => None,
+        }
+    }
+
+    fn derive_carried(&mut self, t: &Target, span: Span) -> Result<Ex, Diagnostic> {
+        let base = self
+            .carried_base(t.slot)
+            .expect("a carried derivative has a base");
+        self.derive_def(base, t.index.as_ref(), span, 0)
+    }
+
+    /// The time derivative of an unknown determined earlier, from its
+    /// defining value.
+    fn derive_def(
+        &mut self,
+        slot: SlotId,
+        index: Option<&Ex>,
+        span: Span,
+        depth: usize,
+    ) -> Result<Ex, Diagnostic> {
+        let name = self.low.slots[slot].name.clone();
+        let def = self
+            .defs
+            .iter()
+            .find(|(t, _)| t.slot == slot && t.index.as_ref() == index)
+            .map(|(_, v)| v.clone());
+        let Some(def) = def else {
+            return Err(Diagnostic::error(
+                "MC038",
+                span,
+                format!("the derivative of `{name}` is needed here, but `{name}` is not determined by an earlier equation outside a loop"),
+            )
+            .with_label("derivative unknown")
+            .with_help("determine the variable before this equation, or give its derivative explicitly"));
+        };
+        if depth > 64 {
+            return Err(Diagnostic::error(
+                "MC038",
+                span,
+                format!("the derivative of `{name}` is nested too deeply"),
+            )
+            .with_label("derivative unknown")
+            .with_help("give the derivative explicitly"));
+        }
+        diff::diff(&def, &mut |x| self.time_leaf(x, span, depth + 1))
+    }
+
+    /// Derivative of one variable (or of time) for `derive_def`.
+    fn time_leaf(&mut self, x: &Ex, span: Span, depth: usize) -> Result<Ex, Diagnostic> {
+        let (slot, index) = match x {
+            Ex::Time => return Ok(Ex::Real(1.0)),
+            Ex::Var(s, i) => (*s, i.as_deref().cloned()),
+            _ => {
+                return Err(Diagnostic::error(
+                    "MC038",
+                    span,
+                    "second derivatives are not available here",
+                )
+                .with_label("derivative unknown")
+                .with_help(
+                    "use a RealWith2Derivatives variable, or give the derivative explicitly",
+                ))
+            }
+        };
+        let name = self.low.slots[slot].name.clone();
+        let unavailable = |why: String| {
+            Diagnostic::error("MC038", span, why)
+                .with_label("derivative unknown")
+                .with_help(
+                    "determine that derivative in an earlier equation, or give this one explicitly",
+                )
+        };
+        match self.low.slots[slot].kind.clone() {
+            SlotKind::Own(v) => {
+                let var = &self.model.vars[v];
+                if var.variability != Variability::Continuous {
+                    return Ok(Ex::Real(0.0));
+                }
+                if var.special.state {
+                    let d = self.low.der_slot(v).expect("states have derivative slots");
+                    if self.is_known_at(d, index.as_ref()) {
+                        return Ok(Ex::Var(d, index.map(Box::new)));
+                    }
+                    return Err(unavailable(format!(
+                        "der({name}) is needed here but is determined only by a later equation"
+                    )));
+                }
+                if let Some(c) = self.low.carried_slot(v) {
+                    if self.is_known_at(c, index.as_ref()) {
+                        return Ok(Ex::Var(c, index.map(Box::new)));
+                    }
+                }
+                if self.low.slots[slot].known {
+                    return Err(unavailable(format!(
+                        "the derivative of `{name}` is needed here, but nobody carries it"
+                    )));
+                }
+                self.derive_def(slot, index.as_ref(), span, depth)
+            }
+            _ => Err(unavailable(format!(
+                "the derivative of `{name}` is not available in this class"
+            ))),
+        }
+    }
+
+    /// Replaces `DerOf` nodes by the derivative of their defining values.
+    fn expand_der(&mut self, e: &Ex, span: Span) -> Result<Ex, Diagnostic> {
+        let mut found = false;
+        e.visit(&mut |x| {
+            if matches!(x, Ex::DerOf(..)) {
+                found = true;
+            }
+        });
+        if !found {
+            return Ok(e.clone());
+        }
+        rewrite(e, &mut |x| match x {
+            Ex::DerOf(s, i) => Some(self.derive_def(*s, i.as_deref(), span, 0)),
+            _ => None,
+        })
+    }
+
+    /// Assignments for the carried derivatives of RealWithDerivative
+    /// variables the class determines and gives no explicit equation for.
+    fn carried_derivatives(&mut self) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for (v, var) in self.model.vars.iter().enumerate() {
+            let Some(base) = var.carried_of else { continue };
+            let (Some(slot), Some(base_slot)) = (self.low.own_slot(v), self.low.own_slot(base))
+            else {
+                continue;
+            };
+            if self.low.slots[slot].known || self.is_known(slot) {
+                continue;
+            }
+            let indices: Vec<Option<Ex>> = match &self.low.shapes[v] {
+                Some(shape) if !shape.is_empty() => (1..=shape.iter().product::<usize>())
+                    .map(|k| Some(Ex::Int(k as i64)))
+                    .collect(),
+                Some(_) => vec![None],
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MC065",
+                            var.span,
+                            format!("`{}` of a parameter-sized array must be given by an explicit equation", var.name),
+                        )
+                        .with_label("derivative never determined")
+                        .with_help(format!("add `{} = ...;` after the equations that determine the array", var.name)),
+                    );
+                    continue;
+                }
+            };
+            let _ = base_slot;
+            for idx in indices {
+                if self.is_known_at(slot, idx.as_ref()) {
+                    continue;
+                }
+                let t = Target {
+                    slot,
+                    index: idx.clone(),
+                };
+                match self.derive_carried(&t, var.span) {
+                    Ok(value) => {
+                        let entry = self.determined.entry(slot).or_insert_with(|| match &idx {
+                            None => Determined::Scalar(var.span),
+                            Some(_) => Determined::Ranges(Vec::new()),
+                        });
+                        if let (Determined::Ranges(r), Some(Ex::Int(k))) = (entry, &idx) {
+                            r.push((Affine::constant(*k), Affine::constant(*k), var.span));
+                        }
+                        self.defs.push((t, value.clone()));
+                        out.push(Stmt::Assign {
+                            target: slot,
+                            index: idx,
+                            value,
+                            guard: None,
+                            span: var.span,
+                        });
+                    }
+                    Err(mut d) => {
+                        d.code = "MC065";
+                        d.message = format!("`{}` is never determined: {}", var.name, d.message);
+                        d.span = var.span;
+                        self.diags.push(d);
+                        break;
+                    }
+                }
+            }
+        }
+        out
     }
 
     fn slot_var(&self, s: SlotId) -> Option<usize> {
@@ -214,13 +490,13 @@ impl Causalizer<'_, '_, '_> {
         out
     }
 
-    fn equation(&mut self, eq: &Equation, dims: &[Vec<Affine>]) -> Option<Stmt> {
+    fn equation(&mut self, eq: &Equation, dims: &[Vec<Affine>]) -> Vec<Stmt> {
         match eq {
             Equation::Simple { lhs, rhs, span } => match self.simple(lhs, rhs, *span, dims) {
-                Ok(s) => Some(s),
+                Ok(s) => s,
                 Err(d) => {
                     self.diags.push(d);
-                    None
+                    Vec::new()
                 }
             },
             Equation::For {
@@ -259,7 +535,7 @@ impl Causalizer<'_, '_, '_> {
                                         "write `for i in 1:n loop` with n an Integer parameter",
                                     ),
                                 );
-                                return None;
+                                return Vec::new();
                             }
                         }
                     }
@@ -273,7 +549,7 @@ impl Causalizer<'_, '_, '_> {
                             .with_label("not a range")
                             .with_help("write `for i in 1:n loop`"),
                         );
-                        return None;
+                        return Vec::new();
                     }
                 };
                 let _ = span;
@@ -282,18 +558,16 @@ impl Causalizer<'_, '_, '_> {
                 self.loop_ranges.push((lo.clone(), hi.clone()));
                 let mut out = Vec::new();
                 for e in body {
-                    if let Some(s) = self.equation(e, dims) {
-                        out.push(s);
-                    }
+                    out.extend(self.equation(e, dims));
                 }
                 self.low.loop_vars.pop();
                 self.loop_ranges.pop();
-                Some(Stmt::For {
+                vec![Stmt::For {
                     depth,
                     lo: affine_to_ex(&lo),
                     hi: affine_to_ex(&hi),
                     body: out,
-                })
+                }]
             }
             // Elaboration takes the connect equations of the class body
             // out; one left here stands inside a `for` loop.
@@ -307,19 +581,16 @@ impl Causalizer<'_, '_, '_> {
                     .with_label("connect in a loop")
                     .with_help("write the connections one by one, outside the loop"),
                 );
-                None
+                Vec::new()
             }
-            Equation::Call { name, span, .. } if name.dotted() == "assert" => {
-                let _ = span;
-                None
-            }
+            Equation::Call { name, .. } if name.dotted() == "assert" => Vec::new(),
             // `if`, `when` and other call equations are rejected by the
             // check phase (MC119, MC116, MC105, MC043), which `load_library`
             // always runs; reporting them here again would name the same
             // line twice.
             _ => {
                 self.skipped_equation = true;
-                None
+                Vec::new()
             }
         }
     }
@@ -330,27 +601,68 @@ impl Causalizer<'_, '_, '_> {
         rhs: &Expr,
         span: Span,
         dims: &[Vec<Affine>],
+    ) -> Result<Vec<Stmt>, Diagnostic> {
+        let l = self.low.value(lhs, Context::Equation)?;
+        let r = self.low.value(rhs, Context::Equation)?;
+        if l.shape() != r.shape() {
+            return Err(Diagnostic::error(
+                "MC063",
+                span,
+                format!(
+                    "the two sides of this equation have different sizes: {} and {}",
+                    lower::shape_text(&l.shape()),
+                    lower::shape_text(&r.shape())
+                ),
+            )
+            .with_label("sizes differ")
+            .with_help("make both sides scalars, or arrays of the same size"));
+        }
+        let mut out = Vec::new();
+        for k in 0..l.len() {
+            out.push(self.scalar_equation(l.element(k), r.element(k), span, dims)?);
+        }
+        Ok(out)
+    }
+
+    fn scalar_equation(
+        &mut self,
+        l: Ex,
+        r: Ex,
+        span: Span,
+        dims: &[Vec<Affine>],
     ) -> Result<Stmt, Diagnostic> {
-        let l = self.low.lower(lhs, Context::Equation)?;
-        let r = self.low.lower(rhs, Context::Equation)?;
-        let mut candidates: Vec<Target> = Vec::new();
+        let mut l = self.expand_der(&l, span)?;
+        let mut r = self.expand_der(&r, span)?;
+        let mut candidates = self.candidates(&l, &r);
+        if candidates.len() > 1 {
+            // A derivative carried by a variable determined earlier can be
+            // derived here instead of waiting for its own equation.
+            let derivable: Vec<Target> = candidates
+                .iter()
+                .filter(|t| {
+                    self.carried_base(t.slot)
+                        .is_some_and(|b| self.is_determined(b))
+                })
+                .cloned()
+                .collect();
+            if !derivable.is_empty() && derivable.len() < candidates.len() {
+                for t in &derivable {
+                    let d = self.derive_carried(t, span)?;
+                    l = replace_var(&l, t, &d);
+                    r = replace_var(&r, t, &d);
+                }
+                candidates = self.candidates(&l, &r);
+            }
+        }
         let mut mentioned = Vec::new();
         for e in [&l, &r] {
             e.visit(&mut |x| {
-                if let Ex::Var(s, i) = x {
+                if let Ex::Var(s, _) = x {
                     mentioned.push(*s);
-                    if !self.is_known(*s) {
-                        let t = Target {
-                            slot: *s,
-                            index: i.as_deref().cloned(),
-                        };
-                        if !candidates.contains(&t) {
-                            candidates.push(t);
-                        }
-                    }
                 }
             });
         }
+
         if candidates.is_empty() {
             let mut d = Diagnostic::error(
                 "MC021",
@@ -403,6 +715,9 @@ impl Causalizer<'_, '_, '_> {
             )
         })?;
         self.record(&target, span, dims)?;
+        if self.loop_ranges.is_empty() {
+            self.defs.push((target.clone(), value.clone()));
+        }
         Ok(Stmt::Assign {
             target: target.slot,
             index: target.index,
@@ -535,8 +850,8 @@ impl Causalizer<'_, '_, '_> {
         dims: &[Vec<Affine>],
     ) -> (
         Vec<Option<Ex>>,
-        Vec<(usize, Ex)>,
-        Vec<(usize, Ex)>,
+        Vec<(usize, Vec<Ex>)>,
+        Vec<(usize, Vec<Ex>)>,
         Vec<Stmt>,
         Vec<Stmt>,
     ) {
@@ -560,43 +875,53 @@ impl Causalizer<'_, '_, '_> {
                     );
                     continue;
                 }
-                let Ok(e) = self
+                let Ok(value) = self
                     .low
-                    .lower(b, Context::Direct)
+                    .value(b, Context::Direct)
                     .map_err(|d| self.diags.push(d))
                 else {
                     continue;
                 };
-                if !self.only_earlier_parameters(&e, vi, b.span) {
-                    continue;
-                }
                 if v.ty != Builtin::Real {
+                    let Ok(e) = self
+                        .low
+                        .lower(b, Context::Direct)
+                        .map_err(|d| self.diags.push(d))
+                    else {
+                        continue;
+                    };
+                    if !self.only_earlier_parameters(&e, vi, b.span) {
+                        continue;
+                    }
                     if let Some(k) = self.low.int_params.iter().position(|p| *p == vi) {
                         int_bindings[k] = Some(e);
                     }
                     continue;
                 }
-                if !v.dims.is_empty() {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "MC036",
-                            b.span,
-                            "array parameters with bindings are not supported yet",
-                        )
-                        .with_label("array parameter binding")
-                        .with_help("use scalar parameters"),
-                    );
+                let Some(elements) = self.fit_shape(vi, value, b.span, false) else {
+                    continue;
+                };
+                if !elements
+                    .iter()
+                    .all(|e| self.only_earlier_parameters(e, vi, b.span))
+                {
                     continue;
                 }
                 let slot = self.low.own_slot(vi).expect("Real variables have slots");
-                pstmts.push(Stmt::Assign {
-                    target: slot,
-                    index: None,
-                    value: e.clone(),
-                    guard: Some(vi),
-                    span: b.span,
-                });
-                bindings.push((vi, e));
+                for (k, e) in elements.iter().enumerate() {
+                    pstmts.push(Stmt::Assign {
+                        target: slot,
+                        index: if v.dims.is_empty() {
+                            None
+                        } else {
+                            Some(Ex::Int(k as i64 + 1))
+                        },
+                        value: e.clone(),
+                        guard: Some(vi),
+                        span: b.span,
+                    });
+                }
+                bindings.push((vi, elements));
             } else if is_param && v.ty == Builtin::Real && v.attrs.start.is_none() {
                 self.diags.push(
                     Diagnostic::error(
@@ -610,50 +935,102 @@ impl Causalizer<'_, '_, '_> {
             }
             if v.special.state {
                 if let Some(st) = &v.attrs.start {
-                    let Ok(e) = self
+                    let Ok(value) = self
                         .low
-                        .lower(st, Context::Direct)
+                        .value(st, Context::Direct)
                         .map_err(|d| self.diags.push(d))
                     else {
                         continue;
                     };
-                    if !self.only_earlier_parameters(&e, usize::MAX, st.span) {
+                    let Some(elements) = self.fit_shape(vi, value, st.span, true) else {
+                        continue;
+                    };
+                    if !elements
+                        .iter()
+                        .all(|e| self.only_earlier_parameters(e, usize::MAX, st.span))
+                    {
                         continue;
                     }
                     let slot = self.low.own_slot(vi).expect("Real variables have slots");
-                    let stmt = if v.dims.is_empty() {
-                        Stmt::Assign {
+                    if v.dims.is_empty() {
+                        sstmts.push(Stmt::Assign {
                             target: slot,
                             index: None,
-                            value: e.clone(),
+                            value: elements[0].clone(),
                             guard: Some(vi),
                             span: st.span,
-                        }
-                    } else {
-                        // A size that could not be read was reported as
-                        // MC041 already.
-                        let Some(size) = dims[vi].first() else {
+                        });
+                    } else if elements.len() == 1 {
+                        // One value for every element (`each start = x`).
+                        let Some(size) = total_size(&dims[vi]) else {
                             continue;
                         };
-                        Stmt::For {
+                        sstmts.push(Stmt::For {
                             depth: 0,
                             lo: Ex::Int(1),
-                            hi: affine_to_ex(size),
+                            hi: affine_to_ex(&size),
                             body: vec![Stmt::Assign {
                                 target: slot,
                                 index: Some(Ex::LoopVar(0)),
-                                value: e.clone(),
+                                value: elements[0].clone(),
                                 guard: Some(vi),
                                 span: st.span,
                             }],
+                        });
+                    } else {
+                        for (k, e) in elements.iter().enumerate() {
+                            sstmts.push(Stmt::Assign {
+                                target: slot,
+                                index: Some(Ex::Int(k as i64 + 1)),
+                                value: e.clone(),
+                                guard: Some(vi),
+                                span: st.span,
+                            });
                         }
-                    };
-                    sstmts.push(stmt);
-                    starts.push((vi, e));
+                    }
+                    starts.push((vi, elements));
                 }
             }
         }
         (int_bindings, bindings, starts, pstmts, sstmts)
+    }
+
+    /// The elements of a binding or start value for variable `vi`: one
+    /// element for a scalar (or, when `broadcast`, for every element of an
+    /// array), or one per element of a literal-shape array.
+    fn fit_shape(
+        &mut self,
+        vi: usize,
+        value: Value,
+        span: Span,
+        broadcast: bool,
+    ) -> Option<Vec<Ex>> {
+        let v = &self.model.vars[vi];
+        let want = self.low.shapes[vi].clone();
+        match (&value, &want) {
+            (Value::Scalar(_), _) if v.dims.is_empty() || broadcast => Some(value.elements()),
+            (Value::Array(shape, _), Some(w)) if shape == w => Some(value.elements()),
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "MC063",
+                        span,
+                        format!(
+                            "`{}` has size {} but its value has size {}",
+                            v.name,
+                            want.map(|w| lower::shape_text(&w))
+                                .unwrap_or_else(|| "[n]".into()),
+                            lower::shape_text(&value.shape())
+                        ),
+                    )
+                    .with_label("sizes differ")
+                    .with_help(
+                        "give a value of the variable's size, e.g. {0, 0} for a vector of 2",
+                    ),
+                );
+                None
+            }
+        }
     }
 
     /// A binding may use only parameters and constants declared before the
@@ -796,14 +1173,18 @@ impl Causalizer<'_, '_, '_> {
                 // Attributes other than start are static; the component's
                 // class already records them.
             } else {
-                match self.low.lower(b, Context::Direct) {
-                    Ok(e) => {
-                        if self.only_earlier_parameters(&e, usize::MAX, b.span) {
+                match self.low.value(b, Context::Direct) {
+                    Ok(v) => {
+                        let elements = v.elements();
+                        if elements
+                            .iter()
+                            .all(|e| self.only_earlier_parameters(e, usize::MAX, b.span))
+                        {
                             out.push(SubModifier {
                                 path: path.to_vec(),
                                 var,
                                 start,
-                                value: e,
+                                value: elements,
                                 span: *span,
                             });
                         }
@@ -820,7 +1201,10 @@ impl Causalizer<'_, '_, '_> {
 
 /// Does a list of ranges cover `1..=dim` exactly once?
 fn tiles(ranges: &[(Affine, Affine, Span)], dims: &[Affine]) -> bool {
-    let Some(dim) = dims.first() else {
+    if dims.is_empty() {
+        return false;
+    }
+    let Some(dim) = total_size(dims) else {
         return false;
     };
     let mut sorted: Vec<&(Affine, Affine, Span)> = ranges.iter().collect();
@@ -988,4 +1372,61 @@ fn split_blocks(stmts: &[Stmt], slots: &[ir::Slot]) -> Vec<Block> {
             b
         })
         .collect()
+}
+
+/// Rebuilds an expression, replacing the nodes `f` answers for.
+fn rewrite<E>(e: &Ex, f: &mut dyn FnMut(&Ex) -> Option<Result<Ex, E>>) -> Result<Ex, E> {
+    if let Some(r) = f(e) {
+        return r;
+    }
+    let b = |x: Ex| Box::new(x);
+    Ok(match e {
+        Ex::Neg(a) => Ex::Neg(b(rewrite(a, f)?)),
+        Ex::Not(a) => Ex::Not(b(rewrite(a, f)?)),
+        Ex::Bin(o, x, y) => Ex::Bin(*o, b(rewrite(x, f)?), b(rewrite(y, f)?)),
+        Ex::Rel(o, x, y, k) => Ex::Rel(*o, b(rewrite(x, f)?), b(rewrite(y, f)?), *k),
+        Ex::Call(func, args) => Ex::Call(
+            *func,
+            args.iter()
+                .map(|a| rewrite(a, f))
+                .collect::<Result<_, E>>()?,
+        ),
+        Ex::If(branches, other) => {
+            let mut out = Vec::new();
+            for (c, v) in branches {
+                out.push((rewrite(c, f)?, rewrite(v, f)?));
+            }
+            Ex::If(out, b(rewrite(other, f)?))
+        }
+        other => other.clone(),
+    })
+}
+
+/// Replaces every occurrence of the target variable by `value`.
+fn replace_var(e: &Ex, t: &Target, value: &Ex) -> Ex {
+    let r: Result<Ex, ()> = rewrite(e, &mut |x| match x {
+        Ex::Var(s, i) if *s == t.slot && i.as_deref() == t.index.as_ref() => {
+            Some(Ok(value.clone()))
+        }
+        _ => None,
+    });
+    r.unwrap_or_else(|_| e.clone())
+}
+
+/// The number of elements of an array with these dimensions.
+fn total_size(dims: &[Affine]) -> Option<Affine> {
+    match dims {
+        [] => Some(Affine::constant(1)),
+        [d] => Some(d.clone()),
+        _ => {
+            let mut n = 1i64;
+            for d in dims {
+                if !d.terms.is_empty() {
+                    return None;
+                }
+                n *= d.constant;
+            }
+            Some(Affine::constant(n))
+        }
+    }
 }

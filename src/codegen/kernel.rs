@@ -165,14 +165,35 @@ impl Gen<'_> {
         }
     }
 
+    /// The number of elements of a slot when it does not depend on
+    /// parameters.
+    fn literal_size(&self, slot: usize) -> Option<i64> {
+        use crate::causalize::ir::SlotKind;
+        match &self.class.slots[slot].kind {
+            SlotKind::Own(v) | SlotKind::Der(v) => {
+                let dims = &self.class.dims[*v];
+                if dims.iter().all(|d| d.terms.is_empty()) {
+                    Some(dims.iter().map(|d| d.constant).product())
+                } else {
+                    None
+                }
+            }
+            SlotKind::Sub { .. } => self.class.slots[slot].size.map(|n| n as i64),
+        }
+    }
+
     fn size_of(&self, slot: usize) -> String {
         use crate::causalize::ir::SlotKind;
         match &self.class.slots[slot].kind {
-            SlotKind::Own(v) | SlotKind::Der(v) => match self.class.dims[*v].first() {
-                Some(d) => self.int(&crate::causalize::affine_to_ex(d)),
-                None => "1".into(),
-            },
-            SlotKind::Sub { .. } => "1".into(),
+            SlotKind::Own(v) | SlotKind::Der(v) => {
+                let dims = &self.class.dims[*v];
+                match dims.as_slice() {
+                    [] => "1".into(),
+                    [d] => self.int(&crate::causalize::affine_to_ex(d)),
+                    many => many.iter().map(|d| d.constant).product::<i64>().to_string(),
+                }
+            }
+            SlotKind::Sub { .. } => self.class.slots[slot].size.unwrap_or(1).to_string(),
         }
     }
 
@@ -180,6 +201,9 @@ impl Gen<'_> {
         match index {
             None => format!("R[in->off[{slot}]]"),
             Some(Ex::Int(1)) => format!("R[in->off[{slot}]]"),
+            Some(Ex::Int(k)) if self.literal_size(slot).is_some_and(|n| *k >= 1 && *k <= n) => {
+                format!("R[in->off[{slot}] + {}]", k - 1)
+            }
             Some(i) => format!(
                 "R[in->off[{slot}] + mofmu_ix_(ctx, in, {}, {}, \"index out of range for {}\")]",
                 self.int(i),
@@ -242,6 +266,11 @@ impl Gen<'_> {
                 format!("(double){}", self.boolean(e))
             }
             Ex::Var(s, i) => self.var(*s, i.as_deref()),
+            Ex::Tan(s, i) => self.var(*s, i.as_deref()).replacen("R[", "dR[", 1),
+            Ex::DerOf(s, _) => unreachable!(
+                "der({}) must have been replaced by its derivative during causalisation",
+                self.class.slots[*s].name
+            ),
             Ex::IntParam(k) => format!("(double)in->ints[{k}]"),
             Ex::LoopVar(d) => format!("(double)i{d}"),
             Ex::Time => "ctx->time".into(),

@@ -1,11 +1,12 @@
 //! Builds the one variable table of a model from its instantiated system.
 
+use super::table::DisplayUnitDefinition;
 use super::table::{
     Causality, DefaultExperiment, Initial, ModelTable, ModelVariable, UnitDefinition, Variability,
     VariableType,
 };
 use crate::instantiate::{RealKind, System};
-use crate::units::parse::parse_unit;
+use crate::units::parse::{parse, parse_unit};
 
 /// The table without a GUID; the caller hashes everything and fills it in.
 pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> ModelTable {
@@ -131,47 +132,7 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
     // Boolean constants live in the Integer table of the runtime; the
     // value references of Booleans must then not collide with nothing:
     // they are listed only as constants and never set.
-    let mut unit_names: Vec<String> = variables.iter().filter_map(|v| v.unit.clone()).collect();
-    unit_names.sort();
-    unit_names.dedup();
-    let unit_definitions = unit_names
-        .into_iter()
-        .map(|name| match parse_unit(&name) {
-            Some(b) => UnitDefinition {
-                name,
-                kg: b.exponents[0],
-                m: b.exponents[1],
-                s: b.exponents[2],
-                a: b.exponents[3],
-                k: b.exponents[4],
-                mol: b.exponents[5],
-                cd: b.exponents[6],
-                rad: b.exponents[7],
-                factor: b.factor,
-                offset: b.offset,
-                display_units: Vec::new(),
-            },
-            None => UnitDefinition {
-                name,
-                kg: 0,
-                m: 0,
-                s: 0,
-                a: 0,
-                k: 0,
-                mol: 0,
-                cd: 0,
-                rad: 0,
-                factor: 1.0,
-                offset: 0.0,
-                display_units: Vec::new(),
-            },
-        })
-        .collect();
-    // Display units must be declared under their unit; until unit checking
-    // can convert them, they are left out rather than declared wrongly.
-    for v in &mut variables {
-        v.display_unit = None;
-    }
+    let unit_definitions = unit_definitions(&mut variables);
     ModelTable {
         model_name: sys.model_name.clone(),
         model_identifier: model_identifier.to_string(),
@@ -200,4 +161,73 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect(),
     }
+}
+
+/// One definition per unit a variable names, with the display units that
+/// variables of that unit ask for. A unit FMI cannot describe (an unknown
+/// string, or non-integer exponents) is dropped from its variables rather
+/// than declared wrongly; so is a display unit of another dimension.
+fn unit_definitions(variables: &mut [ModelVariable]) -> Vec<UnitDefinition> {
+    let mut names: Vec<String> = variables.iter().filter_map(|v| v.unit.clone()).collect();
+    names.sort();
+    names.dedup();
+    let mut defs: Vec<UnitDefinition> = Vec::new();
+    for name in names {
+        let Some(b) = parse_unit(&name) else {
+            for v in variables
+                .iter_mut()
+                .filter(|v| v.unit.as_deref() == Some(name.as_str()))
+            {
+                v.unit = None;
+                v.display_unit = None;
+            }
+            continue;
+        };
+        defs.push(UnitDefinition {
+            name,
+            kg: b.exponents[0],
+            m: b.exponents[1],
+            s: b.exponents[2],
+            a: b.exponents[3],
+            k: b.exponents[4],
+            mol: b.exponents[5],
+            cd: b.exponents[6],
+            rad: b.exponents[7],
+            factor: b.factor,
+            offset: b.offset,
+            display_units: Vec::new(),
+        });
+    }
+    for v in variables.iter_mut() {
+        let (Some(unit), Some(display)) = (v.unit.clone(), v.display_unit.clone()) else {
+            v.display_unit = None;
+            continue;
+        };
+        let def = defs.iter_mut().find(|d| d.name == unit);
+        let (Some(def), Ok(u), Ok(d)) = (def, parse(&unit), parse(&display)) else {
+            v.display_unit = None;
+            continue;
+        };
+        // Same dimension (the radian counted), else the display unit is
+        // dropped; unit checking reports it (UC007).
+        if u.exponents != d.exponents || display == unit {
+            v.display_unit = None;
+            continue;
+        }
+        // value_SI = fu * value + ou = fd * shown + od, so
+        // shown = (fu / fd) * value + (ou - od) / fd.
+        let factor = u.factor / d.factor;
+        let offset = (u.offset - d.offset) / d.factor;
+        if !def.display_units.iter().any(|x| x.name == display) {
+            def.display_units.push(DisplayUnitDefinition {
+                name: display,
+                factor,
+                offset,
+            });
+        }
+    }
+    for def in &mut defs {
+        def.display_units.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    defs
 }

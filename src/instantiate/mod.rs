@@ -123,7 +123,8 @@ impl System {
 struct Incoming {
     var: String,
     start: bool,
-    value: Ex,
+    /// One value, or one per element of an array.
+    value: Vec<Ex>,
     /// (instance, modifier number) that wrote it; `None` for `--set`.
     origin: Option<(usize, usize)>,
     set_index: Option<usize>,
@@ -175,7 +176,7 @@ pub fn instantiate(
         .map(|(i, s)| Incoming {
             var: s.path.clone(),
             start: false,
-            value: Ex::Real(s.value),
+            value: vec![Ex::Real(s.value)],
             origin: None,
             set_index: Some(i),
             span: None,
@@ -248,13 +249,14 @@ impl Builder<'_, '_> {
         Some(i)
     }
 
-    /// Folds an incoming value in the terms of the instance that wrote it.
-    fn fold_incoming(&self, inc: &Incoming) -> Option<f64> {
+    /// Folds an incoming value (each element) in the terms of the instance
+    /// that wrote it.
+    fn fold_incoming(&self, inc: &Incoming) -> Option<Vec<f64>> {
         let ints: &[i64] = match inc.origin {
             Some((o, _)) => &self.sys.instances[o].ints,
             None => &[],
         };
-        inc.value.fold(ints)
+        inc.value.iter().map(|e| e.fold(ints)).collect()
     }
 
     fn instance(
@@ -332,6 +334,8 @@ impl Builder<'_, '_> {
             let v = &model.vars[ip.var];
             let value = if let Some(inc) = effective.get(&(v.name.clone(), false)) {
                 self.fold_incoming(inc)
+                    .filter(|v| v.len() == 1)
+                    .map(|v| v[0])
             } else if let Some(b) = &compiled.int_bindings[k] {
                 b.fold(&ints)
             } else {
@@ -381,31 +385,30 @@ impl Builder<'_, '_> {
             if v.ty != Builtin::Real {
                 continue;
             }
-            let len = match compiled.causal.dims[vi].first() {
-                Some(d) => {
-                    let n = d.eval(&ints);
-                    if n < 1 {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "MX004",
-                                // In a component, the declaration that sets
-                                // the size; in the model itself, the array.
-                                decl_span.unwrap_or(v.span),
-                                format!(
-                                    "`{}` would have size {n}; array sizes must be at least 1",
-                                    flat(&v.name)
-                                ),
-                            )
-                            .with_label("size below 1")
-                            .with_help("give the size parameter a positive value"),
-                        );
-                        1
-                    } else {
-                        n as usize
-                    }
+            let mut shape = Vec::new();
+            for d in &compiled.causal.dims[vi] {
+                let n = d.eval(&ints);
+                if n < 1 {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MX004",
+                            // In a component, the declaration that sets
+                            // the size; in the model itself, the array.
+                            decl_span.unwrap_or(v.span),
+                            format!(
+                                "`{}` would have size {n}; array sizes must be at least 1",
+                                flat(&v.name)
+                            ),
+                        )
+                        .with_label("size below 1")
+                        .with_help("give the size parameter a positive value"),
+                    );
+                    shape.push(1);
+                } else {
+                    shape.push(n as usize);
                 }
-                None => 1,
-            };
+            }
+            let len: usize = shape.iter().product();
             let offset = self.sys.reals.len();
             self.sys.instances[me].var_offset[vi] = Some(offset);
             self.sys.instances[me].var_len[vi] = len;
@@ -424,16 +427,32 @@ impl Builder<'_, '_> {
                     _ => None,
                 })
             };
+            // Folds the element values of a binding, start or modifier to
+            // one number per element (one value is given to all elements).
+            let spread = |values: Option<Vec<f64>>| -> Option<Vec<Option<f64>>> {
+                let values = values?;
+                if values.len() == len {
+                    Some(values.into_iter().map(Some).collect())
+                } else if values.len() == 1 {
+                    Some(vec![Some(values[0]); len])
+                } else {
+                    None
+                }
+            };
+            let fold_own = |values: &[Ex]| -> Option<Vec<f64>> {
+                values.iter().map(|e| e.fold(&ints)).collect()
+            };
+            let none = vec![None; len];
 
-            let (kind, start) = if v.variability != Variability::Continuous {
+            let (kind, starts) = if v.variability != Variability::Continuous {
                 let own = compiled
                     .bindings
                     .iter()
                     .find(|(i, _)| *i == vi)
                     .map(|(_, e)| e);
                 if let Some(inc) = effective.get(&(v.name.clone(), false)) {
-                    match self.fold_incoming(inc) {
-                        Some(x) => (RealKind::Parameter, Some(x)),
+                    match spread(self.fold_incoming(inc)) {
+                        Some(x) => (RealKind::Parameter, x),
                         None => {
                             if let Some((o, k)) = inc.origin {
                                 let nv = self.sys.classes[self.sys.instances[o].class]
@@ -442,19 +461,22 @@ impl Builder<'_, '_> {
                                     .len();
                                 self.sys.instances[o].own_binding[nv + k] = 1;
                             }
-                            (RealKind::CalculatedParameter, None)
+                            (RealKind::CalculatedParameter, none.clone())
                         }
                     }
                 } else if let Some(e) = own {
-                    match e.fold(&ints) {
-                        Some(x) => (RealKind::Parameter, Some(x)),
+                    match spread(fold_own(e)) {
+                        Some(x) => (RealKind::Parameter, x),
                         None => {
                             self.sys.instances[me].own_binding[vi] = 1;
-                            (RealKind::CalculatedParameter, None)
+                            (RealKind::CalculatedParameter, none.clone())
                         }
                     }
                 } else {
-                    (RealKind::Parameter, fold_attr(&v.attrs.start).or(Some(0.0)))
+                    (
+                        RealKind::Parameter,
+                        vec![Some(fold_attr(&v.attrs.start).unwrap_or(0.0)); len],
+                    )
                 }
             } else if v.special.state {
                 let own = compiled
@@ -466,8 +488,8 @@ impl Builder<'_, '_> {
                     .get(&(v.name.clone(), true))
                     .or_else(|| effective.get(&(v.name.clone(), false)));
                 if let Some(inc) = inc {
-                    match self.fold_incoming(inc) {
-                        Some(x) => (RealKind::State, Some(x)),
+                    match spread(self.fold_incoming(inc)) {
+                        Some(x) => (RealKind::State, x),
                         None => {
                             if let Some((o, k)) = inc.origin {
                                 let nv = self.sys.classes[self.sys.instances[o].class]
@@ -476,39 +498,46 @@ impl Builder<'_, '_> {
                                     .len();
                                 self.sys.instances[o].own_binding[nv + k] = 1;
                             }
-                            (RealKind::StateCalculated, None)
+                            (RealKind::StateCalculated, none.clone())
                         }
                     }
                 } else if let Some(e) = own {
-                    match e.fold(&ints) {
-                        Some(x) => (RealKind::State, Some(x)),
+                    match spread(fold_own(e)) {
+                        Some(x) => (RealKind::State, x),
                         None => {
                             self.sys.instances[me].own_binding[vi] = 1;
-                            (RealKind::StateCalculated, None)
+                            (RealKind::StateCalculated, none.clone())
                         }
                     }
                 } else {
-                    (RealKind::State, Some(0.0))
+                    (RealKind::State, vec![Some(0.0); len])
                 }
-            } else if parent.is_none() && v.causality == Causality::Input {
-                (RealKind::Input, fold_attr(&v.attrs.start).or(Some(0.0)))
-            } else if parent.is_none() && v.causality == Causality::Output && v.connector.is_none()
+            } else if parent.is_none()
+                && v.causality == Causality::Input
+                && v.tearing.is_none()
+                && v.carried_of.is_none()
             {
-                (RealKind::Output, None)
+                (
+                    RealKind::Input,
+                    vec![Some(fold_attr(&v.attrs.start).unwrap_or(0.0)); len],
+                )
+            } else if parent.is_none()
+                && v.causality == Causality::Output
+                && v.connector.is_none()
+                && v.tearing.is_none()
+                && v.carried_of.is_none()
+            {
+                (RealKind::Output, none.clone())
             } else {
-                (RealKind::Local, None)
+                (RealKind::Local, none.clone())
             };
             let kind = if v.variability == Variability::Constant && kind == RealKind::Parameter {
                 RealKind::Constant
             } else {
                 kind
             };
-            for e in 0..len {
-                let name = if v.dims.is_empty() {
-                    flat(&v.name)
-                } else {
-                    format!("{}[{}]", flat(&v.name), e + 1)
-                };
+            for (e, start) in starts.into_iter().enumerate() {
+                let name = element_name(&path, &v.name, &shape, e);
                 self.sys.reals.push(RealVar {
                     name,
                     kind,
@@ -675,4 +704,28 @@ fn derivative_unit(u: &str) -> String {
     } else {
         format!("{u}/s")
     }
+}
+
+/// The flat FMI name of element `e` (0-based, row-major) of a variable:
+/// `rod.T[3]`, `body.R[1,2]`, `der(rev.flangeOn.v0[1])`.
+pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String {
+    let depth = name.matches("der(").count();
+    let inner = &name[4 * depth..name.len() - depth];
+    let mut flat = if path.is_empty() {
+        inner.to_string()
+    } else {
+        format!("{path}.{inner}")
+    };
+    if !shape.is_empty() {
+        let mut idx = Vec::with_capacity(shape.len());
+        let mut rest = e;
+        for k in (0..shape.len()).rev() {
+            idx.push(rest % shape[k] + 1);
+            rest /= shape[k];
+        }
+        idx.reverse();
+        let idx: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
+        flat = format!("{flat}[{}]", idx.join(","));
+    }
+    format!("{}{flat}{}", "der(".repeat(depth), ")".repeat(depth))
 }

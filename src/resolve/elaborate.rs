@@ -66,8 +66,22 @@ pub struct Var {
     pub protected: bool,
     /// The connector component this variable belongs to, if any.
     pub connector: Option<String>,
+    /// For the derivative a RealWithDerivative variable carries: the index
+    /// of that variable.
+    pub carried_of: Option<usize>,
+    /// The role of a variable of a declared LinearResponse component.
+    pub tearing: Option<Tearing>,
     pub description: Option<String>,
     pub span: Span,
+}
+
+/// The two variables of a declared `LinearResponse` component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tearing {
+    /// Chosen by the system: known inside the class.
+    Balance,
+    /// Determined by the class; the system makes it zero.
+    Residual,
 }
 
 /// A sub-component whose class has equations of its own (a model or block).
@@ -233,7 +247,11 @@ impl<'a> Elaborator<'a> {
                             }
                             model.fingerprint.push('\n');
                             model.fingerprint.push_str(&b.fingerprint);
-                            model.vars.extend(b.vars);
+                            let shift = model.vars.len();
+                            model.vars.extend(b.vars.into_iter().map(|mut v| {
+                                v.carried_of = v.carried_of.map(|c| c + shift);
+                                v
+                            }));
                             model.subs.extend(b.subs);
                             model.connectors.extend(b.connectors);
                             model.equations.extend(b.equations);
@@ -321,6 +339,8 @@ impl<'a> Elaborator<'a> {
                                 binding: binding.clone(),
                                 protected,
                                 connector: None,
+                                carried_of: None,
+                                tearing: None,
                                 description: comp.description.clone(),
                                 span: comp.span,
                             };
@@ -329,7 +349,9 @@ impl<'a> Elaborator<'a> {
                                     diags.push(d);
                                 }
                             }
+                            let carried = carried_derivatives(&var, model.vars.len());
                             model.vars.push(var);
+                            model.vars.extend(carried);
                         }
                         TypeShape::Connector(cid) => {
                             if !dims.is_empty() {
@@ -354,7 +376,11 @@ impl<'a> Elaborator<'a> {
                                             diags.push(d);
                                         }
                                     }
-                                    model.vars.extend(members);
+                                    let shift = model.vars.len();
+                                    model.vars.extend(members.into_iter().map(|mut v| {
+                                        v.carried_of = v.carried_of.map(|c| c + shift);
+                                        v
+                                    }));
                                     model.connectors.push(ConnectorDecl {
                                         name: comp.name.name.clone(),
                                         class: cid,
@@ -387,6 +413,34 @@ impl<'a> Elaborator<'a> {
                                     .with_label("binding on a component")
                                     .with_help("set its parameters with a modifier instead"),
                                 );
+                            }
+                            if is_linear_response(self.tree.get(cid)) {
+                                // A declared tearing: its balance is known
+                                // here (the system chooses it), its residual
+                                // is an unknown of this class.
+                                for (member, causality, role) in [
+                                    ("residual", Causality::Output, Tearing::Residual),
+                                    ("balance", Causality::Input, Tearing::Balance),
+                                ] {
+                                    model.vars.push(Var {
+                                        name: format!("{}.{member}", comp.name.name),
+                                        ty: Builtin::Real,
+                                        variability: Variability::Continuous,
+                                        causality,
+                                        flow: false,
+                                        special: Special::default(),
+                                        dims: Vec::new(),
+                                        attrs: Attributes::default(),
+                                        binding: None,
+                                        protected,
+                                        connector: None,
+                                        carried_of: None,
+                                        tearing: Some(role),
+                                        description: comp.description.clone(),
+                                        span: comp.span,
+                                    });
+                                }
+                                continue;
                             }
                             model.subs.push(Sub {
                                 name: comp.name.name.clone(),
@@ -527,6 +581,26 @@ impl<'a> Elaborator<'a> {
         let mut after_potential = false;
         for v in &cm.vars {
             let mut var = v.clone();
+            if let Some(base) = v.carried_of {
+                // A carried derivative travels with its variable, with the
+                // same causality.
+                var.causality = out
+                    .get(base)
+                    .map(|b: &Var| b.causality)
+                    .unwrap_or(v.causality);
+                let inner = v.name.trim_start_matches("der(").trim_end_matches(')');
+                let depth = v.name.matches("der(").count();
+                var.name = format!(
+                    "{}{comp}.{inner}{}",
+                    "der(".repeat(depth),
+                    ")".repeat(depth)
+                );
+                var.connector = Some(comp.to_string());
+                var.protected = protected;
+                var.span = span;
+                out.push(var);
+                continue;
+            }
             if v.variability != Variability::Continuous {
                 // Parameters in connectors carry no causality.
             } else if v.flow {
@@ -731,4 +805,49 @@ fn apply_to_inherited(base: &mut ClassModel, arg: &Argument) -> Result<(), Diagn
         // The check phase reports every `redeclare` as MC111.
         Argument::Modify { .. } | Argument::Redeclare { .. } => Ok(()),
     }
+}
+
+/// The variables that carry the derivatives of a RealWithDerivative (one)
+/// or RealWith2Derivatives (two) variable at index `at`.
+fn carried_derivatives(var: &Var, at: usize) -> Vec<Var> {
+    let mut out = Vec::new();
+    for k in 1..=var.special.derivatives as usize {
+        let mut d = var.clone();
+        d.name = format!("{}{}{}", "der(".repeat(k), var.name, ")".repeat(k));
+        d.special = Special::default();
+        d.carried_of = Some(at + k - 1);
+        d.binding = None;
+        d.attrs = Attributes {
+            unit: None,
+            display_unit: None,
+            quantity: None,
+            start: None,
+            min: None,
+            max: None,
+            nominal: None,
+        };
+        d.description = None;
+        out.push(d);
+    }
+    out
+}
+
+/// The predefined `LinearResponse` model is recognised by name and shape
+/// (`input Real residual; output Real balance;`), wherever it is declared.
+pub fn is_linear_response(node: &super::tree::ClassNode) -> bool {
+    if node.name != "LinearResponse" {
+        return false;
+    }
+    let ClassBody::Long(body) = &node.def.body else {
+        return false;
+    };
+    let names: Vec<&str> = body
+        .elements
+        .iter()
+        .filter_map(|e| match e {
+            Element::Component(c) => Some(c.name.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    names == ["residual", "balance"]
 }

@@ -471,7 +471,7 @@ fn members(sys: &System, s: &Side) -> BTreeMap<String, Member> {
     let mut out = BTreeMap::new();
     for (vi, v) in model.vars.iter().enumerate() {
         let suffix = if v.connector.as_deref() == Some(s.name.as_str()) {
-            v.name[s.name.len() + 1..].to_string()
+            member_suffix(&v.name, &s.name)
         } else if v.connector.is_none() && v.name == s.name {
             String::new()
         } else {
@@ -682,4 +682,16 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
             }
         }
     }
+}
+
+/// The name of a connector variable inside its connector: `port.T` gives
+/// `T`, the carried derivative `der(port.w)` gives `der(w)`.
+fn member_suffix(name: &str, connector: &str) -> String {
+    let depth = name.matches("der(").count();
+    let inner = &name[4 * depth..name.len() - depth];
+    let member = inner
+        .strip_prefix(connector)
+        .and_then(|m| m.strip_prefix('.'))
+        .unwrap_or(inner);
+    format!("{}{member}{}", "der(".repeat(depth), ")".repeat(depth))
 }

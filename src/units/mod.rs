@@ -1,4 +1,26 @@
-//! Physical units. For now: parsing unit strings into SI base units for
-//! the FMU's `UnitDefinitions`.
+//! Physical units: unit strings, dimensional inference and consistency
+//! checking per class, and the units of a model's variables for the FMU.
+//!
+//! `parse` reads Modelica unit strings; `term` holds units with unknowns
+//! and the solver; `infer` checks each class once and gives its unit
+//! signature; `report` flattens signatures over a model; `print` writes
+//! units back in derived form.
 
+pub mod infer;
 pub mod parse;
+pub mod print;
+pub mod report;
+pub mod term;
+
+pub use infer::{ClassUnits, UnitChecker, Verdict};
+pub use report::{annotate, model_units, FlatUnit, ModelUnits, Origin};
+
+impl Verdict {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Verdict::ConsistentComplete => "consistent and complete",
+            Verdict::ConsistentIncomplete => "consistent but incomplete",
+            Verdict::Inconsistent => "inconsistent",
+        }
+    }
+}

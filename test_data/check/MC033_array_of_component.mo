@@ -1,9 +1,11 @@
 package P
   block Source
-    output Real y[2];
+    parameter Integer n = 2;
+    output Real y[n];
   equation
-    y[1] = 1;
-    y[2] = 2;
+    for i in 1:n loop
+      y[i] = i;
+    end for;
   end Source;
   block B
     Source s;

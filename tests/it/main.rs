@@ -1,8 +1,10 @@
 //! The one integration-test binary.
 mod check;
+mod export;
 mod harness;
 mod model_description;
 mod package;
 mod robustness;
 mod runtime;
 mod syntax;
+mod units;

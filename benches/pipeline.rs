@@ -1,0 +1,547 @@
+//! Benchmarks of the whole tool, run with `cargo bench --bench pipeline`
+//! (options after `--`: `--runs N`, default 5).
+//!
+//! Every benchmark is repeated `runs` times and reported as the median, with
+//! the fastest and slowest run beside it. The repetitions are interleaved
+//! (run 1 of every benchmark of a group, then run 2, ...), so that a burst of
+//! load on a shared machine hits all rows of a group alike instead of one.
+//!
+//! Groups:
+//! - `mofmu export` and `mofmu check` through the release binary, wall time;
+//!   cold cache means a fresh `MOFMU_CACHE_DIR` for every run.
+//! - `fmi2SetContinuousStates` + `fmi2GetDerivatives` through the harness's
+//!   `Instance` API, the cost of one right-hand-side evaluation.
+//! - `mofmu simulate` (the binary, wall time) against FMPy's `simulate_fmu`
+//!   with CVode (timed inside one long-lived Python process, so interpreter
+//!   start-up and imports are not counted), both at the same tolerance. The
+//!   Python is `$MOFMU_BENCH_PYTHON`, else the project's `.venv/bin/python`;
+//!   without FMPy those rows are skipped with a note.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mofmu::harness::{Fmu, Instance};
+
+const MOFMU: &str = env!("CARGO_BIN_EXE_mofmu");
+const ROD_HEATING: &str = "Thermal.Examples.RodHeating";
+const THERMAL: &[&str] = &["examples/Base.mo", "examples/Thermal"];
+const SIGNALS: &[&str] = &["examples/Base.mo", "examples/Signals.mo"];
+
+/// The issue's bound on a warm-cache export of the 10,000-volume rod.
+const EXPORT_10000_LIMIT: Duration = Duration::from_secs(5);
+/// Rod sizes for the evaluation benchmark.
+const EVAL_SIZES: &[u32] = &[5, 100, 10_000];
+/// Rod sizes for the end-to-end simulation benchmark. The harness's
+/// integrator factors a dense Jacobian, so 10,000 states is out of reach.
+const SIM_SIZES: &[u32] = &[5, 100];
+const SIM_STOP_TIME: f64 = 100.0;
+const SIM_OUTPUT_INTERVAL: f64 = 0.5;
+const SIM_TOLERANCE: f64 = 1e-8;
+/// How long one timed sample of the evaluation benchmark should take.
+const EVAL_SAMPLE_TARGET: Duration = Duration::from_millis(100);
+
+fn main() {
+    let runs = match parse_runs(std::env::args().skip(1)) {
+        Ok(runs) => runs,
+        Err(message) => {
+            eprintln!("error: {message}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(message) = run(runs) {
+        eprintln!("error: {message}");
+        std::process::exit(1);
+    }
+}
+
+/// Reads `--runs N`; ignores the `--bench` flag cargo passes and anything
+/// else cargo's test-harness conventions add.
+fn parse_runs(args: impl Iterator<Item = String>) -> Result<usize, String> {
+    let mut runs = 5;
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        if arg == "--runs" {
+            let value = args.next().ok_or("--runs needs a number")?;
+            runs = value
+                .parse()
+                .ok()
+                .filter(|&n: &usize| n > 0)
+                .ok_or(format!("--runs {value}: expected a positive whole number"))?;
+        }
+    }
+    Ok(runs)
+}
+
+fn run(runs: usize) -> Result<(), String> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scratch = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+    let scratch = scratch.path();
+    let warm_cache = scratch.join("warm-cache");
+
+    println!("mofmu benchmarks: median of {runs} interleaved runs (min .. max)");
+    println!();
+
+    // --- Export and check ---------------------------------------------------
+    let fmu = |n: u32| scratch.join(format!("RodHeating_{n}.fmu"));
+    // Fill the warm cache, and make every FMU the later groups need.
+    for &n in EVAL_SIZES {
+        mofmu_export(repo, n, &fmu(n), &warm_cache)?;
+    }
+    let mut cold_counter = 0;
+    let mut export_rows: Vec<Row> = vec![
+        Row::new("export RodHeating n=5, cold cache"),
+        Row::new("export RodHeating n=5, warm cache"),
+        Row::new("export RodHeating n=10000, warm cache"),
+        Row::new("check Base + Thermal"),
+        Row::new("check Base + Signals"),
+    ];
+    for _ in 0..runs {
+        cold_counter += 1;
+        let cold_cache = scratch.join(format!("cold-cache-{cold_counter}"));
+        let out = scratch.join("bench-export.fmu");
+        export_rows[0].add(time(|| mofmu_export(repo, 5, &out, &cold_cache))?);
+        export_rows[1].add(time(|| mofmu_export(repo, 5, &out, &warm_cache))?);
+        export_rows[2].add(time(|| mofmu_export(repo, 10_000, &out, &warm_cache))?);
+        export_rows[3].add(time(|| mofmu_check(repo, THERMAL))?);
+        export_rows[4].add(time(|| mofmu_check(repo, SIGNALS))?);
+        std::fs::remove_dir_all(&cold_cache).map_err(|e| format!("removing a cache: {e}"))?;
+    }
+    print_group("export and check (release binary, wall time)", &export_rows);
+    let limit_met = export_rows[2].median() < EXPORT_10000_LIMIT;
+    println!(
+        "  n=10000 warm export under {} s: {}",
+        EXPORT_10000_LIMIT.as_secs(),
+        if limit_met { "yes" } else { "NO" }
+    );
+    for n in [5, 10_000] {
+        let bytes = std::fs::metadata(fmu(n))
+            .map_err(|e| format!("size of {}: {e}", fmu(n).display()))?
+            .len();
+        println!(
+            "  FMU size, n={n}: {bytes} bytes ({:.1} KiB)",
+            bytes as f64 / 1024.0
+        );
+    }
+    println!();
+
+    // --- Right-hand-side evaluation ------------------------------------------
+    let loaded: Vec<Fmu> = EVAL_SIZES
+        .iter()
+        .map(|&n| Fmu::load(&fmu(n)).map_err(|e| format!("loading n={n}: {e}")))
+        .collect::<Result<_, _>>()?;
+    let mut evaluators: Vec<Evaluator> = loaded
+        .iter()
+        .zip(EVAL_SIZES)
+        .map(|(fmu, &n)| Evaluator::new(fmu).map_err(|e| format!("n={n}: {e}")))
+        .collect::<Result<_, _>>()?;
+    let mut eval_rows: Vec<Row> = EVAL_SIZES
+        .iter()
+        .map(|n| Row::new(&format!("RodHeating n={n}")))
+        .collect();
+    for _ in 0..runs {
+        for (evaluator, row) in evaluators.iter_mut().zip(&mut eval_rows) {
+            row.add(evaluator.sample()?);
+        }
+    }
+    println!("fmi2SetContinuousStates + fmi2GetDerivatives (harness Instance API)");
+    println!(
+        "  {:<40} {:>12} {:>12} {:>8}",
+        "", "ns per call", "ns per state", "states"
+    );
+    for (evaluator, row) in evaluators.iter().zip(&eval_rows) {
+        let per_call = row.median().as_secs_f64() * 1e9;
+        println!(
+            "  {:<40} {:>12.0} {:>12.2} {:>8}   ({:.0} .. {:.0} ns)",
+            row.name,
+            per_call,
+            per_call / evaluator.states.len() as f64,
+            evaluator.states.len(),
+            row.min().as_secs_f64() * 1e9,
+            row.max().as_secs_f64() * 1e9
+        );
+    }
+    drop(evaluators);
+    drop(loaded);
+    println!();
+
+    // --- End-to-end simulation ------------------------------------------------
+    let title = format!(
+        "simulate to t={SIM_STOP_TIME}, output every {SIM_OUTPUT_INTERVAL}, rtol {SIM_TOLERANCE:e} (wall time)"
+    );
+    let mut fmpy = match FmPy::start(repo) {
+        Ok(fmpy) => Some(fmpy),
+        Err(note) => {
+            println!("note: FMPy rows skipped: {note}");
+            None
+        }
+    };
+    let mut sim_rows: Vec<(Row, Option<Row>)> = SIM_SIZES
+        .iter()
+        .map(|n| {
+            (
+                Row::new(&format!("mofmu simulate n={n} (binary)")),
+                fmpy.as_ref()
+                    .map(|_| Row::new(&format!("FMPy simulate_fmu CVode n={n}"))),
+            )
+        })
+        .collect();
+    let csv = scratch.join("bench-simulate.csv");
+    // One untimed round first: the first FMPy call imports more of FMPy and
+    // the first run of each FMU warms the file cache.
+    for &n in SIM_SIZES {
+        mofmu_simulate(&fmu(n), &csv)?;
+        if let Some(fmpy) = fmpy.as_mut() {
+            fmpy.simulate(&fmu(n))?;
+        }
+    }
+    for _ in 0..runs {
+        for (&n, (ours, theirs)) in SIM_SIZES.iter().zip(&mut sim_rows) {
+            ours.add(time(|| mofmu_simulate(&fmu(n), &csv))?);
+            if let (Some(fmpy), Some(theirs)) = (fmpy.as_mut(), theirs.as_mut()) {
+                theirs.add(fmpy.simulate(&fmu(n))?);
+            }
+        }
+    }
+    let mut flat = Vec::new();
+    for (ours, theirs) in &sim_rows {
+        flat.push(ours.clone());
+        flat.extend(theirs.clone());
+    }
+    print_group(&title, &flat);
+    for (&n, (ours, theirs)) in SIM_SIZES.iter().zip(&sim_rows) {
+        if let Some(theirs) = theirs {
+            println!(
+                "  n={n}: mofmu / FMPy = {:.2}",
+                ours.median().as_secs_f64() / theirs.median().as_secs_f64()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The timings of one benchmark.
+#[derive(Clone)]
+struct Row {
+    name: String,
+    samples: Vec<Duration>,
+}
+
+impl Row {
+    fn new(name: &str) -> Row {
+        Row {
+            name: name.to_string(),
+            samples: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, sample: Duration) {
+        self.samples.push(sample);
+    }
+
+    fn sorted(&self) -> Vec<Duration> {
+        let mut sorted = self.samples.clone();
+        sorted.sort();
+        sorted
+    }
+
+    /// The middle sample, or the mean of the two middle ones.
+    fn median(&self) -> Duration {
+        let sorted = self.sorted();
+        let mid = sorted.len() / 2;
+        if sorted.len() % 2 == 1 {
+            sorted[mid]
+        } else {
+            (sorted[mid - 1] + sorted[mid]) / 2
+        }
+    }
+
+    fn min(&self) -> Duration {
+        self.sorted().first().copied().unwrap_or_default()
+    }
+
+    fn max(&self) -> Duration {
+        self.sorted().last().copied().unwrap_or_default()
+    }
+}
+
+fn print_group(title: &str, rows: &[Row]) {
+    println!("{title}");
+    for row in rows {
+        println!(
+            "  {:<40} {:>10}   ({} .. {})",
+            row.name,
+            show(row.median()),
+            show(row.min()),
+            show(row.max())
+        );
+    }
+}
+
+fn show(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1e3;
+    if ms >= 1000.0 {
+        format!("{:.2} s", ms / 1e3)
+    } else {
+        format!("{ms:.1} ms")
+    }
+}
+
+fn time(f: impl FnOnce() -> Result<(), String>) -> Result<Duration, String> {
+    let started = Instant::now();
+    f()?;
+    Ok(started.elapsed())
+}
+
+/// Runs the binary in the repository root; fails with its stderr.
+fn mofmu(repo: &Path, args: &[&str], cache: Option<&Path>) -> Result<(), String> {
+    let mut command = Command::new(MOFMU);
+    command.args(args).current_dir(repo);
+    if let Some(cache) = cache {
+        command.env("MOFMU_CACHE_DIR", cache);
+    }
+    let output = command
+        .output()
+        .map_err(|e| format!("running {MOFMU}: {e}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "mofmu {} failed ({}):\n{}{}",
+            args.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
+
+fn mofmu_export(repo: &Path, n: u32, out: &Path, cache: &Path) -> Result<(), String> {
+    let set = format!("rod.n={n}");
+    let out = path_arg(out)?;
+    let mut args = vec!["export"];
+    args.extend_from_slice(THERMAL);
+    args.extend_from_slice(&["--model", ROD_HEATING, "--set", &set, "-o", out]);
+    mofmu(repo, &args, Some(cache))
+}
+
+fn mofmu_check(repo: &Path, paths: &[&str]) -> Result<(), String> {
+    let mut args = vec!["check"];
+    args.extend_from_slice(paths);
+    mofmu(repo, &args, None)
+}
+
+fn mofmu_simulate(fmu: &Path, csv: &Path) -> Result<(), String> {
+    let stop = SIM_STOP_TIME.to_string();
+    let interval = SIM_OUTPUT_INTERVAL.to_string();
+    let tolerance = SIM_TOLERANCE.to_string();
+    let args = [
+        "simulate",
+        path_arg(fmu)?,
+        "--stop-time",
+        &stop,
+        "--output-interval",
+        &interval,
+        "--tolerance",
+        &tolerance,
+        "-o",
+        path_arg(csv)?,
+    ];
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    mofmu(repo, &args, None)
+}
+
+fn path_arg(path: &Path) -> Result<&str, String> {
+    path.to_str()
+        .ok_or_else(|| format!("{} is not UTF-8", path.display()))
+}
+
+/// One FMU instance in continuous-time mode, ready to evaluate.
+struct Evaluator<'fmu> {
+    instance: Instance<'fmu>,
+    states: Vec<f64>,
+    /// The states shifted slightly, alternated with `states` so that no call
+    /// can reuse the previous evaluation.
+    shifted: Vec<f64>,
+    derivatives: Vec<f64>,
+    /// Calls per sample, chosen on the first sample.
+    calls: Option<u32>,
+}
+
+impl<'fmu> Evaluator<'fmu> {
+    fn new(fmu: &'fmu Fmu) -> Result<Evaluator<'fmu>, String> {
+        let n = fmu.model_description().derivatives.len();
+        let mut instance = fmu.instantiate("bench", false).map_err(|e| e.to_string())?;
+        enter_continuous_time_mode(&mut instance).map_err(|e| e.to_string())?;
+        let mut states = vec![0.0; n];
+        instance
+            .get_continuous_states(&mut states)
+            .map_err(|e| e.to_string())?;
+        let shifted = states.iter().map(|x| x + 1e-3 * (1.0 + x.abs())).collect();
+        Ok(Evaluator {
+            instance,
+            states,
+            shifted,
+            derivatives: vec![0.0; n],
+            calls: None,
+        })
+    }
+
+    fn call(&mut self, shifted: bool) -> Result<(), String> {
+        let states = if shifted { &self.shifted } else { &self.states };
+        self.instance
+            .set_continuous_states(states)
+            .and_then(|()| self.instance.get_derivatives(&mut self.derivatives))
+            .map_err(|e| e.to_string())
+    }
+
+    /// The time of one call, averaged over a sample of about
+    /// [`EVAL_SAMPLE_TARGET`].
+    fn sample(&mut self) -> Result<Duration, String> {
+        let calls = match self.calls {
+            Some(calls) => calls,
+            None => {
+                // Calibrate: double until a batch takes a tenth of the target.
+                let mut calls: u32 = 1;
+                loop {
+                    let started = Instant::now();
+                    for i in 0..calls {
+                        self.call(i % 2 == 1)?;
+                    }
+                    let elapsed = started.elapsed();
+                    if elapsed >= EVAL_SAMPLE_TARGET / 10 || calls >= 1 << 30 {
+                        let per_call = elapsed.as_secs_f64() / f64::from(calls);
+                        let wanted = EVAL_SAMPLE_TARGET.as_secs_f64() / per_call;
+                        break wanted.clamp(2.0, f64::from(u32::MAX)) as u32;
+                    }
+                    calls *= 2;
+                }
+            }
+        };
+        self.calls = Some(calls);
+        let started = Instant::now();
+        for i in 0..calls {
+            self.call(i % 2 == 1)?;
+        }
+        Ok(started.elapsed() / calls)
+    }
+}
+
+/// Initialises an instance the way an importer does before integrating.
+fn enter_continuous_time_mode(
+    instance: &mut Instance<'_>,
+) -> Result<(), mofmu::harness::HarnessError> {
+    instance.setup_experiment(Some(SIM_TOLERANCE), 0.0, Some(SIM_STOP_TIME))?;
+    instance.enter_initialization_mode()?;
+    instance.exit_initialization_mode()?;
+    // The event iteration of a well-behaved FMU ends at once; stop anyway
+    // if one keeps asking.
+    for _ in 0..100 {
+        if instance.new_discrete_states()?.new_discrete_states_needed == 0 {
+            break;
+        }
+    }
+    instance.enter_continuous_time_mode()
+}
+
+/// A long-lived Python process that runs FMPy's `simulate_fmu` on request
+/// and answers with the seconds the call took.
+struct FmPy {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+const FMPY_SERVER: &str = r#"
+import sys, time
+from fmpy import simulate_fmu
+print("ready", flush=True)
+for line in sys.stdin:
+    fmu, stop, interval, rtol = line.rstrip("\n").split("\t")
+    try:
+        started = time.perf_counter()
+        simulate_fmu(fmu, validate=False, fmi_type="ModelExchange", solver="CVode",
+                     relative_tolerance=float(rtol), start_time=0.0,
+                     stop_time=float(stop), output_interval=float(interval))
+        print("ok\t%r" % (time.perf_counter() - started), flush=True)
+    except Exception as e:
+        print("error\t%s" % str(e).replace("\n", " "), flush=True)
+"#;
+
+impl FmPy {
+    /// Starts the server, or says why FMPy is not available.
+    fn start(repo: &Path) -> Result<FmPy, String> {
+        let python = match std::env::var_os("MOFMU_BENCH_PYTHON") {
+            Some(p) => PathBuf::from(p),
+            None => {
+                let venv = repo.join(".venv/bin/python");
+                if !venv.exists() {
+                    return Err(
+                        "no .venv/bin/python (run scripts/test-all once, or set MOFMU_BENCH_PYTHON)"
+                            .to_string(),
+                    );
+                }
+                venv
+            }
+        };
+        let mut child = Command::new(&python)
+            .args(["-c", FMPY_SERVER])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting {}: {e}", python.display()))?;
+        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout pipe")?);
+        let mut fmpy = FmPy {
+            child,
+            stdin,
+            stdout,
+        };
+        let mut line = String::new();
+        let ready = fmpy.stdout.read_line(&mut line).is_ok() && line.trim() == "ready";
+        if !ready {
+            let mut stderr = String::new();
+            if let Some(mut pipe) = fmpy.child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+            }
+            let last = stderr.lines().last().unwrap_or("no message").to_string();
+            return Err(format!("{} cannot import fmpy: {last}", python.display()));
+        }
+        Ok(fmpy)
+    }
+
+    fn simulate(&mut self, fmu: &Path) -> Result<Duration, String> {
+        writeln!(
+            self.stdin,
+            "{}\t{SIM_STOP_TIME}\t{SIM_OUTPUT_INTERVAL}\t{SIM_TOLERANCE}",
+            path_arg(fmu)?
+        )
+        .and_then(|()| self.stdin.flush())
+        .map_err(|e| format!("talking to FMPy: {e}"))?;
+        let mut line = String::new();
+        self.stdout
+            .read_line(&mut line)
+            .map_err(|e| format!("reading from FMPy: {e}"))?;
+        match line.trim_end().split_once('\t') {
+            Some(("ok", seconds)) => seconds
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(Duration::from_secs_f64)
+                .ok_or(format!("FMPy answered {line:?}")),
+            Some(("error", message)) => Err(format!("FMPy failed on {}: {message}", fmu.display())),
+            _ => Err(format!("FMPy answered {line:?}")),
+        }
+    }
+}
+
+impl Drop for FmPy {
+    fn drop(&mut self) {
+        // The server only waits for the next request: end it, and wait so
+        // that no zombie is left.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,830 @@
+//! Unit inference and checking of one class, once, from its own equations
+//! and the unit signatures of its components.
+//!
+//! Every Real variable without a declared unit starts as an unknown unit.
+//! Declarations, bindings, start values, modifiers of components,
+//! equations (in source order) and connect equations then each require two
+//! units to be equal; the [`Solver`] eliminates one unknown per independent
+//! requirement. The unknowns left free are the class's **unit type
+//! variables**: its signature says the unit of each variable in terms of
+//! them, and every use of the class instantiates them afresh. So a `Gain`
+//! with `k(unit="1")` passes the unit of `u` to `y` in each instance, and a
+//! fault is found in the class whose equation (or connect) first makes the
+//! requirements contradictory.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::parse::{parse, Unit};
+use super::print::{product_form, Vocabulary};
+use super::term::{Dim, Mismatch, Solver, Term, Q};
+use crate::diagnostic::Diagnostic;
+use crate::resolve::elaborate::ClassModel;
+use crate::resolve::tree::Builtin;
+use crate::resolve::{ClassId, Elaborator};
+use crate::source::Span;
+use crate::syntax::ast::{Argument, BinOp, ComponentRef, Equation, Expr, ExprKind, UnOp};
+
+/// The verdict on a class (or, for a class with components, on the system
+/// it forms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every variable has a unit, and the requirements agree.
+    ConsistentComplete,
+    /// The requirements agree, but some units are left open: type
+    /// variables of a polymorphic class, or units nothing determines.
+    ConsistentIncomplete,
+    /// Two requirements contradict each other (a diagnostic says where).
+    Inconsistent,
+}
+
+/// The unit signature of one class.
+#[derive(Debug, Clone)]
+pub struct ClassUnits {
+    pub class: ClassId,
+    pub qualified: String,
+    pub var_names: Vec<String>,
+    /// The connector each variable belongs to (for connect equations).
+    pub var_connectors: Vec<Option<String>>,
+    /// Unit of each variable (`None` for Integer and Boolean variables) in
+    /// terms of the type variables `0..params.len()`.
+    pub vars: Vec<Option<Term>>,
+    /// The unit string each variable declares (by modifier or type), if any.
+    pub declared: Vec<Option<String>>,
+    /// Whether the variable is a state (its derivative is a variable too).
+    pub states: Vec<bool>,
+    /// Names of the type variables: the variable each one stands for.
+    pub params: Vec<String>,
+    /// Per component: its name, class and the unit each of its type
+    /// variables takes in this class (in this class's type variables).
+    pub subs: Vec<SubUnits>,
+    /// Unit strings declared in this class and its components, for printing.
+    pub vocabulary: Rc<Vocabulary>,
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, Clone)]
+pub struct SubUnits {
+    pub name: String,
+    pub class: ClassId,
+    /// `None` when the component's class is inconsistent or could not be
+    /// checked: its variables are then opaque to this class.
+    pub params: Option<Vec<Term>>,
+}
+
+impl ClassUnits {
+    pub fn var(&self, name: &str) -> Option<usize> {
+        self.var_names.iter().position(|v| v == name)
+    }
+}
+
+/// Checks classes once each and remembers their signatures.
+#[derive(Default)]
+pub struct UnitChecker {
+    results: HashMap<ClassId, Option<Rc<ClassUnits>>>,
+    in_progress: Vec<ClassId>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl UnitChecker {
+    pub fn new() -> UnitChecker {
+        UnitChecker::default()
+    }
+
+    /// The diagnostics of every class checked so far (each class once).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// The signature of a class already checked.
+    pub fn get(&self, id: ClassId) -> Option<&Rc<ClassUnits>> {
+        self.results.get(&id).and_then(|r| r.as_ref())
+    }
+
+    /// Checks a class (and, first, the classes of its components). `None`
+    /// when the class cannot be elaborated (other phases say why).
+    pub fn class(&mut self, id: ClassId, elab: &mut Elaborator) -> Option<Rc<ClassUnits>> {
+        if let Some(r) = self.results.get(&id) {
+            return r.clone();
+        }
+        if self.in_progress.contains(&id) {
+            return None;
+        }
+        let model = elab.class(id).ok()?;
+        self.in_progress.push(id);
+        let subs: Vec<Option<Rc<ClassUnits>>> = model
+            .subs
+            .iter()
+            .map(|s| self.class(s.class, elab))
+            .collect();
+        self.in_progress.pop();
+        let (units, diags) = check_class(&model, &subs, &self.results);
+        self.diagnostics.extend(diags);
+        let units = Rc::new(units);
+        self.results.insert(id, Some(units.clone()));
+        Some(units)
+    }
+
+    /// The unit of `path` (`["rod", "port_a.T"]` style: components, then a
+    /// variable name) inside `cu`, in `cu`'s type variables. `None` when the
+    /// variable is unknown or behind an opaque component.
+    pub fn term_in(&self, cu: &ClassUnits, parts: &[String]) -> Option<Term> {
+        term_in(&self.results, cu, parts)
+    }
+}
+
+fn term_in(
+    results: &HashMap<ClassId, Option<Rc<ClassUnits>>>,
+    cu: &ClassUnits,
+    parts: &[String],
+) -> Option<Term> {
+    if let Some(v) = cu.var(&parts.join(".")) {
+        return cu.vars[v].clone();
+    }
+    let (first, rest) = parts.split_first()?;
+    let sub = cu.subs.iter().find(|s| &s.name == first)?;
+    let params = sub.params.as_ref()?;
+    let inner = results.get(&sub.class)?.as_ref()?;
+    let t = term_in(results, inner, rest)?;
+    Some(t.substitute(&|k| params[k].clone()))
+}
+
+/// A component as this class sees it while checking.
+struct SubInstance {
+    name: String,
+    units: Option<Rc<ClassUnits>>,
+    /// Fresh unknowns for the component's type variables.
+    params: Option<Vec<Term>>,
+    /// Fresh unknowns for variables of an opaque component, by path.
+    opaque: HashMap<String, Term>,
+}
+
+struct Cx<'r> {
+    model: &'r ClassModel,
+    results: &'r HashMap<ClassId, Option<Rc<ClassUnits>>>,
+    solver: Solver,
+    /// What each unknown stands for, for naming type variables.
+    origin: Vec<String>,
+    own: Vec<Option<Term>>,
+    subs: Vec<SubInstance>,
+    loop_vars: Vec<String>,
+    vocabulary: Vocabulary,
+    diags: Vec<Diagnostic>,
+    /// The first contradiction: the one reported.
+    inconsistent: bool,
+    /// Where requirements come from right now (the equation being read).
+    span: Span,
+}
+
+/// What a requirement is, for its diagnostic.
+enum Why<'a> {
+    EquationSides,
+    Operands(&'a str),
+    IfBranches,
+    Arguments(&'a str),
+    Dimensionless(&'a str),
+    Value(&'a str),
+    Connect(&'a str, &'a str),
+}
+
+fn check_class(
+    model: &ClassModel,
+    sub_units: &[Option<Rc<ClassUnits>>],
+    results: &HashMap<ClassId, Option<Rc<ClassUnits>>>,
+) -> (ClassUnits, Vec<Diagnostic>) {
+    let mut cx = Cx {
+        model,
+        results,
+        solver: Solver::default(),
+        origin: Vec::new(),
+        own: Vec::new(),
+        subs: Vec::new(),
+        loop_vars: Vec::new(),
+        vocabulary: Vocabulary::default(),
+        diags: Vec::new(),
+        inconsistent: false,
+        span: Span::default(),
+    };
+    let mut declared = Vec::new();
+    // Declared units and unknowns for the others.
+    for v in &model.vars {
+        if v.ty != Builtin::Real {
+            cx.own.push(None);
+            declared.push(None);
+            continue;
+        }
+        let unit = v.attrs.unit.as_deref().filter(|u| !u.trim().is_empty());
+        let term = match unit.map(|u| (u, parse(u))) {
+            Some((_, Ok(u))) => {
+                let text = v.attrs.unit.as_deref().unwrap_or_default().trim();
+                cx.vocabulary.add(text);
+                declared.push(Some(text.to_string()));
+                Some(Term::constant(Dim::from_unit(&u)))
+            }
+            Some((text, Err(e))) => {
+                cx.diags.push(
+                    Diagnostic::error(
+                        "UC001",
+                        v.span,
+                        format!("unit \"{text}\" of `{}` is not a Modelica unit: {e}", v.name),
+                    )
+                    .with_label("unknown unit")
+                    .with_help("write SI units with prefixes, `.` for products, `/` for one division and integer exponents, e.g. \"kg.m/s2\""),
+                );
+                cx.inconsistent = true;
+                declared.push(None);
+                None
+            }
+            None => {
+                declared.push(None);
+                None
+            }
+        };
+        let term = term.unwrap_or_else(|| cx.fresh(v.name.clone()));
+        cx.own.push(Some(term));
+    }
+    // Components: fresh type variables per use.
+    for (sub, units) in model.subs.iter().zip(sub_units) {
+        let usable = units
+            .as_ref()
+            .filter(|u| u.verdict != Verdict::Inconsistent);
+        let params = usable.map(|u| {
+            u.params
+                .iter()
+                .map(|p| cx.fresh(format!("{}.{p}", sub.name)))
+                .collect::<Vec<_>>()
+        });
+        if let Some(u) = units {
+            for v in u.vocabulary.entries() {
+                cx.vocabulary.add(v);
+            }
+        }
+        cx.subs.push(SubInstance {
+            name: sub.name.clone(),
+            units: units.clone(),
+            params,
+            opaque: HashMap::new(),
+        });
+    }
+    // Bindings and start values of the class's own variables.
+    for (vi, v) in model.vars.iter().enumerate() {
+        let Some(t) = cx.own[vi].clone() else {
+            continue;
+        };
+        for value in [&v.binding, &v.attrs.start].into_iter().flatten() {
+            cx.span = value.span;
+            if let Some(u) = cx.expr(value) {
+                cx.require(&t, &u, Why::Value(&v.name));
+            }
+        }
+    }
+    // Modifiers of components.
+    for (k, sub) in model.subs.iter().enumerate() {
+        for arg in &sub.arguments {
+            cx.modifier(k, "", arg);
+        }
+    }
+    for eq in &model.equations {
+        cx.equation(eq);
+    }
+    for c in &model.connects {
+        cx.span = c.span;
+        cx.connect(&c.a, &c.b);
+    }
+    // Display units must have the dimension of their variable's unit.
+    for (vi, v) in model.vars.iter().enumerate() {
+        let (Some(d), Some(t)) = (&v.attrs.display_unit, &cx.own[vi]) else {
+            continue;
+        };
+        let t = cx.solver.normalize(t);
+        match parse(d) {
+            Ok(u) if t.is_constant() && !Dim::from_unit(&u).same_dimension(&t.dim) => {
+                cx.diags.push(
+                    Diagnostic::error(
+                        "UC007",
+                        v.span,
+                        format!(
+                            "display unit \"{d}\" of `{}` does not have the dimension of its unit {}",
+                            v.name,
+                            cx.vocabulary.describe(&t.dim)
+                        ),
+                    )
+                    .with_label("incompatible display unit")
+                    .with_help("choose a display unit of the same dimension, e.g. degC for K"),
+                );
+            }
+            Ok(_) => {}
+            Err(e) => cx.diags.push(
+                Diagnostic::error(
+                    "UC001",
+                    v.span,
+                    format!(
+                        "display unit \"{d}\" of `{}` is not a Modelica unit: {e}",
+                        v.name
+                    ),
+                )
+                .with_label("unknown unit")
+                .with_help("write the display unit like a unit, e.g. \"degC\" or \"mm\""),
+            ),
+        }
+    }
+    cx.finish(declared)
+}
+
+impl Cx<'_> {
+    fn fresh(&mut self, origin: String) -> Term {
+        let k = self.solver.fresh();
+        self.origin.push(origin);
+        Term::unknown(k)
+    }
+
+    fn finish(self, declared: Vec<Option<String>>) -> (ClassUnits, Vec<Diagnostic>) {
+        let own: Vec<Option<Term>> = self
+            .own
+            .iter()
+            .map(|t| t.as_ref().map(|t| self.solver.normalize(t)))
+            .collect();
+        let subs: Vec<(String, ClassId, Option<Vec<Term>>)> = self
+            .subs
+            .iter()
+            .zip(&self.model.subs)
+            .map(|(s, decl)| {
+                (
+                    s.name.clone(),
+                    decl.class,
+                    s.params
+                        .as_ref()
+                        .map(|ps| ps.iter().map(|t| self.solver.normalize(t)).collect()),
+                )
+            })
+            .collect();
+        // The unknowns still free become the type variables, numbered in
+        // order of creation.
+        let mut free: Vec<usize> = Vec::new();
+        let mut note = |t: &Term| {
+            for (k, _) in &t.vars {
+                if !free.contains(k) {
+                    free.push(*k);
+                }
+            }
+        };
+        own.iter().flatten().for_each(&mut note);
+        subs.iter()
+            .filter_map(|s| s.2.as_ref())
+            .flatten()
+            .for_each(&mut note);
+        free.sort_unstable();
+        let renumber = |t: &Term| {
+            t.substitute(&|k| {
+                Term::unknown(free.iter().position(|f| *f == k).expect("free unknown"))
+            })
+        };
+        let vars: Vec<Option<Term>> = own.iter().map(|t| t.as_ref().map(renumber)).collect();
+        let subs = subs
+            .into_iter()
+            .map(|(name, class, params)| SubUnits {
+                name,
+                class,
+                params: params.map(|ps| ps.iter().map(renumber).collect()),
+            })
+            .collect();
+        let verdict = if self.inconsistent || !self.diags.is_empty() {
+            Verdict::Inconsistent
+        } else if free.is_empty()
+            && self
+                .subs
+                .iter()
+                .all(|s| s.params.is_some() && s.opaque.is_empty())
+        {
+            Verdict::ConsistentComplete
+        } else {
+            Verdict::ConsistentIncomplete
+        };
+        let units = ClassUnits {
+            class: self.model.id,
+            qualified: self.model.qualified.clone(),
+            var_names: self.model.vars.iter().map(|v| v.name.clone()).collect(),
+            var_connectors: self
+                .model
+                .vars
+                .iter()
+                .map(|v| v.connector.clone())
+                .collect(),
+            vars,
+            declared,
+            states: self.model.vars.iter().map(|v| v.special.state).collect(),
+            params: free.iter().map(|k| self.origin[*k].clone()).collect(),
+            subs,
+            vocabulary: Rc::new(self.vocabulary),
+            verdict,
+        };
+        (units, self.diags)
+    }
+
+    /// Text of a term for messages: a unit in derived form, or a unit made
+    /// of type variables (`'u` is "the unit of u").
+    fn text(&self, t: &Term) -> String {
+        let t = self.solver.normalize(t);
+        if t.is_constant() {
+            return self.vocabulary.describe(&t.dim);
+        }
+        let mut parts: Vec<String> = t
+            .vars
+            .iter()
+            .map(|(k, q)| {
+                let e = if *q == Q::from_integer(1) {
+                    String::new()
+                } else if q.is_integer() {
+                    q.to_integer().to_string()
+                } else {
+                    format!("^({}/{})", q.numer(), q.denom())
+                };
+                format!("'{}{e}", self.origin[*k])
+            })
+            .collect();
+        if !t.dim.is_one() {
+            parts.push(product_form(&t.dim));
+        }
+        parts.join(".")
+    }
+
+    fn require(&mut self, a: &Term, b: &Term, why: Why) {
+        let Err(Mismatch { left, right }) = self.solver.unify(a, b) else {
+            return;
+        };
+        if self.inconsistent {
+            return;
+        }
+        self.inconsistent = true;
+        let (l, r) = (self.text(&left), self.text(&right));
+        let (code, message, label) = match why {
+            Why::EquationSides => (
+                "UC002",
+                format!("the two sides of this equation have different units: {l} and {r}"),
+                format!("left side in {l}, right side in {r}"),
+            ),
+            Why::Operands(op) => (
+                "UC002",
+                format!("`{op}` combines values of different units: {l} and {r}"),
+                format!("{l} {op} {r}"),
+            ),
+            Why::IfBranches => (
+                "UC002",
+                format!("the branches of `if` have different units: {l} and {r}"),
+                "branches must have one unit".to_string(),
+            ),
+            Why::Arguments(f) => (
+                "UC002",
+                format!("the arguments of `{f}` have different units: {l} and {r}"),
+                "arguments must have one unit".to_string(),
+            ),
+            Why::Dimensionless(f) => (
+                "UC005",
+                format!("`{f}` needs a dimensionless argument, but it is in {l}"),
+                format!("argument in {l}"),
+            ),
+            Why::Value(name) => (
+                "UC004",
+                format!("the value given to `{name}` is in {r}, but `{name}` is in {l}"),
+                format!("expected {l}"),
+            ),
+            Why::Connect(a, b) => (
+                "UC003",
+                format!("connected variables have different units: `{a}` is in {l}, `{b}` in {r}"),
+                format!("{l} meets {r}"),
+            ),
+        };
+        let help = if code == "UC005" {
+            "divide the argument by a quantity of the same unit, e.g. sin(omega*t) with omega in 1/s"
+        } else {
+            "make both units the same: fix the declared unit of one variable or the equation"
+        };
+        self.diags.push(
+            Diagnostic::error(code, self.span, message)
+                .with_label(label)
+                .with_help(help),
+        );
+    }
+
+    fn same(&mut self, a: Option<Term>, b: Option<Term>, why: Why) -> Option<Term> {
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                self.require(&a, &b, why);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn dimensionless(&mut self, a: Option<Term>, f: &str) {
+        if let Some(a) = a {
+            self.require(&a, &Term::one(), Why::Dimensionless(f));
+        }
+    }
+
+    fn equation(&mut self, eq: &Equation) {
+        match eq {
+            Equation::Simple { lhs, rhs, span } => {
+                self.span = *span;
+                let l = self.expr(lhs);
+                let r = self.expr(rhs);
+                if let (Some(l), Some(r)) = (l, r) {
+                    self.require(&l, &r, Why::EquationSides);
+                }
+            }
+            Equation::For { index, body, .. } => {
+                self.loop_vars.push(index.name.clone());
+                for e in body {
+                    self.equation(e);
+                }
+                self.loop_vars.pop();
+            }
+            _ => {}
+        }
+    }
+
+    /// The unit of an expression; `None` for a value that adapts to any
+    /// unit (a literal in a sum, an Integer, a Boolean).
+    fn expr(&mut self, e: &Expr) -> Option<Term> {
+        match &e.kind {
+            ExprKind::Integer(_) | ExprKind::Real(_) | ExprKind::Bool(_) | ExprKind::String(_) => {
+                None
+            }
+            ExprKind::Ref(r) => self.reference(r),
+            ExprKind::Unary(UnOp::Not, a) => {
+                self.expr(a);
+                None
+            }
+            ExprKind::Unary(_, a) => self.expr(a),
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b),
+            ExprKind::If { branches, else_ } => {
+                let mut out = None;
+                for (c, v) in branches {
+                    self.expr(c);
+                    let t = self.expr(v);
+                    out = self.same(out, t, Why::IfBranches);
+                }
+                let t = self.expr(else_);
+                self.same(out, t, Why::IfBranches)
+            }
+            ExprKind::Call { func, args, .. } => self.call(&func.dotted(), args),
+            ExprKind::Array(_) | ExprKind::Matrix(_) | ExprKind::Range { .. } | ExprKind::End => {
+                None
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Term> {
+        let minus_one = -Q::from_integer(1);
+        match op {
+            BinOp::Pow | BinOp::ElemPow => {
+                let base = self.expr(a);
+                if let Some(q) = literal_exponent(b) {
+                    return base.map(|t| t.pow(q));
+                }
+                let exponent = self.expr(b);
+                self.dimensionless(exponent, "^ (exponent)");
+                self.dimensionless(base.clone(), "^ with a non-literal exponent (base)");
+                base.map(|_| Term::one())
+            }
+            _ => {
+                let x = self.expr(a);
+                let y = self.expr(b);
+                match op {
+                    BinOp::Add | BinOp::ElemAdd => self.same(x, y, Why::Operands("+")),
+                    BinOp::Sub | BinOp::ElemSub => self.same(x, y, Why::Operands("-")),
+                    BinOp::Mul | BinOp::ElemMul => match (x, y) {
+                        (Some(x), Some(y)) => Some(x.mul(&y)),
+                        (x, y) => x.or(y),
+                    },
+                    BinOp::Div | BinOp::ElemDiv => match (x, y) {
+                        (Some(x), Some(y)) => Some(x.div(&y)),
+                        (x, None) => x,
+                        (None, Some(y)) => Some(y.pow(minus_one)),
+                    },
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                        self.same(x, y, Why::Operands("comparison"));
+                        None
+                    }
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, f: &str, args: &[Expr]) -> Option<Term> {
+        let mut units: Vec<Option<Term>> = args.iter().map(|a| self.expr(a)).collect();
+        let first = if units.is_empty() {
+            None
+        } else {
+            units.remove(0)
+        };
+        let second = units.into_iter().next().flatten();
+        match f {
+            "der" => first.map(|t| t.div(&Term::constant(Dim::seconds()))),
+            "noEvent" | "abs" => first,
+            "sqrt" => first.map(|t| t.pow(Q::new(1, 2))),
+            "sign" => Some(Term::one()),
+            "min" | "max" => self.same(first, second, Why::Arguments(f)),
+            "atan2" => {
+                self.same(first, second, Why::Arguments(f));
+                Some(Term::one())
+            }
+            "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "sinh" | "cosh" | "tanh" | "exp"
+            | "log" | "log10" => {
+                self.dimensionless(first, f);
+                Some(Term::one())
+            }
+            _ => None,
+        }
+    }
+
+    fn reference(&mut self, r: &ComponentRef) -> Option<Term> {
+        let names: Vec<String> = r.parts.iter().map(|p| p.name.name.clone()).collect();
+        if names.len() == 1 {
+            if names[0] == "time" {
+                return Some(Term::constant(Dim::seconds()));
+            }
+            if self.loop_vars.contains(&names[0]) {
+                return None;
+            }
+        }
+        if let Some(v) = self.model.var(&names.join(".")) {
+            return self.own[v].clone();
+        }
+        self.sub_var(&names)
+    }
+
+    /// The unit of a component's variable (`names` = component path, then
+    /// the variable), instantiated for this use.
+    fn sub_var(&mut self, names: &[String]) -> Option<Term> {
+        let k = self.subs.iter().position(|s| s.name == names[0])?;
+        let rest = &names[1..];
+        if rest.is_empty() {
+            return None;
+        }
+        let sub = &self.subs[k];
+        if let (Some(units), Some(params)) = (&sub.units, &sub.params) {
+            let t = term_in(self.results, units, rest)?;
+            return Some(t.substitute(&|j| params[j].clone()));
+        }
+        let key = rest.join(".");
+        if let Some(t) = self.subs[k].opaque.get(&key) {
+            return Some(t.clone());
+        }
+        let t = self.fresh(names.join("."));
+        self.subs[k].opaque.insert(key, t.clone());
+        Some(t)
+    }
+
+    /// `sub(x = e, y(start = e, unit = "m"), port(T(start = e)))`.
+    fn modifier(&mut self, sub: usize, prefix: &str, arg: &Argument) {
+        let Argument::Modify {
+            name,
+            modification: Some(m),
+            span,
+            ..
+        } = arg
+        else {
+            return;
+        };
+        let last = name.parts.last().map(|p| p.name.as_str()).unwrap_or("");
+        let full = if prefix.is_empty() {
+            name.dotted()
+        } else {
+            format!("{prefix}.{}", name.dotted())
+        };
+        let sub_name = self.subs[sub].name.clone();
+        let path = |var: &str| -> Vec<String> {
+            std::iter::once(sub_name.clone())
+                .chain(var.split('.').map(str::to_string))
+                .collect()
+        };
+        if let Some(value) = &m.binding {
+            self.span = *span;
+            let is_attr = !prefix.is_empty() && name.parts.len() == 1;
+            let target_name = if is_attr { prefix } else { full.as_str() };
+            let shown = format!("{}.{target_name}", self.subs[sub].name);
+            match (is_attr, last) {
+                (true, "unit") => {
+                    if let ExprKind::String(s) = &value.kind {
+                        match parse(s) {
+                            Ok(u) => {
+                                self.vocabulary.add(s);
+                                if let Some(t) = self.sub_var(&path(target_name)) {
+                                    self.require(&t, &constant(&u), Why::Value(&shown));
+                                }
+                            }
+                            Err(e) => {
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        "UC001",
+                                        value.span,
+                                        format!("unit \"{s}\" is not a Modelica unit: {e}"),
+                                    )
+                                    .with_label("unknown unit")
+                                    .with_help("write SI units with prefixes, `.` for products, `/` for one division and integer exponents"),
+                                );
+                                self.inconsistent = true;
+                            }
+                        }
+                    }
+                }
+                (true, "start") | (false, _) => {
+                    let v = self.expr(value);
+                    let t = self.sub_var(&path(target_name));
+                    if let (Some(t), Some(v)) = (t, v) {
+                        self.require(&t, &v, Why::Value(&shown));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for a in &m.arguments {
+            self.modifier(sub, &full, a);
+        }
+    }
+
+    /// Variables of one side of a connect: (name inside the connector,
+    /// unit, flat name for messages).
+    fn connect_side(&mut self, r: &ComponentRef) -> Vec<(String, Option<Term>, String)> {
+        let names: Vec<String> = r.parts.iter().map(|p| p.name.name.clone()).collect();
+        let mut out = Vec::new();
+        match names.as_slice() {
+            [c] => {
+                for (vi, v) in self.model.vars.iter().enumerate() {
+                    if let Some(suffix) = member_suffix(&v.name, v.connector.as_deref(), c) {
+                        out.push((suffix, self.own[vi].clone(), v.name.clone()));
+                    }
+                }
+            }
+            [s, c] => {
+                let Some(k) = self.subs.iter().position(|x| &x.name == s) else {
+                    return out;
+                };
+                let Some(units) = self.subs[k].units.clone() else {
+                    return out;
+                };
+                for (vi, name) in units.var_names.iter().enumerate() {
+                    if units.vars[vi].is_none() {
+                        continue;
+                    }
+                    let conn = units.var_connectors[vi].as_deref();
+                    if let Some(suffix) = member_suffix(name, conn, c) {
+                        let t = self.sub_var(&[s.clone(), name.clone()]);
+                        out.push((suffix, t, format!("{s}.{name}")));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn connect(&mut self, a: &ComponentRef, b: &ComponentRef) {
+        let sa = self.connect_side(a);
+        let sb = self.connect_side(b);
+        for (suffix, ta, na) in &sa {
+            let Some((_, tb, nb)) = sb.iter().find(|x| &x.0 == suffix) else {
+                continue;
+            };
+            if let (Some(ta), Some(tb)) = (ta, tb) {
+                self.require(ta, tb, Why::Connect(na, nb));
+            }
+        }
+    }
+}
+
+fn constant(u: &Unit) -> Term {
+    Term::constant(Dim::from_unit(u))
+}
+
+/// `port.T` in connector `port` is member `T`; a signal variable `y`
+/// (no connector) is its own connector with member "".
+fn member_suffix(name: &str, connector: Option<&str>, c: &str) -> Option<String> {
+    match connector {
+        Some(conn) if conn == c => Some(name[c.len() + 1..].to_string()),
+        None if name == c => Some(String::new()),
+        _ => None,
+    }
+}
+
+/// A numeric literal exponent (`2`, `-1`, `0.5`) as a rational.
+fn literal_exponent(e: &Expr) -> Option<Q> {
+    match &e.kind {
+        ExprKind::Integer(i) => Some(Q::from_integer(*i)),
+        ExprKind::Real(r) => {
+            // Small denominators only: exponents are 1/2, 1/3, 3/2, ...
+            (1..=12i64).find_map(|d| {
+                let n = r * d as f64;
+                (n.round() - n)
+                    .abs()
+                    .lt(&1e-12)
+                    .then(|| Q::new(n.round() as i64, d))
+            })
+        }
+        ExprKind::Unary(UnOp::Neg, a) => literal_exponent(a).map(|q| -q),
+        ExprKind::Unary(UnOp::Plus, a) => literal_exponent(a),
+        _ => None,
+    }
+}

@@ -1,0 +1,10 @@
+package P
+  block B
+    input Real u;
+    output Real y[2];
+    output Real z;
+  equation
+    y = {u, 2*u};
+    z = y[3]; // <- MC064
+  end B;
+end P;

@@ -1,0 +1,749 @@
+//! The whole pipeline on the bundled examples: text to kernels, kernels to a
+//! packaged FMU, the FMU back through the harness, and the `mofmu` binary's
+//! contract. The reference round trip repeats the mofmu leg of
+//! `fmu-tests/roundtrip.py` on purpose, so that `cargo test` alone catches a
+//! regression in any example.
+
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use mofmu::diagnostic::Diagnostic;
+use mofmu::export::{export_model, load_library, ExportError, ExportOutput, Library};
+use mofmu::harness::{simulate, SimOptions};
+use mofmu::instantiate::SetValue;
+use mofmu::loader::load_paths;
+use mofmu::package::{build_fmu, model::build_spec, BuildReport, ObjectCache};
+
+const THERMAL: &[&str] = &["examples/Base.mo", "examples/Thermal"];
+const SIGNALS: &[&str] = &["examples/Base.mo", "examples/Signals.mo"];
+const ROD_HEATING: &str = "Thermal.Examples.RodHeating";
+const ROD_CLASS: &str = "Thermal.Components.Rod";
+
+/// The relative tolerance of every round-trip simulation (the one FMPy's
+/// CVode uses in `fmu-tests/roundtrip.py`, which the case tolerances assume).
+const ROUND_TRIP_RTOL: f64 = 1e-8;
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn library(paths: &[&str]) -> Library {
+    let paths: Vec<PathBuf> = paths.iter().map(|p| repo().join(p)).collect();
+    let files = load_paths(&paths).expect("the bundled examples load");
+    let lib = load_library(files);
+    assert!(
+        lib.diagnostics.is_empty(),
+        "the bundled examples parse cleanly: {:?}",
+        lib.diagnostics
+    );
+    lib
+}
+
+fn set(path: &str, value: f64) -> SetValue {
+    SetValue {
+        path: path.to_string(),
+        value,
+    }
+}
+
+fn export(lib: &Library, model: &str, sets: &[SetValue]) -> ExportOutput {
+    match export_model(lib, model, sets, 1.0) {
+        Ok(out) => out,
+        Err(e) => panic!("exporting {model} with {sets:?} failed: {e:?}"),
+    }
+}
+
+/// A cache kept under cargo's scratch directory, shared by the tests that
+/// do not care whether their objects are compiled or reused.
+fn shared_cache() -> ObjectCache {
+    ObjectCache::new(Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-object-cache"))
+}
+
+fn package(out: &ExportOutput, path: &Path, cache: &ObjectCache) -> BuildReport {
+    build_fmu(&build_spec(out), path, Some(cache))
+        .unwrap_or_else(|e| panic!("packaging {} failed: {e}", out.model_identifier))
+}
+
+fn rod_kernel(out: &ExportOutput) -> &mofmu::codegen::kernel::Kernel {
+    out.kernels
+        .iter()
+        .find(|k| k.qualified == ROD_CLASS)
+        .unwrap_or_else(|| panic!("no kernel of {ROD_CLASS} among {:?}", kernel_names(out)))
+}
+
+fn kernel_names(out: &ExportOutput) -> Vec<&str> {
+    out.kernels.iter().map(|k| k.qualified.as_str()).collect()
+}
+
+/// Whether `number` occurs in `text` as a numeric token of its own (not as
+/// part of a longer number or identifier such as a hash).
+fn contains_number_token(text: &str, number: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+    text.match_indices(number).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + number.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+// --- Class kernels do not depend on the system -------------------------------
+
+#[test]
+fn rod_kernel_is_the_same_for_every_size() {
+    let lib = library(THERMAL);
+    let sizes = [5.0, 17.0, 10000.0];
+    let outs: Vec<ExportOutput> = sizes
+        .iter()
+        .map(|&n| export(&lib, ROD_HEATING, &[set("rod.n", n)]))
+        .collect();
+    let first = rod_kernel(&outs[0]);
+    for (n, out) in sizes.iter().zip(&outs).skip(1) {
+        let kernel = rod_kernel(out);
+        assert_eq!(kernel.file_name, first.file_name, "rod.n={n}");
+        assert!(
+            kernel.text == first.text,
+            "the Rod kernel text changed with rod.n={n}"
+        );
+    }
+    for size in ["17", "10000"] {
+        assert!(
+            !contains_number_token(&first.text, size),
+            "the Rod kernel mentions the size {size}:\n{}",
+            first.text
+        );
+    }
+    // The sizes live in the system file instead.
+    let systems: BTreeSet<&str> = outs.iter().map(|o| o.system_c.as_str()).collect();
+    assert_eq!(
+        systems.len(),
+        sizes.len(),
+        "each size has its own system file"
+    );
+    assert!(contains_number_token(&outs[2].system_c, "10000"));
+}
+
+#[test]
+fn number_token_matching_ignores_longer_numbers_and_names() {
+    assert!(contains_number_token("n = 17;", "17"));
+    assert!(contains_number_token("f(17)", "17"));
+    assert!(!contains_number_token("x = 170;", "17"));
+    assert!(!contains_number_token("K_Rod_e17a", "17"));
+    assert!(!contains_number_token("0.17", "17"));
+}
+
+// --- Same input, same FMU ----------------------------------------------------
+
+#[test]
+fn exporting_twice_gives_the_same_bytes_and_other_sets_another_guid() {
+    let lib = library(THERMAL);
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let first_cache = ObjectCache::new(temp.path().join("cache-a"));
+    let second_cache = ObjectCache::new(temp.path().join("cache-b"));
+
+    let out_a = export(&lib, ROD_HEATING, &[]);
+    let out_b = export(&lib, ROD_HEATING, &[]);
+    assert_eq!(out_a.table.guid, out_b.table.guid);
+
+    let cold = temp.path().join("cold.fmu");
+    let warm = temp.path().join("warm.fmu");
+    let other_cold = temp.path().join("other-cold.fmu");
+    let cold_report = package(&out_a, &cold, &first_cache);
+    let warm_report = package(&out_b, &warm, &first_cache);
+    package(&out_b, &other_cold, &second_cache);
+    assert_eq!(cold_report.objects_from_cache, 0, "a fresh cache is empty");
+    assert_eq!(
+        warm_report.objects_compiled, 1,
+        "a warm cache leaves only the system file to compile"
+    );
+
+    let read = |p: &Path| std::fs::read(p).expect("the FMU was written");
+    let cold_bytes = read(&cold);
+    assert!(read(&warm) == cold_bytes, "cold and warm builds differ");
+    assert!(
+        read(&other_cold) == cold_bytes,
+        "builds with two fresh caches differ"
+    );
+
+    let other = export(&lib, ROD_HEATING, &[set("rod.T0", 310.0)]);
+    assert_ne!(other.table.guid, out_a.table.guid);
+    let resized = export(&lib, ROD_HEATING, &[set("rod.n", 6.0)]);
+    assert_ne!(resized.table.guid, out_a.table.guid);
+    // The GUID in the description is the one the table holds.
+    assert!(out_a.model_description.contains(&out_a.table.guid));
+}
+
+// --- Every example against its independent reference -------------------------
+
+struct Case {
+    name: String,
+    libraries: Vec<String>,
+    model: String,
+    sets: Vec<SetValue>,
+    stop_time: f64,
+    output_interval: f64,
+    reference: PathBuf,
+    variables: Vec<String>,
+    abs_tol: f64,
+    rel_tol: f64,
+}
+
+fn cases() -> Vec<Case> {
+    let dir = repo().join("fmu-tests");
+    let text = std::fs::read_to_string(dir.join("cases.toml")).expect("fmu-tests/cases.toml");
+    let manifest: toml::Table = toml::from_str(&text).expect("cases.toml is TOML");
+    let entries = manifest
+        .get("case")
+        .and_then(|c| c.as_array())
+        .expect("cases.toml has [[case]] tables");
+    entries
+        .iter()
+        .map(|entry| {
+            let name = entry["name"].as_str().expect("case name").to_string();
+            let field = |key: &str| {
+                entry
+                    .get(key)
+                    .unwrap_or_else(|| panic!("case {name}: no `{key}`"))
+            };
+            let number = |key: &str| {
+                let v = field(key);
+                v.as_float()
+                    .or_else(|| v.as_integer().map(|i| i as f64))
+                    .unwrap_or_else(|| panic!("case {name}: `{key}` is not a number"))
+            };
+            let strings = |key: &str| -> Vec<String> {
+                entry
+                    .get(key)
+                    .and_then(|v| v.as_array())
+                    .map(|items| {
+                        items
+                            .iter()
+                            .map(|s| s.as_str().expect("a string").to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let sets = strings("set")
+                .iter()
+                .map(|s| {
+                    let (path, value) = s.split_once('=').expect("set is PATH=VALUE");
+                    set(path, value.parse().expect("set value is a number"))
+                })
+                .collect();
+            Case {
+                libraries: strings("libraries"),
+                model: field("model").as_str().expect("model").to_string(),
+                sets,
+                stop_time: number("stop_time"),
+                output_interval: number("output_interval"),
+                reference: dir.join(field("reference").as_str().expect("reference")),
+                variables: strings("variables"),
+                abs_tol: number("abs_tol"),
+                rel_tol: number("rel_tol"),
+                name,
+            }
+        })
+        .collect()
+}
+
+/// A CSV of `"time"` and named columns, as the references are written.
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let mut reader =
+        csv::Reader::from_path(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let names = reader
+        .headers()
+        .expect("a header")
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|r| {
+            r.expect("a CSV record")
+                .iter()
+                .map(|v| v.trim().parse::<f64>().expect("a number"))
+                .collect()
+        })
+        .collect();
+    (names, rows)
+}
+
+/// `values` (sampled at the increasing `times`, possibly with an instant
+/// listed twice at an event) linearly interpolated at `t`; `None` outside.
+fn interpolate(times: &[f64], values: &[f64], t: f64) -> Option<f64> {
+    let upper = times.partition_point(|&s| s < t);
+    if upper < times.len() && times[upper] == t {
+        return Some(values[upper]);
+    }
+    if upper == 0 || upper == times.len() {
+        return None;
+    }
+    let (t0, t1) = (times[upper - 1], times[upper]);
+    let w = (t - t0) / (t1 - t0);
+    Some(values[upper - 1] + w * (values[upper] - values[upper - 1]))
+}
+
+/// Runs one case; returns a description of every failure.
+fn run_case(case: &Case, dir: &Path, cache: &ObjectCache) -> Vec<String> {
+    let libraries: Vec<&str> = case.libraries.iter().map(String::as_str).collect();
+    let lib = library(&libraries);
+    let out = match export_model(&lib, &case.model, &case.sets, case.stop_time) {
+        Ok(out) => out,
+        Err(e) => return vec![format!("export failed: {e:?}")],
+    };
+    let fmu = dir.join(format!("{}.fmu", case.name));
+    if let Err(e) = build_fmu(&build_spec(&out), &fmu, Some(cache)) {
+        return vec![format!("packaging failed: {e}")];
+    }
+    let options = SimOptions {
+        start_time: Some(0.0),
+        stop_time: Some(case.stop_time),
+        output_interval: Some(case.output_interval),
+        relative_tolerance: Some(ROUND_TRIP_RTOL),
+        start_values: Vec::new(),
+    };
+    let result = match simulate(&fmu, &options) {
+        Ok(r) => r,
+        Err(e) => return vec![format!("simulation failed: {e}")],
+    };
+    let times = result.column("time").expect("a time column");
+    let end = times.last().copied().unwrap_or(f64::NAN);
+    let mut failures = Vec::new();
+    if (end - case.stop_time).abs() > 1e-9 * case.stop_time.max(1.0) {
+        failures.push(format!("the result ends at {end}, not {}", case.stop_time));
+    }
+
+    let (names, rows) = read_csv(&case.reference);
+    for variable in &case.variables {
+        let Some(column) = names.iter().position(|n| n == variable) else {
+            failures.push(format!("the reference has no column {variable}"));
+            continue;
+        };
+        let Some(values) = result.column(variable) else {
+            failures.push(format!("the result has no column {variable}"));
+            continue;
+        };
+        let mut worst: Option<(f64, f64, f64, f64)> = None;
+        for row in &rows {
+            let (t, expected) = (row[0], row[column]);
+            let Some(actual) = interpolate(&times, &values, t) else {
+                failures.push(format!("{variable}: no result at t = {t}"));
+                break;
+            };
+            let allowed = case.abs_tol + case.rel_tol * expected.abs();
+            let error = (actual - expected).abs();
+            // A NaN error fails too: it is not within any tolerance.
+            let within = error <= allowed;
+            if !within && worst.map_or(true, |(_, _, _, e)| error > e || e.is_nan()) {
+                worst = Some((t, actual, expected, error));
+            }
+        }
+        if let Some((t, actual, expected, error)) = worst {
+            failures.push(format!(
+                "{variable}: worst at t = {t}: {actual} vs reference {expected} (error {error:e}, tolerance {:e} + {:e}*|ref|)",
+                case.abs_tol, case.rel_tol
+            ));
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_example_case_matches_its_reference() {
+    let cases = cases();
+    assert!(cases.len() >= 9, "cases.toml lists the bundled examples");
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let cache = shared_cache();
+    // The cases are independent; two threads halve the wall time on the
+    // small machines this runs on without crowding them.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut report: Vec<(usize, String)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut lines = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(case) = cases.get(i) else { break };
+                        for failure in run_case(case, temp.path(), &cache) {
+                            lines.push((i, format!("{}: {failure}", case.name)));
+                        }
+                    }
+                    lines
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a case worker panicked"))
+            .collect()
+    });
+    report.sort();
+    let lines: Vec<String> = report.into_iter().map(|(_, l)| l).collect();
+    assert!(lines.is_empty(), "failing cases:\n{}", lines.join("\n"));
+}
+
+#[test]
+fn interpolation_uses_exact_points_and_stays_inside() {
+    let times = [0.0, 1.0, 1.0, 3.0];
+    let values = [0.0, 2.0, 2.0, 6.0];
+    assert_eq!(interpolate(&times, &values, 0.5), Some(1.0));
+    assert_eq!(interpolate(&times, &values, 1.0), Some(2.0));
+    assert_eq!(interpolate(&times, &values, 2.0), Some(4.0));
+    assert_eq!(interpolate(&times, &values, 3.0), Some(6.0));
+    assert_eq!(interpolate(&times, &values, 3.5), None);
+    assert_eq!(interpolate(&times, &values, -0.5), None);
+}
+
+// --- The FMU is self-contained ------------------------------------------------
+
+/// The FMI 2.0 functions a Model Exchange importer resolves.
+const FMI2_MODEL_EXCHANGE: &[&str] = &[
+    "fmi2GetTypesPlatform",
+    "fmi2GetVersion",
+    "fmi2SetDebugLogging",
+    "fmi2Instantiate",
+    "fmi2FreeInstance",
+    "fmi2SetupExperiment",
+    "fmi2EnterInitializationMode",
+    "fmi2ExitInitializationMode",
+    "fmi2Terminate",
+    "fmi2Reset",
+    "fmi2GetReal",
+    "fmi2GetInteger",
+    "fmi2GetBoolean",
+    "fmi2GetString",
+    "fmi2SetReal",
+    "fmi2SetInteger",
+    "fmi2SetBoolean",
+    "fmi2SetString",
+    "fmi2GetFMUstate",
+    "fmi2SetFMUstate",
+    "fmi2FreeFMUstate",
+    "fmi2SerializedFMUstateSize",
+    "fmi2SerializeFMUstate",
+    "fmi2DeSerializeFMUstate",
+    "fmi2GetDirectionalDerivative",
+    "fmi2EnterEventMode",
+    "fmi2NewDiscreteStates",
+    "fmi2EnterContinuousTimeMode",
+    "fmi2CompletedIntegratorStep",
+    "fmi2SetTime",
+    "fmi2SetContinuousStates",
+    "fmi2GetDerivatives",
+    "fmi2GetEventIndicators",
+    "fmi2GetContinuousStates",
+    "fmi2GetNominalsOfContinuousStates",
+];
+
+/// The libraries an FMU may need at run time.
+const ALLOWED_NEEDED: &[&str] = &["libc.so.6", "libm.so.6"];
+
+/// The defined dynamic symbols and the `DT_NEEDED` entries of an ELF shared
+/// library, as `nm -D --defined-only` and `readelf -d` show them.
+fn dynamic_linkage(elf: &[u8]) -> (BTreeSet<String>, Vec<String>) {
+    use object::elf;
+    use object::read::elf::{Dyn as _, ElfFile64, FileHeader as _};
+    use object::{Object as _, ObjectSymbol as _};
+
+    let file = ElfFile64::<object::Endianness>::parse(elf).expect("an ELF64 shared library");
+    let defined = file
+        .dynamic_symbols()
+        .filter(|s| !s.is_undefined())
+        .map(|s| s.name().expect("a symbol name").to_string())
+        .filter(|n| !n.is_empty())
+        .collect();
+
+    let endian = file.endian();
+    let sections = file
+        .elf_header()
+        .sections(endian, elf)
+        .expect("a section table");
+    // The index returned with the entries is that of their string table.
+    let (entries, string_table) = sections
+        .dynamic(endian, elf)
+        .expect("a readable dynamic section")
+        .expect("a shared library has a dynamic section");
+    let strings = sections
+        .strings(endian, elf, string_table)
+        .expect("the dynamic string table");
+    let needed = entries
+        .iter()
+        .filter(|d| d.tag32(endian) == Some(elf::DT_NEEDED))
+        .map(|d| {
+            let offset = u32::try_from(d.d_val(endian)).expect("a 32-bit string offset");
+            String::from_utf8_lossy(strings.get(offset).expect("a needed name")).into_owned()
+        })
+        .collect();
+    (defined, needed)
+}
+
+#[test]
+fn fmu_exports_only_fmi_and_needs_only_libc() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let cache = shared_cache();
+    for (paths, model) in [
+        (THERMAL, ROD_HEATING),
+        (SIGNALS, "Signals.Examples.PIControlLoop"),
+    ] {
+        let out = export(&library(paths), model, &[]);
+        let fmu = temp.path().join(format!("{model}.fmu"));
+        package(&out, &fmu, &cache);
+        let mut archive =
+            zip::ZipArchive::new(std::fs::File::open(&fmu).expect("the FMU")).expect("a zip");
+        let mut so = Vec::new();
+        archive
+            .by_name(&format!("binaries/linux64/{}.so", out.model_identifier))
+            .expect("the shared library in the FMU")
+            .read_to_end(&mut so)
+            .expect("readable");
+
+        let (defined, needed) = dynamic_linkage(&so);
+        let missing: Vec<&&str> = FMI2_MODEL_EXCHANGE
+            .iter()
+            .filter(|f| !defined.contains(**f))
+            .collect();
+        assert!(missing.is_empty(), "{model}: not exported: {missing:?}");
+        let internal: Vec<&String> = defined
+            .iter()
+            .filter(|s| s.starts_with("K_") || s.starts_with("mofmu_"))
+            .collect();
+        assert!(
+            internal.is_empty(),
+            "{model}: internal symbols exported: {internal:?}"
+        );
+        let foreign: Vec<&String> = defined.iter().filter(|s| !s.starts_with("fmi2")).collect();
+        assert!(
+            foreign.is_empty(),
+            "{model}: non-FMI symbols exported: {foreign:?}"
+        );
+        // The reader found the dynamic section: the runtime uses libc.
+        assert!(
+            needed.iter().any(|n| n == "libc.so.6"),
+            "{model}: DT_NEEDED {needed:?}"
+        );
+        assert!(
+            needed.iter().all(|n| ALLOWED_NEEDED.contains(&n.as_str())),
+            "{model}: needs {needed:?}, only {ALLOWED_NEEDED:?} allowed"
+        );
+    }
+}
+
+// --- Export errors -------------------------------------------------------------
+
+fn export_error(lib: &Library, model: &str, sets: &[SetValue]) -> ExportError {
+    match export_model(lib, model, sets, 1.0) {
+        Ok(_) => panic!("exporting {model} with {sets:?} succeeded"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn unknown_models_are_named_back() {
+    let lib = library(THERMAL);
+    for model in ["Thermal.Examples.NoSuchModel", "NoSuchLibrary.Model", ""] {
+        match export_error(&lib, model, &[]) {
+            ExportError::UnknownModel(name) => assert_eq!(name, model),
+            other => panic!("{model:?}: expected UnknownModel, got {other:?}"),
+        }
+    }
+    // A package is a class, but not one that can be exported.
+    match export_error(&lib, "Thermal.Examples", &[]) {
+        ExportError::UnknownModel(name) => assert!(name.starts_with("Thermal.Examples ")),
+        other => panic!("expected UnknownModel for a package, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_sets_are_diagnostics() {
+    let lib = library(THERMAL);
+    // (set, expected code, text the message must contain)
+    let cases: &[(SetValue, &str, &str)] = &[
+        (set("rod.m", 3.0), "MX001", "rod.m"),
+        (set("nobody.n", 3.0), "MX001", "nobody.n"),
+        (set("rod.n", 0.0), "MX004", "size 0"),
+        (set("rod.n", -4.0), "MX004", "rod.T"),
+        (set("rod.n", 2.5), "MX003", "whole number"),
+    ];
+    for (value, code, text) in cases {
+        let diagnostics: Vec<Diagnostic> =
+            match export_error(&lib, ROD_HEATING, std::slice::from_ref(value)) {
+                ExportError::Diagnostics(d) => d,
+                other => panic!("{value:?}: expected diagnostics, got {other:?}"),
+            };
+        assert!(
+            diagnostics
+                .iter()
+                .any(|d| d.code == *code && d.message.contains(text)),
+            "{value:?}: expected {code} mentioning {text:?}, got {diagnostics:?}"
+        );
+        assert!(
+            diagnostics.iter().all(|d| !d.help.is_empty()),
+            "{value:?}: every diagnostic says what to do: {diagnostics:?}"
+        );
+    }
+}
+
+// --- The command line ----------------------------------------------------------
+
+fn mofmu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mofmu"))
+        .args(args)
+        .current_dir(repo())
+        .env(
+            "MOFMU_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-object-cache"),
+        )
+        .output()
+        .expect("the mofmu binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `^[^:]+:\d+:\d+: error\[[A-Z]+\d+\]: .+$`, written out.
+fn is_short_error_line(line: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut parts = line.splitn(4, ':');
+    let (Some(path), Some(row), Some(col), Some(rest)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(" error[") else {
+        return false;
+    };
+    let Some((code, message)) = rest.split_once("]: ") else {
+        return false;
+    };
+    let letters = code.bytes().take_while(|b| b.is_ascii_uppercase()).count();
+    !path.is_empty()
+        && digits(row)
+        && digits(col)
+        && letters > 0
+        && digits(&code[letters..])
+        && !message.is_empty()
+}
+
+#[test]
+fn short_error_line_shape() {
+    assert!(is_short_error_line(
+        "a.mo:2:3: error[MC029]: `x` is never determined"
+    ));
+    assert!(!is_short_error_line("a.mo:2: error[MC029]: no column"));
+    assert!(!is_short_error_line("a.mo:2:3: error[029]: no letters"));
+    assert!(!is_short_error_line("a.mo:2:3: error[MC]: no digits"));
+    assert!(!is_short_error_line("a.mo:2:3: error[MC029]: "));
+    assert!(!is_short_error_line(
+        "a.mo:2:3: warning[MC029]: not an error"
+    ));
+}
+
+#[test]
+fn cli_check_passes_the_examples_and_reports_a_bad_file_in_short_form() {
+    for paths in [THERMAL, SIGNALS] {
+        let mut args = vec!["check"];
+        args.extend_from_slice(paths);
+        let output = mofmu(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "check {paths:?}: {}",
+            text(&output.stderr)
+        );
+    }
+
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let bad = temp.path().join("Bad.mo");
+    std::fs::write(
+        &bad,
+        "model Bad\n  Real x;\n  Real y;\nequation\n  x = ;\n  y = y + 1;\nend Bad;\n",
+    )
+    .expect("writable");
+    let bad = bad.to_str().expect("a UTF-8 temporary path");
+    let output = mofmu(&["check", "--message-format", "short", bad]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(!lines.is_empty(), "no diagnostics printed");
+    for line in &lines {
+        assert!(
+            is_short_error_line(line),
+            "not a short diagnostic: {line:?}"
+        );
+        assert!(line.starts_with(bad), "names another file: {line:?}");
+    }
+}
+
+#[test]
+fn cli_export_then_simulate() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let fmu = temp.path().join("RodHeating.fmu");
+    let fmu_arg = fmu.to_str().expect("a UTF-8 temporary path");
+    let mut args = vec!["export"];
+    args.extend_from_slice(THERMAL);
+    args.extend_from_slice(&["--model", ROD_HEATING, "-o", fmu_arg, "--set", "rod.n=4"]);
+    let output = mofmu(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains(fmu_arg),
+        "export does not say where the FMU went: {}",
+        text(&output.stdout)
+    );
+    let archive = zip::ZipArchive::new(std::fs::File::open(&fmu).expect("the FMU was created"))
+        .expect("the FMU is a zip");
+    assert!(archive.file_names().any(|n| n == "modelDescription.xml"));
+
+    let csv = temp.path().join("result.csv");
+    let csv_arg = csv.to_str().expect("a UTF-8 temporary path");
+    let output = mofmu(&["simulate", fmu_arg, "--stop-time", "10", "-o", csv_arg]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains(csv_arg));
+    let written = std::fs::read_to_string(&csv).expect("simulate wrote the CSV");
+    let header = written.lines().next().unwrap_or_default();
+    assert!(header.starts_with("\"time\""), "header: {header}");
+    assert!(header.contains("\"rod.T[3]\""), "header: {header}");
+    assert!(written.lines().count() > 2, "the CSV has rows");
+}
+
+#[test]
+fn cli_failed_export_leaves_the_output_alone() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let absent = temp.path().join("absent.fmu");
+    let existing = temp.path().join("existing.fmu");
+    std::fs::write(&existing, b"an older FMU").expect("writable");
+    let failures: &[&[&str]] = &[
+        &["--model", "Thermal.Examples.NoSuchModel"],
+        &["--model", ROD_HEATING, "--set", "rod.n=0"],
+        &["--model", ROD_HEATING, "--set", "rod.m=3"],
+    ];
+    for extra in failures {
+        for target in [&absent, &existing] {
+            let mut args = vec!["export"];
+            args.extend_from_slice(THERMAL);
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&["-o", target.to_str().expect("a UTF-8 temporary path")]);
+            let output = mofmu(&args);
+            assert_eq!(
+                output.status.code(),
+                Some(1),
+                "{extra:?}: {}",
+                text(&output.stderr)
+            );
+        }
+        assert!(!absent.exists(), "{extra:?} created {}", absent.display());
+        assert_eq!(
+            std::fs::read(&existing).expect("still there"),
+            b"an older FMU",
+            "{extra:?} touched the existing file"
+        );
+    }
+    // Nothing but the existing file is there (no temporary archive left).
+    let left: Vec<_> = std::fs::read_dir(temp.path())
+        .expect("readable")
+        .map(|e| e.expect("an entry").file_name())
+        .collect();
+    assert_eq!(left.len(), 1, "left behind: {left:?}");
+}
