@@ -1,11 +1,40 @@
 within Planar;
 encapsulated package Examples "The planar examples, with the published parameters of the plain planar library"
+  import B = Base;
   import Planar.Parts;
   import Planar.Joints;
   import Planar.Forces;
   import Planar.Sensors;
+  import Planar.Interfaces;
   import Signals.Continuous;
   import Signals.Sources;
+
+  // Controllers of the controlled examples. They live here rather than in
+  // Signals because their gains carry units (angle in, force out).
+
+  block LaggedPD "PD law with a lagged derivative: y = k*(u + Nd*(u - x)), x' = (u - x)/(Td/Nd)"
+    parameter Real k(unit = "N/rad") = 1 "Gain";
+    parameter Real Td(unit = "s") = 0.1 "Derivative time";
+    parameter Real Nd = 10 "Derivative gain at high frequency";
+    parameter Real x_start(unit = "rad") = 0 "Initial state of the derivative lag";
+    Interfaces.RealInput u "Measured angle, in rad";
+    Interfaces.RealOutput y "Force, in N";
+    B.ContinuousState x(start = x_start, unit = "rad") "State of the derivative lag";
+  equation
+    der(x) = (u - x)*Nd/Td;
+    y = k*(u + Nd*(u - x));
+  end LaggedPD;
+
+  block TrackingPD "PD law following an angle trajectory: y = kp*(u - u_ref) + kd*du"
+    parameter Real kp(unit = "N/rad") = 1 "Proportional gain";
+    parameter Real kd(unit = "N.s/rad") = 0 "Derivative gain";
+    Interfaces.RealInput u "Measured angle, in rad";
+    Interfaces.RealInput u_ref "Angle to follow, in rad";
+    Interfaces.RealInput du "Measured angular velocity, in rad/s";
+    Interfaces.RealOutput y "Force, in N";
+  equation
+    y = kp*(u - u_ref) + kd*du;
+  end TrackingPD;
 
   model FreeBody "A body falling freely from rest"
     Parts.Fixed fixed;
@@ -68,10 +97,8 @@ encapsulated package Examples "The planar examples, with the published parameter
     Parts.Body body(m = 70, I = 0) "Upright load";
     Sensors.RelativeAngle angleSensor;
     // The published PID(k = -320*9.81*5, Td = 0.2, Nd = 10, Ti = 1e9) without
-    // its negligible integral part: y = k*(u + Nd*(u - x)) with the lag
-    // x' = (u - x)/(Td/Nd) starting at 0.
-    Continuous.FirstOrder derivativeLag(k = 1, T = 0.02, y_start = 0);
-    Continuous.Add pd(k1 = -172656, k2 = 156960);
+    // its negligible integral part, its derivative lag starting at 0.
+    LaggedPD pd(k = -15696, Td = 0.2, Nd = 10, x_start = 0);
   equation
     connect(fixed.flange, prismatic.flange_a);
     connect(prismatic.flange_b, body1.flange);
@@ -80,9 +107,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(fixedTranslation.flange_b, body.flange);
     connect(prismatic.flange_b, angleSensor.flange_a);
     connect(revolute.flange_b, angleSensor.flange_b);
-    connect(angleSensor.phi, derivativeLag.u);
-    connect(angleSensor.phi, pd.u1);
-    connect(derivativeLag.y, pd.u2);
+    connect(angleSensor.phi, pd.u);
     connect(pd.y, prismatic.u);
   end CraneCrabControlled;
 
@@ -99,8 +124,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     Sensors.RelativeAngle angleSensor;
     Sources.Ramp ramp(height = 0.5, duration = 0.5, offset = -0.5, startTime = 0);
     Continuous.FirstOrder reference(k = 1, T = 0.1, y_start = -0.5) "Angle trajectory, starting in steady state";
-    Continuous.Feedback trackingError;
-    Continuous.Add pd(k1 = -200, k2 = -30);
+    TrackingPD pd(kp = -200, kd = -30);
   equation
     connect(fixed.flange, prismatic.flange_a);
     connect(prismatic.flange_b, body1.flange);
@@ -110,10 +134,9 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(prismatic.flange_b, angleSensor.flange_a);
     connect(revolute.flange_b, angleSensor.flange_b);
     connect(ramp.y, reference.u);
-    connect(angleSensor.phi, trackingError.u1);
-    connect(reference.y, trackingError.u2);
-    connect(trackingError.y, pd.u1);
-    connect(angleSensor.w, pd.u2);
+    connect(angleSensor.phi, pd.u);
+    connect(reference.y, pd.u_ref);
+    connect(angleSensor.w, pd.du);
     connect(pd.y, prismatic.u);
   end InvertedCraneCrab;
 

@@ -38,14 +38,16 @@ encapsulated package Parts "Fixed frame, rigid bodies and rigid links"
     Interfaces.FlangeOn flange_b "Tip side";
     Real R[2, 2] "Rotation from flange_a's frame to the world frame";
     SI.Position rw[2] "r resolved in the world frame";
+    SI.Position rn[2] "rw turned by 90 degrees";
   equation
     R = [cos(flange_a.phi), -sin(flange_a.phi); sin(flange_a.phi), cos(flange_a.phi)];
     rw = R*r;
+    rn = {-rw[2], rw[1]};
     flange_b.r0 = flange_a.r0 + rw;
-    flange_b.v0 = flange_a.v0 + flange_a.w*{-rw[2], rw[1]};
+    flange_b.v0 = flange_a.v0 + flange_a.w*rn;
     // Velocity-level kinematics use the kinetic angular velocity w (not the
     // derivative of the angle), so the acceleration is written out here.
-    der(flange_b.v0) = der(flange_a.v0) + der(flange_a.w)*{-rw[2], rw[1]} - flange_a.w^2*rw;
+    der(flange_b.v0) = der(flange_a.v0) + der(flange_a.w)*rn - flange_a.w^2*rw;
     flange_b.phi = flange_a.phi;
     flange_b.w = flange_a.w;
     // A massless link passes the force on and adds its lever arm's torque.
