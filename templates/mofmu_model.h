@@ -25,6 +25,9 @@ typedef struct mofmu_ctx {
     /* Event indicator values written during evaluation, or NULL when the
      * caller does not want them. */
     double *indicators;
+    /* mofmu_scratch_size doubles owned by the instance, used by the system
+     * file to solve linear responses. */
+    double *scratch;
     /* Set by mofmu_fail: evaluation stops being trusted and the runtime
      * returns fmi2Error with `message`. */
     int failed;
@@ -67,6 +70,11 @@ int mofmu_time_relation(mofmu_ctx *ctx, int32_t slot, int op, double threshold);
 /* Record the first failure (e.g. a non-finite value) with a message. */
 void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message);
 
+/* Solves the n*n tearing system A x = b of the linear responses in place
+ * (LU with partial pivoting). Returns nonzero after mofmu_fail when the
+ * matrix is singular, naming the responses `names` that cannot be found. */
+int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b, const char *const *names);
+
 /* ---- Kinds of real variables, for the runtime's set/get checks ---- */
 enum {
     MOFMU_KIND_CONSTANT = 0,
@@ -89,6 +97,8 @@ extern const size_t mofmu_n_integers;
 extern const size_t mofmu_n_states;
 extern const size_t mofmu_n_event_indicators;
 extern const size_t mofmu_n_relations;
+/* Doubles of scratch memory the system file needs per instance. */
+extern const size_t mofmu_scratch_size;
 /* Start value of every real (NaN where a variable has none). */
 extern const double mofmu_real_start[];
 /* MOFMU_KIND_* of every real. */

@@ -141,6 +141,7 @@ typedef struct {
     unsigned char *relations;    /* mofmu_n_relations frozen relations */
     unsigned char *relations_before; /* scratch for fmi2NewDiscreteStates */
     double *indicators;          /* mofmu_n_event_indicators values */
+    double *scratch;             /* mofmu_scratch_size values for linear responses */
 
     /* Calculated parameters and calculated state starts are stale. */
     int parameters_dirty;
@@ -309,6 +310,7 @@ static void init_ctx(Instance *inst, mofmu_ctx *ctx, int event_mode)
     ctx->next_time_event = INFINITY;
     ctx->relations = inst->relations;
     ctx->indicators = inst->indicators;
+    ctx->scratch = inst->scratch;
     ctx->failed = 0;
     ctx->message[0] = '\0';
 }
@@ -478,6 +480,7 @@ static void free_instance(Instance *inst)
     free(inst->relations);
     free(inst->relations_before);
     free(inst->indicators);
+    free(inst->scratch);
     free(inst);
 }
 
@@ -582,8 +585,9 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->relations = (unsigned char *)allocate(mofmu_n_relations, 1);
     inst->relations_before = (unsigned char *)allocate(mofmu_n_relations, 1);
     inst->indicators = (double *)allocate(mofmu_n_event_indicators, sizeof(double));
+    inst->scratch = (double *)allocate(mofmu_scratch_size, sizeof(double));
     if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
-        inst->relations_before == NULL || inst->indicators == NULL) {
+        inst->relations_before == NULL || inst->indicators == NULL || inst->scratch == NULL) {
         free_instance(inst);
         log_error(&probe, "fmi2Instantiate: out of memory");
         return NULL;
@@ -1661,4 +1665,84 @@ void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message)
     } else {
         snprintf(ctx->message, sizeof ctx->message, "%s", message);
     }
+}
+
+/* Solves A x = b in place (A is n*n, row-major, overwritten by its LU
+ * factors; b is replaced by x) with partial pivoting. A pivot that is zero
+ * relative to the size of its column makes the tearing singular: the
+ * evaluation fails with a message naming the LinearResponse components
+ * whose balances cannot be determined. */
+int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b, const char *const *names)
+{
+    size_t i, j, k;
+    double scale = 0.0;
+    for (i = 0; i < n * n; i++) {
+        if (!isfinite(A[i])) {
+            mofmu_fail(ctx, "", "the tearing matrix of the linear responses is not finite");
+            return 1;
+        }
+        if (fabs(A[i]) > scale) {
+            scale = fabs(A[i]);
+        }
+    }
+    for (k = 0; k < n; k++) {
+        size_t p = k;
+        double best = fabs(A[k * n + k]);
+        for (i = k + 1; i < n; i++) {
+            if (fabs(A[i * n + k]) > best) {
+                best = fabs(A[i * n + k]);
+                p = i;
+            }
+        }
+        if (!(best > 1e-13 * scale) || scale == 0.0) {
+            char list[400];
+            size_t used = 0;
+            list[0] = '\0';
+            /* Name the responses whose columns are left undetermined. */
+            for (j = k; j < n && used + 2 < sizeof list; j++) {
+                int w = snprintf(list + used, sizeof list - used, "%s%s", j > k ? ", " : "", names[j]);
+                if (w < 0) {
+                    break;
+                }
+                used += (size_t)w;
+            }
+            {
+                char message[480];
+                snprintf(message, sizeof message,
+                         "the tearing matrix of the linear responses is singular: %s cannot be determined", list);
+                mofmu_fail(ctx, "", message);
+            }
+            return 1;
+        }
+        if (p != k) {
+            for (j = 0; j < n; j++) {
+                double t = A[k * n + j];
+                A[k * n + j] = A[p * n + j];
+                A[p * n + j] = t;
+            }
+            {
+                double t = b[k];
+                b[k] = b[p];
+                b[p] = t;
+            }
+        }
+        for (i = k + 1; i < n; i++) {
+            double f = A[i * n + k] / A[k * n + k];
+            if (f == 0.0) {
+                continue;
+            }
+            for (j = k; j < n; j++) {
+                A[i * n + j] -= f * A[k * n + j];
+            }
+            b[i] -= f * b[k];
+        }
+    }
+    for (k = n; k-- > 0;) {
+        double sum = b[k];
+        for (j = k + 1; j < n; j++) {
+            sum -= A[k * n + j] * b[j];
+        }
+        b[k] = sum / A[k * n + k];
+    }
+    return 0;
 }

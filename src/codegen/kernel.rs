@@ -48,6 +48,7 @@ pub fn generate(class: &CausalClass) -> Kernel {
             }
         );
         g.function(&mut body, &format!("b{k}"), &b.stmts);
+        g.tangent_function(&mut body, &format!("b{k}_t"), &b.stmts);
     }
     let digest = Sha256::digest(format!("{}\n{}", env!("CARGO_PKG_VERSION"), body).as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
@@ -81,6 +82,13 @@ pub fn prototypes(k: &Kernel) -> String {
         let _ = writeln!(
             s,
             "void {}_{f}(double *R, const mofmu_inst *in, mofmu_ctx *ctx);",
+            k.prefix
+        );
+    }
+    for b in 0..k.n_blocks {
+        let _ = writeln!(
+            s,
+            "void {}_b{b}_t(const double *R, double *dR, const mofmu_inst *in, mofmu_ctx *ctx);",
             k.prefix
         );
     }
@@ -122,6 +130,60 @@ impl Gen<'_> {
             self.stmt(out, s, 1);
         }
         let _ = writeln!(out, "}}\n");
+    }
+
+    /// The tangent twin of a block: the same assignments differentiated in
+    /// the direction `dR` (forward mode), reading `R` as computed by the
+    /// block itself.
+    fn tangent_function(&self, out: &mut String, suffix: &str, stmts: &[Stmt]) {
+        let _ = writeln!(
+            out,
+            "void {PLACEHOLDER}_{suffix}(const double *R, double *dR, const mofmu_inst *in, mofmu_ctx *ctx) {{"
+        );
+        let _ = writeln!(out, "    (void)R; (void)dR; (void)in; (void)ctx;");
+        for s in stmts {
+            self.tangent_stmt(out, s, 1);
+        }
+        let _ = writeln!(out, "}}\n");
+    }
+
+    fn tangent_stmt(&self, out: &mut String, s: &Stmt, indent: usize) {
+        let pad = "    ".repeat(indent);
+        match s {
+            Stmt::Assign {
+                target,
+                index,
+                value,
+                ..
+            } => {
+                let lhs = self.var(*target, index.as_ref()).replacen("R[", "dR[", 1);
+                let d: Result<Ex, ()> = crate::causalize::diff::diff(value, &mut |x| {
+                    Ok(match x {
+                        Ex::Var(s, i) => Ex::Tan(*s, i.clone()),
+                        _ => Ex::Real(0.0),
+                    })
+                });
+                let d = d.unwrap_or(Ex::Real(0.0));
+                let _ = writeln!(out, "{pad}{lhs} = {};", self.real(&d));
+            }
+            Stmt::For {
+                depth,
+                lo,
+                hi,
+                body,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{pad}for (int64_t i{depth} = {}; i{depth} <= {}; i{depth}++) {{",
+                    self.int(lo),
+                    self.int(hi)
+                );
+                for b in body {
+                    self.tangent_stmt(out, b, indent + 1);
+                }
+                let _ = writeln!(out, "{pad}}}");
+            }
+        }
     }
 
     fn stmt(&self, out: &mut String, s: &Stmt, indent: usize) {

@@ -136,59 +136,116 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
     }
     let _ = writeln!(s, "}}\n");
 
-    let _ = writeln!(s, "void mofmu_evaluate(double *R, mofmu_ctx *ctx) {{");
-    let _ = writeln!(s, "    R[0] = ctx->time;");
-    for step in &schedule.steps {
-        match step {
-            Step::Block { instance, block } => {
-                let inst = &sys.instances[*instance];
-                let _ = writeln!(
-                    s,
-                    "    {}_b{block}(R, &inst_{instance}, ctx);",
-                    sys.classes[inst.class].kernel.prefix
-                );
-            }
-            Step::Copy(c) => {
-                let _ = writeln!(s, "    /* {} */", c.text.replace("*/", "* /"));
-                let sum = |e: &str| -> String {
-                    let terms: Vec<String> = c
-                        .sources
-                        .iter()
-                        .map(|(o, sign)| {
-                            let t = format!("R[{o}{e}]");
-                            if *sign < 0.0 {
-                                format!("-{t}")
-                            } else {
-                                t
-                            }
-                        })
-                        .collect();
-                    let joined = if terms.is_empty() {
-                        "0.0".to_string()
-                    } else {
-                        terms.join(" + ")
-                    };
-                    if c.coefficient == 1.0 {
-                        joined
-                    } else if c.coefficient == -1.0 {
-                        format!("-({joined})")
-                    } else {
-                        format!("{} * ({joined})", real_literal(c.coefficient))
-                    }
-                };
-                if c.len == 1 {
-                    let _ = writeln!(s, "    R[{}] = {};", c.target, sum(""));
-                } else {
-                    let _ = writeln!(
-                        s,
-                        "    for (size_t e = 0; e < {}; e++) R[{} + e] = {};",
-                        c.len,
-                        c.target,
-                        sum(" + e")
-                    );
-                }
-            }
-        }
+    let nb = sys.balances.len();
+    let n = sys.reals.len();
+    let _ = writeln!(
+        s,
+        "const size_t mofmu_scratch_size = {};\n",
+        if nb == 0 { 0 } else { n + nb * nb + nb }
+    );
+    let _ = writeln!(
+        s,
+        "/* The schedule: blocks of instances and connection copies. */"
+    );
+    let _ = writeln!(
+        s,
+        "static void mofmu_schedule_(double *R, mofmu_ctx *ctx) {{"
+    );
+    let _ = writeln!(s, "    (void)R; (void)ctx;");
+    steps(&mut s, sys, schedule, false);
+    let _ = writeln!(s, "}}\n");
+    if nb == 0 {
+        let _ = writeln!(s, "void mofmu_evaluate(double *R, mofmu_ctx *ctx) {{");
+        let _ = writeln!(s, "    R[0] = ctx->time;");
+        let _ = writeln!(s, "    mofmu_schedule_(R, ctx);");
+    } else {
+        let bvr: Vec<String> = sys
+            .balances
+            .iter()
+            .map(|b| format!("{}u", b.balance))
+            .collect();
+        let rvr: Vec<String> = sys
+            .balances
+            .iter()
+            .map(|b| format!("{}u", b.residual))
+            .collect();
+        let names: Vec<String> = sys
+            .balances
+            .iter()
+            .map(|b| format!("\"{}\"", c_escape(&b.name)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "/* Declared tearing: balances chosen so that the residuals vanish. */"
+        );
+        let _ = writeln!(
+            s,
+            "static const uint32_t balance_vr[] = {{ {} }};",
+            bvr.join(", ")
+        );
+        let _ = writeln!(
+            s,
+            "static const uint32_t residual_vr[] = {{ {} }};",
+            rvr.join(", ")
+        );
+        let _ = writeln!(
+            s,
+            "static const char *const balance_name[] = {{ {} }};\n",
+            names.join(", ")
+        );
+        let _ = writeln!(
+            s,
+            "/* The schedule's tangent: directional derivatives in dR. */"
+        );
+        let _ = writeln!(
+            s,
+            "static void mofmu_tangent_(const double *R, double *dR, mofmu_ctx *ctx) {{"
+        );
+        let _ = writeln!(s, "    (void)R; (void)dR; (void)ctx;");
+        steps(&mut s, sys, schedule, true);
+        let _ = writeln!(s, "}}\n");
+        let _ = writeln!(s, "void mofmu_evaluate(double *R, mofmu_ctx *ctx) {{");
+        let _ = writeln!(s, "    const size_t n = {n}, nb = {nb};");
+        let _ = writeln!(
+            s,
+            "    double *dR = ctx->scratch, *A = dR + n, *b = A + nb * nb;"
+        );
+        let _ = writeln!(s, "    size_t i, j, k;");
+        let _ = writeln!(s, "    int event_mode = ctx->event_mode;");
+        let _ = writeln!(s, "    R[0] = ctx->time;");
+        let _ = writeln!(
+            s,
+            "    /* The residuals are affine in the balances: evaluate at zero, */"
+        );
+        let _ = writeln!(s, "    for (i = 0; i < nb; i++) R[balance_vr[i]] = 0.0;");
+        let _ = writeln!(s, "    mofmu_schedule_(R, ctx);");
+        let _ = writeln!(s, "    if (ctx->failed) return;");
+        let _ = writeln!(s, "    for (i = 0; i < nb; i++) b[i] = -R[residual_vr[i]];");
+        let _ = writeln!(
+            s,
+            "    /* take the columns of the matrix from tangent passes, */"
+        );
+        let _ = writeln!(s, "    ctx->event_mode = 0;");
+        let _ = writeln!(s, "    for (j = 0; j < nb; j++) {{");
+        let _ = writeln!(s, "        for (k = 0; k < n; k++) dR[k] = 0.0;");
+        let _ = writeln!(s, "        dR[balance_vr[j]] = 1.0;");
+        let _ = writeln!(s, "        mofmu_tangent_(R, dR, ctx);");
+        let _ = writeln!(
+            s,
+            "        for (i = 0; i < nb; i++) A[i * nb + j] = dR[residual_vr[i]];"
+        );
+        let _ = writeln!(s, "    }}");
+        let _ = writeln!(s, "    ctx->event_mode = event_mode;");
+        let _ = writeln!(
+            s,
+            "    /* solve, and evaluate once more with the balances found. */"
+        );
+        let _ = writeln!(
+            s,
+            "    if (mofmu_lr_solve(ctx, nb, A, b, balance_name)) return;"
+        );
+        let _ = writeln!(s, "    for (i = 0; i < nb; i++) R[balance_vr[i]] = b[i];");
+        let _ = writeln!(s, "    mofmu_schedule_(R, ctx);");
     }
     let _ = writeln!(s, "}}");
     s
@@ -218,4 +275,62 @@ fn c_escape(s: &str) -> String {
         }
     }
     o
+}
+
+/// The schedule's steps as C statements: kernel blocks and connection
+/// copies, or (for `tangent`) their tangent twins on `dR`.
+fn steps(s: &mut String, sys: &System, schedule: &Schedule, tangent: bool) {
+    let r = if tangent { "dR" } else { "R" };
+    for step in &schedule.steps {
+        match step {
+            Step::Block { instance, block } => {
+                let prefix = &sys.classes[sys.instances[*instance].class].kernel.prefix;
+                if tangent {
+                    let _ = writeln!(s, "    {prefix}_b{block}_t(R, dR, &inst_{instance}, ctx);");
+                } else {
+                    let _ = writeln!(s, "    {prefix}_b{block}(R, &inst_{instance}, ctx);");
+                }
+            }
+            Step::Copy(c) => {
+                let _ = writeln!(s, "    /* {} */", c.text.replace("*/", "* /"));
+                let sum = |e: &str| -> String {
+                    let terms: Vec<String> = c
+                        .sources
+                        .iter()
+                        .map(|(o, sign)| {
+                            let t = format!("{r}[{o}{e}]");
+                            if *sign < 0.0 {
+                                format!("-{t}")
+                            } else {
+                                t
+                            }
+                        })
+                        .collect();
+                    let joined = if terms.is_empty() {
+                        "0.0".to_string()
+                    } else {
+                        terms.join(" + ")
+                    };
+                    if c.coefficient == 1.0 {
+                        joined
+                    } else if c.coefficient == -1.0 {
+                        format!("-({joined})")
+                    } else {
+                        format!("{} * ({joined})", real_literal(c.coefficient))
+                    }
+                };
+                if c.len == 1 {
+                    let _ = writeln!(s, "    {r}[{}] = {};", c.target, sum(""));
+                } else {
+                    let _ = writeln!(
+                        s,
+                        "    for (size_t e = 0; e < {}; e++) {r}[{} + e] = {};",
+                        c.len,
+                        c.target,
+                        sum(" + e")
+                    );
+                }
+            }
+        }
+    }
 }

@@ -99,6 +99,16 @@ pub struct System {
     /// Indices into `reals`.
     pub states: Vec<usize>,
     pub derivatives: Vec<usize>,
+    /// Declared tearing: the balance and residual of every LinearResponse
+    /// component (indices into `reals`) with the component's flat name.
+    pub balances: Vec<Balance>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Balance {
+    pub balance: usize,
+    pub residual: usize,
+    pub name: String,
 }
 
 impl System {
@@ -108,12 +118,7 @@ impl System {
 
     /// Name of an instance's variable in flat form.
     pub fn flat_name(&self, inst: usize, var: &str) -> String {
-        let p = &self.instances[inst].path;
-        if p.is_empty() {
-            var.to_string()
-        } else {
-            format!("{p}.{var}")
-        }
+        element_name(&self.instances[inst].path, var, &[], 0)
     }
 }
 
@@ -164,6 +169,7 @@ pub fn instantiate(
             n_indicators: 0,
             states: Vec::new(),
             derivatives: Vec::new(),
+            balances: Vec::new(),
         },
         diags: Vec::new(),
         sets_used: vec![false; sets.len()],
@@ -536,6 +542,18 @@ impl Builder<'_, '_> {
             } else {
                 kind
             };
+            if v.tearing == Some(crate::resolve::elaborate::Tearing::Balance) {
+                let component = v.name.trim_end_matches(".balance");
+                let residual = model
+                    .var(&format!("{component}.residual"))
+                    .and_then(|r| self.sys.instances[me].var_offset[r])
+                    .expect("a LinearResponse declares its residual before its balance");
+                self.sys.balances.push(Balance {
+                    balance: offset,
+                    residual,
+                    name: flat(component),
+                });
+            }
             for (e, start) in starts.into_iter().enumerate() {
                 let name = element_name(&path, &v.name, &shape, e);
                 self.sys.reals.push(RealVar {

@@ -116,17 +116,20 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
         }
     }
+    let balance_vars: std::collections::BTreeSet<usize> =
+        sys.balances.iter().map(|b| b.balance).collect();
     let known = |v: usize| {
-        matches!(
-            sys.reals[v].kind,
-            RealKind::Constant
-                | RealKind::Parameter
-                | RealKind::CalculatedParameter
-                | RealKind::State
-                | RealKind::StateCalculated
-                | RealKind::Input
-                | RealKind::Time
-        )
+        balance_vars.contains(&v)
+            || matches!(
+                sys.reals[v].kind,
+                RealKind::Constant
+                    | RealKind::Parameter
+                    | RealKind::CalculatedParameter
+                    | RealKind::State
+                    | RealKind::StateCalculated
+                    | RealKind::Input
+                    | RealKind::Time
+            )
     };
     // Inputs of components must be connected (or set by the parent).
     for (i, inst) in sys.instances.iter().enumerate() {
@@ -138,6 +141,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             if v.causality != Causality::Input
                 || v.variability != Variability::Continuous
                 || v.ty != Builtin::Real
+                || v.tearing.is_some()
             {
                 continue;
             }
@@ -226,12 +230,17 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         return Err(vec![algebraic_loop(sys, &nodes, &preds, &indeg)]);
     }
     let mut slots: Vec<Option<Step>> = nodes.into_iter().map(Some).collect();
-    Ok(Schedule {
+    let schedule = Schedule {
         steps: order
             .into_iter()
             .map(|i| slots[i].take().expect("each node once"))
             .collect(),
-    })
+    };
+    let diags = affine_in_balances(sys, &schedule);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(schedule)
 }
 
 fn span_of_model(sys: &System) -> Span {
@@ -694,4 +703,130 @@ fn member_suffix(name: &str, connector: &str) -> String {
         .and_then(|m| m.strip_prefix('.'))
         .unwrap_or(inner);
     format!("{}{member}{}", "der(".repeat(depth), ")".repeat(depth))
+}
+
+/// The residuals of the linear responses must be affine in the balances.
+/// Every variable that depends on a balance is marked, in schedule order;
+/// an assignment that multiplies two marked quantities, divides by one, or
+/// applies a nonlinear function or a condition to one is rejected at its
+/// equation.
+fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
+    use crate::causalize::ir::{Arith, Ex, Stmt};
+    let mut marked: std::collections::BTreeSet<usize> =
+        sys.balances.iter().map(|b| b.balance).collect();
+    if marked.is_empty() {
+        return Vec::new();
+    }
+    fn depends(e: &Ex, d: &dyn Fn(usize) -> bool) -> Result<bool, String> {
+        Ok(match e {
+            Ex::Var(s, _) => d(*s),
+            Ex::Neg(a) => depends(a, d)?,
+            Ex::Bin(Arith::Add | Arith::Sub, a, b) => depends(a, d)? | depends(b, d)?,
+            Ex::Bin(Arith::Mul, a, b) => {
+                let (x, y) = (depends(a, d)?, depends(b, d)?);
+                if x && y {
+                    return Err("it multiplies two quantities that depend on a balance".into());
+                }
+                x || y
+            }
+            Ex::Bin(Arith::Div, a, b) => {
+                if depends(b, d)? {
+                    return Err("it divides by a quantity that depends on a balance".into());
+                }
+                depends(a, d)?
+            }
+            Ex::Bin(Arith::Pow, a, b) => {
+                let base = depends(a, d)?;
+                if depends(b, d)? || (base && !matches!(**b, Ex::Int(1))) {
+                    return Err("it raises a quantity that depends on a balance to a power".into());
+                }
+                base
+            }
+            Ex::Call(f, args) => {
+                for a in args {
+                    if depends(a, d)? {
+                        return Err(format!(
+                            "it applies `{f:?}` to a quantity that depends on a balance"
+                        )
+                        .to_lowercase());
+                    }
+                }
+                false
+            }
+            Ex::If(branches, other) => {
+                let mut any = depends(other, d)?;
+                for (c, v) in branches {
+                    if depends(c, d)? {
+                        return Err("a condition depends on a balance".into());
+                    }
+                    any |= depends(v, d)?;
+                }
+                any
+            }
+            Ex::Rel(_, a, b, _) | Ex::Bin(Arith::And | Arith::Or, a, b) => {
+                if depends(a, d)? || depends(b, d)? {
+                    return Err("a condition depends on a balance".into());
+                }
+                false
+            }
+            Ex::Not(a) => {
+                if depends(a, d)? {
+                    return Err("a condition depends on a balance".into());
+                }
+                false
+            }
+            _ => false,
+        })
+    }
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    for step in &schedule.steps {
+        match step {
+            Step::Copy(c) => {
+                if c.sources.iter().any(|(o, _)| marked.contains(o)) {
+                    marked.insert(c.target);
+                }
+            }
+            Step::Block { instance, block } => {
+                let inst = &sys.instances[*instance];
+                let class = &sys.classes[inst.class].compiled.causal;
+                let mut stack: Vec<&Stmt> = class.blocks[*block].stmts.iter().rev().collect();
+                while let Some(stmt) = stack.pop() {
+                    match stmt {
+                        Stmt::For { body, .. } => stack.extend(body.iter().rev()),
+                        Stmt::Assign {
+                            target,
+                            value,
+                            span,
+                            ..
+                        } => {
+                            let is_marked = |s: usize| marked.contains(&inst.slot_offsets[s]);
+                            match depends(value, &is_marked) {
+                                Ok(true) => {
+                                    marked.insert(inst.slot_offsets[*target]);
+                                }
+                                Ok(false) => {}
+                                Err(why) => {
+                                    if !diags.iter().any(|d| d.span == *span) {
+                                        diags.push(
+                                            Diagnostic::error(
+                                                "MC066",
+                                                *span,
+                                                format!(
+                                                    "`{}` is not affine in the balances of the linear responses: {why}",
+                                                    sys.flat_name(*instance, &class.slots[*target].name)
+                                                ),
+                                            )
+                                            .with_label("nonlinear in a balance")
+                                            .with_help("residuals must be affine in the balances: multiply balance-dependent quantities only by parameters, states or other known values"),
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    diags
 }

@@ -29,6 +29,7 @@ const size_t mofmu_n_integers = 1;
 const size_t mofmu_n_states = 2;
 const size_t mofmu_n_event_indicators = 1;
 const size_t mofmu_n_relations = 2;
+const size_t mofmu_scratch_size = 0;
 
 const double mofmu_real_start[] = {
     1.0, NAN, 2.0, 0.5, NAN, NAN, NAN, NAN, NAN, 0.0, NAN, 3.0,

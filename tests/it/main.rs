@@ -7,4 +7,5 @@ mod package;
 mod robustness;
 mod runtime;
 mod syntax;
+mod tearing;
 mod units;
