@@ -40,6 +40,19 @@ encapsulated package Base "Special predefined classes and SI units"
     type ThermalConductivity = Real(unit = "W/(m.K)");
     type Power = Real(unit = "W");
     type Energy = Real(unit = "J");
+    type Position = Real(unit = "m");
+    type Distance = Real(unit = "m");
+    type Velocity = Real(unit = "m/s");
+    type Acceleration = Real(unit = "m/s2");
+    type AngularVelocity = Real(unit = "rad/s");
+    type AngularAcceleration = Real(unit = "rad/s2");
+    type Force = Real(unit = "N");
+    type Torque = Real(unit = "N.m");
+    type Inertia = Real(unit = "kg.m2");
+    type TranslationalSpringConstant = Real(unit = "N/m");
+    type TranslationalDampingConstant = Real(unit = "N.s/m");
+    type RotationalSpringConstant = Real(unit = "N.m/rad");
+    type RotationalDampingConstant = Real(unit = "N.m.s/rad");
   end Units;
 
 end Base;

@@ -39,6 +39,8 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.linalg import expm
 
+import planar_references
+
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE.parent / "cases.toml"
 
@@ -307,6 +309,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "RodHeating": rod_heating(5),
     "RodHeating_n10": rod_heating(10),
 }
+GENERATORS.update(planar_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------
