@@ -302,6 +302,7 @@ fn run_case(case: &Case, dir: &Path, cache: &ObjectCache) -> Vec<String> {
         output_interval: Some(case.output_interval),
         relative_tolerance: Some(ROUND_TRIP_RTOL),
         start_values: Vec::new(),
+        output: case.variables.clone(),
     };
     let result = match simulate(&fmu, &options) {
         Ok(r) => r,
