@@ -437,7 +437,7 @@ impl Recorder {
             let wanted = if output.is_empty() {
                 is_state[index] || variable.causality == Causality::Output
             } else {
-                output.iter().any(|n| *n == variable.name)
+                output.contains(&variable.name)
             };
             if !wanted {
                 continue;
