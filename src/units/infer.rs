@@ -568,9 +568,24 @@ impl Cx<'_> {
                 self.same(out, t, Why::IfBranches)
             }
             ExprKind::Call { func, args, .. } => self.call(&func.dotted(), args),
-            ExprKind::Array(_) | ExprKind::Matrix(_) | ExprKind::Range { .. } | ExprKind::End => {
-                None
+            // Every element of an array has the array's one unit.
+            ExprKind::Array(items) => {
+                let mut out = None;
+                for it in items {
+                    let t = self.expr(it);
+                    out = self.same(out, t, Why::Operands("{...}"));
+                }
+                out
             }
+            ExprKind::Matrix(rows) => {
+                let mut out = None;
+                for it in rows.iter().flatten() {
+                    let t = self.expr(it);
+                    out = self.same(out, t, Why::Operands("[...]"));
+                }
+                out
+            }
+            ExprKind::Range { .. } | ExprKind::End => None,
         }
     }
 
