@@ -107,6 +107,9 @@ extern const unsigned char mofmu_real_kind[];
 extern const char *const mofmu_real_name[];
 /* Values of the Integer variables (all constants). */
 extern const int64_t mofmu_integer_value[];
+/* Values of the Boolean variables (all constants). */
+extern const size_t mofmu_n_booleans;
+extern const unsigned char mofmu_boolean_value[];
 /* Value references of the states and of their derivatives, in state order. */
 extern const uint32_t mofmu_state_vr[];
 extern const uint32_t mofmu_derivative_vr[];

@@ -787,8 +787,8 @@ MOFMU_EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference
     return fmi2OK;
 }
 
-/* Booleans and strings: a mofmu model has no such variables, so every
- * value reference is unknown; an empty request is fine. */
+/* Strings (and setting Booleans, which are all constants): every value
+ * reference is refused; an empty request is fine. */
 static fmi2Status get_set_absent(fmi2Component c, const char *function, unsigned mask,
                                  const char *type, const fmi2ValueReference vr[], size_t nvr,
                                  const void *value)
@@ -808,7 +808,21 @@ static fmi2Status get_set_absent(fmi2Component c, const char *function, unsigned
 MOFMU_EXPORT fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[],
                                        size_t nvr, fmi2Boolean value[])
 {
-    return get_set_absent(c, "fmi2GetBoolean", MASK_Get, "Boolean", vr, nvr, value);
+    Instance *inst = as_instance(c);
+    size_t i;
+    if (inst == NULL) {
+        return fmi2Error;
+    }
+    if (not_allowed(inst, "fmi2GetBoolean", MASK_Get) ||
+        null_array(inst, "fmi2GetBoolean", "vr", vr, nvr) ||
+        null_array(inst, "fmi2GetBoolean", "value", value, nvr) ||
+        bad_vrs(inst, "fmi2GetBoolean", "Boolean", vr, nvr, mofmu_n_booleans)) {
+        return fmi2Error;
+    }
+    for (i = 0; i < nvr; i++) {
+        value[i] = mofmu_boolean_value[vr[i]] ? fmi2True : fmi2False;
+    }
+    return fmi2OK;
 }
 
 MOFMU_EXPORT fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,

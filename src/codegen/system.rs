@@ -26,7 +26,11 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
     );
     let _ = writeln!(s, "const char mofmu_guid[] = \"{guid}\";");
     let _ = writeln!(s, "const size_t mofmu_n_reals = {};", sys.reals.len());
-    let _ = writeln!(s, "const size_t mofmu_n_integers = {};", sys.ints.len());
+    let _ = writeln!(
+        s,
+        "const size_t mofmu_n_integers = {};",
+        sys.ints.iter().filter(|i| !i.boolean).count()
+    );
     let _ = writeln!(s, "const size_t mofmu_n_states = {};", sys.states.len());
     let _ = writeln!(
         s,
@@ -58,8 +62,21 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
     let ints: Vec<String> = sys
         .ints
         .iter()
+        .filter(|i| !i.boolean)
         .map(|i| format!("INT64_C({})", i.value))
         .collect();
+    let bools: Vec<String> = sys
+        .ints
+        .iter()
+        .filter(|i| i.boolean)
+        .map(|i| u8::from(i.value != 0).to_string())
+        .collect();
+    let _ = writeln!(s, "const size_t mofmu_n_booleans = {};", bools.len());
+    let _ = writeln!(
+        s,
+        "const unsigned char mofmu_boolean_value[] = {{ {} }};",
+        or_zero(&bools)
+    );
     let _ = writeln!(
         s,
         "const int64_t mofmu_integer_value[] = {{ {} }};",

@@ -103,10 +103,20 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
             derivative_of: r.derivative_of,
         });
     }
-    for (k, iv) in sys.ints.iter().enumerate() {
+    // Integer and Boolean value references count separately, in the
+    // order of the runtime's two tables.
+    let (mut next_integer, mut next_boolean) = (0u32, 0u32);
+    for iv in &sys.ints {
+        let counter = if iv.boolean {
+            &mut next_boolean
+        } else {
+            &mut next_integer
+        };
+        let value_reference = *counter;
+        *counter += 1;
         variables.push(ModelVariable {
             name: iv.name.clone(),
-            value_reference: k as u32,
+            value_reference,
             ty: if iv.boolean {
                 VariableType::Boolean {
                     start: Some(iv.value != 0),
@@ -129,9 +139,6 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
             derivative_of: None,
         });
     }
-    // Boolean constants live in the Integer table of the runtime; the
-    // value references of Booleans must then not collide with nothing:
-    // they are listed only as constants and never set.
     let unit_definitions = unit_definitions(&mut variables);
     ModelTable {
         model_name: sys.model_name.clone(),

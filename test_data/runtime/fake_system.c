@@ -30,6 +30,8 @@ const size_t mofmu_n_states = 2;
 const size_t mofmu_n_event_indicators = 1;
 const size_t mofmu_n_relations = 2;
 const size_t mofmu_scratch_size = 0;
+const size_t mofmu_n_booleans = 0;
+const unsigned char mofmu_boolean_value[] = {0};
 
 const double mofmu_real_start[] = {
     1.0, NAN, 2.0, 0.5, NAN, NAN, NAN, NAN, NAN, 0.0, NAN, 3.0,

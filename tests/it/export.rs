@@ -748,3 +748,26 @@ fn cli_failed_export_leaves_the_output_alone() {
         .collect();
     assert_eq!(left.len(), 1, "left behind: {left:?}");
 }
+
+#[test]
+fn integer_and_boolean_parameters_have_their_own_value_references() {
+    let text = "package Bo\n  block B\n    parameter Boolean on = true;\n    parameter Integer n = 3;\n    parameter Boolean off = false;\n    output Real y;\n  equation\n    y = if on and not off then n else 0;\n  end B;\nend Bo;\n";
+    let lib = mofmu::export::load_library(vec![("bool.mo".into(), text.into())]);
+    let out = export(&lib, "Bo.B", &[]);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("booleans");
+    let fmu_path = dir.join("bool.fmu");
+    package(&out, &fmu_path, &shared_cache());
+    let fmu = mofmu::harness::Fmu::load(&fmu_path).expect("loads");
+    let md = fmu.model_description().clone();
+    let vr = |name: &str| md.variable(name).expect(name).value_reference;
+    let mut inst = fmu.instantiate("b", false).expect("instantiates");
+    inst.setup_experiment(None, 0.0, None).expect("setup");
+    inst.enter_initialization_mode().expect("init");
+    inst.exit_initialization_mode().expect("exit init");
+    assert_eq!(
+        inst.get_boolean(&[vr("on"), vr("off")]).expect("booleans"),
+        vec![true, false]
+    );
+    assert_eq!(inst.get_integer(&[vr("n")]).expect("integers"), vec![3]);
+    assert_eq!(inst.get_real(&[vr("y")]).expect("y"), vec![3.0]);
+}
