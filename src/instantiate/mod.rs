@@ -727,8 +727,7 @@ fn derivative_unit(u: &str) -> String {
 /// The flat FMI name of element `e` (0-based, row-major) of a variable:
 /// `rod.T[3]`, `body.R[1,2]`, `der(rev.flangeOn.v0[1])`.
 pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String {
-    let depth = name.matches("der(").count();
-    let inner = &name[4 * depth..name.len() - depth];
+    let (order, inner) = crate::resolve::elaborate::split_der(name);
     let mut flat = if path.is_empty() {
         inner.to_string()
     } else {
@@ -745,5 +744,5 @@ pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String
         let idx: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
         flat = format!("{flat}[{}]", idx.join(","));
     }
-    format!("{}{flat}{}", "der(".repeat(depth), ")".repeat(depth))
+    crate::resolve::elaborate::join_der(order, &flat)
 }

@@ -813,7 +813,7 @@ fn carried_derivatives(var: &Var, at: usize) -> Vec<Var> {
     let mut out = Vec::new();
     for k in 1..=var.special.derivatives as usize {
         let mut d = var.clone();
-        d.name = format!("{}{}{}", "der(".repeat(k), var.name, ")".repeat(k));
+        d.name = join_der(k, &var.name);
         d.special = Special::default();
         d.carried_of = Some(at + k - 1);
         d.binding = None;
@@ -850,4 +850,27 @@ pub fn is_linear_response(node: &super::tree::ClassNode) -> bool {
         })
         .collect();
     names == ["residual", "balance"]
+}
+
+/// The name of a carried derivative of order `order` in FMI's structured
+/// form: `der(x)`, `der(x,2)`; order 0 is the variable itself.
+pub fn join_der(order: usize, name: &str) -> String {
+    match order {
+        0 => name.to_string(),
+        1 => format!("der({name})"),
+        k => format!("der({name},{k})"),
+    }
+}
+
+/// The inverse of [`join_der`]: `der(x,2)` gives (2, `x`).
+pub fn split_der(name: &str) -> (usize, &str) {
+    let Some(inner) = name.strip_prefix("der(").and_then(|n| n.strip_suffix(')')) else {
+        return (0, name);
+    };
+    match inner.rsplit_once(',') {
+        Some((base, k)) if k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty() => {
+            (k.parse().unwrap_or(1), base)
+        }
+        _ => (1, inner),
+    }
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
-use crate::resolve::elaborate::{Causality, Variability};
+use crate::resolve::elaborate::{join_der, split_der, Causality, Variability};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
 use crate::syntax::ast::ComponentRef;
@@ -481,8 +481,9 @@ fn members(sys: &System, s: &Side) -> BTreeMap<String, Member> {
     for (vi, v) in model.vars.iter().enumerate() {
         let suffix = if v.connector.as_deref() == Some(s.name.as_str()) {
             member_suffix(&v.name, &s.name)
-        } else if v.connector.is_none() && v.name == s.name {
-            String::new()
+        } else if v.connector.is_none() && strip_der(&v.name) == s.name {
+            // A signal, and the derivatives it carries.
+            join_der(split_der(&v.name).0, "")
         } else {
             continue;
         };
@@ -696,13 +697,12 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
 /// The name of a connector variable inside its connector: `port.T` gives
 /// `T`, the carried derivative `der(port.w)` gives `der(w)`.
 fn member_suffix(name: &str, connector: &str) -> String {
-    let depth = name.matches("der(").count();
-    let inner = &name[4 * depth..name.len() - depth];
+    let (order, inner) = split_der(name);
     let member = inner
         .strip_prefix(connector)
         .and_then(|m| m.strip_prefix('.'))
         .unwrap_or(inner);
-    format!("{}{member}{}", "der(".repeat(depth), ")".repeat(depth))
+    join_der(order, member)
 }
 
 /// The residuals of the linear responses must be affine in the balances.
@@ -829,4 +829,9 @@ fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
         }
     }
     diags
+}
+
+/// `der(x,2)` → `x`.
+fn strip_der(name: &str) -> &str {
+    split_der(name).1
 }

@@ -73,3 +73,43 @@ fn singular_tearing_names_the_linear_response() {
     assert!(text.contains("singular"), "{text}");
     assert!(text.contains("slider.cut"), "{text}");
 }
+
+#[test]
+fn carried_derivatives_travel_through_a_connection() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files =
+        load_paths(&[root.join("test_data/derivatives/Carried.mo")]).expect("fixture loads");
+    let lib = load_library(files);
+    let out =
+        export_model(&lib, "W2.M", &[], 1.0).unwrap_or_else(|e| panic!("export failed: {e:?}"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("derivatives");
+    let fmu = dir.join("carried.fmu");
+    build_fmu(
+        &build_spec(&out),
+        &fmu,
+        Some(&ObjectCache::new(dir.join("cache"))),
+    )
+    .expect("packaging works");
+    let opts = SimOptions {
+        stop_time: Some(1.0),
+        output_interval: Some(0.05),
+        ..SimOptions::default()
+    };
+    let result = simulate(&fmu, &opts).expect("simulates");
+    let t = result.column("time").expect("time");
+    let v = result.column("v").expect("v");
+    let a = result.column("a").expect("a");
+    for k in 0..t.len() {
+        // x = 3 sin(2t): x' = 6 cos(2t), x'' = -12 sin(2t).
+        assert!(
+            (v[k] - 6.0 * (2.0 * t[k]).cos()).abs() < 1e-12,
+            "v at {}",
+            t[k]
+        );
+        assert!(
+            (a[k] + 12.0 * (2.0 * t[k]).sin()).abs() < 1e-12,
+            "a at {}",
+            t[k]
+        );
+    }
+}
