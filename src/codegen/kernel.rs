@@ -148,45 +148,15 @@ impl Gen<'_> {
     }
 
     fn tangent_stmt(&self, out: &mut String, s: &Stmt, indent: usize) {
-        let pad = "    ".repeat(indent);
-        match s {
-            Stmt::Assign {
-                target,
-                index,
-                value,
-                ..
-            } => {
-                let lhs = self.var(*target, index.as_ref()).replacen("R[", "dR[", 1);
-                let d: Result<Ex, ()> = crate::causalize::diff::diff(value, &mut |x| {
-                    Ok(match x {
-                        Ex::Var(s, i) => Ex::Tan(*s, i.clone()),
-                        _ => Ex::Real(0.0),
-                    })
-                });
-                let d = d.unwrap_or(Ex::Real(0.0));
-                let _ = writeln!(out, "{pad}{lhs} = {};", self.real(&d));
-            }
-            Stmt::For {
-                depth,
-                lo,
-                hi,
-                body,
-            } => {
-                let _ = writeln!(
-                    out,
-                    "{pad}for (int64_t i{depth} = {}; i{depth} <= {}; i{depth}++) {{",
-                    self.int(lo),
-                    self.int(hi)
-                );
-                for b in body {
-                    self.tangent_stmt(out, b, indent + 1);
-                }
-                let _ = writeln!(out, "{pad}}}");
-            }
-        }
+        self.emit(out, s, indent, true);
     }
 
     fn stmt(&self, out: &mut String, s: &Stmt, indent: usize) {
+        self.emit(out, s, indent, false);
+    }
+
+    /// One statement as C, or (for `tangent`) its forward-mode derivative.
+    fn emit(&self, out: &mut String, s: &Stmt, indent: usize, tangent: bool) {
         let pad = "    ".repeat(indent);
         match s {
             Stmt::Assign {
@@ -197,6 +167,22 @@ impl Gen<'_> {
                 ..
             } => {
                 let lhs = self.var(*target, index.as_ref());
+                if tangent {
+                    let d: Result<Ex, ()> = crate::causalize::diff::diff(value, &mut |x| {
+                        Ok(match x {
+                            Ex::Var(s, i) => Ex::Tan(*s, i.clone()),
+                            _ => Ex::Real(0.0),
+                        })
+                    });
+                    let d = d.unwrap_or(Ex::Real(0.0));
+                    let _ = writeln!(
+                        out,
+                        "{pad}{} = {};",
+                        lhs.replacen("R[", "dR[", 1),
+                        self.real(&d)
+                    );
+                    return;
+                }
                 let rhs = self.real(value);
                 match guard {
                     Some(g) => {
@@ -220,7 +206,7 @@ impl Gen<'_> {
                     self.int(hi)
                 );
                 for b in body {
-                    self.stmt(out, b, indent + 1);
+                    self.emit(out, b, indent + 1, tangent);
                 }
                 let _ = writeln!(out, "{pad}}}");
             }

@@ -255,6 +255,52 @@ impl Builder<'_, '_> {
         Some(i)
     }
 
+    /// The value of a parameter or state start from the outermost modifier
+    /// or else the class's own binding: `Some(Some(values))` when it folds to
+    /// numbers at export (one per element), `Some(None)` when it is computed
+    /// at run time (the flag of whoever computes it is set), `None` when
+    /// there is neither.
+    fn value_of(
+        &mut self,
+        inc: Option<&Incoming>,
+        own: Option<&Vec<Ex>>,
+        me: usize,
+        vi: usize,
+        ints: &[i64],
+        len: usize,
+    ) -> Option<Option<Vec<Option<f64>>>> {
+        // One number per element; one value is given to all elements.
+        let spread = |values: Option<Vec<f64>>| -> Option<Vec<Option<f64>>> {
+            let values = values?;
+            if values.len() == len {
+                Some(values.into_iter().map(Some).collect())
+            } else if values.len() == 1 {
+                Some(vec![Some(values[0]); len])
+            } else {
+                None
+            }
+        };
+        if let Some(inc) = inc {
+            let folded = spread(self.fold_incoming(inc));
+            if folded.is_none() {
+                if let Some((o, k)) = inc.origin {
+                    let nv = self.sys.classes[self.sys.instances[o].class]
+                        .model
+                        .vars
+                        .len();
+                    self.sys.instances[o].own_binding[nv + k] = 1;
+                }
+            }
+            return Some(folded);
+        }
+        let own = own?;
+        let folded = spread(own.iter().map(|e| e.fold(ints)).collect());
+        if folded.is_none() {
+            self.sys.instances[me].own_binding[vi] = 1;
+        }
+        Some(folded)
+    }
+
     /// Folds an incoming value (each element) in the terms of the instance
     /// that wrote it.
     fn fold_incoming(&self, inc: &Incoming) -> Option<Vec<f64>> {
@@ -433,21 +479,6 @@ impl Builder<'_, '_> {
                     _ => None,
                 })
             };
-            // Folds the element values of a binding, start or modifier to
-            // one number per element (one value is given to all elements).
-            let spread = |values: Option<Vec<f64>>| -> Option<Vec<Option<f64>>> {
-                let values = values?;
-                if values.len() == len {
-                    Some(values.into_iter().map(Some).collect())
-                } else if values.len() == 1 {
-                    Some(vec![Some(values[0]); len])
-                } else {
-                    None
-                }
-            };
-            let fold_own = |values: &[Ex]| -> Option<Vec<f64>> {
-                values.iter().map(|e| e.fold(&ints)).collect()
-            };
             let none = vec![None; len];
 
             let (kind, starts) = if v.variability != Variability::Continuous {
@@ -456,33 +487,14 @@ impl Builder<'_, '_> {
                     .iter()
                     .find(|(i, _)| *i == vi)
                     .map(|(_, e)| e);
-                if let Some(inc) = effective.get(&(v.name.clone(), false)) {
-                    match spread(self.fold_incoming(inc)) {
-                        Some(x) => (RealKind::Parameter, x),
-                        None => {
-                            if let Some((o, k)) = inc.origin {
-                                let nv = self.sys.classes[self.sys.instances[o].class]
-                                    .model
-                                    .vars
-                                    .len();
-                                self.sys.instances[o].own_binding[nv + k] = 1;
-                            }
-                            (RealKind::CalculatedParameter, none.clone())
-                        }
-                    }
-                } else if let Some(e) = own {
-                    match spread(fold_own(e)) {
-                        Some(x) => (RealKind::Parameter, x),
-                        None => {
-                            self.sys.instances[me].own_binding[vi] = 1;
-                            (RealKind::CalculatedParameter, none.clone())
-                        }
-                    }
-                } else {
-                    (
+                let inc = effective.get(&(v.name.clone(), false));
+                match self.value_of(inc, own, me, vi, &ints, len) {
+                    Some(Some(x)) => (RealKind::Parameter, x),
+                    Some(None) => (RealKind::CalculatedParameter, none.clone()),
+                    None => (
                         RealKind::Parameter,
                         vec![Some(fold_attr(&v.attrs.start).unwrap_or(0.0)); len],
-                    )
+                    ),
                 }
             } else if v.special.state {
                 let own = compiled
@@ -493,30 +505,10 @@ impl Builder<'_, '_> {
                 let inc = effective
                     .get(&(v.name.clone(), true))
                     .or_else(|| effective.get(&(v.name.clone(), false)));
-                if let Some(inc) = inc {
-                    match spread(self.fold_incoming(inc)) {
-                        Some(x) => (RealKind::State, x),
-                        None => {
-                            if let Some((o, k)) = inc.origin {
-                                let nv = self.sys.classes[self.sys.instances[o].class]
-                                    .model
-                                    .vars
-                                    .len();
-                                self.sys.instances[o].own_binding[nv + k] = 1;
-                            }
-                            (RealKind::StateCalculated, none.clone())
-                        }
-                    }
-                } else if let Some(e) = own {
-                    match spread(fold_own(e)) {
-                        Some(x) => (RealKind::State, x),
-                        None => {
-                            self.sys.instances[me].own_binding[vi] = 1;
-                            (RealKind::StateCalculated, none.clone())
-                        }
-                    }
-                } else {
-                    (RealKind::State, vec![Some(0.0); len])
+                match self.value_of(inc, own, me, vi, &ints, len) {
+                    Some(Some(x)) => (RealKind::State, x),
+                    Some(None) => (RealKind::StateCalculated, none.clone()),
+                    None => (RealKind::State, vec![Some(0.0); len]),
                 }
             } else if parent.is_none()
                 && v.causality == Causality::Input
