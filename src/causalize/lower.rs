@@ -81,6 +81,14 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                         _ => None,
                     })
                     .collect::<Option<Vec<usize>>>()
+                    // Arrays of literal shape are scalarised; a large one is
+                    // handled like a parameter-sized array (loops and indices).
+                    .filter(|shape| {
+                        shape
+                            .iter()
+                            .try_fold(1usize, |n, d| n.checked_mul(*d))
+                            .is_some_and(|n| n <= MAX_SCALARISED)
+                    })
             })
             .collect();
         Lowerer {
@@ -161,7 +169,13 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     ExprKind::Integer(i) if i >= 1 => Some(i as usize),
                     _ => None,
                 })
-                .collect();
+                .collect::<Option<Vec<usize>>>()
+                .filter(|shape| {
+                    shape
+                        .iter()
+                        .try_fold(1usize, |n, d| n.checked_mul(*d))
+                        .is_some_and(|n| n <= MAX_SCALARISED)
+                });
             let Some(shape) = shape else {
                 return Err(Diagnostic::error(
                     "MC033",
@@ -755,6 +769,9 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         }
     }
 }
+
+/// The largest array whose elements are handled one by one.
+pub const MAX_SCALARISED: usize = 4096;
 
 /// A lowered value: a scalar, or the elements of an array with a literal
 /// shape in row-major order.

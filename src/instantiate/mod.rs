@@ -12,6 +12,9 @@ use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
 
+/// The most Real variables a model may have.
+pub const MAX_REALS: usize = 2_000_000;
+
 /// `--set path=value` from the command line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetValue {
@@ -174,6 +177,7 @@ pub fn instantiate(
         diags: Vec::new(),
         sets_used: vec![false; sets.len()],
         model_span,
+        too_large: false,
     };
     b.sys.model_name = model_name;
     let incoming: Vec<Incoming> = sets
@@ -223,6 +227,8 @@ struct Builder<'e, 'a> {
     diags: Vec<Diagnostic>,
     sets_used: Vec<bool>,
     model_span: Span,
+    /// MX007 was reported: stop laying out variables.
+    too_large: bool,
 }
 
 impl Builder<'_, '_> {
@@ -461,6 +467,24 @@ impl Builder<'_, '_> {
                 }
             }
             let len: usize = shape.iter().product();
+            if self.sys.reals.len().saturating_add(len) > MAX_REALS {
+                if !self.too_large {
+                    self.too_large = true;
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MX007",
+                            decl_span.unwrap_or(v.span),
+                            format!(
+                                "the model would have more than {MAX_REALS} Real variables (`{}` alone has {len})",
+                                flat(&v.name)
+                            ),
+                        )
+                        .with_label("model too large")
+                        .with_help("reduce the array sizes; an FMU of this size cannot be described or simulated"),
+                    );
+                }
+                return;
+            }
             let offset = self.sys.reals.len();
             self.sys.instances[me].var_offset[vi] = Some(offset);
             self.sys.instances[me].var_len[vi] = len;

@@ -26,6 +26,8 @@ const MODELS: &[&str] = &[
     "Thermal.Examples.CapacitorCooling",
     "Thermal.Examples.HeatedCapacitor",
     "Thermal.Examples.RodHeating",
+    "Planar.Examples.Pendulum",
+    "Planar.Examples.PistonEngine",
 ];
 
 /// The example libraries as (name, text) in load order.
@@ -38,6 +40,13 @@ fn examples() -> Vec<(String, String)> {
         "Thermal/Interfaces.mo",
         "Thermal/Components.mo",
         "Thermal/Examples.mo",
+        "Planar/package.mo",
+        "Planar/Interfaces.mo",
+        "Planar/Parts.mo",
+        "Planar/Joints.mo",
+        "Planar/Forces.mo",
+        "Planar/Sensors.mo",
+        "Planar/Examples.mo",
     ]
     .iter()
     .map(|name| {
