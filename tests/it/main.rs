@@ -1,5 +1,6 @@
 //! The one integration-test binary.
 mod check;
+mod dependencies;
 mod export;
 mod harness;
 mod model_description;
