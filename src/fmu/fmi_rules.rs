@@ -117,6 +117,44 @@ pub fn check_table(table: &ModelTable) -> Result<(), TableError> {
     check_dependencies(table)
 }
 
+fn check_dependency_map(
+    vars: &[ModelVariable],
+    unknowns: &[usize],
+    dependencies: &std::collections::BTreeMap<usize, crate::fmu::table::Dependencies>,
+    is_known: &dyn Fn(usize) -> bool,
+) -> Result<(), TableError> {
+    for (&u, d) in dependencies {
+        let bad = |reason: String| TableError::BadDependencies {
+            unknown: vars
+                .get(u)
+                .map_or_else(|| format!("#{u}"), |v| v.name.clone()),
+            reason,
+        };
+        if !unknowns.contains(&u) {
+            return Err(bad("it is not listed as an unknown there".into()));
+        }
+        if d.knowns.len() != d.kinds.len() {
+            return Err(bad(format!(
+                "{} knowns but {} kinds",
+                d.knowns.len(),
+                d.kinds.len()
+            )));
+        }
+        if d.knowns.windows(2).any(|pair| pair[0] >= pair[1]) {
+            return Err(bad("the indices are not strictly increasing".into()));
+        }
+        for &k in &d.knowns {
+            if k >= vars.len() {
+                return Err(bad(format!("index {k} is out of range")));
+            }
+            if !is_known(k) {
+                return Err(bad(format!("`{}` is not a known", vars[k].name)));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Dependencies are given only for listed unknowns, as strictly increasing
 /// indices of knowns with one kind each. In continuous-time and event mode
 /// the knowns are inputs, continuous states and the independent variable;
@@ -136,51 +174,14 @@ fn check_dependencies(table: &ModelTable) -> Result<(), TableError> {
             || (v.variability != Variability::Constant
                 && matches!(effective_initial(v), Some(Initial::Exact | Initial::Approx)))
     };
-    let lists: [(&[usize], _, &dyn Fn(usize) -> bool); 2] = [
-        (
-            &[table.outputs.as_slice(), table.derivatives.as_slice()].concat(),
-            &table.dependencies,
-            &continuous_known,
-        ),
-        (
-            table.initial_unknowns.as_slice(),
-            &table.initial_dependencies,
-            &initial_known,
-        ),
-    ];
-    for (unknowns, dependencies, is_known) in lists {
-        for (&u, d) in dependencies {
-            let bad = |reason: String| TableError::BadDependencies {
-                unknown: vars
-                    .get(u)
-                    .map_or_else(|| format!("#{u}"), |v| v.name.clone()),
-                reason,
-            };
-            if !unknowns.contains(&u) {
-                return Err(bad("it is not listed as an unknown there".into()));
-            }
-            if d.knowns.len() != d.kinds.len() {
-                return Err(bad(format!(
-                    "{} knowns but {} kinds",
-                    d.knowns.len(),
-                    d.kinds.len()
-                )));
-            }
-            for pair in d.knowns.windows(2) {
-                if pair[0] >= pair[1] {
-                    return Err(bad("the indices are not strictly increasing".into()));
-                }
-            }
-            for &k in &d.knowns {
-                if k >= vars.len() {
-                    return Err(bad(format!("index {k} is out of range")));
-                }
-                if !is_known(k) {
-                    return Err(bad(format!("`{}` is not a known", vars[k].name)));
-                }
-            }
-        }
-    }
+    let listed: Vec<usize> = [table.outputs.as_slice(), table.derivatives.as_slice()].concat();
+    check_dependency_map(vars, &listed, &table.dependencies, &continuous_known)?;
+    check_dependency_map(
+        vars,
+        &table.initial_unknowns,
+        &table.initial_dependencies,
+        &initial_known,
+    )?;
     Ok(())
 }
 

@@ -139,18 +139,24 @@ fn perturbation(value: f64) -> f64 {
     1e-3 * value.abs().max(1.0)
 }
 
-/// Compares two evaluations of `unknowns` after perturbing `known`.
-fn compare(
-    case: &str,
-    mode: &str,
-    table: &ModelTable,
-    declared: &dyn Fn(usize) -> BTreeSet<usize>,
-    unknowns: &[usize],
-    known: usize,
-    base: &[f64],
-    perturbed: &[f64],
-    counts: &mut Counts,
-) {
+/// One mode of one case: what is read and what is declared.
+struct Check<'a> {
+    case: &'a str,
+    mode: &'a str,
+    table: &'a ModelTable,
+    declared: &'a dyn Fn(usize) -> BTreeSet<usize>,
+    unknowns: &'a [usize],
+}
+
+/// Compares two evaluations of the unknowns after perturbing `known`.
+fn compare(c: &Check<'_>, known: usize, base: &[f64], perturbed: &[f64], counts: &mut Counts) {
+    let Check {
+        case,
+        mode,
+        table,
+        declared,
+        unknowns,
+    } = *c;
     for (k, &u) in unknowns.iter().enumerate() {
         let changed = base[k].to_bits() != perturbed[k].to_bits();
         if declared(u).contains(&known) {
@@ -235,51 +241,28 @@ fn continuous_mode(case: &Case, table: &ModelTable, fmu: &Fmu, counts: &mut Coun
         inst.set_real(&input_refs, inputs).expect("set inputs");
         inst.get_real(&refs).expect("unknowns")
     };
+    let check = Check {
+        case: case.name,
+        mode: "continuous",
+        table,
+        declared: &declared,
+        unknowns: &unknowns,
+    };
     let base = evaluate(&mut inst, t, &x, &u0);
     for (j, &s) in states.iter().enumerate() {
         let mut xp = x.clone();
         xp[j] += perturbation(xp[j]);
         let p = evaluate(&mut inst, t, &xp, &u0);
-        compare(
-            case.name,
-            "continuous",
-            table,
-            &declared,
-            &unknowns,
-            s,
-            &base,
-            &p,
-            counts,
-        );
+        compare(&check, s, &base, &p, counts);
     }
     for (j, &i) in inputs.iter().enumerate() {
         let mut up = u0.clone();
         up[j] += perturbation(up[j]);
         let p = evaluate(&mut inst, t, &x, &up);
-        compare(
-            case.name,
-            "continuous",
-            table,
-            &declared,
-            &unknowns,
-            i,
-            &base,
-            &p,
-            counts,
-        );
+        compare(&check, i, &base, &p, counts);
     }
     let p = evaluate(&mut inst, t + 0.01, &x, &u0);
-    compare(
-        case.name,
-        "continuous",
-        table,
-        &declared,
-        &unknowns,
-        0,
-        &base,
-        &p,
-        counts,
-    );
+    compare(&check, 0, &base, &p, counts);
 }
 
 fn initialization_mode(case: &Case, table: &ModelTable, fmu: &Fmu, counts: &mut Counts) {
@@ -317,6 +300,13 @@ fn initialization_mode(case: &Case, table: &ModelTable, fmu: &Fmu, counts: &mut 
         })
         .collect();
     let refs: Vec<u32> = unknowns.iter().map(|&u| vr(u)).collect();
+    let check = Check {
+        case: case.name,
+        mode: "initialization",
+        table,
+        declared: &declared,
+        unknowns: &unknowns,
+    };
     let base = inst.get_real(&refs).expect("initial unknowns");
     for &k in &knowns {
         let original = inst.get_real(&[vr(k)]).expect("known")[0];
@@ -324,17 +314,7 @@ fn initialization_mode(case: &Case, table: &ModelTable, fmu: &Fmu, counts: &mut 
             .expect("set known");
         let p = inst.get_real(&refs).expect("initial unknowns");
         inst.set_real(&[vr(k)], &[original]).expect("restore known");
-        compare(
-            case.name,
-            "initialization",
-            table,
-            &declared,
-            &unknowns,
-            k,
-            &base,
-            &p,
-            counts,
-        );
+        compare(&check, k, &base, &p, counts);
     }
     let again = inst.get_real(&refs).expect("initial unknowns");
     assert_eq!(
