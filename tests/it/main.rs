@@ -3,6 +3,7 @@ mod check;
 mod dependencies;
 mod export;
 mod harness;
+mod misuse;
 mod model_description;
 mod package;
 mod robustness;
