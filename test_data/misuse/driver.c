@@ -118,7 +118,7 @@ static const char *const STATE_NAMES[N_STATES] = {"instantiated", "initializatio
 
 /* The value of a real parameter that makes the model fail during
  * initialization (found by search), or none. `failing_vr` equal to
- * mofmu_n_reals stands for "every parameter at once". */
+ * mofmu_n_reals stands for "every parameter and state start at once". */
 static long failing_vr = -1;
 static double failing_value;
 
@@ -128,7 +128,8 @@ static void set_failing(fmi2Component c)
     for (i = 0; i < mofmu_n_reals; i++) {
         fmi2ValueReference vr = (fmi2ValueReference)i;
         if ((long)i == failing_vr ||
-            ((size_t)failing_vr == mofmu_n_reals && mofmu_real_kind[i] == MOFMU_KIND_PARAMETER)) {
+            ((size_t)failing_vr == mofmu_n_reals && (mofmu_real_kind[i] == MOFMU_KIND_PARAMETER ||
+                                                     mofmu_real_kind[i] == MOFMU_KIND_STATE))) {
             fmi2SetReal(c, &vr, 1, &failing_value);
         }
     }
@@ -177,8 +178,8 @@ static void find_failure(void)
 {
     static const double candidates[] = {0.0, -1.0, 1e308, -1e308};
     size_t i, k;
-    /* One parameter at a time, then all of them (a product of two large
-     * parameters overflows). */
+    /* One parameter at a time, then all parameters and state starts (a
+     * product of two large values overflows). */
     for (i = 0; i <= mofmu_n_reals && failing_vr < 0; i++) {
         if (i < mofmu_n_reals && mofmu_real_kind[i] != MOFMU_KIND_PARAMETER) continue;
         for (k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
@@ -719,7 +720,7 @@ int main(int argc, char **argv)
     find_failure();
     if (failing_vr >= 0) {
         printf("error state: %s = %g makes initialization fail\n",
-               (size_t)failing_vr == mofmu_n_reals ? "every parameter"
+               (size_t)failing_vr == mofmu_n_reals ? "every parameter and start"
                                                    : mofmu_real_name[failing_vr],
                failing_value);
     }

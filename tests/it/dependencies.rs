@@ -95,6 +95,12 @@ const CASES: &[Case] = &[
         model: "InOut.Plant",
         sets: &[],
     },
+    Case {
+        name: "Switch",
+        libraries: &["examples/Base.mo", "test_data/events/Switch.mo"],
+        model: "Switch.RiseThenDecay",
+        sets: &[],
+    },
 ];
 
 fn export(case: &Case) -> (ExportOutput, std::path::PathBuf) {

@@ -112,6 +112,13 @@ const CASES: &[Case] = &[
         sets: &[],
         stop_time: 2.0,
     },
+    Case {
+        name: "Switch",
+        libraries: &["examples/Base.mo", "test_data/events/Switch.mo"],
+        model: "Switch.RiseThenDecay",
+        sets: &[],
+        stop_time: 2.0,
+    },
 ];
 
 fn repo_path(relative: &str) -> PathBuf {
