@@ -241,6 +241,7 @@ pub fn export_model(
     annotate(&mut sys, &units);
     let model_identifier = sanitize(model);
     let mut table = model_table(&sys, &model_identifier, stop_time);
+    crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule);
     // The GUID is a hash of everything generated, so that the same input
     // gives the same FMU and any change gives another GUID.
     const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";

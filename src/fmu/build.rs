@@ -152,6 +152,8 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
         outputs,
         derivatives: sys.derivatives.clone(),
         initial_unknowns,
+        dependencies: Default::default(),
+        initial_dependencies: Default::default(),
         default_experiment: DefaultExperiment {
             start_time: 0.0,
             stop_time,

@@ -76,6 +76,8 @@ pub enum TableError {
     },
     #[error("default experiment: {0}")]
     BadExperiment(String),
+    #[error("ModelStructure dependencies of `{unknown}`: {reason}")]
+    BadDependencies { unknown: String, reason: String },
 }
 
 /// The `initial` that applies when the attribute is left out, per the FMI
@@ -111,7 +113,76 @@ pub fn check_table(table: &ModelTable) -> Result<(), TableError> {
             return Err(TableError::DuplicateName(v.name.clone()));
         }
     }
-    check_structure(table)
+    check_structure(table)?;
+    check_dependencies(table)
+}
+
+fn check_dependency_map(
+    vars: &[ModelVariable],
+    unknowns: &[usize],
+    dependencies: &std::collections::BTreeMap<usize, crate::fmu::table::Dependencies>,
+    is_known: &dyn Fn(usize) -> bool,
+) -> Result<(), TableError> {
+    for (&u, d) in dependencies {
+        let bad = |reason: String| TableError::BadDependencies {
+            unknown: vars
+                .get(u)
+                .map_or_else(|| format!("#{u}"), |v| v.name.clone()),
+            reason,
+        };
+        if !unknowns.contains(&u) {
+            return Err(bad("it is not listed as an unknown there".into()));
+        }
+        if d.knowns.len() != d.kinds.len() {
+            return Err(bad(format!(
+                "{} knowns but {} kinds",
+                d.knowns.len(),
+                d.kinds.len()
+            )));
+        }
+        if d.knowns.windows(2).any(|pair| pair[0] >= pair[1]) {
+            return Err(bad("the indices are not strictly increasing".into()));
+        }
+        for &k in &d.knowns {
+            if k >= vars.len() {
+                return Err(bad(format!("index {k} is out of range")));
+            }
+            if !is_known(k) {
+                return Err(bad(format!("`{}` is not a known", vars[k].name)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Dependencies are given only for listed unknowns, as strictly increasing
+/// indices of knowns with one kind each. In continuous-time and event mode
+/// the knowns are inputs, continuous states and the independent variable;
+/// in initialization they are inputs, the independent variable and every
+/// variable whose start value is exact or approximate (parameters and
+/// states with a start), constants excepted.
+fn check_dependencies(table: &ModelTable) -> Result<(), TableError> {
+    let vars = &table.variables;
+    let states: BTreeSet<usize> = vars.iter().filter_map(|v| v.derivative_of).collect();
+    let continuous_known = |k: usize| {
+        matches!(vars[k].causality, Causality::Input | Causality::Independent)
+            || states.contains(&k)
+    };
+    let initial_known = |k: usize| {
+        let v = &vars[k];
+        matches!(v.causality, Causality::Input | Causality::Independent)
+            || (v.variability != Variability::Constant
+                && matches!(effective_initial(v), Some(Initial::Exact | Initial::Approx)))
+    };
+    let listed: Vec<usize> = [table.outputs.as_slice(), table.derivatives.as_slice()].concat();
+    check_dependency_map(vars, &listed, &table.dependencies, &continuous_known)?;
+    check_dependency_map(
+        vars,
+        &table.initial_unknowns,
+        &table.initial_dependencies,
+        &initial_known,
+    )?;
+    Ok(())
 }
 
 fn check_header(table: &ModelTable) -> Result<(), TableError> {

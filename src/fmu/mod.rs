@@ -1,6 +1,7 @@
 //! The FMU's description: the variable table and `modelDescription.xml`.
 
 pub mod build;
+pub mod dependencies;
 pub mod fmi_rules;
 pub mod model_description;
 pub mod table;

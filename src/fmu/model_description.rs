@@ -13,7 +13,9 @@ use quick_xml::Writer;
 use sha2::{Digest, Sha256};
 
 use crate::fmu::fmi_rules::{check_table, TableError};
-use crate::fmu::table::{Causality, Initial, ModelTable, ModelVariable, Variability, VariableType};
+use crate::fmu::table::{
+    Causality, DependencyKind, Initial, ModelTable, ModelVariable, Variability, VariableType,
+};
 
 /// Renders the table as FMI 2.0 `modelDescription.xml` text.
 ///
@@ -114,17 +116,28 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
     xml.close("ModelVariables");
 
     xml.open("ModelStructure", &[]);
-    for (list, indices) in [
-        ("Outputs", &table.outputs),
-        ("Derivatives", &table.derivatives),
-        ("InitialUnknowns", &table.initial_unknowns),
+    for (list, indices, dependencies) in [
+        ("Outputs", &table.outputs, &table.dependencies),
+        ("Derivatives", &table.derivatives, &table.dependencies),
+        (
+            "InitialUnknowns",
+            &table.initial_unknowns,
+            &table.initial_dependencies,
+        ),
     ] {
         if indices.is_empty() {
             continue;
         }
         xml.open(list, &[]);
         for &i in indices {
-            xml.empty("Unknown", &[("index", (i + 1).to_string())]);
+            let mut attrs = vec![("index", (i + 1).to_string())];
+            if let Some(d) = dependencies.get(&i) {
+                let knowns: Vec<String> = d.knowns.iter().map(|k| (k + 1).to_string()).collect();
+                let kinds: Vec<&str> = d.kinds.iter().map(|k| dependency_kind_name(*k)).collect();
+                attrs.push(("dependencies", knowns.join(" ")));
+                attrs.push(("dependenciesKind", kinds.join(" ")));
+            }
+            xml.empty("Unknown", &attrs);
         }
         xml.close(list);
     }
@@ -265,6 +278,16 @@ fn variability_name(v: Variability) -> &'static str {
         Variability::Tunable => "tunable",
         Variability::Discrete => "discrete",
         Variability::Continuous => "continuous",
+    }
+}
+
+fn dependency_kind_name(k: DependencyKind) -> &'static str {
+    match k {
+        DependencyKind::Dependent => "dependent",
+        DependencyKind::Constant => "constant",
+        DependencyKind::Fixed => "fixed",
+        DependencyKind::Tunable => "tunable",
+        DependencyKind::Discrete => "discrete",
     }
 }
 

@@ -98,6 +98,29 @@ pub struct DisplayUnitDefinition {
     pub offset: f64,
 }
 
+/// FMI 2.0 `dependenciesKind`: how a known enters an unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DependencyKind {
+    /// No particular structure: `f(v)`.
+    Dependent,
+    /// A constant factor: `c*v`.
+    Constant,
+    /// A factor of fixed parameters: `p*v`.
+    Fixed,
+    /// A factor of tunable parameters.
+    Tunable,
+    /// A factor of discrete variables.
+    Discrete,
+}
+
+/// The knowns one unknown of `ModelStructure` depends on: indices (0-based,
+/// increasing) into [`ModelTable::variables`], each with its kind.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Dependencies {
+    pub knowns: Vec<usize>,
+    pub kinds: Vec<DependencyKind>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelTable {
     /// Qualified Modelica name of the exported model.
@@ -116,6 +139,14 @@ pub struct ModelTable {
     pub outputs: Vec<usize>,
     pub derivatives: Vec<usize>,
     pub initial_unknowns: Vec<usize>,
+    /// Dependencies of the unknowns of `Outputs` and `Derivatives` on the
+    /// knowns of continuous-time and event mode (inputs, states, time), by
+    /// the unknown's index. An unknown without an entry is written without
+    /// `dependencies` (it may depend on every known).
+    pub dependencies: std::collections::BTreeMap<usize, Dependencies>,
+    /// Dependencies of the `InitialUnknowns` on the knowns of
+    /// initialization (inputs, exact parameters and start values, time).
+    pub initial_dependencies: std::collections::BTreeMap<usize, Dependencies>,
     pub default_experiment: DefaultExperiment,
     /// Log categories declared in the XML and honoured by the runtime.
     pub log_categories: Vec<(String, String)>,

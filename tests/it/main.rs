@@ -1,8 +1,10 @@
 //! The one integration-test binary.
 mod check;
+mod dependencies;
 mod directional;
 mod export;
 mod harness;
+mod misuse;
 mod model_description;
 mod package;
 mod robustness;

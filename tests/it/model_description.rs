@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use mofmu::fmu::model_description::{guid_from, render_model_description};
 use mofmu::fmu::table::{
-    Causality, DefaultExperiment, DisplayUnitDefinition, Initial, ModelTable, ModelVariable,
-    UnitDefinition, Variability, VariableType,
+    Causality, DefaultExperiment, Dependencies, DependencyKind, DisplayUnitDefinition, Initial,
+    ModelTable, ModelVariable, UnitDefinition, Variability, VariableType,
 };
 
 /// Every golden case: a name (`test_data/fmu/<name>.xml`) and its table.
@@ -94,6 +94,32 @@ fn broken_tables_are_refused_with_the_rule_they_break() {
         (
             |t| t.variables[0].name = "rod.A".to_string(),
             "variable name `rod.A` is used twice",
+        ),
+        (
+            |t| {
+                t.dependencies.insert(1, dependent(&[11]));
+            },
+            "ModelStructure dependencies of `rod.A`: it is not listed as an unknown there",
+        ),
+        (
+            |t| {
+                t.dependencies.insert(4, dependent(&[0, 3]));
+            },
+            "ModelStructure dependencies of `der(rod.T[1])`: `rod.L` is not a known",
+        ),
+        (
+            |t| {
+                t.initial_dependencies.insert(4, dependent(&[2, 0]));
+            },
+            "ModelStructure dependencies of `der(rod.T[1])`: the indices are not strictly increasing",
+        ),
+        (
+            |t| {
+                let mut d = dependent(&[6]);
+                d.kinds.clear();
+                t.dependencies.insert(7, d);
+            },
+            "ModelStructure dependencies of `y`: 1 knowns but 0 kinds",
         ),
         (
             |t| t.derivatives.push(0),
@@ -238,6 +264,8 @@ pub fn decay_table() -> ModelTable {
         outputs: vec![0],
         derivatives: vec![1],
         initial_unknowns: vec![1],
+        dependencies: Default::default(),
+        initial_dependencies: Default::default(),
         default_experiment: DefaultExperiment {
             start_time: 0.0,
             stop_time: 2.0,
@@ -357,6 +385,8 @@ fn rod_table() -> ModelTable {
         outputs: vec![7],
         derivatives: vec![4, 5],
         initial_unknowns: vec![1, 3, 4, 5, 7],
+        dependencies: Default::default(),
+        initial_dependencies: Default::default(),
         default_experiment: DefaultExperiment {
             start_time: 0.0,
             stop_time: 100.0,
@@ -370,4 +400,36 @@ fn rod_table() -> ModelTable {
     };
     table.guid = guid_from(&[b"Thermal.Rod"]);
     table
+}
+
+fn dependent(knowns: &[usize]) -> Dependencies {
+    Dependencies {
+        knowns: knowns.to_vec(),
+        kinds: vec![DependencyKind::Dependent; knowns.len()],
+    }
+}
+
+#[test]
+fn dependencies_are_rendered_one_based_with_their_kinds() {
+    let mut table = rod_table();
+    // der(rod.T[1]) on time, rod.T[2] and u; the output on nothing.
+    table.dependencies.insert(4, dependent(&[2, 6, 11]));
+    table.dependencies.insert(7, dependent(&[]));
+    // The calculated start rod.T[1] from the parameter rod.L.
+    table.initial_dependencies.insert(3, dependent(&[0]));
+    let xml = render_model_description(&table).expect("valid table");
+    assert!(
+        xml.contains(r#"<Unknown index="5" dependencies="3 7 12" dependenciesKind="dependent dependent dependent"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<Unknown index="8" dependencies="" dependenciesKind=""/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<Unknown index="4" dependencies="1" dependenciesKind="dependent"/>"#),
+        "{xml}"
+    );
+    // Unknowns without an entry carry no attribute.
+    assert!(xml.contains(r#"<Unknown index="6"/>"#), "{xml}");
 }

@@ -1,0 +1,734 @@
+/* Misuse driver for a real exported FMU. It is compiled together with the
+ * FMU's own `sources/` (runtime, class kernels, system file) into one
+ * executable, so it can also be built with AddressSanitizer and
+ * UndefinedBehaviorSanitizer; it reads the model's sizes, GUID and variable
+ * kinds from the system file's tables (mofmu_model.h) and so works for any
+ * model.
+ *
+ * It checks, with one line per failed check and a summary at the end:
+ *   - every FMI function in every Model Exchange state: fmi2Error where the
+ *     FMI 2.0 state table forbids the call (and the state is unchanged),
+ *     no fmi2Error where it allows it;
+ *   - NULL instance, NULL arrays, unknown value references, wrong array
+ *     sizes, non-finite values, corrupt FMU states, double terminate,
+ *     fmi2FreeInstance(NULL);
+ *   - a fixed-step simulation with events, run again after fmi2Reset and in
+ *     four threads at once: all bit-identical.
+ *
+ * Usage: driver [stop_time] */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mofmu_fmi2.h"
+#include "mofmu_model.h"
+
+/* ------------------------------------------------------------------------
+ * Checks
+ * ------------------------------------------------------------------------ */
+
+static int n_checks;
+static int n_failures;
+static pthread_mutex_t check_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define CHECK(cond, ...)                                                                       \
+    do {                                                                                       \
+        int passed_ = (cond) ? 1 : 0;                                                          \
+        pthread_mutex_lock(&check_lock);                                                       \
+        n_checks++;                                                                            \
+        if (!passed_) {                                                                        \
+            n_failures++;                                                                      \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
+            printf(__VA_ARGS__);                                                               \
+            printf("\n");                                                                      \
+        }                                                                                      \
+        pthread_mutex_unlock(&check_lock);                                                     \
+    } while (0)
+
+/* The logger keeps the last message of its instance. */
+typedef struct {
+    char last[1024];
+    fmi2Status last_status;
+    int count;
+} Log;
+
+static void logger(fmi2ComponentEnvironment env, fmi2String instance, fmi2Status status,
+                   fmi2String category, fmi2String message, ...)
+{
+    Log *log = (Log *)env;
+    va_list args;
+    (void)instance;
+    (void)category;
+    if (log == NULL) return;
+    va_start(args, message);
+    vsnprintf(log->last, sizeof log->last, message, args);
+    va_end(args);
+    log->last_status = status;
+    log->count++;
+}
+
+static fmi2Component instantiate(Log *log)
+{
+    fmi2CallbackFunctions functions = {logger, calloc, free, NULL, log};
+    memset(log, 0, sizeof *log);
+    return fmi2Instantiate("misuse", fmi2ModelExchange, mofmu_guid, "", &functions, fmi2False,
+                           fmi2False);
+}
+
+/* ------------------------------------------------------------------------
+ * The model, seen through its tables
+ * ------------------------------------------------------------------------ */
+
+#define NX mofmu_n_states
+#define NZ mofmu_n_event_indicators
+
+/* Some settable real (a parameter or a state start), or -1. */
+static long settable_real(void)
+{
+    size_t i;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        if (mofmu_real_kind[i] == MOFMU_KIND_PARAMETER || mofmu_real_kind[i] == MOFMU_KIND_STATE ||
+            mofmu_real_kind[i] == MOFMU_KIND_INPUT) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* Arrays large enough for any call, never smaller than one element. */
+static double *xbuf, *zbuf;
+
+/* ------------------------------------------------------------------------
+ * States of the FMI 2.0 Model Exchange state machine
+ * ------------------------------------------------------------------------ */
+
+enum { S_INST, S_INIT, S_EVENT, S_CONT, S_TERM, S_ERROR, N_STATES };
+static const char *const STATE_NAMES[N_STATES] = {"instantiated", "initializationMode",
+                                                  "eventMode",    "continuousTimeMode",
+                                                  "terminated",   "error"};
+#define B(s) (1u << (s))
+#define ANY (B(S_INST) | B(S_INIT) | B(S_EVENT) | B(S_CONT) | B(S_TERM) | B(S_ERROR))
+#define GETTERS (B(S_INIT) | B(S_EVENT) | B(S_CONT) | B(S_TERM) | B(S_ERROR))
+
+/* The value of a real parameter that makes the model fail during
+ * initialization (found by search), or none. `failing_vr` equal to
+ * mofmu_n_reals stands for "every parameter and state start at once". */
+static long failing_vr = -1;
+static double failing_value;
+
+static void set_failing(fmi2Component c)
+{
+    size_t i;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        fmi2ValueReference vr = (fmi2ValueReference)i;
+        if ((long)i == failing_vr ||
+            ((size_t)failing_vr == mofmu_n_reals && (mofmu_real_kind[i] == MOFMU_KIND_PARAMETER ||
+                                                     mofmu_real_kind[i] == MOFMU_KIND_STATE))) {
+            fmi2SetReal(c, &vr, 1, &failing_value);
+        }
+    }
+}
+
+/* A fresh instance brought into `state`; NULL when it cannot be reached. */
+static fmi2Component in_state(int state, Log *log)
+{
+    fmi2Component c = instantiate(log);
+    fmi2EventInfo info;
+    if (c == NULL) return NULL;
+    if (state == S_INST) return c;
+    if (state == S_ERROR) {
+        if (failing_vr < 0) {
+            fmi2FreeInstance(c);
+            return NULL;
+        }
+        set_failing(c);
+        fmi2EnterInitializationMode(c);
+        if (fmi2GetDerivatives(c, xbuf, NX) != fmi2Error) {
+            fmi2FreeInstance(c);
+            return NULL;
+        }
+        return c;
+    }
+    if (fmi2SetupExperiment(c, fmi2False, 0.0, 0.0, fmi2False, 0.0) != fmi2OK ||
+        fmi2EnterInitializationMode(c) != fmi2OK) {
+        fmi2FreeInstance(c);
+        return NULL;
+    }
+    if (state == S_INIT) return c;
+    fmi2ExitInitializationMode(c);
+    do {
+        if (fmi2NewDiscreteStates(c, &info) != fmi2OK) break;
+    } while (info.newDiscreteStatesNeeded);
+    if (state == S_EVENT) return c;
+    fmi2EnterContinuousTimeMode(c);
+    if (state == S_CONT) return c;
+    fmi2Terminate(c);
+    return c;
+}
+
+/* Searches a parameter value that makes evaluation fail in initialization
+ * (a division by zero, a singular tearing, ...). */
+static void find_failure(void)
+{
+    static const double candidates[] = {0.0, -1.0, 1e308, -1e308};
+    size_t i, k;
+    /* One parameter at a time, then all parameters and state starts (a
+     * product of two large values overflows). */
+    for (i = 0; i <= mofmu_n_reals && failing_vr < 0; i++) {
+        if (i < mofmu_n_reals && mofmu_real_kind[i] != MOFMU_KIND_PARAMETER) continue;
+        for (k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
+            Log log;
+            fmi2Component c = instantiate(&log);
+            fmi2Status st;
+            failing_vr = (long)i;
+            failing_value = candidates[k];
+            set_failing(c);
+            fmi2EnterInitializationMode(c);
+            st = fmi2GetDerivatives(c, xbuf, NX);
+            fmi2FreeInstance(c);
+            if (st == fmi2Error) break;
+            failing_vr = -1;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Every function in every state
+ * ------------------------------------------------------------------------ */
+
+typedef struct {
+    const char *name;
+    /* States in which FMI 2.0 allows the call (Model Exchange table). */
+    unsigned allowed;
+    /* States in which mofmu also accepts it, on purpose (see below). */
+    unsigned extension;
+} Call;
+
+/* The Model Exchange columns of the FMI 2.0 calling-sequence table
+ * (section 3.2.3). Co-simulation functions are allowed in no Model
+ * Exchange state. Extensions of the mofmu runtime, each a query or a
+ * no-op that importers make in practice:
+ *   - fmi2Terminate in terminated: a second terminate is harmless;
+ *   - fmi2GetDerivatives and fmi2GetNominalsOfContinuousStates in
+ *     initialization mode. */
+static const Call CALLS[] = {
+    {"SetDebugLogging", ANY, 0},
+    {"SetupExperiment", B(S_INST), 0},
+    {"EnterInitializationMode", B(S_INST), 0},
+    {"ExitInitializationMode", B(S_INIT), 0},
+    {"Terminate", B(S_EVENT) | B(S_CONT), B(S_TERM)},
+    {"Reset", ANY, 0},
+    {"GetReal", GETTERS, 0},
+    {"GetInteger", GETTERS, 0},
+    {"GetBoolean", GETTERS, 0},
+    {"GetString", GETTERS, 0},
+    {"SetReal", B(S_INST) | B(S_INIT) | B(S_EVENT) | B(S_CONT), 0},
+    {"SetInteger", B(S_INST) | B(S_INIT) | B(S_EVENT), 0},
+    {"SetBoolean", B(S_INST) | B(S_INIT) | B(S_EVENT), 0},
+    {"SetString", B(S_INST) | B(S_INIT) | B(S_EVENT), 0},
+    {"GetFMUstate", ANY, 0},
+    {"SetFMUstate", ANY, 0},
+    {"FreeFMUstate", ANY, 0},
+    {"SerializedFMUstateSize", ANY, 0},
+    {"SerializeFMUstate", ANY, 0},
+    {"DeSerializeFMUstate", ANY, 0},
+    {"GetDirectionalDerivative", GETTERS, 0},
+    {"EnterEventMode", B(S_EVENT) | B(S_CONT), 0},
+    {"NewDiscreteStates", B(S_EVENT), 0},
+    {"EnterContinuousTimeMode", B(S_EVENT), 0},
+    {"CompletedIntegratorStep", B(S_CONT), 0},
+    {"SetTime", B(S_EVENT) | B(S_CONT), 0},
+    {"SetContinuousStates", B(S_CONT), 0},
+    {"GetEventIndicators", GETTERS, 0},
+    {"GetContinuousStates", GETTERS, 0},
+    {"GetDerivatives", B(S_EVENT) | B(S_CONT) | B(S_TERM) | B(S_ERROR), B(S_INIT)},
+    {"GetNominalsOfContinuousStates", B(S_INST) | B(S_EVENT) | B(S_CONT) | B(S_TERM) |
+                                          B(S_ERROR),
+     B(S_INIT)},
+    {"SetRealInputDerivatives", 0, 0},
+    {"GetRealOutputDerivatives", 0, 0},
+    {"DoStep", 0, 0},
+    {"CancelStep", 0, 0},
+    {"GetStatus", 0, 0},
+    {"GetRealStatus", 0, 0},
+    {"GetIntegerStatus", 0, 0},
+    {"GetBooleanStatus", 0, 0},
+    {"GetStringStatus", 0, 0},
+};
+
+/* Calls `name` with valid arguments (a state snapshot `fmu_state` taken
+ * from the same instance, a serialized copy in `bytes`). */
+static fmi2Status call(fmi2Component c, const char *name, fmi2FMUstate *fmu_state,
+                       const fmi2Byte *bytes, size_t n_bytes)
+{
+    fmi2ValueReference vr0 = 0, vr_set = (fmi2ValueReference)settable_real();
+    double r = 0.0, seed = 1.0, out = 0.0;
+    fmi2Integer i = 0;
+    fmi2Boolean b = fmi2False, b2 = fmi2False;
+    fmi2String s = NULL;
+    fmi2EventInfo info;
+    fmi2Status st;
+    size_t size = 0;
+    static fmi2Byte buffer[1 << 16];
+    if (!strcmp(name, "SetDebugLogging")) return fmi2SetDebugLogging(c, fmi2False, 0, NULL);
+    if (!strcmp(name, "SetupExperiment"))
+        return fmi2SetupExperiment(c, fmi2False, 0.0, 0.0, fmi2False, 0.0);
+    if (!strcmp(name, "EnterInitializationMode")) return fmi2EnterInitializationMode(c);
+    if (!strcmp(name, "ExitInitializationMode")) return fmi2ExitInitializationMode(c);
+    if (!strcmp(name, "Terminate")) return fmi2Terminate(c);
+    if (!strcmp(name, "Reset")) return fmi2Reset(c);
+    /* Value reference 0 is time (Real) and, when there is one, the first
+     * Integer constant; zero-length requests for the other types. */
+    if (!strcmp(name, "GetReal")) return fmi2GetReal(c, &vr0, 1, &r);
+    if (!strcmp(name, "GetInteger")) return fmi2GetInteger(c, &vr0, mofmu_n_integers > 0, &i);
+    if (!strcmp(name, "GetBoolean")) return fmi2GetBoolean(c, &vr0, 0, &b);
+    if (!strcmp(name, "GetString")) return fmi2GetString(c, &vr0, 0, &s);
+    if (!strcmp(name, "SetReal")) {
+        /* Inputs are settable in continuous-time mode, parameters and
+         * starts only before; an empty request is allowed in all four. */
+        return fmi2SetReal(c, &vr_set, 0, &r);
+    }
+    if (!strcmp(name, "SetInteger")) return fmi2SetInteger(c, &vr0, 0, &i);
+    if (!strcmp(name, "SetBoolean")) return fmi2SetBoolean(c, &vr0, 0, &b);
+    if (!strcmp(name, "SetString")) return fmi2SetString(c, &vr0, 0, &s);
+    if (!strcmp(name, "GetFMUstate")) return fmi2GetFMUstate(c, fmu_state);
+    if (!strcmp(name, "SetFMUstate")) return fmi2SetFMUstate(c, *fmu_state);
+    if (!strcmp(name, "FreeFMUstate")) {
+        fmi2FMUstate copy = NULL;
+        /* Free a fresh copy, so that the snapshot survives for later calls. */
+        st = fmi2DeSerializeFMUstate(c, bytes, n_bytes, &copy);
+        if (st == fmi2Error) return fmi2FreeFMUstate(c, &copy);
+        return fmi2FreeFMUstate(c, &copy);
+    }
+    if (!strcmp(name, "SerializedFMUstateSize"))
+        return fmi2SerializedFMUstateSize(c, *fmu_state, &size);
+    if (!strcmp(name, "SerializeFMUstate")) {
+        if (n_bytes > sizeof buffer) return fmi2Error;
+        return fmi2SerializeFMUstate(c, *fmu_state, buffer, n_bytes);
+    }
+    if (!strcmp(name, "DeSerializeFMUstate")) {
+        fmi2FMUstate copy = NULL;
+        st = fmi2DeSerializeFMUstate(c, bytes, n_bytes, &copy);
+        if (copy != NULL) fmi2FreeFMUstate(c, &copy);
+        return st;
+    }
+    if (!strcmp(name, "GetDirectionalDerivative")) {
+        /* d der(x1) / d x1 when there is a state, else an empty request. */
+        fmi2ValueReference unknown = NX > 0 ? mofmu_derivative_vr[0] : 0;
+        fmi2ValueReference known = NX > 0 ? mofmu_state_vr[0] : 0;
+        size_t n = NX > 0;
+        return fmi2GetDirectionalDerivative(c, &unknown, n, &known, n, &seed, &out);
+    }
+    if (!strcmp(name, "EnterEventMode")) return fmi2EnterEventMode(c);
+    if (!strcmp(name, "NewDiscreteStates")) return fmi2NewDiscreteStates(c, &info);
+    if (!strcmp(name, "EnterContinuousTimeMode")) return fmi2EnterContinuousTimeMode(c);
+    if (!strcmp(name, "CompletedIntegratorStep"))
+        return fmi2CompletedIntegratorStep(c, fmi2True, &b, &b2);
+    if (!strcmp(name, "SetTime")) return fmi2SetTime(c, 0.0);
+    if (!strcmp(name, "SetContinuousStates")) {
+        st = fmi2GetContinuousStates(c, xbuf, NX);
+        (void)st;
+        return fmi2SetContinuousStates(c, xbuf, NX);
+    }
+    if (!strcmp(name, "GetEventIndicators")) return fmi2GetEventIndicators(c, zbuf, NZ);
+    if (!strcmp(name, "GetContinuousStates")) return fmi2GetContinuousStates(c, xbuf, NX);
+    if (!strcmp(name, "GetDerivatives")) return fmi2GetDerivatives(c, xbuf, NX);
+    if (!strcmp(name, "GetNominalsOfContinuousStates"))
+        return fmi2GetNominalsOfContinuousStates(c, xbuf, NX);
+    if (!strcmp(name, "SetRealInputDerivatives"))
+        return fmi2SetRealInputDerivatives(c, &vr0, 0, &i, &r);
+    if (!strcmp(name, "GetRealOutputDerivatives"))
+        return fmi2GetRealOutputDerivatives(c, &vr0, 0, &i, &r);
+    if (!strcmp(name, "DoStep")) return fmi2DoStep(c, 0.0, 0.1, fmi2True);
+    if (!strcmp(name, "CancelStep")) return fmi2CancelStep(c);
+    if (!strcmp(name, "GetStatus")) return fmi2GetStatus(c, fmi2DoStepStatus, &st);
+    if (!strcmp(name, "GetRealStatus")) return fmi2GetRealStatus(c, fmi2LastSuccessfulTime, &r);
+    if (!strcmp(name, "GetIntegerStatus")) return fmi2GetIntegerStatus(c, fmi2DoStepStatus, &i);
+    if (!strcmp(name, "GetBooleanStatus")) return fmi2GetBooleanStatus(c, fmi2Terminated, &b);
+    if (!strcmp(name, "GetStringStatus")) return fmi2GetStringStatus(c, fmi2PendingStatus, &s);
+    printf("driver bug: unknown call %s\n", name);
+    exit(2);
+}
+
+static int state_reached[N_STATES];
+
+static void test_state_table(void)
+{
+    size_t k;
+    int state;
+    for (k = 0; k < sizeof CALLS / sizeof CALLS[0]; k++) {
+        for (state = 0; state < N_STATES; state++) {
+            Log log;
+            fmi2Component c = in_state(state, &log);
+            fmi2FMUstate snapshot = NULL;
+            fmi2Byte *bytes = NULL;
+            size_t n_bytes = 0;
+            fmi2Status st, again;
+            unsigned bit = B(state);
+            if (c == NULL) continue;
+            state_reached[state] = 1;
+            /* A snapshot of this very state, for the FMU state calls. */
+            CHECK(fmi2GetFMUstate(c, &snapshot) == fmi2OK && snapshot != NULL,
+                  "fmi2GetFMUstate in %s", STATE_NAMES[state]);
+            CHECK(fmi2SerializedFMUstateSize(c, snapshot, &n_bytes) == fmi2OK,
+                  "fmi2SerializedFMUstateSize in %s", STATE_NAMES[state]);
+            bytes = (fmi2Byte *)malloc(n_bytes > 0 ? n_bytes : 1);
+            CHECK(fmi2SerializeFMUstate(c, snapshot, bytes, n_bytes) == fmi2OK,
+                  "fmi2SerializeFMUstate in %s", STATE_NAMES[state]);
+            memset(&log, 0, sizeof log);
+            st = call(c, CALLS[k].name, &snapshot, bytes, n_bytes);
+            if (((CALLS[k].allowed | CALLS[k].extension) & bit) &&
+                !strcmp(CALLS[k].name, "GetDirectionalDerivative") && st == fmi2Error &&
+                strstr(log.last, "not supported") != NULL) {
+                /* An FMU that does not provide directional derivatives
+                 * refuses them everywhere, with a message saying so. */
+            } else if ((CALLS[k].allowed | CALLS[k].extension) & bit) {
+                CHECK(st != fmi2Error && st != fmi2Fatal, "fmi2%s in state %s returned %d: %s",
+                      CALLS[k].name, STATE_NAMES[state], (int)st, log.last);
+            } else {
+                CHECK(st == fmi2Error && log.last_status == fmi2Error && log.count > 0,
+                      "fmi2%s in state %s (not allowed) returned %d, logged \"%s\"",
+                      CALLS[k].name, STATE_NAMES[state], (int)st, log.last);
+                /* The refusal changed nothing: refused again. */
+                again = call(c, CALLS[k].name, &snapshot, bytes, n_bytes);
+                CHECK(again == fmi2Error, "second fmi2%s in state %s returned %d",
+                      CALLS[k].name, STATE_NAMES[state], (int)again);
+            }
+            fmi2FreeFMUstate(c, &snapshot);
+            free(bytes);
+            fmi2FreeInstance(c);
+        }
+    }
+    for (state = 0; state < N_STATES; state++) {
+        if (state == S_ERROR && failing_vr < 0) {
+            printf("note: no parameter value makes this model fail; error state not tested\n");
+            continue;
+        }
+        CHECK(state_reached[state], "state %s could not be reached", STATE_NAMES[state]);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Bad arguments
+ * ------------------------------------------------------------------------ */
+
+static void test_arguments(void)
+{
+    Log log;
+    fmi2Component c;
+    fmi2ValueReference bad[2] = {(fmi2ValueReference)mofmu_n_reals, 0xFFFFFFFFu};
+    fmi2ValueReference vr_set = (fmi2ValueReference)settable_real();
+    double values[2] = {0.0, 0.0}, nan = NAN, inf = INFINITY, before, after;
+    fmi2FMUstate state = NULL, garbage = NULL;
+    fmi2Byte junk[64];
+    fmi2EventInfo info;
+
+    /* The NULL instance and fmi2FreeInstance(NULL). */
+    fmi2FreeInstance(NULL);
+    CHECK(fmi2GetReal(NULL, bad, 1, values) == fmi2Error, "GetReal on NULL");
+    CHECK(fmi2SetReal(NULL, bad, 1, values) == fmi2Error, "SetReal on NULL");
+    CHECK(fmi2EnterInitializationMode(NULL) == fmi2Error, "EnterInit on NULL");
+    CHECK(fmi2Terminate(NULL) == fmi2Error, "Terminate on NULL");
+    CHECK(fmi2Reset(NULL) == fmi2Error, "Reset on NULL");
+    CHECK(fmi2GetDerivatives(NULL, xbuf, NX) == fmi2Error, "GetDerivatives on NULL");
+    CHECK(fmi2GetFMUstate(NULL, &state) == fmi2Error, "GetFMUstate on NULL");
+
+    /* Instantiation refusals. */
+    {
+        fmi2CallbackFunctions functions = {logger, calloc, free, NULL, &log};
+        memset(&log, 0, sizeof log);
+        CHECK(fmi2Instantiate("x", fmi2ModelExchange, "{not the guid}", "", &functions, 0, 0) ==
+                  NULL,
+              "wrong GUID accepted");
+        CHECK(fmi2Instantiate("x", fmi2ModelExchange, NULL, "", &functions, 0, 0) == NULL,
+              "NULL GUID accepted");
+        CHECK(fmi2Instantiate("x", fmi2CoSimulation, mofmu_guid, "", &functions, 0, 0) == NULL,
+              "co-simulation accepted");
+        CHECK(fmi2Instantiate("x", fmi2ModelExchange, mofmu_guid, "", NULL, 0, 0) == NULL,
+              "NULL callbacks accepted");
+        CHECK(fmi2Instantiate(NULL, fmi2ModelExchange, mofmu_guid, "", &functions, 0, 0) == NULL,
+              "NULL name accepted");
+    }
+
+    c = in_state(S_INIT, &log);
+    CHECK(c != NULL, "initialization mode");
+    if (c == NULL) return;
+    /* NULL arrays with n > 0. */
+    CHECK(fmi2GetReal(c, NULL, 1, values) == fmi2Error, "GetReal NULL vr");
+    CHECK(fmi2GetReal(c, &vr_set, 1, NULL) == fmi2Error, "GetReal NULL value");
+    CHECK(fmi2SetReal(c, NULL, 1, values) == fmi2Error, "SetReal NULL vr");
+    CHECK(fmi2SetReal(c, &vr_set, 1, NULL) == fmi2Error, "SetReal NULL value");
+    CHECK(fmi2GetInteger(c, NULL, 1, NULL) == fmi2Error, "GetInteger NULL");
+    CHECK(fmi2GetContinuousStates(c, NULL, NX) == fmi2Error || NX == 0, "NULL states");
+    CHECK(fmi2GetDerivatives(c, NULL, NX) == fmi2Error || NX == 0, "NULL derivatives");
+    CHECK(fmi2GetEventIndicators(c, NULL, NZ) == fmi2Error || NZ == 0, "NULL indicators");
+    CHECK(fmi2SetDebugLogging(c, fmi2True, 1, NULL) == fmi2Error, "NULL categories");
+    CHECK(fmi2GetFMUstate(c, NULL) == fmi2Error, "GetFMUstate NULL slot");
+    CHECK(fmi2SetFMUstate(c, NULL) == fmi2Error, "SetFMUstate NULL");
+    /* Freeing nothing is harmless, like free(NULL). */
+    CHECK(fmi2FreeFMUstate(c, NULL) == fmi2OK, "FreeFMUstate NULL slot");
+    CHECK(fmi2FreeFMUstate(c, &garbage) == fmi2OK, "FreeFMUstate of a NULL state");
+    CHECK(fmi2DeSerializeFMUstate(c, NULL, 8, &garbage) == fmi2Error, "DeSerialize NULL");
+    /* Unknown value references, alone and among good ones. */
+    CHECK(fmi2GetReal(c, bad, 1, values) == fmi2Error, "GetReal vr = n_reals");
+    CHECK(fmi2GetReal(c, bad + 1, 1, values) == fmi2Error, "GetReal vr = UINT_MAX");
+    CHECK(fmi2SetReal(c, bad, 1, values) == fmi2Error, "SetReal vr = n_reals");
+    CHECK(fmi2GetInteger(c, bad + 1, 1, (fmi2Integer *)junk) == fmi2Error, "GetInteger bad vr");
+    CHECK(fmi2GetBoolean(c, bad + 1, 1, (fmi2Boolean *)junk) == fmi2Error, "GetBoolean bad vr");
+    {
+        fmi2String strings[1];
+        CHECK(fmi2GetString(c, bad + 1, 1, strings) == fmi2Error, "GetString bad vr");
+    }
+    if (vr_set != (fmi2ValueReference)-1) {
+        fmi2ValueReference mixed[2];
+        double v2[2];
+        mixed[0] = vr_set;
+        mixed[1] = bad[0];
+        CHECK(fmi2GetReal(c, &vr_set, 1, &before) == fmi2OK, "GetReal settable");
+        v2[0] = before + 1.0;
+        v2[1] = 1.0;
+        CHECK(fmi2SetReal(c, mixed, 2, v2) == fmi2Error, "SetReal with one bad vr");
+        CHECK(fmi2GetReal(c, &vr_set, 1, &after) == fmi2OK && after == before,
+              "a refused SetReal stored a value");
+        /* Non-finite values. */
+        CHECK(fmi2SetReal(c, &vr_set, 1, &nan) == fmi2Error, "SetReal NaN");
+        CHECK(fmi2SetReal(c, &vr_set, 1, &inf) == fmi2Error, "SetReal Inf");
+        CHECK(fmi2GetReal(c, &vr_set, 1, &after) == fmi2OK && after == before,
+              "a non-finite SetReal stored a value");
+    }
+    /* Wrong sizes. */
+    CHECK(fmi2GetContinuousStates(c, xbuf, NX + 1) == fmi2Error, "states nx + 1");
+    CHECK(fmi2GetDerivatives(c, xbuf, NX + 1) == fmi2Error, "derivatives nx + 1");
+    CHECK(fmi2GetEventIndicators(c, zbuf, NZ + 1) == fmi2Error, "indicators nz + 1");
+    CHECK(NX == 0 || fmi2GetNominalsOfContinuousStates(c, xbuf, NX - 1) == fmi2Error,
+          "nominals nx - 1");
+    /* Corrupt serialized states. */
+    memset(junk, 0xA5, sizeof junk);
+    CHECK(fmi2DeSerializeFMUstate(c, junk, sizeof junk, &garbage) == fmi2Error && garbage == NULL,
+          "garbage state accepted");
+    CHECK(fmi2SetFMUstate(c, (fmi2FMUstate)junk) == fmi2Error, "foreign pointer accepted");
+
+    /* Continuous-time mode. */
+    CHECK(fmi2ExitInitializationMode(c) == fmi2OK, "exit init");
+    do {
+        CHECK(fmi2NewDiscreteStates(c, &info) == fmi2OK, "event iteration");
+    } while (info.newDiscreteStatesNeeded);
+    CHECK(fmi2EnterContinuousTimeMode(c) == fmi2OK, "continuous-time mode");
+    CHECK(fmi2SetTime(c, nan) == fmi2Error, "SetTime NaN");
+    CHECK(fmi2SetTime(c, inf) == fmi2Error, "SetTime Inf");
+    if (NX > 0) {
+        CHECK(fmi2GetContinuousStates(c, xbuf, NX) == fmi2OK, "states");
+        before = xbuf[NX - 1];
+        xbuf[NX - 1] = nan;
+        CHECK(fmi2SetContinuousStates(c, xbuf, NX) == fmi2Error, "NaN state accepted");
+        xbuf[NX - 1] = -inf;
+        CHECK(fmi2SetContinuousStates(c, xbuf, NX) == fmi2Error, "-Inf state accepted");
+        CHECK(fmi2GetContinuousStates(c, xbuf, NX) == fmi2OK && xbuf[NX - 1] == before,
+              "a refused state was stored");
+        CHECK(fmi2SetContinuousStates(c, xbuf, NX + 1) == fmi2Error, "SetContinuousStates nx+1");
+        CHECK(fmi2SetContinuousStates(c, NULL, NX) == fmi2Error, "SetContinuousStates NULL");
+        {
+            fmi2ValueReference unknown = mofmu_derivative_vr[0];
+            double seed = 1.0, out = 0.0;
+            CHECK(fmi2GetDirectionalDerivative(c, &unknown, 1, NULL, 1, &seed, &out) ==
+                      fmi2Error,
+                  "directional derivative with NULL knowns");
+            CHECK(fmi2GetDirectionalDerivative(c, &unknown, 1, bad, 1, &seed, &out) == fmi2Error,
+                  "directional derivative with a bad known");
+        }
+    }
+    if (vr_set != (fmi2ValueReference)-1 && mofmu_real_kind[vr_set] == MOFMU_KIND_PARAMETER) {
+        CHECK(fmi2SetReal(c, &vr_set, 1, values) == fmi2Error,
+              "parameter set in continuous-time mode");
+    }
+    /* Double terminate, then outputs are still readable. */
+    CHECK(fmi2Terminate(c) == fmi2OK, "terminate");
+    CHECK(fmi2Terminate(c) == fmi2OK, "second terminate");
+    CHECK(fmi2GetReal(c, bad + 1, 0, values) == fmi2OK, "empty GetReal after terminate");
+    fmi2FreeInstance(c);
+}
+
+/* ------------------------------------------------------------------------
+ * Simulation: fixed-step Heun with events at step ends
+ * ------------------------------------------------------------------------ */
+
+typedef struct {
+    int ok;
+    int n_events;
+    double *result; /* every real at the end, mofmu_n_reals values */
+} Run;
+
+static double stop_time = 1.0;
+
+static int event_iteration(fmi2Component c, fmi2EventInfo *info)
+{
+    int k = 0;
+    do {
+        if (fmi2NewDiscreteStates(c, info) != fmi2OK) return 0;
+    } while (info->newDiscreteStatesNeeded && ++k < 100);
+    return !info->newDiscreteStatesNeeded;
+}
+
+static void simulate(fmi2Component c, Run *run)
+{
+    const int steps = 400;
+    double h = stop_time / steps, t = 0.0;
+    double *x = calloc(NX + 1, sizeof(double)), *dx = calloc(NX + 1, sizeof(double));
+    double *x1 = calloc(NX + 1, sizeof(double)), *dx1 = calloc(NX + 1, sizeof(double));
+    double *z = calloc(NZ + 1, sizeof(double)), *z1 = calloc(NZ + 1, sizeof(double));
+    fmi2ValueReference *all = calloc(mofmu_n_reals, sizeof(fmi2ValueReference));
+    fmi2EventInfo info;
+    fmi2Boolean enter = fmi2False, terminate = fmi2False;
+    size_t i;
+    run->ok = 0;
+    run->n_events = 0;
+    run->result = calloc(mofmu_n_reals, sizeof(double));
+    if (c == NULL || fmi2SetupExperiment(c, fmi2False, 0.0, 0.0, fmi2True, stop_time) != fmi2OK ||
+        fmi2EnterInitializationMode(c) != fmi2OK || fmi2ExitInitializationMode(c) != fmi2OK ||
+        !event_iteration(c, &info) || fmi2EnterContinuousTimeMode(c) != fmi2OK ||
+        fmi2GetContinuousStates(c, x, NX) != fmi2OK || fmi2GetEventIndicators(c, z, NZ) != fmi2OK) {
+        goto done;
+    }
+    while (t < stop_time) {
+        double t1 = t + h > stop_time - 0.5 * h ? stop_time : t + h;
+        int event = 0;
+        if (info.nextEventTimeDefined && info.nextEventTime <= t1) {
+            t1 = info.nextEventTime;
+            event = 1;
+        }
+        if (fmi2GetDerivatives(c, dx, NX) != fmi2OK) goto done;
+        for (i = 0; i < NX; i++) x1[i] = x[i] + (t1 - t) * dx[i];
+        if (fmi2SetTime(c, t1) != fmi2OK || fmi2SetContinuousStates(c, x1, NX) != fmi2OK ||
+            fmi2GetDerivatives(c, dx1, NX) != fmi2OK)
+            goto done;
+        for (i = 0; i < NX; i++) x1[i] = x[i] + 0.5 * (t1 - t) * (dx[i] + dx1[i]);
+        if (fmi2SetContinuousStates(c, x1, NX) != fmi2OK ||
+            fmi2GetEventIndicators(c, z1, NZ) != fmi2OK ||
+            fmi2CompletedIntegratorStep(c, fmi2True, &enter, &terminate) != fmi2OK)
+            goto done;
+        for (i = 0; i < NZ; i++) {
+            if ((z[i] > 0) != (z1[i] > 0)) event = 1;
+        }
+        t = t1;
+        memcpy(x, x1, NX * sizeof(double));
+        if (event || enter) {
+            run->n_events++;
+            if (fmi2EnterEventMode(c) != fmi2OK || !event_iteration(c, &info) ||
+                fmi2EnterContinuousTimeMode(c) != fmi2OK ||
+                fmi2GetContinuousStates(c, x, NX) != fmi2OK)
+                goto done;
+        }
+        if (fmi2GetEventIndicators(c, z, NZ) != fmi2OK) goto done;
+    }
+    for (i = 0; i < mofmu_n_reals; i++) all[i] = (fmi2ValueReference)i;
+    if (fmi2GetReal(c, all, mofmu_n_reals, run->result) != fmi2OK) goto done;
+    run->ok = fmi2Terminate(c) == fmi2OK;
+done:
+    free(x);
+    free(dx);
+    free(x1);
+    free(dx1);
+    free(z);
+    free(z1);
+    free(all);
+}
+
+static int same(const Run *a, const Run *b)
+{
+    return a->ok && b->ok && a->n_events == b->n_events &&
+           memcmp(a->result, b->result, mofmu_n_reals * sizeof(double)) == 0;
+}
+
+#define N_THREADS 4
+
+typedef struct {
+    Log log;
+    Run run;
+} ThreadRun;
+
+static void *thread_main(void *argument)
+{
+    ThreadRun *tr = (ThreadRun *)argument;
+    fmi2Component c = instantiate(&tr->log);
+    simulate(c, &tr->run);
+    fmi2FreeInstance(c);
+    return NULL;
+}
+
+static void test_runs(void)
+{
+    Log log;
+    Run reference, again, after_state;
+    ThreadRun runs[N_THREADS];
+    pthread_t threads[N_THREADS];
+    fmi2FMUstate at_start = NULL;
+    int started[N_THREADS];
+    int k;
+    fmi2Component c = instantiate(&log);
+    CHECK(c != NULL, "instantiate: %s", log.last);
+    if (c == NULL) return;
+    CHECK(fmi2GetFMUstate(c, &at_start) == fmi2OK, "snapshot after instantiation");
+    simulate(c, &reference);
+    CHECK(reference.ok, "simulation failed: %s", log.last);
+    for (k = 0; k < (int)mofmu_n_reals; k++) {
+        CHECK(isfinite(reference.result[k]) || isnan(mofmu_real_start[k]) ||
+                  mofmu_real_kind[k] == MOFMU_KIND_CONSTANT,
+              "%s is not finite at the end: %g", mofmu_real_name[k], reference.result[k]);
+    }
+    /* Reset, then the same run again. */
+    CHECK(fmi2Reset(c) == fmi2OK, "reset");
+    simulate(c, &again);
+    CHECK(same(&reference, &again), "the run after fmi2Reset differs");
+    /* Restoring the snapshot taken right after instantiation. */
+    CHECK(fmi2SetFMUstate(c, at_start) == fmi2OK, "restore the first snapshot");
+    simulate(c, &after_state);
+    CHECK(same(&reference, &after_state), "the run after fmi2SetFMUstate differs");
+    fmi2FreeFMUstate(c, &at_start);
+    fmi2FreeInstance(c);
+
+    /* Four instances in four threads at once. */
+    for (k = 0; k < N_THREADS; k++) {
+        memset(&runs[k], 0, sizeof runs[k]);
+        started[k] = pthread_create(&threads[k], NULL, thread_main, &runs[k]) == 0;
+        CHECK(started[k], "could not start thread %d", k);
+    }
+    for (k = 0; k < N_THREADS; k++) {
+        if (!started[k]) continue;
+        pthread_join(threads[k], NULL);
+        CHECK(same(&reference, &runs[k].run), "thread %d differs from the reference", k);
+        free(runs[k].run.result);
+    }
+    printf("simulated to t = %g with %d events; reset, restored and %d threaded runs "
+           "bit-identical\n",
+           stop_time, reference.n_events, N_THREADS);
+    free(reference.result);
+    free(again.result);
+    free(after_state.result);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) stop_time = atof(argv[1]);
+    xbuf = calloc(NX + 2, sizeof(double));
+    zbuf = calloc(NZ + 2, sizeof(double));
+    find_failure();
+    if (failing_vr >= 0) {
+        printf("error state: %s = %g makes initialization fail\n",
+               (size_t)failing_vr == mofmu_n_reals ? "every parameter and start"
+                                                   : mofmu_real_name[failing_vr],
+               failing_value);
+    }
+    test_state_table();
+    test_arguments();
+    test_runs();
+    free(xbuf);
+    free(zbuf);
+    printf("%d checks, %d failures\n", n_checks, n_failures);
+    return n_failures == 0 ? 0 : 1;
+}
