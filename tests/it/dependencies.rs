@@ -27,6 +27,7 @@ struct Case {
 
 const SIGNALS: &[&str] = &["examples/Base.mo", "examples/Signals.mo"];
 const THERMAL: &[&str] = &["examples/Base.mo", "examples/Thermal"];
+const PLANAR: &[&str] = &["examples/Base.mo", "examples/Signals.mo", "examples/Planar"];
 
 const CASES: &[Case] = &[
     Case {
@@ -82,6 +83,24 @@ const CASES: &[Case] = &[
         libraries: THERMAL,
         model: "Thermal.Examples.RodHeating",
         sets: &[("rod.n", 10.0)],
+    },
+    Case {
+        name: "PlanarDoublePendulum",
+        libraries: PLANAR,
+        model: "Planar.Examples.DoublePendulum",
+        sets: &[],
+    },
+    Case {
+        name: "PlanarCraneCrabControlled",
+        libraries: PLANAR,
+        model: "Planar.Examples.CraneCrabControlled",
+        sets: &[],
+    },
+    Case {
+        name: "PlanarKinematicLoop",
+        libraries: PLANAR,
+        model: "Planar.Examples.KinematicLoop",
+        sets: &[],
     },
     Case {
         name: "Fall",
