@@ -661,6 +661,61 @@ static void *thread_main(void *argument)
     return NULL;
 }
 
+/* FMU state round trip in continuous-time mode: the derivatives after
+ * restoring a state (directly, and through serialization) are bit for bit
+ * those at the moment it was taken. */
+static void test_state_round_trip(void)
+{
+    Log log;
+    fmi2EventInfo info;
+    fmi2FMUstate taken = NULL, restored = NULL;
+    size_t size = 0, i;
+    fmi2Byte *bytes = NULL;
+    double *x = calloc(NX + 1, sizeof(double)), *d0 = calloc(NX + 1, sizeof(double));
+    double *d1 = calloc(NX + 1, sizeof(double)), *d2 = calloc(NX + 1, sizeof(double));
+    fmi2Component c = instantiate(&log);
+    CHECK(c != NULL, "instantiate: %s", log.last);
+    if (c == NULL) goto done;
+    CHECK(fmi2SetupExperiment(c, fmi2False, 0.0, 0.0, fmi2True, stop_time) == fmi2OK &&
+              fmi2EnterInitializationMode(c) == fmi2OK && fmi2ExitInitializationMode(c) == fmi2OK &&
+              event_iteration(c, &info) && fmi2EnterContinuousTimeMode(c) == fmi2OK,
+          "initialization for the state round trip: %s", log.last);
+    CHECK(fmi2SetTime(c, 0.25 * stop_time) == fmi2OK, "set time");
+    CHECK(fmi2GetContinuousStates(c, x, NX) == fmi2OK, "get states");
+    for (i = 0; i < NX; i++) x[i] = x[i] * 1.01 + 0.001;
+    CHECK(fmi2SetContinuousStates(c, x, NX) == fmi2OK, "set states");
+    CHECK(fmi2GetDerivatives(c, d0, NX) == fmi2OK, "derivatives before: %s", log.last);
+    CHECK(fmi2GetFMUstate(c, &taken) == fmi2OK, "get FMU state");
+    CHECK(fmi2SerializedFMUstateSize(c, taken, &size) == fmi2OK && size > 0, "serialized size");
+    bytes = calloc(size + 1, 1);
+    CHECK(fmi2SerializeFMUstate(c, taken, bytes, size) == fmi2OK, "serialize");
+    /* Move away: other time and states. */
+    for (i = 0; i < NX; i++) x[i] = x[i] * 0.5 - 0.1;
+    CHECK(fmi2SetTime(c, 0.5 * stop_time) == fmi2OK && fmi2SetContinuousStates(c, x, NX) == fmi2OK &&
+              fmi2GetDerivatives(c, d1, NX) == fmi2OK,
+          "moving away: %s", log.last);
+    CHECK(fmi2SetFMUstate(c, taken) == fmi2OK && fmi2GetDerivatives(c, d1, NX) == fmi2OK,
+          "restore the state: %s", log.last);
+    CHECK(memcmp(d0, d1, NX * sizeof(double)) == 0, "derivatives after fmi2SetFMUstate differ");
+    CHECK(fmi2DeSerializeFMUstate(c, bytes, size, &restored) == fmi2OK, "deserialize: %s", log.last);
+    CHECK(fmi2SetTime(c, 0.75 * stop_time) == fmi2OK, "moving away again");
+    CHECK(fmi2SetFMUstate(c, restored) == fmi2OK && fmi2GetDerivatives(c, d2, NX) == fmi2OK,
+          "restore the deserialized state: %s", log.last);
+    CHECK(memcmp(d0, d2, NX * sizeof(double)) == 0,
+          "derivatives after a serialization round trip differ");
+    fmi2FreeFMUstate(c, &taken);
+    fmi2FreeFMUstate(c, &restored);
+    fmi2FreeInstance(c);
+    printf("FMU state round trip (get/set and serialize, %zu bytes): derivatives bit-identical\n",
+           size);
+done:
+    free(bytes);
+    free(x);
+    free(d0);
+    free(d1);
+    free(d2);
+}
+
 static void test_runs(void)
 {
     Log log;
@@ -727,6 +782,7 @@ int main(int argc, char **argv)
     test_state_table();
     test_arguments();
     test_runs();
+    test_state_round_trip();
     free(xbuf);
     free(zbuf);
     printf("%d checks, %d failures\n", n_checks, n_failures);
