@@ -9,3 +9,4 @@ mod runtime;
 mod syntax;
 mod tearing;
 mod units;
+mod watch;
