@@ -12,6 +12,11 @@ use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
 
+/// The largest number of elements of one array variable. Sizes are
+/// structural and fixed at export; far larger ones come from a mistyped
+/// value and would exhaust memory instead of giving a diagnostic.
+pub const MAX_ARRAY_LEN: i64 = 10_000_000;
+
 /// `--set path=value` from the command line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetValue {
@@ -410,11 +415,47 @@ impl Builder<'_, '_> {
                         .with_help("give the size parameter a positive value"),
                     );
                     shape.push(1);
+                } else if n > MAX_ARRAY_LEN {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MX004",
+                            decl_span.unwrap_or(v.span),
+                            format!(
+                                "`{}` would have size {n}; arrays are limited to {MAX_ARRAY_LEN} elements",
+                                flat(&v.name)
+                            ),
+                        )
+                        .with_label("size too large")
+                        .with_help("give the size parameter a smaller value"),
+                    );
+                    shape.push(1);
                 } else {
                     shape.push(n as usize);
                 }
             }
-            let len: usize = shape.iter().product();
+            // Several large dimensions together are bounded the same way.
+            let len = match shape
+                .iter()
+                .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+                .filter(|&l| l as i64 <= MAX_ARRAY_LEN)
+            {
+                Some(l) => l,
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MX004",
+                            decl_span.unwrap_or(v.span),
+                            format!(
+                                "`{}` would have more than {MAX_ARRAY_LEN} elements",
+                                flat(&v.name)
+                            ),
+                        )
+                        .with_label("size too large")
+                        .with_help("give the size parameters smaller values"),
+                    );
+                    1
+                }
+            };
             let offset = self.sys.reals.len();
             self.sys.instances[me].var_offset[vi] = Some(offset);
             self.sys.instances[me].var_len[vi] = len;
