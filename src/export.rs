@@ -11,7 +11,7 @@ use crate::fmu::table::ModelTable;
 use crate::instantiate::{instantiate, SetValue};
 use crate::resolve::tree::ClassTree;
 use crate::resolve::Elaborator;
-use crate::source::SourceMap;
+use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{ClassBody, ClassKind, StoredDefinition};
 use crate::syntax::parse;
 use crate::units::{annotate, ModelUnits, UnitChecker, Verdict};
@@ -75,7 +75,11 @@ pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
                 continue;
             }
         };
-        if model.partial || kind == ClassKind::Connector {
+        if kind == ClassKind::Connector {
+            diags.extend(elab.check_connector(id));
+            continue;
+        }
+        if model.partial {
             continue;
         }
         // A class that uses an eliminated feature was already reported at
@@ -111,9 +115,55 @@ pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
         }
     }
     diags.extend(units.take_diagnostics());
+    drop_consequences_of_eliminated(lib, &mut diags);
     diags.sort_by_key(|d| (d.span.file, d.span.start));
     diags.dedup();
     diags
+}
+
+/// One line, one diagnostic: a line rejected for an eliminated feature
+/// (`MC1xx`, e.g. a `stream` member) is not reported again for what later
+/// phases make of it (the same member as a potential without causality).
+fn drop_consequences_of_eliminated(lib: &Library, diags: &mut Vec<Diagnostic>) {
+    let line = |d: &Diagnostic| {
+        let file = lib.sources.get(d.span.file);
+        (d.span.file, file.line_col(d.span.start).0)
+    };
+    let eliminated: std::collections::HashSet<_> = diags
+        .iter()
+        .filter(|d| d.code.starts_with("MC1"))
+        .map(line)
+        .collect();
+    if eliminated.is_empty() {
+        return;
+    }
+    // A connector that uses an eliminated feature (a `stream` member, an
+    // `expandable` prefix) is acausal by design; the feature is the one
+    // reason it is rejected, so its member order is not reported too.
+    let mut rejected_connectors = Vec::new();
+    for d in diags.iter().filter(|d| d.code.starts_with("MC1")) {
+        let innermost = lib
+            .tree
+            .classes
+            .iter()
+            .filter(|c| contains(c.def.span, d.span))
+            .min_by_key(|c| c.def.span.end - c.def.span.start);
+        if let Some(c) = innermost.filter(|c| c.def.kind == ClassKind::Connector) {
+            rejected_connectors.push(c.def.span);
+        }
+    }
+    diags.retain(|d| {
+        if d.code.starts_with("MC1") || d.code.starts_with("MS") {
+            return true;
+        }
+        let order = matches!(d.code, "MC013" | "MC014");
+        let in_rejected = order && rejected_connectors.iter().any(|s| contains(*s, d.span));
+        !in_rejected && !eliminated.contains(&line(d))
+    });
+}
+
+fn contains(outer: Span, inner: Span) -> bool {
+    outer.file == inner.file && outer.start <= inner.start && inner.end <= outer.end
 }
 
 /// A class's unit verdict and the variables it leaves open.

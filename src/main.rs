@@ -17,6 +17,8 @@ use mofmu::instantiate::SetValue;
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
 
+mod watch;
+
 #[derive(Parser)]
 #[command(
     name = "mofmu",
@@ -43,6 +45,10 @@ enum Command {
         /// Skip unit checking (to measure what it costs).
         #[arg(long, hide = true)]
         no_units: bool,
+        /// Keep running: re-check whenever a file under PATH is saved and
+        /// print what changed (new diagnostics, fixed ones, or "clean").
+        #[arg(long)]
+        watch: bool,
         /// .mo files or library directories, loaded in the order given.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -150,7 +156,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             message_format,
             paths,
             no_units,
+            watch,
         } => {
+            if watch {
+                let format = match message_format {
+                    MessageFormat::Human => watch::Format::Human,
+                    MessageFormat::Short => watch::Format::Short,
+                };
+                return watch::watch(&paths, format, !no_units);
+            }
             let lib = load_library(load_paths(&paths)?);
             let diags = check_library_with(&lib, !no_units);
             if diags.is_empty() {

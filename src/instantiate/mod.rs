@@ -12,6 +12,11 @@ use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
 
+/// The largest number of elements of one array variable. Sizes are
+/// structural and fixed at export; far larger ones come from a mistyped
+/// value and would exhaust memory instead of giving a diagnostic.
+pub const MAX_ARRAY_LEN: i64 = 10_000_000;
+
 /// The most Real variables a model may have.
 pub const MAX_REALS: usize = 2_000_000;
 
@@ -462,11 +467,47 @@ impl Builder<'_, '_> {
                         .with_help("give the size parameter a positive value"),
                     );
                     shape.push(1);
+                } else if n > MAX_ARRAY_LEN {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MX004",
+                            decl_span.unwrap_or(v.span),
+                            format!(
+                                "`{}` would have size {n}; arrays are limited to {MAX_ARRAY_LEN} elements",
+                                flat(&v.name)
+                            ),
+                        )
+                        .with_label("size too large")
+                        .with_help("give the size parameter a smaller value"),
+                    );
+                    shape.push(1);
                 } else {
                     shape.push(n as usize);
                 }
             }
-            let len: usize = shape.iter().product();
+            // Several large dimensions together are bounded the same way.
+            let len = match shape
+                .iter()
+                .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+                .filter(|&l| l as i64 <= MAX_ARRAY_LEN)
+            {
+                Some(l) => l,
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MX004",
+                            decl_span.unwrap_or(v.span),
+                            format!(
+                                "`{}` would have more than {MAX_ARRAY_LEN} elements",
+                                flat(&v.name)
+                            ),
+                        )
+                        .with_label("size too large")
+                        .with_help("give the size parameters smaller values"),
+                    );
+                    1
+                }
+            };
             if self.sys.reals.len().saturating_add(len) > MAX_REALS {
                 if !self.too_large {
                     self.too_large = true;

@@ -564,6 +564,18 @@ impl<'a> Elaborator<'a> {
         }
     }
 
+    /// Checks the assumed-causality order of a connector class on its own
+    /// (`MC013`, `MC014`), so that a connector is checked where it is
+    /// declared even before any component uses it.
+    pub fn check_connector(&mut self, id: ClassId) -> Vec<Diagnostic> {
+        let span = self.tree.get(id).def.name.span;
+        let name = self.tree.get(id).name.clone();
+        match self.connector_members(id, &name, false, span) {
+            Ok(_) => Vec::new(),
+            Err(ds) => ds,
+        }
+    }
+
     /// Expands a connector class into variables named `comp.member`, with
     /// causality assigned by the assumed-causality rules.
     fn connector_members(
@@ -579,6 +591,8 @@ impl<'a> Elaborator<'a> {
         // The causality the next potential would inherit.
         let mut signal: Option<Causality> = None;
         let mut after_potential = false;
+        // The flow declared just before, if the previous member was one.
+        let mut previous_flow: Option<String> = None;
         for v in &cm.vars {
             let mut var = v.clone();
             if let Some(base) = v.carried_of {
@@ -608,17 +622,28 @@ impl<'a> Elaborator<'a> {
                     (Some(c), true) => {
                         var.causality = invert(c);
                     }
-                    _ => diags.push(
-                        Diagnostic::error(
-                            "MC013",
-                            v.span,
-                            format!("flow variable `{}` must follow a potential or signal variable", v.name),
+                    _ => {
+                        // A flow right after another flow would share its
+                        // potential, so its causality would be ambiguous.
+                        let (message, label) = match &previous_flow {
+                            Some(f) => (
+                                format!("flow variable `{}` directly follows flow `{f}`: each flow needs its own potential or signal", v.name),
+                                "flow after a flow",
+                            ),
+                            None => (
+                                format!("flow variable `{}` must follow a potential or signal variable", v.name),
+                                "flow without a potential",
+                            ),
+                        };
+                        diags.push(
+                            Diagnostic::error("MC013", v.span, message)
+                                .with_label(label)
+                                .with_help("declare the potential (or an input/output signal) directly before the flow"),
                         )
-                        .with_label("flow without a potential")
-                        .with_help("declare the potential (or an input/output signal) directly before the flow"),
-                    ),
+                    }
                 }
                 after_potential = false;
+                previous_flow = Some(v.name.clone());
             } else if v.causality != Causality::Local {
                 signal = Some(v.causality);
                 after_potential = true;
@@ -637,6 +662,9 @@ impl<'a> Elaborator<'a> {
                     .with_label("causality cannot be inherited")
                     .with_help("declare an input or output signal directly before this potential"),
                 );
+            }
+            if !v.flow {
+                previous_flow = None;
             }
             var.name = format!("{comp}.{}", v.name);
             var.connector = Some(comp.to_string());

@@ -230,7 +230,7 @@ impl ClassTree {
         for (i, part) in name.parts.iter().enumerate().skip(1) {
             match self.child_before(Some(cur), &part.name, at) {
                 Some(c) => cur = c,
-                None => return Err(self.not_found(name, i, Some(cur), at)),
+                None => return Err(self.not_found(name, i, scope, at)),
             }
         }
         Ok(Resolved::Class(cur))
@@ -303,6 +303,7 @@ impl ClassTree {
         })
     }
 
+    /// `scope` is the class the name is used in.
     fn not_found(&self, name: &Name, i: usize, scope: Option<ClassId>, at: Span) -> Diagnostic {
         let part = &name.parts[i];
         // Distinguish look-ahead from a plain unknown name: search everywhere.
@@ -326,10 +327,171 @@ impl ClassTree {
                 "check the spelling, or import the package that declares it",
             )
         };
-        let _ = scope;
+        if later {
+            if let Some(d) = self.mutual_dependency(name, part.span, scope) {
+                return d;
+            }
+        }
         Diagnostic::error(code, part.span, message)
             .with_label("not found")
             .with_help(help)
+    }
+
+    /// `MC050`: the use of a later-declared class at `at` is one direction
+    /// of a mutual dependency between two sibling packages. The rule: the
+    /// name, resolved as if look-ahead were allowed, denotes a class in
+    /// package `Q`; the use lies in package `P`; `P` and `Q` are distinct
+    /// packages with the same parent (or both top-level); and some element
+    /// of `Q` (a component type, an `extends`, an import or a short class
+    /// base, in `Q` or any class nested in it) names a class inside `P`.
+    /// Such a pair cannot be put in any load order, so moving declarations
+    /// cannot fix it; the packages must be split instead.
+    fn mutual_dependency(
+        &self,
+        name: &Name,
+        part: Span,
+        scope: Option<ClassId>,
+    ) -> Option<Diagnostic> {
+        let target = self.lookup_ignoring_order(name, scope)?;
+        let mut use_chain = self.ancestors(scope?);
+        let mut target_chain = self.ancestors(target);
+        use_chain.reverse();
+        target_chain.reverse();
+        let k = use_chain
+            .iter()
+            .zip(&target_chain)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let (&p, &q) = (use_chain.get(k)?, target_chain.get(k)?);
+        if self.kind(p) != ClassKind::Package || self.kind(q) != ClassKind::Package {
+            return None;
+        }
+        let back = self.first_use_of(q, p)?;
+        let (pn, qn) = (&self.get(p).qualified, &self.get(q).qualified);
+        Some(
+            Diagnostic::error(
+                "MC050",
+                part,
+                format!(
+                    "packages `{pn}` and `{qn}` depend on each other: `{}` is declared later, in `{qn}`, which itself uses `{pn}`",
+                    name.dotted()
+                ),
+            )
+            .with_label(format!("`{pn}` uses `{qn}` here"))
+            .with_note(back, format!("and `{qn}` uses `{pn}` here"))
+            .with_help(format!(
+                "make the dependency go one way: move what `{pn}` needs from `{qn}` into `{pn}` or into a package declared before both"
+            )),
+        )
+    }
+
+    /// The class itself and its enclosing classes, innermost first.
+    fn ancestors(&self, id: ClassId) -> Vec<ClassId> {
+        let mut out = vec![id];
+        let mut cur = self.get(id).parent;
+        while let Some(c) = cur {
+            out.push(c);
+            cur = self.get(c).parent;
+        }
+        out
+    }
+
+    fn inside(&self, id: ClassId, package: ClassId) -> bool {
+        self.ancestors(id).contains(&package)
+    }
+
+    /// The first name in `user` (or a class nested in it) that denotes a
+    /// class inside `used`, ignoring declaration order.
+    fn first_use_of(&self, user: ClassId, used: ClassId) -> Option<Span> {
+        for (i, node) in self.classes.iter().enumerate() {
+            let id = ClassId(i as u32);
+            if !self.inside(id, user) {
+                continue;
+            }
+            let hits = |n: &Name, scope: Option<ClassId>| {
+                self.lookup_ignoring_order(n, scope)
+                    .is_some_and(|c| self.inside(c, used))
+            };
+            match &node.def.body {
+                ClassBody::Short(short) => {
+                    if hits(&short.base, node.parent) {
+                        return Some(short.base.span);
+                    }
+                }
+                ClassBody::Long(body) => {
+                    for e in &body.elements {
+                        let name = match e {
+                            Element::Component(c) => &c.type_name,
+                            Element::Extends(x) => &x.name,
+                            Element::Import(imp) => {
+                                if self
+                                    .import_target_ignoring_order(imp)
+                                    .is_some_and(|c| self.inside(c, used))
+                                {
+                                    return Some(imp.name.span);
+                                }
+                                continue;
+                            }
+                            Element::Class { .. } => continue,
+                        };
+                        if hits(name, Some(id)) {
+                            return Some(name.span);
+                        }
+                    }
+                }
+                ClassBody::Unsupported { .. } => {}
+            }
+        }
+        None
+    }
+
+    /// Where `name` used in `scope` would resolve if look-ahead were
+    /// allowed; used only to explain a look-ahead error.
+    fn lookup_ignoring_order(&self, name: &Name, scope: Option<ClassId>) -> Option<ClassId> {
+        let first = &name.parts.first()?.name;
+        let mut cur = if name.global {
+            self.child_any(None, first)?
+        } else {
+            self.first_ignoring_order(first, scope)?
+        };
+        for part in name.parts.iter().skip(1) {
+            cur = self.child_any(Some(cur), &part.name)?;
+        }
+        Some(cur)
+    }
+
+    fn first_ignoring_order(&self, ident: &str, scope: Option<ClassId>) -> Option<ClassId> {
+        let mut s = scope;
+        while let Some(id) = s {
+            if let Some(c) = self.child_any(Some(id), ident) {
+                return Some(c);
+            }
+            for imp in self.get(id).imports() {
+                if imp.wildcard.is_some() {
+                    continue;
+                }
+                let visible = match &imp.alias {
+                    Some(a) => a.name == ident,
+                    None => imp.name.last().name == ident,
+                };
+                if visible {
+                    return self.import_target_ignoring_order(imp);
+                }
+            }
+            if self.get(id).encapsulated() {
+                return None;
+            }
+            s = self.get(id).parent;
+        }
+        self.child_any(None, ident)
+    }
+
+    fn import_target_ignoring_order(&self, imp: &Import) -> Option<ClassId> {
+        let mut cur: Option<ClassId> = None;
+        for part in &imp.name.parts {
+            cur = Some(self.child_any(cur, &part.name)?);
+        }
+        cur
     }
 
     pub fn kind(&self, id: ClassId) -> ClassKind {

@@ -347,3 +347,61 @@ fn every_code_has_fixtures() {
         "fixtures for codes that src/ no longer emits: {stale:?}"
     );
 }
+
+/// Real non-compliant input (`test_data/check/real/*.mo`): libraries in the
+/// plain acausal style and files in the style of the Modelica compliance
+/// suite. Each says `// first: CODE`; its first diagnostic must have that
+/// code, on a line marked `// <- CODE`, and the whole short output must
+/// match `<name>.expected` (rewritten with `UPDATE_EXPECT=1`).
+#[test]
+fn real_inputs_give_their_first_diagnostic() {
+    let dir = fixture_dir().join("real");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("test_data/check/real exists")
+        .map(|entry| entry.expect("readable directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "mo"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7, "real inputs are missing: {files:?}");
+    let mut failures = Vec::new();
+    for path in &files {
+        let name = file_name(path);
+        let text = std::fs::read_to_string(path).expect("fixture is readable UTF-8");
+        let first = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("// first:"))
+            .map(|c| c.trim().to_string())
+            .unwrap_or_else(|| panic!("{name} has no `// first: CODE` line"));
+        let outcome = run(path);
+        if !outcome.malformed.is_empty() {
+            failures.push(outcome.malformed.join("\n"));
+            continue;
+        }
+        let expected_path = path.with_extension("expected");
+        if std::env::var_os("UPDATE_EXPECT").is_some() {
+            std::fs::write(&expected_path, &outcome.rendered).expect("expected file is writable");
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if expected != outcome.rendered {
+            failures.push(format!(
+                "{name} differs from its .expected:\n{}",
+                outcome.rendered
+            ));
+        }
+        let Some(d) = outcome.diagnostics.first() else {
+            failures.push(format!("{name}: no diagnostic, expected {first} first"));
+            continue;
+        };
+        let line = line_of(&text, d.span.start);
+        let marked = markers(&text)
+            .get(&line)
+            .is_some_and(|codes| codes.contains(&first));
+        if d.code != first || !marked {
+            failures.push(format!(
+                "{name}: first diagnostic is {} on line {line} ({}), expected {first} on a line marked `// <- {first}`",
+                d.code, d.message
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -12,3 +12,4 @@ mod runtime;
 mod syntax;
 mod tearing;
 mod units;
+mod watch;

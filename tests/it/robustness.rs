@@ -259,10 +259,11 @@ fn exercise(files: Vec<(String, String)>, model: &str) -> Result<Vec<&'static st
 }
 
 /// Runs `exercise` on its own thread so that a panic or a hang is caught.
-fn guarded(files: Vec<(String, String)>, model: &'static str) -> Result<Vec<&'static str>, String> {
+fn guarded(files: Vec<(String, String)>, model: &str) -> Result<Vec<&'static str>, String> {
     let (send, receive) = mpsc::channel();
+    let model = model.to_string();
     std::thread::spawn(move || {
-        let result = std::panic::catch_unwind(|| exercise(files, model));
+        let result = std::panic::catch_unwind(|| exercise(files, &model));
         let _ = send.send(result);
     });
     match receive.recv_timeout(TIME_LIMIT) {
@@ -376,4 +377,68 @@ fn cli_check_exits_with_0_or_1_on_mutants() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// Mutants per run of the compliance fixtures.
+const FIXTURE_VARIANTS: u64 = 600;
+
+/// Every compliance fixture (`test_data/check/*.mo`, failing and passing,
+/// and the real non-compliant inputs in `real/`) with the model its
+/// `// export:` line names, if any.
+fn check_fixtures() -> Vec<(String, String, Option<String>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/check");
+    let mut out = Vec::new();
+    for dir in [root.clone(), root.join("real")] {
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .expect("fixture directory")
+            .map(|e| e.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "mo"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let text = std::fs::read_to_string(&p).expect("fixture is readable");
+            let model = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("// export:"))
+                .map(|m| m.trim().to_string());
+            let name = p
+                .file_name()
+                .expect("file name")
+                .to_string_lossy()
+                .into_owned();
+            out.push((name, text, model));
+        }
+    }
+    out
+}
+
+/// The compliance fixtures, including those of the newest rules, mutated
+/// like the examples: check (and export where the fixture names a model)
+/// never panics or hangs, and every span stays inside its file.
+#[test]
+fn mutated_check_fixtures_never_panic() {
+    let fixtures = check_fixtures();
+    assert!(fixtures.len() > 100, "fixtures missing: {}", fixtures.len());
+    let mut failures = Vec::new();
+    for seed in 0..FIXTURE_VARIANTS {
+        let mut rng = Rng(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1);
+        let (name, text, model) = &fixtures[rng.below(fixtures.len())];
+        let mut text = text.clone();
+        let mut what = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            let (t, description) = mutate(&text, &mut rng);
+            text = t;
+            what.push(description);
+        }
+        let model = model.as_deref().unwrap_or("NoSuchModel");
+        if let Err(e) = guarded(vec![(name.clone(), text)], model) {
+            failures.push(format!("seed {seed} ({name}: {}): {e}", what.join(", ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {FIXTURE_VARIANTS} fixture mutants failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
