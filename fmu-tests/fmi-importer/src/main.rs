@@ -348,7 +348,9 @@ impl Simulation {
     fn advance(&mut self, method: Method, h_max: f64, target: f64) -> Result<(), String> {
         let t0 = self.time;
         let remaining = target - t0;
-        let steps = (remaining / h_max * (1.0 - 1e-12)).ceil().max(1.0);
+        // Equal steps of at most h_max; a quotient a rounding error above an
+        // integer does not add a step.
+        let steps = (remaining / h_max - 1e-9).ceil().max(1.0);
         let h = remaining / steps;
         let t1 = if steps <= 1.0 { target } else { t0 + h };
         let x0 = self.states.clone();
@@ -524,7 +526,30 @@ fn run(options: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// Prints the FMU's warnings and errors (passed on by the crate's logger
+/// callback through the `log` facade) and the crate's own to stderr.
+struct StderrLogger;
+
+impl log::Log for StderrLogger {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.level() <= log::Level::Warn
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata()) {
+            eprintln!("fmi-importer: {}: {}", record.level(), record.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+static LOGGER: StderrLogger = StderrLogger;
+
 fn main() -> ExitCode {
+    if log::set_logger(&LOGGER).is_ok() {
+        log::set_max_level(log::LevelFilter::Warn);
+    }
     let options = match parse_args(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {
