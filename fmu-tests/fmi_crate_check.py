@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Every example under a second third-party importer: the `fmi` crate.
+
+`fmi-importer` (fmu-tests/fmi-importer/) loads an FMU with the `fmi` crate
+from crates.io (rust-fmi): the crate unzips it, parses modelDescription.xml
+with its own schema and calls the FMI 2.0 Model Exchange functions through
+its own bindings. The program integrates with classical Runge-Kutta 4 at a
+fixed step, locating time events, state events (bisection on the step) and
+step events. Nothing of mofmu's own harness is involved.
+
+For every case of cases.toml:
+1. `fmi-crate-vs-fmpy`: the importer's result at step h agrees with FMPy's
+   CVode (rtol 1e-8, the round trip's setting) on the same FMU within the
+   case's own tolerance (abs_tol + rel_tol*|value|, justified in cases.toml
+   by CVode's error);
+2. `rk4-error`: the importer's own error is far below that tolerance: the
+   step-doubling estimate |x(2h) - x(h)|/15 (RK4 is fourth order) must stay
+   under 10% of it, so the first check measures the FMU and CVode, not the
+   fixed-step method.
+
+And one state event that no case has (test_data/events/Switch.mo): the
+crossing must be found at t = 0.5 within 1e-9 and every sample must match
+the closed form to 1e-6.
+
+Prints `PASS|FAIL <case> <check> <detail>` and `N passed, N failed`; the exit
+status is 1 when any check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from roundtrip import (
+    Tolerance,
+    Trajectory,
+    compare,
+    drop_event_duplicates,
+    fmpy_simulate,
+    load_cases,
+    read_csv,
+)
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DEFAULT_IMPORTER = HERE / "fmi-importer" / "target" / "release" / "fmi-importer"
+
+# The RK4 step. Explicit methods must resolve the fastest mode: the planar
+# joints' dialectic time constant TD = 1e-4 s puts eigenvalues near -1/TD,
+# and RK4 is stable for h*|lambda| < 2.78, so 1e-4 s, also at 2h for the
+# step-doubling estimate. The thermal cases are slow (time constants of
+# seconds, the 10-volume rod's fastest about 0.5 s), so 1e-2 s.
+DEFAULT_STEP = 1e-4
+STEPS = {
+    "TwoCapacitors": 1e-2,
+    "CapacitorCooling": 1e-2,
+    "HeatedCapacitor": 1e-2,
+    "RodHeating": 1e-2,
+    "RodHeating_n10": 1e-2,
+}
+
+# Share of a case's tolerance that the RK4 error estimate may take.
+RK4_ERROR_SHARE = 0.1
+
+COMMAND_TIMEOUT = 300
+
+passed = 0
+failed = 0
+
+
+def report(ok: bool, case: str, check: str, detail: str) -> None:
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+    print(f"{'PASS' if ok else 'FAIL'} {case} {check} {detail}", flush=True)
+
+
+def export(mofmu: Path, fmu: Path, libraries: list[str], model: str, stop_time: float,
+           sets: list[str]) -> None:
+    command = [str(mofmu), "export", *[str(ROOT / lib) for lib in libraries],
+               "--model", model, "-o", str(fmu), "--stop-time", repr(stop_time)]
+    for s in sets:
+        command += ["--set", s]
+    subprocess.run(command, check=True, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+
+
+def run_importer(importer: Path, fmu: Path, csv: Path, stop_time: float, interval: float,
+                 step: float, variables: list[str]) -> tuple[Trajectory, str, float]:
+    """Runs fmi-importer; returns its result, its statistics line and its run time."""
+    command = [str(importer), str(fmu), "--stop-time", repr(stop_time),
+               "--output-interval", repr(interval), "--step", repr(step),
+               "--method", "rk4", "--variables", ",".join(variables), "-o", str(csv)]
+    started = time.monotonic()
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+    elapsed = time.monotonic() - started
+    if proc.returncode != 0:
+        raise RuntimeError(f"exit {proc.returncode}: {proc.stderr.strip()}")
+    statistics = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+    statistics = statistics.split(": ", 2)[-1]
+    return read_csv(csv), statistics, elapsed
+
+
+def step_doubling(fine: Trajectory, coarse: Trajectory, names: list[str],
+                  tol: Tolerance) -> tuple[float, str]:
+    """Largest |x(2h) - x(h)|/15 as a share of the tolerance, and a summary."""
+    fine = drop_event_duplicates(fine)
+    coarse = drop_event_duplicates(coarse)
+    worst, where = 0.0, ""
+    for name in names:
+        estimate = np.abs(np.interp(fine.time, coarse.time, coarse.columns[name])
+                          - fine.columns[name]) / 15.0
+        share = estimate / (tol.abs_tol + tol.rel_tol * np.abs(fine.columns[name]))
+        i = int(np.argmax(share))
+        if share[i] > worst:
+            worst = float(share[i])
+            where = f"{estimate[i]:.2e} ({name} at t={fine.time[i]:.6g})"
+    return worst, where or "0"
+
+
+def check_cases(mofmu: Path, importer: Path, out: Path, only: str | None) -> None:
+    for case in load_cases(HERE / "cases.toml"):
+        if only and only not in case.name:
+            continue
+        fmu = out / f"{case.name}.fmu"
+        try:
+            export(mofmu, fmu, case.libraries, case.model, case.stop_time, case.sets)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+            report(False, case.name, "export", str(e))
+            continue
+        step = STEPS.get(case.name, DEFAULT_STEP)
+        try:
+            fine, statistics, elapsed = run_importer(
+                importer, fmu, out / f"{case.name}.csv", case.stop_time,
+                case.output_interval, step, case.variables)
+            coarse, _, _ = run_importer(
+                importer, fmu, out / f"{case.name}_2h.csv", case.stop_time,
+                case.output_interval, 2.0 * step, case.variables)
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            report(False, case.name, "fmi-crate-run", str(e))
+            continue
+        fmpy = fmpy_simulate(fmu, case)
+        verdict = compare(fine, fmpy, case.variables, case.tolerance, case.stop_time,
+                          case.output_interval)
+        report(verdict.ok, case.name, "fmi-crate-vs-fmpy",
+               f"{verdict.summary}; tolerance {case.tolerance.abs_tol:g} + "
+               f"{case.tolerance.rel_tol:g}*|x|; RK4 h={step:g}: {statistics}, {elapsed:.2f} s")
+        share, where = step_doubling(fine, coarse, case.variables, case.tolerance)
+        report(share <= RK4_ERROR_SHARE, case.name, "rk4-error",
+               f"step-doubling estimate {where}, {100.0 * share:.2g}% of tolerance "
+               f"(limit {100.0 * RK4_ERROR_SHARE:g}%)")
+
+
+def check_state_event(mofmu: Path, importer: Path, out: Path) -> None:
+    name = "Switch.RiseThenDecay"
+    fmu = out / "Switch_RiseThenDecay.fmu"
+    export(mofmu, fmu, ["examples/Base.mo", "test_data/events/Switch.mo"], name, 2.0, [])
+    result, statistics, _ = run_importer(importer, fmu, out / "Switch_RiseThenDecay.csv",
+                                         2.0, 0.01, 1e-3, ["x"])
+    t = result.time
+    x = result.columns["x"]
+    repeated = t[1:][np.diff(t) == 0.0]
+    at_half = [e for e in repeated if abs(e - 0.5) <= 1e-9]
+    report(len(repeated) == 1 and len(at_half) == 1, name, "state-event",
+           f"event instants {[float(e) for e in repeated]} (want one at 0.5 within 1e-9); "
+           f"{statistics}")
+    closed = np.where(t < 0.5, t, 0.5 * np.exp(-(t - 0.5)))
+    # At the event instant the row before the event holds the rising branch.
+    before = np.zeros(t.size, dtype=bool)
+    before[:-1] = t[:-1] == t[1:]
+    closed[before] = t[before]
+    worst = float(np.max(np.abs(x - closed)))
+    report(worst <= 1e-6, name, "closed-form", f"worst {worst:.2e} (limit 1e-6)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mofmu", type=Path, default=ROOT / "target" / "release" / "mofmu")
+    parser.add_argument("--importer", type=Path, default=DEFAULT_IMPORTER)
+    parser.add_argument("--out", type=Path, default=ROOT / "out" / "fmi-crate")
+    parser.add_argument("-k", dest="only", help="only cases whose name contains this")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    check_state_event(args.mofmu, args.importer, args.out)
+    check_cases(args.mofmu, args.importer, args.out, args.only)
+    print(f"fmi crate check took {time.monotonic() - started:.1f} s")
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
