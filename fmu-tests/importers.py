@@ -10,9 +10,14 @@
    The event must appear in the result at t = 0.5 (within 1e-9 for the time
    event, 1e-7 for the located state event), and every sample after it
    must match the closed form to 1e-6.
-2. A second solver. Every case of cases.toml is simulated by FMPy's fixed-
-   step explicit Euler solver and compared with the committed reference at
-   a tolerance that follows from the step (first-order error).
+2. A second solver. Every non-stiff case of cases.toml is simulated by
+   FMPy's fixed-step explicit Euler solver and compared with the committed
+   reference at a tolerance that follows from the step (first-order error).
+   The planar examples are stiff by design (the dialectic time constant
+   TD = 1e-4 s puts eigenvalues near -1e4): explicit Euler needs h < 2e-4 s
+   to be stable and its first-order error over their horizons stays above
+   the limit at any step FMPy's Python loop can afford, so they are left to
+   the fixed-step RK4 of the fmi-crate importer (fmi_crate_check.py).
 
 Prints `PASS|FAIL <what> <detail>` per check and `N passed, N failed`; the
 exit status is 1 when any check failed.
@@ -103,6 +108,9 @@ def euler(mofmu: Path, out: Path) -> None:
 
     manifest = tomllib.loads((HERE / "cases.toml").read_text())
     for case in manifest["case"]:
+        if case["name"].startswith("Planar"):
+            print(f"SKIP Euler {case['name']} stiff (TD = 1e-4 s); covered by the fmi-crate RK4 stage")
+            continue
         fmu = export(mofmu, out, case["libraries"], case["model"], "euler_" + case["name"],
                      case["stop_time"], case.get("set"))
         stop = case["stop_time"]
