@@ -33,21 +33,30 @@ pub fn add_dependencies(table: &mut ModelTable, sys: &System, schedule: &Schedul
         kinds: vec![DependencyKind::Dependent; knowns.len()],
         knowns: knowns.into_iter().collect(),
     };
+    // An unknown that depends on very many knowns is left without a
+    // `dependencies` attribute, which FMI reads as "depends on all knowns":
+    // still correct, and it keeps the model description of a large array
+    // model (the rod with 10,000 volumes) linear in size instead of
+    // quadratic.
+    let listed = |p: &Propagated, u: usize| p.size_of_element(u) <= MAX_LISTED_KNOWNS;
     let mut dependencies = BTreeMap::new();
     for &u in table.outputs.iter().chain(&table.derivatives) {
-        if u < sys.reals.len() {
+        if u < sys.reals.len() && listed(&continuous, u) {
             dependencies.insert(u, entry(continuous.of_element(u)));
         }
     }
     let mut initial_dependencies = BTreeMap::new();
     for &u in &table.initial_unknowns {
-        if u < sys.reals.len() {
+        if u < sys.reals.len() && listed(&initial, u) {
             initial_dependencies.insert(u, entry(initial.of_element(u)));
         }
     }
     table.dependencies = dependencies;
     table.initial_dependencies = initial_dependencies;
 }
+
+/// Unknowns with more knowns than this are listed without dependencies.
+pub const MAX_LISTED_KNOWNS: usize = 1000;
 
 /// Which variables are knowns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,6 +209,18 @@ struct Propagated {
 }
 
 impl Propagated {
+    /// How many knowns element `offset` depends on.
+    fn size_of_element(&self, offset: usize) -> usize {
+        if self.known.get(offset).copied().unwrap_or(false) {
+            return 1;
+        }
+        let start = match self.extents_starts.range(..=offset).next_back() {
+            Some((&start, &len)) if offset < start + len => start,
+            _ => offset,
+        };
+        self.unknowns.get(&start).map_or(0, |s| s.len())
+    }
+
     /// The knowns element `offset` depends on (itself if it is a known).
     fn of_element(&self, offset: usize) -> BTreeSet<usize> {
         if self.known.get(offset).copied().unwrap_or(false) {
