@@ -70,27 +70,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 });
             }
         }
-        let shapes = model
-            .vars
-            .iter()
-            .map(|v| {
-                v.dims
-                    .iter()
-                    .map(|d| match d.kind {
-                        ExprKind::Integer(i) if i >= 1 => Some(i as usize),
-                        _ => None,
-                    })
-                    .collect::<Option<Vec<usize>>>()
-                    // Arrays of literal shape are scalarised; a large one is
-                    // handled like a parameter-sized array (loops and indices).
-                    .filter(|shape| {
-                        shape
-                            .iter()
-                            .try_fold(1usize, |n, d| n.checked_mul(*d))
-                            .is_some_and(|n| n <= MAX_SCALARISED)
-                    })
-            })
-            .collect();
+        let shapes = model.vars.iter().map(|v| literal_shape(&v.dims)).collect();
         Lowerer {
             model,
             elab,
@@ -162,20 +142,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 .with_label("not a Real variable")
                 .with_help("use the value through a Real parameter of this class"));
             }
-            let shape: Option<Vec<usize>> = v
-                .dims
-                .iter()
-                .map(|d| match d.kind {
-                    ExprKind::Integer(i) if i >= 1 => Some(i as usize),
-                    _ => None,
-                })
-                .collect::<Option<Vec<usize>>>()
-                .filter(|shape| {
-                    shape
-                        .iter()
-                        .try_fold(1usize, |n, d| n.checked_mul(*d))
-                        .is_some_and(|n| n <= MAX_SCALARISED)
-                });
+            let shape = literal_shape(&v.dims);
             let Some(shape) = shape else {
                 return Err(Diagnostic::error(
                     "MC033",
@@ -772,6 +739,24 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
 
 /// The largest array whose elements are handled one by one.
 pub const MAX_SCALARISED: usize = 4096;
+
+/// The shape of an array whose dimensions are Integer literals and which is
+/// small enough to handle element by element; `Some([])` for a scalar.
+/// A larger one is handled like a parameter-sized array.
+fn literal_shape(dims: &[Expr]) -> Option<Vec<usize>> {
+    dims.iter()
+        .map(|d| match d.kind {
+            ExprKind::Integer(i) if i >= 1 => Some(i as usize),
+            _ => None,
+        })
+        .collect::<Option<Vec<usize>>>()
+        .filter(|shape| {
+            shape
+                .iter()
+                .try_fold(1usize, |n, d| n.checked_mul(*d))
+                .is_some_and(|n| n <= MAX_SCALARISED)
+        })
+}
 
 /// A lowered value: a scalar, or the elements of an array with a literal
 /// shape in row-major order.

@@ -14,7 +14,9 @@
 //! why.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use super::runtime::{c_compiler, repo_path, run};
 use std::sync::OnceLock;
 
 use mofmu::export::{export_model, load_library, ExportError};
@@ -121,39 +123,6 @@ const CASES: &[Case] = &[
     },
 ];
 
-fn repo_path(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
-}
-
-fn c_compiler() -> cc::Tool {
-    let target = format!(
-        "{}-unknown-{}-gnu",
-        std::env::consts::ARCH,
-        std::env::consts::OS
-    );
-    cc::Build::new()
-        .target(&target)
-        .host(&target)
-        .opt_level(1)
-        .cargo_metadata(false)
-        .try_get_compiler()
-        .expect("a C compiler should be available")
-}
-
-fn run(mut command: Command, what: &str) -> Output {
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("could not run {what}: {e}"));
-    assert!(
-        output.status.success(),
-        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
 const SANITIZE: &[&str] = &[
     "-fsanitize=address,undefined",
     "-fno-omit-frame-pointer",
@@ -170,7 +139,7 @@ fn sanitizer_flags() -> &'static Result<Vec<&'static str>, String> {
         let source = dir.path().join("probe.c");
         let exe = dir.path().join("probe");
         std::fs::write(&source, "int main(void) { return 0; }\n").map_err(|e| e.to_string())?;
-        let mut build = c_compiler().to_command();
+        let mut build = c_compiler(1).to_command();
         build.args(SANITIZE).arg(&source).arg("-o").arg(&exe);
         let out = build.output().map_err(|e| e.to_string())?;
         if !out.status.success() {
@@ -234,7 +203,7 @@ fn drive(case: &Case, flags: &[&str], work: &Path) -> String {
     // The driver is held to strict warnings; generated code is compiled as
     // the packager compiles it.
     let driver_object = work.join(format!("{}-driver.o", case.name));
-    let mut build_driver = c_compiler().to_command();
+    let mut build_driver = c_compiler(1).to_command();
     build_driver
         .args(["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-c"])
         .args(flags)
@@ -246,7 +215,7 @@ fn drive(case: &Case, flags: &[&str], work: &Path) -> String {
     run(build_driver, "compiling the misuse driver");
 
     let exe = work.join(format!("{}-misuse", case.name));
-    let mut link = c_compiler().to_command();
+    let mut link = c_compiler(1).to_command();
     link.args(["-std=c99"])
         .args(flags)
         .arg("-I")

@@ -9,12 +9,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn repo_path(relative: &str) -> PathBuf {
+pub(crate) fn repo_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
 
-/// The system C compiler as the `cc` crate finds it, for this host.
-fn c_compiler() -> cc::Tool {
+/// The system C compiler as the `cc` crate finds it, for this host, with
+/// optimisation level `opt_level`.
+pub(crate) fn c_compiler(opt_level: u32) -> cc::Tool {
     let target = format!(
         "{}-unknown-{}-gnu",
         std::env::consts::ARCH,
@@ -23,13 +24,13 @@ fn c_compiler() -> cc::Tool {
     cc::Build::new()
         .target(&target)
         .host(&target)
-        .opt_level(2)
+        .opt_level(opt_level)
         .cargo_metadata(false)
         .try_get_compiler()
         .expect("a C compiler should be available")
 }
 
-fn run(mut command: Command, what: &str) -> Output {
+pub(crate) fn run(mut command: Command, what: &str) -> Output {
     let output = command
         .output()
         .unwrap_or_else(|e| panic!("could not run {what}: {e}"));
@@ -54,7 +55,7 @@ fn runtime_passes_the_driver_with_the_fake_system() {
     let library = dir.path().join("FakeSystem.so");
     let driver = dir.path().join("driver");
 
-    let mut build_library = c_compiler().to_command();
+    let mut build_library = c_compiler(2).to_command();
     build_library
         .args(STRICT)
         .args(["-fPIC", "-fvisibility=hidden", "-shared", "-I"])
@@ -66,7 +67,7 @@ fn runtime_passes_the_driver_with_the_fake_system() {
         .arg("-lm");
     run(build_library, "compiling the runtime with the fake system");
 
-    let mut build_driver = c_compiler().to_command();
+    let mut build_driver = c_compiler(2).to_command();
     build_driver
         .args(STRICT)
         .arg("-I")
