@@ -572,16 +572,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
             }
             let slot = self.own_slot(vi).expect("every Real variable has a slot");
             if v.dims.is_empty() {
-                if !subs.is_empty() {
-                    return Err(Diagnostic::error(
-                        "MC040",
-                        r.span,
-                        "a scalar variable cannot be indexed",
-                    )
-                    .with_label("scalar variable")
-                    .with_help("remove the subscript"));
-                }
-                return Ok(Value::Scalar(Ex::Var(slot, None)));
+                return scalar_var(r, slot, subs);
             }
             return match self.shapes[vi].clone() {
                 Some(shape) => self.index_literal(r, slot, &shape, subs),
@@ -610,16 +601,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         if let Some(s) = self.sub_slot(r)? {
             let shape = self.sub_shapes.get(&s).cloned().unwrap_or_default();
             if shape.is_empty() {
-                if !subs.is_empty() {
-                    return Err(Diagnostic::error(
-                        "MC040",
-                        r.span,
-                        "a scalar variable cannot be indexed",
-                    )
-                    .with_label("scalar variable")
-                    .with_help("remove the subscript"));
-                }
-                return Ok(Value::Scalar(Ex::Var(s, None)));
+                return scalar_var(r, s, subs);
             }
             return self.index_literal(r, s, &shape, subs);
         }
@@ -951,6 +933,18 @@ fn product(a: Value, b: Value, e: &Expr) -> Result<Value, Diagnostic> {
             )),
         },
     }
+}
+
+/// A reference to a scalar variable, which takes no subscript.
+fn scalar_var(r: &ComponentRef, slot: SlotId, subs: &[Subscript]) -> Result<Value, Diagnostic> {
+    if !subs.is_empty() {
+        return Err(
+            Diagnostic::error("MC040", r.span, "a scalar variable cannot be indexed")
+                .with_label("scalar variable")
+                .with_help("remove the subscript"),
+        );
+    }
+    Ok(Value::Scalar(Ex::Var(slot, None)))
 }
 
 fn arity(e: &Expr, f: &str, n: usize) -> Diagnostic {
