@@ -588,11 +588,14 @@ impl<'a> Elaborator<'a> {
         let cm = self.class(cid)?;
         let mut out = Vec::new();
         let mut diags = Vec::new();
-        // The causality the next potential would inherit.
-        let mut signal: Option<Causality> = None;
-        let mut after_potential = false;
-        // The flow declared just before, if the previous member was one.
-        let mut previous_flow: Option<String> = None;
+        // Where the member order stands: the causality of the most recent
+        // signal, and whether flows have begun after it. Potentials may
+        // follow the signal (or potentials that do) and inherit its
+        // causality; flows follow a signal or potential, may follow each
+        // other (the methodology groups `flow f0[2]; flow t;`) and take the
+        // inverse causality. A potential after a flow has no signal of its
+        // own, so it needs a new signal first.
+        let mut group: Option<MemberGroup> = None;
         for v in &cm.vars {
             let mut var = v.clone();
             if let Some(base) = v.carried_of {
@@ -618,53 +621,52 @@ impl<'a> Elaborator<'a> {
             if v.variability != Variability::Continuous {
                 // Parameters in connectors carry no causality.
             } else if v.flow {
-                match (signal, after_potential) {
-                    (Some(c), true) => {
+                match group {
+                    Some(MemberGroup::Potentials(c) | MemberGroup::Flows(c)) => {
                         var.causality = invert(c);
+                        group = Some(MemberGroup::Flows(c));
                     }
-                    _ => {
-                        // A flow right after another flow would share its
-                        // potential, so its causality would be ambiguous.
-                        let (message, label) = match &previous_flow {
-                            Some(f) => (
-                                format!("flow variable `{}` directly follows flow `{f}`: each flow needs its own potential or signal", v.name),
-                                "flow after a flow",
+                    None => diags.push(
+                        Diagnostic::error(
+                            "MC013",
+                            v.span,
+                            format!(
+                                "flow variable `{}` must follow a potential or signal variable",
+                                v.name
                             ),
-                            None => (
-                                format!("flow variable `{}` must follow a potential or signal variable", v.name),
-                                "flow without a potential",
-                            ),
-                        };
-                        diags.push(
-                            Diagnostic::error("MC013", v.span, message)
-                                .with_label(label)
-                                .with_help("declare the potential (or an input/output signal) directly before the flow"),
                         )
-                    }
+                        .with_label("flow without a potential")
+                        .with_help(
+                            "declare an input or output signal (and its potentials) before the flow",
+                        ),
+                    ),
                 }
-                after_potential = false;
-                previous_flow = Some(v.name.clone());
             } else if v.causality != Causality::Local {
-                signal = Some(v.causality);
-                after_potential = true;
-            } else if let (Some(c), true) = (signal, after_potential) {
+                group = Some(MemberGroup::Potentials(v.causality));
+            } else if let Some(MemberGroup::Potentials(c)) = group {
                 var.causality = c;
             } else {
-                diags.push(
-                    Diagnostic::error(
-                        "MC014",
-                        v.span,
+                let (message, label) = match group {
+                    Some(MemberGroup::Flows(_)) => (
+                        format!(
+                            "potential variable `{}` follows a flow: a potential must follow an input or output variable, or potentials that do",
+                            v.name
+                        ),
+                        "no signal since the flows before it",
+                    ),
+                    _ => (
                         format!(
                             "potential variable `{}` must follow an input or output variable",
                             v.name
                         ),
-                    )
-                    .with_label("causality cannot be inherited")
-                    .with_help("declare an input or output signal directly before this potential"),
+                        "causality cannot be inherited",
+                    ),
+                };
+                diags.push(
+                    Diagnostic::error("MC014", v.span, message)
+                        .with_label(label)
+                        .with_help("declare an input or output signal before this potential"),
                 );
-            }
-            if !v.flow {
-                previous_flow = None;
             }
             var.name = format!("{comp}.{}", v.name);
             var.connector = Some(comp.to_string());
@@ -678,6 +680,15 @@ impl<'a> Elaborator<'a> {
             Err(diags)
         }
     }
+}
+
+/// Where a connector's member list stands while it is read in order.
+#[derive(Clone, Copy)]
+enum MemberGroup {
+    /// After a signal of this causality, and potentials only since.
+    Potentials(Causality),
+    /// After flows that follow a signal of this causality.
+    Flows(Causality),
 }
 
 fn invert(c: Causality) -> Causality {

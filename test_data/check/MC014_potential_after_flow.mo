@@ -2,6 +2,7 @@ package P
   connector Frame
     input Real x;
     flow Real fx;
-    flow Real fy; // <- MC013
+    Real vy; // <- MC014
+    flow Real fy;
   end Frame;
 end P;
