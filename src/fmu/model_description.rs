@@ -44,17 +44,37 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
     ));
     xml.open("fmiModelDescription", &root);
 
-    xml.empty(
-        "ModelExchange",
-        &[
-            ("modelIdentifier", table.model_identifier.clone()),
-            ("completedIntegratorStepNotNeeded", "true".to_string()),
-            ("canGetAndSetFMUstate", "true".to_string()),
-            ("canSerializeFMUstate", "true".to_string()),
-            ("providesDirectionalDerivative", "true".to_string()),
-            ("canNotUseMemoryManagementFunctions", "true".to_string()),
-        ],
-    );
+    if table.interfaces.model_exchange {
+        xml.empty(
+            "ModelExchange",
+            &[
+                ("modelIdentifier", table.model_identifier.clone()),
+                ("completedIntegratorStepNotNeeded", "true".to_string()),
+                ("canGetAndSetFMUstate", "true".to_string()),
+                ("canSerializeFMUstate", "true".to_string()),
+                ("providesDirectionalDerivative", "true".to_string()),
+                ("canNotUseMemoryManagementFunctions", "true".to_string()),
+            ],
+        );
+    }
+    if table.interfaces.co_simulation {
+        // Each flag is exercised by a test: variable steps and the step at
+        // an event inside a step by tests/it/cosim.rs and the round trip,
+        // FMU state round trips and input derivatives by the misuse suite.
+        xml.empty(
+            "CoSimulation",
+            &[
+                ("modelIdentifier", table.model_identifier.clone()),
+                ("canHandleVariableCommunicationStepSize", "true".to_string()),
+                ("canInterpolateInputs", "true".to_string()),
+                ("maxOutputDerivativeOrder", "0".to_string()),
+                ("canGetAndSetFMUstate", "true".to_string()),
+                ("canSerializeFMUstate", "true".to_string()),
+                ("providesDirectionalDerivative", "true".to_string()),
+                ("canNotUseMemoryManagementFunctions", "true".to_string()),
+            ],
+        );
+    }
 
     if !table.unit_definitions.is_empty() {
         xml.open("UnitDefinitions", &[]);

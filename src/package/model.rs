@@ -7,6 +7,9 @@ use crate::export::ExportOutput;
 pub const RUNTIME_C: &str = include_str!("../../templates/mofmu_runtime.c");
 pub const MODEL_H: &str = include_str!("../../templates/mofmu_model.h");
 pub const FMI2_H: &str = include_str!("../../templates/mofmu_fmi2.h");
+/// The Co-Simulation part of the runtime. It is included by
+/// `mofmu_runtime.c` (one translation unit), so it travels as a header.
+pub const COSIM_H: &str = include_str!("../../templates/mofmu_cosim.h");
 
 /// Name of the per-model system file inside `sources/`.
 pub const SYSTEM_C: &str = "mofmu_system.c";
@@ -38,6 +41,7 @@ pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
         headers: vec![
             ("mofmu_model.h".into(), MODEL_H.into()),
             ("mofmu_fmi2.h".into(), FMI2_H.into()),
+            ("mofmu_cosim.h".into(), COSIM_H.into()),
         ],
     }
 }
