@@ -500,10 +500,14 @@ static int cs_rodas_step(Instance *inst, double *t, double *x, double t_limit, d
     if (cs_rhs(inst, t0, x, w->f0) != 0 || cs_jacobian(inst) != 0) {
         return 1;
     }
-    /* df/dt by a forward difference (time has no tangent). */
+    /* df/dt by a forward difference (time has no tangent), backward when
+     * the right-hand side ends just after t0. */
     dt = sqrt(DBL_EPSILON) * fmax(fabs(t0), 1.0);
     if (cs_rhs(inst, t0 + dt, x, w->work) != 0) {
-        return 1;
+        dt = -dt;
+        if (cs_rhs(inst, t0 + dt, x, w->work) != 0) {
+            return 1;
+        }
     }
     for (i = 0; i < n; i++) {
         w->dfdt[i] = (w->work[i] - w->f0[i]) / dt;

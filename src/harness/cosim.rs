@@ -16,6 +16,8 @@ use super::{SimOptions, SimResult};
 pub struct InputBinding {
     signals: Option<InputSignals>,
     references: Vec<u32>,
+    /// Where the current integrator step began (see [`InputBinding::begin_step`]).
+    step_start: std::cell::Cell<Option<f64>>,
 }
 
 impl InputBinding {
@@ -42,14 +44,24 @@ impl InputBinding {
         Ok(InputBinding {
             signals: Some(signals.clone()),
             references,
+            step_start: Default::default(),
         })
+    }
+
+    /// From now on the inputs follow the linear piece that holds `t`: an integrator
+    /// step from `t` sees one smooth signal, up to the left limit of a step at its end.
+    pub fn begin_step(&self, t: f64) {
+        self.step_start.set(Some(t));
     }
 
     /// Sets the inputs to their values at `t`.
     pub fn apply(&self, instance: &mut Instance<'_>, t: f64) -> Result<(), HarnessError> {
-        match &self.signals {
-            Some(signals) => instance.set_real(&self.references, &signals.values_at(t)),
-            None => Ok(()),
+        match (&self.signals, self.step_start.get()) {
+            (Some(signals), Some(from)) => {
+                instance.set_real(&self.references, &signals.values_on_piece_of(from, t))
+            }
+            (Some(signals), None) => instance.set_real(&self.references, &signals.values_at(t)),
+            (None, _) => Ok(()),
         }
     }
 

@@ -83,6 +83,23 @@ impl InputSignals {
             .collect()
     }
 
+    /// The values at `t` on the linear piece that holds `from` (extrapolated when `t`
+    /// lies outside it): an integrator step that starts at `from` sees one smooth
+    /// signal, the left limit at a step at its end included.
+    pub fn values_on_piece_of(&self, from: f64, t: f64) -> Vec<f64> {
+        let (a, b) = self.segment(from);
+        if a == b {
+            return self.rows[a].clone();
+        }
+        let (ta, tb) = (self.times[a], self.times[b]);
+        let weight = (t - ta) / (tb - ta);
+        self.rows[a]
+            .iter()
+            .zip(&self.rows[b])
+            .map(|(&va, &vb)| va + weight * (vb - va))
+            .collect()
+    }
+
     /// The slopes of the segment that starts at or contains `t` (zero outside the
     /// table): the first derivatives a Co-Simulation FMU can extrapolate with.
     pub fn slopes_at(&self, t: f64) -> Vec<f64> {
@@ -145,5 +162,7 @@ mod tests {
         assert_eq!(s.next_breakpoint(0.0), Some(1.0));
         assert_eq!(s.next_breakpoint(1.0), Some(3.0));
         assert_eq!(s.next_breakpoint(3.0), None);
+        assert_eq!(s.values_on_piece_of(0.5, 1.0), [2.0]);
+        assert_eq!(s.values_on_piece_of(1.0, 1.0), [10.0]);
     }
 }

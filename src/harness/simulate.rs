@@ -94,6 +94,7 @@ pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessEr
         let t_limit = inputs
             .next_breakpoint(t)
             .map_or(t_limit, |b| b.min(t_limit));
+        inputs.begin_step(t);
         let mut t_new =
             integrator.step(&mut FmuSystem(&mut instance, &inputs), t, &mut y, t_limit)?;
 

@@ -11,11 +11,12 @@
 //!
 //!
 //! With `--interface cs` it drives the FMU's Co-Simulation side instead: one
-//! `fmi2DoStep` per output interval, the FMU integrating on its own.
+//! `fmi2DoStep` per output interval, the FMU integrating on its own to the
+//! relative tolerance `--tolerance` (passed to `fmi2SetupExperiment`).
 //!
 //! ```text
 //! fmi-importer FMU [--stop-time T] [--output-interval H] [--step H]
-//!                  [--method euler|rk4] [--interface me|cs]
+//!                  [--method euler|rk4] [--interface me|cs] [--tolerance RTOL]
 //!                  [--variables a,b,...] [-o OUT.csv]
 //! ```
 
@@ -30,7 +31,8 @@ use fmi::traits::{FmiImport, FmiInstance, FmiModelExchange};
 use fmi::EventFlags;
 
 const USAGE: &str = "usage: fmi-importer FMU [--stop-time T] [--output-interval H] [--step H] \
-                     [--method euler|rk4] [--interface me|cs] [--variables a,b,...] [-o OUT.csv]";
+                     [--method euler|rk4] [--interface me|cs] [--tolerance RTOL] [--variables a,b,...] \
+                     [-o OUT.csv]";
 
 /// Event iterations at one instant before the FMU is declared not to converge.
 const MAX_EVENT_ITERATIONS: usize = 1000;
@@ -49,6 +51,7 @@ struct Options {
     step: Option<f64>,
     method: Method,
     co_simulation: bool,
+    tolerance: Option<f64>,
     variables: Option<Vec<String>>,
     output: Option<PathBuf>,
 }
@@ -74,6 +77,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         step: None,
         method: Method::Rk4,
         co_simulation: false,
+        tolerance: None,
         variables: None,
         output: None,
     };
@@ -84,6 +88,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                 options.output_interval = Some(parse_positive(&arg, args.next())?)
             }
             "--step" => options.step = Some(parse_positive(&arg, args.next())?),
+            "--tolerance" => options.tolerance = Some(parse_positive(&arg, args.next())?),
             "--interface" => {
                 options.co_simulation = match args.next().as_deref() {
                     Some("me") => false,
@@ -475,7 +480,7 @@ fn run_co_simulation(options: &Options, import: &Fmi2Import) -> Result<(), Strin
         .map_err(|e| format!("fmi2Instantiate failed: {e}"))?;
     fmi(
         "fmi2SetupExperiment/fmi2EnterInitializationMode",
-        FmiInstance::enter_initialization_mode(&mut instance, None, start, Some(stop)),
+        FmiInstance::enter_initialization_mode(&mut instance, options.tolerance, start, Some(stop)),
     )?;
     fmi(
         "fmi2ExitInitializationMode",
