@@ -518,8 +518,9 @@ static int cs_rodas_step(Instance *inst, double *t, double *x, double t_limit, d
         int clamped;
         double step, error_norm;
         if (isnan(h_wanted) || h_wanted < min_step) {
-            char why[sizeof w->reason];
-            snprintf(why, sizeof why, "%s", w->reason);
+            /* The last trouble, shortened to leave room for the rest. */
+            char why[400];
+            snprintf(why, sizeof why, "%.399s", w->reason);
             snprintf(w->reason, sizeof w->reason,
                      "the step size fell to %g at time %.17g without meeting the tolerance%s%s",
                      h_wanted, t0, why[0] != '\0' ? "; last trouble: " : "", why);
