@@ -296,6 +296,9 @@ pub fn export_model(
     // gives the same FMU and any change gives another GUID.
     const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
     table.guid = DRAFT_GUID.to_string();
+    let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel.clone()).collect();
+    table.source_files =
+        crate::fmu::sources::source_files(kernels.iter().map(|k| k.file_name.as_str()));
     let draft = system::generate(&sys, &schedule, &model_identifier, DRAFT_GUID);
     let draft_xml = render_model_description(&table).map_err(|e| {
         ExportError::Diagnostics(vec![Diagnostic::error(
@@ -307,7 +310,6 @@ pub fn export_model(
         .with_help("this is a bug in mofmu unless a value in the model is not finite")])
     })?;
     let mut parts: Vec<&[u8]> = vec![draft.as_bytes(), draft_xml.as_bytes()];
-    let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel.clone()).collect();
     for k in &kernels {
         parts.push(k.text.as_bytes());
     }
