@@ -36,6 +36,12 @@ enum MessageFormat {
     Short,
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Platform {
+    Linux64,
+    Win64,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check libraries for compliance with the methodology.
@@ -71,6 +77,10 @@ enum Command {
         stop_time: f64,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
+        /// Binaries beside linux64 (always built): `win64` cross-compiles a
+        /// Windows DLL with MinGW-w64 (repeatable).
+        #[arg(long = "platform", value_enum)]
+        platforms: Vec<Platform>,
         /// Also write an FMI Cross-Check directory: <Model>.fmu,
         /// <Model>_ref.csv, <Model>_ref.opt, <Model>_in.csv (when the model
         /// has inputs) and a README.
@@ -261,6 +271,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             cross_check,
             reference,
             output_interval,
+            platforms,
         } => {
             let started = Instant::now();
             let sets: Vec<SetValue> = sets.iter().map(|s| parse_set(s)).collect::<Result<_>>()?;
@@ -287,7 +298,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 (None, None) => bail!("--output or --cross-check is required"),
             };
-            let report = build_fmu(&build_spec(&out), &output, Some(&cache))?;
+            let spec = build_spec(&out);
+            let mut report = build_fmu(&spec, &output, Some(&cache))?;
+            if platforms.contains(&Platform::Win64) {
+                report.fmu_bytes = mofmu::package::win64::add_win64_binary(&output, &spec)?;
+            }
             println!(
                 "exported {model} -> {} ({} bytes, {} variables, {} states, {} instances, {} classes; objects: {} compiled, {} from cache; {:.2} s)",
                 output.display(),

@@ -64,7 +64,11 @@ impl<'a> Tube<'a> {
     /// `time` must be non-decreasing and as long as `values`, every number
     /// finite, and the time span positive; otherwise `None`.
     pub fn new(time: &'a [f64], values: &'a [f64], tolerance: f64) -> Option<Tube<'a>> {
-        if time.len() != values.len() || time.windows(2).any(|w| w[0].is_nan() || w[1].is_nan() || w[0] > w[1]) {
+        if time.len() != values.len()
+            || time
+                .windows(2)
+                .any(|w| w[0].is_nan() || w[1].is_nan() || w[0] > w[1])
+        {
             return None;
         }
         let size = TubeSize::for_reference(time, values, tolerance)?;
