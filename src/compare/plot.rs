@@ -147,10 +147,11 @@ fn draw_signal<DB: DrawingBackend>(
         .y_label_area_size(80)
         .build_cartesian_2d(x_range.clone(), y_range)?;
     chart.configure_mesh().light_line_style(WHITE).draw()?;
-    let band: Vec<(f64, f64)> = outline
+    let shown = thin_band(&outline);
+    let band: Vec<(f64, f64)> = shown
         .iter()
         .map(|p| (p.0, p.2))
-        .chain(outline.iter().rev().map(|p| (p.0, p.1)))
+        .chain(shown.iter().rev().map(|p| (p.0, p.1)))
         .collect();
     let tube_color = RGBColor(31, 119, 180);
     chart
@@ -194,7 +195,13 @@ fn draw_signal<DB: DrawingBackend>(
         .label_font((FONT, 13))
         .draw()?;
 
-    let error_range = padded_range(errors.iter().map(|e| e.1).chain([0.0]));
+    // Distances are never negative: the axis starts at zero.
+    let largest_error = errors.iter().map(|e| e.1).fold(0.0, f64::max);
+    let error_range = 0.0..if largest_error > 0.0 {
+        1.05 * largest_error
+    } else {
+        1.0
+    };
     let mut error_chart = ChartBuilder::on(&bottom)
         .margin(12)
         .x_label_area_size(32)
@@ -276,6 +283,24 @@ fn thin(time: &[f64], values: &[f64]) -> Vec<(f64, f64)> {
         kept.push(first);
         kept.extend(inner);
         kept.push(last);
+    }
+    kept
+}
+
+/// The tube's outline thinned to about [`MAX_LINE_POINTS`]: per pixel
+/// column the lowest lower and the highest upper bound at the column's first
+/// and last time, so the drawn tube is never narrower than the real one.
+fn thin_band(outline: &[(f64, f64, f64)]) -> Vec<(f64, f64, f64)> {
+    if outline.len() <= MAX_LINE_POINTS {
+        return outline.to_vec();
+    }
+    let per_bucket = outline.len().div_ceil(MAX_LINE_POINTS / 2);
+    let mut kept = Vec::with_capacity(MAX_LINE_POINTS);
+    for bucket in outline.chunks(per_bucket) {
+        let low = bucket.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        let high = bucket.iter().map(|p| p.2).fold(f64::NEG_INFINITY, f64::max);
+        kept.push((bucket[0].0, low, high));
+        kept.push((bucket[bucket.len() - 1].0, low, high));
     }
     kept
 }
