@@ -8,7 +8,7 @@ use crate::diagnostic::Diagnostic;
 use crate::fmu::build::model_table;
 use crate::fmu::model_description::{guid_from, render_model_description};
 use crate::fmu::table::ModelTable;
-use crate::instantiate::{instantiate, SetValue};
+use crate::instantiate::{instantiate, instantiate_for_check, SetValue};
 use crate::resolve::tree::ClassTree;
 use crate::resolve::Elaborator;
 use crate::source::{SourceMap, Span};
@@ -101,17 +101,17 @@ pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
         if check_units {
             units.class(id, &mut elab);
         }
-        // A class with components is also checked as a system: its
-        // components' inputs must be connected and its blocks acyclic.
-        if !model.subs.is_empty() {
-            match instantiate(&mut elab, id, &[]) {
-                Ok(sys) => {
-                    if let Err(ds) = crate::schedule::schedule(&sys) {
-                        diags.extend(ds);
-                    }
+        // Every class is also checked as the system it forms with its
+        // components (its linear responses included): inputs connected,
+        // blocks acyclic, parameters set, residuals affine in the balances.
+        // So `check` finds every compliance fault `export` would.
+        match instantiate_for_check(&mut elab, id) {
+            Ok(sys) => {
+                if let Err(ds) = crate::schedule::schedule(&sys) {
+                    diags.extend(ds);
                 }
-                Err(ds) => diags.extend(ds),
             }
+            Err(ds) => diags.extend(ds),
         }
     }
     diags.extend(units.take_diagnostics());

@@ -150,6 +150,33 @@ pub fn instantiate(
     model: ClassId,
     sets: &[SetValue],
 ) -> Result<System, Vec<Diagnostic>> {
+    instantiate_with(elab, model, sets, Purpose::Export)
+}
+
+/// Instantiates a class as the checker sees it: as a component that some
+/// model will instantiate. Its own parameters may be left without a value
+/// (whoever instantiates it sets them); its components' may not.
+pub fn instantiate_for_check(
+    elab: &mut Elaborator,
+    model: ClassId,
+) -> Result<System, Vec<Diagnostic>> {
+    instantiate_with(elab, model, &[], Purpose::Check)
+}
+
+/// Why a class is instantiated: to be exported, or to be checked as the
+/// system its components form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Export,
+    Check,
+}
+
+fn instantiate_with(
+    elab: &mut Elaborator,
+    model: ClassId,
+    sets: &[SetValue],
+    purpose: Purpose,
+) -> Result<System, Vec<Diagnostic>> {
     let model_span = elab.tree.get(model).def.name.span;
     let model_name = elab_name(elab, model);
     let mut b = Builder {
@@ -183,6 +210,7 @@ pub fn instantiate(
         sets_used: vec![false; sets.len()],
         model_span,
         too_large: false,
+        purpose,
     };
     b.sys.model_name = model_name;
     let incoming: Vec<Incoming> = sets
@@ -234,6 +262,7 @@ struct Builder<'e, 'a> {
     model_span: Span,
     /// MX007 was reported: stop laying out variables.
     too_large: bool,
+    purpose: Purpose,
 }
 
 impl Builder<'_, '_> {
@@ -264,6 +293,47 @@ impl Builder<'_, '_> {
         let i = self.sys.classes.len() - 1;
         self.class_index.insert(id, i);
         Some(i)
+    }
+
+    /// A Real parameter that neither its class, nor a modifier, nor `--set`
+    /// gives a value. The class may leave it unset (Modelica allows it, and
+    /// the methodology's own listings do); information completeness is owed
+    /// by whoever instantiates the class, so the diagnostic names that
+    /// component declaration, or the parameter itself when it belongs to the
+    /// exported model.
+    fn unset_parameter(&mut self, me: usize, parent: Option<usize>, var: &str, var_span: Span) {
+        let full = self.sys.flat_name(me, var);
+        match (parent, self.sys.instances[me].decl_span) {
+            (Some(_), Some(decl)) => {
+                let (component, member) = full.rsplit_once('.').unwrap_or(("", var));
+                let local = component.rsplit('.').next().unwrap_or(component);
+                self.diags.push(
+                    Diagnostic::error(
+                        "MC048",
+                        decl,
+                        format!(
+                            "parameter `{full}` has no value: its class declares it without one and no modifier sets it"
+                        ),
+                    )
+                    .with_label("parameter left unset")
+                    .with_help(format!(
+                        "set it where the component is declared, e.g. `{local}({member} = ...)`"
+                    )),
+                );
+            }
+            _ if self.purpose == Purpose::Check => {}
+            _ => self.diags.push(
+                Diagnostic::error(
+                    "MX008",
+                    var_span,
+                    format!("parameter `{full}` of the exported model has no value"),
+                )
+                .with_label("missing binding")
+                .with_help(format!(
+                    "give it a value, e.g. `parameter Real {var} = 1`, or pass --set {full}=VALUE"
+                )),
+            ),
+        }
     }
 
     /// The value of a parameter or state start from the outermost modifier
@@ -556,10 +626,13 @@ impl Builder<'_, '_> {
                 match self.value_of(inc, own, me, vi, &ints, len) {
                     Some(Some(x)) => (RealKind::Parameter, x),
                     Some(None) => (RealKind::CalculatedParameter, none.clone()),
-                    None => (
-                        RealKind::Parameter,
-                        vec![Some(fold_attr(&v.attrs.start).unwrap_or(0.0)); len],
-                    ),
+                    None => {
+                        let start = fold_attr(&v.attrs.start);
+                        if start.is_none() {
+                            self.unset_parameter(me, parent, &v.name, v.span);
+                        }
+                        (RealKind::Parameter, vec![Some(start.unwrap_or(0.0)); len])
+                    }
                 }
             } else if v.special.state {
                 let own = compiled
@@ -578,7 +651,9 @@ impl Builder<'_, '_> {
             } else if parent.is_none()
                 && v.causality == Causality::Input
                 && v.tearing.is_none()
-                && v.carried_of.is_none()
+                // Checked as a component, a class receives the derivatives
+                // its input connectors carry from whoever connects them.
+                && (v.carried_of.is_none() || self.purpose == Purpose::Check)
             {
                 (
                     RealKind::Input,
