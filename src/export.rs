@@ -235,11 +235,51 @@ pub fn model_units(
     Ok((m, diags))
 }
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// The model name does not name a class of the library.
+    #[error("no class `{0}` in the loaded libraries")]
     UnknownModel(String),
+    /// The name is a class that cannot be exported (a package, a
+    /// connector, a type); `models` are exportable classes inside it.
+    #[error("`{name}` is a {kind}, not a model{}", models_hint(models))]
+    NotAModel {
+        name: String,
+        kind: &'static str,
+        models: Vec<String>,
+    },
+    #[error("{} diagnostic(s)", .0.len())]
     Diagnostics(Vec<Diagnostic>),
+}
+
+fn models_hint(models: &[String]) -> String {
+    const SHOWN: usize = 8;
+    match models.len() {
+        0 => String::new(),
+        n if n <= SHOWN => format!("; models in it: {}", models.join(", ")),
+        n => format!(
+            "; models in it: {}, and {} more",
+            models[..SHOWN].join(", "),
+            n - SHOWN
+        ),
+    }
+}
+
+/// The classes under `id` (itself excluded) that can be exported: models
+/// and blocks that are not partial.
+fn exportable_below(tree: &ClassTree, id: crate::resolve::ClassId) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack: Vec<_> = tree.get(id).children.iter().rev().copied().collect();
+    while let Some(c) = stack.pop() {
+        let node = tree.get(c);
+        if matches!(node.def.kind, ClassKind::Model | ClassKind::Block)
+            && node.def.prefixes.partial.is_none()
+        {
+            out.push(node.qualified.clone());
+        }
+        stack.extend(node.children.iter().rev().copied());
+    }
+    out
 }
 
 /// Everything the packaging step needs.
@@ -272,10 +312,13 @@ pub fn export_model(
         .tree
         .find_qualified(model)
         .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
-    if lib.tree.get(id).def.kind == ClassKind::Package {
-        return Err(ExportError::UnknownModel(format!(
-            "{model} (a package, not a model)"
-        )));
+    let kind = lib.tree.get(id).def.kind;
+    if !matches!(kind, ClassKind::Model | ClassKind::Block | ClassKind::Class) {
+        return Err(ExportError::NotAModel {
+            name: model.to_string(),
+            kind: kind.keyword(),
+            models: exportable_below(&lib.tree, id),
+        });
     }
     let mut elab = Elaborator::new(&lib.tree, &lib.sources);
     let mut sys = instantiate(&mut elab, id, sets).map_err(ExportError::Diagnostics)?;

@@ -295,6 +295,45 @@ impl Builder<'_, '_> {
         Some(i)
     }
 
+    /// MX009 when a parameter's value (one number per element) lies outside
+    /// the `min`/`max` its declaration gives. Reported where the value comes
+    /// from: the modifier that sets it, the component declaration, or the
+    /// parameter itself (its own binding or `--set`).
+    fn check_bounds(
+        &mut self,
+        v: &crate::resolve::elaborate::Var,
+        name: &str,
+        values: &[f64],
+        origin: Option<(Option<Span>, Option<usize>)>,
+        decl_span: Option<Span>,
+    ) {
+        let min = fold_literal(&v.attrs.min);
+        let max = fold_literal(&v.attrs.max);
+        let Some((value, bound, word)) = values.iter().find_map(|&x| match (min, max) {
+            (Some(lo), _) if x < lo => Some((x, lo, "min")),
+            (_, Some(hi)) if x > hi => Some((x, hi, "max")),
+            _ => None,
+        }) else {
+            return;
+        };
+        let from_set = matches!(origin, Some((_, Some(_))));
+        let span = match origin {
+            Some((Some(span), _)) => span,
+            _ => decl_span.filter(|_| !from_set).unwrap_or(v.span),
+        };
+        let via = if from_set { " (from --set)" } else { "" };
+        let relation = if word == "min" { "below" } else { "above" };
+        self.diags.push(
+            Diagnostic::error(
+                "MX009",
+                span,
+                format!("`{name}` = {value}{via} is {relation} its {word} = {bound}"),
+            )
+            .with_label(format!("{word} = {bound} violated"))
+            .with_help(format!("give `{name}` a value within its declared bounds")),
+        );
+    }
+
     /// A Real parameter that neither its class, nor a modifier, nor `--set`
     /// gives a value. The class may leave it unset (Modelica allows it, and
     /// the methodology's own listings do); information completeness is owed
@@ -503,6 +542,10 @@ impl Builder<'_, '_> {
                     .with_help("give Integer parameters whole-number values"),
                 );
             }
+            let origin = effective
+                .get(&(v.name.clone(), false))
+                .map(|inc| (inc.span, inc.set_index));
+            self.check_bounds(v, &flat(&v.name), &[value], origin, decl_span);
             ints.push(value as i64);
             self.sys.ints.push(IntVar {
                 name: flat(&v.name),
@@ -600,20 +643,7 @@ impl Builder<'_, '_> {
             self.sys.instances[me].var_offset[vi] = Some(offset);
             self.sys.instances[me].var_len[vi] = len;
 
-            let fold_attr = |e: &Option<crate::syntax::ast::Expr>| -> Option<f64> {
-                e.as_ref().and_then(|x| match &x.kind {
-                    crate::syntax::ast::ExprKind::Real(r) => Some(*r),
-                    crate::syntax::ast::ExprKind::Integer(i) => Some(*i as f64),
-                    crate::syntax::ast::ExprKind::Unary(crate::syntax::ast::UnOp::Neg, a) => {
-                        match a.kind {
-                            crate::syntax::ast::ExprKind::Real(r) => Some(-r),
-                            crate::syntax::ast::ExprKind::Integer(i) => Some(-(i as f64)),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                })
-            };
+            let fold_attr = fold_literal;
             let none = vec![None; len];
 
             let (kind, starts) = if v.variability != Variability::Continuous {
@@ -624,7 +654,12 @@ impl Builder<'_, '_> {
                     .map(|(_, e)| e);
                 let inc = effective.get(&(v.name.clone(), false));
                 match self.value_of(inc, own, me, vi, &ints, len) {
-                    Some(Some(x)) => (RealKind::Parameter, x),
+                    Some(Some(x)) => {
+                        let values: Vec<f64> = x.iter().flatten().copied().collect();
+                        let origin = inc.map(|inc| (inc.span, inc.set_index));
+                        self.check_bounds(v, &flat(&v.name), &values, origin, decl_span);
+                        (RealKind::Parameter, x)
+                    }
                     Some(None) => (RealKind::CalculatedParameter, none.clone()),
                     None => {
                         let start = fold_attr(&v.attrs.start);
@@ -858,6 +893,22 @@ fn derivative_unit(u: &str) -> String {
 
 /// The flat FMI name of element `e` (0-based, row-major) of a variable:
 /// `rod.T[3]`, `body.R[1,2]`, `der(rev.flangeOn.v0[1])`.
+/// The value of an attribute written as a number literal (`min = 2`,
+/// `start = -1.5`); anything else is not folded.
+fn fold_literal(e: &Option<crate::syntax::ast::Expr>) -> Option<f64> {
+    use crate::syntax::ast::{ExprKind, UnOp};
+    e.as_ref().and_then(|x| match &x.kind {
+        ExprKind::Real(r) => Some(*r),
+        ExprKind::Integer(i) => Some(*i as f64),
+        ExprKind::Unary(UnOp::Neg, a) => match a.kind {
+            ExprKind::Real(r) => Some(-r),
+            ExprKind::Integer(i) => Some(-(i as f64)),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String {
     let (order, inner) = crate::resolve::elaborate::split_der(name);
     let mut flat = if path.is_empty() {

@@ -111,7 +111,9 @@ fn run(path: &Path) -> Outcome {
                 );
                 exported = Some(true);
             }
-            Err(ExportError::UnknownModel(m)) => panic!("{name}: no model `{m}` to export"),
+            Err(e @ (ExportError::UnknownModel(_) | ExportError::NotAModel { .. })) => {
+                panic!("{name}: {e}")
+            }
             Err(ExportError::Diagnostics(ds)) => {
                 assert!(!ds.is_empty(), "{name}: export failed without a diagnostic");
                 for d in ds {
