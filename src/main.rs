@@ -169,6 +169,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    default_sigpipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -176,6 +177,18 @@ fn main() -> ExitCode {
             eprintln!("error: {}", error_chain(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Output piped into a program that stops reading (`mofmu units … | head`)
+/// ends mofmu quietly, as it ends `cat` or `grep`, instead of a panic in
+/// `println!`. Rust ignores SIGPIPE by default; this restores the default.
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists;
+    // it only resets one signal's disposition to the system default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -278,12 +291,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let lib = load_library(load_paths(&paths)?);
             let out = match export_model(&lib, &model, &sets, stop_time) {
                 Ok(o) => o,
-                Err(ExportError::UnknownModel(m)) => {
-                    eprintln!("error: no class `{m}` in the loaded libraries");
-                    return Ok(ExitCode::from(1));
-                }
                 Err(ExportError::Diagnostics(d)) => {
                     print_diagnostics(&lib, &d, message_format);
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
                     return Ok(ExitCode::from(1));
                 }
             };
@@ -424,12 +437,12 @@ fn units(paths: &[PathBuf], model: Option<&str>, format: MessageFormat) -> Resul
     };
     let (units, diags) = match model_units(&lib, model) {
         Ok(x) => x,
-        Err(ExportError::UnknownModel(m)) => {
-            eprintln!("error: no class `{m}` in the loaded libraries");
-            return Ok(ExitCode::from(1));
-        }
         Err(ExportError::Diagnostics(d)) => {
             print_diagnostics(&lib, &d, format);
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
             return Ok(ExitCode::from(1));
         }
     };
