@@ -44,8 +44,20 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
     ));
     xml.open("fmiModelDescription", &root);
 
+    // Both elements carry the same <SourceFiles>: one set of sources builds
+    // the one binary that serves both interfaces.
+    let element = |xml: &mut XmlOut, name: &str, attributes: &[(&str, String)]| {
+        if table.source_files.is_empty() {
+            xml.empty(name, attributes);
+        } else {
+            xml.open(name, attributes);
+            write_source_files(xml, &table.source_files);
+            xml.close(name);
+        }
+    };
     if table.interfaces.model_exchange {
-        xml.empty(
+        element(
+            &mut xml,
             "ModelExchange",
             &[
                 ("modelIdentifier", table.model_identifier.clone()),
@@ -61,7 +73,8 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
         // Each flag is exercised by a test: variable steps and the step at
         // an event inside a step by tests/it/cosim.rs and the round trip,
         // FMU state round trips and input derivatives by the misuse suite.
-        xml.empty(
+        element(
+            &mut xml,
             "CoSimulation",
             &[
                 ("modelIdentifier", table.model_identifier.clone()),
@@ -165,6 +178,17 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
 
     xml.close("fmiModelDescription");
     Ok(xml.finish())
+}
+
+/// `<SourceFiles>` of an interface element (`ModelExchange`, and
+/// `CoSimulation` the same way): every C unit in `sources/`, so that an
+/// importer can rebuild the binary for its own platform.
+fn write_source_files(xml: &mut XmlOut, files: &[String]) {
+    xml.open("SourceFiles", &[]);
+    for file in files {
+        xml.empty("File", &[("name", file.clone())]);
+    }
+    xml.close("SourceFiles");
 }
 
 /// A deterministic GUID-shaped string `{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}`

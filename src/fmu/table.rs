@@ -152,6 +152,9 @@ pub struct ModelTable {
     pub default_experiment: DefaultExperiment,
     /// Log categories declared in the XML and honoured by the runtime.
     pub log_categories: Vec<(String, String)>,
+    /// The C units in `sources/` (`<SourceFiles>`), so that an importer can
+    /// rebuild the binary; see [`crate::fmu::sources`].
+    pub source_files: Vec<String>,
 }
 
 /// The FMI 2.0 interfaces an FMU declares in its model description. Every

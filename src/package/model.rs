@@ -12,12 +12,12 @@ pub const FMI2_H: &str = include_str!("../../templates/mofmu_fmi2.h");
 pub const COSIM_H: &str = include_str!("../../templates/mofmu_cosim.h");
 
 /// Name of the per-model system file inside `sources/`.
-pub const SYSTEM_C: &str = "mofmu_system.c";
+pub const SYSTEM_C: &str = crate::fmu::sources::SYSTEM_C;
 
 pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
     let mut sources = vec![
         CSource {
-            name: "mofmu_runtime.c".into(),
+            name: crate::fmu::sources::RUNTIME_C.into(),
             text: RUNTIME_C.into(),
             cache: true,
         },
@@ -39,9 +39,9 @@ pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
         model_description: out.model_description.clone(),
         sources,
         headers: vec![
-            ("mofmu_model.h".into(), MODEL_H.into()),
-            ("mofmu_fmi2.h".into(), FMI2_H.into()),
-            ("mofmu_cosim.h".into(), COSIM_H.into()),
+            (crate::fmu::sources::MODEL_H.into(), MODEL_H.into()),
+            (crate::fmu::sources::FMI2_H.into(), FMI2_H.into()),
+            (crate::fmu::sources::COSIM_H.into(), COSIM_H.into()),
         ],
     }
 }
