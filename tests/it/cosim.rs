@@ -239,3 +239,57 @@ fn input_tables_drive_both_interfaces() {
         "{refused}"
     );
 }
+
+#[test]
+fn a_top_level_physical_connector_is_an_input_and_an_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = export(
+        dir.path(),
+        &[
+            "examples/Base.mo",
+            "examples/Thermal",
+            "test_data/cosim/Wall.mo",
+        ],
+        "Wall.HeatedWall",
+        10.0,
+        Interfaces::BOTH,
+    );
+    let unpacked = mofmu::harness::unzip::extract(&fmu).unwrap();
+    let xml = std::fs::read_to_string(unpacked.path().join("modelDescription.xml")).unwrap();
+    let line = |name: &str| {
+        xml.lines()
+            .find(|l| l.contains(&format!("name=\"{name}\"")))
+            .unwrap_or_else(|| panic!("{name} is not in the model description"))
+            .to_string()
+    };
+    assert!(
+        line("port.T").contains("causality=\"input\""),
+        "{}",
+        line("port.T")
+    );
+    assert!(
+        line("port.Q_flow").contains("causality=\"output\""),
+        "{}",
+        line("port.Q_flow")
+    );
+    // The output depends on the input (direct feed-through) and on the state.
+    let outputs = &xml[xml.find("<Outputs>").unwrap()..xml.find("</Outputs>").unwrap()];
+    assert!(outputs.contains("dependencies=\"2 "), "{outputs}");
+    for interface in [Interface::ModelExchange, Interface::CoSimulation] {
+        let options = SimOptions {
+            stop_time: Some(10.0),
+            output_interval: Some(0.5),
+            relative_tolerance: Some(1e-8),
+            start_values: vec![("port.T".into(), 350.0)],
+            output: vec!["body.T".into(), "port.Q_flow".into()],
+            interface: Some(interface),
+            ..SimOptions::default()
+        };
+        let result = simulate(&fmu, &options).unwrap_or_else(|e| panic!("{interface:?}: {e}"));
+        let body = |t: f64| 350.0 + (300.0 - 350.0) * (-0.2 * t).exp();
+        let error_t = worst(&result, "body.T", body);
+        let error_q = worst(&result, "port.Q_flow", |t| 2.0 * (350.0 - body(t)));
+        println!("HeatedWall {interface:?}: body.T {error_t:.2e}, port.Q_flow {error_q:.2e}");
+        assert!(error_t <= 1e-5 && error_q <= 1e-5, "{interface:?}");
+    }
+}
