@@ -157,6 +157,30 @@ encapsulated package Signals "Causal signal blocks"
       connect(plant.y, meter.u);
     end PIControlLoop;
 
+    model PIPlant "The plant and meter of PIControlLoop on their own, for co-simulation"
+      Interfaces.RealInput u "Control signal";
+      Interfaces.RealOutput y "Plant output";
+      Continuous.FirstOrder plant(k = 1, T = 1.5, y_start = 0);
+      Continuous.Integrator meter(k = 1, y_start = 0) "Integral of the plant output";
+    equation
+      connect(u, plant.u);
+      connect(plant.y, y);
+      connect(plant.y, meter.u);
+    end PIPlant;
+
+    model PIController "The setpoint, feedback and PI controller of PIControlLoop, for co-simulation"
+      Interfaces.RealInput measurement "Measured plant output";
+      Interfaces.RealOutput u "Control signal";
+      Sources.Step setpoint(height = 1, offset = 0, startTime = 0.5);
+      Continuous.Feedback feedback;
+      Continuous.PI controller(k = 2, T = 0.8, x_start = 0);
+    equation
+      connect(setpoint.y, feedback.u1);
+      connect(measurement, feedback.u2);
+      connect(feedback.y, controller.u);
+      connect(controller.y, u);
+    end PIController;
+
   end Examples;
 
 end Signals;

@@ -80,7 +80,7 @@ def events(mofmu: Path, out: Path) -> None:
     ]
     for what, libraries, model, variable, closed_form, time_tol in cases:
         fmu = export(mofmu, out, libraries, model, model.replace(".", "_"), 2.0)
-        result = simulate_fmu(str(fmu), solver="CVode", relative_tolerance=1e-10,
+        result = simulate_fmu(str(fmu), fmi_type="ModelExchange", solver="CVode", relative_tolerance=1e-10,
                               stop_time=2.0, output_interval=0.01,
                               output=[variable])
         t = result["time"]
@@ -120,7 +120,7 @@ def euler(mofmu: Path, out: Path) -> None:
         # FMPy's Euler takes one step per output interval, so the output
         # interval is the step.
         h = stop / EULER_STEPS
-        result = simulate_fmu(str(fmu), solver="Euler", step_size=h, stop_time=stop,
+        result = simulate_fmu(str(fmu), fmi_type="ModelExchange", solver="Euler", step_size=h, stop_time=stop,
                               output_interval=h, output=case["variables"])
         worst_relative = 0.0
         for variable in case["variables"]:

@@ -9,7 +9,12 @@ For each case of fmu-tests/cases.toml:
    reference computed without mofmu (references/make_references.py);
 4. simulate it with `mofmu simulate` (same relative tolerance) and compare
    with the same reference;
-5. compare the FMPy and mofmu results with each other.
+5. compare the FMPy and mofmu results with each other;
+6. simulate it with FMPy as a Co-Simulation FMU (the FMU's embedded
+   integrator, relative tolerance 1e-8) at communication steps of 1e-3 and
+   of 0.1 of the stop time, and with `mofmu simulate --interface cs`, each
+   compared with the same reference and tolerance: the result must not
+   depend on the communication step.
 
 Every check prints one line `PASS|FAIL <case> <check> <worst deviation>`; the
 last line is `N passed, N failed`, and the exit status is 1 when any check
@@ -156,6 +161,26 @@ def compare(
     return Comparison(worst_ratio <= 1.0, summary)
 
 
+def on_reference_grid(result: Trajectory, reference: Trajectory, stop_time: float) -> Trajectory:
+    """The rows of a densely sampled result at the reference's own times.
+
+    A reference is sampled at the case's output interval; interpolating it
+    linearly onto a much finer grid would add its own interpolation error, so
+    a fine result is judged where the reference has values. Event duplicates
+    are dropped first, as `compare` does.
+    """
+    result = drop_event_duplicates(result)
+    rt = drop_event_duplicates(reference).time
+    slack = TIME_SLACK * max(1.0, stop_time)
+    index = np.clip(np.searchsorted(result.time, rt), 1, max(result.time.size - 1, 1))
+    left = result.time[index - 1]
+    right = result.time[np.minimum(index, result.time.size - 1)]
+    nearest = np.where(np.abs(rt - left) <= np.abs(right - rt), index - 1, index)
+    nearest = np.minimum(nearest, result.time.size - 1)
+    keep = np.unique(nearest[np.abs(result.time[nearest] - rt) <= slack])
+    return Trajectory(result.time[keep], {name: values[keep] for name, values in result.columns.items()})
+
+
 def read_csv(path: Path) -> Trajectory:
     """Read a CSV with a header `"time","name",...` and numeric rows."""
     with path.open(newline="") as f:
@@ -235,7 +260,21 @@ class Case:
     justification: str
 
 
-CHECKS = ("export", "validate", "fmpy-vs-reference", "mofmu-vs-reference", "fmpy-vs-mofmu")
+# Communication steps of the Co-Simulation checks: a fixed one, and a tenth
+# of the stop time.
+CS_STEP = 1e-3
+CS_STOP_FRACTION = 0.1
+
+CHECKS = (
+    "export",
+    "validate",
+    "fmpy-vs-reference",
+    "mofmu-vs-reference",
+    "fmpy-vs-mofmu",
+    "fmpy-cs-1e-3-vs-reference",
+    "fmpy-cs-0.1T-vs-reference",
+    "mofmu-cs-vs-reference",
+)
 
 
 def load_cases(manifest: Path) -> list[Case]:
@@ -298,6 +337,25 @@ def fmpy_simulate(fmu: Path, case: Case) -> Trajectory:
         start_time=0.0,
         stop_time=case.stop_time,
         output_interval=case.output_interval,
+        output=case.variables,
+    )
+    return Trajectory(
+        np.asarray(result["time"], dtype=float),
+        {name: np.asarray(result[name], dtype=float) for name in case.variables},
+    )
+
+
+def fmpy_simulate_cs(fmu: Path, case: Case, step: float) -> Trajectory:
+    from fmpy import simulate_fmu
+
+    result = simulate_fmu(
+        str(fmu),
+        validate=False,
+        fmi_type="CoSimulation",
+        relative_tolerance=FMPY_RELATIVE_TOLERANCE,
+        start_time=0.0,
+        stop_time=case.stop_time,
+        output_interval=step,
         output=case.variables,
     )
     return Trajectory(
@@ -395,6 +453,58 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
     else:
         c = compare(mofmu_result, fmpy_result, case.variables, case.tolerance, case.stop_time, case.output_interval)
         report.check(c.ok, case.name, "fmpy-vs-mofmu", c.summary)
+
+    # 6. Co-Simulation: FMPy's master at two communication steps, then the
+    # harness's own Co-Simulation loop.
+    for label, step in (
+        ("fmpy-cs-1e-3-vs-reference", CS_STEP),
+        ("fmpy-cs-0.1T-vs-reference", CS_STOP_FRACTION * case.stop_time),
+    ):
+        if reference is None:
+            report.check(False, case.name, label, reference_error)
+            continue
+        started = time.monotonic()
+        try:
+            cs_result = fmpy_simulate_cs(fmu, case, step)
+        except Exception as e:  # A broken FMU can make FMPy raise anything.
+            report.check(False, case.name, label, f"FMPy failed: {type(e).__name__}: {e}")
+            continue
+        if step < case.output_interval:
+            cs_result = on_reference_grid(cs_result, reference, case.stop_time)
+            step = case.output_interval
+        c = compare(cs_result, reference, case.variables, case.tolerance, case.stop_time, step)
+        report.check(c.ok, case.name, label, f"{c.summary} ({time.monotonic() - started:.2f} s)")
+
+    cs_csv = out / f"{case.name}.mofmu-cs.csv"
+    cs_csv.unlink(missing_ok=True)
+    command = [
+        str(mofmu),
+        "simulate",
+        str(fmu),
+        "--interface",
+        "cs",
+        "--stop-time",
+        repr(case.stop_time),
+        "--output-interval",
+        repr(case.output_interval),
+        "--tolerance",
+        repr(FMPY_RELATIVE_TOLERANCE),
+        "--variables",
+        ",".join(case.variables),
+        "-o",
+        str(cs_csv),
+    ]
+    ok, detail = run_command(command, out / f"{case.name}.simulate-cs.log")
+    if not ok:
+        report.check(False, case.name, "mofmu-cs-vs-reference", f"mofmu simulate --interface cs failed: {detail}")
+    elif reference is None:
+        report.check(False, case.name, "mofmu-cs-vs-reference", reference_error)
+    else:
+        try:
+            c = compare(read_csv(cs_csv), reference, case.variables, case.tolerance, case.stop_time, case.output_interval)
+            report.check(c.ok, case.name, "mofmu-cs-vs-reference", c.summary)
+        except (OSError, ValueError) as e:
+            report.check(False, case.name, "mofmu-cs-vs-reference", str(e))
 
 
 # ---------------------------------------------------------------------------

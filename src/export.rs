@@ -7,6 +7,7 @@ use crate::codegen::system;
 use crate::diagnostic::Diagnostic;
 use crate::fmu::build::model_table;
 use crate::fmu::model_description::{guid_from, render_model_description};
+use crate::fmu::table::Interfaces;
 use crate::fmu::table::ModelTable;
 use crate::instantiate::{instantiate, instantiate_for_check, SetValue};
 use crate::resolve::tree::ClassTree;
@@ -295,12 +296,24 @@ pub struct ExportOutput {
 }
 
 /// Compiles `model` of the library into kernels, a system file and a model
-/// description.
+/// description that declares both FMI interfaces.
 pub fn export_model(
     lib: &Library,
     model: &str,
     sets: &[SetValue],
     stop_time: f64,
+) -> Result<ExportOutput, ExportError> {
+    export_model_with(lib, model, sets, stop_time, Interfaces::BOTH)
+}
+
+/// [`export_model`] declaring only the given interfaces in the model
+/// description (the binary implements both either way).
+pub fn export_model_with(
+    lib: &Library,
+    model: &str,
+    sets: &[SetValue],
+    stop_time: f64,
+    interfaces: Interfaces,
 ) -> Result<ExportOutput, ExportError> {
     // Export only from a library that checks clean as a whole, so that an
     // FMU never comes from sources the checker rejects.
@@ -334,6 +347,7 @@ pub fn export_model(
     annotate(&mut sys, &units);
     let model_identifier = sanitize(model);
     let mut table = model_table(&sys, &model_identifier, stop_time);
+    table.interfaces = interfaces;
     crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule);
     // The GUID is a hash of everything generated, so that the same input
     // gives the same FMU and any change gives another GUID.

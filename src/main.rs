@@ -10,9 +10,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use mofmu::diagnostic::Diagnostic;
 use mofmu::export::{
-    check_library_with, export_model, load_library, model_units, unit_verdicts, ExportError,
+    check_library_with, export_model_with, load_library, model_units, unit_verdicts, ExportError,
     Library,
 };
+use mofmu::fmu::table::Interfaces;
 use mofmu::instantiate::SetValue;
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
@@ -23,7 +24,7 @@ mod watch;
 #[command(
     name = "mofmu",
     version,
-    about = "Compile strict-methodology Modelica libraries into FMI 2.0 Model Exchange FMUs"
+    about = "Compile strict-methodology Modelica libraries into FMI 2.0 FMUs (Model Exchange and Co-Simulation)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -40,6 +41,26 @@ enum MessageFormat {
 enum Platform {
     Linux64,
     Win64,
+}
+
+/// The FMI interfaces an exported FMU declares.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum ExportInterface {
+    /// Model Exchange only.
+    Me,
+    /// Co-Simulation only.
+    Cs,
+    /// Both (one binary serves both).
+    Both,
+}
+
+/// The FMI interface `simulate` drives.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum SimulateInterface {
+    /// Model Exchange, integrated by mofmu's own solver.
+    Me,
+    /// Co-Simulation: fmi2DoStep at every output point.
+    Cs,
 }
 
 #[derive(Subcommand)]
@@ -59,7 +80,7 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Export a model as an FMI 2.0 Model Exchange FMU.
+    /// Export a model as an FMI 2.0 FMU (Model Exchange and Co-Simulation).
     Export {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -75,6 +96,9 @@ enum Command {
         /// Stop time written to the FMU's DefaultExperiment.
         #[arg(long, default_value_t = 1.0)]
         stop_time: f64,
+        /// FMI interfaces declared in modelDescription.xml.
+        #[arg(long, value_enum, default_value_t = ExportInterface::Both)]
+        interface: ExportInterface,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
         /// Binaries beside linux64 (always built): `win64` cross-compiles a
@@ -149,6 +173,15 @@ enum Command {
         /// state and output).
         #[arg(long = "variables", value_delimiter = ',')]
         variables: Vec<String>,
+        /// The interface to drive (default: Model Exchange when the FMU
+        /// declares it, else Co-Simulation).
+        #[arg(long, value_enum)]
+        interface: Option<SimulateInterface>,
+        /// Input signals: a CSV with a `time` column and one column per
+        /// input (by name), interpolated linearly as FMPy does
+        /// (`--input-file` is fmusim's name).
+        #[arg(long, visible_alias = "input-file", value_name = "FILE.csv")]
+        input: Option<PathBuf>,
         /// One variable to record (repeatable; fmusim's name, and names
         /// with commas such as `x[1,2]` need no escaping).
         #[arg(long = "output-variable", value_name = "NAME")]
@@ -280,6 +313,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output,
             sets,
             stop_time,
+            interface,
             message_format,
             cross_check,
             reference,
@@ -289,7 +323,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let started = Instant::now();
             let sets: Vec<SetValue> = sets.iter().map(|s| parse_set(s)).collect::<Result<_>>()?;
             let lib = load_library(load_paths(&paths)?);
-            let out = match export_model(&lib, &model, &sets, stop_time) {
+            let interfaces = match interface {
+                ExportInterface::Me => Interfaces::MODEL_EXCHANGE,
+                ExportInterface::Cs => Interfaces::CO_SIMULATION,
+                ExportInterface::Both => Interfaces::BOTH,
+            };
+            let out = match export_model_with(&lib, &model, &sets, stop_time, interfaces) {
                 Ok(o) => o,
                 Err(ExportError::Diagnostics(d)) => {
                     print_diagnostics(&lib, &d, message_format);
@@ -358,7 +397,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             start_values,
             solver,
             plot,
+            interface,
+            input,
         } => {
+            let input = match input {
+                Some(path) => Some(mofmu::harness::InputSignals::read(&path)?),
+                None => None,
+            };
             if solver != "rosenbrock" {
                 bail!(
                     "--solver {solver}: mofmu simulate integrates with one method, `rosenbrock` \
@@ -382,6 +427,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 relative_tolerance: tolerance,
                 start_values,
                 output: variables,
+                interface: interface.map(|i| match i {
+                    SimulateInterface::Me => mofmu::harness::Interface::ModelExchange,
+                    SimulateInterface::Cs => mofmu::harness::Interface::CoSimulation,
+                }),
+                input,
             };
             let result = mofmu::harness::simulate(&fmu, &opts)?;
             let csv = output.unwrap_or_else(|| fmu.with_extension("csv"));

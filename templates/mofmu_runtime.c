@@ -2,11 +2,13 @@
  *
  * This file knows nothing about a particular model: it reaches the model
  * only through the tables and the two functions of mofmu_model.h, which the
- * generated system file provides. It implements every FMI 2.0 entry point
- * (the Co-Simulation ones refuse politely), guards each one by the set of
- * Model Exchange states in which the standard allows it, evaluates the model
+ * generated system file provides. It implements every FMI 2.0 entry point,
+ * guards each one by the interface (Model Exchange or Co-Simulation) and the
+ * set of states in which the standard allows it, evaluates the model
  * lazily, and stores everything in the instance: there is no global mutable
- * state, so any number of instances may run in any threads.
+ * state, so any number of instances may run in any threads. The
+ * Co-Simulation part (fmi2DoStep and its embedded integrator) lives in
+ * mofmu_cosim.h, which is included at the end of this file.
  *
  * Error policy. A misuse (call in a wrong state, NULL array, unknown value
  * reference, wrong array size, non-settable variable, non-finite value)
@@ -47,8 +49,20 @@ enum {
     STATE_CONTINUOUS = 1u << 3,
     STATE_TERMINATED = 1u << 4,
     STATE_ERROR = 1u << 5,
-    STATE_FATAL = 1u << 6
+    STATE_FATAL = 1u << 6,
+    /* Co-Simulation states (FMI 2.0, section 4.2.4). fmi2DoStep runs
+     * synchronously, so there is no stepInProgress. */
+    STATE_STEP_COMPLETE = 1u << 7,
+    STATE_STEP_FAILED = 1u << 8,
+    STATE_STEP_CANCELED = 1u << 9
 };
+
+/* The interface a function belongs to, as bits of its mask: a Model
+ * Exchange function is refused by a Co-Simulation instance and the other
+ * way round, whatever the state. */
+#define FOR_ME (1u << 30)
+#define FOR_CS (1u << 31)
+#define FOR_BOTH (FOR_ME | FOR_CS)
 
 /* The masks follow the Model Exchange state table of FMI 2.0, with two
  * deliberate extensions: fmi2GetDerivatives and
@@ -58,30 +72,53 @@ enum {
  * gain. */
 #define ANY_BUT_FATAL                                                                          \
     (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS |              \
+     STATE_TERMINATED | STATE_ERROR | STATE_STEP_COMPLETE | STATE_STEP_FAILED |                \
+     STATE_STEP_CANCELED)
+/* The states an instance of each interface can be in. */
+#define ME_STATES                                                                              \
+    (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS |              \
      STATE_TERMINATED | STATE_ERROR)
-#define MASK_SetDebugLogging ANY_BUT_FATAL
-#define MASK_SetupExperiment STATE_INSTANTIATED
-#define MASK_EnterInitializationMode STATE_INSTANTIATED
-#define MASK_ExitInitializationMode STATE_INITIALIZATION
+#define CS_STATES                                                                              \
+    (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_STEP_COMPLETE | STATE_STEP_FAILED |     \
+     STATE_STEP_CANCELED | STATE_TERMINATED | STATE_ERROR)
+#define CS_AFTER_STEP (STATE_STEP_COMPLETE | STATE_STEP_FAILED | STATE_STEP_CANCELED)
+#define MASK_SetDebugLogging (ANY_BUT_FATAL | FOR_BOTH)
+#define MASK_SetupExperiment (STATE_INSTANTIATED | FOR_BOTH)
+#define MASK_EnterInitializationMode (STATE_INSTANTIATED | FOR_BOTH)
+#define MASK_ExitInitializationMode (STATE_INITIALIZATION | FOR_BOTH)
 /* A second fmi2Terminate is answered with a warning, see fmi2Terminate. */
-#define MASK_Terminate (STATE_EVENT | STATE_CONTINUOUS | STATE_TERMINATED)
-#define MASK_Reset ANY_BUT_FATAL
-#define MASK_Get                                                                               \
+#define MASK_Terminate                                                                         \
+    (STATE_EVENT | STATE_CONTINUOUS | CS_AFTER_STEP | STATE_TERMINATED | FOR_BOTH)
+#define MASK_Reset (ANY_BUT_FATAL | FOR_BOTH)
+#define ME_GET                                                                                 \
     (STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS | STATE_TERMINATED | STATE_ERROR)
-#define MASK_SetReal (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS)
-#define MASK_SetDiscrete (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT)
-#define MASK_FMUstate ANY_BUT_FATAL
+#define MASK_Get (ME_GET | CS_AFTER_STEP | FOR_BOTH)
+#define MASK_SetReal                                                                           \
+    (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT | STATE_CONTINUOUS |              \
+     STATE_STEP_COMPLETE | FOR_BOTH)
+#define MASK_SetDiscrete                                                                       \
+    (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT | STATE_STEP_COMPLETE | FOR_BOTH)
+#define MASK_FMUstate (ANY_BUT_FATAL | FOR_BOTH)
 #define MASK_GetDirectionalDerivative MASK_Get
-#define MASK_EnterEventMode (STATE_EVENT | STATE_CONTINUOUS)
-#define MASK_NewDiscreteStates STATE_EVENT
-#define MASK_EnterContinuousTimeMode STATE_EVENT
-#define MASK_CompletedIntegratorStep STATE_CONTINUOUS
-#define MASK_SetTime (STATE_EVENT | STATE_CONTINUOUS)
-#define MASK_SetContinuousStates STATE_CONTINUOUS
-#define MASK_GetEventIndicators MASK_Get
-#define MASK_GetContinuousStates MASK_Get
-#define MASK_GetDerivatives MASK_Get
-#define MASK_GetNominalsOfContinuousStates (MASK_Get | STATE_INSTANTIATED)
+#define MASK_EnterEventMode (STATE_EVENT | STATE_CONTINUOUS | FOR_ME)
+#define MASK_NewDiscreteStates (STATE_EVENT | FOR_ME)
+#define MASK_EnterContinuousTimeMode (STATE_EVENT | FOR_ME)
+#define MASK_CompletedIntegratorStep (STATE_CONTINUOUS | FOR_ME)
+#define MASK_SetTime (STATE_EVENT | STATE_CONTINUOUS | FOR_ME)
+#define MASK_SetContinuousStates (STATE_CONTINUOUS | FOR_ME)
+#define MASK_GetEventIndicators (ME_GET | FOR_ME)
+#define MASK_GetContinuousStates (ME_GET | FOR_ME)
+#define MASK_GetDerivatives (ME_GET | FOR_ME)
+#define MASK_GetNominalsOfContinuousStates (ME_GET | STATE_INSTANTIATED | FOR_ME)
+/* Co-Simulation (FMI 2.0, table of section 4.2.4). fmi2CancelStep is only
+ * allowed in stepInProgress, which a synchronous fmi2DoStep never enters. */
+#define MASK_SetRealInputDerivatives                                                           \
+    (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_STEP_COMPLETE | FOR_CS)
+#define MASK_GetRealOutputDerivatives                                                          \
+    (CS_AFTER_STEP | STATE_TERMINATED | STATE_ERROR | FOR_CS)
+#define MASK_DoStep (STATE_STEP_COMPLETE | FOR_CS)
+#define MASK_CancelStep FOR_CS
+#define MASK_GetStatus (CS_AFTER_STEP | STATE_TERMINATED | FOR_CS)
 
 static const char *state_name(unsigned state)
 {
@@ -93,6 +130,9 @@ static const char *state_name(unsigned state)
     case STATE_TERMINATED: return "terminated";
     case STATE_ERROR: return "error";
     case STATE_FATAL: return "fatal";
+    case STATE_STEP_COMPLETE: return "stepComplete";
+    case STATE_STEP_FAILED: return "stepFailed";
+    case STATE_STEP_CANCELED: return "stepCanceled";
     default: return "unknown";
     }
 }
@@ -123,6 +163,19 @@ static const char *const log_category_names[] = {"logEvents", "logStatusWarning"
 static const char instance_tag[] = "mofmu instance";
 static const char fmu_state_tag[] = "mofmu FMU state";
 
+/* What a Co-Simulation instance keeps between fmi2DoStep calls and what an
+ * FMU state must hold of it (mofmu_cosim.h). Zero in a Model Exchange
+ * instance. */
+typedef struct {
+    /* The integrator's next step size, 0 when it must estimate one. Part of
+     * the FMU state, so that restoring a state repeats a step bit for bit. */
+    double next_step;
+    /* Time the last fmi2DoStep reached (fmi2LastSuccessfulTime). */
+    double last_successful_time;
+    /* Status of the last fmi2DoStep (fmi2DoStepStatus). */
+    int last_step_status;
+} CoSimulationState;
+
 typedef struct {
     const char *tag;
     /* The name reported to the logger; `name_storage` owns it once the
@@ -134,6 +187,7 @@ typedef struct {
     unsigned log_categories; /* LOG_* bits switched on */
 
     unsigned state; /* one STATE_* bit */
+    fmi2Type type;  /* the interface this instance was made for */
     double time;
     double start_time;
 
@@ -151,6 +205,15 @@ typedef struct {
     int valid;
     /* The latest time event found while evaluating in event mode. */
     double next_time_event;
+
+    /* Relative tolerance from fmi2SetupExperiment (Co-Simulation). */
+    double tolerance;
+    /* Co-Simulation: the state kept between steps, the first derivatives
+     * of the inputs (one per Real input in value-reference order, set by
+     * fmi2SetRealInputDerivatives) and the integrator's work arrays. */
+    CoSimulationState cs;
+    double *input_derivative;
+    struct CoSimWork *work;
 } Instance;
 
 /* A stored copy of an instance's state (fmi2GetFMUstate). */
@@ -163,7 +226,18 @@ typedef struct {
     double next_time_event;
     double *R;
     unsigned char *relations;
+    fmi2Type type;
+    double tolerance;
+    CoSimulationState cs;
+    double *input_derivative;
 } StoredState;
+
+/* Provided by mofmu_cosim.h. */
+static size_t cs_n_inputs(void);
+static int cs_allocate(Instance *inst);
+static void cs_free(Instance *inst);
+static void cs_reset(Instance *inst);
+static fmi2Status cs_exit_initialization(Instance *inst);
 
 /* ------------------------------------------------------------------------
  * Logging
@@ -251,6 +325,12 @@ static Instance *as_instance(fmi2Component c)
 
 static int not_allowed(const Instance *inst, const char *function, unsigned mask)
 {
+    unsigned interface_bit = inst->type == fmi2CoSimulation ? FOR_CS : FOR_ME;
+    if ((mask & interface_bit) == 0) {
+        log_error(inst, "%s: not available in a %s instance", function,
+                  inst->type == fmi2CoSimulation ? "Co-Simulation" : "Model Exchange");
+        return 1;
+    }
     if ((inst->state & mask) != 0) {
         return 0;
     }
@@ -444,6 +524,8 @@ static void reset_values(Instance *inst)
     inst->parameters_dirty = 1;
     inst->valid = 0;
     inst->next_time_event = INFINITY;
+    inst->tolerance = 0.0;
+    cs_reset(inst);
 }
 
 /* Whether the generated tables agree with each other. The runtime indexes
@@ -483,6 +565,7 @@ static void free_instance(Instance *inst)
     free(inst->indicators);
     free(inst->scratch);
     free(inst->dR);
+    cs_free(inst);
     free(inst);
 }
 
@@ -558,10 +641,9 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
         log_error(&probe, "fmi2Instantiate: the instance name must not be empty");
         return NULL;
     }
-    if (fmuType != fmi2ModelExchange) {
-        log_error(&probe,
-                  "fmi2Instantiate: %s supports Model Exchange only, not the requested FMU "
-                  "type %d",
+    if (fmuType != fmi2ModelExchange && fmuType != fmi2CoSimulation) {
+        log_error(&probe, "fmi2Instantiate: %s supports Model Exchange (0) and Co-Simulation (1), "
+                          "not the requested FMU type %d",
                   mofmu_model_identifier, (int)fmuType);
         return NULL;
     }
@@ -589,9 +671,10 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->indicators = (double *)allocate(mofmu_n_event_indicators, sizeof(double));
     inst->scratch = (double *)allocate(mofmu_scratch_size, sizeof(double));
     inst->dR = (double *)allocate(mofmu_n_reals, sizeof(double));
+    inst->type = fmuType;
     if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
         inst->relations_before == NULL || inst->indicators == NULL || inst->scratch == NULL ||
-        inst->dR == NULL) {
+        inst->dR == NULL || cs_allocate(inst) != 0) {
         free_instance(inst);
         log_error(&probe, "fmi2Instantiate: out of memory");
         return NULL;
@@ -616,13 +699,15 @@ MOFMU_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean toleran
                                             fmi2Boolean stopTimeDefined, fmi2Real stopTime)
 {
     Instance *inst = as_instance(c);
-    (void)toleranceDefined;
-    (void)tolerance;
     if (inst == NULL) {
         return fmi2Error;
     }
     if (not_allowed(inst, "fmi2SetupExperiment", MASK_SetupExperiment)) {
         return fmi2Error;
+    }
+    if (toleranceDefined && !(tolerance > 0.0 && tolerance < 1.0)) {
+        return log_error(inst, "fmi2SetupExperiment: tolerance %g is not between 0 and 1",
+                         tolerance);
     }
     if (!isfinite(startTime)) {
         return log_error(inst, "fmi2SetupExperiment: start time %g is not finite", startTime);
@@ -633,6 +718,7 @@ MOFMU_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean toleran
     }
     inst->start_time = startTime;
     inst->time = startTime;
+    inst->tolerance = toleranceDefined ? tolerance : 0.0;
     inst->valid = 0;
     return fmi2OK;
 }
@@ -667,6 +753,9 @@ MOFMU_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c)
     status = evaluate(inst, "fmi2ExitInitializationMode");
     if (status != fmi2OK) {
         return status;
+    }
+    if (inst->type == fmi2CoSimulation) {
+        return cs_exit_initialization(inst);
     }
     inst->state = STATE_EVENT;
     return fmi2OK;
@@ -963,6 +1052,7 @@ static void free_stored_state(StoredState *stored)
     stored->tag = NULL;
     free(stored->R);
     free(stored->relations);
+    free(stored->input_derivative);
     free(stored);
 }
 
@@ -974,7 +1064,8 @@ static StoredState *new_stored_state(void)
     }
     stored->R = (double *)allocate(mofmu_n_reals, sizeof(double));
     stored->relations = (unsigned char *)allocate(mofmu_n_relations, 1);
-    if (stored->R == NULL || stored->relations == NULL) {
+    stored->input_derivative = (double *)allocate(cs_n_inputs(), sizeof(double));
+    if (stored->R == NULL || stored->relations == NULL || stored->input_derivative == NULL) {
         free_stored_state(stored);
         return NULL;
     }
@@ -1021,6 +1112,12 @@ MOFMU_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *FMUstate)
     stored->time = inst->time;
     stored->start_time = inst->start_time;
     stored->next_time_event = inst->next_time_event;
+    stored->type = inst->type;
+    stored->tolerance = inst->tolerance;
+    stored->cs = inst->cs;
+    if (cs_n_inputs() > 0) {
+        memcpy(stored->input_derivative, inst->input_derivative, cs_n_inputs() * sizeof(double));
+    }
     if (mofmu_n_reals > 0) {
         memcpy(stored->R, inst->R, mofmu_n_reals * sizeof(double));
     }
@@ -1045,7 +1142,16 @@ MOFMU_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate)
     if (stored == NULL) {
         return log_error(inst, "fmi2SetFMUstate: the given FMU state was not made by this FMU");
     }
+    if (stored->type != inst->type) {
+        return log_error(inst, "fmi2SetFMUstate: the state belongs to a %s instance",
+                         stored->type == fmi2CoSimulation ? "Co-Simulation" : "Model Exchange");
+    }
     inst->state = stored->state;
+    inst->tolerance = stored->tolerance;
+    inst->cs = stored->cs;
+    if (cs_n_inputs() > 0) {
+        memcpy(inst->input_derivative, stored->input_derivative, cs_n_inputs() * sizeof(double));
+    }
     inst->parameters_dirty = stored->parameters_dirty;
     inst->time = stored->time;
     inst->start_time = stored->start_time;
@@ -1085,19 +1191,23 @@ MOFMU_EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *FMUstate
 }
 
 /* Serialized layout, every number little-endian whatever the host:
- *   8 bytes  magic "MOFMUST1"
+ *   8 bytes  magic "MOFMUST2"
  *   u32      length of the GUID, then the GUID's bytes (no terminator)
- *   u64      number of reals, u64 number of relations
- *   u32      instance state (STATE_* bit), u32 parameters_dirty
- *   f64      time, start time, next time event (IEEE 754 bit patterns)
+ *   u64      number of reals, relations and inputs
+ *   u32      interface (fmi2Type), instance state (STATE_* bit),
+ *            parameters_dirty, status of the last fmi2DoStep
+ *   f64      time, start time, next time event, tolerance, the
+ *            integrator's next step size, the last successful time
+ *            (IEEE 754 bit patterns)
  *   f64 x n  reals
+ *   f64 x n  first derivatives of the inputs
  *   u8  x n  relations */
-static const char serial_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'T', '1'};
+static const char serial_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'T', '2'};
 
 static size_t serialized_size(void)
 {
-    return sizeof serial_magic + 4 + strlen(mofmu_guid) + 8 + 8 + 4 + 4 + 3 * 8 +
-           8 * mofmu_n_reals + mofmu_n_relations;
+    return sizeof serial_magic + 4 + strlen(mofmu_guid) + 3 * 8 + 4 * 4 + 6 * 8 +
+           8 * mofmu_n_reals + 8 * cs_n_inputs() + mofmu_n_relations;
 }
 
 static void put_u32(unsigned char **p, uint32_t v)
@@ -1177,7 +1287,7 @@ MOFMU_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUs
     StoredState *stored;
     unsigned char *p;
     size_t guid_length = strlen(mofmu_guid);
-    size_t i;
+    size_t i, n_inputs;
     if (inst == NULL) {
         return fmi2Error;
     }
@@ -1203,13 +1313,22 @@ MOFMU_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUs
     p += guid_length;
     put_u64(&p, (uint64_t)mofmu_n_reals);
     put_u64(&p, (uint64_t)mofmu_n_relations);
+    put_u64(&p, (uint64_t)cs_n_inputs());
+    put_u32(&p, (uint32_t)stored->type);
     put_u32(&p, (uint32_t)stored->state);
     put_u32(&p, (uint32_t)stored->parameters_dirty);
+    put_u32(&p, (uint32_t)stored->cs.last_step_status);
     put_f64(&p, stored->time);
     put_f64(&p, stored->start_time);
     put_f64(&p, stored->next_time_event);
+    put_f64(&p, stored->tolerance);
+    put_f64(&p, stored->cs.next_step);
+    put_f64(&p, stored->cs.last_successful_time);
     for (i = 0; i < mofmu_n_reals; i++) {
         put_f64(&p, stored->R[i]);
+    }
+    for (i = 0, n_inputs = cs_n_inputs(); i < n_inputs; i++) {
+        put_f64(&p, stored->input_derivative[i]);
     }
     if (mofmu_n_relations > 0) {
         memcpy(p, stored->relations, mofmu_n_relations);
@@ -1225,8 +1344,9 @@ MOFMU_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte 
     StoredState *stored;
     const unsigned char *p;
     size_t guid_length = strlen(mofmu_guid);
-    uint32_t state, parameters_dirty;
-    size_t i;
+    uint32_t type, state, parameters_dirty, last_step_status;
+    double time, start_time, next_time_event, tolerance, next_step, last_successful_time;
+    size_t i, n_inputs;
     if (inst == NULL) {
         return fmi2Error;
     }
@@ -1249,27 +1369,56 @@ MOFMU_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte 
                          function);
     }
     p += guid_length;
-    if (get_u64(&p) != (uint64_t)mofmu_n_reals || get_u64(&p) != (uint64_t)mofmu_n_relations) {
+    if (get_u64(&p) != (uint64_t)mofmu_n_reals || get_u64(&p) != (uint64_t)mofmu_n_relations ||
+        get_u64(&p) != (uint64_t)cs_n_inputs()) {
         return log_error(inst, "%s: the state's sizes do not match this FMU", function);
     }
+    type = get_u32(&p);
     state = get_u32(&p);
     parameters_dirty = get_u32(&p);
-    /* One known state bit; stale parameters only before initialization ends. */
-    if ((state & ANY_BUT_FATAL) == 0 || (state & (state - 1)) != 0 || parameters_dirty > 1 ||
-        (parameters_dirty && (state & (STATE_INSTANTIATED | STATE_INITIALIZATION)) == 0)) {
+    last_step_status = get_u32(&p);
+    if (type != (uint32_t)inst->type) {
+        return log_error(inst, "%s: the state belongs to a %s instance", function,
+                         type == (uint32_t)fmi2CoSimulation ? "Co-Simulation" : "Model Exchange");
+    }
+    /* One state bit of this interface; stale parameters only before
+     * initialization ends; a known fmi2Status. */
+    if ((state & (inst->type == fmi2CoSimulation ? CS_STATES : ME_STATES)) == 0 ||
+        (state & (state - 1)) != 0 || parameters_dirty > 1 ||
+        (parameters_dirty && (state & (STATE_INSTANTIATED | STATE_INITIALIZATION)) == 0) ||
+        last_step_status > (uint32_t)fmi2Pending) {
         return log_error(inst, "%s: the state's mode flags are corrupt", function);
+    }
+    time = get_f64(&p);
+    start_time = get_f64(&p);
+    next_time_event = get_f64(&p);
+    tolerance = get_f64(&p);
+    next_step = get_f64(&p);
+    last_successful_time = get_f64(&p);
+    if (!isfinite(time) || !isfinite(start_time) || isnan(next_time_event) ||
+        !(tolerance >= 0.0 && tolerance < 1.0) || !(next_step >= 0.0) || isinf(next_step) ||
+        !isfinite(last_successful_time)) {
+        return log_error(inst, "%s: the state's times are corrupt", function);
     }
     stored = stored_state_for(inst, function, FMUstate);
     if (stored == NULL) {
         return fmi2Error;
     }
+    stored->type = inst->type;
     stored->state = state;
     stored->parameters_dirty = (int)parameters_dirty;
-    stored->time = get_f64(&p);
-    stored->start_time = get_f64(&p);
-    stored->next_time_event = get_f64(&p);
+    stored->time = time;
+    stored->start_time = start_time;
+    stored->next_time_event = next_time_event;
+    stored->tolerance = tolerance;
+    stored->cs.next_step = next_step;
+    stored->cs.last_successful_time = last_successful_time;
+    stored->cs.last_step_status = (int)last_step_status;
     for (i = 0; i < mofmu_n_reals; i++) {
         stored->R[i] = get_f64(&p);
+    }
+    for (i = 0, n_inputs = cs_n_inputs(); i < n_inputs; i++) {
+        stored->input_derivative[i] = get_f64(&p);
     }
     if (mofmu_n_relations > 0) {
         memcpy(stored->relations, p, mofmu_n_relations);
@@ -1569,95 +1718,6 @@ MOFMU_EXPORT fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2R
 }
 
 /* ------------------------------------------------------------------------
- * Co-Simulation functions: exported because importers may look them up,
- * refused because a mofmu FMU is Model Exchange only.
- * ------------------------------------------------------------------------ */
-
-static fmi2Status not_co_simulation(fmi2Component c, const char *function)
-{
-    return log_error(as_instance(c), "%s: not a co-simulation FMU", function);
-}
-
-MOFMU_EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c,
-                                                    const fmi2ValueReference vr[], size_t nvr,
-                                                    const fmi2Integer order[],
-                                                    const fmi2Real value[])
-{
-    (void)vr;
-    (void)nvr;
-    (void)order;
-    (void)value;
-    return not_co_simulation(c, "fmi2SetRealInputDerivatives");
-}
-
-MOFMU_EXPORT fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c,
-                                                     const fmi2ValueReference vr[], size_t nvr,
-                                                     const fmi2Integer order[],
-                                                     fmi2Real value[])
-{
-    (void)vr;
-    (void)nvr;
-    (void)order;
-    (void)value;
-    return not_co_simulation(c, "fmi2GetRealOutputDerivatives");
-}
-
-MOFMU_EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint,
-                                   fmi2Real communicationStepSize,
-                                   fmi2Boolean noSetFMUStatePriorToCurrentPoint)
-{
-    (void)currentCommunicationPoint;
-    (void)communicationStepSize;
-    (void)noSetFMUStatePriorToCurrentPoint;
-    return not_co_simulation(c, "fmi2DoStep");
-}
-
-MOFMU_EXPORT fmi2Status fmi2CancelStep(fmi2Component c)
-{
-    return not_co_simulation(c, "fmi2CancelStep");
-}
-
-MOFMU_EXPORT fmi2Status fmi2GetStatus(fmi2Component c, const fmi2StatusKind s,
-                                      fmi2Status *value)
-{
-    (void)s;
-    (void)value;
-    return not_co_simulation(c, "fmi2GetStatus");
-}
-
-MOFMU_EXPORT fmi2Status fmi2GetRealStatus(fmi2Component c, const fmi2StatusKind s,
-                                          fmi2Real *value)
-{
-    (void)s;
-    (void)value;
-    return not_co_simulation(c, "fmi2GetRealStatus");
-}
-
-MOFMU_EXPORT fmi2Status fmi2GetIntegerStatus(fmi2Component c, const fmi2StatusKind s,
-                                             fmi2Integer *value)
-{
-    (void)s;
-    (void)value;
-    return not_co_simulation(c, "fmi2GetIntegerStatus");
-}
-
-MOFMU_EXPORT fmi2Status fmi2GetBooleanStatus(fmi2Component c, const fmi2StatusKind s,
-                                             fmi2Boolean *value)
-{
-    (void)s;
-    (void)value;
-    return not_co_simulation(c, "fmi2GetBooleanStatus");
-}
-
-MOFMU_EXPORT fmi2Status fmi2GetStringStatus(fmi2Component c, const fmi2StatusKind s,
-                                            fmi2String *value)
-{
-    (void)s;
-    (void)value;
-    return not_co_simulation(c, "fmi2GetStringStatus");
-}
-
-/* ------------------------------------------------------------------------
  * Helpers called by generated code (declared in mofmu_model.h)
  * ------------------------------------------------------------------------ */
 
@@ -1796,3 +1856,8 @@ int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b, const char *c
     }
     return 0;
 }
+
+/* The Co-Simulation interface: part of this translation unit, so that it
+ * shares the instance and the static helpers above. */
+#define MOFMU_RUNTIME_UNIT
+#include "mofmu_cosim.h"

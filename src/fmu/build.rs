@@ -2,8 +2,8 @@
 
 use super::table::DisplayUnitDefinition;
 use super::table::{
-    Causality, DefaultExperiment, Initial, ModelTable, ModelVariable, UnitDefinition, Variability,
-    VariableType,
+    Causality, DefaultExperiment, Initial, Interfaces, ModelTable, ModelVariable, UnitDefinition,
+    Variability, VariableType,
 };
 use crate::instantiate::{RealKind, System};
 use crate::units::parse::{parse, parse_unit};
@@ -141,6 +141,7 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
     }
     let unit_definitions = unit_definitions(&mut variables);
     ModelTable {
+        interfaces: Interfaces::BOTH,
         model_name: sys.model_name.clone(),
         model_identifier: model_identifier.to_string(),
         guid: String::new(),

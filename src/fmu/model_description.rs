@@ -44,20 +44,49 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
     ));
     xml.open("fmiModelDescription", &root);
 
-    let model_exchange = [
-        ("modelIdentifier", table.model_identifier.clone()),
-        ("completedIntegratorStepNotNeeded", "true".to_string()),
-        ("canGetAndSetFMUstate", "true".to_string()),
-        ("canSerializeFMUstate", "true".to_string()),
-        ("providesDirectionalDerivative", "true".to_string()),
-        ("canNotUseMemoryManagementFunctions", "true".to_string()),
-    ];
-    if table.source_files.is_empty() {
-        xml.empty("ModelExchange", &model_exchange);
-    } else {
-        xml.open("ModelExchange", &model_exchange);
-        write_source_files(&mut xml, &table.source_files);
-        xml.close("ModelExchange");
+    // Both elements carry the same <SourceFiles>: one set of sources builds
+    // the one binary that serves both interfaces.
+    let element = |xml: &mut XmlOut, name: &str, attributes: &[(&str, String)]| {
+        if table.source_files.is_empty() {
+            xml.empty(name, attributes);
+        } else {
+            xml.open(name, attributes);
+            write_source_files(xml, &table.source_files);
+            xml.close(name);
+        }
+    };
+    if table.interfaces.model_exchange {
+        element(
+            &mut xml,
+            "ModelExchange",
+            &[
+                ("modelIdentifier", table.model_identifier.clone()),
+                ("completedIntegratorStepNotNeeded", "true".to_string()),
+                ("canGetAndSetFMUstate", "true".to_string()),
+                ("canSerializeFMUstate", "true".to_string()),
+                ("providesDirectionalDerivative", "true".to_string()),
+                ("canNotUseMemoryManagementFunctions", "true".to_string()),
+            ],
+        );
+    }
+    if table.interfaces.co_simulation {
+        // Each flag is exercised by a test: variable steps and the step at
+        // an event inside a step by tests/it/cosim.rs and the round trip,
+        // FMU state round trips and input derivatives by the misuse suite.
+        element(
+            &mut xml,
+            "CoSimulation",
+            &[
+                ("modelIdentifier", table.model_identifier.clone()),
+                ("canHandleVariableCommunicationStepSize", "true".to_string()),
+                ("canInterpolateInputs", "true".to_string()),
+                ("maxOutputDerivativeOrder", "0".to_string()),
+                ("canGetAndSetFMUstate", "true".to_string()),
+                ("canSerializeFMUstate", "true".to_string()),
+                ("providesDirectionalDerivative", "true".to_string()),
+                ("canNotUseMemoryManagementFunctions", "true".to_string()),
+            ],
+        );
     }
 
     if !table.unit_definitions.is_empty() {

@@ -123,6 +123,8 @@ pub struct Dependencies {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelTable {
+    /// Which FMI interfaces the FMU declares (the binary implements both).
+    pub interfaces: Interfaces,
     /// Qualified Modelica name of the exported model.
     pub model_name: String,
     /// C identifier used for the shared library and the function prefix.
@@ -153,4 +155,34 @@ pub struct ModelTable {
     /// The C units in `sources/` (`<SourceFiles>`), so that an importer can
     /// rebuild the binary; see [`crate::fmu::sources`].
     pub source_files: Vec<String>,
+}
+
+/// The FMI 2.0 interfaces an FMU declares in its model description. Every
+/// mofmu binary implements both; `mofmu export --interface` chooses which
+/// ones importers are offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interfaces {
+    pub model_exchange: bool,
+    pub co_simulation: bool,
+}
+
+impl Interfaces {
+    pub const BOTH: Interfaces = Interfaces {
+        model_exchange: true,
+        co_simulation: true,
+    };
+    pub const MODEL_EXCHANGE: Interfaces = Interfaces {
+        model_exchange: true,
+        co_simulation: false,
+    };
+    pub const CO_SIMULATION: Interfaces = Interfaces {
+        model_exchange: false,
+        co_simulation: true,
+    };
+}
+
+impl Default for Interfaces {
+    fn default() -> Interfaces {
+        Interfaces::BOTH
+    }
 }

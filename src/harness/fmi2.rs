@@ -27,6 +27,9 @@ pub const FMI2_PENDING: Fmi2Status = 5;
 const FMI2_TRUE: Fmi2Boolean = 1;
 const FMI2_FALSE: Fmi2Boolean = 0;
 const FMI2_MODEL_EXCHANGE: c_int = 0;
+const FMI2_CO_SIMULATION: c_int = 1;
+/// `fmi2LastSuccessfulTime` of `fmi2StatusKind`.
+const FMI2_LAST_SUCCESSFUL_TIME: c_int = 2;
 
 /// The printf-style logger every FMU calls.
 pub type LoggerFn =
@@ -133,8 +136,24 @@ pub struct Fmi2Library {
             *mut f64,
         ) -> Fmi2Status,
     >,
+    /// The Co-Simulation functions, present when the library exports them.
+    co_simulation: Option<CoSimulationFunctions>,
     /// Declared last so it is closed after nothing else can use the pointers above.
     _library: Library,
+}
+
+/// The Co-Simulation functions the harness calls.
+#[derive(Clone, Copy)]
+struct CoSimulationFunctions {
+    do_step: unsafe extern "C" fn(Fmi2Component, f64, f64, Fmi2Boolean) -> Fmi2Status,
+    set_real_input_derivatives: unsafe extern "C" fn(
+        Fmi2Component,
+        *const Fmi2ValueReference,
+        usize,
+        *const c_int,
+        *const f64,
+    ) -> Fmi2Status,
+    get_real_status: unsafe extern "C" fn(Fmi2Component, c_int, *mut f64) -> Fmi2Status,
 }
 
 impl Fmi2Library {
@@ -194,6 +213,23 @@ impl Fmi2Library {
             get_directional_derivative: unsafe { library.get(b"fmi2GetDirectionalDerivative\0") }
                 .ok()
                 .map(|s| *s),
+            // SAFETY: the types are the ones FMI 2.0 declares for these names.
+            co_simulation: unsafe {
+                match (
+                    library.get(b"fmi2DoStep\0"),
+                    library.get(b"fmi2SetRealInputDerivatives\0"),
+                    library.get(b"fmi2GetRealStatus\0"),
+                ) {
+                    (Ok(do_step), Ok(set_real_input_derivatives), Ok(get_real_status)) => {
+                        Some(CoSimulationFunctions {
+                            do_step: *do_step,
+                            set_real_input_derivatives: *set_real_input_derivatives,
+                            get_real_status: *get_real_status,
+                        })
+                    }
+                    _ => None,
+                }
+            },
             _library: library,
         })
     }
@@ -219,6 +255,24 @@ impl Fmi2Library {
         resource_location: &str,
         logging_on: bool,
     ) -> Result<Instance<'lib>, HarnessError> {
+        self.instantiate_as(instance_name, guid, resource_location, logging_on, false)
+    }
+
+    /// `fmi2Instantiate` for Model Exchange or (`co_simulation`) Co-Simulation.
+    pub fn instantiate_as<'lib>(
+        &'lib self,
+        instance_name: &str,
+        guid: &str,
+        resource_location: &str,
+        logging_on: bool,
+        co_simulation: bool,
+    ) -> Result<Instance<'lib>, HarnessError> {
+        if co_simulation && self.co_simulation.is_none() {
+            return Err(HarnessError::MissingSymbol {
+                library: String::new(),
+                symbol: "fmi2DoStep".into(),
+            });
+        }
         let to_c = |text: &str, what: &str| {
             CString::new(text).map_err(|_| {
                 HarnessError::BadOptions(format!("{what} contains a NUL byte: {text:?}"))
@@ -246,7 +300,11 @@ impl Fmi2Library {
         let component = unsafe {
             (self.instantiate)(
                 instance_name.as_ptr(),
-                FMI2_MODEL_EXCHANGE,
+                if co_simulation {
+                    FMI2_CO_SIMULATION
+                } else {
+                    FMI2_MODEL_EXCHANGE
+                },
                 guid.as_ptr(),
                 resource_location.as_ptr(),
                 callbacks,
@@ -739,5 +797,79 @@ impl Instance<'_> {
             .map(|&b| if b { FMI2_TRUE } else { FMI2_FALSE })
             .collect();
         self.set_values("fmi2SetBoolean", self.library.set_boolean, references, &raw)
+    }
+
+    fn co_simulation(&self, function: &'static str) -> Result<CoSimulationFunctions, HarnessError> {
+        self.library
+            .co_simulation
+            .ok_or_else(|| HarnessError::MissingSymbol {
+                library: String::new(),
+                symbol: function.into(),
+            })
+    }
+
+    /// `fmi2DoStep`. `Ok(false)` when the FMU answered fmi2Discard (it stopped early;
+    /// see [`Instance::last_successful_time`]).
+    pub fn do_step(
+        &mut self,
+        current_communication_point: f64,
+        communication_step_size: f64,
+    ) -> Result<bool, HarnessError> {
+        let functions = self.co_simulation("fmi2DoStep")?;
+        self.ensure_alive("fmi2DoStep")?;
+        // SAFETY: a valid Co-Simulation component and plain numbers.
+        let status = unsafe {
+            (functions.do_step)(
+                self.component,
+                current_communication_point,
+                communication_step_size,
+                FMI2_TRUE,
+            )
+        };
+        if status == FMI2_DISCARD {
+            return Ok(false);
+        }
+        self.check("fmi2DoStep", status)?;
+        Ok(true)
+    }
+
+    /// `fmi2SetRealInputDerivatives` of order 1.
+    pub fn set_real_input_derivatives(
+        &mut self,
+        references: &[Fmi2ValueReference],
+        derivatives: &[f64],
+    ) -> Result<(), HarnessError> {
+        let functions = self.co_simulation("fmi2SetRealInputDerivatives")?;
+        self.ensure_alive("fmi2SetRealInputDerivatives")?;
+        if references.len() != derivatives.len() {
+            return Err(HarnessError::BadOptions(
+                "input derivatives: one value per reference is needed".into(),
+            ));
+        }
+        let orders = vec![1 as c_int; references.len()];
+        // SAFETY: all three arrays hold `len` elements.
+        let status = unsafe {
+            (functions.set_real_input_derivatives)(
+                self.component,
+                references.as_ptr(),
+                references.len(),
+                orders.as_ptr(),
+                derivatives.as_ptr(),
+            )
+        };
+        self.check("fmi2SetRealInputDerivatives", status)
+    }
+
+    /// `fmi2GetRealStatus(fmi2LastSuccessfulTime)`.
+    pub fn last_successful_time(&mut self) -> Result<f64, HarnessError> {
+        let functions = self.co_simulation("fmi2GetRealStatus")?;
+        self.ensure_alive("fmi2GetRealStatus")?;
+        let mut value = f64::NAN;
+        // SAFETY: a valid component and a pointer to one double.
+        let status = unsafe {
+            (functions.get_real_status)(self.component, FMI2_LAST_SUCCESSFUL_TIME, &mut value)
+        };
+        self.check("fmi2GetRealStatus", status)?;
+        Ok(value)
     }
 }

@@ -10,7 +10,7 @@ use super::fmi2::{Fmi2Library, Instance};
 use super::model_description::ModelDescription;
 use super::unzip;
 
-/// An unpacked, loaded FMI 2.0 Model Exchange FMU. Instances borrow it, so the library
+/// An unpacked, loaded FMI 2.0 FMU. Instances borrow it, so the library
 /// stays loaded while any instance lives; dropping it unloads the library and then
 /// removes the unpacked files.
 pub struct Fmu {
@@ -80,6 +80,22 @@ impl Fmu {
         let resources = file_uri(&self.directory.path().join("resources"));
         self.library
             .instantiate(instance_name, &self.model.guid, &resources, logging_on)
+    }
+
+    /// `fmi2Instantiate` as Co-Simulation.
+    pub fn instantiate_co_simulation(
+        &self,
+        instance_name: &str,
+        logging_on: bool,
+    ) -> Result<Instance<'_>, HarnessError> {
+        let resources = file_uri(&self.directory.path().join("resources"));
+        self.library.instantiate_as(
+            instance_name,
+            &self.model.guid,
+            &resources,
+            logging_on,
+            true,
+        )
     }
 }
 

@@ -1,16 +1,19 @@
-//! Loads any FMI 2.0 Model Exchange FMU back through its shared library and simulates
-//! it, producing FMPy-style CSV results.
+//! Loads any FMI 2.0 FMU back through its shared library and simulates it through its
+//! Model Exchange or its Co-Simulation interface, producing FMPy-style CSV results.
 //!
 //! The pieces, in the order a simulation uses them: [`unzip`] unpacks the archive
 //! safely, [`model_description`] reads `modelDescription.xml`, [`fmi2`] loads the
 //! library and wraps the C API (with the C logger shim built by `build.rs`),
 //! [`integrator`] is the stiff ODE solver, [`simulate`](mod@simulate) runs the Model
-//! Exchange loop and `csv` writes the result.
+//! Exchange loop, [`cosim`] the Co-Simulation loop, [`input`] reads input signals and
+//! `csv` writes the result.
 
+pub mod cosim;
 mod csv;
 pub mod error;
 pub mod fmi2;
 mod fmu;
+pub mod input;
 pub mod integrator;
 pub mod model_description;
 pub mod simulate;
@@ -21,6 +24,7 @@ use std::path::Path;
 pub use error::HarnessError;
 pub use fmi2::{EventInfo, Instance, LogMessage};
 pub use fmu::Fmu;
+pub use input::InputSignals;
 pub use model_description::ModelDescription;
 pub use simulate::{simulate, simulate_fmu, SimStats};
 
@@ -36,6 +40,18 @@ pub struct SimOptions {
     pub start_values: Vec<(String, f64)>,
     /// Variables to record besides time; empty means every state and output.
     pub output: Vec<String>,
+    /// The interface to drive; `None` means Model Exchange when the FMU declares it.
+    pub interface: Option<Interface>,
+    /// Input signals, set at every evaluation (Model Exchange) or communication point
+    /// (Co-Simulation).
+    pub input: Option<InputSignals>,
+}
+
+/// An FMI 2.0 interface of an FMU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interface {
+    ModelExchange,
+    CoSimulation,
 }
 
 /// A simulation result: one row per output point (event instants appear twice, before

@@ -7,14 +7,19 @@ use quick_xml::Reader;
 
 use super::error::HarnessError;
 
-/// The Model Exchange view of a `modelDescription.xml`.
+/// What the harness reads of a `modelDescription.xml`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelDescription {
     pub fmi_version: String,
     pub model_name: String,
     pub guid: String,
-    /// `ModelExchange/@modelIdentifier`: the base name of the shared library.
+    /// `@modelIdentifier` of `ModelExchange` (or of `CoSimulation` when there is no
+    /// `ModelExchange`): the base name of the shared library.
     pub model_identifier: String,
+    /// Whether the FMU declares `ModelExchange`.
+    pub model_exchange: bool,
+    /// The `CoSimulation` element, when the FMU declares one.
+    pub co_simulation: Option<CoSimulationCapabilities>,
     pub number_of_event_indicators: usize,
     pub default_experiment: DefaultExperiment,
     /// Every `ScalarVariable`, in file order (so index `i` is FMI's 1-based `i + 1`).
@@ -22,6 +27,14 @@ pub struct ModelDescription {
     /// `ModelStructure/Derivatives`: 0-based indices into `variables`, in file order.
     /// The i-th continuous state is the variable whose derivative is listed i-th.
     pub derivatives: Vec<usize>,
+}
+
+/// The capability flags of `CoSimulation` that a master needs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CoSimulationCapabilities {
+    pub model_identifier: String,
+    pub can_handle_variable_communication_step_size: bool,
+    pub can_interpolate_inputs: bool,
 }
 
 /// `DefaultExperiment`: every attribute is optional.
@@ -130,7 +143,7 @@ struct Parser {
     model_name: String,
     guid: String,
     model_identifier: Option<String>,
-    has_co_simulation: bool,
+    co_simulation: Option<CoSimulationCapabilities>,
     number_of_event_indicators: usize,
     default_experiment: DefaultExperiment,
     variables: Vec<ScalarVariable>,
@@ -197,7 +210,20 @@ impl Parser {
                     }
                 }
             }
-            (_, Some("fmiModelDescription"), "CoSimulation") => self.has_co_simulation = true,
+            (_, Some("fmiModelDescription"), "CoSimulation") => {
+                let mut cs = CoSimulationCapabilities::default();
+                for (key, value) in attributes(element)? {
+                    match key.as_str() {
+                        "modelIdentifier" => cs.model_identifier = value.into_owned(),
+                        "canHandleVariableCommunicationStepSize" => {
+                            cs.can_handle_variable_communication_step_size = value == "true"
+                        }
+                        "canInterpolateInputs" => cs.can_interpolate_inputs = value == "true",
+                        _ => {}
+                    }
+                }
+                self.co_simulation = Some(cs);
+            }
             (_, Some("fmiModelDescription"), "DefaultExperiment") => {
                 let experiment = &mut self.default_experiment;
                 for (key, value) in attributes(element)? {
@@ -305,17 +331,16 @@ impl Parser {
                 "fmiVersion is \"{fmi_version}\"; only FMI 2.0 is supported"
             )));
         }
-        let model_identifier = match self.model_identifier {
-            Some(id) if !id.is_empty() => id,
-            Some(_) => return Err(invalid("ModelExchange has an empty `modelIdentifier`")),
-            None if self.has_co_simulation => {
+        let model_exchange = self.model_identifier.is_some();
+        let model_identifier = match (self.model_identifier, &self.co_simulation) {
+            (Some(id), _) if !id.is_empty() => id,
+            (Some(_), _) => return Err(invalid("ModelExchange has an empty `modelIdentifier`")),
+            (None, Some(cs)) if !cs.model_identifier.is_empty() => cs.model_identifier.clone(),
+            (None, Some(_)) => return Err(invalid("CoSimulation has an empty `modelIdentifier`")),
+            (None, None) => {
                 return Err(invalid(
-                    "the FMU supports only Co-Simulation; the harness needs Model Exchange",
-                ))
-            }
-            None => {
-                return Err(invalid(
-                    "there is no <ModelExchange modelIdentifier=...> element",
+                    "there is no <ModelExchange modelIdentifier=...> or <CoSimulation \
+                     modelIdentifier=...> element",
                 ))
             }
         };
@@ -367,6 +392,8 @@ impl Parser {
             model_name: self.model_name,
             guid: self.guid,
             model_identifier,
+            model_exchange,
+            co_simulation: self.co_simulation,
             number_of_event_indicators: self.number_of_event_indicators,
             default_experiment: self.default_experiment,
             variables,

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use super::cosim::InputBinding;
 use super::error::HarnessError;
 use super::fmi2::{EventInfo, Instance};
 use super::fmu::Fmu;
@@ -33,6 +34,14 @@ pub fn simulate(fmu: &Path, opts: &SimOptions) -> Result<SimResult, HarnessError
 /// Simulates an already loaded FMU with a fresh instance.
 pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessError> {
     let model = fmu.model_description();
+    let co_simulation = match opts.interface {
+        Some(interface) => interface == super::Interface::CoSimulation,
+        None => !model.model_exchange,
+    };
+    if co_simulation {
+        return super::cosim::simulate_co_simulation(fmu, opts);
+    }
+    let inputs = super::cosim::InputBinding::new(model, opts.input.as_ref())?;
     let settings = Settings::resolve(model, opts)?;
     let states = model.states()?;
     let n = states.len();
@@ -45,6 +54,7 @@ pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessEr
     }
     instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
     instance.enter_initialization_mode()?;
+    inputs.apply(&mut instance, settings.start)?;
     instance.exit_initialization_mode()?;
     let mut stats = SimStats::default();
     let mut t = settings.start;
@@ -80,16 +90,23 @@ pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessEr
             Some(te) if te < t_out => te,
             _ => t_out,
         };
-        let mut t_new = integrator.step(&mut FmuSystem(&mut instance), t, &mut y, t_limit)?;
+        // Inputs are piecewise linear: no integrator step crosses a kink.
+        let t_limit = inputs
+            .next_breakpoint(t)
+            .map_or(t_limit, |b| b.min(t_limit));
+        inputs.begin_step(t);
+        let mut t_new =
+            integrator.step(&mut FmuSystem(&mut instance, &inputs), t, &mut y, t_limit)?;
 
         let mut state_event = false;
         if nz > 0 {
-            set_point(&mut instance, t_new, &y)?;
+            set_point(&mut instance, &inputs, t_new, &y)?;
             instance.get_event_indicators(&mut z_new)?;
             if crossing(&z, &z_new) {
                 let located = locate_state_event(
                     &mut integrator,
                     &mut instance,
+                    &inputs,
                     (t, &z),
                     (t_new, &y, &z_new),
                 )?;
@@ -99,7 +116,7 @@ pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessEr
                 state_event = true;
             }
         }
-        set_point(&mut instance, t_new, &y)?;
+        set_point(&mut instance, &inputs, t_new, &y)?;
         let (step_event, terminate) = instance.completed_integrator_step()?;
         t = t_new;
         terminated = terminate;
@@ -156,17 +173,20 @@ pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessEr
 }
 
 /// Start, stop, output grid and tolerance after applying defaults.
-struct Settings {
-    start: f64,
-    stop: f64,
-    interval: f64,
-    rtol: f64,
+pub(super) struct Settings {
+    pub(super) start: f64,
+    pub(super) stop: f64,
+    pub(super) interval: f64,
+    pub(super) rtol: f64,
     /// Output points after the start; the last one is exactly `stop`.
-    output_count: usize,
+    pub(super) output_count: usize,
 }
 
 impl Settings {
-    fn resolve(model: &ModelDescription, opts: &SimOptions) -> Result<Settings, HarnessError> {
+    pub(super) fn resolve(
+        model: &ModelDescription,
+        opts: &SimOptions,
+    ) -> Result<Settings, HarnessError> {
         let experiment = &model.default_experiment;
         let start = opts.start_time.or(experiment.start_time).unwrap_or(0.0);
         let stop = opts
@@ -212,7 +232,7 @@ impl Settings {
         })
     }
 
-    fn output_time(&self, k: usize) -> f64 {
+    pub(super) fn output_time(&self, k: usize) -> f64 {
         if k >= self.output_count {
             self.stop
         } else {
@@ -221,18 +241,24 @@ impl Settings {
     }
 }
 
-/// The FMU as a right-hand side: set time and states, read the derivatives.
-struct FmuSystem<'a, 'lib>(&'a mut Instance<'lib>);
+/// The FMU as a right-hand side: set time, inputs and states, read the derivatives.
+struct FmuSystem<'a, 'lib>(&'a mut Instance<'lib>, &'a InputBinding);
 
 impl OdeSystem for FmuSystem<'_, '_> {
     fn derivatives(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), HarnessError> {
-        set_point(self.0, t, y)?;
+        set_point(self.0, self.1, t, y)?;
         self.0.get_derivatives(dy)
     }
 }
 
-fn set_point(instance: &mut Instance<'_>, t: f64, y: &[f64]) -> Result<(), HarnessError> {
+fn set_point(
+    instance: &mut Instance<'_>,
+    inputs: &InputBinding,
+    t: f64,
+    y: &[f64],
+) -> Result<(), HarnessError> {
     instance.set_time(t)?;
+    inputs.apply(instance, t)?;
     if !y.is_empty() {
         instance.set_continuous_states(y)?;
     }
@@ -302,6 +328,7 @@ fn crossing(before: &[f64], after: &[f64]) -> bool {
 fn locate_state_event(
     integrator: &mut Rodas3,
     instance: &mut Instance<'_>,
+    inputs: &InputBinding,
     (t0, z0): (f64, &[f64]),
     (t1, y1, z1): (f64, &[f64], &[f64]),
 ) -> Result<(f64, Vec<f64>, Vec<f64>), HarnessError> {
@@ -342,8 +369,8 @@ fn locate_state_event(
             break;
         }
         widths = [widths[1], width];
-        integrator.solution_in_last_step(&mut FmuSystem(instance), candidate, &mut y)?;
-        set_point(instance, candidate, &y)?;
+        integrator.solution_in_last_step(&mut FmuSystem(instance, inputs), candidate, &mut y)?;
+        set_point(instance, inputs, candidate, &y)?;
         instance.get_event_indicators(&mut z)?;
         if crossing(&z_lo, &z) {
             hi = candidate;
@@ -368,7 +395,7 @@ fn locate_state_event(
 }
 
 /// Sets one start value by name, converting to the variable's type.
-fn apply_start_value(
+pub(super) fn apply_start_value(
     instance: &mut Instance<'_>,
     model: &ModelDescription,
     name: &str,
@@ -402,7 +429,7 @@ fn apply_start_value(
 
 /// Samples the result columns: time, then every state and output that has a numeric
 /// type, in model-description order.
-struct Recorder {
+pub(super) struct Recorder {
     names: Vec<String>,
     rows: Vec<Vec<f64>>,
     /// (column, value reference) per type.
@@ -412,7 +439,7 @@ struct Recorder {
 }
 
 impl Recorder {
-    fn new(
+    pub(super) fn new(
         model: &ModelDescription,
         states: &[usize],
         output: &[String],
@@ -456,7 +483,11 @@ impl Recorder {
         Ok(recorder)
     }
 
-    fn record(&mut self, instance: &mut Instance<'_>, t: f64) -> Result<(), HarnessError> {
+    pub(super) fn record(
+        &mut self,
+        instance: &mut Instance<'_>,
+        t: f64,
+    ) -> Result<(), HarnessError> {
         let mut row = vec![0.0; self.names.len()];
         row[0] = t;
         if !self.reals.1.is_empty() {
@@ -480,11 +511,11 @@ impl Recorder {
         Ok(())
     }
 
-    fn last_time(&self) -> Option<f64> {
+    pub(super) fn last_time(&self) -> Option<f64> {
         self.rows.last().map(|row| row[0])
     }
 
-    fn finish(self, stats: SimStats) -> SimResult {
+    pub(super) fn finish(self, stats: SimStats) -> SimResult {
         SimResult {
             names: self.names,
             rows: self.rows,

@@ -696,7 +696,6 @@ impl Builder<'_, '_> {
                 )
             } else if parent.is_none()
                 && v.causality == Causality::Output
-                && v.connector.is_none()
                 && v.tearing.is_none()
                 && v.carried_of.is_none()
             {

@@ -7,6 +7,9 @@ use crate::export::ExportOutput;
 pub const RUNTIME_C: &str = include_str!("../../templates/mofmu_runtime.c");
 pub const MODEL_H: &str = include_str!("../../templates/mofmu_model.h");
 pub const FMI2_H: &str = include_str!("../../templates/mofmu_fmi2.h");
+/// The Co-Simulation part of the runtime. It is included by
+/// `mofmu_runtime.c` (one translation unit), so it travels as a header.
+pub const COSIM_H: &str = include_str!("../../templates/mofmu_cosim.h");
 
 /// Name of the per-model system file inside `sources/`.
 pub const SYSTEM_C: &str = crate::fmu::sources::SYSTEM_C;
@@ -38,6 +41,7 @@ pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
         headers: vec![
             (crate::fmu::sources::MODEL_H.into(), MODEL_H.into()),
             (crate::fmu::sources::FMI2_H.into(), FMI2_H.into()),
+            (crate::fmu::sources::COSIM_H.into(), COSIM_H.into()),
         ],
     }
 }

@@ -13,7 +13,12 @@
  *     sizes, non-finite values, corrupt FMU states, double terminate,
  *     fmi2FreeInstance(NULL);
  *   - a fixed-step simulation with events, run again after fmi2Reset and in
- *     four threads at once: all bit-identical.
+ *     four threads at once: all bit-identical;
+ *   - the same for a Co-Simulation instance: every FMI function in every
+ *     Co-Simulation state, fmi2DoStep's arguments (communication points
+ *     within rounding, wrong points, non-positive steps), input derivatives,
+ *     status queries, and save-step-restore-step and serialization round
+ *     trips that repeat a step bit for bit.
  *
  * Usage: driver [stop_time] */
 #define _POSIX_C_SOURCE 200809L
@@ -448,8 +453,8 @@ static void test_arguments(void)
               "wrong GUID accepted");
         CHECK(fmi2Instantiate("x", fmi2ModelExchange, NULL, "", &functions, 0, 0) == NULL,
               "NULL GUID accepted");
-        CHECK(fmi2Instantiate("x", fmi2CoSimulation, mofmu_guid, "", &functions, 0, 0) == NULL,
-              "co-simulation accepted");
+        CHECK(fmi2Instantiate("x", (fmi2Type)2, mofmu_guid, "", &functions, 0, 0) == NULL,
+              "FMU type 2 accepted");
         CHECK(fmi2Instantiate("x", fmi2ModelExchange, mofmu_guid, "", NULL, 0, 0) == NULL,
               "NULL callbacks accepted");
         CHECK(fmi2Instantiate(NULL, fmi2ModelExchange, mofmu_guid, "", &functions, 0, 0) == NULL,
@@ -767,6 +772,341 @@ static void test_runs(void)
     free(after_state.result);
 }
 
+/* ------------------------------------------------------------------------
+ * Co-Simulation
+ * ------------------------------------------------------------------------ */
+
+static fmi2Component instantiate_cs(Log *log)
+{
+    fmi2CallbackFunctions functions = {logger, calloc, free, NULL, log};
+    memset(log, 0, sizeof *log);
+    return fmi2Instantiate("misuse-cs", fmi2CoSimulation, mofmu_guid, "", &functions, fmi2False,
+                           fmi2False);
+}
+
+enum { C_INST, C_INIT, C_COMPLETE, C_FAILED, C_TERM, C_ERROR, N_CS_STATES };
+static const char *const CS_STATE_NAMES[N_CS_STATES] = {
+    "instantiated", "initializationMode", "stepComplete", "stepFailed", "terminated", "error"};
+#define CS_ANY                                                                                 \
+    (B(C_INST) | B(C_INIT) | B(C_COMPLETE) | B(C_FAILED) | B(C_TERM) | B(C_ERROR))
+#define CS_GETTERS (B(C_INIT) | B(C_COMPLETE) | B(C_FAILED) | B(C_TERM) | B(C_ERROR))
+#define CS_SETTERS (B(C_INST) | B(C_INIT) | B(C_COMPLETE))
+
+/* The Co-Simulation columns of the FMI 2.0 calling-sequence table (section
+ * 4.2.4). stepInProgress and stepCanceled need an asynchronous fmi2DoStep,
+ * which mofmu does not offer, so fmi2CancelStep is refused everywhere.
+ * Extension as for Model Exchange: fmi2Terminate in terminated. */
+static const Call CS_CALLS[] = {
+    {"SetDebugLogging", CS_ANY, 0},
+    {"SetupExperiment", B(C_INST), 0},
+    {"EnterInitializationMode", B(C_INST), 0},
+    {"ExitInitializationMode", B(C_INIT), 0},
+    {"Terminate", B(C_COMPLETE) | B(C_FAILED), B(C_TERM)},
+    {"Reset", CS_ANY, 0},
+    {"GetReal", CS_GETTERS, 0},
+    {"GetInteger", CS_GETTERS, 0},
+    {"GetBoolean", CS_GETTERS, 0},
+    {"GetString", CS_GETTERS, 0},
+    {"SetReal", CS_SETTERS, 0},
+    {"SetInteger", CS_SETTERS, 0},
+    {"SetBoolean", CS_SETTERS, 0},
+    {"SetString", CS_SETTERS, 0},
+    {"GetFMUstate", CS_ANY, 0},
+    {"SetFMUstate", CS_ANY, 0},
+    {"FreeFMUstate", CS_ANY, 0},
+    {"SerializedFMUstateSize", CS_ANY, 0},
+    {"SerializeFMUstate", CS_ANY, 0},
+    {"DeSerializeFMUstate", CS_ANY, 0},
+    {"GetDirectionalDerivative", CS_GETTERS, 0},
+    {"EnterEventMode", 0, 0},
+    {"NewDiscreteStates", 0, 0},
+    {"EnterContinuousTimeMode", 0, 0},
+    {"CompletedIntegratorStep", 0, 0},
+    {"SetTime", 0, 0},
+    {"SetContinuousStates", 0, 0},
+    {"GetEventIndicators", 0, 0},
+    {"GetContinuousStates", 0, 0},
+    {"GetDerivatives", 0, 0},
+    {"GetNominalsOfContinuousStates", 0, 0},
+    {"SetRealInputDerivatives", CS_SETTERS, 0},
+    {"GetRealOutputDerivatives", B(C_COMPLETE) | B(C_FAILED) | B(C_TERM) | B(C_ERROR), 0},
+    {"DoStep", B(C_COMPLETE), 0},
+    {"CancelStep", 0, 0},
+    {"GetStatus", B(C_COMPLETE) | B(C_FAILED) | B(C_TERM), 0},
+    {"GetRealStatus", B(C_COMPLETE) | B(C_FAILED) | B(C_TERM), 0},
+    {"GetIntegerStatus", B(C_COMPLETE) | B(C_FAILED) | B(C_TERM), 0},
+    {"GetBooleanStatus", B(C_COMPLETE) | B(C_FAILED) | B(C_TERM), 0},
+    {"GetStringStatus", B(C_COMPLETE) | B(C_FAILED) | B(C_TERM), 0},
+};
+
+/* Byte offset of the instance state in a serialized FMU state (see the
+ * layout in mofmu_runtime.c): magic, GUID length and bytes, three u64
+ * sizes, the interface. */
+static size_t serialized_state_offset(void)
+{
+    return 8 + 4 + strlen(mofmu_guid) + 3 * 8 + 4;
+}
+
+/* A fresh Co-Simulation instance in `state`; NULL when unreachable. A
+ * failed step is reached through the FMU state of a completed step with
+ * its state field set to stepFailed, the one way that works for every
+ * model (a real fmi2Discard is provoked in test_cs_arguments). */
+static fmi2Component cs_in_state(int state, Log *log)
+{
+    fmi2Component c = instantiate_cs(log);
+    if (c == NULL) return NULL;
+    if (state == C_INST) return c;
+    if (state == C_ERROR) {
+        if (failing_vr < 0) {
+            fmi2FreeInstance(c);
+            return NULL;
+        }
+        set_failing(c);
+        fmi2EnterInitializationMode(c);
+        if (fmi2ExitInitializationMode(c) != fmi2Error) {
+            fmi2FreeInstance(c);
+            return NULL;
+        }
+        return c;
+    }
+    if (fmi2SetupExperiment(c, fmi2False, 0.0, 0.0, fmi2False, 0.0) != fmi2OK ||
+        fmi2EnterInitializationMode(c) != fmi2OK) {
+        fmi2FreeInstance(c);
+        return NULL;
+    }
+    if (state == C_INIT) return c;
+    if (fmi2ExitInitializationMode(c) != fmi2OK) {
+        fmi2FreeInstance(c);
+        return NULL;
+    }
+    if (state == C_COMPLETE) return c;
+    if (state == C_FAILED) {
+        fmi2FMUstate s = NULL;
+        size_t n = 0;
+        fmi2Byte *bytes;
+        int ok = 0;
+        if (fmi2GetFMUstate(c, &s) == fmi2OK && fmi2SerializedFMUstateSize(c, s, &n) == fmi2OK) {
+            bytes = (fmi2Byte *)malloc(n);
+            if (bytes != NULL && fmi2SerializeFMUstate(c, s, bytes, n) == fmi2OK) {
+                uint32_t failed = 1u << 8; /* STATE_STEP_FAILED */
+                size_t at = serialized_state_offset(), k;
+                for (k = 0; k < 4; k++) bytes[at + k] = (fmi2Byte)(failed >> (8 * k));
+                ok = fmi2DeSerializeFMUstate(c, bytes, n, &s) == fmi2OK &&
+                     fmi2SetFMUstate(c, s) == fmi2OK;
+            }
+            free(bytes);
+        }
+        fmi2FreeFMUstate(c, &s);
+        if (!ok) {
+            fmi2FreeInstance(c);
+            return NULL;
+        }
+        return c;
+    }
+    fmi2Terminate(c);
+    return c;
+}
+
+static void test_cs_state_table(void)
+{
+    size_t k;
+    int state, reached[N_CS_STATES] = {0};
+    for (k = 0; k < sizeof CS_CALLS / sizeof CS_CALLS[0]; k++) {
+        for (state = 0; state < N_CS_STATES; state++) {
+            Log log;
+            fmi2Component c = cs_in_state(state, &log);
+            fmi2FMUstate snapshot = NULL;
+            fmi2Byte *bytes = NULL;
+            size_t n_bytes = 0;
+            fmi2Status st, again;
+            unsigned bit = B(state);
+            if (c == NULL) continue;
+            reached[state] = 1;
+            CHECK(fmi2GetFMUstate(c, &snapshot) == fmi2OK && snapshot != NULL,
+                  "CS fmi2GetFMUstate in %s", CS_STATE_NAMES[state]);
+            CHECK(fmi2SerializedFMUstateSize(c, snapshot, &n_bytes) == fmi2OK,
+                  "CS fmi2SerializedFMUstateSize in %s", CS_STATE_NAMES[state]);
+            bytes = (fmi2Byte *)malloc(n_bytes > 0 ? n_bytes : 1);
+            CHECK(fmi2SerializeFMUstate(c, snapshot, bytes, n_bytes) == fmi2OK,
+                  "CS fmi2SerializeFMUstate in %s", CS_STATE_NAMES[state]);
+            memset(&log, 0, sizeof log);
+            st = call(c, CS_CALLS[k].name, &snapshot, bytes, n_bytes);
+            if ((CS_CALLS[k].allowed | CS_CALLS[k].extension) & bit) {
+                CHECK(st != fmi2Error && st != fmi2Fatal,
+                      "CS fmi2%s in state %s returned %d: %s", CS_CALLS[k].name,
+                      CS_STATE_NAMES[state], (int)st, log.last);
+            } else {
+                CHECK(st == fmi2Error && log.last_status == fmi2Error && log.count > 0,
+                      "CS fmi2%s in state %s (not allowed) returned %d, logged \"%s\"",
+                      CS_CALLS[k].name, CS_STATE_NAMES[state], (int)st, log.last);
+                again = call(c, CS_CALLS[k].name, &snapshot, bytes, n_bytes);
+                CHECK(again == fmi2Error, "second CS fmi2%s in state %s returned %d",
+                      CS_CALLS[k].name, CS_STATE_NAMES[state], (int)again);
+            }
+            fmi2FreeFMUstate(c, &snapshot);
+            free(bytes);
+            fmi2FreeInstance(c);
+        }
+    }
+    for (state = 0; state < N_CS_STATES; state++) {
+        if (state == C_ERROR && failing_vr < 0) continue;
+        CHECK(reached[state], "CS state %s could not be reached", CS_STATE_NAMES[state]);
+    }
+}
+
+/* Every real of the instance, into `out`. */
+static int get_all(fmi2Component c, double *out)
+{
+    size_t i;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        fmi2ValueReference vr = (fmi2ValueReference)i;
+        if (fmi2GetReal(c, &vr, 1, &out[i]) != fmi2OK) return 0;
+    }
+    return 1;
+}
+
+/* The first Real input, or -1. */
+static long first_input(void)
+{
+    size_t i;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        if (mofmu_real_kind[i] == MOFMU_KIND_INPUT) return (long)i;
+    }
+    return -1;
+}
+
+static void test_cs_arguments(void)
+{
+    Log log;
+    fmi2Component c = cs_in_state(C_COMPLETE, &log), me;
+    fmi2Status status = fmi2OK;
+    double r = 0.0, h = stop_time / 10;
+    fmi2Integer order = 1, two = 2;
+    fmi2Boolean b = fmi2True;
+    fmi2ValueReference time_vr = 0;
+    long input = first_input();
+    fmi2FMUstate me_state = NULL;
+    CHECK(c != NULL, "CS instance: %s", log.last);
+    if (c == NULL) return;
+    CHECK(fmi2DoStep(c, 1.0 + h, h, fmi2True) == fmi2Error, "DoStep from a wrong point");
+    CHECK(fmi2DoStep(c, 0.0, 0.0, fmi2True) == fmi2Error, "DoStep with step 0");
+    CHECK(fmi2DoStep(c, 0.0, -h, fmi2True) == fmi2Error, "DoStep with a negative step");
+    CHECK(fmi2DoStep(c, NAN, h, fmi2True) == fmi2Error, "DoStep from NaN");
+    CHECK(fmi2DoStep(c, 0.0, INFINITY, fmi2True) == fmi2Error, "DoStep by infinity");
+    CHECK(fmi2GetReal(c, &time_vr, 1, &r) == fmi2OK && r == 0.0,
+          "refused steps moved time to %g", r);
+    /* A master's accumulated rounding is not a wrong point. */
+    CHECK(fmi2DoStep(c, 0.0, h, fmi2True) == fmi2OK, "DoStep: %s", log.last);
+    CHECK(fmi2DoStep(c, h * (1.0 + 1e-14), h, fmi2False) == fmi2OK,
+          "DoStep from a point off by rounding: %s", log.last);
+    CHECK(fmi2GetRealStatus(c, fmi2LastSuccessfulTime, &r) == fmi2OK &&
+              fabs(r - 2 * h) <= 1e-12 * stop_time,
+          "last successful time %g, expected %g", r, 2 * h);
+    CHECK(fmi2GetStatus(c, fmi2DoStepStatus, &status) == fmi2OK && status == fmi2OK,
+          "DoStep status %d", (int)status);
+    CHECK(fmi2GetBooleanStatus(c, fmi2Terminated, &b) == fmi2OK && b == fmi2False,
+          "terminated status");
+    CHECK(fmi2GetStatus(c, (fmi2StatusKind)7, &status) == fmi2Error, "unknown status kind");
+    CHECK(fmi2GetRealStatus(c, fmi2LastSuccessfulTime, NULL) == fmi2Error, "NULL status value");
+    CHECK(fmi2GetRealStatus(c, fmi2DoStepStatus, &r) == fmi2Discard,
+          "a status kind of another type is fmi2Discard");
+    CHECK(fmi2CancelStep(c) == fmi2Error, "CancelStep without a step in progress");
+    CHECK(fmi2SetRealInputDerivatives(c, &time_vr, 1, &order, &r) == fmi2Error,
+          "input derivative of time");
+    CHECK(fmi2SetRealInputDerivatives(c, NULL, 1, &order, &r) == fmi2Error,
+          "input derivatives with NULL vr");
+    if (input >= 0) {
+        fmi2ValueReference vr = (fmi2ValueReference)input;
+        double nan = NAN;
+        CHECK(fmi2SetRealInputDerivatives(c, &vr, 1, &two, &r) == fmi2Error,
+              "second-order input derivative");
+        CHECK(fmi2SetRealInputDerivatives(c, &vr, 1, &order, &nan) == fmi2Error,
+              "NaN input derivative");
+        r = 0.5;
+        CHECK(fmi2SetRealInputDerivatives(c, &vr, 1, &order, &r) == fmi2OK,
+              "input derivative: %s", log.last);
+    }
+    /* ME calls and ME states are refused. */
+    CHECK(fmi2GetDerivatives(c, xbuf, NX) == fmi2Error, "GetDerivatives in CS");
+    me = in_state(S_CONT, &log);
+    if (me != NULL) {
+        CHECK(fmi2DoStep(me, 0.0, h, fmi2True) == fmi2Error, "DoStep in ME");
+        CHECK(fmi2GetFMUstate(me, &me_state) == fmi2OK, "ME state");
+        CHECK(fmi2SetFMUstate(c, me_state) == fmi2Error, "an ME state set into a CS instance");
+        fmi2FreeFMUstate(me, &me_state);
+        fmi2FreeInstance(me);
+    }
+    fmi2FreeInstance(c);
+    printf("Co-Simulation arguments checked%s\n", input >= 0 ? " (with an input)" : "");
+}
+
+/* Save, step, restore, step: bit-identical; likewise through the
+ * serialized bytes. */
+static void test_cs_round_trip(void)
+{
+    Log log;
+    fmi2Component c = cs_in_state(C_COMPLETE, &log);
+    double h = stop_time / 7, t = 0.0;
+    double *a = calloc(mofmu_n_reals + 1, sizeof(double));
+    double *b = calloc(mofmu_n_reals + 1, sizeof(double));
+    double *d = calloc(mofmu_n_reals + 1, sizeof(double));
+    fmi2FMUstate saved = NULL, back = NULL;
+    fmi2Byte *bytes = NULL;
+    size_t size = 0;
+    long input = first_input();
+    int k;
+    CHECK(c != NULL, "CS instance: %s", log.last);
+    if (c == NULL) goto done;
+    for (k = 0; k < 3; k++, t += h) {
+        CHECK(fmi2DoStep(c, t, h, fmi2False) == fmi2OK, "DoStep %d: %s", k, log.last);
+    }
+    if (input >= 0) {
+        fmi2ValueReference vr = (fmi2ValueReference)input;
+        fmi2Integer order = 1;
+        double du = 0.25;
+        CHECK(fmi2SetRealInputDerivatives(c, &vr, 1, &order, &du) == fmi2OK,
+              "input derivative before the save");
+    }
+    CHECK(fmi2GetFMUstate(c, &saved) == fmi2OK, "save");
+    CHECK(fmi2SerializedFMUstateSize(c, saved, &size) == fmi2OK, "size");
+    bytes = calloc(size + 1, 1);
+    CHECK(fmi2SerializeFMUstate(c, saved, bytes, size) == fmi2OK, "serialize");
+    CHECK(fmi2DoStep(c, t, h, fmi2False) == fmi2OK && get_all(c, a), "step: %s", log.last);
+    CHECK(fmi2DoStep(c, t + h, h, fmi2False) == fmi2OK, "step on");
+    CHECK(fmi2SetFMUstate(c, saved) == fmi2OK, "restore");
+    CHECK(fmi2DoStep(c, t, h, fmi2False) == fmi2OK && get_all(c, b), "step again: %s", log.last);
+    CHECK(memcmp(a, b, mofmu_n_reals * sizeof(double)) == 0,
+          "save-step-restore-step is not bit-identical");
+    CHECK(fmi2DeSerializeFMUstate(c, bytes, size, &back) == fmi2OK && fmi2SetFMUstate(c, back) ==
+                                                                          fmi2OK,
+          "deserialize and restore: %s", log.last);
+    CHECK(fmi2DoStep(c, t, h, fmi2False) == fmi2OK && get_all(c, d), "step after deserialize");
+    CHECK(memcmp(a, d, mofmu_n_reals * sizeof(double)) == 0,
+          "serialize-step-deserialize-step is not bit-identical");
+    /* Run to the end with variable steps. */
+    t += h;
+    while (t < stop_time - 1e-12 * stop_time) {
+        double step = (t + 2 * h > stop_time) ? stop_time - t : (k++ % 2 ? h : 0.5 * h);
+        if (fmi2DoStep(c, t, step, fmi2True) != fmi2OK) {
+            CHECK(0, "DoStep at %g: %s", t, log.last);
+            break;
+        }
+        t += step;
+    }
+    CHECK(fmi2Terminate(c) == fmi2OK, "terminate");
+    printf("Co-Simulation: save-step-restore-step and serialization (%zu bytes) bit-identical; "
+           "variable steps to t = %g\n",
+           size, t);
+    fmi2FreeFMUstate(c, &saved);
+    fmi2FreeFMUstate(c, &back);
+    fmi2FreeInstance(c);
+done:
+    free(bytes);
+    free(a);
+    free(b);
+    free(d);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) stop_time = atof(argv[1]);
@@ -783,6 +1123,9 @@ int main(int argc, char **argv)
     test_arguments();
     test_runs();
     test_state_round_trip();
+    test_cs_state_table();
+    test_cs_arguments();
+    test_cs_round_trip();
     free(xbuf);
     free(zbuf);
     printf("%d checks, %d failures\n", n_checks, n_failures);

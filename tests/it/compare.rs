@@ -510,7 +510,7 @@ fn listed_source_files(model_description: &str) -> Vec<String> {
 }
 
 /// `<SourceFiles>` names every C unit of `sources/` (and the rest of
-/// `sources/` is the two headers), so the binary can be rebuilt from the
+/// `sources/` is the three headers), so the binary can be rebuilt from the
 /// listing alone: a plain C compiler on the listed files, with `sources/`
 /// on the include path (what FMPy's `build_platform_binary` does through
 /// CMake), gives a binary that simulates to the same numbers.
@@ -559,7 +559,10 @@ fn source_files_rebuild_the_binary() {
         sorted, c_units,
         "every C unit of sources/ is listed, nothing else"
     );
-    assert_eq!(others, ["mofmu_fmi2.h", "mofmu_model.h"]);
+    assert_eq!(others, ["mofmu_cosim.h", "mofmu_fmi2.h", "mofmu_model.h"]);
+    // <CoSimulation> lists the same files as <ModelExchange>.
+    let co_simulation = &description[description.find("<CoSimulation").expect("CS")..];
+    assert_eq!(listed_source_files(co_simulation), listed);
     assert_eq!(listed.len(), 2 + out.kernels.len());
 
     // Rebuild with the system compiler's defaults (no flags of mofmu's).

@@ -312,6 +312,7 @@ fn run_case(case: &Case, dir: &Path, cache: &ObjectCache) -> Vec<String> {
         relative_tolerance: Some(ROUND_TRIP_RTOL),
         start_values: Vec::new(),
         output: case.variables.clone(),
+        ..SimOptions::default()
     };
     let result = match simulate(&fmu, &options) {
         Ok(r) => r,

@@ -530,9 +530,9 @@ fn model_description_is_checked() {
         (
             decay.replace(
                 "<ModelExchange modelIdentifier=\"decay\"/>",
-                "<CoSimulation modelIdentifier=\"decay\"/>",
+                "<CoSimulation/>",
             ),
-            "only Co-Simulation",
+            "CoSimulation has an empty",
         ),
         (
             decay.replace(

@@ -1,6 +1,7 @@
 //! The one integration-test binary.
 mod check;
 mod compare;
+mod cosim;
 mod dependencies;
 mod directional;
 mod export;

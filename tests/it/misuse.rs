@@ -8,7 +8,10 @@
 //! every Model Exchange state (fmi2Error where FMI 2.0 forbids it), passes
 //! NULL pointers, unknown value references, wrong sizes and non-finite
 //! values, and simulates the model: after fmi2Reset, after fmi2SetFMUstate
-//! and in four threads at once the results must be bit-identical. Any
+//! and in four threads at once the results must be bit-identical. It does
+//! the same for a Co-Simulation instance: every function in every
+//! Co-Simulation state, fmi2DoStep's arguments and status queries, and
+//! save-step-restore-step and serialization round trips bit for bit. Any
 //! sanitizer report makes the executable fail. Where the C compiler cannot
 //! build or run sanitized programs, the suite runs without them and says
 //! why.
@@ -270,6 +273,11 @@ fn every_example_refuses_misuse_under_sanitizers() {
             "{}: {stdout}",
             case.name
         );
+        assert!(
+            stdout.contains("save-step-restore-step and serialization"),
+            "{}: {stdout}",
+            case.name
+        );
         // Every model here can be driven into the error state.
         assert!(
             stdout.contains("makes initialization fail"),
@@ -281,7 +289,11 @@ fn every_example_refuses_misuse_under_sanitizers() {
             case.name,
             stdout
                 .lines()
-                .filter(|l| l.starts_with("error state") || l.starts_with("simulated"))
+                .filter(|l| {
+                    l.starts_with("error state")
+                        || l.starts_with("simulated")
+                        || l.starts_with("Co-Simulation:")
+                })
                 .collect::<Vec<_>>()
                 .join("; ")
         );

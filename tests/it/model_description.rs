@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use mofmu::fmu::model_description::{guid_from, render_model_description};
 use mofmu::fmu::table::{
     Causality, DefaultExperiment, Dependencies, DependencyKind, DisplayUnitDefinition, Initial,
-    ModelTable, ModelVariable, UnitDefinition, Variability, VariableType,
+    Interfaces, ModelTable, ModelVariable, UnitDefinition, Variability, VariableType,
 };
 
 /// Every golden case: a name (`test_data/fmu/<name>.xml`) and its table.
@@ -253,6 +253,7 @@ pub fn decay_table() -> ModelTable {
         ..real("k", 2, Causality::Parameter, Variability::Fixed)
     };
     let mut table = ModelTable {
+        interfaces: Interfaces::BOTH,
         model_name: "Decay".to_string(),
         model_identifier: "Decay".to_string(),
         guid: String::new(),
@@ -367,6 +368,7 @@ fn rod_table() -> ModelTable {
         offset: -273.15,
     });
     let mut table = ModelTable {
+        interfaces: Interfaces::BOTH,
         model_name: "Thermal.Rod".to_string(),
         model_identifier: "Thermal_Rod".to_string(),
         guid: String::new(),

@@ -9,9 +9,15 @@
 //! FMPy's: a header `"time","name",...` and one row per output instant, an
 //! event instant twice (before and after the event).
 //!
+//!
+//! With `--interface cs` it drives the FMU's Co-Simulation side instead: one
+//! `fmi2DoStep` per output interval, the FMU integrating on its own to the
+//! relative tolerance `--tolerance` (passed to `fmi2SetupExperiment`).
+//!
 //! ```text
 //! fmi-importer FMU [--stop-time T] [--output-interval H] [--step H]
-//!                  [--method euler|rk4] [--variables a,b,...] [-o OUT.csv]
+//!                  [--method euler|rk4] [--interface me|cs] [--tolerance RTOL]
+//!                  [--variables a,b,...] [-o OUT.csv]
 //! ```
 
 use std::fmt::Write as _;
@@ -19,13 +25,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use fmi::fmi2::import::Fmi2Import;
-use fmi::fmi2::instance::{Common, InstanceME};
+use fmi::fmi2::instance::{CoSimulation, Common, InstanceME};
 use fmi::fmi2::schema::{Causality, Fmi2ModelDescription, ScalarVariableElement};
 use fmi::traits::{FmiImport, FmiInstance, FmiModelExchange};
 use fmi::EventFlags;
 
 const USAGE: &str = "usage: fmi-importer FMU [--stop-time T] [--output-interval H] [--step H] \
-                     [--method euler|rk4] [--variables a,b,...] [-o OUT.csv]";
+                     [--method euler|rk4] [--interface me|cs] [--tolerance RTOL] [--variables a,b,...] \
+                     [-o OUT.csv]";
 
 /// Event iterations at one instant before the FMU is declared not to converge.
 const MAX_EVENT_ITERATIONS: usize = 1000;
@@ -43,6 +50,8 @@ struct Options {
     output_interval: Option<f64>,
     step: Option<f64>,
     method: Method,
+    co_simulation: bool,
+    tolerance: Option<f64>,
     variables: Option<Vec<String>>,
     output: Option<PathBuf>,
 }
@@ -67,6 +76,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         output_interval: None,
         step: None,
         method: Method::Rk4,
+        co_simulation: false,
+        tolerance: None,
         variables: None,
         output: None,
     };
@@ -77,6 +88,14 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                 options.output_interval = Some(parse_positive(&arg, args.next())?)
             }
             "--step" => options.step = Some(parse_positive(&arg, args.next())?),
+            "--tolerance" => options.tolerance = Some(parse_positive(&arg, args.next())?),
+            "--interface" => {
+                options.co_simulation = match args.next().as_deref() {
+                    Some("me") => false,
+                    Some("cs") => true,
+                    other => return Err(format!("--interface: `{other:?}` is not me or cs")),
+                }
+            }
             "--method" => {
                 options.method = match args.next().as_deref() {
                     Some("euler") => Method::Euler,
@@ -436,9 +455,71 @@ fn write_csv(path: Option<&PathBuf>, names: &[String], rows: &[Vec<f64>]) -> Res
     }
 }
 
+/// The Co-Simulation run: one fmi2DoStep per output interval.
+fn run_co_simulation(options: &Options, import: &Fmi2Import) -> Result<(), String> {
+    let description = import.model_description();
+    if description.co_simulation.is_none() {
+        return Err(format!(
+            "{} does not provide Co-Simulation",
+            options.fmu.display()
+        ));
+    }
+    let experiment = description.default_experiment.as_ref();
+    let start = experiment.and_then(|e| e.start_time).unwrap_or(0.0);
+    let stop = options
+        .stop_time
+        .or_else(|| experiment.and_then(|e| e.stop_time))
+        .unwrap_or(1.0);
+    if stop <= start {
+        return Err(format!("stop time {stop} is not after start time {start}"));
+    }
+    let interval = options.output_interval.unwrap_or((stop - start) / 500.0);
+    let (names, references) = select_variables(description, options.variables.as_deref())?;
+    let mut instance = import
+        .instantiate_cs("fmi-importer", false, false)
+        .map_err(|e| format!("fmi2Instantiate failed: {e}"))?;
+    fmi(
+        "fmi2SetupExperiment/fmi2EnterInitializationMode",
+        FmiInstance::enter_initialization_mode(&mut instance, options.tolerance, start, Some(stop)),
+    )?;
+    fmi(
+        "fmi2ExitInitializationMode",
+        FmiInstance::exit_initialization_mode(&mut instance),
+    )?;
+    let mut rows = Vec::new();
+    let mut time = start;
+    let mut steps = 0u64;
+    loop {
+        let mut values = vec![0.0; references.len()];
+        if !values.is_empty() {
+            fmi("fmi2GetReal", instance.get_real(&references, &mut values))?;
+        }
+        let mut row = vec![time];
+        row.extend(values);
+        rows.push(row);
+        if time >= stop - 1e-9 * interval {
+            break;
+        }
+        let next = (start + (steps + 1) as f64 * interval).min(stop);
+        fmi("fmi2DoStep", instance.do_step(time, next - time, true))?;
+        steps += 1;
+        time = next;
+    }
+    fmi("fmi2Terminate", FmiInstance::terminate(&mut instance))?;
+    write_csv(options.output.as_ref(), &names, &rows)?;
+    eprintln!(
+        "fmi-importer: {} to t = {time}: {steps} communication steps (Co-Simulation)",
+        options.fmu.display()
+    );
+    Ok(())
+}
+
 fn run(options: &Options) -> Result<(), String> {
     let import: Fmi2Import = fmi::import::from_path(&options.fmu)
         .map_err(|e| format!("cannot import {}: {e}", options.fmu.display()))?;
+    if options.co_simulation {
+        return run_co_simulation(options, &import);
+    }
     let description = import.model_description();
     if description.model_exchange.is_none() {
         return Err(format!(
