@@ -8,6 +8,7 @@ mod misuse;
 mod model_description;
 mod package;
 mod robustness;
+mod rod_twin;
 mod runtime;
 mod syntax;
 mod tearing;
