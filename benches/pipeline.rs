@@ -1,5 +1,6 @@
 //! Benchmarks of the whole tool, run with `cargo bench --bench pipeline`
-//! (options after `--`: `--runs N`, default 5).
+//! (options after `--`: `--runs N`, default 5; `--only-twin` runs only the
+//! comparison with the hand-written twin).
 //!
 //! Every benchmark is repeated `runs` times and reported as the median, with
 //! the fastest and slowest run beside it. The repetitions are interleaved
@@ -11,6 +12,10 @@
 //!   cold cache means a fresh `MOFMU_CACHE_DIR` for every run.
 //! - `fmi2SetContinuousStates` + `fmi2GetDerivatives` through the harness's
 //!   `Instance` API, the cost of one right-hand-side evaluation.
+//! - The rod's `fmi2GetDerivatives` and `fmi2GetDirectionalDerivative`
+//!   against a hand-written C twin of the same equations
+//!   (`benches/rod_twin/rod_twin.c`, compiled with mofmu's flags), side by
+//!   side at n = 10^4 and 10^5, with the ratios and a bit-identity check.
 //! - `mofmu simulate` (the binary, wall time) against FMPy's `simulate_fmu`
 //!   with CVode (timed inside one long-lived Python process, so interpreter
 //!   start-up and imports are not counted), both at the same tolerance. The
@@ -23,6 +28,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mofmu::harness::{Fmu, Instance};
+
+#[path = "rod_twin/mod.rs"]
+mod rod_twin;
 
 const MOFMU: &str = env!("CARGO_BIN_EXE_mofmu");
 const ROD_HEATING: &str = "Thermal.Examples.RodHeating";
@@ -82,6 +90,9 @@ fn run(runs: usize) -> Result<(), String> {
 
     println!("mofmu benchmarks: median of {runs} interleaved runs (min .. max)");
     println!();
+    if std::env::args().any(|a| a == "--only-twin") {
+        return twin_group(repo, scratch, &warm_cache, runs);
+    }
 
     // --- Export and check ---------------------------------------------------
     let fmu = |n: u32| scratch.join(format!("RodHeating_{n}.fmu"));
@@ -165,6 +176,9 @@ fn run(runs: usize) -> Result<(), String> {
     drop(evaluators);
     drop(loaded);
     println!();
+
+    // --- Generated kernels against the hand-written twin -----------------------
+    twin_group(repo, scratch, &warm_cache, runs)?;
 
     // --- End-to-end simulation ------------------------------------------------
     let title = format!(
@@ -544,4 +558,189 @@ impl Drop for FmPy {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Rod sizes of the twin comparison.
+const TWIN_SIZES: &[u32] = &[10_000, 100_000];
+/// The bounds: generated / hand-written.
+const TWIN_DERIVATIVES_LIMIT: f64 = 1.3;
+const TWIN_TANGENT_LIMIT: f64 = 2.0;
+
+/// One right-hand side (or tangent) per call, timed over a sample of about
+/// [`EVAL_SAMPLE_TARGET`]; `calls` is calibrated on the first sample.
+fn sample_calls(
+    calls: &mut Option<u32>,
+    f: &mut dyn FnMut(bool) -> Result<(), String>,
+) -> Result<Duration, String> {
+    let n = match *calls {
+        Some(n) => n,
+        None => {
+            let mut n: u32 = 1;
+            loop {
+                let started = Instant::now();
+                for i in 0..n {
+                    f(i % 2 == 1)?;
+                }
+                let elapsed = started.elapsed();
+                if elapsed >= EVAL_SAMPLE_TARGET / 10 || n >= 1 << 30 {
+                    let per_call = elapsed.as_secs_f64() / f64::from(n);
+                    let wanted = EVAL_SAMPLE_TARGET.as_secs_f64() / per_call;
+                    break wanted.clamp(2.0, f64::from(u32::MAX)) as u32;
+                }
+                n *= 2;
+            }
+        }
+    };
+    *calls = Some(n);
+    let started = Instant::now();
+    for i in 0..n {
+        f(i % 2 == 1)?;
+    }
+    Ok(started.elapsed() / n)
+}
+
+/// The rod's FMU against its hand-written twin, interleaved: derivatives
+/// (`fmi2SetContinuousStates` + `fmi2GetDerivatives` against copying the
+/// states and calling the twin) and the full tangent
+/// (`fmi2GetDirectionalDerivative` of all derivatives along a seed of all
+/// states against the twin's tangent).
+fn twin_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result<(), String> {
+    let twin = rod_twin::RodTwin::build()?;
+    let mut fmus = Vec::new();
+    for &n in TWIN_SIZES {
+        let path = scratch.join(format!("RodHeating_twin_{n}.fmu"));
+        mofmu_export(repo, n, &path, cache)?;
+        fmus.push(Fmu::load(&path).map_err(|e| format!("loading n={n}: {e}"))?);
+    }
+    struct Case<'f> {
+        n: usize,
+        instance: Instance<'f>,
+        state_vr: Vec<u32>,
+        der_vr: Vec<u32>,
+        states: [Vec<f64>; 2],
+        seed: Vec<f64>,
+        out: Vec<f64>,
+        buffer: Vec<f64>,
+        calls: [Option<u32>; 4],
+        rows: [Row; 4],
+    }
+    let mut cases = Vec::new();
+    for (fmu, &n) in fmus.iter().zip(TWIN_SIZES) {
+        let md = fmu.model_description();
+        let states = md.states().map_err(|e| e.to_string())?;
+        let state_vr = states
+            .iter()
+            .map(|i| md.variables[*i].value_reference)
+            .collect();
+        let der_vr = md
+            .derivatives
+            .iter()
+            .map(|i| md.variables[*i].value_reference)
+            .collect();
+        let mut instance = fmu.instantiate("twin", false).map_err(|e| e.to_string())?;
+        enter_continuous_time_mode(&mut instance).map_err(|e| e.to_string())?;
+        let n = n as usize;
+        let a: Vec<f64> = (0..n)
+            .map(|i| 300.0 + 50.0 * ((i as f64) * 0.01).sin())
+            .collect();
+        let b: Vec<f64> = a.iter().map(|x| x + 1e-3 * (1.0 + x.abs())).collect();
+        // Bit identity at this size before timing anything.
+        let (mut ours, mut theirs) = (vec![0.0; n], vec![0.0; n]);
+        instance
+            .set_continuous_states(&a)
+            .map_err(|e| e.to_string())?;
+        instance
+            .get_derivatives(&mut ours)
+            .map_err(|e| e.to_string())?;
+        twin.derivatives(&a, &mut theirs);
+        if ours
+            .iter()
+            .zip(&theirs)
+            .any(|(x, y)| x.to_bits() != y.to_bits())
+        {
+            return Err(format!(
+                "n={n}: the FMU's derivatives differ from the twin's"
+            ));
+        }
+        cases.push(Case {
+            n,
+            instance,
+            state_vr,
+            der_vr,
+            states: [a, b],
+            seed: (0..n).map(|i| 1.0 + ((i as f64) * 1.3).cos()).collect(),
+            out: vec![0.0; n],
+            buffer: vec![0.0; n],
+            calls: [None; 4],
+            rows: [
+                Row::new(&format!("FMU derivatives n={n}")),
+                Row::new(&format!("twin derivatives n={n}")),
+                Row::new(&format!("FMU directional derivative n={n}")),
+                Row::new(&format!("twin tangent n={n}")),
+            ],
+        });
+    }
+    for _ in 0..runs {
+        for c in cases.iter_mut() {
+            let Case {
+                instance,
+                states,
+                out,
+                buffer,
+                calls,
+                rows,
+                seed,
+                state_vr,
+                der_vr,
+                ..
+            } = c;
+            rows[0].add(sample_calls(&mut calls[0], &mut |odd| {
+                instance
+                    .set_continuous_states(&states[usize::from(odd)])
+                    .and_then(|()| instance.get_derivatives(out))
+                    .map_err(|e| e.to_string())
+            })?);
+            rows[1].add(sample_calls(&mut calls[1], &mut |odd| {
+                buffer.copy_from_slice(&states[usize::from(odd)]);
+                twin.derivatives(buffer, out);
+                Ok(())
+            })?);
+            rows[2].add(sample_calls(&mut calls[2], &mut |_| {
+                instance
+                    .get_directional_derivative(der_vr, state_vr, seed)
+                    .map(|d| out.copy_from_slice(&d))
+                    .map_err(|e| e.to_string())
+            })?);
+            rows[3].add(sample_calls(&mut calls[3], &mut |_| {
+                twin.tangent(seed, out);
+                Ok(())
+            })?);
+        }
+    }
+    println!("rod: generated kernels (FMU) against the hand-written C twin, same compiler flags");
+    println!("  derivatives bit-identical to the twin at every size: yes");
+    for c in &cases {
+        for row in &c.rows {
+            let per_call = row.median().as_secs_f64() * 1e9;
+            println!(
+                "  {:<40} {:>12.0} ns {:>8.2} ns/state   ({:.0} .. {:.0} ns)",
+                row.name,
+                per_call,
+                per_call / c.n as f64,
+                row.min().as_secs_f64() * 1e9,
+                row.max().as_secs_f64() * 1e9
+            );
+        }
+        let ratio = |a: &Row, b: &Row| a.median().as_secs_f64() / b.median().as_secs_f64();
+        let d = ratio(&c.rows[0], &c.rows[1]);
+        let t = ratio(&c.rows[2], &c.rows[3]);
+        println!(
+            "  n={}: derivatives FMU / twin = {d:.2} (bound {TWIN_DERIVATIVES_LIMIT}: {}), tangent FMU / twin = {t:.2} (bound {TWIN_TANGENT_LIMIT}: {})",
+            c.n,
+            if d <= TWIN_DERIVATIVES_LIMIT { "met" } else { "NOT met" },
+            if t <= TWIN_TANGENT_LIMIT { "met" } else { "NOT met" },
+        );
+    }
+    println!();
+    Ok(())
 }

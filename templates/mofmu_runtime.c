@@ -214,6 +214,15 @@ typedef struct {
     CoSimulationState cs;
     double *input_derivative;
     struct CoSimWork *work;
+
+    /* Where the states and the derivatives start in R when their value
+     * references are consecutive (one array, as in a rod), else -1: then
+     * they are copied as one block instead of element by element. */
+    long states_at;
+    long derivatives_at;
+    /* The outputs lie in R[outputs_from, outputs_to): the finiteness check
+     * after an evaluation looks only there for them. */
+    size_t outputs_from, outputs_to;
 } Instance;
 
 /* A stored copy of an instance's state (fmi2GetFMUstate). */
@@ -426,6 +435,79 @@ static fmi2Status update_parameters(Instance *inst, const char *function)
 }
 
 /* The first real of kind `kind` that is not finite, or -1. */
+/* Nonzero when every x[i] is finite: x - x is +0.0 (all bits zero) for a
+ * finite x and NaN otherwise, so OR-ing the bits of x - x over the vector
+ * finds any infinity or NaN without a branch per element. Four elements at a
+ * time through the compiler's vector extension (two SSE2 registers on x86-64), so
+ * checking a large vector costs little next to evaluating it. The
+ * subtraction is never folded: without -ffast-math x - x is not 0 for NaN. */
+typedef double mofmu_v2d_ __attribute__((vector_size(16)));
+typedef int64_t mofmu_v2i_ __attribute__((vector_size(16)));
+
+static int all_finite(const double *x, size_t n)
+{
+    mofmu_v2i_ acc0 = {0, 0}, acc1 = {0, 0};
+    int64_t bits = 0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        mofmu_v2d_ v0, v1;
+        mofmu_v2i_ d0, d1;
+        memcpy(&v0, x + i, sizeof v0);
+        memcpy(&v1, x + i + 2, sizeof v1);
+        v0 = v0 - v0;
+        v1 = v1 - v1;
+        memcpy(&d0, &v0, sizeof d0);
+        memcpy(&d1, &v1, sizeof d1);
+        acc0 |= d0;
+        acc1 |= d1;
+    }
+    for (; i < n; i++) {
+        double v = x[i] - x[i];
+        int64_t b;
+        memcpy(&b, &v, sizeof b);
+        bits |= b;
+    }
+    acc0 |= acc1;
+    bits |= acc0[0] | acc0[1];
+    return bits == 0;
+}
+
+/* The first element of vr[0..n) when the references are consecutive, else -1. */
+static long consecutive_from(const uint32_t *vr, size_t n)
+{
+    size_t i;
+    if (n == 0) {
+        return -1;
+    }
+    for (i = 1; i < n; i++) {
+        if (vr[i] != vr[0] + i) {
+            return -1;
+        }
+    }
+    return (long)vr[0];
+}
+
+/* Nonzero when every derivative and output in R is finite (the common
+ * case, checked quickly; first_non_finite then names the culprit). */
+static int derivatives_and_outputs_finite(const Instance *inst)
+{
+    size_t i;
+    for (i = inst->outputs_from; i < inst->outputs_to; i++) {
+        if (mofmu_real_kind[i] == MOFMU_KIND_OUTPUT && !isfinite(inst->R[i])) {
+            return 0;
+        }
+    }
+    if (inst->derivatives_at >= 0) {
+        return all_finite(inst->R + inst->derivatives_at, mofmu_n_states);
+    }
+    for (i = 0; i < mofmu_n_states; i++) {
+        if (!isfinite(inst->R[mofmu_derivative_vr[i]])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static long first_non_finite(const Instance *inst, unsigned char kind)
 {
     size_t i;
@@ -454,7 +536,7 @@ static fmi2Status evaluate(Instance *inst, const char *function)
     fmi2Status status;
     long bad;
     size_t i;
-    int event_mode;
+    int event_mode, finite;
     if (inst->state == STATE_ERROR) {
         return fmi2OK;
     }
@@ -474,7 +556,8 @@ static fmi2Status evaluate(Instance *inst, const char *function)
     if (event_mode) {
         inst->next_time_event = ctx.next_time_event;
     }
-    bad = first_non_finite(inst, MOFMU_KIND_OUTPUT);
+    finite = derivatives_and_outputs_finite(inst);
+    bad = finite ? -1 : first_non_finite(inst, MOFMU_KIND_OUTPUT);
     if (bad >= 0) {
         char message[600];
         snprintf(message, sizeof message, "output %s is not finite (%g) at time %.17g",
@@ -484,7 +567,7 @@ static fmi2Status evaluate(Instance *inst, const char *function)
     /* A non-finite derivative or event indicator at an integrator's trial
      * point is fmi2Discard: the point is unusable, the instance is not, and
      * staying invalid makes the next call evaluate again. */
-    bad = first_non_finite(inst, MOFMU_KIND_DERIVATIVE);
+    bad = finite ? -1 : first_non_finite(inst, MOFMU_KIND_DERIVATIVE);
     if (bad >= 0) {
         char message[600];
         snprintf(message, sizeof message, "derivative %s is not finite (%g) at time %.17g",
@@ -623,7 +706,7 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
 {
     Instance *inst;
     Instance probe;
-    size_t name_length;
+    size_t name_length, i;
     (void)fmuResourceLocation;
     (void)visible;
     if (functions == NULL) {
@@ -685,6 +768,18 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->logger = functions->logger;
     inst->environment = functions->componentEnvironment;
     inst->log_categories = loggingOn ? ALL_LOG_CATEGORIES : 0;
+    inst->states_at = consecutive_from(mofmu_state_vr, mofmu_n_states);
+    inst->derivatives_at = consecutive_from(mofmu_derivative_vr, mofmu_n_states);
+    inst->outputs_from = mofmu_n_reals;
+    inst->outputs_to = 0;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        if (mofmu_real_kind[i] == MOFMU_KIND_OUTPUT) {
+            if (i < inst->outputs_from) {
+                inst->outputs_from = i;
+            }
+            inst->outputs_to = i + 1;
+        }
+    }
     reset_values(inst);
     return inst;
 }
@@ -1438,6 +1533,8 @@ MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
     fmi2Status status;
     mofmu_ctx ctx;
     size_t i;
+    long known_at, unknown_at;
+    int seeds_finite, known_are_states;
     if (inst == NULL) {
         return fmi2Error;
     }
@@ -1445,19 +1542,33 @@ MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
         null_array(inst, "fmi2GetDirectionalDerivative", "vUnknown_ref", vUnknown_ref, nUnknown) ||
         null_array(inst, "fmi2GetDirectionalDerivative", "dvUnknown", dvUnknown, nUnknown) ||
         null_array(inst, "fmi2GetDirectionalDerivative", "vKnown_ref", vKnown_ref, nKnown) ||
-        null_array(inst, "fmi2GetDirectionalDerivative", "dvKnown", dvKnown, nKnown) ||
-        bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vUnknown_ref, nUnknown, mofmu_n_reals) ||
+        null_array(inst, "fmi2GetDirectionalDerivative", "dvKnown", dvKnown, nKnown)) {
+        return fmi2Error;
+    }
+    /* Consecutive references (all states, all derivatives: what an
+     * integrator asks for) are checked as one range and copied as one
+     * block. */
+    known_at = consecutive_from(vKnown_ref, nKnown);
+    unknown_at = consecutive_from(vUnknown_ref, nUnknown);
+    if ((unknown_at < 0 || (size_t)unknown_at + nUnknown > mofmu_n_reals) &&
+        bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vUnknown_ref, nUnknown, mofmu_n_reals)) {
+        return fmi2Error;
+    }
+    if ((known_at < 0 || (size_t)known_at + nKnown > mofmu_n_reals) &&
         bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vKnown_ref, nKnown, mofmu_n_reals)) {
         return fmi2Error;
     }
     /* The knowns of a directional derivative are states and inputs. */
-    for (i = 0; i < nKnown; i++) {
+    seeds_finite = all_finite(dvKnown, nKnown);
+    known_are_states = known_at >= 0 && inst->states_at >= 0 && known_at >= inst->states_at &&
+                       (size_t)known_at + nKnown <= (size_t)inst->states_at + mofmu_n_states;
+    for (i = 0; i < nKnown && !(known_are_states && seeds_finite); i++) {
         unsigned char kind = mofmu_real_kind[vKnown_ref[i]];
         if (kind != MOFMU_KIND_STATE && kind != MOFMU_KIND_STATE_CALCULATED && kind != MOFMU_KIND_INPUT) {
             return log_error(inst, "fmi2GetDirectionalDerivative: %s is not a state or an input",
                              mofmu_real_name[vKnown_ref[i]]);
         }
-        if (!isfinite(dvKnown[i])) {
+        if (!seeds_finite && !isfinite(dvKnown[i])) {
             return log_error(inst, "fmi2GetDirectionalDerivative: the seed of %s is not finite",
                              mofmu_real_name[vKnown_ref[i]]);
         }
@@ -1469,16 +1580,24 @@ MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
     for (i = 0; i < mofmu_n_reals; i++) {
         inst->dR[i] = 0.0;
     }
-    for (i = 0; i < nKnown; i++) {
-        inst->dR[vKnown_ref[i]] += dvKnown[i];
+    if (known_at >= 0) {
+        memcpy(inst->dR + known_at, dvKnown, nKnown * sizeof dvKnown[0]);
+    } else {
+        for (i = 0; i < nKnown; i++) {
+            inst->dR[vKnown_ref[i]] += dvKnown[i];
+        }
     }
     init_ctx(inst, &ctx, 0);
     mofmu_directional(inst->R, inst->dR, &ctx);
     if (ctx.failed) {
         return log_error(inst, "fmi2GetDirectionalDerivative: %s", ctx.message);
     }
-    for (i = 0; i < nUnknown; i++) {
-        dvUnknown[i] = inst->dR[vUnknown_ref[i]];
+    if (unknown_at >= 0) {
+        memcpy(dvUnknown, inst->dR + unknown_at, nUnknown * sizeof dvUnknown[0]);
+    } else {
+        for (i = 0; i < nUnknown; i++) {
+            dvUnknown[i] = inst->dR[vUnknown_ref[i]];
+        }
     }
     return fmi2OK;
 }
@@ -1615,14 +1734,21 @@ MOFMU_EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real 
         return fmi2Error;
     }
     for (i = 0; i < nx; i++) {
+        if (i == 0 && all_finite(x, nx)) {
+            break;
+        }
         if (!isfinite(x[i])) {
             return log_error(inst, "fmi2SetContinuousStates: value %g for state %s is not "
                                    "finite",
                              x[i], mofmu_real_name[mofmu_state_vr[i]]);
         }
     }
-    for (i = 0; i < nx; i++) {
-        inst->R[mofmu_state_vr[i]] = x[i];
+    if (inst->states_at >= 0) {
+        memcpy(inst->R + inst->states_at, x, nx * sizeof x[0]);
+    } else {
+        for (i = 0; i < nx; i++) {
+            inst->R[mofmu_state_vr[i]] = x[i];
+        }
     }
     inst->valid = 0;
     return fmi2OK;
@@ -1645,8 +1771,12 @@ MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives
     if (status != fmi2OK) {
         return status;
     }
-    for (i = 0; i < nx; i++) {
-        derivatives[i] = inst->R[mofmu_derivative_vr[i]];
+    if (inst->derivatives_at >= 0) {
+        memcpy(derivatives, inst->R + inst->derivatives_at, nx * sizeof derivatives[0]);
+    } else {
+        for (i = 0; i < nx; i++) {
+            derivatives[i] = inst->R[mofmu_derivative_vr[i]];
+        }
     }
     return fmi2OK;
 }

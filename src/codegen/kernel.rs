@@ -2,10 +2,13 @@
 //! Array sizes are read from the instance record, so the text does not
 //! depend on them.
 
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
 use sha2::{Digest, Sha256};
 
+use super::index::{extremes, Lin};
 use crate::causalize::ir::{Arith, CausalClass, Ex, Func, RelKind, RelOp, Stmt};
 
 /// The generated C for one class.
@@ -24,14 +27,14 @@ const PLACEHOLDER: &str = "K__PREFIX__";
 /// Generates the kernel of one causalised class.
 pub fn generate(class: &CausalClass) -> Kernel {
     let mut body = String::new();
-    let g = Gen { class };
+    let g = Gen::new(class);
     let _ = writeln!(
         body,
         "/* Parameter bindings and modifiers of sub-components. */"
     );
-    g.function(&mut body, "params", &class.parameter_stmts);
+    g.function(&mut body, "params", &class.parameter_stmts, false);
     let _ = writeln!(body, "/* Start values computed from parameters. */");
-    g.function(&mut body, "starts", &class.start_stmts);
+    g.function(&mut body, "starts", &class.start_stmts, false);
     for (k, b) in class.blocks.iter().enumerate() {
         let inputs: Vec<&str> = b
             .inputs
@@ -47,8 +50,8 @@ pub fn generate(class: &CausalClass) -> Kernel {
                 inputs.join(", ")
             }
         );
-        g.function(&mut body, &format!("b{k}"), &b.stmts);
-        g.tangent_function(&mut body, &format!("b{k}_t"), &b.stmts);
+        g.function(&mut body, &format!("b{k}"), &b.stmts, false);
+        g.function(&mut body, &format!("b{k}_t"), &b.stmts, true);
     }
     let digest = Sha256::digest(format!("{}\n{}", env!("CARGO_PKG_VERSION"), body).as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
@@ -117,42 +120,130 @@ pub fn sanitize(name: &str) -> String {
 
 struct Gen<'a> {
     class: &'a CausalClass,
+    /// What the function being generated uses and where its text is.
+    state: RefCell<FnState>,
+}
+
+/// The state of one generated function: the loops around the statement
+/// being emitted, and the slots and Integer parameters it uses (their base
+/// pointers and values are hoisted into locals at the top).
+#[derive(Default)]
+struct FnState {
+    /// Loops entered, innermost last: depth and affine bounds when affine.
+    loops: Vec<(usize, Option<Lin>, Option<Lin>)>,
+    /// Above zero inside an `if` expression or a guarded assignment: an
+    /// access there may never run, so it cannot be checked ahead and keeps
+    /// its per-element check.
+    conditional: usize,
+    values: BTreeSet<usize>,
+    tangents: BTreeSet<usize>,
+    ints: BTreeSet<usize>,
+}
+
+/// An array access whose range is checked ahead (or proven): the 0-based
+/// offset, and the conditions under which it would leave the array.
+struct Planned {
+    offset: Lin,
+    min: Lin,
+    max: Lin,
+    size: Lin,
+}
+
+fn param_name(k: usize) -> String {
+    format!("p{k}")
 }
 
 impl Gen<'_> {
-    fn function(&self, out: &mut String, suffix: &str, stmts: &[Stmt]) {
-        let _ = writeln!(
-            out,
-            "void {PLACEHOLDER}_{suffix}(double *R, const mofmu_inst *in, mofmu_ctx *ctx) {{"
-        );
-        let _ = writeln!(out, "    (void)R; (void)in; (void)ctx;");
-        for s in stmts {
-            self.stmt(out, s, 1);
+    fn new(class: &CausalClass) -> Gen<'_> {
+        Gen {
+            class,
+            state: RefCell::new(FnState::default()),
         }
+    }
+
+    /// One kernel function. Base pointers of the slots it uses and the
+    /// Integer parameters it reads are hoisted into locals first; array
+    /// indices that cannot be proven in range are checked once, at the top
+    /// or before their loop.
+    fn function(&self, out: &mut String, suffix: &str, stmts: &[Stmt], tangent: bool) {
+        *self.state.borrow_mut() = FnState::default();
+        let mut body = String::new();
+        let top: Vec<&Stmt> = stmts
+            .iter()
+            .filter(|s| matches!(s, Stmt::Assign { .. }))
+            .collect();
+        self.checks(&mut body, &top, tangent, 1, None);
+        for s in stmts {
+            self.emit(&mut body, s, 1, tangent);
+        }
+        let state = self.state.borrow();
+        if tangent {
+            let _ = writeln!(
+                out,
+                "void {PLACEHOLDER}_{suffix}(const double *R, double *dR, const mofmu_inst *in, mofmu_ctx *ctx) {{"
+            );
+            let _ = writeln!(out, "    (void)R; (void)dR; (void)in; (void)ctx;");
+        } else {
+            let _ = writeln!(
+                out,
+                "void {PLACEHOLDER}_{suffix}(double *R, const mofmu_inst *in, mofmu_ctx *ctx) {{"
+            );
+            let _ = writeln!(out, "    (void)R; (void)in; (void)ctx;");
+        }
+        for k in &state.ints {
+            let _ = writeln!(out, "    const int64_t p{k} = in->ints[{k}];");
+        }
+        // Slots are disjoint ranges of R (and of dR), so no two of these
+        // pointers reach the same element: `restrict` is sound.
+        let constness = if tangent { "const " } else { "" };
+        for s in &state.values {
+            let _ = writeln!(
+                out,
+                "    {constness}double *const restrict r{s} = R + in->off[{s}]; /* {} */",
+                comment(&self.class.slots[*s].name)
+            );
+        }
+        for s in &state.tangents {
+            let _ = writeln!(
+                out,
+                "    double *const restrict d{s} = dR + in->off[{s}]; /* d {} */",
+                comment(&self.class.slots[*s].name)
+            );
+        }
+        out.push_str(&body);
         let _ = writeln!(out, "}}\n");
     }
 
-    /// The tangent twin of a block: the same assignments differentiated in
-    /// the direction `dR` (forward mode), reading `R` as computed by the
-    /// block itself.
-    fn tangent_function(&self, out: &mut String, suffix: &str, stmts: &[Stmt]) {
-        let _ = writeln!(
-            out,
-            "void {PLACEHOLDER}_{suffix}(const double *R, double *dR, const mofmu_inst *in, mofmu_ctx *ctx) {{"
-        );
-        let _ = writeln!(out, "    (void)R; (void)dR; (void)in; (void)ctx;");
-        for s in stmts {
-            self.tangent_stmt(out, s, 1);
+    /// The derivative of an assignment's value in the direction of the
+    /// tangents (forward mode). Tangent passes seed only states, inputs
+    /// and balances (FMI's knowns of a directional derivative, and the
+    /// columns of the tearing matrix), and blocks never write parameters, so
+    /// the tangent of a parameter is zero and its terms are dropped.
+    fn tangent_of(&self, value: &Ex) -> Ex {
+        let d: Result<Ex, ()> = crate::causalize::diff::diff(value, &mut |x| {
+            Ok(match x {
+                Ex::Var(s, _) if self.is_parameter(*s) => Ex::Real(0.0),
+                Ex::Var(s, i) => Ex::Tan(*s, i.clone()),
+                _ => Ex::Real(0.0),
+            })
+        });
+        d.unwrap_or(Ex::Real(0.0))
+    }
+
+    /// A parameter (or constant) of the class or of a sub-component: known
+    /// without being an input, and not a state (a state has a derivative
+    /// slot).
+    fn is_parameter(&self, slot: usize) -> bool {
+        use crate::causalize::ir::SlotKind;
+        let s = &self.class.slots[slot];
+        if !s.known || s.is_input {
+            return false;
         }
-        let _ = writeln!(out, "}}\n");
-    }
-
-    fn tangent_stmt(&self, out: &mut String, s: &Stmt, indent: usize) {
-        self.emit(out, s, indent, true);
-    }
-
-    fn stmt(&self, out: &mut String, s: &Stmt, indent: usize) {
-        self.emit(out, s, indent, false);
+        match &s.kind {
+            SlotKind::Own(v) => !self.class.slots.iter().any(|o| o.kind == SlotKind::Der(*v)),
+            SlotKind::Sub { .. } => true,
+            SlotKind::Der(_) => false,
+        }
     }
 
     /// One statement as C, or (for `tangent`) its forward-mode derivative.
@@ -166,31 +257,41 @@ impl Gen<'_> {
                 guard,
                 ..
             } => {
-                let lhs = self.var(*target, index.as_ref());
-                if tangent {
-                    let d: Result<Ex, ()> = crate::causalize::diff::diff(value, &mut |x| {
-                        Ok(match x {
-                            Ex::Var(s, i) => Ex::Tan(*s, i.clone()),
-                            _ => Ex::Real(0.0),
-                        })
-                    });
-                    let d = d.unwrap_or(Ex::Real(0.0));
-                    let _ = writeln!(
-                        out,
-                        "{pad}{} = {};",
-                        lhs.replacen("R[", "dR[", 1),
-                        self.real(&d)
-                    );
-                    return;
+                if guard.is_some() {
+                    self.state.borrow_mut().conditional += 1;
                 }
-                let rhs = self.real(value);
-                match guard {
-                    Some(g) => {
-                        let _ = writeln!(out, "{pad}if (in->own_binding[{g}]) {lhs} = {rhs};");
-                    }
-                    None => {
+                let index = index.as_ref();
+                if tangent {
+                    let d = self.tangent_of(value);
+                    let lhs = self.access(*target, index, true);
+                    let mut temps = Vec::new();
+                    let rhs = self.real_cse(&d, &mut temps);
+                    if temps.is_empty() {
                         let _ = writeln!(out, "{pad}{lhs} = {rhs};");
+                    } else {
+                        // Subexpressions the derivative repeats (the primal
+                        // value of a quotient, a product's factors) once each.
+                        let _ = writeln!(out, "{pad}{{");
+                        for (k, t) in temps.iter().enumerate() {
+                            let _ = writeln!(out, "{pad}    const double t{k} = {t};");
+                        }
+                        let _ = writeln!(out, "{pad}    {lhs} = {rhs};");
+                        let _ = writeln!(out, "{pad}}}");
                     }
+                } else {
+                    let lhs = self.access(*target, index, false);
+                    let rhs = self.real(value);
+                    match guard {
+                        Some(g) => {
+                            let _ = writeln!(out, "{pad}if (in->own_binding[{g}]) {lhs} = {rhs};");
+                        }
+                        None => {
+                            let _ = writeln!(out, "{pad}{lhs} = {rhs};");
+                        }
+                    }
+                }
+                if guard.is_some() {
+                    self.state.borrow_mut().conditional -= 1;
                 }
             }
             Stmt::For {
@@ -199,17 +300,157 @@ impl Gen<'_> {
                 hi,
                 body,
             } => {
+                let (lo_c, hi_c) = (self.int(lo), self.int(hi));
+                self.state
+                    .borrow_mut()
+                    .loops
+                    .push((*depth, Lin::of(lo), Lin::of(hi)));
+                let direct: Vec<&Stmt> = body
+                    .iter()
+                    .filter(|s| matches!(s, Stmt::Assign { .. }))
+                    .collect();
+                self.checks(out, &direct, tangent, indent, Some((&lo_c, &hi_c)));
                 let _ = writeln!(
                     out,
-                    "{pad}for (int64_t i{depth} = {}; i{depth} <= {}; i{depth}++) {{",
-                    self.int(lo),
-                    self.int(hi)
+                    "{pad}for (int64_t i{depth} = {lo_c}; i{depth} <= {hi_c}; i{depth}++) {{"
                 );
                 for b in body {
                     self.emit(out, b, indent + 1, tangent);
                 }
                 let _ = writeln!(out, "{pad}}}");
+                self.state.borrow_mut().loops.pop();
             }
+        }
+    }
+
+    /// Emits, before the statements `stmts` (of the innermost loop entered,
+    /// whose bounds are `bounds`, or of the function's top level), one check
+    /// for every array access among them whose range the index arithmetic
+    /// does not prove. A failed check stops the function before any element
+    /// is touched.
+    fn checks(
+        &self,
+        out: &mut String,
+        stmts: &[&Stmt],
+        tangent: bool,
+        indent: usize,
+        bounds: Option<(&str, &str)>,
+    ) {
+        let mut accesses: Vec<(usize, Option<Ex>)> = Vec::new();
+        for s in stmts {
+            let Stmt::Assign {
+                target,
+                index,
+                value,
+                guard: None,
+                ..
+            } = s
+            else {
+                continue;
+            };
+            accesses.push((*target, index.clone()));
+            let value = if tangent {
+                self.tangent_of(value)
+            } else {
+                value.clone()
+            };
+            collect_accesses(&value, &mut accesses);
+        }
+        let mut seen = BTreeSet::new();
+        let pad = "    ".repeat(indent);
+        for (slot, index) in accesses {
+            let Some(index) = index else { continue };
+            let Some(plan) = self.plan(slot, &index) else {
+                continue;
+            };
+            let p = |k: usize| {
+                self.state.borrow_mut().ints.insert(k);
+                param_name(k)
+            };
+            let mut conditions = Vec::new();
+            if !plan
+                .min
+                .add(&Lin::constant(1), -1)
+                .is_some_and(|l| l.proven_non_negative())
+            {
+                conditions.push(format!("{} < INT64_C(1)", plan.min.c(&p)));
+            }
+            if !plan
+                .size
+                .add(&plan.max, -1)
+                .is_some_and(|l| l.proven_non_negative())
+            {
+                conditions.push(format!("{} > {}", plan.max.c(&p), plan.size.c(&p)));
+            }
+            if conditions.is_empty() {
+                continue;
+            }
+            let name = &self.class.slots[slot].name;
+            let condition = match bounds {
+                Some((lo, hi)) => format!("{lo} <= {hi} && ({})", conditions.join(" || ")),
+                None => conditions.join(" || "),
+            };
+            if seen.insert((condition.clone(), name.clone())) {
+                let _ = writeln!(
+                    out,
+                    "{pad}if ({condition}) {{ mofmu_fail(ctx, in->name, \"index out of range for {}\"); return; }}",
+                    c_string(name)
+                );
+            }
+        }
+    }
+
+    /// How an indexed access of `slot` is compiled: checked ahead when the
+    /// index is affine in the loop variables and Integer parameters and the
+    /// slot's size is known, `None` (a check on every element) otherwise.
+    fn plan(&self, slot: usize, index: &Ex) -> Option<Planned> {
+        let state = self.state.borrow();
+        if state.conditional > 0 {
+            return None;
+        }
+        let index = Lin::of(index)?;
+        let size = self.size_lin(slot)?;
+        let (min, max) = match state.loops.last() {
+            Some((depth, lo, hi)) if index.loops.contains_key(depth) => {
+                extremes(&index, *depth, lo.as_ref()?, hi.as_ref()?)?
+            }
+            _ => (index.clone(), index.clone()),
+        };
+        // Outer loop variables stay as they are (they are in scope where the
+        // check is made); any other loop variable would be a compiler bug.
+        let in_scope = |l: &Lin| {
+            l.loops
+                .keys()
+                .all(|d| state.loops.iter().any(|(depth, ..)| depth == d))
+        };
+        if !in_scope(&min) || !in_scope(&max) {
+            return None;
+        }
+        Some(Planned {
+            offset: index.add(&Lin::constant(1), -1)?,
+            min,
+            max,
+            size,
+        })
+    }
+
+    fn size_lin(&self, slot: usize) -> Option<Lin> {
+        use crate::causalize::ir::SlotKind;
+        match &self.class.slots[slot].kind {
+            SlotKind::Own(v) | SlotKind::Der(v) => {
+                let dims = &self.class.dims[*v];
+                match dims.as_slice() {
+                    [] => Some(Lin::constant(1)),
+                    [d] => Lin::of(&crate::causalize::affine_to_ex(d)),
+                    many if many.iter().all(|d| d.terms.is_empty()) => {
+                        Some(Lin::constant(many.iter().map(|d| d.constant).product()))
+                    }
+                    _ => None,
+                }
+            }
+            SlotKind::Sub { .. } => Some(Lin::constant(
+                self.class.slots[slot].size.unwrap_or(1) as i64
+            )),
         }
     }
 
@@ -245,26 +486,49 @@ impl Gen<'_> {
         }
     }
 
-    fn var(&self, slot: usize, index: Option<&Ex>) -> String {
-        match index {
-            None => format!("R[in->off[{slot}]]"),
-            Some(Ex::Int(1)) => format!("R[in->off[{slot}]]"),
-            Some(Ex::Int(k)) if self.literal_size(slot).is_some_and(|n| *k >= 1 && *k <= n) => {
-                format!("R[in->off[{slot}] + {}]", k - 1)
+    /// An element of a slot, in `R` or (for `tangent`) in `dR`, through the
+    /// slot's hoisted base pointer.
+    fn access(&self, slot: usize, index: Option<&Ex>, tangent: bool) -> String {
+        let base = {
+            let mut state = self.state.borrow_mut();
+            if tangent {
+                state.tangents.insert(slot);
+                format!("d{slot}")
+            } else {
+                state.values.insert(slot);
+                format!("r{slot}")
             }
-            Some(i) => format!(
-                "R[in->off[{slot}] + mofmu_ix_(ctx, in, {}, {}, \"index out of range for {}\")]",
-                self.int(i),
-                self.size_of(slot),
-                self.class.slots[slot].name
-            ),
+        };
+        match index {
+            None | Some(Ex::Int(1)) => format!("{base}[0]"),
+            Some(Ex::Int(k)) if self.literal_size(slot).is_some_and(|n| *k >= 1 && *k <= n) => {
+                format!("{base}[{}]", k - 1)
+            }
+            Some(i) => match self.plan(slot, i) {
+                Some(plan) => {
+                    let offset = plan.offset.c(&|k| {
+                        self.state.borrow_mut().ints.insert(k);
+                        param_name(k)
+                    });
+                    format!("{base}[{offset}]")
+                }
+                None => format!(
+                    "{base}[mofmu_ix_(ctx, in, {}, {}, \"index out of range for {}\")]",
+                    self.int(i),
+                    self.size_of(slot),
+                    c_string(&self.class.slots[slot].name)
+                ),
+            },
         }
     }
 
     fn int(&self, e: &Ex) -> String {
         match e {
             Ex::Int(i) => format!("INT64_C({i})"),
-            Ex::IntParam(k) => format!("in->ints[{k}]"),
+            Ex::IntParam(k) => {
+                self.state.borrow_mut().ints.insert(*k);
+                param_name(*k)
+            }
             Ex::LoopVar(d) => format!("i{d}"),
             Ex::Neg(a) => format!("(-{})", self.int(a)),
             Ex::Bin(op @ (Arith::Add | Arith::Sub | Arith::Mul), a, b) => {
@@ -284,7 +548,7 @@ impl Gen<'_> {
     fn boolean(&self, e: &Ex) -> String {
         match e {
             Ex::Bool(b) => (if *b { "1" } else { "0" }).into(),
-            Ex::IntParam(k) => format!("(in->ints[{k}] != 0)"),
+            Ex::IntParam(_) => format!("({} != 0)", self.int(e)),
             Ex::Not(a) => format!("(!{})", self.boolean(a)),
             Ex::Bin(Arith::And, a, b) => format!("({} && {})", self.boolean(a), self.boolean(b)),
             Ex::Bin(Arith::Or, a, b) => format!("({} || {})", self.boolean(a), self.boolean(b)),
@@ -306,6 +570,85 @@ impl Gen<'_> {
         }
     }
 
+    /// `e` as C with every compound subexpression that occurs more than
+    /// once replaced by a temporary; the temporaries' definitions are
+    /// appended to `temps` in an order in which each only uses earlier ones.
+    /// Subexpressions under an `if` are left alone: they run only when
+    /// their branch is taken.
+    fn real_cse(&self, e: &Ex, temps: &mut Vec<String>) -> String {
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        self.count_compound(e, &mut counts);
+        let mut names: HashMap<String, String> = HashMap::new();
+        self.render_cse(e, &counts, &mut names, temps)
+    }
+
+    fn count_compound(&self, e: &Ex, counts: &mut HashMap<String, usize>) {
+        match e {
+            Ex::Neg(a) => {
+                *counts.entry(self.real(e)).or_default() += 1;
+                self.count_compound(a, counts);
+            }
+            Ex::Bin(op, a, b) if !matches!(op, Arith::And | Arith::Or) => {
+                *counts.entry(self.real(e)).or_default() += 1;
+                self.count_compound(a, counts);
+                self.count_compound(b, counts);
+            }
+            Ex::Call(_, args) => {
+                *counts.entry(self.real(e)).or_default() += 1;
+                for a in args {
+                    self.count_compound(a, counts);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn render_cse(
+        &self,
+        e: &Ex,
+        counts: &HashMap<String, usize>,
+        names: &mut HashMap<String, String>,
+        temps: &mut Vec<String>,
+    ) -> String {
+        let text = match e {
+            Ex::Neg(a) => format!("(-{})", self.render_cse(a, counts, names, temps)),
+            Ex::Bin(op, a, b) if !matches!(op, Arith::And | Arith::Or) => {
+                let x = self.render_cse(a, counts, names, temps);
+                let y = self.render_cse(b, counts, names, temps);
+                match op {
+                    Arith::Add => format!("({x} + {y})"),
+                    Arith::Sub => format!("({x} - {y})"),
+                    Arith::Mul => format!("({x} * {y})"),
+                    Arith::Div => format!("({x} / {y})"),
+                    Arith::Pow => match **b {
+                        Ex::Int(2) => format!("({x} * {x})"),
+                        _ => format!("pow({x}, {y})"),
+                    },
+                    Arith::And | Arith::Or => unreachable!("excluded by the guard"),
+                }
+            }
+            Ex::Call(f, args) => {
+                let a: Vec<String> = args
+                    .iter()
+                    .map(|x| self.render_cse(x, counts, names, temps))
+                    .collect();
+                format!("{}({})", func_name(*f), a.join(", "))
+            }
+            _ => return self.real(e),
+        };
+        let key = self.real(e);
+        if counts.get(&key).copied().unwrap_or(0) < 2 {
+            return text;
+        }
+        if let Some(name) = names.get(&key) {
+            return name.clone();
+        }
+        let name = format!("t{}", temps.len());
+        temps.push(text);
+        names.insert(key, name.clone());
+        name
+    }
+
     fn real(&self, e: &Ex) -> String {
         match e {
             Ex::Real(r) => real_literal(*r),
@@ -313,13 +656,13 @@ impl Gen<'_> {
             Ex::Bool(_) | Ex::Not(_) | Ex::Rel(..) | Ex::Bin(Arith::And | Arith::Or, ..) => {
                 format!("(double){}", self.boolean(e))
             }
-            Ex::Var(s, i) => self.var(*s, i.as_deref()),
-            Ex::Tan(s, i) => self.var(*s, i.as_deref()).replacen("R[", "dR[", 1),
+            Ex::Var(s, i) => self.access(*s, i.as_deref(), false),
+            Ex::Tan(s, i) => self.access(*s, i.as_deref(), true),
             Ex::DerOf(s, _) => unreachable!(
                 "der({}) must have been replaced by its derivative during causalisation",
                 self.class.slots[*s].name
             ),
-            Ex::IntParam(k) => format!("(double)in->ints[{k}]"),
+            Ex::IntParam(_) => format!("(double){}", self.int(e)),
             Ex::LoopVar(d) => format!("(double)i{d}"),
             Ex::Time => "ctx->time".into(),
             Ex::Neg(a) => format!("(-{})", self.real(a)),
@@ -339,39 +682,75 @@ impl Gen<'_> {
             }
             Ex::Call(f, args) => {
                 let a: Vec<String> = args.iter().map(|x| self.real(x)).collect();
-                let name = match f {
-                    Func::Sin => "sin",
-                    Func::Cos => "cos",
-                    Func::Tan => "tan",
-                    Func::Asin => "asin",
-                    Func::Acos => "acos",
-                    Func::Atan => "atan",
-                    Func::Atan2 => "atan2",
-                    Func::Sinh => "sinh",
-                    Func::Cosh => "cosh",
-                    Func::Tanh => "tanh",
-                    Func::Exp => "exp",
-                    Func::Log => "log",
-                    Func::Log10 => "log10",
-                    Func::Sqrt => "sqrt",
-                    Func::Abs => "fabs",
-                    Func::Sign => "mofmu_sign_",
-                    Func::Min => "fmin",
-                    Func::Max => "fmax",
-                };
-                format!("{name}({})", a.join(", "))
+                format!("{}({})", func_name(*f), a.join(", "))
             }
             Ex::If(branches, els) => {
+                // A branch may not run: its accesses keep their own checks.
+                self.state.borrow_mut().conditional += 1;
                 let mut s = String::new();
                 for (c, v) in branches {
                     let _ = write!(s, "({} ? {} : ", self.boolean(c), self.real(v));
                 }
                 s.push_str(&self.real(els));
                 s.push_str(&")".repeat(branches.len()));
+                self.state.borrow_mut().conditional -= 1;
                 s
             }
         }
     }
+}
+
+/// Indexed accesses of an expression outside `if` branches, indices
+/// included: the accesses that always run when their statement does.
+fn collect_accesses(e: &Ex, out: &mut Vec<(usize, Option<Ex>)>) {
+    match e {
+        Ex::Var(s, i) | Ex::Tan(s, i) => {
+            out.push((*s, i.as_deref().cloned()));
+            if let Some(i) = i {
+                collect_accesses(i, out);
+            }
+        }
+        Ex::Neg(a) | Ex::Not(a) => collect_accesses(a, out),
+        Ex::Bin(_, a, b) | Ex::Rel(_, a, b, _) => {
+            collect_accesses(a, out);
+            collect_accesses(b, out);
+        }
+        Ex::Call(_, args) => args.iter().for_each(|a| collect_accesses(a, out)),
+        _ => {}
+    }
+}
+
+fn func_name(f: Func) -> &'static str {
+    match f {
+        Func::Sin => "sin",
+        Func::Cos => "cos",
+        Func::Tan => "tan",
+        Func::Asin => "asin",
+        Func::Acos => "acos",
+        Func::Atan => "atan",
+        Func::Atan2 => "atan2",
+        Func::Sinh => "sinh",
+        Func::Cosh => "cosh",
+        Func::Tanh => "tanh",
+        Func::Exp => "exp",
+        Func::Log => "log",
+        Func::Log10 => "log10",
+        Func::Sqrt => "sqrt",
+        Func::Abs => "fabs",
+        Func::Sign => "mofmu_sign_",
+        Func::Min => "fmin",
+        Func::Max => "fmax",
+    }
+}
+
+/// A variable name inside a C string literal.
+fn c_string(name: &str) -> String {
+    name.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A variable name inside a C comment.
+fn comment(name: &str) -> String {
+    name.replace("*/", "* /")
 }
 
 fn c_rel(op: RelOp) -> &'static str {

@@ -1,4 +1,5 @@
 //! C code generation: class kernels, and the system file of one model.
 
+pub mod index;
 pub mod kernel;
 pub mod system;

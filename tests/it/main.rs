@@ -10,6 +10,7 @@ mod misuse;
 mod model_description;
 mod package;
 mod robustness;
+mod rod_twin;
 mod runtime;
 mod syntax;
 mod tearing;
