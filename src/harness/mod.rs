@@ -4,7 +4,7 @@
 //! The pieces, in the order a simulation uses them: [`unzip`] unpacks the archive
 //! safely, [`model_description`] reads `modelDescription.xml`, [`fmi2`] loads the
 //! library and wraps the C API (with the C logger shim built by `build.rs`),
-//! [`integrator`] is the stiff ODE solver, [`simulate`](mod@simulate) runs the Model
+//! [`integrator`] is the stiff ODE solver (diffsol's BDF on the FMU's sparse Jacobian), [`simulate`](mod@simulate) runs the Model
 //! Exchange loop and `csv` writes the result.
 
 mod csv;
@@ -13,6 +13,7 @@ pub mod fmi2;
 mod fmu;
 pub mod integrator;
 pub mod model_description;
+mod progress;
 pub mod simulate;
 pub mod unzip;
 
@@ -22,7 +23,7 @@ pub use error::HarnessError;
 pub use fmi2::{EventInfo, Instance, LogMessage};
 pub use fmu::Fmu;
 pub use model_description::ModelDescription;
-pub use simulate::{simulate, simulate_fmu, SimStats};
+pub use simulate::{simulate, simulate_fmu, simulate_with_progress, SimStats};
 
 /// What to simulate; every `None` falls back to the FMU's `DefaultExperiment`, then to
 /// a built-in default (start 0, stop 1, 500 output intervals, relative tolerance 1e-6).
