@@ -493,6 +493,10 @@ pub fn problem<'i, 'lib>(
         })
 }
 
+/// Newton convergence failures allowed within one step before giving up (CVODE's
+/// default `maxncf`).
+const NEWTON_FAILURES_PER_STEP: usize = 10;
+
 /// How a step ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
@@ -543,6 +547,14 @@ impl<'p, 'i, 'lib> Integrator<'p, 'i, 'lib> {
     /// One step of the solver.
     pub fn step(&mut self) -> Result<Step, HarnessError> {
         let now = self.time();
+        // diffsol counts Newton failures over the whole run against its limit; a long
+        // simulation may meet many harmless ones, so the limit is made one per step
+        // (as CVODE's), by moving it along with the count.
+        let failures = self
+            .solver
+            .get_statistics()
+            .number_of_nonlinear_solver_fails;
+        self.solver.config_mut().maximum_newton_fails = failures + NEWTON_FAILURES_PER_STEP;
         let solver = &mut self.solver;
         let reason = guard(now, || solver.step())?;
         // An FMU error is the cause of whatever the solver made of the NaN it got.
