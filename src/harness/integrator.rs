@@ -86,7 +86,12 @@ pub struct FmuOde<'i, 'lib> {
     scratch: RefCell<Scratch>,
     counters: Cell<(usize, usize, usize)>,
     ctx: FaerContext,
+    /// Sets whatever else depends on time (input signals) before each evaluation.
+    time_inputs: Option<TimeInputs<'i, 'lib>>,
 }
+
+/// A function that sets the FMU's time-dependent inputs for time `t`.
+pub type TimeInputs<'i, 'lib> = &'i dyn Fn(&mut Instance<'lib>, f64) -> Result<(), HarnessError>;
 
 /// Columns that share no row, evaluated together.
 struct Colour {
@@ -195,7 +200,30 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
             }),
             counters: Cell::new((0, 0, 0)),
             ctx,
+            time_inputs: None,
         })
+    }
+
+    /// Has every evaluation at time `t` first set the inputs `inputs(instance, t)`,
+    /// for an FMU driven by input signals. Steps must then not cross a kink of the
+    /// signals: give the solver each breakpoint as a stop time.
+    pub fn with_time_inputs(mut self, inputs: TimeInputs<'i, 'lib>) -> FmuOde<'i, 'lib> {
+        self.time_inputs = Some(inputs);
+        self
+    }
+
+    /// Sets time, inputs and states for an evaluation.
+    fn set_point(
+        &self,
+        instance: &mut Instance<'lib>,
+        t: f64,
+        y: &[f64],
+    ) -> Result<(), HarnessError> {
+        instance.set_time(t)?;
+        if let Some(inputs) = self.time_inputs {
+            inputs(instance, t)?;
+        }
+        instance.set_continuous_states(y)
     }
 
     /// Takes the first error an FMU call returned inside the solver.
@@ -228,9 +256,8 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
         }
         self.count(1, 0, 0);
         let mut instance = self.instance.borrow_mut();
-        let result = instance
-            .set_time(t)
-            .and_then(|()| instance.set_continuous_states(y))
+        let result = self
+            .set_point(&mut instance, t, y)
             .and_then(|()| instance.get_derivatives(out));
         drop(instance);
         if let Err(e) = result {
@@ -250,16 +277,13 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
         }
         if self.structure.directional {
             let mut instance = self.instance.borrow_mut();
-            let result = instance
-                .set_time(t)
-                .and_then(|()| instance.set_continuous_states(y))
-                .and_then(|()| {
-                    instance.get_directional_derivative(
-                        &self.structure.derivative_refs,
-                        &self.structure.state_refs,
-                        seed,
-                    )
-                });
+            let result = self.set_point(&mut instance, t, y).and_then(|()| {
+                instance.get_directional_derivative(
+                    &self.structure.derivative_refs,
+                    &self.structure.state_refs,
+                    seed,
+                )
+            });
             drop(instance);
             match result {
                 Ok(values) => out.copy_from_slice(&values),

@@ -171,6 +171,9 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
                 instance_ref.enter_continuous_time_mode()?;
             }
             next_time_event = next_event_time(&info, t);
+            // New states from the event. New nominals (`nominalsOfContinuousStatesChanged`)
+            // are not taken over: the solver's absolute tolerances are fixed when it is
+            // set up, from the nominals after initialisation.
             if n > 0 {
                 instance_ref.get_continuous_states(&mut y)?;
             }
