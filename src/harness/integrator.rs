@@ -105,7 +105,6 @@ struct Colour {
 struct Scratch {
     seed: Vec<f64>,
     base: Vec<f64>,
-    perturbed_states: Vec<f64>,
     column: V,
 }
 
@@ -195,7 +194,6 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
             scratch: RefCell::new(Scratch {
                 seed: vec![0.0; n],
                 base: vec![0.0; n],
-                perturbed_states: vec![0.0; n],
                 column: V::zeros(n, ctx),
             }),
             counters: Cell::new((0, 0, 0)),
@@ -304,13 +302,7 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
             return;
         }
         let delta = f64::EPSILON.sqrt() * scale;
-        let mut scratch = self.scratch.borrow_mut();
-        let perturbed = &mut scratch.perturbed_states;
-        for j in 0..y.len() {
-            perturbed[j] = y[j] + delta * seed[j];
-        }
-        let perturbed = perturbed.clone();
-        drop(scratch);
+        let perturbed: Vec<f64> = y.iter().zip(seed).map(|(y, s)| y + delta * s).collect();
         self.derivatives(t, &perturbed, out);
         for (o, b) in out.iter_mut().zip(base) {
             *o = (*o - b) / delta;
