@@ -22,6 +22,7 @@
 //! time still advances through the same loop (time and state events of `time`).
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use diffsol::{
@@ -34,6 +35,7 @@ use diffsol_la::MatrixSparsity;
 
 use super::error::HarnessError;
 use super::fmi2::Instance;
+use super::model_description::ModelDescription;
 
 type M = FaerSparseMat<f64>;
 type V = FaerVec<f64>;
@@ -65,6 +67,39 @@ pub struct OdeStructure {
     pub pattern: Vec<Option<Vec<usize>>>,
     /// Whether `fmi2GetDirectionalDerivative` may be used.
     pub directional: bool,
+}
+
+impl OdeStructure {
+    /// The structure an FMU declares: per derivative, the states among its
+    /// `ModelStructure/Derivatives` dependencies (inputs are held fixed by this harness
+    /// and left out), and whether it provides directional derivatives. `states` are
+    /// the states' indices into the model description's variables, in state order.
+    pub fn declared(model: &ModelDescription, states: &[usize]) -> OdeStructure {
+        let position: HashMap<usize, usize> = states
+            .iter()
+            .enumerate()
+            .map(|(position, &variable)| (variable, position))
+            .collect();
+        let pattern = model
+            .derivative_dependencies
+            .iter()
+            .map(|dependencies| {
+                dependencies.as_ref().map(|knowns| {
+                    knowns
+                        .iter()
+                        .filter_map(|known| position.get(known).copied())
+                        .collect()
+                })
+            })
+            .collect();
+        let reference = |&index: &usize| model.variables[index].value_reference;
+        OdeStructure {
+            state_refs: states.iter().map(reference).collect(),
+            derivative_refs: model.derivatives.iter().map(reference).collect(),
+            pattern,
+            directional: model.provides_directional_derivative,
+        }
+    }
 }
 
 /// The FMU's continuous part, `ẋ = f(t, x)`, as diffsol equations. The instance is

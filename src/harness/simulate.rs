@@ -2,7 +2,6 @@
 //! integration with time, state and step events, and output sampling.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::Path;
 
 use super::error::HarnessError;
@@ -94,7 +93,12 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
         }
         recorder.record(&mut instance, t)?;
     }
-    let ode = FmuOde::new(&instance, ode_structure(model, &states), &y, &nominals)?;
+    let ode = FmuOde::new(
+        &instance,
+        OdeStructure::declared(model, &states),
+        &y,
+        &nominals,
+    )?;
     let problem = integrator::problem(ode, t, settings.rtol)?;
     let mut integrator = Integrator::new(&problem)?;
     let progress = Progress::new(show_progress, settings.start, settings.stop);
@@ -204,36 +208,6 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
     instance.terminate()?;
     stats.integrator = integrator.stats();
     Ok(recorder.finish(stats))
-}
-
-/// The states' pattern in the Jacobian, from `ModelStructure/Derivatives`: per
-/// derivative, the states among its dependencies (inputs are held fixed by this
-/// harness and left out).
-fn ode_structure(model: &ModelDescription, states: &[usize]) -> OdeStructure {
-    let position: HashMap<usize, usize> = states
-        .iter()
-        .enumerate()
-        .map(|(position, &variable)| (variable, position))
-        .collect();
-    let pattern = model
-        .derivative_dependencies
-        .iter()
-        .map(|dependencies| {
-            dependencies.as_ref().map(|knowns| {
-                knowns
-                    .iter()
-                    .filter_map(|known| position.get(known).copied())
-                    .collect()
-            })
-        })
-        .collect();
-    let reference = |&index: &usize| model.variables[index].value_reference;
-    OdeStructure {
-        state_refs: states.iter().map(reference).collect(),
-        derivative_refs: model.derivatives.iter().map(reference).collect(),
-        pattern,
-        directional: model.provides_directional_derivative,
-    }
 }
 
 /// Start, stop, output grid and tolerance after applying defaults.
