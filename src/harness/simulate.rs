@@ -1,5 +1,13 @@
 //! The FMI 2.0 Model Exchange simulation loop: initialisation, event iteration,
 //! integration with time, state and step events, and output sampling.
+//!
+//! The solver (`integrator`) steps freely; outputs are read from its dense output,
+//! time events and the stop time are stop times it lands on exactly, and after every
+//! step the event indicators are compared with the previous step's. A crossing is
+//! located on the dense output by regula falsi, with FMI's rule for what crosses: an
+//! indicator must leave a strict side of zero, so one that an event has just reset to
+//! exactly zero does not fire again (diffsol's own root finder would report an
+//! indicator resting at zero as a root on every step).
 
 use std::cell::RefCell;
 use std::path::Path;
