@@ -251,7 +251,7 @@ fn readme(table: &ModelTable, origin: &Origin, step: f64, has_inputs: bool) -> S
         Origin::Harness => {
             let _ = writeln!(
                 text,
-                "| `{model}_ref.csv` | the reference, simulated by mofmu's own harness (Rosenbrock \
+                "| `{model}_ref.csv` | the reference, simulated by mofmu's own harness (BDF \
                  integrator, RelTol as above) from this FMU: no independent reference exists for this \
                  model, so this file shows what mofmu computes, not that it is right |"
             );

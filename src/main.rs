@@ -190,10 +190,11 @@ enum Command {
         /// --start-value NAME VALUE.
         #[arg(long = "start-value", num_args = 2, value_names = ["NAME", "VALUE"])]
         start_values: Vec<String>,
-        /// The integrator: `rosenbrock` (the only one; error-controlled,
-        /// L-stable). fmusim's `cvode` and `euler` are other methods and
-        /// are refused rather than silently replaced.
-        #[arg(long, default_value = "rosenbrock")]
+        /// The integrator: `bdf` (the only one; diffsol's variable-order
+        /// BDF on the FMU's sparse Jacobian). fmusim's `cvode` and `euler`
+        /// are other programs and methods and are refused rather than
+        /// silently replaced.
+        #[arg(long, default_value = "bdf")]
         solver: String,
         /// Also plot every recorded variable over time (.svg or .png).
         #[arg(long, value_name = "FILE.svg|png")]
@@ -404,10 +405,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(path) => Some(mofmu::harness::InputSignals::read(&path)?),
                 None => None,
             };
-            if solver != "rosenbrock" {
+            if solver != "bdf" {
                 bail!(
-                    "--solver {solver}: mofmu simulate integrates with one method, `rosenbrock` \
-                     (error-controlled, L-stable); it does not stand in for another"
+                    "--solver {solver}: mofmu simulate integrates with one method, `bdf` \
+                     (diffsol's variable-order BDF); it does not stand in for another"
                 );
             }
             variables.extend(output_variables);
@@ -433,7 +434,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }),
                 input,
             };
-            let result = mofmu::harness::simulate(&fmu, &opts)?;
+            // A progress bar on a terminal, nothing in a pipe or a log.
+            let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let result = mofmu::harness::simulate_with_progress(&fmu, &opts, progress)?;
             let csv = output.unwrap_or_else(|| fmu.with_extension("csv"));
             result.write_csv(&csv)?;
             let last = result.rows.last().cloned().unwrap_or_default();

@@ -1,24 +1,32 @@
 //! `ModelStructure` dependencies: which knowns each unknown of the FMU
 //! depends on, derived from the incidence of the class kernels' assignments
-//! through the system schedule.
+//! through the system schedule, element by element.
+//!
+//! The analysis runs the schedule as a data flow over sets of knowns, one
+//! set per element of `R`. Integer parameters and array sizes are fixed at
+//! export, so every `for` loop is run over its actual range and every index
+//! expression (affine in the loop variables and Integer parameters) is
+//! evaluated to the element it names: `der(T[i]) = G*(T[i-1] - 2*T[i] +
+//! T[i+1])/C` for `i in 2:n-1` makes element `i` depend on exactly three
+//! states, and a rod of `n` volumes declares the tridiagonal pattern of
+//! `3n - 2` entries. Connection copies are element-wise as well.
 //!
 //! The analysis is conservative: a dependency that is declared may turn out
-//! to be zero, but one that is left out never is. It works at the level of
-//! whole variables inside an assignment (an assignment that reads an array
-//! depends on all its elements) and of single assignments inside a block
-//! (assignments of one block do not inherit each other's reads unless one
-//! reads what another writes). A `LinearResponse` balance is solved from all
-//! residuals at once, so every balance depends on everything any residual
-//! depends on.
+//! to be zero (a factor that happens to vanish), but one that is left out
+//! never is. Where an index cannot be evaluated at export (it reads a Real
+//! variable), the read stands for every element of the array. Assignments
+//! of one block do not inherit each other's reads unless one reads what
+//! another writes. A `LinearResponse` balance is solved from all residuals
+//! at once, so every balance depends on everything any residual depends on.
 //!
 //! Kinds are always `dependent`: proving that a known enters linearly with a
 //! constant or fixed factor would need an analysis of every expression, and
 //! `dependent` is correct for any structure.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::table::{Dependencies, DependencyKind, ModelTable};
-use crate::causalize::ir::{Ex, SlotId, Stmt};
+use crate::causalize::ir::{Arith, Ex, SlotId, Stmt};
 use crate::instantiate::{Instance, RealKind, System};
 use crate::schedule::{Schedule, Step};
 
@@ -29,25 +37,25 @@ pub fn add_dependencies(table: &mut ModelTable, sys: &System, schedule: &Schedul
     let extents = Extents::new(sys);
     let continuous = propagate(sys, schedule, &extents, Mode::Continuous);
     let initial = propagate(sys, schedule, &extents, Mode::Initialization);
-    let entry = |knowns: BTreeSet<usize>| Dependencies {
+    let entry = |knowns: Vec<usize>| Dependencies {
         kinds: vec![DependencyKind::Dependent; knowns.len()],
-        knowns: knowns.into_iter().collect(),
+        knowns,
     };
-    // An unknown that depends on very many knowns is left without a
+    // An unknown that depends on very many knowns (a balance of a linear
+    // response that couples a whole large system) is left without a
     // `dependencies` attribute, which FMI reads as "depends on all knowns":
-    // still correct, and it keeps the model description of a large array
-    // model (the rod with 10,000 volumes) linear in size instead of
-    // quadratic.
-    let listed = |p: &Propagated, u: usize| p.size_of_element(u) <= MAX_LISTED_KNOWNS;
+    // still correct, and it keeps the model description linear in the number
+    // of unknowns. Sparse patterns (the rod with a million volumes) are
+    // listed in full, a few entries per unknown.
     let mut dependencies = BTreeMap::new();
     for &u in table.outputs.iter().chain(&table.derivatives) {
-        if u < sys.reals.len() && listed(&continuous, u) {
+        if u < sys.reals.len() && continuous.size_of_element(u) <= MAX_LISTED_KNOWNS {
             dependencies.insert(u, entry(continuous.of_element(u)));
         }
     }
     let mut initial_dependencies = BTreeMap::new();
     for &u in &table.initial_unknowns {
-        if u < sys.reals.len() && listed(&initial, u) {
+        if u < sys.reals.len() && initial.size_of_element(u) <= MAX_LISTED_KNOWNS {
             initial_dependencies.insert(u, entry(initial.of_element(u)));
         }
     }
@@ -103,62 +111,61 @@ impl Extents {
     }
 }
 
+/// What a read or write of one element of `R` means in a mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Nothing can change it (a constant, or a parameter outside
+    /// initialization).
+    Fixed,
+    /// A known: it depends on itself.
+    Known,
+    /// Computed from knowns.
+    Unknown,
+}
+
 struct Analysis<'a> {
-    sys: &'a System,
     extents: &'a Extents,
-    mode: Mode,
-    /// Knowns (element offsets) each unknown variable depends on, by the
-    /// variable's first offset.
-    unknowns: BTreeMap<usize, BTreeSet<usize>>,
+    role: Vec<Role>,
+    /// Knowns (element offsets, sorted) each unknown element depends on, by
+    /// its offset in `R`.
+    deps: Vec<Vec<u32>>,
     changed: bool,
+    /// Scratch: the knowns one assignment reads.
+    scratch: Vec<u32>,
 }
 
 impl Analysis<'_> {
-    fn is_known(&self, start: usize) -> bool {
-        match self.sys.reals[start].kind {
-            RealKind::Time | RealKind::Input | RealKind::State => true,
-            RealKind::StateCalculated => self.mode == Mode::Continuous,
-            RealKind::Parameter => self.mode == Mode::Initialization,
-            _ => false,
+    /// The knowns a read of element `offset` depends on.
+    fn read(&self, offset: usize, into: &mut Vec<u32>) {
+        match self.role.get(offset) {
+            Some(Role::Known) => into.push(offset as u32),
+            Some(Role::Unknown) => into.extend_from_slice(&self.deps[offset]),
+            Some(Role::Fixed) | None => {}
         }
     }
 
-    /// Nothing can change a constant, nor a parameter outside
-    /// initialization.
-    fn is_fixed(&self, start: usize) -> bool {
-        match self.sys.reals[start].kind {
-            RealKind::Constant => true,
-            RealKind::Parameter | RealKind::CalculatedParameter => self.mode == Mode::Continuous,
-            _ => false,
-        }
-    }
-
-    /// The knowns a read of the variable holding `offset` depends on.
-    fn read(&self, offset: usize, into: &mut BTreeSet<usize>) {
-        let (start, len) = self.extents.variable(offset);
-        if self.is_fixed(start) {
-        } else if self.is_known(start) {
-            into.extend(start..start + len);
-        } else if let Some(deps) = self.unknowns.get(&start) {
-            into.extend(deps.iter().copied());
-        }
-    }
-
-    /// Adds `deps` to the variable holding `offset`, unless it is a known.
-    fn write(&mut self, offset: usize, deps: &BTreeSet<usize>) {
-        let (start, _) = self.extents.variable(offset);
-        if self.is_known(start) || self.is_fixed(start) {
+    /// Adds `knowns` (sorted, without duplicates) to element `offset`,
+    /// unless it is a known or fixed.
+    fn write(&mut self, offset: usize, knowns: &[u32]) {
+        if self.role.get(offset) != Some(&Role::Unknown) || knowns.is_empty() {
             return;
         }
-        let entry = self.unknowns.entry(start).or_default();
-        let before = entry.len();
-        entry.extend(deps.iter().copied());
-        if entry.len() != before {
+        let entry = &mut self.deps[offset];
+        if entry.is_empty() {
+            entry.extend_from_slice(knowns);
             self.changed = true;
+            return;
         }
+        if knowns.iter().all(|k| entry.binary_search(k).is_ok()) {
+            return;
+        }
+        let merged = merge(entry, knowns);
+        *entry = merged;
+        self.changed = true;
     }
 
-    fn statement(&mut self, inst: &Instance, stmt: &Stmt) {
+    /// Runs one statement for the values of the enclosing loop variables.
+    fn statement(&mut self, inst: &Instance, stmt: &Stmt, loops: &mut Vec<Option<i64>>) {
         match stmt {
             Stmt::Assign {
                 target,
@@ -166,92 +173,244 @@ impl Analysis<'_> {
                 value,
                 ..
             } => {
-                let mut deps = BTreeSet::new();
-                let mut reads = Vec::new();
-                let mut time = false;
-                value_reads(value, &mut reads, &mut time);
-                if let Some(index) = index {
-                    value_reads(index, &mut reads, &mut time);
+                let mut reads = std::mem::take(&mut self.scratch);
+                reads.clear();
+                self.expression(inst, value, loops, &mut reads);
+                let targets = self.element(inst, *target, index.as_ref(), loops, &mut reads);
+                reads.sort_unstable();
+                reads.dedup();
+                for offset in targets {
+                    self.write(offset, &reads);
                 }
-                for slot in reads {
-                    self.read(inst.slot_offsets[slot], &mut deps);
-                }
-                if time {
-                    self.read(0, &mut deps);
-                }
-                self.write(inst.slot_offsets[*target], &deps);
+                self.scratch = reads;
             }
-            // Loop bounds are Integer expressions of Integer parameters,
-            // fixed at export: only the body matters.
-            Stmt::For { body, .. } => {
-                for s in body {
-                    self.statement(inst, s);
+            Stmt::For {
+                depth,
+                lo,
+                hi,
+                body,
+            } => {
+                if loops.len() <= *depth {
+                    loops.resize(*depth + 1, None);
                 }
+                let range = (
+                    evaluate_integer(lo, &inst.ints, loops),
+                    evaluate_integer(hi, &inst.ints, loops),
+                );
+                match range {
+                    (Some(lo), Some(hi)) => {
+                        for i in lo..=hi {
+                            loops[*depth] = Some(i);
+                            for s in body {
+                                self.statement(inst, s, loops);
+                            }
+                        }
+                    }
+                    // A range that cannot be evaluated at export: one pass
+                    // in which every index that uses the loop variable
+                    // stands for the whole array.
+                    _ => {
+                        loops[*depth] = None;
+                        for s in body {
+                            self.statement(inst, s, loops);
+                        }
+                    }
+                }
+                loops[*depth] = None;
+            }
+        }
+    }
+
+    /// The elements of `R` that `slot[index]` names for the current loop
+    /// variables (the first element without an index, as the kernels read
+    /// it). An index that cannot be evaluated names every element of the
+    /// variable, and what it reads is added to `reads`.
+    fn element(
+        &self,
+        inst: &Instance,
+        slot: SlotId,
+        index: Option<&Ex>,
+        loops: &[Option<i64>],
+        reads: &mut Vec<u32>,
+    ) -> std::ops::Range<usize> {
+        let base = inst.slot_offsets[slot];
+        let Some(index) = index else {
+            return base..base + 1;
+        };
+        let (start, len) = self.extents.variable(base);
+        let end = start + len;
+        if let Some(k) = evaluate_integer(index, &inst.ints, loops) {
+            // The kernel stops with an error on an index out of range; the
+            // whole variable is a safe answer for that case too.
+            if k >= 1 && (k as u64) <= (end - base) as u64 {
+                let offset = base + k as usize - 1;
+                return offset..offset + 1;
+            }
+        } else {
+            self.expression(inst, index, loops, reads);
+        }
+        start..end
+    }
+
+    /// Adds the knowns expression `e` reads to `into`.
+    fn expression(&self, inst: &Instance, e: &Ex, loops: &[Option<i64>], into: &mut Vec<u32>) {
+        match e {
+            Ex::Var(s, index) | Ex::DerOf(s, index) | Ex::Tan(s, index) => {
+                for offset in self.element(inst, *s, index.as_deref(), loops, into) {
+                    self.read(offset, into);
+                }
+            }
+            Ex::Time => self.read(0, into),
+            Ex::Real(_) | Ex::Int(_) | Ex::Bool(_) | Ex::IntParam(_) | Ex::LoopVar(_) => {}
+            Ex::Neg(a) | Ex::Not(a) => self.expression(inst, a, loops, into),
+            Ex::Bin(_, a, b) | Ex::Rel(_, a, b, _) => {
+                self.expression(inst, a, loops, into);
+                self.expression(inst, b, loops, into);
+            }
+            Ex::Call(_, args) => {
+                for a in args {
+                    self.expression(inst, a, loops, into);
+                }
+            }
+            Ex::If(branches, otherwise) => {
+                for (condition, value) in branches {
+                    self.expression(inst, condition, loops, into);
+                    self.expression(inst, value, loops, into);
+                }
+                self.expression(inst, otherwise, loops, into);
             }
         }
     }
 }
 
-/// Slots an expression reads (values, derivatives and tangents alike) and
-/// whether it reads `time`.
-fn value_reads(e: &Ex, slots: &mut Vec<SlotId>, time: &mut bool) {
-    e.visit(&mut |x| match x {
-        Ex::Var(s, _) | Ex::DerOf(s, _) | Ex::Tan(s, _) => slots.push(*s),
-        Ex::Time => *time = true,
-        _ => {}
-    });
+/// The union of two sorted lists without duplicates.
+fn merge(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
+/// The value of an Integer expression (an index or a loop bound) for the
+/// instance's Integer parameters and the current loop variables; `None`
+/// when it reads a Real variable, an unknown loop variable, or overflows.
+fn evaluate_integer(e: &Ex, ints: &[i64], loops: &[Option<i64>]) -> Option<i64> {
+    match e {
+        Ex::Int(i) => Some(*i),
+        Ex::IntParam(k) => ints.get(*k).copied(),
+        Ex::LoopVar(d) => loops.get(*d).copied().flatten(),
+        Ex::Neg(a) => evaluate_integer(a, ints, loops)?.checked_neg(),
+        Ex::Bin(op @ (Arith::Add | Arith::Sub | Arith::Mul), a, b) => {
+            let (a, b) = (
+                evaluate_integer(a, ints, loops)?,
+                evaluate_integer(b, ints, loops)?,
+            );
+            match op {
+                Arith::Add => a.checked_add(b),
+                Arith::Sub => a.checked_sub(b),
+                _ => a.checked_mul(b),
+            }
+        }
+        // Anything else in integer position is truncated as the kernels
+        // truncate it, when it can be folded without variables.
+        other if !other.is_dynamic() && !reads_loop_variable(other) => {
+            let value = other.fold(ints)?;
+            (value.is_finite() && value.abs() < 9.0e15).then_some(value.trunc() as i64)
+        }
+        _ => None,
+    }
+}
+
+fn reads_loop_variable(e: &Ex) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Ex::LoopVar(_)));
+    found
+}
+
+/// Knowns per element after the data flow has settled.
 struct Propagated {
-    extents_starts: BTreeMap<usize, usize>,
-    unknowns: BTreeMap<usize, BTreeSet<usize>>,
-    known: Vec<bool>,
+    role: Vec<Role>,
+    deps: Vec<Vec<u32>>,
 }
 
 impl Propagated {
     /// How many knowns element `offset` depends on.
     fn size_of_element(&self, offset: usize) -> usize {
-        if self.known.get(offset).copied().unwrap_or(false) {
-            return 1;
+        match self.role.get(offset) {
+            Some(Role::Known) => 1,
+            Some(Role::Unknown) => self.deps[offset].len(),
+            _ => 0,
         }
-        let start = match self.extents_starts.range(..=offset).next_back() {
-            Some((&start, &len)) if offset < start + len => start,
-            _ => offset,
-        };
-        self.unknowns.get(&start).map_or(0, |s| s.len())
     }
 
     /// The knowns element `offset` depends on (itself if it is a known).
-    fn of_element(&self, offset: usize) -> BTreeSet<usize> {
-        if self.known.get(offset).copied().unwrap_or(false) {
-            return BTreeSet::from([offset]);
+    fn of_element(&self, offset: usize) -> Vec<usize> {
+        match self.role.get(offset) {
+            Some(Role::Known) => vec![offset],
+            Some(Role::Unknown) => self.deps[offset].iter().map(|&k| k as usize).collect(),
+            _ => Vec::new(),
         }
-        let start = match self.extents_starts.range(..=offset).next_back() {
-            Some((&start, &len)) if offset < start + len => start,
-            _ => offset,
-        };
-        self.unknowns.get(&start).cloned().unwrap_or_default()
+    }
+}
+
+fn role(kind: RealKind, mode: Mode) -> Role {
+    match kind {
+        RealKind::Time | RealKind::Input | RealKind::State => Role::Known,
+        RealKind::StateCalculated if mode == Mode::Continuous => Role::Known,
+        RealKind::Parameter if mode == Mode::Initialization => Role::Known,
+        RealKind::Constant => Role::Fixed,
+        RealKind::Parameter | RealKind::CalculatedParameter if mode == Mode::Continuous => {
+            Role::Fixed
+        }
+        _ => Role::Unknown,
     }
 }
 
 /// Runs the parameter bindings (in initialization), the schedule and the
 /// linear-response solve as a data flow over sets of knowns until nothing
-/// changes. Every pass only adds, so this ends.
+/// changes. Every pass only adds, so this ends; the schedule is in
+/// dependency order, so it usually settles after the first pass and the
+/// second confirms it.
 fn propagate(sys: &System, schedule: &Schedule, extents: &Extents, mode: Mode) -> Propagated {
+    // Offsets are stored as `u32`; `R` is far below that limit (the layout
+    // refuses models whose tables would not fit a 32-bit value reference).
+    assert!(
+        u32::try_from(sys.reals.len()).is_ok(),
+        "more Real variables than 32-bit value references can name"
+    );
     let mut a = Analysis {
-        sys,
         extents,
-        mode,
-        unknowns: BTreeMap::new(),
+        role: sys.reals.iter().map(|r| role(r.kind, mode)).collect(),
+        deps: vec![Vec::new(); sys.reals.len()],
         changed: true,
+        scratch: Vec::new(),
     };
+    let mut loops = Vec::new();
     while a.changed {
         a.changed = false;
         if mode == Mode::Initialization {
             for inst in &sys.instances {
                 let class = &sys.classes[inst.class].compiled.causal;
                 for stmt in class.parameter_stmts.iter().chain(&class.start_stmts) {
-                    a.statement(inst, stmt);
+                    a.statement(inst, stmt, &mut loops);
                 }
             }
         }
@@ -261,37 +420,37 @@ fn propagate(sys: &System, schedule: &Schedule, extents: &Extents, mode: Mode) -
                     let inst = &sys.instances[*instance];
                     let class = &sys.classes[inst.class].compiled.causal;
                     for stmt in &class.blocks[*block].stmts {
-                        a.statement(inst, stmt);
+                        a.statement(inst, stmt, &mut loops);
                     }
                 }
                 Step::Copy(copy) => {
-                    let mut deps = BTreeSet::new();
-                    for (source, _) in &copy.sources {
-                        for e in 0..copy.len.max(1) {
-                            a.read(source + e, &mut deps);
-                        }
-                    }
+                    // Element e of the target is a signed sum of element e
+                    // of every source.
                     for e in 0..copy.len.max(1) {
-                        a.write(copy.target + e, &deps);
+                        let mut knowns = Vec::new();
+                        for (source, _) in &copy.sources {
+                            a.read(source + e, &mut knowns);
+                        }
+                        knowns.sort_unstable();
+                        knowns.dedup();
+                        a.write(copy.target + e, &knowns);
                     }
                 }
             }
         }
         // The balances are chosen so that all residuals vanish together.
-        let mut residuals = BTreeSet::new();
+        let mut residuals = Vec::new();
         for b in &sys.balances {
             a.read(b.residual, &mut residuals);
         }
+        residuals.sort_unstable();
+        residuals.dedup();
         for b in &sys.balances {
             a.write(b.balance, &residuals);
         }
     }
-    let known = (0..sys.reals.len())
-        .map(|i| a.is_known(extents.variable(i).0))
-        .collect();
     Propagated {
-        extents_starts: extents.starts.clone(),
-        unknowns: a.unknowns,
-        known,
+        role: a.role,
+        deps: a.deps,
     }
 }

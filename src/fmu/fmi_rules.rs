@@ -123,6 +123,9 @@ fn check_dependency_map(
     dependencies: &std::collections::BTreeMap<usize, crate::fmu::table::Dependencies>,
     is_known: &dyn Fn(usize) -> bool,
 ) -> Result<(), TableError> {
+    // A set, not a scan of the list per entry: a rod of a million volumes lists a
+    // million unknowns.
+    let unknowns: std::collections::HashSet<usize> = unknowns.iter().copied().collect();
     for (&u, d) in dependencies {
         let bad = |reason: String| TableError::BadDependencies {
             unknown: vars

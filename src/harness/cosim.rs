@@ -75,6 +75,11 @@ impl InputBinding {
         }
     }
 
+    /// True when input signals drive the FMU (an input file was given).
+    pub fn is_driven(&self) -> bool {
+        self.signals.is_some()
+    }
+
     /// The next time after `t` where an input's slope changes.
     pub fn next_breakpoint(&self, t: f64) -> Option<f64> {
         self.signals.as_ref().and_then(|s| s.next_breakpoint(t))

@@ -1,534 +1,744 @@
-//! A variable-step, linearly implicit integrator for stiff and non-stiff ODEs.
+//! The stiff ODE solver behind `mofmu simulate`: the FMU's continuous part as a
+//! `diffsol` problem, integrated by diffsol's variable-order BDF method with faer's
+//! sparse LU.
 //!
-//! The method is RODAS3, the four-stage Rosenbrock method of order 3 with an embedded
-//! order-2 error estimate (Sandu et al., 1997, in the form used by the KPP chemistry
-//! solvers): L-stable and stiffly accurate, so very stiff modes are damped rather than
-//! followed. Each step needs one LU factorisation of `W = I - h·γ·J` and two new
-//! right-hand-side evaluations (the first two stages share `f(t, y)`). The Jacobian `J`
-//! and the time derivative `∂f/∂t` come from forward differences of the right-hand
-//! side, so any FMU works without directional derivatives. The step advances with the
-//! order-3 solution (local extrapolation); a rejected step keeps the Jacobian and only
-//! refactors `W`.
+//! The Jacobian `∂ẋ/∂x` is sparse in large models (a rod of n volumes is tridiagonal),
+//! and the FMU says where: `ModelStructure/Derivatives` lists, per derivative, the
+//! states it depends on. The matrix is built on that pattern, and its columns are
+//! grouped by a greedy colouring into sets that share no row, so one evaluation per
+//! colour fills every column of the set (compressed Jacobian evaluation): three
+//! evaluations for the rod whatever its length. Each evaluation is one
+//! `fmi2GetDirectionalDerivative` call with the colour's columns seeded when the FMU
+//! provides directional derivatives (exact), else one forward difference of
+//! `fmi2GetDerivatives`. A derivative listed without dependencies is read as "depends
+//! on every state", so any FMI 2.0 FMU works, densely.
 //!
-//! Cost per accepted step: `n + 4` evaluations (`n + 1` of them for the Jacobian) and an
-//! `O(n³)` dense LU. That is cheap up to a few hundred states and acceptable up to a
-//! few thousand; beyond that the dense Jacobian dominates and a sparse or Jacobian-free
-//! method would be needed.
+//! BDF reuses the Jacobian and its factorisation over many steps (diffsol refreshes
+//! them when Newton converges slowly or the step size changes much), interpolates its
+//! solution anywhere inside the last step (outputs, event location) and stops exactly
+//! on a stop time (time events, the end of the simulation).
+//!
+//! An FMU without continuous states is integrated as one constant dummy state, so that
+//! time still advances through the same loop (time and state events of `time`).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use diffsol::{
+    Bdf, ConstantOp, FaerContext, FaerSparseLU, FaerSparseMat, FaerVec, FaerVecIndex, Matrix,
+    NonLinearOp, NonLinearOpJacobian, OdeBuilder, OdeEquations, OdeEquationsRef, OdeSolverMethod,
+    OdeSolverProblem, OdeSolverStopReason, Op, ParameterisedOp, UnitCallable, Vector, VectorIndex,
+};
+
+use diffsol_la::MatrixSparsity;
 
 use super::error::HarnessError;
+use super::fmi2::Instance;
+use super::model_description::ModelDescription;
 
-/// The right-hand side `dy/dt = f(t, y)`.
-pub trait OdeSystem {
-    /// Writes `f(t, y)` into `dy`. An `Err` for which [`is_recoverable`] holds (an FMU
-    /// answering `fmi2Discard`) makes the integrator retry with a smaller step; any
-    /// other error stops the integration.
-    fn derivatives(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), HarnessError>;
-}
-
-/// Whether an evaluation error means "try a smaller step" rather than "give up".
-pub fn is_recoverable(error: &HarnessError) -> bool {
-    matches!(error, HarnessError::FmiStatus { status, .. } if *status == "Discard")
-}
+type M = FaerSparseMat<f64>;
+type V = FaerVec<f64>;
 
 /// Counters for reports and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct IntegratorStats {
     pub accepted_steps: usize,
     pub rejected_steps: usize,
+    /// `fmi2GetDerivatives` calls made by the solver.
     pub rhs_evaluations: usize,
+    /// Jacobians evaluated, and the directional-derivative (or difference) passes
+    /// they took in all.
     pub jacobians: usize,
+    pub jacobian_passes: usize,
     pub lu_factorizations: usize,
+    /// Colours of the Jacobian's columns: passes per Jacobian.
+    pub colours: usize,
 }
 
-/// The Rosenbrock 2(3) integrator's state between steps.
-pub struct Rodas3 {
+/// What the solver needs to know about the FMU's states besides their values.
+#[derive(Debug, Clone)]
+pub struct OdeStructure {
+    /// Value references of the states and of their derivatives, in state order.
+    pub state_refs: Vec<u32>,
+    pub derivative_refs: Vec<u32>,
+    /// Per derivative, the states (0-based positions in the state vector) it depends
+    /// on; `None` for "every state".
+    pub pattern: Vec<Option<Vec<usize>>>,
+    /// Whether `fmi2GetDirectionalDerivative` may be used.
+    pub directional: bool,
+}
+
+impl OdeStructure {
+    /// The structure an FMU declares: per derivative, the states among its
+    /// `ModelStructure/Derivatives` dependencies (inputs are held fixed by this harness
+    /// and left out), and whether it provides directional derivatives. `states` are
+    /// the states' indices into the model description's variables, in state order.
+    pub fn declared(model: &ModelDescription, states: &[usize]) -> OdeStructure {
+        let position: HashMap<usize, usize> = states
+            .iter()
+            .enumerate()
+            .map(|(position, &variable)| (variable, position))
+            .collect();
+        let pattern = model
+            .derivative_dependencies
+            .iter()
+            .map(|dependencies| {
+                dependencies.as_ref().map(|knowns| {
+                    knowns
+                        .iter()
+                        .filter_map(|known| position.get(known).copied())
+                        .collect()
+                })
+            })
+            .collect();
+        let reference = |&index: &usize| model.variables[index].value_reference;
+        OdeStructure {
+            state_refs: states.iter().map(reference).collect(),
+            derivative_refs: model.derivatives.iter().map(reference).collect(),
+            pattern,
+            directional: model.provides_directional_derivative,
+        }
+    }
+}
+
+/// The FMU's continuous part, `ẋ = f(t, x)`, as diffsol equations. The instance is
+/// shared with the simulation loop, which uses it between solver calls.
+pub struct FmuOde<'i, 'lib> {
+    instance: &'i RefCell<Instance<'lib>>,
+    /// States of the FMU, and of the solver (at least one).
+    n_fmu: usize,
     n: usize,
-    rtol: f64,
-    /// Absolute tolerance per state.
-    atol: Vec<f64>,
-    /// The step size to try next; `None` until estimated after a (re)start.
-    next_h: Option<f64>,
-    /// The start of the last accepted step, with the data it was computed from, so that
-    /// [`Rodas3::solution_in_last_step`] can re-integrate part of it.
-    last_t: f64,
-    last_y: Vec<f64>,
-    /// `f(last_t, last_y)`.
-    last_f0: Vec<f64>,
-    /// `f` at the current point, valid when `f0_valid`.
-    f0: Vec<f64>,
-    f0_valid: bool,
-    /// The Jacobian and `∂f/∂t` at the start of the step being taken (after an accepted
-    /// step: at the start of that step, until the next step recomputes them).
-    jacobian: Vec<f64>,
-    dfdt: Vec<f64>,
-    /// Whether `jacobian` and `dfdt` belong to the current point.
-    jacobian_valid: bool,
-    lu: Lu,
-    f3: Vec<f64>,
-    f4: Vec<f64>,
-    k1: Vec<f64>,
-    k2: Vec<f64>,
-    k3: Vec<f64>,
-    k4: Vec<f64>,
-    work: Vec<f64>,
-    y_stage: Vec<f64>,
-    stats: IntegratorStats,
+    y0: Vec<f64>,
+    structure: OdeStructure,
+    /// Scale of each state for difference quotients (its nominal).
+    typical: Vec<f64>,
+    sparsity: <M as Matrix>::Sparsity,
+    colours: Vec<Colour>,
+    /// The first error an FMU call returned inside the solver; the solver only sees
+    /// NaN, the simulation loop reports this.
+    error: RefCell<Option<HarnessError>>,
+    scratch: RefCell<Scratch>,
+    counters: Cell<(usize, usize, usize)>,
+    ctx: FaerContext,
+    /// Sets whatever else depends on time (input signals) before each evaluation.
+    time_inputs: Option<TimeInputs<'i, 'lib>>,
 }
 
-/// The diagonal coefficient γ of RODAS3.
-const GAMMA: f64 = 0.5;
-/// Steps below this fraction of `|t|` make no progress in floating point.
-const MIN_RELATIVE_STEP: f64 = 1e-14;
+/// A function that sets the FMU's time-dependent inputs for time `t`.
+pub type TimeInputs<'i, 'lib> = &'i dyn Fn(&mut Instance<'lib>, f64) -> Result<(), HarnessError>;
 
-impl Rodas3 {
-    /// An integrator for `n` states with relative tolerance `rtol` and per-state absolute
-    /// tolerances `atol` (length `n`).
-    pub fn new(rtol: f64, atol: Vec<f64>) -> Rodas3 {
-        let n = atol.len();
-        Rodas3 {
-            n,
-            rtol,
-            atol,
-            next_h: None,
-            last_t: 0.0,
-            last_y: vec![0.0; n],
-            last_f0: vec![0.0; n],
-            f0: vec![0.0; n],
-            f0_valid: false,
-            jacobian: vec![0.0; n * n],
-            dfdt: vec![0.0; n],
-            jacobian_valid: false,
-            lu: Lu::new(n),
-            f3: vec![0.0; n],
-            f4: vec![0.0; n],
-            k1: vec![0.0; n],
-            k2: vec![0.0; n],
-            k3: vec![0.0; n],
-            k4: vec![0.0; n],
-            work: vec![0.0; n],
-            y_stage: vec![0.0; n],
-            stats: IntegratorStats::default(),
-        }
-    }
+/// Columns that share no row, evaluated together.
+struct Colour {
+    columns: Vec<usize>,
+    /// Where the entries go in the matrix's data, and which row of the compressed
+    /// column each one comes from.
+    destination: FaerVecIndex,
+    source: FaerVecIndex,
+}
 
-    pub fn stats(&self) -> IntegratorStats {
-        self.stats
-    }
+struct Scratch {
+    seed: Vec<f64>,
+    base: Vec<f64>,
+    column: V,
+}
 
-    /// Forgets the step-size history and the Jacobian: call after an event changed the
-    /// states or the equations.
-    pub fn restart(&mut self) {
-        self.next_h = None;
-        self.f0_valid = false;
-        self.jacobian_valid = false;
-    }
-
-    /// Replaces the absolute tolerances (after the FMU changed its state nominals).
-    pub fn set_absolute_tolerances(&mut self, atol: Vec<f64>) {
-        if atol.len() == self.n {
-            self.atol = atol;
-        }
-    }
-
-    /// Advances `(t, y)` by one accepted step that ends at or before `t_limit`, and
-    /// returns the new time. A step that would end within rounding of `t_limit` ends
-    /// exactly on it.
-    pub fn step(
-        &mut self,
-        system: &mut dyn OdeSystem,
-        t: f64,
-        y: &mut [f64],
-        t_limit: f64,
-    ) -> Result<f64, HarnessError> {
-        if t_limit <= t {
-            return Ok(t);
-        }
-        self.last_t = t;
-        self.last_y.copy_from_slice(y);
-        if self.n == 0 {
-            // Nothing to integrate: time alone moves.
-            self.stats.accepted_steps += 1;
-            return Ok(t_limit);
-        }
-        if !self.f0_valid {
-            self.evaluate(system, t, y, Slot::F0)?;
-            self.f0_valid = true;
-        }
-        if !self.jacobian_valid {
-            self.update_jacobian(system, t, y)?;
-        }
-        self.last_f0.copy_from_slice(&self.f0);
-        let mut h_wanted = match self.next_h {
-            Some(h) => h,
-            None => self.initial_step(t_limit - t),
-        };
-        loop {
-            let min_step = MIN_RELATIVE_STEP * t.abs().max(t_limit.abs()).max(1e-300);
-            if h_wanted.is_nan() || h_wanted < min_step {
-                return Err(HarnessError::Integrator {
-                    time: t,
-                    reason: format!(
-                        "the step size fell to {h_wanted:e} without meeting the tolerance \
-                         (stiffness beyond reach, a discontinuity without event indicator, \
-                         or derivatives that are not finite)"
-                    ),
-                });
+impl<'i, 'lib> FmuOde<'i, 'lib> {
+    /// The equations for an FMU in continuous-time mode at `(t0, y0)`, with the
+    /// states' nominal values (for difference quotients).
+    pub fn new(
+        instance: &'i RefCell<Instance<'lib>>,
+        structure: OdeStructure,
+        y0: &[f64],
+        nominals: &[f64],
+    ) -> Result<FmuOde<'i, 'lib>, HarnessError> {
+        let n_fmu = y0.len();
+        let n = n_fmu.max(1);
+        let ctx = FaerContext::default();
+        let mut pattern: Vec<Vec<usize>> = Vec::with_capacity(n);
+        for row in 0..n {
+            let mut columns = match structure.pattern.get(row) {
+                Some(Some(columns)) if n_fmu > 0 => columns.clone(),
+                _ => (0..n).collect(),
+            };
+            // The diagonal is always present: the Newton matrix is I - c·J.
+            columns.push(row);
+            columns.sort_unstable();
+            columns.dedup();
+            if let Some(&bad) = columns.iter().find(|&&c| c >= n) {
+                return Err(HarnessError::ModelDescription(format!(
+                    "a derivative depends on state {bad}, but there are {n} states"
+                )));
             }
-            // Land exactly on the limit when the step would end close to it (stretching
-            // the step by at most 5 %), so that output points and time events are hit
-            // without a sliver step after them.
-            let clamped = t + 1.05 * h_wanted >= t_limit;
-            let h = if clamped { t_limit - t } else { h_wanted };
-            match self.attempt(system, t, y, h) {
-                Ok(Some(error_norm)) if error_norm <= 1.0 => {
-                    let t_new = if clamped { t_limit } else { t + h };
-                    for (i, value) in y.iter_mut().enumerate() {
-                        *value += self.increment(i);
+            pattern.push(columns);
+        }
+        let entries: Vec<(usize, usize)> = pattern
+            .iter()
+            .enumerate()
+            .flat_map(|(row, columns)| columns.iter().map(move |&c| (row, c)))
+            .collect();
+        let sparsity =
+            <<M as Matrix>::Sparsity as MatrixSparsity<M>>::try_from_indices(n, n, entries)
+                .map_err(|e| HarnessError::Integrator {
+                    time: 0.0,
+                    reason: format!("cannot build the Jacobian's sparsity pattern: {e}"),
+                })?;
+        let colours = colour_columns(&pattern, n)
+            .into_iter()
+            .map(|columns| {
+                let mut pairs = Vec::new();
+                let mut in_colour = vec![false; n];
+                for &c in &columns {
+                    in_colour[c] = true;
+                }
+                for (row, row_columns) in pattern.iter().enumerate() {
+                    for &c in row_columns {
+                        if in_colour[c] {
+                            pairs.push((row, c));
+                        }
                     }
-                    self.f0_valid = false;
-                    self.jacobian_valid = false;
-                    self.stats.accepted_steps += 1;
-                    let grown = h * step_factor(error_norm).min(5.0);
-                    // A step shortened to reach `t_limit` says little about the natural
-                    // step size; do not let it shrink the next one.
-                    self.next_h = Some(if clamped { grown.max(h_wanted) } else { grown });
-                    return Ok(t_new);
                 }
-                Ok(Some(error_norm)) => {
-                    self.stats.rejected_steps += 1;
-                    h_wanted = h * step_factor(error_norm).max(0.2);
+                let rows = pairs.iter().map(|&(row, _)| row).collect();
+                Colour {
+                    columns,
+                    destination: MatrixSparsity::<M>::get_index(&sparsity, &pairs, ctx),
+                    source: FaerVecIndex::from_vec(rows, ctx),
                 }
-                Ok(None) => {
-                    // Singular W, non-finite values or a discarded evaluation.
-                    self.stats.rejected_steps += 1;
-                    h_wanted = h * 0.25;
+            })
+            .collect();
+        let typical = (0..n)
+            .map(|i| {
+                let nominal = nominals.get(i).copied().unwrap_or(1.0).abs();
+                if nominal.is_finite() && nominal > 0.0 {
+                    nominal
+                } else {
+                    1.0
                 }
-                Err(error) => return Err(error),
-            }
-        }
-    }
-
-    /// The solution at `t` inside the last accepted step, by re-integrating from the
-    /// step's start with one step of the same method (as accurate as the step itself).
-    pub fn solution_in_last_step(
-        &mut self,
-        system: &mut dyn OdeSystem,
-        t: f64,
-        out: &mut [f64],
-    ) -> Result<(), HarnessError> {
-        out.copy_from_slice(&self.last_y);
-        if self.n == 0 || t <= self.last_t {
-            return Ok(());
-        }
-        let h = t - self.last_t;
-        // The Jacobian and ∂f/∂t still belong to the step's start; f0 may have moved
-        // on, so swap the start's value in for the trial.
-        std::mem::swap(&mut self.f0, &mut self.last_f0);
-        let start_y = std::mem::take(&mut self.last_y);
-        let result = self.attempt(system, self.last_t, &start_y, h);
-        std::mem::swap(&mut self.f0, &mut self.last_f0);
-        self.last_y = start_y;
-        match result? {
-            Some(_) => {
-                for (i, value) in out.iter_mut().enumerate() {
-                    *value = self.last_y[i] + self.increment(i);
-                }
-                Ok(())
-            }
-            None => Err(HarnessError::Integrator {
-                time: t,
-                reason: "cannot re-integrate the last step to locate a state event".into(),
+            })
+            .collect();
+        Ok(FmuOde {
+            instance,
+            n_fmu,
+            n,
+            y0: if n_fmu > 0 { y0.to_vec() } else { vec![0.0] },
+            structure,
+            typical,
+            sparsity,
+            colours,
+            error: RefCell::new(None),
+            scratch: RefCell::new(Scratch {
+                seed: vec![0.0; n],
+                base: vec![0.0; n],
+                column: V::zeros(n, ctx),
             }),
-        }
+            counters: Cell::new((0, 0, 0)),
+            ctx,
+            time_inputs: None,
+        })
     }
 
-    /// A first step size from the sizes of `y` and `f` (Hairer–Wanner's heuristic,
-    /// simplified), never beyond `span`.
-    fn initial_step(&self, span: f64) -> f64 {
-        let y = &self.last_y;
-        let scale = |i: usize| self.atol[i] + self.rtol * y[i].abs();
-        let d0 = rms((0..self.n).map(|i| y[i] / scale(i)));
-        let d1 = rms((0..self.n).map(|i| self.f0[i] / scale(i)));
-        let h = if d0 < 1e-5 || d1 < 1e-5 {
-            1e-6 * span.max(1e-6)
-        } else {
-            0.01 * d0 / d1
-        };
-        h.min(span)
+    /// Has every evaluation at time `t` first set the inputs `inputs(instance, t)`,
+    /// for an FMU driven by input signals. Steps must then not cross a kink of the
+    /// signals: give the solver each breakpoint as a stop time.
+    pub fn with_time_inputs(mut self, inputs: TimeInputs<'i, 'lib>) -> FmuOde<'i, 'lib> {
+        self.time_inputs = Some(inputs);
+        self
     }
 
-    /// Computes `f0`, the finite-difference Jacobian and `∂f/∂t` at `(t, y)`; `f0` must
-    /// already hold `f(t, y)`.
-    fn update_jacobian(
-        &mut self,
-        system: &mut dyn OdeSystem,
+    /// Sets time, inputs and states for an evaluation.
+    fn set_point(
+        &self,
+        instance: &mut Instance<'lib>,
         t: f64,
         y: &[f64],
     ) -> Result<(), HarnessError> {
-        let n = self.n;
-        let sqrt_eps = f64::EPSILON.sqrt();
-        let mut perturbed = y.to_vec();
-        for j in 0..n {
-            let typical = (self.atol[j] / self.rtol).max(1e-300);
-            let saved = perturbed[j];
-            let mut delta = sqrt_eps * saved.abs().max(typical);
-            if saved < 0.0 {
-                delta = -delta;
-            }
-            perturbed[j] = saved + delta;
-            // Use the increment that floating point actually applied.
-            delta = perturbed[j] - saved;
-            self.evaluate(system, t, &perturbed, Slot::Work)?;
-            for i in 0..n {
-                self.jacobian[i * n + j] = (self.work[i] - self.f0[i]) / delta;
-            }
-            perturbed[j] = saved;
+        instance.set_time(t)?;
+        if let Some(inputs) = self.time_inputs {
+            inputs(instance, t)?;
         }
-        let dt = sqrt_eps * t.abs().max(1.0);
-        self.evaluate(system, t + dt, y, Slot::Work)?;
-        for i in 0..n {
-            self.dfdt[i] = (self.work[i] - self.f0[i]) / dt;
+        instance.set_continuous_states(y)
+    }
+
+    /// Takes the first error an FMU call returned inside the solver.
+    pub fn take_error(&self) -> Option<HarnessError> {
+        self.error.borrow_mut().take()
+    }
+
+    fn fail(&self, error: HarnessError, out: &mut [f64]) {
+        let mut slot = self.error.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(error);
         }
-        self.stats.jacobians += 1;
-        self.jacobian_valid = true;
+        out.fill(f64::NAN);
+    }
+
+    fn count(&self, rhs: usize, jacobians: usize, passes: usize) {
+        let (a, b, c) = self.counters.get();
+        self.counters.set((a + rhs, b + jacobians, c + passes));
+    }
+
+    /// `f(t, y)` into `out`; NaN (and a remembered error) when the FMU refuses.
+    fn derivatives(&self, t: f64, y: &[f64], out: &mut [f64]) {
+        if self.n_fmu == 0 {
+            out.fill(0.0);
+            return;
+        }
+        if self.error.borrow().is_some() {
+            out.fill(f64::NAN);
+            return;
+        }
+        self.count(1, 0, 0);
+        let mut instance = self.instance.borrow_mut();
+        let result = self
+            .set_point(&mut instance, t, y)
+            .and_then(|()| instance.get_derivatives(out));
+        drop(instance);
+        if let Err(e) = result {
+            self.fail(e, out);
+        }
+    }
+
+    /// `J(t, y)·seed` into `out`, with `base = f(t, y)` for difference quotients.
+    fn jacobian_times(&self, t: f64, y: &[f64], seed: &[f64], base: &[f64], out: &mut [f64]) {
+        if self.n_fmu == 0 {
+            out.fill(0.0);
+            return;
+        }
+        if self.error.borrow().is_some() {
+            out.fill(f64::NAN);
+            return;
+        }
+        if self.structure.directional {
+            let mut instance = self.instance.borrow_mut();
+            let result = self.set_point(&mut instance, t, y).and_then(|()| {
+                instance.get_directional_derivative(
+                    &self.structure.derivative_refs,
+                    &self.structure.state_refs,
+                    seed,
+                )
+            });
+            drop(instance);
+            match result {
+                Ok(values) => out.copy_from_slice(&values),
+                Err(e) => self.fail(e, out),
+            }
+            return;
+        }
+        // A forward difference along the seed, scaled so that the largest state
+        // moves by about √ε of its size.
+        let mut scale: f64 = 0.0;
+        for (j, &s) in seed.iter().enumerate() {
+            if s != 0.0 {
+                scale = scale.max(y[j].abs().max(self.typical[j]) / s.abs());
+            }
+        }
+        if scale == 0.0 {
+            out.fill(0.0);
+            return;
+        }
+        let delta = f64::EPSILON.sqrt() * scale;
+        let perturbed: Vec<f64> = y.iter().zip(seed).map(|(y, s)| y + delta * s).collect();
+        self.derivatives(t, &perturbed, out);
+        for (o, b) in out.iter_mut().zip(base) {
+            *o = (*o - b) / delta;
+        }
+    }
+}
+
+/// Greedy colouring of the columns: a column takes the smallest colour that no
+/// column sharing a row with it has. Linear in the sum over rows of the squared row
+/// lengths, so a sparse pattern colours in linear time.
+fn colour_columns(pattern: &[Vec<usize>], n: usize) -> Vec<Vec<usize>> {
+    let mut rows_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (row, columns) in pattern.iter().enumerate() {
+        for &c in columns {
+            rows_of[c].push(row);
+        }
+    }
+    let mut colour_of = vec![usize::MAX; n];
+    let mut taken_by = Vec::<usize>::new();
+    let mut colours: Vec<Vec<usize>> = Vec::new();
+    for column in 0..n {
+        // Mark the colours of every column that shares a row with this one.
+        for &row in &rows_of[column] {
+            for &other in &pattern[row] {
+                let c = colour_of[other];
+                if c != usize::MAX {
+                    taken_by[c] = column;
+                }
+            }
+        }
+        let colour = (0..colours.len())
+            .find(|&c| taken_by[c] != column)
+            .unwrap_or(colours.len());
+        if colour == colours.len() {
+            colours.push(Vec::new());
+            taken_by.push(usize::MAX);
+        }
+        colours[colour].push(column);
+        colour_of[column] = colour;
+    }
+    colours
+}
+
+impl Op for FmuOde<'_, '_> {
+    type T = f64;
+    type V = V;
+    type M = M;
+    type C = FaerContext;
+    fn context(&self) -> &FaerContext {
+        &self.ctx
+    }
+    fn nstates(&self) -> usize {
+        self.n
+    }
+    fn nout(&self) -> usize {
+        self.n
+    }
+    fn nparams(&self) -> usize {
+        0
+    }
+}
+
+/// `f(t, y)`: the right-hand side.
+pub struct FmuRhs<'a, 'i, 'lib>(&'a FmuOde<'i, 'lib>);
+/// The states the integration starts from.
+pub struct FmuInit<'a, 'i, 'lib>(&'a FmuOde<'i, 'lib>);
+
+macro_rules! op_of_ode {
+    ($name:ident) => {
+        impl Op for $name<'_, '_, '_> {
+            type T = f64;
+            type V = V;
+            type M = M;
+            type C = FaerContext;
+            fn context(&self) -> &FaerContext {
+                &self.0.ctx
+            }
+            fn nstates(&self) -> usize {
+                self.0.n
+            }
+            fn nout(&self) -> usize {
+                self.0.n
+            }
+            fn nparams(&self) -> usize {
+                0
+            }
+        }
+    };
+}
+op_of_ode!(FmuRhs);
+op_of_ode!(FmuInit);
+
+impl NonLinearOp for FmuRhs<'_, '_, '_> {
+    fn call_inplace(&self, x: &V, t: f64, y: &mut V) {
+        y.for_each_batch_host([x], |y, [x], _| self.0.derivatives(t, x, y));
+    }
+}
+
+impl NonLinearOpJacobian for FmuRhs<'_, '_, '_> {
+    fn jac_mul_inplace(&self, x: &V, t: f64, v: &V, y: &mut V) {
+        let ode = self.0;
+        y.for_each_batch_host([x, v], |y, [x, v], _| {
+            let mut base = vec![0.0; ode.n];
+            if !ode.structure.directional {
+                ode.derivatives(t, x, &mut base);
+            }
+            ode.jacobian_times(t, x, v, &base, y);
+        });
+    }
+
+    fn jacobian_sparsity(&self) -> Option<<M as Matrix>::Sparsity> {
+        Some(self.0.sparsity.clone())
+    }
+
+    /// One pass per colour: every column of the colour seeded at once, each row's
+    /// entry read back into its place in the matrix.
+    fn jacobian_inplace(&self, x: &V, t: f64, y: &mut M) {
+        let ode = self.0;
+        ode.count(0, 1, ode.colours.len());
+        let states = x.clone_as_vec();
+        let mut scratch = ode.scratch.borrow_mut();
+        let Scratch {
+            seed, base, column, ..
+        } = &mut *scratch;
+        let mut base = std::mem::take(base);
+        if !ode.structure.directional {
+            ode.derivatives(t, &states, &mut base);
+        }
+        let mut seed = std::mem::take(seed);
+        let mut column = std::mem::replace(column, V::zeros(0, ode.ctx));
+        drop(scratch);
+        for colour in &ode.colours {
+            for &c in &colour.columns {
+                seed[c] = 1.0;
+            }
+            column.for_each_batch_host([], |out, [], _| {
+                ode.jacobian_times(t, &states, &seed, &base, out);
+            });
+            y.set_data_with_indices(&colour.destination, &colour.source, &column);
+            for &c in &colour.columns {
+                seed[c] = 0.0;
+            }
+        }
+        let mut scratch = ode.scratch.borrow_mut();
+        scratch.seed = seed;
+        scratch.base = base;
+        scratch.column = column;
+    }
+}
+
+impl ConstantOp for FmuInit<'_, '_, '_> {
+    fn call_inplace(&self, _t: f64, y: &mut V) {
+        y.for_each_batch_host([], |y, [], _| y.copy_from_slice(&self.0.y0));
+    }
+}
+
+impl<'a, 'i, 'lib> OdeEquationsRef<'a> for FmuOde<'i, 'lib> {
+    type Mass = ParameterisedOp<'a, UnitCallable<M>>;
+    type Rhs = FmuRhs<'a, 'i, 'lib>;
+    type Root = ParameterisedOp<'a, UnitCallable<M>>;
+    type Init = FmuInit<'a, 'i, 'lib>;
+    type Out = ParameterisedOp<'a, UnitCallable<M>>;
+    type Reset = ParameterisedOp<'a, UnitCallable<M>>;
+}
+
+impl<'i, 'lib> OdeEquations for FmuOde<'i, 'lib> {
+    fn rhs(&self) -> FmuRhs<'_, 'i, 'lib> {
+        FmuRhs(self)
+    }
+    fn mass(&self) -> Option<<Self as OdeEquationsRef<'_>>::Mass> {
+        None
+    }
+    fn init(&self) -> FmuInit<'_, 'i, 'lib> {
+        FmuInit(self)
+    }
+    fn set_params(&mut self, _p: &V) {}
+    fn get_params(&self, _p: &mut V) {}
+}
+
+/// How much tighter than the requested relative tolerance the solver runs. BDF
+/// controls the local error of each step; over a long run (ten periods of an
+/// oscillator, a ball's bounces, each restarting the method at order one) the global
+/// error grows well past it. At a twentieth, results stay within the requested
+/// tolerance of closed-form solutions (tests/it/harness.rs).
+pub const TOLERANCE_FACTOR: f64 = 0.05;
+
+/// The problem: equations, start time, and the requested relative tolerance; the
+/// absolute tolerance of each state is the relative one times its nominal value.
+pub fn problem<'i, 'lib>(
+    ode: FmuOde<'i, 'lib>,
+    t0: f64,
+    rtol: f64,
+) -> Result<OdeSolverProblem<FmuOde<'i, 'lib>>, HarnessError> {
+    let rtol = rtol * TOLERANCE_FACTOR;
+    let atol: Vec<f64> = ode.typical.iter().map(|nominal| rtol * nominal).collect();
+    OdeBuilder::<M>::new()
+        .t0(t0)
+        .rtol(rtol)
+        .atol(atol)
+        .build_from_eqn(ode)
+        .map_err(|e| HarnessError::Integrator {
+            time: t0,
+            reason: format!("cannot set up the solver: {e}"),
+        })
+}
+
+/// Newton convergence failures allowed within one step before giving up (CVODE's
+/// default `maxncf`).
+const NEWTON_FAILURES_PER_STEP: usize = 10;
+
+/// How a step ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    /// The time the solver reached.
+    pub time: f64,
+    /// Whether that is the stop time last set.
+    pub at_stop_time: bool,
+}
+
+/// The BDF solver over an FMU problem, behind the few operations the Model Exchange
+/// loop needs.
+pub struct Integrator<'p, 'i, 'lib> {
+    problem: &'p OdeSolverProblem<FmuOde<'i, 'lib>>,
+    solver: Bdf<'p, FmuOde<'i, 'lib>, FaerSparseLU<f64>>,
+    buffer: RefCell<V>,
+}
+
+impl<'p, 'i, 'lib> Integrator<'p, 'i, 'lib> {
+    pub fn new(
+        problem: &'p OdeSolverProblem<FmuOde<'i, 'lib>>,
+    ) -> Result<Integrator<'p, 'i, 'lib>, HarnessError> {
+        let t0 = problem.t0;
+        let solver = guard(t0, || problem.bdf::<FaerSparseLU<f64>>())?;
+        let solver = solver.map_err(|e| solver_error(t0, e))?;
+        let n = problem.eqn.n;
+        let integrator = Integrator {
+            problem,
+            solver,
+            buffer: RefCell::new(V::zeros(n, problem.eqn.ctx)),
+        };
+        integrator.check_fmu(t0)?;
+        Ok(integrator)
+    }
+
+    /// The time of the solver's current state.
+    pub fn time(&self) -> f64 {
+        self.solver.state().t
+    }
+
+    /// Makes the next steps end exactly on `t` (a time event or the end).
+    pub fn set_stop_time(&mut self, t: f64) -> Result<(), HarnessError> {
+        let now = self.time();
+        self.solver
+            .set_stop_time(t)
+            .map_err(|e| solver_error(now, e))
+    }
+
+    /// One step of the solver.
+    pub fn step(&mut self) -> Result<Step, HarnessError> {
+        let now = self.time();
+        // diffsol counts Newton failures over the whole run against its limit; a long
+        // simulation may meet many harmless ones, so the limit is made one per step
+        // (as CVODE's), by moving it along with the count.
+        let failures = self
+            .solver
+            .get_statistics()
+            .number_of_nonlinear_solver_fails;
+        self.solver.config_mut().maximum_newton_fails = failures + NEWTON_FAILURES_PER_STEP;
+        let solver = &mut self.solver;
+        let reason = guard(now, || solver.step())?;
+        // An FMU error is the cause of whatever the solver made of the NaN it got.
+        self.check_fmu(now)?;
+        let reason = reason.map_err(|e| solver_error(now, e))?;
+        Ok(Step {
+            time: self.time(),
+            at_stop_time: matches!(reason, OdeSolverStopReason::TstopReached),
+        })
+    }
+
+    /// The FMU's states at `t` inside the last step (the dense output of BDF).
+    pub fn interpolate(&self, t: f64, out: &mut [f64]) -> Result<(), HarnessError> {
+        let mut buffer = self.buffer.borrow_mut();
+        self.solver
+            .interpolate_inplace(t, &mut buffer)
+            .map_err(|e| solver_error(t, e))?;
+        copy_states(&buffer, out);
         Ok(())
     }
 
-    /// One trial step of size `h` from `(t, y)`: fills the stages `k1..k4` and
-    /// returns the weighted RMS error estimate, or `None` when the step cannot be taken
-    /// at this size. `f0`, the Jacobian and `∂f/∂t` must belong to `(t, y)`.
-    ///
-    /// With `W = I - hγJ`, stage `i` solves `W k_i = hγ (f(t + α_i h, Y_i)
-    /// + Σ c_ij k_j / h + γ_i h ∂f/∂t)`, where `Y_1 = Y_2 = y`, `Y_3 = y + 2 k1`,
-    /// `Y_4 = y + 2 k1 + k3`; then `y_new = y + 2 k1 + k3 + k4` and the error is `k4`.
-    fn attempt(
-        &mut self,
-        system: &mut dyn OdeSystem,
-        t: f64,
-        y: &[f64],
-        h: f64,
-    ) -> Result<Option<f64>, HarnessError> {
-        let n = self.n;
-        let hg = h * GAMMA;
-        for i in 0..n {
-            for j in 0..n {
-                let identity = if i == j { 1.0 } else { 0.0 };
-                self.lu.matrix[i * n + j] = identity - hg * self.jacobian[i * n + j];
-            }
-        }
-        self.stats.lu_factorizations += 1;
-        if !self.lu.factor() {
-            return Ok(None);
-        }
-        // Stage 1: rhs = f0 + γ1 h ∂f/∂t, γ1 = 1/2.
-        for i in 0..n {
-            self.k1[i] = hg * (self.f0[i] + 0.5 * h * self.dfdt[i]);
-        }
-        self.lu.solve(&mut self.k1);
-        // Stage 2: rhs = f0 + 4 k1 / h + γ2 h ∂f/∂t, γ2 = 3/2.
-        for i in 0..n {
-            self.k2[i] = hg * (self.f0[i] + 4.0 * self.k1[i] / h + 1.5 * h * self.dfdt[i]);
-        }
-        self.lu.solve(&mut self.k2);
-        // Stage 3: rhs = f(t + h, y + 2 k1) + (k1 - k2) / h.
-        let mut y_stage = std::mem::take(&mut self.y_stage);
-        for i in 0..n {
-            y_stage[i] = y[i] + 2.0 * self.k1[i];
-        }
-        let evaluated = self.try_evaluate(system, t + h, &y_stage, Slot::F3);
-        if !evaluated? {
-            self.y_stage = y_stage;
-            return Ok(None);
-        }
-        for i in 0..n {
-            self.k3[i] = hg * (self.f3[i] + (self.k1[i] - self.k2[i]) / h);
-        }
-        self.lu.solve(&mut self.k3);
-        // Stage 4: rhs = f(t + h, y + 2 k1 + k3) + (k1 - k2 - 8/3 k3) / h.
-        for i in 0..n {
-            y_stage[i] = y[i] + 2.0 * self.k1[i] + self.k3[i];
-        }
-        let evaluated = self.try_evaluate(system, t + h, &y_stage, Slot::F4);
-        self.y_stage = y_stage;
-        if !evaluated? {
-            return Ok(None);
-        }
-        for i in 0..n {
-            self.k4[i] = hg * (self.f4[i] + (self.k1[i] - self.k2[i] - 8.0 / 3.0 * self.k3[i]) / h);
-        }
-        self.lu.solve(&mut self.k4);
-        let error_norm = rms((0..n).map(|i| {
-            let y_new = y[i] + self.increment(i);
-            let scale = self.atol[i] + self.rtol * y[i].abs().max(y_new.abs());
-            self.k4[i] / scale
-        }));
-        if !error_norm.is_finite() {
-            return Ok(None);
-        }
-        Ok(Some(error_norm))
+    /// The FMU's states at the solver's current time.
+    pub fn states(&self, out: &mut [f64]) {
+        copy_states(self.solver.state().y, out);
     }
 
-    /// `y_new[i] - y[i]` of the last attempted step.
-    fn increment(&self, i: usize) -> f64 {
-        2.0 * self.k1[i] + self.k3[i] + self.k4[i]
+    /// Moves the solver back to `t` inside the last step (a located state event).
+    pub fn move_back(&mut self, t: f64) -> Result<(), HarnessError> {
+        self.solver
+            .state_mut_back(t)
+            .map_err(|e| solver_error(t, e))
     }
 
-    fn slot(&mut self, slot: Slot) -> &mut Vec<f64> {
-        match slot {
-            Slot::F0 => &mut self.f0,
-            Slot::F3 => &mut self.f3,
-            Slot::F4 => &mut self.f4,
-            Slot::Work => &mut self.work,
+    /// Continues from new states at the current time, after an event changed them
+    /// or the equations: the method restarts at order one.
+    pub fn restart(&mut self, y: &[f64]) -> Result<(), HarnessError> {
+        let t = self.time();
+        let ode = &self.problem.eqn;
+        let n = ode.n;
+        let mut values = vec![0.0; n];
+        if ode.n_fmu > 0 {
+            values.copy_from_slice(y);
+        }
+        let mut slope = vec![0.0; n];
+        ode.derivatives(t, &values, &mut slope);
+        self.check_fmu(t)?;
+        let state = self.solver.state_mut();
+        state.y.copy_from(&V::from_vec(values, ode.ctx));
+        state.dy.copy_from(&V::from_vec(slope, ode.ctx));
+        Ok(())
+    }
+
+    pub fn stats(&self) -> IntegratorStats {
+        let s = self.solver.get_statistics();
+        let (rhs, jacobians, passes) = self.problem.eqn.counters.get();
+        IntegratorStats {
+            accepted_steps: s.number_of_steps,
+            rejected_steps: s.number_of_error_test_failures + s.number_of_nonlinear_solver_fails,
+            rhs_evaluations: rhs,
+            jacobians,
+            jacobian_passes: passes,
+            lu_factorizations: s.number_of_linear_solver_setups,
+            colours: self.problem.eqn.colours.len(),
         }
     }
 
-    /// Evaluates `f` into a slot; a recoverable failure or a non-finite value is an
-    /// error here because there is no smaller step to fall back on.
-    fn evaluate(
-        &mut self,
-        system: &mut dyn OdeSystem,
-        t: f64,
-        y: &[f64],
-        slot: Slot,
-    ) -> Result<(), HarnessError> {
-        if self.try_evaluate(system, t, y, slot)? {
-            Ok(())
-        } else {
-            Err(HarnessError::Integrator {
-                time: t,
-                reason: "the derivatives are not finite (or the FMU discarded them) at an \
-                         accepted point"
-                    .into(),
-            })
-        }
-    }
-
-    /// Evaluates `f` into a slot; `Ok(false)` for a discarded evaluation or a
-    /// non-finite result.
-    fn try_evaluate(
-        &mut self,
-        system: &mut dyn OdeSystem,
-        t: f64,
-        y: &[f64],
-        slot: Slot,
-    ) -> Result<bool, HarnessError> {
-        self.stats.rhs_evaluations += 1;
-        let mut out = std::mem::take(self.slot(slot));
-        let result = system.derivatives(t, y, &mut out);
-        let finite = out.iter().all(|v| v.is_finite());
-        *self.slot(slot) = out;
-        match result {
-            Ok(()) => Ok(finite),
-            Err(error) if is_recoverable(&error) => Ok(false),
-            Err(error) => Err(error),
+    fn check_fmu(&self, time: f64) -> Result<(), HarnessError> {
+        match self.problem.eqn.take_error() {
+            Some(e) => Err(match e {
+                HarnessError::FmiStatus { .. } => e,
+                other => HarnessError::Integrator {
+                    time,
+                    reason: other.to_string(),
+                },
+            }),
+            None => Ok(()),
         }
     }
 }
 
-#[derive(Clone, Copy)]
-enum Slot {
-    F0,
-    F3,
-    F4,
-    Work,
-}
-
-/// The step-size factor for an error estimate of local order 3, with safety 0.9.
-fn step_factor(error_norm: f64) -> f64 {
-    if error_norm <= 0.0 {
-        5.0
-    } else {
-        0.9 * error_norm.powf(-1.0 / 3.0)
+fn copy_states(y: &V, out: &mut [f64]) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = y[i];
     }
 }
 
-fn rms(values: impl Iterator<Item = f64>) -> f64 {
-    let mut sum = 0.0;
-    let mut count = 0usize;
-    for v in values {
-        sum += v * v;
-        count += 1;
-    }
-    if count == 0 {
-        0.0
-    } else {
-        (sum / count as f64).sqrt()
+fn solver_error(time: f64, e: diffsol::error::DiffsolError) -> HarnessError {
+    HarnessError::Integrator {
+        time,
+        reason: e.to_string(),
     }
 }
 
-/// Dense LU factorisation with partial pivoting, in place, row-major.
-struct Lu {
-    n: usize,
-    matrix: Vec<f64>,
-    pivots: Vec<usize>,
+/// Runs a solver call, turning a panic inside the linear algebra (a matrix the sparse
+/// LU cannot factorise) into an error instead of a crash.
+fn guard<T>(time: f64, f: impl FnOnce() -> T) -> Result<T, HarnessError> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "the solver stopped".into());
+        HarnessError::Integrator {
+            time,
+            reason: message,
+        }
+    })
 }
 
-impl Lu {
-    fn new(n: usize) -> Lu {
-        Lu {
-            n,
-            matrix: vec![0.0; n * n],
-            pivots: vec![0; n],
+#[cfg(test)]
+mod tests {
+    use super::colour_columns;
+
+    #[test]
+    fn tridiagonal_columns_take_three_colours() {
+        let n = 10;
+        let pattern: Vec<Vec<usize>> = (0..n)
+            .map(|i: usize| (i.saturating_sub(1)..=(i + 1).min(n - 1)).collect())
+            .collect();
+        let colours = colour_columns(&pattern, n);
+        assert_eq!(colours.len(), 3);
+        for colour in &colours {
+            for row in &pattern {
+                let shared = row.iter().filter(|c| colour.contains(c)).count();
+                assert!(shared <= 1, "{colour:?} shares a row {row:?}");
+            }
         }
     }
 
-    /// Factors `matrix`; `false` when it is singular or not finite.
-    fn factor(&mut self) -> bool {
-        let n = self.n;
-        let a = &mut self.matrix;
-        for k in 0..n {
-            let mut pivot_row = k;
-            let mut pivot_size = a[k * n + k].abs();
-            for i in k + 1..n {
-                let size = a[i * n + k].abs();
-                if size > pivot_size {
-                    pivot_row = i;
-                    pivot_size = size;
-                }
-            }
-            if pivot_size.is_nan() || pivot_size == 0.0 || pivot_size.is_infinite() {
-                return false;
-            }
-            self.pivots[k] = pivot_row;
-            if pivot_row != k {
-                for j in 0..n {
-                    a.swap(k * n + j, pivot_row * n + j);
-                }
-            }
-            let pivot = a[k * n + k];
-            for i in k + 1..n {
-                let factor = a[i * n + k] / pivot;
-                a[i * n + k] = factor;
-                if factor != 0.0 {
-                    for j in k + 1..n {
-                        a[i * n + j] -= factor * a[k * n + j];
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    /// Solves `A x = b` in place using the last factorisation.
-    fn solve(&self, b: &mut [f64]) {
-        let n = self.n;
-        let a = &self.matrix;
-        for k in 0..n {
-            b.swap(k, self.pivots[k]);
-        }
-        for i in 0..n {
-            let mut sum = b[i];
-            for j in 0..i {
-                sum -= a[i * n + j] * b[j];
-            }
-            b[i] = sum;
-        }
-        for i in (0..n).rev() {
-            let mut sum = b[i];
-            for j in i + 1..n {
-                sum -= a[i * n + j] * b[j];
-            }
-            b[i] = sum / a[i * n + i];
-        }
+    #[test]
+    fn dense_columns_take_one_colour_each() {
+        let n = 4;
+        let pattern = vec![(0..n).collect::<Vec<_>>(); n];
+        assert_eq!(colour_columns(&pattern, n).len(), n);
     }
 }

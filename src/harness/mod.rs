@@ -4,9 +4,9 @@
 //! The pieces, in the order a simulation uses them: [`unzip`] unpacks the archive
 //! safely, [`model_description`] reads `modelDescription.xml`, [`fmi2`] loads the
 //! library and wraps the C API (with the C logger shim built by `build.rs`),
-//! [`integrator`] is the stiff ODE solver, [`simulate`](mod@simulate) runs the Model
-//! Exchange loop, [`cosim`] the Co-Simulation loop, [`input`] reads input signals and
-//! `csv` writes the result.
+//! [`integrator`] is the stiff ODE solver (diffsol's BDF on the FMU's sparse Jacobian),
+//! [`simulate`](mod@simulate) runs the Model Exchange loop, [`cosim`] the Co-Simulation
+//! loop, [`input`] reads input signals and `csv` writes the result.
 
 pub mod cosim;
 mod csv;
@@ -16,6 +16,7 @@ mod fmu;
 pub mod input;
 pub mod integrator;
 pub mod model_description;
+mod progress;
 pub mod simulate;
 pub mod unzip;
 
@@ -26,7 +27,7 @@ pub use fmi2::{EventInfo, Instance, LogMessage};
 pub use fmu::Fmu;
 pub use input::InputSignals;
 pub use model_description::ModelDescription;
-pub use simulate::{simulate, simulate_fmu, SimStats};
+pub use simulate::{simulate, simulate_fmu, simulate_with_progress, SimStats};
 
 /// What to simulate; every `None` falls back to the FMU's `DefaultExperiment`, then to
 /// a built-in default (start 0, stop 1, 500 output intervals, relative tolerance 1e-6).

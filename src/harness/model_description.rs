@@ -27,6 +27,11 @@ pub struct ModelDescription {
     /// `ModelStructure/Derivatives`: 0-based indices into `variables`, in file order.
     /// The i-th continuous state is the variable whose derivative is listed i-th.
     pub derivatives: Vec<usize>,
+    /// Per entry of `derivatives`, its `dependencies` as 0-based indices into
+    /// `variables`; `None` when the attribute is absent (it may depend on every known).
+    pub derivative_dependencies: Vec<Option<Vec<usize>>>,
+    /// `ModelExchange/@providesDirectionalDerivative`.
+    pub provides_directional_derivative: bool,
 }
 
 /// The capability flags of `CoSimulation` that a master needs.
@@ -151,8 +156,11 @@ struct Parser {
     raw_derivative: Vec<Option<usize>>,
     /// Whether each variable has had its type element yet.
     typed: Vec<bool>,
-    /// 1-based `index` attributes of `ModelStructure/Derivatives/Unknown`.
+    /// 1-based `index` attributes of `ModelStructure/Derivatives/Unknown`, with their
+    /// 1-based `dependencies`.
     raw_derivatives: Vec<usize>,
+    raw_derivative_dependencies: Vec<Option<Vec<usize>>>,
+    provides_directional_derivative: bool,
 }
 
 impl Parser {
@@ -205,8 +213,12 @@ impl Parser {
             }
             (_, Some("fmiModelDescription"), "ModelExchange") => {
                 for (key, value) in attributes(element)? {
-                    if key == "modelIdentifier" {
-                        self.model_identifier = Some(value.into_owned());
+                    match key.as_str() {
+                        "modelIdentifier" => self.model_identifier = Some(value.into_owned()),
+                        "providesDirectionalDerivative" => {
+                            self.provides_directional_derivative = parse_boolean(&key, &value)?
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -242,11 +254,27 @@ impl Parser {
                 self.variable_type(kind, element)?
             }
             (Some("ModelStructure"), Some("Derivatives"), "Unknown") => {
+                let mut index = None;
+                let mut dependencies = None;
                 for (key, value) in attributes(element)? {
-                    if key == "index" {
-                        self.raw_derivatives.push(parse_number(&key, &value)?);
+                    match key.as_str() {
+                        "index" => index = Some(parse_number(&key, &value)?),
+                        "dependencies" => {
+                            dependencies = Some(
+                                value
+                                    .split_ascii_whitespace()
+                                    .map(|known| parse_number(&key, known))
+                                    .collect::<Result<Vec<usize>, _>>()?,
+                            )
+                        }
+                        _ => {}
                     }
                 }
+                let index = index.ok_or_else(|| {
+                    invalid("a ModelStructure/Derivatives/Unknown has no `index`")
+                })?;
+                self.raw_derivatives.push(index);
+                self.raw_derivative_dependencies.push(dependencies);
             }
             _ => {}
         }
@@ -387,6 +415,25 @@ impl Parser {
             }
             derivatives.push(index - 1);
         }
+        let mut derivative_dependencies = Vec::with_capacity(derivatives.len());
+        for (&derivative, raw) in derivatives.iter().zip(self.raw_derivative_dependencies) {
+            let Some(raw) = raw else {
+                derivative_dependencies.push(None);
+                continue;
+            };
+            let mut knowns = Vec::with_capacity(raw.len());
+            for index in raw {
+                if index == 0 || index > count {
+                    return Err(invalid(format!(
+                        "the dependencies of `{}` list index {index}, but there are {count} \
+                         variables",
+                        variables[derivative].name
+                    )));
+                }
+                knowns.push(index - 1);
+            }
+            derivative_dependencies.push(Some(knowns));
+        }
         Ok(ModelDescription {
             fmi_version,
             model_name: self.model_name,
@@ -398,6 +445,8 @@ impl Parser {
             default_experiment: self.default_experiment,
             variables,
             derivatives,
+            derivative_dependencies,
+            provides_directional_derivative: self.provides_directional_derivative,
         })
     }
 }
@@ -431,6 +480,16 @@ fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, Harne
             "attribute `{key}` has the non-numeric value \"{value}\""
         ))
     })
+}
+
+fn parse_boolean(key: &str, value: &str) -> Result<bool, HarnessError> {
+    match value.trim() {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(invalid(format!(
+            "attribute `{key}` has the non-Boolean value \"{value}\""
+        ))),
+    }
 }
 
 fn parse_causality(value: &str) -> Result<Causality, HarnessError> {

@@ -1,14 +1,24 @@
 //! The FMI 2.0 Model Exchange simulation loop: initialisation, event iteration,
 //! integration with time, state and step events, and output sampling.
+//!
+//! The solver (`integrator`) steps freely; outputs are read from its dense output,
+//! time events and the stop time are stop times it lands on exactly, and after every
+//! step the event indicators are compared with the previous step's. A crossing is
+//! located on the dense output by regula falsi, with FMI's rule for what crosses: an
+//! indicator must leave a strict side of zero, so one that an event has just reset to
+//! exactly zero does not fire again (diffsol's own root finder would report an
+//! indicator resting at zero as a root on every step).
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use super::cosim::InputBinding;
 use super::error::HarnessError;
 use super::fmi2::{EventInfo, Instance};
 use super::fmu::Fmu;
-use super::integrator::{IntegratorStats, OdeSystem, Rodas3};
+use super::integrator::{self, FmuOde, Integrator, IntegratorStats, OdeStructure};
 use super::model_description::{Causality, ModelDescription, VariableKind};
+use super::progress::Progress;
 use super::{SimOptions, SimResult};
 
 /// Counters describing one simulation run.
@@ -27,12 +37,28 @@ const MAX_EVENT_ITERATIONS: usize = 10_000;
 
 /// Unpacks, loads and simulates the FMU at `fmu`.
 pub fn simulate(fmu: &Path, opts: &SimOptions) -> Result<SimResult, HarnessError> {
+    simulate_with_progress(fmu, opts, false)
+}
+
+/// [`simulate`], drawing a progress bar on standard error when `progress` is set.
+pub fn simulate_with_progress(
+    fmu: &Path,
+    opts: &SimOptions,
+    progress: bool,
+) -> Result<SimResult, HarnessError> {
     let fmu = Fmu::load(fmu)?;
-    simulate_fmu(&fmu, opts)
+    run(&fmu, opts, progress)
 }
 
 /// Simulates an already loaded FMU with a fresh instance.
 pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessError> {
+    run(fmu, opts, false)
+}
+
+/// The Model Exchange loop: initialisation and event iteration, then steps of the
+/// solver with outputs from its dense output, state events located inside a step,
+/// time events as stop times, and step events after every step.
+fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, HarnessError> {
     let model = fmu.model_description();
     let co_simulation = match opts.interface {
         Some(interface) => interface == super::Interface::CoSimulation,
@@ -41,128 +67,179 @@ pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessEr
     if co_simulation {
         return super::cosim::simulate_co_simulation(fmu, opts);
     }
-    let inputs = super::cosim::InputBinding::new(model, opts.input.as_ref())?;
+    let inputs = InputBinding::new(model, opts.input.as_ref())?;
     let settings = Settings::resolve(model, opts)?;
     let states = model.states()?;
     let n = states.len();
     let nz = model.number_of_event_indicators;
     let mut recorder = Recorder::new(model, &states, &opts.output)?;
 
-    let mut instance = fmu.instantiate("mofmu_harness", false)?;
-    for (name, value) in &opts.start_values {
-        apply_start_value(&mut instance, model, name, *value)?;
-    }
-    instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
-    instance.enter_initialization_mode()?;
-    inputs.apply(&mut instance, settings.start)?;
-    instance.exit_initialization_mode()?;
+    let instance = RefCell::new(fmu.instantiate("mofmu_harness", false)?);
+    let info = {
+        let mut instance = instance.borrow_mut();
+        for (name, value) in &opts.start_values {
+            apply_start_value(&mut instance, model, name, *value)?;
+        }
+        instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
+        instance.enter_initialization_mode()?;
+        inputs.apply(&mut instance, settings.start)?;
+        instance.exit_initialization_mode()?;
+        event_iteration(&mut instance, settings.start)?
+    };
     let mut stats = SimStats::default();
     let mut t = settings.start;
-    let info = event_iteration(&mut instance, t)?;
     if info.terminate_simulation != 0 {
+        let mut instance = instance.borrow_mut();
         recorder.record(&mut instance, t)?;
         instance.terminate()?;
         return Ok(recorder.finish(stats));
     }
-    instance.enter_continuous_time_mode()?;
     let mut next_time_event = next_event_time(&info, t);
-
     let mut y = vec![0.0; n];
-    if n > 0 {
-        instance.get_continuous_states(&mut y)?;
-    }
-    let mut integrator = Rodas3::new(
-        settings.rtol,
-        absolute_tolerances(&mut instance, n, settings.rtol)?,
-    );
+    let mut nominals = vec![1.0; n];
     let mut z = vec![0.0; nz];
     let mut z_new = vec![0.0; nz];
-    if nz > 0 {
-        instance.get_event_indicators(&mut z)?;
+    {
+        let mut instance = instance.borrow_mut();
+        instance.enter_continuous_time_mode()?;
+        if n > 0 {
+            instance.get_continuous_states(&mut y)?;
+            instance.get_nominals_of_continuous_states(&mut nominals)?;
+        }
+        if nz > 0 {
+            instance.get_event_indicators(&mut z)?;
+        }
+        recorder.record(&mut instance, t)?;
     }
-    recorder.record(&mut instance, t)?;
+    let set_inputs = |instance: &mut Instance<'_>, t: f64| inputs.apply(instance, t);
+    let mut ode = FmuOde::new(
+        &instance,
+        OdeStructure::declared(model, &states),
+        &y,
+        &nominals,
+    )?;
+    if inputs.is_driven() {
+        ode = ode.with_time_inputs(&set_inputs);
+    }
+    let problem = integrator::problem(ode, t, settings.rtol)?;
+    let mut integrator = Integrator::new(&problem)?;
+    let progress = Progress::new(show_progress, settings.start, settings.stop);
 
     let mut k = 1usize;
     let mut terminated = false;
+    // The stop time the solver has been given and not reached yet.
+    let mut stop_time = None;
+    let mut y_out = vec![0.0; n];
     while k <= settings.output_count && !terminated {
-        let t_out = settings.output_time(k);
-        let t_limit = match next_time_event {
-            Some(te) if te < t_out => te,
-            _ => t_out,
-        };
-        // Inputs are piecewise linear: no integrator step crosses a kink.
-        let t_limit = inputs
-            .next_breakpoint(t)
-            .map_or(t_limit, |b| b.min(t_limit));
+        // Steps end exactly on the next time event, on the end of the simulation and
+        // on every kink of the input signals (each step sees one linear piece).
+        let limit = next_time_event.map_or(settings.stop, |te| te.min(settings.stop));
+        let breakpoint = inputs.next_breakpoint(t).filter(|&b| b < limit);
+        let limit = breakpoint.unwrap_or(limit);
         inputs.begin_step(t);
-        let mut t_new =
-            integrator.step(&mut FmuSystem(&mut instance, &inputs), t, &mut y, t_limit)?;
+        if stop_time != Some(limit) {
+            integrator.set_stop_time(limit)?;
+            stop_time = Some(limit);
+        }
+        let step = integrator.step()?;
+        if step.at_stop_time {
+            stop_time = None;
+        }
+        let mut t_new = step.time;
+        integrator.states(&mut y);
 
+        // The first state event inside the step ends it there.
         let mut state_event = false;
         if nz > 0 {
-            set_point(&mut instance, &inputs, t_new, &y)?;
-            instance.get_event_indicators(&mut z_new)?;
+            set_point(&mut instance.borrow_mut(), &inputs, t_new, &y)?;
+            instance.borrow_mut().get_event_indicators(&mut z_new)?;
             if crossing(&z, &z_new) {
-                let located = locate_state_event(
-                    &mut integrator,
-                    &mut instance,
+                let (t_event, z_event) = locate_state_event(
+                    &integrator,
+                    &instance,
                     &inputs,
+                    n,
                     (t, &z),
-                    (t_new, &y, &z_new),
+                    (t_new, &z_new),
                 )?;
-                t_new = located.0;
-                y = located.1;
-                z_new = located.2;
+                t_new = t_event;
+                z_new = z_event;
+                integrator.interpolate(t_new, &mut y)?;
                 state_event = true;
             }
         }
-        set_point(&mut instance, &inputs, t_new, &y)?;
-        let (step_event, terminate) = instance.completed_integrator_step()?;
+        // Output points passed inside the step, from the solver's dense output.
+        let tolerance = 1e-9 * settings.interval;
+        while k <= settings.output_count && settings.output_time(k) < t_new - tolerance {
+            let t_out = settings.output_time(k);
+            integrator.interpolate(t_out, &mut y_out)?;
+            let mut instance = instance.borrow_mut();
+            set_point(&mut instance, &inputs, t_out, &y_out)?;
+            recorder.record(&mut instance, t_out)?;
+            k += 1;
+        }
+        if state_event {
+            integrator.move_back(t_new)?;
+            stop_time = None;
+        }
+        let mut instance_ref = instance.borrow_mut();
+        set_point(&mut instance_ref, &inputs, t_new, &y)?;
+        let (step_event, terminate) = instance_ref.completed_integrator_step()?;
         t = t_new;
         terminated = terminate;
         let time_event = next_time_event.is_some_and(|te| t >= te);
-        let at_output = t_out - t <= 1e-9 * settings.interval;
+        let at_output = k <= settings.output_count && settings.output_time(k) - t <= tolerance;
 
         if state_event || time_event || step_event {
             stats.state_events += usize::from(state_event);
             stats.time_events += usize::from(time_event);
             stats.step_events += usize::from(step_event);
             // The left limit, then the right limit: the event instant appears twice.
-            recorder.record(&mut instance, t)?;
+            recorder.record(&mut instance_ref, t)?;
             if at_output {
                 k += 1;
             }
-            instance.enter_event_mode()?;
-            let info = event_iteration(&mut instance, t)?;
+            instance_ref.enter_event_mode()?;
+            let info = event_iteration(&mut instance_ref, t)?;
             if info.terminate_simulation != 0 {
                 terminated = true;
             } else {
-                instance.enter_continuous_time_mode()?;
+                instance_ref.enter_continuous_time_mode()?;
             }
             next_time_event = next_event_time(&info, t);
+            // New states from the event. New nominals (`nominalsOfContinuousStatesChanged`)
+            // are not taken over: the solver's absolute tolerances are fixed when it is
+            // set up, from the nominals after initialisation.
             if n > 0 {
-                instance.get_continuous_states(&mut y)?;
-                if info.nominals_of_continuous_states_changed != 0 {
-                    integrator.set_absolute_tolerances(absolute_tolerances(
-                        &mut instance,
-                        n,
-                        settings.rtol,
-                    )?);
-                }
+                instance_ref.get_continuous_states(&mut y)?;
             }
-            recorder.record(&mut instance, t)?;
-            integrator.restart();
+            recorder.record(&mut instance_ref, t)?;
             if nz > 0 {
-                instance.get_event_indicators(&mut z)?;
+                instance_ref.get_event_indicators(&mut z)?;
+            }
+            drop(instance_ref);
+            if !terminated {
+                integrator.restart(&y)?;
+                stop_time = None;
             }
         } else {
             if at_output {
-                recorder.record(&mut instance, t)?;
+                recorder.record(&mut instance_ref, t)?;
                 k += 1;
             }
             std::mem::swap(&mut z, &mut z_new);
+            drop(instance_ref);
+            // At a kink of the inputs the right-hand side changes its slope (or
+            // jumps): the multistep history from before it does not carry over.
+            if breakpoint.is_some_and(|b| t >= b) && !terminated {
+                integrator.restart(&y)?;
+                stop_time = None;
+            }
         }
+        progress.advance(t);
     }
+    progress.finish();
+    let mut instance = instance.borrow_mut();
     // A simulation ended early by the FMU still reports where it stopped.
     if terminated && recorder.last_time() != Some(t) {
         recorder.record(&mut instance, t)?;
@@ -241,16 +318,6 @@ impl Settings {
     }
 }
 
-/// The FMU as a right-hand side: set time, inputs and states, read the derivatives.
-struct FmuSystem<'a, 'lib>(&'a mut Instance<'lib>, &'a InputBinding);
-
-impl OdeSystem for FmuSystem<'_, '_> {
-    fn derivatives(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), HarnessError> {
-        set_point(self.0, self.1, t, y)?;
-        self.0.get_derivatives(dy)
-    }
-}
-
 fn set_point(
     instance: &mut Instance<'_>,
     inputs: &InputBinding,
@@ -263,29 +330,6 @@ fn set_point(
         instance.set_continuous_states(y)?;
     }
     Ok(())
-}
-
-/// `rtol × nominal` per state (nominal 1 when the FMU reports none usable).
-fn absolute_tolerances(
-    instance: &mut Instance<'_>,
-    n: usize,
-    rtol: f64,
-) -> Result<Vec<f64>, HarnessError> {
-    let mut nominals = vec![1.0; n];
-    if n > 0 {
-        instance.get_nominals_of_continuous_states(&mut nominals)?;
-    }
-    Ok(nominals
-        .into_iter()
-        .map(|nominal| {
-            let nominal = nominal.abs();
-            rtol * if nominal.is_finite() && nominal > 0.0 {
-                nominal
-            } else {
-                1.0
-            }
-        })
-        .collect())
 }
 
 /// Calls fmi2NewDiscreteStates until no new discrete states are needed.
@@ -323,23 +367,24 @@ fn crossing(before: &[f64], after: &[f64]) -> bool {
 
 /// Finds the first instant in `(t0, t1]` where an event indicator crosses zero, to
 /// about 1e-12 relative in time, by the Illinois variant of regula falsi on the
-/// re-integrated solution (bisection when it stalls). Returns the time just after the
-/// crossing, the states and the indicators there.
+/// solver's dense output (bisection when it stalls). Returns the time just after the
+/// crossing and the indicators there.
 fn locate_state_event(
-    integrator: &mut Rodas3,
-    instance: &mut Instance<'_>,
+    integrator: &Integrator<'_, '_, '_>,
+    instance: &RefCell<Instance<'_>>,
     inputs: &InputBinding,
+    n: usize,
     (t0, z0): (f64, &[f64]),
-    (t1, y1, z1): (f64, &[f64], &[f64]),
-) -> Result<(f64, Vec<f64>, Vec<f64>), HarnessError> {
+    (t1, z1): (f64, &[f64]),
+) -> Result<(f64, Vec<f64>), HarnessError> {
     let tolerance = 1e-12 * t1.abs().max(t1 - t0);
     let (mut lo, mut z_lo) = (t0, z0.to_vec());
-    let (mut hi, mut y_hi, mut z_hi) = (t1, y1.to_vec(), z1.to_vec());
+    let (mut hi, mut z_hi) = (t1, z1.to_vec());
     let (mut weight_lo, mut weight_hi) = (1.0, 1.0);
     // +1 when the last iteration kept `lo` (moved `hi`), -1 when it kept `hi`.
     let mut last_kept = 0i8;
     let mut widths = [t1 - t0; 2];
-    let mut y = vec![0.0; y1.len()];
+    let mut y = vec![0.0; n];
     let mut z = vec![0.0; z1.len()];
     for iteration in 0..200 {
         let width = hi - lo;
@@ -369,12 +414,14 @@ fn locate_state_event(
             break;
         }
         widths = [widths[1], width];
-        integrator.solution_in_last_step(&mut FmuSystem(instance, inputs), candidate, &mut y)?;
-        set_point(instance, inputs, candidate, &y)?;
-        instance.get_event_indicators(&mut z)?;
+        integrator.interpolate(candidate, &mut y)?;
+        {
+            let mut instance = instance.borrow_mut();
+            set_point(&mut instance, inputs, candidate, &y)?;
+            instance.get_event_indicators(&mut z)?;
+        }
         if crossing(&z_lo, &z) {
             hi = candidate;
-            y_hi.copy_from_slice(&y);
             z_hi.copy_from_slice(&z);
             weight_hi = 1.0;
             if last_kept == 1 {
@@ -391,7 +438,7 @@ fn locate_state_event(
             last_kept = -1;
         }
     }
-    Ok((hi, y_hi, z_hi))
+    Ok((hi, z_hi))
 }
 
 /// Sets one start value by name, converting to the variable's type.

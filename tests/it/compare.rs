@@ -459,7 +459,7 @@ fn simulate_takes_fmusim_option_names_and_plots() {
             "--output-file",
             csv_path.to_str().unwrap(),
             "--solver",
-            "rosenbrock",
+            "bdf",
             "--plot",
             plot.to_str().unwrap(),
         ]);

@@ -85,6 +85,12 @@ const CASES: &[Case] = &[
         sets: &[("rod.n", 10.0)],
     },
     Case {
+        name: "RodHeating_n50",
+        libraries: THERMAL,
+        model: "Thermal.Examples.RodHeating",
+        sets: &[("rod.n", 50.0)],
+    },
+    Case {
         name: "PlanarDoublePendulum",
         libraries: PLANAR,
         model: "Planar.Examples.DoublePendulum",
@@ -379,4 +385,50 @@ fn declared_dependencies_never_miss_a_nonzero_entry() {
     println!("{}", report.join("\n"));
     // The fixtures together exercise both sides of the check.
     assert!(total.absent > 100, "{total:?}");
+}
+
+/// The rod of 50 volumes declares exactly the tridiagonal pattern: the
+/// derivative of volume i depends on the temperatures of volumes i-1, i and
+/// i+1 and nothing else (3n - 2 entries), and perturbing each state in turn
+/// changes exactly the declared derivatives.
+#[test]
+fn rod_declares_exactly_the_tridiagonal_pattern() {
+    let n = 50;
+    let case = CASES
+        .iter()
+        .find(|c| c.name == "RodHeating_n50")
+        .expect("the case exists");
+    let (out, path) = export(case);
+    let table = &out.table;
+    let states: Vec<usize> = table
+        .derivatives
+        .iter()
+        .map(|&d| table.variables[d].derivative_of.expect("a state"))
+        .collect();
+    assert_eq!(states.len(), n);
+    let mut entries = 0;
+    for (i, &d) in table.derivatives.iter().enumerate() {
+        let declared: Vec<usize> = table.dependencies[&d]
+            .knowns
+            .iter()
+            .map(|k| {
+                states.iter().position(|s| s == k).unwrap_or_else(|| {
+                    panic!("`{}` depends on a non-state", table.variables[d].name)
+                })
+            })
+            .collect();
+        let expected: Vec<usize> = (i.saturating_sub(1)..=(i + 1).min(n - 1)).collect();
+        assert_eq!(declared, expected, "`{}`", table.variables[d].name);
+        entries += declared.len();
+    }
+    assert_eq!(entries, 3 * n - 2);
+
+    let fmu = Fmu::load(&path).expect("loads");
+    let mut counts = Counts::default();
+    continuous_mode(case, table, &fmu, &mut counts);
+    // Every declared entry is non-zero at a generic point: the pattern is
+    // exact, not merely conservative.
+    assert_eq!(counts.declared, 3 * n - 2, "{counts:?}");
+    assert_eq!(counts.declared_nonzero, counts.declared, "{counts:?}");
+    assert_eq!(counts.absent, n * n + n - (3 * n - 2), "{counts:?}");
 }

@@ -6,6 +6,7 @@ mod dependencies;
 mod directional;
 mod export;
 mod harness;
+mod jacobian;
 mod misuse;
 mod model_description;
 mod package;

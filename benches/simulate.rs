@@ -1,0 +1,387 @@
+//! `mofmu simulate` against FMPy's CVode on the heated rod at sizes where the
+//! Jacobian's sparsity decides, run with `cargo bench --bench simulate`
+//! (options after `--`: `--runs N`, default 5).
+//!
+//! The rod (`Thermal.Examples.RodHeating`, `--set rod.n=N`) is exported once
+//! per size (not timed). Then, interleaved run by run:
+//! - `mofmu simulate` through the release binary, wall time (unzip, load,
+//!   integrate, write the CSV);
+//! - FMPy's `simulate_fmu` with CVode on the same FMU and settings, timed
+//!   inside one long-lived Python process (interpreter start-up and imports
+//!   are not counted; unzipping and loading are).
+//!
+//! Both record the same two variables (the rod's ends), so that writing
+//! results does not dominate at large sizes. FMPy's CVode factors a dense
+//! Jacobian of finite differences, so it is left out at 100,000 states (80 GB
+//! for the matrix alone). Each row is the median of the runs with the fastest
+//! and slowest beside it; the ratios compare medians of the same run. The
+//! Python is `$MOFMU_BENCH_PYTHON`, else the project's `.venv/bin/python`;
+//! without FMPy those rows are skipped with a note.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const MOFMU: &str = env!("CARGO_BIN_EXE_mofmu");
+const ROD_HEATING: &str = "Thermal.Examples.RodHeating";
+const THERMAL: &[&str] = &["examples/Base.mo", "examples/Thermal"];
+
+/// Sizes compared with FMPy, and the size simulated by mofmu alone.
+const SIZES_WITH_FMPY: &[u32] = &[100, 2000];
+const LARGE_SIZE: u32 = 100_000;
+/// The issue's bound on simulating the largest rod to the stop time.
+const LARGE_LIMIT: Duration = Duration::from_secs(30);
+const STOP_TIME: f64 = 100.0;
+const OUTPUT_INTERVAL: f64 = 0.5;
+const TOLERANCE: f64 = 1e-8;
+
+fn main() {
+    let runs = match parse_runs(std::env::args().skip(1)) {
+        Ok(runs) => runs,
+        Err(message) => {
+            eprintln!("error: {message}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(message) = run(runs) {
+        eprintln!("error: {message}");
+        std::process::exit(1);
+    }
+}
+
+/// Reads `--runs N`; ignores the `--bench` flag cargo passes.
+fn parse_runs(args: impl Iterator<Item = String>) -> Result<usize, String> {
+    let mut runs = 5;
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        if arg == "--runs" {
+            let value = args.next().ok_or("--runs needs a number")?;
+            runs = value
+                .parse()
+                .ok()
+                .filter(|&n: &usize| n > 0)
+                .ok_or(format!("--runs {value}: expected a positive whole number"))?;
+        }
+    }
+    Ok(runs)
+}
+
+fn run(runs: usize) -> Result<(), String> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scratch = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+    let scratch = scratch.path();
+    let cache = scratch.join("cache");
+    let fmu = |n: u32| scratch.join(format!("RodHeating_{n}.fmu"));
+    let csv = scratch.join("bench-simulate.csv");
+
+    println!("mofmu simulate benchmarks: median of {runs} interleaved runs (min .. max)");
+    println!(
+        "rod heating, to t={STOP_TIME}, output every {OUTPUT_INTERVAL}, rtol {TOLERANCE:e}, \
+         recording rod.T[1] and rod.T[n] (wall time)"
+    );
+    let mut sizes: Vec<u32> = SIZES_WITH_FMPY.to_vec();
+    sizes.push(LARGE_SIZE);
+    for &n in &sizes {
+        let started = Instant::now();
+        mofmu_export(repo, n, &fmu(n), &cache)?;
+        println!("  (exported n={n} in {})", show(started.elapsed()));
+    }
+
+    let mut fmpy = match FmPy::start(repo) {
+        Ok(fmpy) => Some(fmpy),
+        Err(note) => {
+            println!("note: FMPy rows skipped: {note}");
+            None
+        }
+    };
+    let mut ours: Vec<Row> = sizes
+        .iter()
+        .map(|n| Row::new(&format!("mofmu simulate n={n} (binary)")))
+        .collect();
+    let mut theirs: Vec<Option<Row>> = sizes
+        .iter()
+        .map(|&n| {
+            (fmpy.is_some() && SIZES_WITH_FMPY.contains(&n))
+                .then(|| Row::new(&format!("FMPy simulate_fmu CVode n={n}")))
+        })
+        .collect();
+    // One untimed round of the small sizes first: the first FMPy call imports
+    // more of FMPy, and the first run of each FMU warms the file cache.
+    for &n in SIZES_WITH_FMPY {
+        mofmu_simulate(&fmu(n), n, &csv)?;
+        if let Some(fmpy) = fmpy.as_mut() {
+            fmpy.simulate(&fmu(n), n)?;
+        }
+    }
+    for _ in 0..runs {
+        for (i, &n) in sizes.iter().enumerate() {
+            ours[i].add(time(|| mofmu_simulate(&fmu(n), n, &csv))?);
+            if let (Some(fmpy), Some(row)) = (fmpy.as_mut(), theirs[i].as_mut()) {
+                row.add(fmpy.simulate(&fmu(n), n)?);
+            }
+        }
+    }
+    println!();
+    for (row, other) in ours.iter().zip(&theirs) {
+        print_row(row);
+        if let Some(other) = other {
+            print_row(other);
+        }
+    }
+    for ((row, other), &n) in ours.iter().zip(&theirs).zip(&sizes) {
+        if let Some(other) = other {
+            let ratio = row.median().as_secs_f64() / other.median().as_secs_f64();
+            println!(
+                "  n={n}: mofmu / FMPy = {ratio:.3} ({})",
+                if ratio < 1.0 {
+                    "mofmu faster"
+                } else {
+                    "mofmu slower"
+                }
+            );
+        }
+    }
+    if let Some(large) = ours.last() {
+        println!(
+            "  n={LARGE_SIZE} to t={STOP_TIME} under {} s: {}",
+            LARGE_LIMIT.as_secs(),
+            if large.median() < LARGE_LIMIT {
+                "yes"
+            } else {
+                "no"
+            }
+        );
+    }
+    Ok(())
+}
+
+/// The timings of one benchmark.
+struct Row {
+    name: String,
+    samples: Vec<Duration>,
+}
+
+impl Row {
+    fn new(name: &str) -> Row {
+        Row {
+            name: name.to_string(),
+            samples: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, sample: Duration) {
+        self.samples.push(sample);
+    }
+
+    fn sorted(&self) -> Vec<Duration> {
+        let mut sorted = self.samples.clone();
+        sorted.sort();
+        sorted
+    }
+
+    /// The middle sample, or the mean of the two middle ones.
+    fn median(&self) -> Duration {
+        let sorted = self.sorted();
+        let mid = sorted.len() / 2;
+        if sorted.len() % 2 == 1 {
+            sorted[mid]
+        } else {
+            (sorted[mid - 1] + sorted[mid]) / 2
+        }
+    }
+}
+
+fn print_row(row: &Row) {
+    let sorted = row.sorted();
+    println!(
+        "  {:<40} {:>10}   ({} .. {})",
+        row.name,
+        show(row.median()),
+        show(sorted.first().copied().unwrap_or_default()),
+        show(sorted.last().copied().unwrap_or_default())
+    );
+}
+
+fn show(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1e3;
+    if ms >= 1000.0 {
+        format!("{:.2} s", ms / 1e3)
+    } else {
+        format!("{ms:.1} ms")
+    }
+}
+
+fn time(f: impl FnOnce() -> Result<(), String>) -> Result<Duration, String> {
+    let started = Instant::now();
+    f()?;
+    Ok(started.elapsed())
+}
+
+/// Runs the binary in the repository root; fails with its output.
+fn mofmu(repo: &Path, args: &[&str], cache: Option<&Path>) -> Result<(), String> {
+    let mut command = Command::new(MOFMU);
+    command.args(args).current_dir(repo);
+    if let Some(cache) = cache {
+        command.env("MOFMU_CACHE_DIR", cache);
+    }
+    let output = command
+        .output()
+        .map_err(|e| format!("running {MOFMU}: {e}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "mofmu {} failed ({}):\n{}{}",
+            args.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
+
+fn mofmu_export(repo: &Path, n: u32, out: &Path, cache: &Path) -> Result<(), String> {
+    let set = format!("rod.n={n}");
+    let out = path_arg(out)?;
+    let mut args = vec!["export"];
+    args.extend_from_slice(THERMAL);
+    args.extend_from_slice(&["--model", ROD_HEATING, "--set", &set, "-o", out]);
+    mofmu(repo, &args, Some(cache))
+}
+
+/// The variables both simulators record: the rod's two ends.
+fn recorded(n: u32) -> String {
+    format!("rod.T[1],rod.T[{n}]")
+}
+
+fn mofmu_simulate(fmu: &Path, n: u32, csv: &Path) -> Result<(), String> {
+    let stop = STOP_TIME.to_string();
+    let interval = OUTPUT_INTERVAL.to_string();
+    let tolerance = TOLERANCE.to_string();
+    let variables = recorded(n);
+    let args = [
+        "simulate",
+        path_arg(fmu)?,
+        "--stop-time",
+        &stop,
+        "--output-interval",
+        &interval,
+        "--tolerance",
+        &tolerance,
+        "--variables",
+        &variables,
+        "-o",
+        path_arg(csv)?,
+    ];
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    mofmu(repo, &args, None)
+}
+
+fn path_arg(path: &Path) -> Result<&str, String> {
+    path.to_str()
+        .ok_or_else(|| format!("{} is not UTF-8", path.display()))
+}
+
+/// A long-lived Python process that runs FMPy's `simulate_fmu` on request
+/// and answers with the seconds the call took.
+struct FmPy {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+const FMPY_SERVER: &str = r#"
+import sys, time
+from fmpy import simulate_fmu
+print("ready", flush=True)
+for line in sys.stdin:
+    fmu, stop, interval, rtol, output = line.rstrip("\n").split("\t")
+    try:
+        started = time.perf_counter()
+        simulate_fmu(fmu, validate=False, fmi_type="ModelExchange", solver="CVode",
+                     relative_tolerance=float(rtol), start_time=0.0,
+                     stop_time=float(stop), output_interval=float(interval),
+                     output=output.split(","))
+        print("ok\t%r" % (time.perf_counter() - started), flush=True)
+    except Exception as e:
+        print("error\t%s" % str(e).replace("\n", " "), flush=True)
+"#;
+
+impl FmPy {
+    /// Starts the server, or says why FMPy is not available.
+    fn start(repo: &Path) -> Result<FmPy, String> {
+        let python = match std::env::var_os("MOFMU_BENCH_PYTHON") {
+            Some(p) => PathBuf::from(p),
+            None => {
+                let venv = repo.join(".venv/bin/python");
+                if !venv.exists() {
+                    return Err(
+                        "no .venv/bin/python (run scripts/test-all once, or set MOFMU_BENCH_PYTHON)"
+                            .to_string(),
+                    );
+                }
+                venv
+            }
+        };
+        let mut child = Command::new(&python)
+            .args(["-c", FMPY_SERVER])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting {}: {e}", python.display()))?;
+        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout pipe")?);
+        let mut fmpy = FmPy {
+            child,
+            stdin,
+            stdout,
+        };
+        let mut line = String::new();
+        let ready = fmpy.stdout.read_line(&mut line).is_ok() && line.trim() == "ready";
+        if !ready {
+            let mut stderr = String::new();
+            if let Some(mut pipe) = fmpy.child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+            }
+            let last = stderr.lines().last().unwrap_or("no message").to_string();
+            return Err(format!("{} cannot import fmpy: {last}", python.display()));
+        }
+        Ok(fmpy)
+    }
+
+    fn simulate(&mut self, fmu: &Path, n: u32) -> Result<Duration, String> {
+        writeln!(
+            self.stdin,
+            "{}\t{STOP_TIME}\t{OUTPUT_INTERVAL}\t{TOLERANCE}\t{}",
+            path_arg(fmu)?,
+            recorded(n)
+        )
+        .and_then(|()| self.stdin.flush())
+        .map_err(|e| format!("talking to FMPy: {e}"))?;
+        let mut line = String::new();
+        self.stdout
+            .read_line(&mut line)
+            .map_err(|e| format!("reading from FMPy: {e}"))?;
+        match line.trim_end().split_once('\t') {
+            Some(("ok", seconds)) => seconds
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(Duration::from_secs_f64)
+                .ok_or(format!("FMPy answered {line:?}")),
+            Some(("error", message)) => Err(format!("FMPy failed on {}: {message}", fmu.display())),
+            _ => Err(format!("FMPy answered {line:?}")),
+        }
+    }
+}
+
+impl Drop for FmPy {
+    fn drop(&mut self) {
+        // The server only waits for the next request: end it, and wait so
+        // that no zombie is left.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
