@@ -8,7 +8,7 @@ use crate::diagnostic::Diagnostic;
 use crate::fmu::build::model_table;
 use crate::fmu::model_description::{guid_from, render_model_description};
 use crate::fmu::table::ModelTable;
-use crate::instantiate::{instantiate, SetValue};
+use crate::instantiate::{instantiate, instantiate_for_check, SetValue};
 use crate::resolve::tree::ClassTree;
 use crate::resolve::Elaborator;
 use crate::source::{SourceMap, Span};
@@ -101,17 +101,17 @@ pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
         if check_units {
             units.class(id, &mut elab);
         }
-        // A class with components is also checked as a system: its
-        // components' inputs must be connected and its blocks acyclic.
-        if !model.subs.is_empty() {
-            match instantiate(&mut elab, id, &[]) {
-                Ok(sys) => {
-                    if let Err(ds) = crate::schedule::schedule(&sys) {
-                        diags.extend(ds);
-                    }
+        // Every class is also checked as the system it forms with its
+        // components (its linear responses included): inputs connected,
+        // blocks acyclic, parameters set, residuals affine in the balances.
+        // So `check` finds every compliance fault `export` would.
+        match instantiate_for_check(&mut elab, id) {
+            Ok(sys) => {
+                if let Err(ds) = crate::schedule::schedule(&sys) {
+                    diags.extend(ds);
                 }
-                Err(ds) => diags.extend(ds),
             }
+            Err(ds) => diags.extend(ds),
         }
     }
     diags.extend(units.take_diagnostics());
@@ -235,11 +235,51 @@ pub fn model_units(
     Ok((m, diags))
 }
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// The model name does not name a class of the library.
+    #[error("no class `{0}` in the loaded libraries")]
     UnknownModel(String),
+    /// The name is a class that cannot be exported (a package, a
+    /// connector, a type); `models` are exportable classes inside it.
+    #[error("`{name}` is a {kind}, not a model{}", models_hint(models))]
+    NotAModel {
+        name: String,
+        kind: &'static str,
+        models: Vec<String>,
+    },
+    #[error("{} diagnostic(s)", .0.len())]
     Diagnostics(Vec<Diagnostic>),
+}
+
+fn models_hint(models: &[String]) -> String {
+    const SHOWN: usize = 8;
+    match models.len() {
+        0 => String::new(),
+        n if n <= SHOWN => format!("; models in it: {}", models.join(", ")),
+        n => format!(
+            "; models in it: {}, and {} more",
+            models[..SHOWN].join(", "),
+            n - SHOWN
+        ),
+    }
+}
+
+/// The classes under `id` (itself excluded) that can be exported: models
+/// and blocks that are not partial.
+fn exportable_below(tree: &ClassTree, id: crate::resolve::ClassId) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack: Vec<_> = tree.get(id).children.iter().rev().copied().collect();
+    while let Some(c) = stack.pop() {
+        let node = tree.get(c);
+        if matches!(node.def.kind, ClassKind::Model | ClassKind::Block)
+            && node.def.prefixes.partial.is_none()
+        {
+            out.push(node.qualified.clone());
+        }
+        stack.extend(node.children.iter().rev().copied());
+    }
+    out
 }
 
 /// Everything the packaging step needs.
@@ -272,10 +312,13 @@ pub fn export_model(
         .tree
         .find_qualified(model)
         .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
-    if lib.tree.get(id).def.kind == ClassKind::Package {
-        return Err(ExportError::UnknownModel(format!(
-            "{model} (a package, not a model)"
-        )));
+    let kind = lib.tree.get(id).def.kind;
+    if !matches!(kind, ClassKind::Model | ClassKind::Block | ClassKind::Class) {
+        return Err(ExportError::NotAModel {
+            name: model.to_string(),
+            kind: kind.keyword(),
+            models: exportable_below(&lib.tree, id),
+        });
     }
     let mut elab = Elaborator::new(&lib.tree, &lib.sources);
     let mut sys = instantiate(&mut elab, id, sets).map_err(ExportError::Diagnostics)?;
@@ -296,6 +339,9 @@ pub fn export_model(
     // gives the same FMU and any change gives another GUID.
     const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
     table.guid = DRAFT_GUID.to_string();
+    let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel.clone()).collect();
+    table.source_files =
+        crate::fmu::sources::source_files(kernels.iter().map(|k| k.file_name.as_str()));
     let draft = system::generate(&sys, &schedule, &model_identifier, DRAFT_GUID);
     let draft_xml = render_model_description(&table).map_err(|e| {
         ExportError::Diagnostics(vec![Diagnostic::error(
@@ -307,7 +353,6 @@ pub fn export_model(
         .with_help("this is a bug in mofmu unless a value in the model is not finite")])
     })?;
     let mut parts: Vec<&[u8]> = vec![draft.as_bytes(), draft_xml.as_bytes()];
-    let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel.clone()).collect();
     for k in &kernels {
         parts.push(k.text.as_bytes());
     }

@@ -13,6 +13,8 @@
 pub mod causalize;
 pub mod check;
 pub mod codegen;
+pub mod compare;
+pub mod cross_check;
 pub mod diagnostic;
 pub mod export;
 pub mod fmu;

@@ -36,6 +36,12 @@ enum MessageFormat {
     Short,
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Platform {
+    Linux64,
+    Win64,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check libraries for compliance with the methodology.
@@ -60,9 +66,9 @@ enum Command {
         /// Qualified name of the model, e.g. Thermal.Examples.RodHeating.
         #[arg(long)]
         model: String,
-        /// Where to write the .fmu.
-        #[arg(short = 'o', long)]
-        output: PathBuf,
+        /// Where to write the .fmu (not needed with --cross-check).
+        #[arg(short = 'o', long, required_unless_present = "cross_check")]
+        output: Option<PathBuf>,
         /// Override a parameter: --set rod.n=10000 (repeatable).
         #[arg(long = "set", value_name = "INST.PARAM=VALUE")]
         sets: Vec<String>,
@@ -71,6 +77,46 @@ enum Command {
         stop_time: f64,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
+        /// Binaries beside linux64 (always built): `win64` cross-compiles a
+        /// Windows DLL with MinGW-w64 (repeatable).
+        #[arg(long = "platform", value_enum)]
+        platforms: Vec<Platform>,
+        /// Also write an FMI Cross-Check directory: <Model>.fmu,
+        /// <Model>_ref.csv, <Model>_ref.opt, <Model>_in.csv (when the model
+        /// has inputs) and a README.
+        #[arg(long, value_name = "DIR")]
+        cross_check: Option<PathBuf>,
+        /// The reference for --cross-check: a CSV computed independently of
+        /// mofmu, whose columns name model variables. Without it the
+        /// reference is mofmu's own simulation of the FMU (the README says so).
+        #[arg(long, value_name = "FILE.csv", requires = "cross_check")]
+        reference: Option<PathBuf>,
+        /// Output interval of the cross-check reference (StepSize in
+        /// <Model>_ref.opt); default: stop time / 500.
+        #[arg(long, requires = "cross_check")]
+        output_interval: Option<f64>,
+    },
+    /// Compare a result with a reference inside csv-compare's tube; exit 0
+    /// when every signal passes, 1 when one fails, 2 when an input cannot
+    /// be read.
+    Compare {
+        /// The reference CSV (`;` or `,`, a time column `time`, `t` or `Time`).
+        reference: PathBuf,
+        /// The result CSV to check.
+        result: PathBuf,
+        /// Width of the tube relative to the time span (csv-compare's -t).
+        #[arg(long, default_value_t = mofmu::compare::DEFAULT_TOLERANCE)]
+        tolerance: f64,
+        /// Compare only these signals (one name per line); default: every
+        /// signal of the reference.
+        #[arg(long, value_name = "FILE")]
+        signals: Option<PathBuf>,
+        /// Write summary.json, index.html and one SVG per signal here.
+        #[arg(long, value_name = "DIR")]
+        report: Option<PathBuf>,
+        /// Write the JSON summary to this file (`-` for standard output).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
     },
     /// Print the unit of every variable of a model (declared, inferred or
     /// unknown), or without --model the unit verdict of every class.
@@ -83,9 +129,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
     },
-    /// Load an FMU through its shared library and simulate it.
+    /// Load an FMU through its shared library and simulate it. Option names
+    /// follow fmusim where they mean the same.
     Simulate {
         fmu: PathBuf,
+        #[arg(long)]
+        start_time: Option<f64>,
         #[arg(long)]
         stop_time: Option<f64>,
         #[arg(long)]
@@ -94,16 +143,33 @@ enum Command {
         #[arg(long)]
         tolerance: Option<f64>,
         /// Where to write the CSV (default: next to the FMU, .csv).
-        #[arg(short = 'o', long)]
+        #[arg(short = 'o', long, visible_alias = "output-file")]
         output: Option<PathBuf>,
         /// Variables to record (comma-separated flat names; default: every
         /// state and output).
         #[arg(long = "variables", value_delimiter = ',')]
         variables: Vec<String>,
+        /// One variable to record (repeatable; fmusim's name, and names
+        /// with commas such as `x[1,2]` need no escaping).
+        #[arg(long = "output-variable", value_name = "NAME")]
+        output_variables: Vec<String>,
+        /// Set a start value before initialisation (repeatable):
+        /// --start-value NAME VALUE.
+        #[arg(long = "start-value", num_args = 2, value_names = ["NAME", "VALUE"])]
+        start_values: Vec<String>,
+        /// The integrator: `rosenbrock` (the only one; error-controlled,
+        /// L-stable). fmusim's `cvode` and `euler` are other methods and
+        /// are refused rather than silently replaced.
+        #[arg(long, default_value = "rosenbrock")]
+        solver: String,
+        /// Also plot every recorded variable over time (.svg or .png).
+        #[arg(long, value_name = "FILE.svg|png")]
+        plot: Option<PathBuf>,
     },
 }
 
 fn main() -> ExitCode {
+    default_sigpipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -111,6 +177,18 @@ fn main() -> ExitCode {
             eprintln!("error: {}", error_chain(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Output piped into a program that stops reading (`mofmu units … | head`)
+/// ends mofmu quietly, as it ends `cat` or `grep`, instead of a panic in
+/// `println!`. Rust ignores SIGPIPE by default; this restores the default.
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists;
+    // it only resets one signal's disposition to the system default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -203,24 +281,41 @@ fn run(cli: Cli) -> Result<ExitCode> {
             sets,
             stop_time,
             message_format,
+            cross_check,
+            reference,
+            output_interval,
+            platforms,
         } => {
             let started = Instant::now();
             let sets: Vec<SetValue> = sets.iter().map(|s| parse_set(s)).collect::<Result<_>>()?;
             let lib = load_library(load_paths(&paths)?);
             let out = match export_model(&lib, &model, &sets, stop_time) {
                 Ok(o) => o,
-                Err(ExportError::UnknownModel(m)) => {
-                    eprintln!("error: no class `{m}` in the loaded libraries");
-                    return Ok(ExitCode::from(1));
-                }
                 Err(ExportError::Diagnostics(d)) => {
                     print_diagnostics(&lib, &d, message_format);
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
                     return Ok(ExitCode::from(1));
                 }
             };
             let cache = ObjectCache::from_env()
                 .context("locating the kernel cache (set MOFMU_CACHE_DIR to choose it)")?;
-            let report = build_fmu(&build_spec(&out), &output, Some(&cache))?;
+            let output = match (&output, &cross_check) {
+                (Some(path), _) => path.clone(),
+                (None, Some(dir)) => {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("creating {}", dir.display()))?;
+                    dir.join(format!("{}.fmu", out.model_identifier))
+                }
+                (None, None) => bail!("--output or --cross-check is required"),
+            };
+            let spec = build_spec(&out);
+            let mut report = build_fmu(&spec, &output, Some(&cache))?;
+            if platforms.contains(&Platform::Win64) {
+                report.fmu_bytes = mofmu::package::win64::add_win64_binary(&output, &spec)?;
+            }
             println!(
                 "exported {model} -> {} ({} bytes, {} variables, {} states, {} instances, {} classes; objects: {} compiled, {} from cache; {:.2} s)",
                 output.display(),
@@ -233,22 +328,59 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 report.objects_from_cache,
                 started.elapsed().as_secs_f64()
             );
+            if let Some(dir) = cross_check {
+                let written = mofmu::cross_check::write_directory(
+                    &dir,
+                    &output,
+                    &out.table,
+                    &mofmu::cross_check::Options {
+                        reference: reference.clone(),
+                        output_interval,
+                    },
+                )?;
+                println!(
+                    "cross-check directory {}: {}",
+                    dir.display(),
+                    written.join(", ")
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate {
             fmu,
+            start_time,
             stop_time,
             output_interval,
             tolerance,
             output,
-            variables,
+            mut variables,
+            output_variables,
+            start_values,
+            solver,
+            plot,
         } => {
+            if solver != "rosenbrock" {
+                bail!(
+                    "--solver {solver}: mofmu simulate integrates with one method, `rosenbrock` \
+                     (error-controlled, L-stable); it does not stand in for another"
+                );
+            }
+            variables.extend(output_variables);
+            let start_values = start_values
+                .chunks(2)
+                .map(|pair| {
+                    let value: f64 = pair[1].trim().parse().with_context(|| {
+                        format!("--start-value {} {}: not a number", pair[0], pair[1])
+                    })?;
+                    Ok((pair[0].clone(), value))
+                })
+                .collect::<Result<Vec<_>>>()?;
             let opts = mofmu::harness::SimOptions {
-                start_time: None,
+                start_time,
                 stop_time,
                 output_interval,
                 relative_tolerance: tolerance,
-                start_values: Vec::new(),
+                start_values,
                 output: variables,
             };
             let result = mofmu::harness::simulate(&fmu, &opts)?;
@@ -263,8 +395,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 result.names.len(),
                 last.first().copied().unwrap_or(f64::NAN)
             );
+            if let Some(plot) = plot {
+                plot_result(&fmu, &result, &plot)?;
+                println!("plotted -> {}", plot.display());
+            }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Compare {
+            reference,
+            result,
+            tolerance,
+            signals,
+            report,
+            json,
+        } => compare(&reference, &result, tolerance, signals, report, json),
     }
 }
 
@@ -293,12 +437,12 @@ fn units(paths: &[PathBuf], model: Option<&str>, format: MessageFormat) -> Resul
     };
     let (units, diags) = match model_units(&lib, model) {
         Ok(x) => x,
-        Err(ExportError::UnknownModel(m)) => {
-            eprintln!("error: no class `{m}` in the loaded libraries");
-            return Ok(ExitCode::from(1));
-        }
         Err(ExportError::Diagnostics(d)) => {
             print_diagnostics(&lib, &d, format);
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -344,4 +488,87 @@ fn units(paths: &[PathBuf], model: Option<&str>, format: MessageFormat) -> Resul
         print_diagnostics(&lib, &diags, format);
         Ok(ExitCode::from(1))
     }
+}
+
+/// `mofmu simulate --plot`: every recorded column over time.
+fn plot_result(
+    fmu: &std::path::Path,
+    result: &mofmu::harness::SimResult,
+    path: &std::path::Path,
+) -> Result<()> {
+    let time: Vec<f64> = result.rows.iter().map(|row| row[0]).collect();
+    let names: Vec<String> = result.names.iter().skip(1).cloned().collect();
+    let columns: Vec<Vec<f64>> = (1..result.names.len())
+        .map(|i| result.rows.iter().map(|row| row[i]).collect())
+        .collect();
+    let title = fmu.file_stem().map_or_else(
+        || fmu.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    mofmu::compare::plot::write_result_plot(path, &title, &time, &names, &columns)
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// `mofmu compare`: exit 0 when every signal passes, 1 when one fails, 2
+/// when an input cannot be read or the report cannot be written.
+fn compare(
+    reference_path: &std::path::Path,
+    result_path: &std::path::Path,
+    tolerance: f64,
+    signals: Option<PathBuf>,
+    report: Option<PathBuf>,
+    json: Option<PathBuf>,
+) -> Result<ExitCode> {
+    use mofmu::compare::{self, report as files};
+    if !(tolerance > 0.0 && tolerance <= 1.0) {
+        bail!("--tolerance {tolerance}: the tube width is relative to the time span, in (0, 1]");
+    }
+    let reference = files::read_table(reference_path)?;
+    let result = files::read_table(result_path)?;
+    let signals = signals.map(|p| files::read_signal_list(&p)).transpose()?;
+    let reports = compare::compare(&reference, &result, signals.as_deref(), tolerance);
+    let summary = compare::summarize(
+        &reference_path.display().to_string(),
+        &result_path.display().to_string(),
+        tolerance,
+        reports,
+    );
+    for s in &summary.signals {
+        if s.passed {
+            println!("pass  {} ({} points checked)", s.name, s.checked);
+        } else if s.outliers > 0 {
+            println!(
+                "FAIL  {}: {} of {} points outside the tube, first at t = {}, largest violation {} at t = {}",
+                s.name,
+                s.outliers,
+                s.checked,
+                s.first_failure_time.unwrap_or(f64::NAN),
+                s.largest_violation.map_or_else(|| "not a number".to_string(), |v| format!("{v:e}")),
+                s.largest_violation_time.unwrap_or(f64::NAN),
+            );
+        } else {
+            println!("FAIL  {}: {}", s.name, s.verdict.describe());
+        }
+    }
+    println!(
+        "compare: {} of {} signals passed (tolerance {})",
+        summary.signals_passed,
+        summary.signals.len(),
+        tolerance
+    );
+    if let Some(dir) = &report {
+        files::write_report(dir, &summary, &reference, &result)?;
+        println!("report -> {}", dir.join("index.html").display());
+    }
+    match json.as_deref() {
+        Some(p) if p == std::path::Path::new("-") => println!("{}", summary.to_json()),
+        Some(p) => std::fs::write(p, summary.to_json())
+            .with_context(|| format!("writing {}", p.display()))?,
+        None => {}
+    }
+    Ok(if summary.passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

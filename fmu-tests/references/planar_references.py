@@ -379,6 +379,29 @@ def five_link_pendulum() -> Model:
     return Model(n, FIVE_LINK["phi0"], [0.0] * n, accel, outputs=outputs)
 
 
+# --- The methodology's Listing 1 (examples/Mechanical.mo) ------------------
+
+
+def listing_pendulum() -> Model:
+    # Root -> RevoluteJoint(TD, phi 0, w 0) -> FixedTranslation(r={0.5,0})
+    # -> Body(m=2, J=0.05, g={0,-9.81}): the same equations as the Planar
+    # pendulum, other parameters and the listing's variable names.
+    def frame(q, w):
+        return Frame(1).revolute(0, q).translate([0.5, 0.0], w)
+
+    def accel(t, q, w, x):
+        d = Dynamics(1)
+        d.body(frame(q, w), 2.0, 0.05)
+        return d.accelerations()
+
+    def outputs(t, q, w, x):
+        tip = frame(q, w)
+        return {"revolute.phi": q[0], "revolute.w": w[0], "body.flangeToP.r0[1]": tip.p[0],
+                "body.flangeToP.r0[2]": tip.p[1]}
+
+    return Model(1, [0.0], [0.0], accel, outputs=outputs)
+
+
 # --- Kinematic loops, in minimal coordinates with the closure exact ---------
 
 CRANK, ROD = 0.3, 0.8
@@ -436,6 +459,7 @@ def kinematic_loop() -> Model:
 # reference stem -> (model factory, True for an open chain). Open chains are
 # referenced with the library's TD; loops with TD = 0 (see the module notes).
 CASES = {
+    "Mechanical_Pendulum": (listing_pendulum, True),
     "Planar_FreeBody": (free_body, True),
     "Planar_Pendulum": (pendulum, True),
     "Planar_DoublePendulum": (double_pendulum, True),

@@ -922,16 +922,6 @@ impl Causalizer<'_, '_, '_> {
                     });
                 }
                 bindings.push((vi, elements));
-            } else if is_param && v.ty == Builtin::Real && v.attrs.start.is_none() {
-                self.diags.push(
-                    Diagnostic::error(
-                        "MC048",
-                        v.span,
-                        format!("parameter `{}` has no value", v.name),
-                    )
-                    .with_label("missing binding")
-                    .with_help("give it a default value, e.g. `parameter Real k = 1`"),
-                );
             }
             if v.special.state {
                 if let Some(st) = &v.attrs.start {

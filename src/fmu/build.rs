@@ -169,6 +169,9 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect(),
+        // The kernels are known only after code generation; export fills
+        // this in.
+        source_files: Vec::new(),
     }
 }
 

@@ -4,4 +4,5 @@ pub mod build;
 pub mod dependencies;
 pub mod fmi_rules;
 pub mod model_description;
+pub mod sources;
 pub mod table;

@@ -44,17 +44,21 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
     ));
     xml.open("fmiModelDescription", &root);
 
-    xml.empty(
-        "ModelExchange",
-        &[
-            ("modelIdentifier", table.model_identifier.clone()),
-            ("completedIntegratorStepNotNeeded", "true".to_string()),
-            ("canGetAndSetFMUstate", "true".to_string()),
-            ("canSerializeFMUstate", "true".to_string()),
-            ("providesDirectionalDerivative", "true".to_string()),
-            ("canNotUseMemoryManagementFunctions", "true".to_string()),
-        ],
-    );
+    let model_exchange = [
+        ("modelIdentifier", table.model_identifier.clone()),
+        ("completedIntegratorStepNotNeeded", "true".to_string()),
+        ("canGetAndSetFMUstate", "true".to_string()),
+        ("canSerializeFMUstate", "true".to_string()),
+        ("providesDirectionalDerivative", "true".to_string()),
+        ("canNotUseMemoryManagementFunctions", "true".to_string()),
+    ];
+    if table.source_files.is_empty() {
+        xml.empty("ModelExchange", &model_exchange);
+    } else {
+        xml.open("ModelExchange", &model_exchange);
+        write_source_files(&mut xml, &table.source_files);
+        xml.close("ModelExchange");
+    }
 
     if !table.unit_definitions.is_empty() {
         xml.open("UnitDefinitions", &[]);
@@ -145,6 +149,17 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
 
     xml.close("fmiModelDescription");
     Ok(xml.finish())
+}
+
+/// `<SourceFiles>` of an interface element (`ModelExchange`, and
+/// `CoSimulation` the same way): every C unit in `sources/`, so that an
+/// importer can rebuild the binary for its own platform.
+fn write_source_files(xml: &mut XmlOut, files: &[String]) {
+    xml.open("SourceFiles", &[]);
+    for file in files {
+        xml.empty("File", &[("name", file.clone())]);
+    }
+    xml.close("SourceFiles");
 }
 
 /// A deterministic GUID-shaped string `{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}`

@@ -150,4 +150,7 @@ pub struct ModelTable {
     pub default_experiment: DefaultExperiment,
     /// Log categories declared in the XML and honoured by the runtime.
     pub log_categories: Vec<(String, String)>,
+    /// The C units in `sources/` (`<SourceFiles>`), so that an importer can
+    /// rebuild the binary; see [`crate::fmu::sources`].
+    pub source_files: Vec<String>,
 }

@@ -150,6 +150,33 @@ pub fn instantiate(
     model: ClassId,
     sets: &[SetValue],
 ) -> Result<System, Vec<Diagnostic>> {
+    instantiate_with(elab, model, sets, Purpose::Export)
+}
+
+/// Instantiates a class as the checker sees it: as a component that some
+/// model will instantiate. Its own parameters may be left without a value
+/// (whoever instantiates it sets them); its components' may not.
+pub fn instantiate_for_check(
+    elab: &mut Elaborator,
+    model: ClassId,
+) -> Result<System, Vec<Diagnostic>> {
+    instantiate_with(elab, model, &[], Purpose::Check)
+}
+
+/// Why a class is instantiated: to be exported, or to be checked as the
+/// system its components form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Export,
+    Check,
+}
+
+fn instantiate_with(
+    elab: &mut Elaborator,
+    model: ClassId,
+    sets: &[SetValue],
+    purpose: Purpose,
+) -> Result<System, Vec<Diagnostic>> {
     let model_span = elab.tree.get(model).def.name.span;
     let model_name = elab_name(elab, model);
     let mut b = Builder {
@@ -183,6 +210,7 @@ pub fn instantiate(
         sets_used: vec![false; sets.len()],
         model_span,
         too_large: false,
+        purpose,
     };
     b.sys.model_name = model_name;
     let incoming: Vec<Incoming> = sets
@@ -234,6 +262,7 @@ struct Builder<'e, 'a> {
     model_span: Span,
     /// MX007 was reported: stop laying out variables.
     too_large: bool,
+    purpose: Purpose,
 }
 
 impl Builder<'_, '_> {
@@ -264,6 +293,86 @@ impl Builder<'_, '_> {
         let i = self.sys.classes.len() - 1;
         self.class_index.insert(id, i);
         Some(i)
+    }
+
+    /// MX009 when a parameter's value (one number per element) lies outside
+    /// the `min`/`max` its declaration gives. Reported where the value comes
+    /// from: the modifier that sets it, the component declaration, or the
+    /// parameter itself (its own binding or `--set`).
+    fn check_bounds(
+        &mut self,
+        v: &crate::resolve::elaborate::Var,
+        name: &str,
+        values: &[f64],
+        origin: Option<(Option<Span>, Option<usize>)>,
+        decl_span: Option<Span>,
+    ) {
+        let min = fold_literal(&v.attrs.min);
+        let max = fold_literal(&v.attrs.max);
+        let Some((value, bound, word)) = values.iter().find_map(|&x| match (min, max) {
+            (Some(lo), _) if x < lo => Some((x, lo, "min")),
+            (_, Some(hi)) if x > hi => Some((x, hi, "max")),
+            _ => None,
+        }) else {
+            return;
+        };
+        let from_set = matches!(origin, Some((_, Some(_))));
+        let span = match origin {
+            Some((Some(span), _)) => span,
+            _ => decl_span.filter(|_| !from_set).unwrap_or(v.span),
+        };
+        let via = if from_set { " (from --set)" } else { "" };
+        let relation = if word == "min" { "below" } else { "above" };
+        self.diags.push(
+            Diagnostic::error(
+                "MX009",
+                span,
+                format!("`{name}` = {value}{via} is {relation} its {word} = {bound}"),
+            )
+            .with_label(format!("{word} = {bound} violated"))
+            .with_help(format!("give `{name}` a value within its declared bounds")),
+        );
+    }
+
+    /// A Real parameter that neither its class, nor a modifier, nor `--set`
+    /// gives a value. The class may leave it unset (Modelica allows it, and
+    /// the methodology's own listings do); information completeness is owed
+    /// by whoever instantiates the class, so the diagnostic names that
+    /// component declaration, or the parameter itself when it belongs to the
+    /// exported model.
+    fn unset_parameter(&mut self, me: usize, parent: Option<usize>, var: &str, var_span: Span) {
+        let full = self.sys.flat_name(me, var);
+        match (parent, self.sys.instances[me].decl_span) {
+            (Some(_), Some(decl)) => {
+                let (component, member) = full.rsplit_once('.').unwrap_or(("", var));
+                let local = component.rsplit('.').next().unwrap_or(component);
+                self.diags.push(
+                    Diagnostic::error(
+                        "MC048",
+                        decl,
+                        format!(
+                            "parameter `{full}` has no value: its class declares it without one and no modifier sets it"
+                        ),
+                    )
+                    .with_label("parameter left unset")
+                    .with_help(format!(
+                        "set it where the component is declared, e.g. `{local}({member} = ...)`"
+                    )),
+                );
+            }
+            _ if self.purpose == Purpose::Check => {}
+            _ => self.diags.push(
+                Diagnostic::error(
+                    "MX008",
+                    var_span,
+                    format!("parameter `{full}` of the exported model has no value"),
+                )
+                .with_label("missing binding")
+                .with_help(format!(
+                    "give it a value, e.g. `parameter Real {var} = 1`, or pass --set {full}=VALUE"
+                )),
+            ),
+        }
     }
 
     /// The value of a parameter or state start from the outermost modifier
@@ -433,6 +542,10 @@ impl Builder<'_, '_> {
                     .with_help("give Integer parameters whole-number values"),
                 );
             }
+            let origin = effective
+                .get(&(v.name.clone(), false))
+                .map(|inc| (inc.span, inc.set_index));
+            self.check_bounds(v, &flat(&v.name), &[value], origin, decl_span);
             ints.push(value as i64);
             self.sys.ints.push(IntVar {
                 name: flat(&v.name),
@@ -530,20 +643,7 @@ impl Builder<'_, '_> {
             self.sys.instances[me].var_offset[vi] = Some(offset);
             self.sys.instances[me].var_len[vi] = len;
 
-            let fold_attr = |e: &Option<crate::syntax::ast::Expr>| -> Option<f64> {
-                e.as_ref().and_then(|x| match &x.kind {
-                    crate::syntax::ast::ExprKind::Real(r) => Some(*r),
-                    crate::syntax::ast::ExprKind::Integer(i) => Some(*i as f64),
-                    crate::syntax::ast::ExprKind::Unary(crate::syntax::ast::UnOp::Neg, a) => {
-                        match a.kind {
-                            crate::syntax::ast::ExprKind::Real(r) => Some(-r),
-                            crate::syntax::ast::ExprKind::Integer(i) => Some(-(i as f64)),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                })
-            };
+            let fold_attr = fold_literal;
             let none = vec![None; len];
 
             let (kind, starts) = if v.variability != Variability::Continuous {
@@ -554,12 +654,20 @@ impl Builder<'_, '_> {
                     .map(|(_, e)| e);
                 let inc = effective.get(&(v.name.clone(), false));
                 match self.value_of(inc, own, me, vi, &ints, len) {
-                    Some(Some(x)) => (RealKind::Parameter, x),
+                    Some(Some(x)) => {
+                        let values: Vec<f64> = x.iter().flatten().copied().collect();
+                        let origin = inc.map(|inc| (inc.span, inc.set_index));
+                        self.check_bounds(v, &flat(&v.name), &values, origin, decl_span);
+                        (RealKind::Parameter, x)
+                    }
                     Some(None) => (RealKind::CalculatedParameter, none.clone()),
-                    None => (
-                        RealKind::Parameter,
-                        vec![Some(fold_attr(&v.attrs.start).unwrap_or(0.0)); len],
-                    ),
+                    None => {
+                        let start = fold_attr(&v.attrs.start);
+                        if start.is_none() {
+                            self.unset_parameter(me, parent, &v.name, v.span);
+                        }
+                        (RealKind::Parameter, vec![Some(start.unwrap_or(0.0)); len])
+                    }
                 }
             } else if v.special.state {
                 let own = compiled
@@ -578,7 +686,9 @@ impl Builder<'_, '_> {
             } else if parent.is_none()
                 && v.causality == Causality::Input
                 && v.tearing.is_none()
-                && v.carried_of.is_none()
+                // Checked as a component, a class receives the derivatives
+                // its input connectors carry from whoever connects them.
+                && (v.carried_of.is_none() || self.purpose == Purpose::Check)
             {
                 (
                     RealKind::Input,
@@ -783,6 +893,22 @@ fn derivative_unit(u: &str) -> String {
 
 /// The flat FMI name of element `e` (0-based, row-major) of a variable:
 /// `rod.T[3]`, `body.R[1,2]`, `der(rev.flangeOn.v0[1])`.
+/// The value of an attribute written as a number literal (`min = 2`,
+/// `start = -1.5`); anything else is not folded.
+fn fold_literal(e: &Option<crate::syntax::ast::Expr>) -> Option<f64> {
+    use crate::syntax::ast::{ExprKind, UnOp};
+    e.as_ref().and_then(|x| match &x.kind {
+        ExprKind::Real(r) => Some(*r),
+        ExprKind::Integer(i) => Some(*i as f64),
+        ExprKind::Unary(UnOp::Neg, a) => match a.kind {
+            ExprKind::Real(r) => Some(-r),
+            ExprKind::Integer(i) => Some(-(i as f64)),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String {
     let (order, inner) = crate::resolve::elaborate::split_der(name);
     let mut flat = if path.is_empty() {

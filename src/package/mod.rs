@@ -10,6 +10,7 @@ pub mod archive;
 pub mod cache;
 pub mod compile;
 pub mod model;
+pub mod win64;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -9,12 +9,12 @@ pub const MODEL_H: &str = include_str!("../../templates/mofmu_model.h");
 pub const FMI2_H: &str = include_str!("../../templates/mofmu_fmi2.h");
 
 /// Name of the per-model system file inside `sources/`.
-pub const SYSTEM_C: &str = "mofmu_system.c";
+pub const SYSTEM_C: &str = crate::fmu::sources::SYSTEM_C;
 
 pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
     let mut sources = vec![
         CSource {
-            name: "mofmu_runtime.c".into(),
+            name: crate::fmu::sources::RUNTIME_C.into(),
             text: RUNTIME_C.into(),
             cache: true,
         },
@@ -36,8 +36,8 @@ pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
         model_description: out.model_description.clone(),
         sources,
         headers: vec![
-            ("mofmu_model.h".into(), MODEL_H.into()),
-            ("mofmu_fmi2.h".into(), FMI2_H.into()),
+            (crate::fmu::sources::MODEL_H.into(), MODEL_H.into()),
+            (crate::fmu::sources::FMI2_H.into(), FMI2_H.into()),
         ],
     }
 }

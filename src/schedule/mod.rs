@@ -173,17 +173,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                 // Unconnected inputs were reported above; anything else
                 // unwritten is a variable nobody determines.
                 if !diags.iter().any(|d| d.code == "MC056") {
-                    diags.push(
-                        Diagnostic::error(
-                            "MX005",
-                            sys.instances[0]
-                                .decl_span
-                                .unwrap_or_else(|| span_of_model(sys)),
-                            format!("`{}` is read but never determined", sys.reals[*r].name),
-                        )
-                        .with_label("never determined")
-                        .with_help("connect or determine the variable"),
-                    );
+                    diags.push(never_determined(sys, *r));
                 }
             }
         }
@@ -241,6 +231,54 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         return Err(diags);
     }
     Ok(schedule)
+}
+
+/// `MX005` for a variable that is read but that nothing determines, at the
+/// declaration that owns it: the component's in its parent, or the
+/// variable's (a connector member's is its connector's) in the model.
+fn never_determined(sys: &System, real: usize) -> Diagnostic {
+    let name = &sys.reals[real].name;
+    let owner = sys.instances.iter().enumerate().find_map(|(i, inst)| {
+        let class = &sys.classes[inst.class].model;
+        (0..class.vars.len())
+            .find(|&vi| {
+                let covers = |off: Option<usize>| {
+                    off.is_some_and(|o| (o..o + inst.var_len[vi].max(1)).contains(&real))
+                };
+                covers(inst.var_offset[vi]) || covers(inst.der_offset[vi])
+            })
+            .map(|vi| (i, &class.vars[vi]))
+    });
+    match owner {
+        Some((i, v)) if i == 0 && v.connector.is_some() && v.causality == Causality::Input => {
+            let connector = v.connector.as_deref().unwrap_or_default();
+            Diagnostic::error(
+                "MX005",
+                v.span,
+                format!(
+                    "connector `{connector}` of the exported model is connected to nothing, so its inputs have no value: a class with an unconnected physical connector cannot be exported alone"
+                ),
+            )
+            .with_label("connector of the exported model")
+            .with_help(format!(
+                "export a model that connects `{connector}` to a component that determines it, e.g. one of the library's examples"
+            ))
+        }
+        Some((i, v)) => Diagnostic::error(
+            "MX005",
+            sys.instances[i].decl_span.unwrap_or(v.span),
+            format!("`{name}` is read but never determined"),
+        )
+        .with_label("never determined")
+        .with_help("connect or determine the variable"),
+        None => Diagnostic::error(
+            "MX005",
+            span_of_model(sys),
+            format!("`{name}` is read but never determined"),
+        )
+        .with_label("never determined")
+        .with_help("connect or determine the variable"),
+    }
 }
 
 fn span_of_model(sys: &System) -> Span {

@@ -267,6 +267,25 @@ impl Parser<'_> {
         if token.tok == Tok::Invalid || (token.tok == Tok::Eof && self.runaway_reported) {
             return Reported;
         }
+        if expected.starts_with("`;`") && self.pos > 0 && self.line_break_before_current() {
+            // A `;` forgotten at the end of a line: the fault is on that
+            // line, after its last token, not at the start of the next one.
+            let previous = self.tokens[self.pos - 1];
+            let after = self.text_of(previous).chars().take(24).collect::<String>();
+            let span = self.token_span(previous);
+            return self.push(
+                Diagnostic::error(
+                    "MS001",
+                    span,
+                    format!(
+                        "expected {expected} after `{after}`, found {} on a later line",
+                        self.found(token)
+                    ),
+                )
+                .with_label(format!("{expected} missing after this"))
+                .with_help("end the declaration or equation with `;`"),
+            );
+        }
         let found = self.found(token);
         let span = self.token_span(token);
         self.push(
@@ -315,6 +334,39 @@ impl Parser<'_> {
                     "nest expressions, modifications, equations and classes at most {MAX_NESTING} levels deep; name intermediate results or split the class"
                 )),
         )
+    }
+
+    /// Whether a line break separates the current token from the one
+    /// before it.
+    fn line_break_before_current(&self) -> bool {
+        let from = self.prev_end as usize;
+        let to = self.current().start as usize;
+        self.text
+            .get(from..to)
+            .is_some_and(|gap| gap.contains('\n'))
+    }
+
+    /// An identifier standing alone on its line, one or two letters away
+    /// from a section keyword (`equaton`): the section keyword it was meant
+    /// to be. Read as a type name it would start a cascade of errors on the
+    /// equations after it.
+    fn misspelt_section_keyword(&self) -> Option<Kw> {
+        if self.tok() != Tok::Ident || self.nth(1) == Tok::Eof {
+            return None;
+        }
+        let token = self.current();
+        let next = self.tokens[(self.pos + 1).min(self.tokens.len() - 1)];
+        let gap = self.text.get(token.end as usize..next.start as usize)?;
+        if !gap.contains('\n') {
+            return None;
+        }
+        let word = self.text_of(token);
+        [Kw::Equation, Kw::Algorithm, Kw::Protected, Kw::Public]
+            .into_iter()
+            .find(|kw| {
+                let distance = strsim::damerau_levenshtein(word, kw.as_str());
+                distance > 0 && distance <= 2 && word.len() + 2 >= kw.as_str().len()
+            })
     }
 
     fn at_section_keyword(&self) -> bool {
@@ -746,6 +798,9 @@ impl Parser<'_> {
             let start_pos = self.pos;
             let result = if self.at_section_keyword() || self.at_kw(Kw::Annotation) {
                 self.composition_keyword(&mut body.sections, &mut visibility)
+            } else if let Some(kw) = self.misspelt_section_keyword() {
+                self.misspelt_keyword(kw, &mut body.sections, &mut visibility);
+                Ok(())
             } else {
                 self.element(visibility, &mut body.elements)
             };
@@ -792,6 +847,35 @@ impl Parser<'_> {
             _ => self.annotation_statement()?,
         }
         Ok(())
+    }
+
+    /// MS010 at a misspelt section keyword; the section is then read as if
+    /// the keyword were spelt right, so what follows is checked as usual.
+    fn misspelt_keyword(
+        &mut self,
+        kw: Kw,
+        sections: &mut Vec<Section>,
+        visibility: &mut Visibility,
+    ) {
+        let token = self.bump();
+        let span = self.token_span(token);
+        let word = self.text_of(token).to_string();
+        self.push(
+            Diagnostic::error(
+                "MS010",
+                span,
+                format!("`{word}` is not a keyword; read as `{}`", kw.as_str()),
+            )
+            .with_label(format!("did you mean `{}`?", kw.as_str()))
+            .with_help(format!("write `{}`", kw.as_str())),
+        );
+        let start = token.start;
+        match kw {
+            Kw::Equation => sections.push(self.equation_section(None, start)),
+            Kw::Algorithm => sections.push(self.algorithm_section(None, start)),
+            Kw::Protected => *visibility = Visibility::Protected,
+            _ => *visibility = Visibility::Public,
+        }
     }
 
     /// `external "C" y = f(x) annotation(...);`: not kept, only checked

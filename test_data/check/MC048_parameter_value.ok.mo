@@ -1,9 +1,13 @@
+// export: P.M
 package P
-  block B
-    parameter Real k = 1;
-    input Real u;
-    output Real y;
+  connector RealOutput = output Real;
+  block Const
+    parameter Real k;
+    RealOutput y;
   equation
-    y = k*u;
-  end B;
+    y = k;
+  end Const;
+  model M
+    Const c(k = 2);
+  end M;
 end P;

@@ -559,10 +559,21 @@ fn unknown_models_are_named_back() {
         }
     }
     // A package is a class, but not one that can be exported.
-    match export_error(&lib, "Thermal.Examples", &[]) {
-        ExportError::UnknownModel(name) => assert!(name.starts_with("Thermal.Examples ")),
-        other => panic!("expected UnknownModel for a package, got {other:?}"),
+    let error = export_error(&lib, "Thermal.Examples", &[]);
+    match &error {
+        ExportError::NotAModel { name, kind, models } => {
+            assert_eq!(name, "Thermal.Examples");
+            assert_eq!(*kind, "package");
+            assert!(models.contains(&"Thermal.Examples.RodHeating".to_string()));
+        }
+        other => panic!("expected NotAModel for a package, got {other:?}"),
     }
+    // The name stands in backticks on its own; the note follows them.
+    let text = error.to_string();
+    assert!(
+        text.starts_with("`Thermal.Examples` is a package, not a model; models in it: "),
+        "{text}"
+    );
 }
 
 #[test]
@@ -575,6 +586,12 @@ fn bad_sets_are_diagnostics() {
         (set("rod.n", 0.0), "MX004", "size 0"),
         (set("rod.n", -4.0), "MX004", "rod.T"),
         (set("rod.n", 2.5), "MX003", "whole number"),
+        // `n(min = 2)`: a rod of one volume would only fail at simulation.
+        (
+            set("rod.n", 1.0),
+            "MX009",
+            "`rod.n` = 1 (from --set) is below its min = 2",
+        ),
     ];
     for (value, code, text) in cases {
         let diagnostics: Vec<Diagnostic> =
@@ -779,4 +796,35 @@ fn integer_and_boolean_parameters_have_their_own_value_references() {
     );
     assert_eq!(inst.get_integer(&[vr("n")]).expect("integers"), vec![3]);
     assert_eq!(inst.get_real(&[vr("y")]).expect("y"), vec![3.0]);
+}
+
+/// Output piped into a reader that stops early (`| head -1`) ends mofmu
+/// quietly: no panic message, no exit code 101.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mofmu"))
+        .args([
+            "units",
+            "examples/Base.mo",
+            "examples/Signals.mo",
+            "examples/Planar",
+        ])
+        .current_dir(repo())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the mofmu binary runs");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut first = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("the first line arrives");
+    // The reader is dropped here, as `head -1` exits after one line.
+    assert!(first.contains(": "), "{first}");
+    let out = child.wait_with_output().expect("mofmu ends");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
 }

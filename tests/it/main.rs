@@ -1,5 +1,6 @@
 //! The one integration-test binary.
 mod check;
+mod compare;
 mod dependencies;
 mod directional;
 mod export;

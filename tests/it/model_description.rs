@@ -273,6 +273,9 @@ pub fn decay_table() -> ModelTable {
             step_size: None,
         },
         log_categories: vec![("logAll".to_string(), "Everything".to_string())],
+        source_files: ["decay_system.c", "decay_fmi.c", "decay_model.c"]
+            .map(str::to_string)
+            .to_vec(),
     };
     table.guid = guid_from(&[b"Decay", b"test"]);
     table
@@ -397,6 +400,7 @@ fn rod_table() -> ModelTable {
             ("logEvents".to_string(), "Events & steps".to_string()),
             ("logStatusError".to_string(), "Errors".to_string()),
         ],
+        source_files: Vec::new(),
     };
     table.guid = guid_from(&[b"Thermal.Rod"]);
     table

@@ -244,7 +244,7 @@ fn exercise(files: Vec<(String, String)>, model: &str) -> Result<Vec<&'static st
                 diags[0].message
             ))
         }
-        Ok(_) | Err(ExportError::UnknownModel(_)) => {}
+        Ok(_) | Err(ExportError::UnknownModel(_) | ExportError::NotAModel { .. }) => {}
         Err(ExportError::Diagnostics(ds)) => {
             if ds.is_empty() {
                 return Err("export failed without a diagnostic".into());

@@ -91,7 +91,7 @@ fn every_code_has_a_fixture() {
         .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
     for code in [
-        "MS001", "MS002", "MS003", "MS004", "MS005", "MS006", "MS007", "MS008", "MS009",
+        "MS001", "MS002", "MS003", "MS004", "MS005", "MS006", "MS007", "MS008", "MS009", "MS010",
     ] {
         assert!(
             names.iter().any(|n| n.starts_with(code)),

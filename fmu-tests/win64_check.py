@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""The optional Windows binaries: `mofmu export --platform win64`.
+
+For each case of fmu-tests/cases.toml the model is exported twice with
+`--platform win64`; then
+
+1. the FMU holds `binaries/linux64/<id>.so` and `binaries/win64/<id>.dll`,
+   and the two exports are byte-identical (the DLL has no timestamp);
+2. the DLL (read with the MinGW-w64 `objdump -p`) exports exactly the 44
+   functions of the FMI 2.0 API, nothing else;
+3. it imports only from the C runtime `msvcrt.dll` and from `KERNEL32.dll`,
+   and from KERNEL32 only the functions the MinGW-w64 C runtime glue itself
+   uses (listed below), so the DLL needs nothing a Windows machine lacks;
+4. the Linux binary is the same as in an export without `--platform win64`.
+
+Needs the Debian package gcc-mingw-w64-x86-64-win32 (scripts/test-all
+installs it). Every check prints `PASS|FAIL <case> <check> <detail>`; the
+last line is `N passed, N failed`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from roundtrip import Report, load_cases  # noqa: E402
+
+DEFAULT_MOFMU = ROOT / "target" / "release" / "mofmu"
+DEFAULT_OUT = ROOT / "out" / "win64"
+OBJDUMP = "x86_64-w64-mingw32-objdump"
+
+FMI2_FUNCTIONS = {
+    "fmi2GetTypesPlatform", "fmi2GetVersion", "fmi2SetDebugLogging", "fmi2Instantiate",
+    "fmi2FreeInstance", "fmi2SetupExperiment", "fmi2EnterInitializationMode",
+    "fmi2ExitInitializationMode", "fmi2Terminate", "fmi2Reset", "fmi2GetReal", "fmi2GetInteger",
+    "fmi2GetBoolean", "fmi2GetString", "fmi2SetReal", "fmi2SetInteger", "fmi2SetBoolean",
+    "fmi2SetString", "fmi2GetFMUstate", "fmi2SetFMUstate", "fmi2FreeFMUstate",
+    "fmi2SerializedFMUstateSize", "fmi2SerializeFMUstate", "fmi2DeSerializeFMUstate",
+    "fmi2GetDirectionalDerivative", "fmi2EnterEventMode", "fmi2NewDiscreteStates",
+    "fmi2EnterContinuousTimeMode", "fmi2CompletedIntegratorStep", "fmi2SetTime",
+    "fmi2SetContinuousStates", "fmi2GetDerivatives", "fmi2GetEventIndicators",
+    "fmi2GetContinuousStates", "fmi2GetNominalsOfContinuousStates", "fmi2SetRealInputDerivatives",
+    "fmi2GetRealOutputDerivatives", "fmi2DoStep", "fmi2CancelStep", "fmi2GetStatus",
+    "fmi2GetRealStatus", "fmi2GetIntegerStatus", "fmi2GetBooleanStatus", "fmi2GetStringStatus",
+}
+
+# What the MinGW-w64 C runtime's own start-up and helper code takes from
+# KERNEL32: locks and thread-local storage for the CRT, memory protection
+# for pseudo-relocations, and character-set conversion for formatted output.
+KERNEL32_FOR_THE_C_RUNTIME = {
+    "DeleteCriticalSection", "EnterCriticalSection", "InitializeCriticalSection",
+    "LeaveCriticalSection", "GetLastError", "IsDBCSLeadByteEx", "MultiByteToWideChar",
+    "WideCharToMultiByte", "Sleep", "TlsGetValue", "VirtualProtect", "VirtualQuery",
+}
+
+
+def pe_exports_and_imports(dll: bytes, scratch: Path) -> tuple[set[str], dict[str, set[str]]]:
+    path = scratch / "binary.dll"
+    path.write_bytes(dll)
+    text = subprocess.run([OBJDUMP, "-p", str(path)], capture_output=True, text=True, check=True).stdout
+    exports: set[str] = set()
+    if "[Ordinal/Name Pointer] Table" in text:
+        table = text.split("[Ordinal/Name Pointer] Table", 1)[1]
+        for line in table.splitlines()[1:]:
+            m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s*$", line)
+            if not m:
+                break
+            exports.add(m.group(1))
+    imports: dict[str, set[str]] = {}
+    current = None
+    for line in text.splitlines():
+        m = re.match(r"\s*DLL Name: (\S+)", line)
+        if m:
+            current = imports.setdefault(m.group(1), set())
+            continue
+        m = re.match(r"\s*[0-9a-f]+\s+\d+\s+(\w+)\s*$", line)
+        if current is not None and m:
+            current.add(m.group(1))
+        elif current is not None and not line.strip():
+            current = None
+    return exports, imports
+
+
+def export(mofmu: Path, case, out: Path, extra: list[str]) -> tuple[bool, str]:
+    command = [str(mofmu), "export", *case.libraries, "--model", case.model,
+               "--stop-time", repr(case.stop_time), "-o", str(out), *extra]
+    for s in case.sets:
+        command += ["--set", s]
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    return proc.returncode == 0, (proc.stderr.strip().splitlines() or [""])[-1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mofmu", type=Path, default=DEFAULT_MOFMU)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("-k", dest="filters", action="append", default=[], metavar="NAME")
+    args = parser.parse_args(argv)
+    if shutil.which(OBJDUMP) is None:
+        print(f"error: {OBJDUMP} not found (apt-get install gcc-mingw-w64-x86-64-win32)", file=sys.stderr)
+        return 1
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    report = Report()
+    for case in load_cases(HERE / "cases.toml"):
+        if args.filters and not any(f in case.name for f in args.filters):
+            continue
+        first, second, plain = (out / f"{case.name}{s}.fmu" for s in ("", "-again", "-linux-only"))
+        ok, detail = export(args.mofmu, case, first, ["--platform", "win64"])
+        if not report.check(ok, case.name, "export --platform win64", detail or str(first.name)):
+            continue
+        export(args.mofmu, case, second, ["--platform", "win64"])
+        export(args.mofmu, case, plain, [])
+        identifier = case.model.replace(".", "_")
+        with zipfile.ZipFile(first) as z:
+            names = set(z.namelist())
+            dll = z.read(f"binaries/win64/{identifier}.dll") if f"binaries/win64/{identifier}.dll" in names else b""
+            so = z.read(f"binaries/linux64/{identifier}.so")
+        report.check(bool(dll) and f"binaries/linux64/{identifier}.so" in names, case.name, "both-binaries",
+                     f"{len(dll)} bytes of DLL")
+        report.check(first.read_bytes() == second.read_bytes(), case.name, "reproducible", "two exports equal")
+        with zipfile.ZipFile(plain) as z:
+            report.check(z.read(f"binaries/linux64/{identifier}.so") == so, case.name, "linux64-unchanged",
+                         "same .so as without --platform win64")
+        if not dll:
+            continue
+        exports, imports = pe_exports_and_imports(dll, out)
+        extra, missing = exports - FMI2_FUNCTIONS, FMI2_FUNCTIONS - exports
+        report.check(not extra and not missing, case.name, "exports-only-fmi",
+                     f"{len(exports)} exports" + (f"; extra {sorted(extra)}" if extra else "")
+                     + (f"; missing {sorted(missing)}" if missing else ""))
+        foreign = sorted(set(imports) - {"msvcrt.dll", "KERNEL32.dll"})
+        kernel = imports.get("KERNEL32.dll", set()) - KERNEL32_FOR_THE_C_RUNTIME
+        report.check(not foreign and not kernel, case.name, "imports-only-c-runtime",
+                     ", ".join(f"{d} ({len(f)})" for d, f in sorted(imports.items()))
+                     + (f"; other DLLs {foreign}" if foreign else "")
+                     + (f"; other KERNEL32 functions {sorted(kernel)}" if kernel else ""))
+    return report.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+//! The optional Windows binary (`mofmu export --platform win64`): the same
+//! C units cross-compiled with the MinGW-w64 toolchain into
+//! `binaries/win64/<modelIdentifier>.dll`, next to the Linux binary.
+//!
+//! A module-definition file exports exactly the FMI 2.0 functions (the
+//! runtime's `MOFMU_EXPORT` marks them for ELF visibility, which PE does not
+//! know); `-static-libgcc` keeps the GCC runtime inside the DLL, so it
+//! imports only the C runtime (`msvcrt.dll`) and the Windows core
+//! (`KERNEL32.dll`) that the C runtime itself stands on; and
+//! `--no-insert-timestamp` keeps the DLL byte-identical from build to build
+//! (`-s` leaves out the symbol table, as the FMU needs only the exports).
+
+use std::io::Read;
+use std::path::Path;
+use std::process::Command;
+
+use super::{io_error, write_archive_atomically, ArchiveEntry, FmuBuildSpec, PackageError};
+
+/// The cross compiler, unless `MOFMU_MINGW_CC` names another.
+pub const MINGW_CC: &str = "x86_64-w64-mingw32-gcc";
+
+/// Every function of the FMI 2.0 API, the DLL's only exports.
+pub const FMI2_FUNCTIONS: [&str; 44] = [
+    "fmi2GetTypesPlatform",
+    "fmi2GetVersion",
+    "fmi2SetDebugLogging",
+    "fmi2Instantiate",
+    "fmi2FreeInstance",
+    "fmi2SetupExperiment",
+    "fmi2EnterInitializationMode",
+    "fmi2ExitInitializationMode",
+    "fmi2Terminate",
+    "fmi2Reset",
+    "fmi2GetReal",
+    "fmi2GetInteger",
+    "fmi2GetBoolean",
+    "fmi2GetString",
+    "fmi2SetReal",
+    "fmi2SetInteger",
+    "fmi2SetBoolean",
+    "fmi2SetString",
+    "fmi2GetFMUstate",
+    "fmi2SetFMUstate",
+    "fmi2FreeFMUstate",
+    "fmi2SerializedFMUstateSize",
+    "fmi2SerializeFMUstate",
+    "fmi2DeSerializeFMUstate",
+    "fmi2GetDirectionalDerivative",
+    "fmi2EnterEventMode",
+    "fmi2NewDiscreteStates",
+    "fmi2EnterContinuousTimeMode",
+    "fmi2CompletedIntegratorStep",
+    "fmi2SetTime",
+    "fmi2SetContinuousStates",
+    "fmi2GetDerivatives",
+    "fmi2GetEventIndicators",
+    "fmi2GetContinuousStates",
+    "fmi2GetNominalsOfContinuousStates",
+    "fmi2SetRealInputDerivatives",
+    "fmi2GetRealOutputDerivatives",
+    "fmi2DoStep",
+    "fmi2CancelStep",
+    "fmi2GetStatus",
+    "fmi2GetRealStatus",
+    "fmi2GetIntegerStatus",
+    "fmi2GetBooleanStatus",
+    "fmi2GetStringStatus",
+];
+
+const FLAGS: &[&str] = &[
+    "-std=c99",
+    "-O2",
+    "-ffp-contract=off",
+    "-shared",
+    "-static-libgcc",
+    "-s",
+    "-Wl,--no-insert-timestamp",
+];
+
+/// Cross-compiles the FMU's C units into a Windows DLL and returns its bytes.
+pub fn build_win64_library(spec: &FmuBuildSpec) -> Result<Vec<u8>, PackageError> {
+    let compiler = std::env::var("MOFMU_MINGW_CC").unwrap_or_else(|_| MINGW_CC.to_string());
+    let build = tempfile::Builder::new()
+        .prefix("mofmu-win64-")
+        .tempdir()
+        .map_err(|e| io_error("creating a build directory in", &std::env::temp_dir(), e))?;
+    let dir = build.path();
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).map_err(|e| io_error("writing", &dir.join(name), e))
+    };
+    for (name, text) in &spec.headers {
+        write(name, text)?;
+    }
+    let mut units: Vec<&str> = Vec::new();
+    for source in &spec.sources {
+        write(&source.name, &source.text)?;
+        units.push(&source.name);
+    }
+    units.sort_unstable();
+    let definitions = format!(
+        "LIBRARY {}.dll\nEXPORTS\n{}\n",
+        spec.model_identifier,
+        FMI2_FUNCTIONS.join("\n")
+    );
+    write("exports.def", &definitions)?;
+    let library = format!("{}.dll", spec.model_identifier);
+    let output = Command::new(&compiler)
+        .current_dir(dir)
+        .args(FLAGS)
+        .args(["-o", &library])
+        .args(&units)
+        .args(["exports.def", "-lm"])
+        .output()
+        .map_err(|e| {
+            PackageError::CompilerNotFound(format!(
+                "cannot run the MinGW-w64 cross compiler `{compiler}` ({e}); on Debian: \
+                 apt-get install gcc-mingw-w64-x86-64-win32"
+            ))
+        })?;
+    if !output.status.success() {
+        return Err(PackageError::Link {
+            library,
+            stderr: String::from_utf8_lossy(&output.stderr)
+                .trim_end()
+                .to_string(),
+        });
+    }
+    std::fs::read(dir.join(&library)).map_err(|e| io_error("reading", &dir.join(&library), e))
+}
+
+/// Adds `binaries/win64/<id>.dll` to the FMU at `fmu` (rewritten
+/// atomically, entries as before). Returns the new archive size.
+pub fn add_win64_binary(fmu: &Path, spec: &FmuBuildSpec) -> Result<u64, PackageError> {
+    let dll = build_win64_library(spec)?;
+    let file = std::fs::File::open(fmu).map_err(|e| io_error("opening", fmu, e))?;
+    let zip_error = |source| PackageError::Zip {
+        path: fmu.to_path_buf(),
+        source,
+    };
+    let mut archive = zip::ZipArchive::new(file).map_err(zip_error)?;
+    let mut entries = Vec::with_capacity(archive.len() + 1);
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).map_err(zip_error)?;
+        let mut bytes = Vec::new();
+        entry
+            .read_to_end(&mut bytes)
+            .map_err(|e| io_error("reading", fmu, e))?;
+        entries.push(ArchiveEntry {
+            path: entry.name().to_string(),
+            executable: entry.unix_mode().is_some_and(|m| m & 0o111 != 0),
+            bytes,
+        });
+    }
+    entries.retain(|e| !e.path.starts_with("binaries/win64/"));
+    entries.push(ArchiveEntry {
+        path: format!("binaries/win64/{}.dll", spec.model_identifier),
+        bytes: dll,
+        executable: true,
+    });
+    write_archive_atomically(fmu, entries)
+}
