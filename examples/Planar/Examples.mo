@@ -364,7 +364,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(frontShaft.flange, idealWheelFront.flange);
   end SingleTrack;
 
-  model TwoTrack "A two-track vehicle on dry-friction wheels: rear drive through a differential, front steering torque"
+  model TwoTrack "A two-track vehicle on dry-friction wheels: rear drive through a differential, the first pulse of the published steering torque"
     // The chassis is a free body at the middle of the rear axle; the front
     // axle is 2 m ahead, the wheels 0.75 m to either side. Both front wheels
     // hang on DrivenRevolute joints with a 0.05 m trail, turned by one

@@ -260,12 +260,8 @@ encapsulated package Joints "Joints in dialectic form: declared tearing and the 
     SI.Velocity v_slip "Velocity of the contact point along the road";
     SI.Force N "Normal force of the road on the wheel";
     SI.Force f "Friction force of the road on the wheel, along the road";
-    Real mu "Friction coefficient of the slip (Friction.TripleS's characteristic)";
+    Friction.TripleS friction(mu_A = mu_A, mu_S = mu_S) "Friction coefficient of the slip";
   protected
-    SI.Velocity slip_magnitude "Magnitude of the slip velocity";
-    Real u_adhesion "Position on the adhesion cubic (1 at the peak)";
-    Real u_transition "Position on the transition cubic (-1 at the peak, 1 at vSlide)";
-    Real mu_magnitude "Friction coefficient for the magnitude of the slip";
     B.LinearResponse cutX "Chooses ax so that the road's force along the road is the friction force";
   equation
     ax = cutX.balance;
@@ -283,17 +279,11 @@ encapsulated package Joints "Joints in dialectic form: declared tearing and the 
     flange_a.f0 = -flange_b.f0;
     flange_a.t = -flange_b.t - (rr[1]*flange_b.f0[2] - rr[2]*flange_b.f0[1]);
     v_slip = vx + R*w;
-    // The characteristic of Friction.TripleS, written out: a component
-    // class that reads carried derivatives keeps to special sub-components.
-    slip_magnitude = noEvent(abs(v_slip));
-    u_adhesion = slip_magnitude/vAdhesion;
-    u_transition = (2*slip_magnitude - vAdhesion - vSlide)/(vSlide - vAdhesion);
-    mu_magnitude = noEvent(if slip_magnitude < vAdhesion then mu_A*(1.5*u_adhesion - 0.5*u_adhesion^3)
-      elseif slip_magnitude < vSlide then 0.5*(mu_A + mu_S) + 0.5*(mu_S - mu_A)*(1.5*u_transition - 0.5*u_transition^3)
-      else mu_S);
-    mu = noEvent(if v_slip < 0 then -mu_magnitude else mu_magnitude);
+    friction.x = v_slip;
+    friction.x_adhesion = vAdhesion;
+    friction.x_slide = vSlide;
     N = -(flange_b.f0*en);
-    f = -N*mu;
+    f = -N*friction.mu;
     // The massless wheel is in equilibrium under flange_b's force and torque
     // and the road's normal and friction forces at the contact point.
     cutX.residual = flange_b.f0*ea + f;
@@ -313,7 +303,7 @@ encapsulated package Joints "Joints in dialectic form: declared tearing and the 
     Interfaces.FlangeTo flange_a "First end";
     Interfaces.FlangeTo flange_b "Second end";
     SI.Force f "Tension of the rod (positive pulls the ends together)";
-    Real locked "1 while the rod holds, 0 after tRelease";
+    Real locked(unit = "1") "1 while the rod holds, 0 after tRelease";
     SI.Position dr[2] "Position of flange_b relative to flange_a";
     SI.Velocity dv[2] "Kinetic velocity of flange_b relative to flange_a";
     SI.Length length "Distance between the flanges";

@@ -40,6 +40,7 @@ from scipy.integrate import solve_ivp
 from scipy.linalg import expm
 
 import planar_references
+import vehicle_references
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE.parent / "cases.toml"
@@ -310,6 +311,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "RodHeating_n10": rod_heating(10),
 }
 GENERATORS.update(planar_references.GENERATORS)
+GENERATORS.update(vehicle_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------
