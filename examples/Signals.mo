@@ -12,6 +12,13 @@ encapsulated package Signals "Causal signal blocks"
 
   package Sources "Signal sources that depend on time only"
 
+    block Constant "Constant output"
+      parameter Real k = 1 "Value of the output";
+      Interfaces.RealOutput y "Constant signal";
+    equation
+      y = k;
+    end Constant;
+
     block Step "Jumps from offset to offset + height at startTime"
       parameter Real height = 1 "Height of the step";
       parameter Real offset = 0 "Output before the step";

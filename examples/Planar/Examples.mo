@@ -6,6 +6,8 @@ encapsulated package Examples "The planar examples, with the published parameter
   import Planar.Forces;
   import Planar.Sensors;
   import Planar.Interfaces;
+  import Planar.Rotational;
+  import Planar.Wheels;
   import Signals.Continuous;
   import Signals.Sources;
 
@@ -236,5 +238,243 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(rev5.flange_b, link5.flange_a);
     connect(link5.flange_b, body5.flange);
   end FiveLinkPendulum;
+
+  // --- Wheels and vehicles ----------------------------------------------
+
+  model CounterSpin "A wheel thrown forward with counter-spin on a dry-friction road"
+    // The published CounterSpin: the slip 2 + 0.1*15 = 3.5 m/s first makes
+    // the wheel slide and turns its spin around; near 2 s the slip reaches
+    // the steep adhesion part of the characteristic and the wheel rolls.
+    Parts.Fixed fixed "The road";
+    Joints.DryFrictionRolling rolling(R = 0.1, vAdhesion = 0.01, vSlide = 0.03, mu_A = 0.5,
+      mu_S = 0.15, x_start = 0, vx_start = 2, phi_start = 0, w_start = 15);
+    Parts.Body body(m = 0.01, I = 0.0005);
+  equation
+    connect(fixed.flange, rolling.flange_a);
+    connect(rolling.flange_b, body.flange);
+  end CounterSpin;
+
+  model WheelBasedCraneCrab "A pendulum hanging from the hub of a wheel that rolls without slip"
+    Parts.Fixed fixed "The road";
+    Joints.IdealRolling rolling(R = 0.3, x_start = 0, phi_start = 0, w_start = 0);
+    Parts.Body body(m = 1, I = 0.1) "Wheel";
+    Joints.Revolute revolute(phi_start = 1.3962634015955, w_start = 0) "Pendulum joint, relative to the turning wheel";
+    Parts.FixedTranslation fixedTranslation(r = {1, 0});
+    Parts.Body body1(m = 2, I = 0.2) "Pendulum";
+  equation
+    connect(fixed.flange, rolling.flange_a);
+    connect(rolling.flange_b, body.flange);
+    connect(rolling.flange_b, revolute.flange_a);
+    connect(revolute.flange_b, fixedTranslation.flange_a);
+    connect(fixedTranslation.flange_b, body1.flange);
+  end WheelBasedCraneCrab;
+
+  model TestIdealWheel "An ideal wheel driven round a circle by a constant torque (no gravity)"
+    // The wheel sits on a prismatic joint along a free revolute arm; its
+    // lateral constraint keeps the radius at 1 m, its rolling constraint
+    // ties the arm's rotation to the shaft's.
+    Parts.Fixed fixed;
+    Joints.Revolute revolute(phi_start = 0, w_start = 0);
+    Joints.Prismatic prismatic(e = {0, 1}, s_start = 1, v_start = 0);
+    Parts.Body body(m = 10, I = 1, g = {0, 0});
+    Wheels.IdealWheel idealWheel(radius = 0.3, e = {1, 0});
+    Rotational.Inertia inertia(J = 1, phi_start = 0, w_start = 0);
+    Rotational.ConstantTorque engineTorque(tau_constant = 2);
+  equation
+    connect(fixed.flange, revolute.flange_a);
+    connect(revolute.flange_b, prismatic.flange_a);
+    connect(prismatic.flange_b, body.flange);
+    connect(prismatic.flange_b, idealWheel.frame);
+    connect(inertia.flange, idealWheel.flange);
+    connect(inertia.flange, engineTorque.flange);
+  end TestIdealWheel;
+
+  model TestDryFrictionWheel "A dry-friction wheel driven round a circle by a constant torque (no gravity)"
+    // As TestIdealWheel, but the wheel slips: the torque spins the shaft
+    // up, the longitudinal friction drives the arm round, and the lateral
+    // friction holds the body against the centrifugal force until it slides
+    // outwards along the prismatic joint.
+    Parts.Fixed fixed;
+    Joints.Revolute revolute(phi_start = 0, w_start = 0);
+    Joints.Prismatic prismatic(e = {0, 1}, s_start = 1, v_start = 0);
+    Parts.Body body(m = 10, I = 1, g = {0, 0});
+    Wheels.DryFrictionWheel dryFrictionWheel(radius = 0.3, e = {1, 0}, N = 100, vAdhesion = 0.1,
+      vSlide = 0.3, mu_A = 0.8, mu_S = 0.4);
+    Rotational.Inertia inertia(J = 1, phi_start = 0, w_start = 0);
+    Rotational.ConstantTorque engineTorque(tau_constant = 2);
+  equation
+    connect(fixed.flange, revolute.flange_a);
+    connect(revolute.flange_b, prismatic.flange_a);
+    connect(prismatic.flange_b, body.flange);
+    connect(prismatic.flange_b, dryFrictionWheel.frame);
+    connect(inertia.flange, dryFrictionWheel.flange);
+    connect(inertia.flange, engineTorque.flange);
+  end TestDryFrictionWheel;
+
+  model TestSlipBasedWheel "A slip-based wheel driven round a circle by a constant torque (no gravity)"
+    Parts.Fixed fixed;
+    Joints.Revolute revolute(phi_start = 0, w_start = 0);
+    Joints.Prismatic prismatic(e = {0, 1}, s_start = 1, v_start = 0);
+    Parts.Body body(m = 10, I = 1, g = {0, 0});
+    Wheels.SlipBasedWheel slipBasedWheel(radius = 0.3, e = {1, 0}, N = 100, sAdhesion = 0.04,
+      sSlide = 0.12, vAdhesion_min = 0.05, vSlide_min = 0.15, mu_A = 0.8, mu_S = 0.4);
+    Sources.Constant dynamicLoad(k = 0);
+    Rotational.Inertia inertia(J = 1, phi_start = 0, w_start = 0);
+    Rotational.ConstantTorque engineTorque(tau_constant = 2);
+  equation
+    connect(fixed.flange, revolute.flange_a);
+    connect(revolute.flange_b, prismatic.flange_a);
+    connect(prismatic.flange_b, body.flange);
+    connect(prismatic.flange_b, slipBasedWheel.frame);
+    connect(dynamicLoad.y, slipBasedWheel.dynamicLoad);
+    connect(inertia.flange, slipBasedWheel.flange);
+    connect(inertia.flange, engineTorque.flange);
+  end TestSlipBasedWheel;
+
+  model SingleTrack "A single-track vehicle on ideal wheels: rear drive, a castor front wheel with trail"
+    // The chassis is a free body (FreeMotion at the rear axle); the front
+    // wheel hangs on a free revolute joint 0.1 m behind its axis and starts
+    // turned by 40 degrees. The published wheels have no inertia on their
+    // shafts, so each shaft here is a massless Rotational.Inertia.
+    Parts.Fixed fixed;
+    Joints.FreeMotion freeMotion "Chassis at the rear axle";
+    Parts.Body bodyRear(m = 10, I = 0.1, g = {0, 0});
+    Wheels.IdealWheel idealWheelRear(radius = 0.3, e = {0, 1});
+    Rotational.Inertia rearShaft(J = 0) "Massless shaft of the rear wheel";
+    Rotational.ConstantTorque engineTorque(tau_constant = 2);
+    Parts.FixedTranslation chassis(r = {0, 1}) "Rear axle to the steering axis";
+    Forces.AirResistance airResistance(c_W = 0.4, area = 2, rho = 1.18, e = {0, 1});
+    Joints.Revolute revolute(phi_start = 0.69813170079773, w_start = 0) "Free steering axis";
+    Parts.FixedTranslation trail(r = {0, -0.1});
+    Parts.Body bodyFront(m = 2, I = 0.1, g = {0, 0});
+    Wheels.IdealWheel idealWheelFront(radius = 0.3, e = {0, 1});
+    Rotational.Inertia frontShaft(J = 0) "Massless shaft of the front wheel";
+  equation
+    connect(fixed.flange, freeMotion.flange_a);
+    connect(freeMotion.flange_b, bodyRear.flange);
+    connect(freeMotion.flange_b, idealWheelRear.frame);
+    connect(rearShaft.flange, idealWheelRear.flange);
+    connect(rearShaft.flange, engineTorque.flange);
+    connect(freeMotion.flange_b, chassis.flange_a);
+    connect(chassis.flange_b, airResistance.flange);
+    connect(chassis.flange_b, revolute.flange_a);
+    connect(revolute.flange_b, trail.flange_a);
+    connect(trail.flange_b, bodyFront.flange);
+    connect(trail.flange_b, idealWheelFront.frame);
+    connect(frontShaft.flange, idealWheelFront.flange);
+  end SingleTrack;
+
+  model TwoTrack "A two-track vehicle on dry-friction wheels: rear drive through a differential, the first pulse of the published steering torque"
+    // The chassis is a free body at the middle of the rear axle; the front
+    // axle is 2 m ahead, the wheels 0.75 m to either side. Both front wheels
+    // hang on DrivenRevolute joints with a 0.05 m trail, turned by one
+    // massless steering shaft that starts at 25 degrees to the left. The
+    // published model turns its steering joints the other way round (chassis
+    // at frame_b), so its angle -25 degrees and pulse of -2 N.m are +25
+    // degrees and +2 N.m here; of its periodic pulse (period 2 s, 30 %) the
+    // first one, from 1 s to 1.6 s, lies within the compared horizon.
+    Parts.Fixed fixed;
+    Joints.FreeMotion freeMotion "Chassis at the middle of the rear axle";
+    Parts.Body body1(m = 300, I = 0.1, g = {0, 0}) "Chassis";
+    Parts.FixedTranslation fixedTranslation1(r = {0, 2}) "Rear axle to front axle";
+    // Rear axle, driven through the differential.
+    Parts.FixedTranslation rearLeft(r = {-0.75, 0});
+    Parts.FixedTranslation rearRight(r = {0.75, 0});
+    Wheels.DryFrictionWheel wheelJoint2(radius = 0.25, e = {0, 1}, N = 1500, vAdhesion = 0.1,
+      vSlide = 0.3, mu_A = 1, mu_S = 0.7) "Rear left";
+    Wheels.DryFrictionWheel wheelJoint3(radius = 0.25, e = {0, 1}, N = 1500, vAdhesion = 0.1,
+      vSlide = 0.3, mu_A = 1, mu_S = 0.7) "Rear right";
+    Rotational.Inertia inertia1(J = 1) "Rear left wheel";
+    Rotational.Inertia inertia2(J = 1) "Rear right wheel";
+    Rotational.IdealDifferential differentialGear;
+    Rotational.ConstantTorque constantTorque1(tau_constant = 25) "Drive torque";
+    // Front axle, steered.
+    Parts.FixedTranslation frontLeft(r = {-0.75, 0});
+    Parts.FixedTranslation frontRight(r = {0.75, 0});
+    Joints.DrivenRevolute revolute2 "Left steering joint";
+    Joints.DrivenRevolute revolute "Right steering joint";
+    Rotational.Inertia steering(J = 0, phi_start = 0.43633231299858, w_start = 0) "Massless steering shaft";
+    Rotational.Torque torque "Steering torque";
+    Sources.Step pulseOn(height = 2, startTime = 1);
+    Sources.Step pulseOff(height = -2, startTime = 1.6);
+    Continuous.Add pulse;
+    Parts.FixedTranslation leftTrail(r = {0, -0.05});
+    Parts.FixedTranslation rightTrail(r = {0, -0.05});
+    Parts.Body body(m = 100, I = 1, g = {0, 0}) "Front left wheel carrier";
+    Parts.Body body2(m = 100, I = 1, g = {0, 0}) "Front right wheel carrier";
+    Wheels.DryFrictionWheel wheelJoint1(radius = 0.25, e = {0, 1}, N = 1000, vAdhesion = 0.1,
+      vSlide = 0.3, mu_A = 1, mu_S = 0.7) "Front left";
+    Wheels.DryFrictionWheel wheelJoint4(radius = 0.25, e = {0, 1}, N = 1000, vAdhesion = 0.1,
+      vSlide = 0.3, mu_A = 1, mu_S = 0.7) "Front right";
+    Rotational.Inertia inertia(J = 1) "Front left wheel";
+    Rotational.Inertia inertia3(J = 1) "Front right wheel";
+  equation
+    connect(fixed.flange, freeMotion.flange_a);
+    connect(freeMotion.flange_b, body1.flange);
+    connect(freeMotion.flange_b, fixedTranslation1.flange_a);
+    connect(freeMotion.flange_b, rearLeft.flange_a);
+    connect(freeMotion.flange_b, rearRight.flange_a);
+    connect(rearLeft.flange_b, wheelJoint2.frame);
+    connect(rearRight.flange_b, wheelJoint3.frame);
+    connect(inertia1.flange, wheelJoint2.flange);
+    connect(inertia2.flange, wheelJoint3.flange);
+    connect(inertia1.flange, differentialGear.flange_left);
+    connect(inertia2.flange, differentialGear.flange_right);
+    connect(differentialGear.carrier, constantTorque1.flange);
+    connect(fixedTranslation1.flange_b, frontLeft.flange_a);
+    connect(fixedTranslation1.flange_b, frontRight.flange_a);
+    connect(frontLeft.flange_b, revolute2.flange_a);
+    connect(frontRight.flange_b, revolute.flange_a);
+    connect(steering.flange, revolute2.axis);
+    connect(steering.flange, revolute.axis);
+    connect(steering.flange, torque.flange);
+    connect(pulseOn.y, pulse.u1);
+    connect(pulseOff.y, pulse.u2);
+    connect(pulse.y, torque.tau);
+    connect(revolute2.flange_b, leftTrail.flange_a);
+    connect(revolute.flange_b, rightTrail.flange_a);
+    connect(leftTrail.flange_b, body.flange);
+    connect(rightTrail.flange_b, body2.flange);
+    connect(leftTrail.flange_b, wheelJoint1.frame);
+    connect(rightTrail.flange_b, wheelJoint4.frame);
+    connect(inertia.flange, wheelJoint1.flange);
+    connect(inertia3.flange, wheelJoint4.flange);
+  end TwoTrack;
+
+  // --- Changing structure as a fixed superset of states -------------------
+
+  model TwoStageRocket "Two rocket stages locked together until a time event separates them"
+    // The two-stage rocket of the Modia papers (Modia3D's TwoStageRocket3D:
+    // stages of 100 kg, thrust 1e4 N falling linearly to 0 over 5 s on
+    // stage 1, 2e3 N falling to 0 from 5 s to 15 s on stage 2). Both stages
+    // keep their states all the time; until 5 s a ReleasableRod holds them
+    // 1.5 m apart, from 5 s on (a time event) it carries no force and they
+    // fly apart. docs/planar.md compares this with Modia's segments.
+    Parts.Fixed fixed;
+    Joints.Prismatic stage1Axis(e = {0, 1}, s_start = 1, v_start = 0) "Height of stage 1";
+    Parts.Body stage1(m = 100, I = 1);
+    Joints.Prismatic stage2Axis(e = {0, 1}, s_start = 2.5, v_start = 0) "Height of stage 2";
+    Parts.Body stage2(m = 100, I = 1);
+    Joints.ReleasableRod coupling(tRelease = 5) "Holds the stages together until separation";
+    Forces.Thrust thrust1(e = {0, 1});
+    Forces.Thrust thrust2(e = {0, 1});
+    Sources.Ramp thrustProfile1(height = -10000, duration = 5, offset = 10000, startTime = 0);
+    Sources.Step ignition2(height = 2000, startTime = 5);
+    Sources.Ramp burnout2(height = -2000, duration = 10, offset = 0, startTime = 5);
+    Continuous.Add thrustProfile2;
+  equation
+    connect(fixed.flange, stage1Axis.flange_a);
+    connect(stage1Axis.flange_b, stage1.flange);
+    connect(fixed.flange, stage2Axis.flange_a);
+    connect(stage2Axis.flange_b, stage2.flange);
+    connect(stage1Axis.flange_b, coupling.flange_a);
+    connect(stage2Axis.flange_b, coupling.flange_b);
+    connect(stage1Axis.flange_b, thrust1.flange);
+    connect(stage2Axis.flange_b, thrust2.flange);
+    connect(thrustProfile1.y, thrust1.u);
+    connect(ignition2.y, thrustProfile2.u1);
+    connect(burnout2.y, thrustProfile2.u2);
+    connect(thrustProfile2.y, thrust2.u);
+  end TwoStageRocket;
 
 end Examples;

@@ -78,4 +78,40 @@ encapsulated package Forces "Massless force elements between two flanges"
     flange_b.t = 0;
   end SpringDamper;
 
+  model Thrust "Force of a given magnitude along a direction fixed in the flange's frame"
+    parameter Real e[2] = {0, 1} "Direction of the force, resolved in the flange's frame";
+    Interfaces.FlangeTo flange "Where the force acts";
+    Interfaces.RealInput u "Magnitude of the force, in N";
+    Real R[2, 2] "Rotation from the flange's frame to the world frame";
+  equation
+    R = [cos(flange.phi), -sin(flange.phi); sin(flange.phi), cos(flange.phi)];
+    // The force on this element is the reaction to the one it applies.
+    flange.f0 = -u*(R*e);
+    flange.t = 0;
+  end Thrust;
+
+  model AirResistance "Quadratic air drag against the driving direction of a vehicle"
+    // The drag acts only while the vehicle moves forward, with the magnitude
+    // 0.5*rho*area*c_W*v^2 of its forward speed v (max(v, 0), so it starts
+    // smoothly from rest and never raises an event).
+    parameter Real c_W = 0.5 "Drag coefficient";
+    parameter SI.Area area = 2 "Frontal area";
+    parameter SI.Density rho = 1.18 "Density of the air";
+    parameter Real e[2] = {1, 0} "Driving direction, resolved in the flange's frame";
+    Interfaces.FlangeTo flange "Where the drag acts";
+    Real R[2, 2] "Rotation from the flange's frame to the world frame";
+    Real e0[2] "Driving direction in the world frame";
+    SI.Velocity v_long "Forward speed";
+    SI.Velocity v_forward "Forward speed, zero when reversing";
+    SI.Force f_drag "Drag force against the driving direction";
+  equation
+    R = [cos(flange.phi), -sin(flange.phi); sin(flange.phi), cos(flange.phi)];
+    e0 = R*e;
+    v_long = flange.v0*e0;
+    v_forward = noEvent(max(v_long, 0));
+    f_drag = 0.5*rho*area*c_W*v_forward^2;
+    flange.f0 = f_drag*e0;
+    flange.t = 0;
+  end AirResistance;
+
 end Forces;

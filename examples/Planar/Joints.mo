@@ -3,6 +3,8 @@ encapsulated package Joints "Joints in dialectic form: declared tearing and the 
   import B = Base;
   import SI = Base.Units;
   import Planar.Interfaces;
+  import Planar.Friction;
+  import Planar.Rotational;
 
   // Every joint of a chain takes the motion of flange_a as known and
   // determines the motion of flange_b from its own states. Its acceleration
@@ -168,5 +170,163 @@ encapsulated package Joints "Joints in dialectic form: declared tearing and the 
     cutX.residual = gap_a[1] + 2*gap_v[1]/TD + gap[1]/TD^2;
     cutY.residual = gap_a[2] + 2*gap_v[2]/TD + gap[2]/TD^2;
   end LoopRevolute;
+
+  model DrivenRevolute "Revolute joint whose relative rotation is that of a 1-D rotational flange"
+    // The rotational flange (a shaft driven by an inertia, a torque, or both)
+    // determines the relative angle; the joint answers with the torque it
+    // needs to transmit, so several joints on one shaft turn together.
+    Interfaces.FlangeTo flange_a "Root side";
+    Interfaces.FlangeOn flange_b "Tip side";
+    Rotational.FlangeTo axis "Relative rotation of flange_b against flange_a";
+  equation
+    flange_b.r0 = flange_a.r0;
+    flange_b.v0 = flange_a.v0;
+    flange_b.phi = flange_a.phi + axis.phi;
+    flange_b.w = flange_a.w + axis.w;
+    flange_a.f0 = -flange_b.f0;
+    flange_a.t = -flange_b.t;
+    // The shaft drives the tip side: the torque it must supply is the one
+    // the tip side exerts on the joint.
+    axis.tau = -flange_b.t;
+  end DrivenRevolute;
+
+  partial model PartialRolling "Wheel on the x axis of flange_a with its hub at height R: the wheel angle, kinematics and force transmission"
+    parameter SI.Length R = 1 "Radius of the wheel";
+    parameter SI.Time TD = 1e-4 "Dialectic time constant";
+    parameter SI.Position x_start = 0 "Initial position of the hub along the road";
+    parameter SI.Angle phi_start = 0 "Initial angle of the wheel";
+    parameter SI.AngularVelocity w_start = 0 "Initial angular velocity of the wheel";
+    Interfaces.FlangeTo flange_a "Ground the wheel rolls on (its x axis is the road)";
+    Interfaces.FlangeOn flange_b "Hub, turning with the wheel";
+    B.ContinuousState phi(start = phi_start, unit = "rad") "Angle of the wheel relative to the ground";
+    B.ContinuousState w(start = w_start, unit = "rad/s") "Kinetic angular velocity of the wheel relative to the ground";
+    SI.AngularAcceleration z "Angular acceleration of the wheel relative to the ground";
+    SI.Position x "Position of the hub along the road";
+    SI.Velocity vx "Kinetic velocity of the hub along the road";
+    SI.Acceleration ax "Acceleration of the hub along the road";
+    Real Ra[2, 2] "Rotation from flange_a's frame to the world frame";
+    Real ea[2] "Road direction in the world frame";
+    Real en[2] "Road normal in the world frame";
+    SI.Position rr[2] "Hub relative to flange_a's origin, in the world frame";
+  protected
+    B.LinearResponse cutPhi "Chooses z so that the torque about the hub is that of the road";
+  equation
+    z = cutPhi.balance;
+    der(phi) = w + TD*z;
+    der(w) = z;
+    Ra = [cos(flange_a.phi), -sin(flange_a.phi); sin(flange_a.phi), cos(flange_a.phi)];
+    ea = Ra*{1, 0};
+    en = {-ea[2], ea[1]};
+  end PartialRolling;
+
+  model IdealRolling "Wheel rolling without slip on the x axis of flange_a: one degree of freedom"
+    // Rolling without slip ties the hub's travel to the wheel's angle,
+    // x = x_start - R*(phi - phi_start) (counter-clockwise turning rolls
+    // towards -x), so the joint has the wheel angle as its one coordinate.
+    // It transmits no work along it: the torque about the hub equals R times
+    // the force along the road.
+    extends PartialRolling;
+  equation
+    x = x_start - R*(phi - phi_start);
+    vx = -R*w;
+    ax = -R*z;
+    rr = x*ea + R*en;
+    flange_b.r0 = flange_a.r0 + rr;
+    flange_b.v0 = flange_a.v0 + vx*ea + flange_a.w*(x*en - R*ea);
+    der(flange_b.v0) = der(flange_a.v0) + ax*ea + 2*vx*flange_a.w*en
+      + der(flange_a.w)*(x*en - R*ea) - flange_a.w^2*rr;
+    flange_b.phi = flange_a.phi + phi;
+    flange_b.w = flange_a.w + w;
+    flange_a.f0 = -flange_b.f0;
+    flange_a.t = -flange_b.t - (rr[1]*flange_b.f0[2] - rr[2]*flange_b.f0[1]);
+    cutPhi.residual = flange_b.t - R*(flange_b.f0*ea);
+  end IdealRolling;
+
+  model DryFrictionRolling "Wheel on the x axis of flange_a that slips under a regularised dry-friction law: two degrees of freedom"
+    // The hub's travel s and the wheel's angle are independent coordinates.
+    // The contact point slips with v_slip = vx + R*w; the road pushes on the
+    // wheel with the normal force N (whatever holds the hub at height R) and
+    // the friction force -N*mu(v_slip) along the road. N depends on the
+    // accelerations of everything the wheel carries, but mu only on the
+    // velocities, so the friction stays affine in the torn accelerations.
+    extends PartialRolling;
+    parameter SI.Velocity vx_start = 0 "Initial velocity of the hub along the road";
+    parameter SI.Velocity vAdhesion = 0.01 "Slip velocity of the adhesion peak";
+    parameter SI.Velocity vSlide = 0.03 "Slip velocity from which on the wheel slides";
+    parameter Real mu_A = 0.5 "Friction coefficient at the adhesion peak";
+    parameter Real mu_S = 0.15 "Friction coefficient when sliding";
+    B.ContinuousState s(start = x_start, unit = "m") "Travel of the hub along the road";
+    B.ContinuousState v(start = vx_start, unit = "m/s") "Kinetic velocity of the hub along the road";
+    SI.Velocity v_slip "Velocity of the contact point along the road";
+    SI.Force N "Normal force of the road on the wheel";
+    SI.Force f "Friction force of the road on the wheel, along the road";
+    Friction.TripleS friction(mu_A = mu_A, mu_S = mu_S) "Friction coefficient of the slip";
+  protected
+    B.LinearResponse cutX "Chooses ax so that the road's force along the road is the friction force";
+  equation
+    ax = cutX.balance;
+    der(s) = v + TD*ax;
+    der(v) = ax;
+    x = s;
+    vx = v;
+    rr = x*ea + R*en;
+    flange_b.r0 = flange_a.r0 + rr;
+    flange_b.v0 = flange_a.v0 + vx*ea + flange_a.w*(x*en - R*ea);
+    der(flange_b.v0) = der(flange_a.v0) + ax*ea + 2*vx*flange_a.w*en
+      + der(flange_a.w)*(x*en - R*ea) - flange_a.w^2*rr;
+    flange_b.phi = flange_a.phi + phi;
+    flange_b.w = flange_a.w + w;
+    flange_a.f0 = -flange_b.f0;
+    flange_a.t = -flange_b.t - (rr[1]*flange_b.f0[2] - rr[2]*flange_b.f0[1]);
+    v_slip = vx + R*w;
+    friction.x = v_slip;
+    friction.x_adhesion = vAdhesion;
+    friction.x_slide = vSlide;
+    N = -(flange_b.f0*en);
+    f = -N*friction.mu;
+    // The massless wheel is in equilibrium under flange_b's force and torque
+    // and the road's normal and friction forces at the contact point.
+    cutX.residual = flange_b.f0*ea + f;
+    cutPhi.residual = flange_b.t + R*f;
+  end DryFrictionRolling;
+
+  model ReleasableRod "Massless rod that holds the distance between two flange origins until tRelease, then is gone"
+    // While locked, the rod force is torn like a loop-closing joint's and
+    // the distance is held on acceleration level with first-order drift
+    // stabilisation of its rate; from tRelease on (a time event: a relation
+    // on time) the residual is the force itself, so the rod carries nothing.
+    // The number of states does not change: what separates is a force.
+    parameter SI.Time tRelease = 1 "Time at which the rod is released";
+    parameter SI.Time TD = 1e-3 "Time constant of the stabilisation of the distance rate";
+    parameter SI.Length s_small = 1e-6 "Length below which the direction is frozen (keeps 1/length finite)";
+    parameter SI.Mass m_scale = 1 "Scale of the locked residual (any positive mass gives the same motion)";
+    Interfaces.FlangeTo flange_a "First end";
+    Interfaces.FlangeTo flange_b "Second end";
+    SI.Force f "Tension of the rod (positive pulls the ends together)";
+    Real locked(unit = "1") "1 while the rod holds, 0 after tRelease";
+    SI.Position dr[2] "Position of flange_b relative to flange_a";
+    SI.Velocity dv[2] "Kinetic velocity of flange_b relative to flange_a";
+    SI.Length length "Distance between the flanges";
+    Real e[2] "Unit vector from flange_a to flange_b";
+    SI.Velocity length_dot "Rate of the distance";
+    SI.Acceleration length_ddot "Second derivative of the distance";
+  protected
+    B.LinearResponse cut "Chooses f so that the distance rate stays zero while locked, and zero force after";
+  equation
+    f = cut.balance;
+    locked = if time < tRelease then 1 else 0;
+    dr = flange_b.r0 - flange_a.r0;
+    dv = flange_b.v0 - flange_a.v0;
+    length = max(sqrt(dr*dr), s_small);
+    e = dr/length;
+    length_dot = dv*e;
+    length_ddot = (der(flange_b.v0) - der(flange_a.v0))*e + (dv*dv - length_dot^2)/length;
+    flange_a.f0 = -f*e;
+    flange_b.f0 = f*e;
+    flange_a.t = 0;
+    flange_b.t = 0;
+    // Both branches in newtons: the locked one scaled by the mass unit.
+    cut.residual = locked*m_scale*(length_ddot + length_dot/TD) + (1 - locked)*f;
+  end ReleasableRod;
 
 end Joints;

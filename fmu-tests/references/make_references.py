@@ -41,6 +41,7 @@ from scipy.sparse import csc_matrix
 from scipy.linalg import expm
 
 import planar_references
+import vehicle_references
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE.parent / "cases.toml"
@@ -324,6 +325,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "RodHeating_n100": rod_heating(100),
 }
 GENERATORS.update(planar_references.GENERATORS)
+GENERATORS.update(vehicle_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------

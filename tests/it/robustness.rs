@@ -42,10 +42,13 @@ fn examples() -> Vec<(String, String)> {
         "Thermal/Examples.mo",
         "Planar/package.mo",
         "Planar/Interfaces.mo",
+        "Planar/Friction.mo",
+        "Planar/Rotational.mo",
         "Planar/Parts.mo",
         "Planar/Joints.mo",
         "Planar/Forces.mo",
         "Planar/Sensors.mo",
+        "Planar/Wheels.mo",
         "Planar/Examples.mo",
     ]
     .iter()
