@@ -707,8 +707,7 @@ fn twin_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result<
             })?);
             rows[2].add(sample_calls(&mut calls[2], &mut |_| {
                 instance
-                    .get_directional_derivative(der_vr, state_vr, seed)
-                    .map(|d| out.copy_from_slice(&d))
+                    .get_directional_derivative_into(der_vr, state_vr, seed, out)
                     .map_err(|e| e.to_string())
             })?);
             rows[3].add(sample_calls(&mut calls[3], &mut |_| {

@@ -716,18 +716,33 @@ impl Instance<'_> {
         knowns: &[Fmi2ValueReference],
         seed: &[f64],
     ) -> Result<Vec<f64>, HarnessError> {
+        let mut out = vec![0.0; unknowns.len()];
+        self.get_directional_derivative_into(unknowns, knowns, seed, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Instance::get_directional_derivative`] into the caller's `out` (one value
+    /// per unknown), as an integrator calls it once per Jacobian colour: no
+    /// allocation per call.
+    pub fn get_directional_derivative_into(
+        &mut self,
+        unknowns: &[Fmi2ValueReference],
+        knowns: &[Fmi2ValueReference],
+        seed: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), HarnessError> {
         let Some(f) = self.library.get_directional_derivative else {
             return Err(HarnessError::MissingSymbol {
                 library: String::new(),
                 symbol: "fmi2GetDirectionalDerivative".into(),
             });
         };
-        if knowns.len() != seed.len() {
+        if knowns.len() != seed.len() || unknowns.len() != out.len() {
             return Err(HarnessError::BadOptions(
-                "directional derivative: one seed per known is needed".into(),
+                "directional derivative: one seed per known and one result per unknown are needed"
+                    .into(),
             ));
         }
-        let mut out = vec![0.0; unknowns.len()];
         // SAFETY: every pointer is valid for the length passed with it.
         let status = unsafe {
             f(
@@ -740,8 +755,7 @@ impl Instance<'_> {
                 out.as_mut_ptr(),
             )
         };
-        self.check("fmi2GetDirectionalDerivative", status)?;
-        Ok(out)
+        self.check("fmi2GetDirectionalDerivative", status)
     }
 
     pub fn get_real(

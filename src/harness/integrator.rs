@@ -311,16 +311,16 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
         if self.structure.directional {
             let mut instance = self.instance.borrow_mut();
             let result = self.set_point(&mut instance, t, y).and_then(|()| {
-                instance.get_directional_derivative(
+                instance.get_directional_derivative_into(
                     &self.structure.derivative_refs,
                     &self.structure.state_refs,
                     seed,
+                    out,
                 )
             });
             drop(instance);
-            match result {
-                Ok(values) => out.copy_from_slice(&values),
-                Err(e) => self.fail(e, out),
+            if let Err(e) = result {
+                self.fail(e, out);
             }
             return;
         }
