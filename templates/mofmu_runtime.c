@@ -223,6 +223,13 @@ typedef struct {
     /* The outputs lie in R[outputs_from, outputs_to): the finiteness check
      * after an evaluation looks only there for them. */
     size_t outputs_from, outputs_to;
+    /* The tangent pass writes the tangent of every derivative, output and
+     * local before it reads it; only the other entries of dR (time,
+     * parameters, states, inputs) are read as they stand and must be zero
+     * where no seed is given. They lie in the `n_zero_ranges` half-open
+     * ranges [zero_ranges[2k], zero_ranges[2k+1]). */
+    size_t *zero_ranges;
+    size_t n_zero_ranges;
 } Instance;
 
 /* A stored copy of an instance's state (fmi2GetFMUstate). */
@@ -487,6 +494,44 @@ static long consecutive_from(const uint32_t *vr, size_t n)
     return (long)vr[0];
 }
 
+/* Nonzero for the kinds of reals whose tangent the tangent pass computes
+ * (and writes before it reads it). */
+static int tangent_is_computed(unsigned char kind)
+{
+    return kind == MOFMU_KIND_DERIVATIVE || kind == MOFMU_KIND_OUTPUT || kind == MOFMU_KIND_LOCAL;
+}
+
+/* The number of maximal runs of reals whose tangent is not computed. */
+static size_t count_zero_ranges(void)
+{
+    size_t i, n = 0;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        if (!tangent_is_computed(mofmu_real_kind[i]) &&
+            (i == 0 || tangent_is_computed(mofmu_real_kind[i - 1]))) {
+            n++;
+        }
+    }
+    /* allocate() of zero elements may return NULL: keep one (empty) range. */
+    return n > 0 ? n : 1;
+}
+
+/* Those runs as [from, to) pairs, in `ranges` (2 * count_zero_ranges()). */
+static void fill_zero_ranges(size_t *ranges)
+{
+    size_t i, k = 0;
+    ranges[0] = ranges[1] = 0;
+    for (i = 0; i < mofmu_n_reals; i++) {
+        if (tangent_is_computed(mofmu_real_kind[i])) {
+            continue;
+        }
+        if (i == 0 || tangent_is_computed(mofmu_real_kind[i - 1])) {
+            ranges[2 * k] = i;
+            k++;
+        }
+        ranges[2 * k - 1] = i + 1;
+    }
+}
+
 /* Nonzero when every derivative and output in R is finite (the common
  * case, checked quickly; first_non_finite then names the culprit). */
 static int derivatives_and_outputs_finite(const Instance *inst)
@@ -648,6 +693,7 @@ static void free_instance(Instance *inst)
     free(inst->indicators);
     free(inst->scratch);
     free(inst->dR);
+    free(inst->zero_ranges);
     cs_free(inst);
     free(inst);
 }
@@ -754,10 +800,12 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->indicators = (double *)allocate(mofmu_n_event_indicators, sizeof(double));
     inst->scratch = (double *)allocate(mofmu_scratch_size, sizeof(double));
     inst->dR = (double *)allocate(mofmu_n_reals, sizeof(double));
+    inst->n_zero_ranges = count_zero_ranges();
+    inst->zero_ranges = (size_t *)allocate(2 * inst->n_zero_ranges, sizeof(size_t));
     inst->type = fmuType;
     if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
         inst->relations_before == NULL || inst->indicators == NULL || inst->scratch == NULL ||
-        inst->dR == NULL || cs_allocate(inst) != 0) {
+        inst->dR == NULL || inst->zero_ranges == NULL || cs_allocate(inst) != 0) {
         free_instance(inst);
         log_error(&probe, "fmi2Instantiate: out of memory");
         return NULL;
@@ -780,6 +828,7 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
             inst->outputs_to = i + 1;
         }
     }
+    fill_zero_ranges(inst->zero_ranges);
     reset_values(inst);
     return inst;
 }
@@ -1577,8 +1626,22 @@ MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
     if (status != fmi2OK) {
         return status;
     }
-    for (i = 0; i < mofmu_n_reals; i++) {
-        inst->dR[i] = 0.0;
+    for (i = 0; i < inst->n_zero_ranges; i++) {
+        size_t from = inst->zero_ranges[2 * i], to = inst->zero_ranges[2 * i + 1];
+        if (known_at >= 0) {
+            /* Consecutive seeds overwrite their range below: zero around it. */
+            size_t seeded_from = (size_t)known_at, seeded_to = seeded_from + nKnown;
+            if (from < seeded_from) {
+                size_t end = to < seeded_from ? to : seeded_from;
+                memset(inst->dR + from, 0, (end - from) * sizeof inst->dR[0]);
+            }
+            if (to > seeded_to) {
+                size_t start = from > seeded_to ? from : seeded_to;
+                memset(inst->dR + start, 0, (to - start) * sizeof inst->dR[0]);
+            }
+        } else {
+            memset(inst->dR + from, 0, (to - from) * sizeof inst->dR[0]);
+        }
     }
     if (known_at >= 0) {
         memcpy(inst->dR + known_at, dvKnown, nKnown * sizeof dvKnown[0]);
