@@ -25,8 +25,8 @@ typedef struct mofmu_ctx {
     /* Event indicator values written during evaluation, or NULL when the
      * caller does not want them. */
     double *indicators;
-    /* mofmu_scratch_size doubles owned by the instance, used by the system
-     * file to solve linear responses. */
+    /* mofmu_scratch_size doubles owned by the instance, used by the runtime
+     * to solve linear responses. */
     double *scratch;
     /* Set by mofmu_fail: evaluation stops being trusted and the runtime
      * returns fmi2Error with `message`. */
@@ -70,10 +70,6 @@ int mofmu_time_relation(mofmu_ctx *ctx, int32_t slot, int op, double threshold);
 /* Record the first failure (e.g. a non-finite value) with a message. */
 void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message);
 
-/* Solves the n*n tearing system A x = b of the linear responses in place
- * (LU with partial pivoting). Returns nonzero after mofmu_fail when the
- * matrix is singular, naming the responses `names` that cannot be found. */
-int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b, const char *const *names);
 
 /* ---- Kinds of real variables, for the runtime's set/get checks ---- */
 enum {
@@ -97,7 +93,8 @@ extern const size_t mofmu_n_integers;
 extern const size_t mofmu_n_states;
 extern const size_t mofmu_n_event_indicators;
 extern const size_t mofmu_n_relations;
-/* Doubles of scratch memory the system file needs per instance. */
+/* Doubles of scratch memory the tearing solve needs per instance:
+ * n_reals + n_balances^2 + n_balances when there are balances, else 0. */
 extern const size_t mofmu_scratch_size;
 /* Start value of every real (NaN where a variable has none). */
 extern const double mofmu_real_start[];
@@ -120,14 +117,23 @@ extern const uint32_t mofmu_derivative_vr[];
  * FMU is instantiated or initializing. */
 void mofmu_compute_parameters(double *R, mofmu_ctx *ctx);
 
-/* Runs the block schedule once: every output, local and derivative from
- * time, states, inputs and parameters. */
-void mofmu_evaluate(double *R, mofmu_ctx *ctx);
+/* Declared tearing: the balances of the linear responses (value
+ * references), the residuals that must vanish (in the same order) and the
+ * responses' names for messages. The runtime chooses the balances: the
+ * residuals are affine in them (checked at export, MC066). */
+extern const size_t mofmu_n_balances;
+extern const uint32_t mofmu_balance_vr[];
+extern const uint32_t mofmu_residual_vr[];
+extern const char *const mofmu_balance_name[];
 
-/* Directional derivative at the point R (as left by mofmu_evaluate): dR
- * holds the seeds of states and inputs (zero elsewhere) and receives the
- * tangents of every computed variable, through linear responses by the
- * implicit function theorem. Uses ctx->scratch. */
-void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx);
+/* Sets R[0] to the time and runs the block schedule once: every output,
+ * local, derivative and residual from time, states, inputs, parameters and
+ * the balances as they stand. */
+void mofmu_schedule(double *R, mofmu_ctx *ctx);
+
+/* The schedule's tangent at the point R: dR holds the tangents of the
+ * states, inputs and balances (zero where not seeded) and receives the
+ * tangents of every variable the schedule computes. */
+void mofmu_schedule_tangent(const double *R, double *dR, mofmu_ctx *ctx);
 
 #endif

@@ -30,6 +30,11 @@
 #include "mofmu_fmi2.h"
 #include "mofmu_model.h"
 
+static void mofmu_evaluate(double *R, mofmu_ctx *ctx);
+static void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx);
+static int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b,
+                          const char *const *names);
+
 /* Kernels are compiled with -fvisibility=hidden; only the FMI entry points
  * leave the shared object. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -1975,7 +1980,8 @@ void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message)
  * relative to the size of its column makes the tearing singular: the
  * evaluation fails with a message naming the LinearResponse components
  * whose balances cannot be determined. */
-int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b, const char *const *names)
+static int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b,
+                          const char *const *names)
 {
     size_t i, j, k;
     double scale = 0.0;
@@ -2053,4 +2059,101 @@ int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b, const char *c
 /* The Co-Simulation interface: part of this translation unit, so that it
  * shares the instance and the static helpers above. */
 #define MOFMU_RUNTIME_UNIT
+/* ------------------------------------------------------------------------
+ * The system's evaluation: the generated schedule, and the tearing solve of
+ * declared linear responses around it
+ * ------------------------------------------------------------------------ */
+
+/* The tearing matrix d(residuals)/d(balances) at R, column by column from
+ * tangent passes, into A (row-major, n_balances squared); `col` is scratch
+ * of n_reals values. */
+static void tearing_matrix(const double *R, double *col, double *A, mofmu_ctx *ctx)
+{
+    const size_t nb = mofmu_n_balances;
+    size_t i, j;
+    for (j = 0; j < nb; j++) {
+        memset(col, 0, mofmu_n_reals * sizeof col[0]);
+        col[mofmu_balance_vr[j]] = 1.0;
+        mofmu_schedule_tangent(R, col, ctx);
+        for (i = 0; i < nb; i++) {
+            A[i * nb + j] = col[mofmu_residual_vr[i]];
+        }
+    }
+}
+
+/* Every output, local and derivative from time, states, inputs and
+ * parameters. With linear responses the residuals are affine in the
+ * balances: evaluate at zero balances, take the matrix from tangent passes,
+ * solve, and evaluate once more with the balances found. */
+static void mofmu_evaluate(double *R, mofmu_ctx *ctx)
+{
+    const size_t nb = mofmu_n_balances;
+    double *col, *A, *b;
+    size_t i;
+    int event_mode;
+    if (nb == 0) {
+        mofmu_schedule(R, ctx);
+        return;
+    }
+    col = ctx->scratch;
+    A = col + mofmu_n_reals;
+    b = A + nb * nb;
+    for (i = 0; i < nb; i++) {
+        R[mofmu_balance_vr[i]] = 0.0;
+    }
+    mofmu_schedule(R, ctx);
+    if (ctx->failed) {
+        return;
+    }
+    for (i = 0; i < nb; i++) {
+        b[i] = -R[mofmu_residual_vr[i]];
+    }
+    /* Relations keep the values the pass above gave them. */
+    event_mode = ctx->event_mode;
+    ctx->event_mode = 0;
+    tearing_matrix(R, col, A, ctx);
+    ctx->event_mode = event_mode;
+    if (mofmu_lr_solve(ctx, nb, A, b, mofmu_balance_name)) {
+        return;
+    }
+    for (i = 0; i < nb; i++) {
+        R[mofmu_balance_vr[i]] = b[i];
+    }
+    mofmu_schedule(R, ctx);
+}
+
+/* Directional derivative at the point R (as left by mofmu_evaluate): dR
+ * holds the seeds of states and inputs and receives the tangents of every
+ * computed variable. Through linear responses by the implicit function
+ * theorem: the balances move so that the residuals stay zero,
+ * A db = -dr(seeds, db = 0). Uses ctx->scratch. */
+static void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx)
+{
+    const size_t nb = mofmu_n_balances;
+    double *col, *A, *b;
+    size_t i;
+    if (nb == 0) {
+        mofmu_schedule_tangent(R, dR, ctx);
+        return;
+    }
+    col = ctx->scratch;
+    A = col + mofmu_n_reals;
+    b = A + nb * nb;
+    for (i = 0; i < nb; i++) {
+        dR[mofmu_balance_vr[i]] = 0.0;
+    }
+    mofmu_schedule_tangent(R, dR, ctx);
+    for (i = 0; i < nb; i++) {
+        b[i] = -dR[mofmu_residual_vr[i]];
+    }
+    tearing_matrix(R, col, A, ctx);
+    if (mofmu_lr_solve(ctx, nb, A, b, mofmu_balance_name)) {
+        return;
+    }
+    for (i = 0; i < nb; i++) {
+        dR[mofmu_balance_vr[i]] = b[i];
+    }
+    mofmu_schedule_tangent(R, dR, ctx);
+}
+
 #include "mofmu_cosim.h"

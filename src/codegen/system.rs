@@ -164,11 +164,9 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
         s,
         "/* The schedule: blocks of instances and connection copies. */"
     );
-    let _ = writeln!(
-        s,
-        "static void mofmu_schedule_(double *R, mofmu_ctx *ctx) {{"
-    );
-    let _ = writeln!(s, "    (void)R; (void)ctx;");
+    let _ = writeln!(s, "void mofmu_schedule(double *R, mofmu_ctx *ctx) {{");
+    let _ = writeln!(s, "    (void)ctx;");
+    let _ = writeln!(s, "    R[0] = ctx->time;");
     steps(&mut s, sys, schedule, false);
     let _ = writeln!(s, "}}\n");
     let _ = writeln!(
@@ -177,141 +175,49 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
     );
     let _ = writeln!(
         s,
-        "static void mofmu_tangent_(const double *R, double *dR, mofmu_ctx *ctx) {{"
+        "void mofmu_schedule_tangent(const double *R, double *dR, mofmu_ctx *ctx) {{"
     );
     let _ = writeln!(s, "    (void)R; (void)dR; (void)ctx;");
     steps(&mut s, sys, schedule, true);
     let _ = writeln!(s, "}}\n");
-    if nb == 0 {
-        let _ = writeln!(s, "void mofmu_evaluate(double *R, mofmu_ctx *ctx) {{");
-        let _ = writeln!(s, "    R[0] = ctx->time;");
-        let _ = writeln!(s, "    mofmu_schedule_(R, ctx);");
-        let _ = writeln!(s, "}}\n");
-        let _ = writeln!(
-            s,
-            "void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx) {{"
-        );
-        let _ = writeln!(s, "    mofmu_tangent_(R, dR, ctx);");
+
+    // Declared tearing: the runtime solves for the balances.
+    let balances: Vec<String> = sys
+        .balances
+        .iter()
+        .map(|b| format!("{}u", b.balance))
+        .collect();
+    let residuals: Vec<String> = sys
+        .balances
+        .iter()
+        .map(|b| format!("{}u", b.residual))
+        .collect();
+    let names: Vec<String> = sys
+        .balances
+        .iter()
+        .map(|b| format!("\"{}\"", c_escape(&b.name)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "/* Declared tearing: balances chosen so that the residuals vanish. */"
+    );
+    let _ = writeln!(s, "const size_t mofmu_n_balances = {nb};");
+    let _ = writeln!(
+        s,
+        "const uint32_t mofmu_balance_vr[] = {{ {} }};",
+        or_zero(&balances)
+    );
+    let _ = writeln!(
+        s,
+        "const uint32_t mofmu_residual_vr[] = {{ {} }};",
+        or_zero(&residuals)
+    );
+    let names = if names.is_empty() {
+        "\"\"".to_string()
     } else {
-        let bvr: Vec<String> = sys
-            .balances
-            .iter()
-            .map(|b| format!("{}u", b.balance))
-            .collect();
-        let rvr: Vec<String> = sys
-            .balances
-            .iter()
-            .map(|b| format!("{}u", b.residual))
-            .collect();
-        let names: Vec<String> = sys
-            .balances
-            .iter()
-            .map(|b| format!("\"{}\"", c_escape(&b.name)))
-            .collect();
-        let _ = writeln!(
-            s,
-            "/* Declared tearing: balances chosen so that the residuals vanish. */"
-        );
-        let _ = writeln!(
-            s,
-            "static const uint32_t balance_vr[] = {{ {} }};",
-            bvr.join(", ")
-        );
-        let _ = writeln!(
-            s,
-            "static const uint32_t residual_vr[] = {{ {} }};",
-            rvr.join(", ")
-        );
-        let _ = writeln!(
-            s,
-            "static const char *const balance_name[] = {{ {} }};\n",
-            names.join(", ")
-        );
-        let _ = writeln!(
-            s,
-            "/* The tearing matrix d(residuals)/d(balances), column by column. */"
-        );
-        let _ = writeln!(s, "static void mofmu_tearing_matrix_(const double *R, double *col, double *A, mofmu_ctx *ctx) {{");
-        let _ = writeln!(s, "    const size_t n = {n}, nb = {nb};");
-        let _ = writeln!(s, "    size_t i, j, k;");
-        let _ = writeln!(s, "    for (j = 0; j < nb; j++) {{");
-        let _ = writeln!(s, "        for (k = 0; k < n; k++) col[k] = 0.0;");
-        let _ = writeln!(s, "        col[balance_vr[j]] = 1.0;");
-        let _ = writeln!(s, "        mofmu_tangent_(R, col, ctx);");
-        let _ = writeln!(
-            s,
-            "        for (i = 0; i < nb; i++) A[i * nb + j] = col[residual_vr[i]];"
-        );
-        let _ = writeln!(s, "    }}");
-        let _ = writeln!(s, "}}\n");
-        let _ = writeln!(
-            s,
-            "void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx) {{"
-        );
-        let _ = writeln!(s, "    const size_t n = {n}, nb = {nb};");
-        let _ = writeln!(
-            s,
-            "    double *col = ctx->scratch, *A = col + n, *b = A + nb * nb;"
-        );
-        let _ = writeln!(s, "    size_t i;");
-        let _ = writeln!(
-            s,
-            "    /* Implicit function theorem: the balances move so that the */"
-        );
-        let _ = writeln!(
-            s,
-            "    /* residuals stay zero: A db = -dr(seeds, db = 0). */"
-        );
-        let _ = writeln!(s, "    for (i = 0; i < nb; i++) dR[balance_vr[i]] = 0.0;");
-        let _ = writeln!(s, "    mofmu_tangent_(R, dR, ctx);");
-        let _ = writeln!(
-            s,
-            "    for (i = 0; i < nb; i++) b[i] = -dR[residual_vr[i]];"
-        );
-        let _ = writeln!(s, "    mofmu_tearing_matrix_(R, col, A, ctx);");
-        let _ = writeln!(
-            s,
-            "    if (mofmu_lr_solve(ctx, nb, A, b, balance_name)) return;"
-        );
-        let _ = writeln!(s, "    for (i = 0; i < nb; i++) dR[balance_vr[i]] = b[i];");
-        let _ = writeln!(s, "    mofmu_tangent_(R, dR, ctx);");
-        let _ = writeln!(s, "}}\n");
-        let _ = writeln!(s, "void mofmu_evaluate(double *R, mofmu_ctx *ctx) {{");
-        let _ = writeln!(s, "    const size_t n = {n}, nb = {nb};");
-        let _ = writeln!(
-            s,
-            "    double *dR = ctx->scratch, *A = dR + n, *b = A + nb * nb;"
-        );
-        let _ = writeln!(s, "    size_t i;");
-        let _ = writeln!(s, "    int event_mode = ctx->event_mode;");
-        let _ = writeln!(s, "    R[0] = ctx->time;");
-        let _ = writeln!(
-            s,
-            "    /* The residuals are affine in the balances: evaluate at zero, */"
-        );
-        let _ = writeln!(s, "    for (i = 0; i < nb; i++) R[balance_vr[i]] = 0.0;");
-        let _ = writeln!(s, "    mofmu_schedule_(R, ctx);");
-        let _ = writeln!(s, "    if (ctx->failed) return;");
-        let _ = writeln!(s, "    for (i = 0; i < nb; i++) b[i] = -R[residual_vr[i]];");
-        let _ = writeln!(
-            s,
-            "    /* take the columns of the matrix from tangent passes, */"
-        );
-        let _ = writeln!(s, "    ctx->event_mode = 0;");
-        let _ = writeln!(s, "    mofmu_tearing_matrix_(R, dR, A, ctx);");
-        let _ = writeln!(s, "    ctx->event_mode = event_mode;");
-        let _ = writeln!(
-            s,
-            "    /* solve, and evaluate once more with the balances found. */"
-        );
-        let _ = writeln!(
-            s,
-            "    if (mofmu_lr_solve(ctx, nb, A, b, balance_name)) return;"
-        );
-        let _ = writeln!(s, "    for (i = 0; i < nb; i++) R[balance_vr[i]] = b[i];");
-        let _ = writeln!(s, "    mofmu_schedule_(R, ctx);");
-    }
-    let _ = writeln!(s, "}}");
+        names.join(", ")
+    };
+    let _ = writeln!(s, "const char *const mofmu_balance_name[] = {{ {names} }};");
     s
 }
 

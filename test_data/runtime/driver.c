@@ -1048,7 +1048,7 @@ int main(int argc, char **argv)
         return 1;
     }
     load(handle);
-    CHECK(dlsym(handle, "mofmu_evaluate") == NULL && dlsym(handle, "mofmu_relation") == NULL,
+    CHECK(dlsym(handle, "mofmu_schedule") == NULL && dlsym(handle, "mofmu_relation") == NULL,
           "model and helper symbols must stay hidden");
 
     test_happy_path(&reference);

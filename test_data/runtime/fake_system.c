@@ -62,7 +62,13 @@ void mofmu_compute_parameters(double *R, mofmu_ctx *ctx)
     R[V] = R[X0V];
 }
 
-void mofmu_evaluate(double *R, mofmu_ctx *ctx)
+const size_t mofmu_n_balances = 0;
+const uint32_t mofmu_balance_vr[] = {0};
+const uint32_t mofmu_residual_vr[] = {0};
+const char *const mofmu_balance_name[] = {""};
+
+/* This fake keeps a state, not the time, in R[0]. */
+void mofmu_schedule(double *R, mofmu_ctx *ctx)
 {
     int before_switch;
     if (R[U] < -100.0) {
@@ -77,8 +83,8 @@ void mofmu_evaluate(double *R, mofmu_ctx *ctx)
     R[W] = R[K2] * R[X] + ctx->time;
 }
 
-/* Tangent of mofmu_evaluate (the relations keep their frozen values). */
-void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx)
+/* Tangent of mofmu_schedule (the relations keep their frozen values). */
+void mofmu_schedule_tangent(const double *R, double *dR, mofmu_ctx *ctx)
 {
     int before_switch = ctx->relations[0];
     dR[DER_X] = -R[K] * dR[X];
