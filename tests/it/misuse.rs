@@ -243,6 +243,7 @@ fn drive(case: &Case, flags: &[&str], work: &Path) -> String {
 }
 
 #[test]
+#[ignore = "slow tier (about 30 s): scripts/test-all runs it with --include-ignored"]
 fn every_example_refuses_misuse_under_sanitizers() {
     let flags: Vec<&str> = match sanitizer_flags() {
         Ok(flags) => flags.clone(),
