@@ -357,7 +357,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 report.fmu_bytes = mofmu::package::win64::add_win64_binary(&output, &spec)?;
             }
             println!(
-                "exported {model} -> {} ({} bytes, {} variables, {} states, {} instances, {} classes; objects: {} compiled, {} from cache; {:.2} s)",
+                "exported {model} -> {} ({} bytes, {} variables, {} states, {} instances, {} classes; objects: {} compiled, {} from cache{}; {:.2} s)",
                 output.display(),
                 report.fmu_bytes,
                 out.table.variables.len(),
@@ -366,6 +366,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 out.kernels.len(),
                 report.objects_compiled,
                 report.objects_from_cache,
+                if report.library_from_cache {
+                    ", library from cache"
+                } else {
+                    ""
+                },
                 started.elapsed().as_secs_f64()
             );
             if let Some(dir) = cross_check {

@@ -24,7 +24,9 @@ pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
         CSource {
             name: SYSTEM_C.into(),
             text: out.system_c.clone(),
-            cache: false,
+            // Cached so that a re-export of an unchanged model compiles
+            // nothing and the linked library is found in the cache.
+            cache: true,
         },
     ];
     for k in &out.kernels {
