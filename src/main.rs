@@ -16,7 +16,7 @@ use mofmu::export::{
 use mofmu::fmu::table::Interfaces;
 use mofmu::instantiate::SetValue;
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
+use mofmu::package::{build_fmu, model::take_build_spec, ObjectCache};
 
 mod watch;
 
@@ -329,7 +329,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExportInterface::Cs => Interfaces::CO_SIMULATION,
                 ExportInterface::Both => Interfaces::BOTH,
             };
-            let out = match export_model_with(&lib, &model, &sets, stop_time, interfaces) {
+            let mut out = match export_model_with(&lib, &model, &sets, stop_time, interfaces) {
                 Ok(o) => o,
                 Err(ExportError::Diagnostics(d)) => {
                     print_diagnostics(&lib, &d, message_format);
@@ -351,7 +351,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 (None, None) => bail!("--output or --cross-check is required"),
             };
-            let spec = build_spec(&out);
+            let spec = take_build_spec(&mut out);
             let mut report = build_fmu(&spec, &output, Some(&cache))?;
             if platforms.contains(&Platform::Win64) {
                 report.fmu_bytes = mofmu::package::win64::add_win64_binary(&output, &spec)?;

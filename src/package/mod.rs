@@ -169,12 +169,12 @@ pub fn build_fmu_with(
     let mut entries = vec![
         ArchiveEntry {
             path: "modelDescription.xml".to_string(),
-            bytes: spec.model_description.as_bytes().to_vec(),
+            bytes: spec.model_description.as_bytes().into(),
             executable: false,
         },
         ArchiveEntry {
             path: format!("binaries/linux64/{library}"),
-            bytes: library_bytes,
+            bytes: library_bytes.into(),
             executable: true,
         },
     ];
@@ -333,10 +333,10 @@ fn object_name(source: &str) -> String {
     format!("{}.o", source.strip_suffix(".c").unwrap_or(source))
 }
 
-fn source_entry(name: &str, text: &str) -> ArchiveEntry {
+fn source_entry<'a>(name: &str, text: &'a str) -> ArchiveEntry<'a> {
     ArchiveEntry {
         path: format!("sources/{name}"),
-        bytes: text.as_bytes().to_vec(),
+        bytes: text.as_bytes().into(),
         executable: false,
     }
 }
