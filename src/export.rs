@@ -356,21 +356,26 @@ pub fn export_model_with(
     let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel.clone()).collect();
     table.source_files =
         crate::fmu::sources::source_files(kernels.iter().map(|k| k.file_name.as_str()));
-    let draft = system::generate(&sys, &schedule, &model_identifier, DRAFT_GUID);
-    let draft_xml = render_model_description(&table).map_err(|e| {
-        ExportError::Diagnostics(vec![Diagnostic::error(
-            "MX006",
-            lib.tree.get(id).def.name.span,
-            format!("the model description would be invalid: {e}"),
-        )
-        .with_label("invalid model description")
-        .with_help("this is a bug in mofmu unless a value in the model is not finite")])
-    })?;
-    let mut parts: Vec<&[u8]> = vec![draft.as_bytes(), draft_xml.as_bytes()];
-    for k in &kernels {
-        parts.push(k.text.as_bytes());
-    }
-    table.guid = guid_from(&parts);
+    // The drafts are dropped before the final texts are rendered, so that a
+    // large model never holds two copies of its description at once.
+    let guid = {
+        let draft = system::generate(&sys, &schedule, &model_identifier, DRAFT_GUID);
+        let draft_xml = render_model_description(&table).map_err(|e| {
+            ExportError::Diagnostics(vec![Diagnostic::error(
+                "MX006",
+                lib.tree.get(id).def.name.span,
+                format!("the model description would be invalid: {e}"),
+            )
+            .with_label("invalid model description")
+            .with_help("this is a bug in mofmu unless a value in the model is not finite")])
+        })?;
+        let mut parts: Vec<&[u8]> = vec![draft.as_bytes(), draft_xml.as_bytes()];
+        for k in &kernels {
+            parts.push(k.text.as_bytes());
+        }
+        guid_from(&parts)
+    };
+    table.guid = guid;
     let system_c = system::generate(&sys, &schedule, &model_identifier, &table.guid);
     let model_description = render_model_description(&table).expect("rendered once already");
     Ok(ExportOutput {

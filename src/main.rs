@@ -16,7 +16,7 @@ use mofmu::export::{
 use mofmu::fmu::table::Interfaces;
 use mofmu::instantiate::SetValue;
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
+use mofmu::package::{build_fmu, model::take_build_spec, ObjectCache};
 
 mod watch;
 
@@ -329,7 +329,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExportInterface::Cs => Interfaces::CO_SIMULATION,
                 ExportInterface::Both => Interfaces::BOTH,
             };
-            let out = match export_model_with(&lib, &model, &sets, stop_time, interfaces) {
+            let mut out = match export_model_with(&lib, &model, &sets, stop_time, interfaces) {
                 Ok(o) => o,
                 Err(ExportError::Diagnostics(d)) => {
                     print_diagnostics(&lib, &d, message_format);
@@ -351,13 +351,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 (None, None) => bail!("--output or --cross-check is required"),
             };
-            let spec = build_spec(&out);
+            let spec = take_build_spec(&mut out);
             let mut report = build_fmu(&spec, &output, Some(&cache))?;
             if platforms.contains(&Platform::Win64) {
                 report.fmu_bytes = mofmu::package::win64::add_win64_binary(&output, &spec)?;
             }
             println!(
-                "exported {model} -> {} ({} bytes, {} variables, {} states, {} instances, {} classes; objects: {} compiled, {} from cache; {:.2} s)",
+                "exported {model} -> {} ({} bytes, {} variables, {} states, {} instances, {} classes; objects: {} compiled, {} from cache{}; {:.2} s)",
                 output.display(),
                 report.fmu_bytes,
                 out.table.variables.len(),
@@ -366,6 +366,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 out.kernels.len(),
                 report.objects_compiled,
                 report.objects_from_cache,
+                if report.library_from_cache {
+                    ", library from cache"
+                } else {
+                    ""
+                },
                 started.elapsed().as_secs_f64()
             );
             if let Some(dir) = cross_check {

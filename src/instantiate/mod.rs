@@ -17,8 +17,22 @@ use crate::source::Span;
 /// value and would exhaust memory instead of giving a diagnostic.
 pub const MAX_ARRAY_LEN: i64 = 10_000_000;
 
-/// The most Real variables a model may have.
-pub const MAX_REALS: usize = 2_000_000;
+/// Bytes of export memory per Real variable: an upper bound of the peak
+/// resident memory of `mofmu export` divided by the number of Reals, as
+/// measured on the rod (docs/fmu.md, "Model size"). The variable's record,
+/// its entry in the model table and the XML, its start value, kind and name
+/// in the system tables, and the system file's text all scale with it.
+pub const EXPORT_BYTES_PER_REAL: usize = 2_560;
+
+/// The memory an export may take, in bytes (16 GiB): the stated cap from
+/// which [`MAX_REALS`] follows. It is a constant rather than the memory of
+/// the machine at hand, so that whether a model exports does not depend on
+/// where it is exported.
+pub const EXPORT_MEMORY_CAP: usize = 16 << 30;
+
+/// The most Real variables a model may have (MX007): as many as fit in
+/// [`EXPORT_MEMORY_CAP`] at [`EXPORT_BYTES_PER_REAL`] each, 6,710,886.
+pub const MAX_REALS: usize = EXPORT_MEMORY_CAP / EXPORT_BYTES_PER_REAL;
 
 /// `--set path=value` from the command line.
 #[derive(Debug, Clone, PartialEq)]
@@ -629,12 +643,13 @@ impl Builder<'_, '_> {
                             "MX007",
                             decl_span.unwrap_or(v.span),
                             format!(
-                                "the model would have more than {MAX_REALS} Real variables (`{}` alone has {len})",
-                                flat(&v.name)
+                                "the model would have more than {MAX_REALS} Real variables (`{}` alone has {len}); exporting it would take more than {} GiB",
+                                flat(&v.name),
+                                EXPORT_MEMORY_CAP >> 30
                             ),
                         )
                         .with_label("model too large")
-                        .with_help("reduce the array sizes; an FMU of this size cannot be described or simulated"),
+                        .with_help(format!("reduce the array sizes: an export takes about {EXPORT_BYTES_PER_REAL} bytes per Real variable")),
                     );
                 }
                 return;

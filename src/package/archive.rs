@@ -7,6 +7,7 @@
 //! destination and renamed over it only once complete: on error the
 //! destination is either absent or still holds what it held before.
 
+use std::borrow::Cow;
 use std::fs::Permissions;
 use std::io::{Seek, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -17,12 +18,14 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 
 use crate::package::{io_error, PackageError};
 
-/// One file of the archive.
+/// One file of the archive. The bytes may be borrowed: a large model's
+/// description and system file are written from where they already are
+/// rather than copied once more.
 #[derive(Debug, Clone)]
-pub struct ArchiveEntry {
+pub struct ArchiveEntry<'a> {
     /// Path inside the archive, with `/` separators.
     pub path: String,
-    pub bytes: Vec<u8>,
+    pub bytes: Cow<'a, [u8]>,
     /// Whether the entry gets mode 0755 (the shared library) or 0644.
     pub executable: bool,
 }
@@ -32,7 +35,7 @@ pub struct ArchiveEntry {
 /// Returns the size of the archive in bytes.
 pub fn write_archive_atomically(
     out: &Path,
-    mut entries: Vec<ArchiveEntry>,
+    mut entries: Vec<ArchiveEntry<'_>>,
 ) -> Result<u64, PackageError> {
     entries.sort_by(|a, b| a.path.cmp(&b.path));
     if let Some(pair) = entries.windows(2).find(|p| p[0].path == p[1].path) {
@@ -96,7 +99,7 @@ impl From<zip::result::ZipError> for ZipFailure {
     }
 }
 
-fn write_zip<W: Write + Seek>(file: W, entries: &[ArchiveEntry]) -> Result<(), ZipFailure> {
+fn write_zip<W: Write + Seek>(file: W, entries: &[ArchiveEntry<'_>]) -> Result<(), ZipFailure> {
     let mut zip = ZipWriter::new(file);
     let base = SimpleFileOptions::default()
         .compression_method(CompressionMethod::Deflated)

@@ -6,6 +6,11 @@
 //! header). Entries are written to a temporary file in the cache directory
 //! and renamed into place, so a reader never sees a partial object and two
 //! processes that race simply write the same bytes twice.
+//!
+//! The linked shared library is cached too, as `<key>.so`, under a key over
+//! the keys of all its units and the link command ([`library_key`]): a
+//! build whose units are all cacheable and whose library was linked before
+//! neither compiles nor links, it copies.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -14,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
-use crate::package::compile::{Compiler, COMPILE_FLAGS};
+use crate::package::compile::{Compiler, COMPILE_FLAGS, LINK_FLAGS, LINK_LIBRARIES};
 use crate::package::{io_error, CSource, PackageError};
 
 /// The environment variable that chooses the cache directory.
@@ -78,26 +83,50 @@ impl ObjectCache {
         }
     }
 
+    /// Copies the shared library stored under `key` to `dest`. Returns
+    /// whether it was there; libraries are not counted as hits or misses.
+    pub fn fetch_library(&self, key: &str, dest: &Path) -> Result<bool, PackageError> {
+        let path = self.entry_path(key, "so");
+        match std::fs::copy(&path, dest) {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(io_error("reading cached library", &path, e)),
+        }
+    }
+
+    /// Stores the shared library `library` under `key`, atomically.
+    pub fn store_library(&self, key: &str, library: &Path) -> Result<(), PackageError> {
+        self.store_entry(key, "so", library)
+    }
+
     /// Stores the object file `object` under `key`, atomically.
     pub fn store(&self, key: &str, object: &Path) -> Result<(), PackageError> {
+        self.store_entry(key, "o", object)
+    }
+
+    fn store_entry(&self, key: &str, extension: &str, file: &Path) -> Result<(), PackageError> {
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| io_error("creating cache directory", &self.dir, e))?;
-        let bytes = std::fs::read(object).map_err(|e| io_error("reading object", object, e))?;
+        let bytes = std::fs::read(file).map_err(|e| io_error("reading", file, e))?;
         let mut temp = tempfile::Builder::new()
             .prefix(".tmp-")
-            .suffix(".o")
+            .suffix(&format!(".{extension}"))
             .tempfile_in(&self.dir)
             .map_err(|e| io_error("creating a temporary file in", &self.dir, e))?;
         temp.write_all(&bytes)
             .map_err(|e| io_error("writing", temp.path(), e))?;
-        let path = self.object_path(key);
+        let path = self.entry_path(key, extension);
         temp.persist(&path)
-            .map_err(|e| io_error("storing cached object", &path, e.error))?;
+            .map_err(|e| io_error("storing cached file", &path, e.error))?;
         Ok(())
     }
 
     fn object_path(&self, key: &str) -> PathBuf {
-        self.dir.join(format!("{key}.o"))
+        self.entry_path(key, "o")
+    }
+
+    fn entry_path(&self, key: &str, extension: &str) -> PathBuf {
+        self.dir.join(format!("{key}.{extension}"))
     }
 }
 
@@ -119,6 +148,28 @@ pub fn object_key(compiler: &Compiler, source: &CSource, headers: &[(String, Str
         let (name, text) = &headers[index];
         field(name.as_bytes());
         field(text.as_bytes());
+    }
+    hex(&hasher.finalize())
+}
+
+/// The cache key of a shared library, as 64 hex digits: the keys of its
+/// units in link order, the link command and the library's file name. Two
+/// builds with the same key link the same objects with
+/// the same command, so they give the same bytes.
+pub fn library_key(compiler: &Compiler, object_keys: &[String], library: &str) -> String {
+    let mut hasher = Sha256::new();
+    let mut field = |bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    field(b"mofmu-library-v1");
+    field(env!("CARGO_PKG_VERSION").as_bytes());
+    field(compiler.identity().as_bytes());
+    field(LINK_FLAGS.join(" ").as_bytes());
+    field(LINK_LIBRARIES.join(" ").as_bytes());
+    field(library.as_bytes());
+    for key in object_keys {
+        field(key.as_bytes());
     }
     hex(&hasher.finalize())
 }

@@ -2,8 +2,9 @@
 //!
 //! [`build_fmu`] is the whole step: write the sources into a temporary
 //! build directory, compile each C unit (through the [`ObjectCache`] when
-//! the unit allows it), link `<modelIdentifier>.so`, and write the `.fmu`
-//! zip atomically. Same inputs and same compiler give a byte-identical FMU,
+//! the unit allows it), link `<modelIdentifier>.so` (or copy it from the
+//! cache when every unit is cacheable and the same library was linked
+//! before), and write the `.fmu` zip atomically. Same inputs and same compiler give a byte-identical FMU,
 //! whether the objects came from the cache or not.
 
 pub mod archive;
@@ -17,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 pub use archive::{write_archive_atomically, ArchiveEntry};
-pub use cache::{object_key, ObjectCache, CACHE_DIR_ENV};
+pub use cache::{library_key, object_key, ObjectCache, CACHE_DIR_ENV};
 pub use compile::Compiler;
 
 /// One C unit of the FMU.
@@ -26,8 +27,10 @@ pub struct CSource {
     /// Plain file name ending in `.c`, e.g. `K_Thermal_Rod_1a2b3c.c`.
     pub name: String,
     pub text: String,
-    /// Whether the compiled object may be cached: class kernels and the
-    /// runtime are; the per-model system file is not worth it.
+    /// Whether the compiled object may be cached. mofmu's units all are
+    /// (runtime, kernels, system file), so that re-exporting a model copies
+    /// its library from the cache; a unit that is not cacheable keeps the
+    /// library out of the cache too.
     pub cache: bool,
 }
 
@@ -49,6 +52,10 @@ pub struct FmuBuildSpec {
 pub struct BuildReport {
     pub objects_compiled: usize,
     pub objects_from_cache: usize,
+    /// The shared library was copied from the cache: nothing was compiled
+    /// or linked, and `objects_from_cache` counts the units it was built
+    /// from.
+    pub library_from_cache: bool,
     pub fmu_bytes: u64,
     pub elapsed: Duration,
 }
@@ -122,43 +129,52 @@ pub fn build_fmu_with(
     units.sort_by(|a, b| a.name.cmp(&b.name));
     let objects: Vec<String> = units.iter().map(|u| object_name(&u.name)).collect();
 
-    let mut to_compile = Vec::new();
-    let mut from_cache = 0;
-    for (i, unit) in units.iter().enumerate() {
-        let key = match cache {
-            Some(cache) if unit.cache => {
-                let key = object_key(compiler, unit, &spec.headers);
-                if cache.fetch(&key, &dir.join(&objects[i]))? {
-                    from_cache += 1;
-                    continue;
-                }
-                Some(key)
-            }
-            _ => None,
-        };
-        to_compile.push(CompileJob {
-            source: &unit.name,
-            object: &objects[i],
-            key,
-        });
-    }
-    compile_all(compiler, dir, &to_compile, cache)?;
-
     let library = format!("{}.so", spec.model_identifier);
-    compiler.link_shared(dir, &objects, &library)?;
     let library_path = dir.join(&library);
+    // The key of every cacheable unit; when all units are cacheable the
+    // library itself has a key, and a library found under it makes the
+    // whole compile and link step a copy.
+    let keys: Vec<Option<String>> = units
+        .iter()
+        .map(|unit| match cache {
+            Some(_) if unit.cache => Some(object_key(compiler, unit, &spec.headers)),
+            _ => None,
+        })
+        .collect();
+    let library_cache_key = match cache {
+        Some(_) => keys
+            .iter()
+            .cloned()
+            .collect::<Option<Vec<String>>>()
+            .map(|keys| library_key(compiler, &keys, &library)),
+        None => None,
+    };
+    let (objects_compiled, objects_from_cache, library_from_cache) =
+        match (cache, &library_cache_key) {
+            (Some(cache), Some(key)) if cache.fetch_library(key, &library_path)? => {
+                (0, units.len(), true)
+            }
+            _ => {
+                let (compiled, from_cache) =
+                    compile_and_link(compiler, dir, &units, &objects, &keys, &library, cache)?;
+                if let (Some(cache), Some(key)) = (cache, &library_cache_key) {
+                    cache.store_library(key, &library_path)?;
+                }
+                (compiled, from_cache, false)
+            }
+        };
     let library_bytes =
         std::fs::read(&library_path).map_err(|e| io_error("reading", &library_path, e))?;
 
     let mut entries = vec![
         ArchiveEntry {
             path: "modelDescription.xml".to_string(),
-            bytes: spec.model_description.as_bytes().to_vec(),
+            bytes: spec.model_description.as_bytes().into(),
             executable: false,
         },
         ArchiveEntry {
             path: format!("binaries/linux64/{library}"),
-            bytes: library_bytes,
+            bytes: library_bytes.into(),
             executable: true,
         },
     ];
@@ -170,11 +186,43 @@ pub fn build_fmu_with(
     }
     let fmu_bytes = write_archive_atomically(out, entries)?;
     Ok(BuildReport {
-        objects_compiled: to_compile.len(),
-        objects_from_cache: from_cache,
+        objects_compiled,
+        objects_from_cache,
+        library_from_cache,
         fmu_bytes,
         elapsed: started.elapsed(),
     })
+}
+
+/// Fetches or compiles every unit's object and links the library. Returns
+/// how many objects were compiled and how many came from the cache.
+fn compile_and_link(
+    compiler: &Compiler,
+    dir: &Path,
+    units: &[&CSource],
+    objects: &[String],
+    keys: &[Option<String>],
+    library: &str,
+    cache: Option<&ObjectCache>,
+) -> Result<(usize, usize), PackageError> {
+    let mut to_compile = Vec::new();
+    let mut from_cache = 0;
+    for (i, unit) in units.iter().enumerate() {
+        if let (Some(cache), Some(key)) = (cache, &keys[i]) {
+            if cache.fetch(key, &dir.join(&objects[i]))? {
+                from_cache += 1;
+                continue;
+            }
+        }
+        to_compile.push(CompileJob {
+            source: &unit.name,
+            object: &objects[i],
+            key: keys[i].clone(),
+        });
+    }
+    compile_all(compiler, dir, &to_compile, cache)?;
+    compiler.link_shared(dir, objects, library)?;
+    Ok((to_compile.len(), from_cache))
 }
 
 struct CompileJob<'a> {
@@ -285,10 +333,10 @@ fn object_name(source: &str) -> String {
     format!("{}.o", source.strip_suffix(".c").unwrap_or(source))
 }
 
-fn source_entry(name: &str, text: &str) -> ArchiveEntry {
+fn source_entry<'a>(name: &str, text: &'a str) -> ArchiveEntry<'a> {
     ArchiveEntry {
         path: format!("sources/{name}"),
-        bytes: text.as_bytes().to_vec(),
+        bytes: text.as_bytes().into(),
         executable: false,
     }
 }

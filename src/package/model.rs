@@ -14,7 +14,23 @@ pub const COSIM_H: &str = include_str!("../../templates/mofmu_cosim.h");
 /// Name of the per-model system file inside `sources/`.
 pub const SYSTEM_C: &str = crate::fmu::sources::SYSTEM_C;
 
+/// The build of an exported model. Copies the model description and the
+/// system file; [`take_build_spec`] moves them.
 pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
+    spec_with(out, out.system_c.clone(), out.model_description.clone())
+}
+
+/// [`build_spec`] that moves the model description and the system file out
+/// of `out` (leaving them empty) instead of copying them: for a large model
+/// they are the two large texts, and a copy of each is memory the export
+/// does not need.
+pub fn take_build_spec(out: &mut ExportOutput) -> FmuBuildSpec {
+    let system_c = std::mem::take(&mut out.system_c);
+    let model_description = std::mem::take(&mut out.model_description);
+    spec_with(out, system_c, model_description)
+}
+
+fn spec_with(out: &ExportOutput, system_c: String, model_description: String) -> FmuBuildSpec {
     let mut sources = vec![
         CSource {
             name: crate::fmu::sources::RUNTIME_C.into(),
@@ -23,8 +39,10 @@ pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
         },
         CSource {
             name: SYSTEM_C.into(),
-            text: out.system_c.clone(),
-            cache: false,
+            text: system_c,
+            // Cached so that a re-export of an unchanged model compiles
+            // nothing and the linked library is found in the cache.
+            cache: true,
         },
     ];
     for k in &out.kernels {
@@ -36,7 +54,7 @@ pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
     }
     FmuBuildSpec {
         model_identifier: out.model_identifier.clone(),
-        model_description: out.model_description.clone(),
+        model_description,
         sources,
         headers: vec![
             (crate::fmu::sources::MODEL_H.into(), MODEL_H.into()),

@@ -148,13 +148,13 @@ pub fn add_win64_binary(fmu: &Path, spec: &FmuBuildSpec) -> Result<u64, PackageE
         entries.push(ArchiveEntry {
             path: entry.name().to_string(),
             executable: entry.unix_mode().is_some_and(|m| m & 0o111 != 0),
-            bytes,
+            bytes: bytes.into(),
         });
     }
     entries.retain(|e| !e.path.starts_with("binaries/win64/"));
     entries.push(ArchiveEntry {
         path: format!("binaries/win64/{}.dll", spec.model_identifier),
-        bytes: dll,
+        bytes: dll.into(),
         executable: true,
     });
     write_archive_atomically(fmu, entries)

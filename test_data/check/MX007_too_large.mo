@@ -1,7 +1,7 @@
 // export: P.M
 package P
   model M
-    parameter Integer n = 3000000;
+    parameter Integer n = 7000000;
     output Real x[n]; // <- MX007
   equation
     for i in 1:n loop

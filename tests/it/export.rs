@@ -162,9 +162,14 @@ fn exporting_twice_gives_the_same_bytes_and_other_sets_another_guid() {
     let warm_report = package(&out_b, &warm, &first_cache);
     package(&out_b, &other_cold, &second_cache);
     assert_eq!(cold_report.objects_from_cache, 0, "a fresh cache is empty");
+    assert!(!cold_report.library_from_cache);
     assert_eq!(
-        warm_report.objects_compiled, 1,
-        "a warm cache leaves only the system file to compile"
+        warm_report.objects_compiled, 0,
+        "a re-export of an unchanged model compiles nothing"
+    );
+    assert!(
+        warm_report.library_from_cache,
+        "a re-export of an unchanged model copies its library from the cache"
     );
 
     let read = |p: &Path| std::fs::read(p).expect("the FMU was written");

@@ -219,6 +219,48 @@ fn the_cache_is_used_and_does_not_change_the_result() {
 }
 
 #[test]
+fn a_library_of_cacheable_units_is_copied_from_the_cache() {
+    let temp = tempfile::tempdir().unwrap();
+    let cache = ObjectCache::new(temp.path().join("cache"));
+    let mut spec = decay_spec();
+    for source in &mut spec.sources {
+        source.cache = true;
+    }
+    let fmu = |name: &str| temp.path().join(name);
+
+    let cold = build_fmu(&spec, &fmu("cold.fmu"), Some(&cache)).unwrap();
+    assert_eq!((cold.objects_compiled, cold.library_from_cache), (3, false));
+    let warm = build_fmu(&spec, &fmu("warm.fmu"), Some(&cache)).unwrap();
+    assert_eq!(
+        (warm.objects_compiled, warm.objects_from_cache),
+        (0, 3),
+        "nothing is compiled when the library is cached"
+    );
+    assert!(warm.library_from_cache);
+    // Only the library was looked up: no object was fetched.
+    assert_eq!((cache.hits(), cache.misses()), (0, 3));
+    let bytes = |name: &str| std::fs::read(fmu(name)).unwrap();
+    assert!(bytes("cold.fmu") == bytes("warm.fmu"));
+
+    // Another unit text misses the library and that unit's object only.
+    spec.sources[0].text.push_str("/* edited */\n");
+    let edited = build_fmu(&spec, &fmu("edited.fmu"), Some(&cache)).unwrap();
+    assert_eq!((edited.objects_compiled, edited.objects_from_cache), (1, 2));
+    assert!(!edited.library_from_cache);
+    let stored = std::fs::read_dir(cache.dir())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".so")
+        })
+        .count();
+    assert_eq!(stored, 2, "one library per distinct set of units");
+}
+
+#[test]
 fn the_same_spec_gives_the_same_bytes() {
     let temp = tempfile::tempdir().unwrap();
     let spec = decay_spec();
