@@ -22,12 +22,15 @@
 //!   Python is `$MOFMU_BENCH_PYTHON`, else the project's `.venv/bin/python`;
 //!   without FMPy those rows are skipped with a note.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use mofmu::harness::{Fmu, Instance};
+
+#[path = "fmpy/mod.rs"]
+mod fmpy;
+use fmpy::{FmPy, Run};
 
 #[path = "rod_twin/mod.rs"]
 mod rod_twin;
@@ -47,6 +50,13 @@ const SIM_SIZES: &[u32] = &[5, 100];
 const SIM_STOP_TIME: f64 = 100.0;
 const SIM_OUTPUT_INTERVAL: f64 = 0.5;
 const SIM_TOLERANCE: f64 = 1e-8;
+/// FMPy's run with the same settings as `mofmu simulate`, recording FMPy's default outputs.
+const FMPY_RUN: Run = Run {
+    stop_time: SIM_STOP_TIME,
+    output_interval: SIM_OUTPUT_INTERVAL,
+    tolerance: SIM_TOLERANCE,
+    output: "",
+};
 /// How long one timed sample of the evaluation benchmark should take.
 const EVAL_SAMPLE_TARGET: Duration = Duration::from_millis(100);
 
@@ -207,14 +217,14 @@ fn run(runs: usize) -> Result<(), String> {
     for &n in SIM_SIZES {
         mofmu_simulate(&fmu(n), &csv)?;
         if let Some(fmpy) = fmpy.as_mut() {
-            fmpy.simulate(&fmu(n))?;
+            fmpy.simulate(&fmu(n), &FMPY_RUN)?;
         }
     }
     for _ in 0..runs {
         for (&n, (ours, theirs)) in SIM_SIZES.iter().zip(&mut sim_rows) {
             ours.add(time(|| mofmu_simulate(&fmu(n), &csv))?);
             if let (Some(fmpy), Some(theirs)) = (fmpy.as_mut(), theirs.as_mut()) {
-                theirs.add(fmpy.simulate(&fmu(n))?);
+                theirs.add(fmpy.simulate(&fmu(n), &FMPY_RUN)?);
             }
         }
     }
@@ -457,107 +467,6 @@ fn enter_continuous_time_mode(
         }
     }
     instance.enter_continuous_time_mode()
-}
-
-/// A long-lived Python process that runs FMPy's `simulate_fmu` on request
-/// and answers with the seconds the call took.
-struct FmPy {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-const FMPY_SERVER: &str = r#"
-import sys, time
-from fmpy import simulate_fmu
-print("ready", flush=True)
-for line in sys.stdin:
-    fmu, stop, interval, rtol = line.rstrip("\n").split("\t")
-    try:
-        started = time.perf_counter()
-        simulate_fmu(fmu, validate=False, fmi_type="ModelExchange", solver="CVode",
-                     relative_tolerance=float(rtol), start_time=0.0,
-                     stop_time=float(stop), output_interval=float(interval))
-        print("ok\t%r" % (time.perf_counter() - started), flush=True)
-    except Exception as e:
-        print("error\t%s" % str(e).replace("\n", " "), flush=True)
-"#;
-
-impl FmPy {
-    /// Starts the server, or says why FMPy is not available.
-    fn start(repo: &Path) -> Result<FmPy, String> {
-        let python = match std::env::var_os("MOFMU_BENCH_PYTHON") {
-            Some(p) => PathBuf::from(p),
-            None => {
-                let venv = repo.join(".venv/bin/python");
-                if !venv.exists() {
-                    return Err(
-                        "no .venv/bin/python (run scripts/test-all once, or set MOFMU_BENCH_PYTHON)"
-                            .to_string(),
-                    );
-                }
-                venv
-            }
-        };
-        let mut child = Command::new(&python)
-            .args(["-c", FMPY_SERVER])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("starting {}: {e}", python.display()))?;
-        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
-        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout pipe")?);
-        let mut fmpy = FmPy {
-            child,
-            stdin,
-            stdout,
-        };
-        let mut line = String::new();
-        let ready = fmpy.stdout.read_line(&mut line).is_ok() && line.trim() == "ready";
-        if !ready {
-            let mut stderr = String::new();
-            if let Some(mut pipe) = fmpy.child.stderr.take() {
-                let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
-            }
-            let last = stderr.lines().last().unwrap_or("no message").to_string();
-            return Err(format!("{} cannot import fmpy: {last}", python.display()));
-        }
-        Ok(fmpy)
-    }
-
-    fn simulate(&mut self, fmu: &Path) -> Result<Duration, String> {
-        writeln!(
-            self.stdin,
-            "{}\t{SIM_STOP_TIME}\t{SIM_OUTPUT_INTERVAL}\t{SIM_TOLERANCE}",
-            path_arg(fmu)?
-        )
-        .and_then(|()| self.stdin.flush())
-        .map_err(|e| format!("talking to FMPy: {e}"))?;
-        let mut line = String::new();
-        self.stdout
-            .read_line(&mut line)
-            .map_err(|e| format!("reading from FMPy: {e}"))?;
-        match line.trim_end().split_once('\t') {
-            Some(("ok", seconds)) => seconds
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .map(Duration::from_secs_f64)
-                .ok_or(format!("FMPy answered {line:?}")),
-            Some(("error", message)) => Err(format!("FMPy failed on {}: {message}", fmu.display())),
-            _ => Err(format!("FMPy answered {line:?}")),
-        }
-    }
-}
-
-impl Drop for FmPy {
-    fn drop(&mut self) {
-        // The server only waits for the next request: end it, and wait so
-        // that no zombie is left.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// Rod sizes of the twin comparison.

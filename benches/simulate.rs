@@ -18,10 +18,13 @@
 //! Python is `$MOFMU_BENCH_PYTHON`, else the project's `.venv/bin/python`;
 //! without FMPy those rows are skipped with a note.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+#[path = "fmpy/mod.rs"]
+mod fmpy;
+use fmpy::{FmPy, Run};
 
 const MOFMU: &str = env!("CARGO_BIN_EXE_mofmu");
 const ROD_HEATING: &str = "Thermal.Examples.RodHeating";
@@ -111,14 +114,14 @@ fn run(runs: usize) -> Result<(), String> {
     for &n in SIZES_WITH_FMPY {
         mofmu_simulate(&fmu(n), n, &csv)?;
         if let Some(fmpy) = fmpy.as_mut() {
-            fmpy.simulate(&fmu(n), n)?;
+            fmpy.simulate(&fmu(n), &fmpy_run(&recorded(n)))?;
         }
     }
     for _ in 0..runs {
         for (i, &n) in sizes.iter().enumerate() {
             ours[i].add(time(|| mofmu_simulate(&fmu(n), n, &csv))?);
             if let (Some(fmpy), Some(row)) = (fmpy.as_mut(), theirs[i].as_mut()) {
-                row.add(fmpy.simulate(&fmu(n), n)?);
+                row.add(fmpy.simulate(&fmu(n), &fmpy_run(&recorded(n)))?);
             }
         }
     }
@@ -251,6 +254,16 @@ fn mofmu_export(repo: &Path, n: u32, out: &Path, cache: &Path) -> Result<(), Str
 }
 
 /// The variables both simulators record: the rod's two ends.
+/// The FMPy run that matches `mofmu_simulate`, recording `output`.
+fn fmpy_run(output: &str) -> Run<'_> {
+    Run {
+        stop_time: STOP_TIME,
+        output_interval: OUTPUT_INTERVAL,
+        tolerance: TOLERANCE,
+        output,
+    }
+}
+
 fn recorded(n: u32) -> String {
     format!("rod.T[1],rod.T[{n}]")
 }
@@ -281,107 +294,4 @@ fn mofmu_simulate(fmu: &Path, n: u32, csv: &Path) -> Result<(), String> {
 fn path_arg(path: &Path) -> Result<&str, String> {
     path.to_str()
         .ok_or_else(|| format!("{} is not UTF-8", path.display()))
-}
-
-/// A long-lived Python process that runs FMPy's `simulate_fmu` on request
-/// and answers with the seconds the call took.
-struct FmPy {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-const FMPY_SERVER: &str = r#"
-import sys, time
-from fmpy import simulate_fmu
-print("ready", flush=True)
-for line in sys.stdin:
-    fmu, stop, interval, rtol, output = line.rstrip("\n").split("\t")
-    try:
-        started = time.perf_counter()
-        simulate_fmu(fmu, validate=False, fmi_type="ModelExchange", solver="CVode",
-                     relative_tolerance=float(rtol), start_time=0.0,
-                     stop_time=float(stop), output_interval=float(interval),
-                     output=output.split(","))
-        print("ok\t%r" % (time.perf_counter() - started), flush=True)
-    except Exception as e:
-        print("error\t%s" % str(e).replace("\n", " "), flush=True)
-"#;
-
-impl FmPy {
-    /// Starts the server, or says why FMPy is not available.
-    fn start(repo: &Path) -> Result<FmPy, String> {
-        let python = match std::env::var_os("MOFMU_BENCH_PYTHON") {
-            Some(p) => PathBuf::from(p),
-            None => {
-                let venv = repo.join(".venv/bin/python");
-                if !venv.exists() {
-                    return Err(
-                        "no .venv/bin/python (run scripts/test-all once, or set MOFMU_BENCH_PYTHON)"
-                            .to_string(),
-                    );
-                }
-                venv
-            }
-        };
-        let mut child = Command::new(&python)
-            .args(["-c", FMPY_SERVER])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("starting {}: {e}", python.display()))?;
-        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
-        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout pipe")?);
-        let mut fmpy = FmPy {
-            child,
-            stdin,
-            stdout,
-        };
-        let mut line = String::new();
-        let ready = fmpy.stdout.read_line(&mut line).is_ok() && line.trim() == "ready";
-        if !ready {
-            let mut stderr = String::new();
-            if let Some(mut pipe) = fmpy.child.stderr.take() {
-                let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
-            }
-            let last = stderr.lines().last().unwrap_or("no message").to_string();
-            return Err(format!("{} cannot import fmpy: {last}", python.display()));
-        }
-        Ok(fmpy)
-    }
-
-    fn simulate(&mut self, fmu: &Path, n: u32) -> Result<Duration, String> {
-        writeln!(
-            self.stdin,
-            "{}\t{STOP_TIME}\t{OUTPUT_INTERVAL}\t{TOLERANCE}\t{}",
-            path_arg(fmu)?,
-            recorded(n)
-        )
-        .and_then(|()| self.stdin.flush())
-        .map_err(|e| format!("talking to FMPy: {e}"))?;
-        let mut line = String::new();
-        self.stdout
-            .read_line(&mut line)
-            .map_err(|e| format!("reading from FMPy: {e}"))?;
-        match line.trim_end().split_once('\t') {
-            Some(("ok", seconds)) => seconds
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .map(Duration::from_secs_f64)
-                .ok_or(format!("FMPy answered {line:?}")),
-            Some(("error", message)) => Err(format!("FMPy failed on {}: {message}", fmu.display())),
-            _ => Err(format!("FMPy answered {line:?}")),
-        }
-    }
-}
-
-impl Drop for FmPy {
-    fn drop(&mut self) {
-        // The server only waits for the next request: end it, and wait so
-        // that no zombie is left.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
