@@ -484,6 +484,39 @@ static int all_finite(const double *x, size_t n)
     return bits == 0;
 }
 
+/* Copies x[0..n) to dst and says, as all_finite, whether every value is
+ * finite: one pass where a check and a copy would take two. */
+static int copy_all_finite(double *dst, const double *x, size_t n)
+{
+    mofmu_v2i_ acc0 = {0, 0}, acc1 = {0, 0};
+    int64_t bits = 0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        mofmu_v2d_ v0, v1, z0, z1;
+        mofmu_v2i_ d0, d1;
+        memcpy(&v0, x + i, sizeof v0);
+        memcpy(&v1, x + i + 2, sizeof v1);
+        memcpy(dst + i, &v0, sizeof v0);
+        memcpy(dst + i + 2, &v1, sizeof v1);
+        z0 = v0 - v0;
+        z1 = v1 - v1;
+        memcpy(&d0, &z0, sizeof d0);
+        memcpy(&d1, &z1, sizeof d1);
+        acc0 |= d0;
+        acc1 |= d1;
+    }
+    for (; i < n; i++) {
+        double v = x[i], z = v - v;
+        int64_t b;
+        dst[i] = v;
+        memcpy(&b, &z, sizeof b);
+        bits |= b;
+    }
+    acc0 |= acc1;
+    bits |= acc0[0] | acc0[1];
+    return bits == 0;
+}
+
 /* The first element of vr[0..n) when the references are consecutive, else -1. */
 static long consecutive_from(const uint32_t *vr, size_t n)
 {
@@ -537,15 +570,25 @@ static void fill_zero_ranges(size_t *ranges)
     }
 }
 
-/* Nonzero when every derivative and output in R is finite (the common
- * case, checked quickly; first_non_finite then names the culprit). */
-static int derivatives_and_outputs_finite(const Instance *inst)
+/* Nonzero when every output in R is finite. */
+static int outputs_finite(const Instance *inst)
 {
     size_t i;
     for (i = inst->outputs_from; i < inst->outputs_to; i++) {
         if (mofmu_real_kind[i] == MOFMU_KIND_OUTPUT && !isfinite(inst->R[i])) {
             return 0;
         }
+    }
+    return 1;
+}
+
+/* Nonzero when every derivative and output in R is finite (the common
+ * case, checked quickly; first_non_finite then names the culprit). */
+static int derivatives_and_outputs_finite(const Instance *inst)
+{
+    size_t i;
+    if (!outputs_finite(inst)) {
+        return 0;
     }
     if (inst->derivatives_at >= 0) {
         return all_finite(inst->R + inst->derivatives_at, mofmu_n_states);
@@ -579,8 +622,23 @@ static fmi2Status non_finite_trial(Instance *inst, const char *function, const c
     return model_failure(inst, function, message);
 }
 
-/* Brings outputs, locals, derivatives and event indicators up to date. */
-static fmi2Status evaluate(Instance *inst, const char *function)
+/* The fmi2Discard (or error) for a non-finite derivative at a trial point. */
+static fmi2Status non_finite_derivative(Instance *inst, const char *function)
+{
+    char message[600];
+    long bad = first_non_finite(inst, MOFMU_KIND_DERIVATIVE);
+    if (bad < 0) {
+        bad = 0;
+    }
+    snprintf(message, sizeof message, "derivative %s is not finite (%g) at time %.17g",
+             mofmu_real_name[bad], inst->R[bad], inst->time);
+    return non_finite_trial(inst, function, message);
+}
+
+/* Brings outputs, locals, derivatives and event indicators up to date.
+ * With `check_derivatives` zero the caller checks the derivatives (as it
+ * copies them out) and marks the values valid itself. */
+static fmi2Status evaluate_checking(Instance *inst, const char *function, int check_derivatives)
 {
     mofmu_ctx ctx;
     fmi2Status status;
@@ -606,7 +664,7 @@ static fmi2Status evaluate(Instance *inst, const char *function)
     if (event_mode) {
         inst->next_time_event = ctx.next_time_event;
     }
-    finite = derivatives_and_outputs_finite(inst);
+    finite = check_derivatives ? derivatives_and_outputs_finite(inst) : outputs_finite(inst);
     bad = finite ? -1 : first_non_finite(inst, MOFMU_KIND_OUTPUT);
     if (bad >= 0) {
         char message[600];
@@ -617,12 +675,8 @@ static fmi2Status evaluate(Instance *inst, const char *function)
     /* A non-finite derivative or event indicator at an integrator's trial
      * point is fmi2Discard: the point is unusable, the instance is not, and
      * staying invalid makes the next call evaluate again. */
-    bad = finite ? -1 : first_non_finite(inst, MOFMU_KIND_DERIVATIVE);
-    if (bad >= 0) {
-        char message[600];
-        snprintf(message, sizeof message, "derivative %s is not finite (%g) at time %.17g",
-                 mofmu_real_name[bad], inst->R[bad], inst->time);
-        return non_finite_trial(inst, function, message);
+    if (!finite && check_derivatives && first_non_finite(inst, MOFMU_KIND_DERIVATIVE) >= 0) {
+        return non_finite_derivative(inst, function);
     }
     for (i = 0; i < mofmu_n_event_indicators; i++) {
         if (!isfinite(inst->indicators[i])) {
@@ -632,8 +686,15 @@ static fmi2Status evaluate(Instance *inst, const char *function)
             return non_finite_trial(inst, function, message);
         }
     }
-    inst->valid = 1;
+    /* Unchecked derivatives leave the values invalid until the caller has
+     * checked them. */
+    inst->valid = check_derivatives;
     return fmi2OK;
+}
+
+static fmi2Status evaluate(Instance *inst, const char *function)
+{
+    return evaluate_checking(inst, function, 1);
 }
 
 /* Restores the state right after fmi2Instantiate (logging settings kept). */
@@ -1835,6 +1896,20 @@ MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives
         null_array(inst, "fmi2GetDerivatives", "derivatives", derivatives, nx)) {
         return fmi2Error;
     }
+    if (inst->derivatives_at >= 0 && inst->state != STATE_ERROR) {
+        /* Consecutive derivatives are checked as they are copied out. */
+        status = evaluate_checking(inst, "fmi2GetDerivatives", 0);
+        if (status != fmi2OK) {
+            return status;
+        }
+        if (!copy_all_finite(derivatives, inst->R + inst->derivatives_at, nx)) {
+            inst->valid = 0;
+            return non_finite_derivative(inst, "fmi2GetDerivatives");
+        }
+        inst->valid = 1;
+        return fmi2OK;
+    }
+    /* In the error state the values are those the failure left. */
     status = evaluate(inst, "fmi2GetDerivatives");
     if (status != fmi2OK) {
         return status;
