@@ -19,16 +19,15 @@
 //! without FMPy those rows are skipped with a note.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
+
+#[path = "common/mod.rs"]
+mod common;
+use common::{mofmu, mofmu_export, parse_runs, path_arg, show, time, Row};
 
 #[path = "fmpy/mod.rs"]
 mod fmpy;
 use fmpy::{FmPy, Run};
-
-const MOFMU: &str = env!("CARGO_BIN_EXE_mofmu");
-const ROD_HEATING: &str = "Thermal.Examples.RodHeating";
-const THERMAL: &[&str] = &["examples/Base.mo", "examples/Thermal"];
 
 /// Sizes compared with FMPy, and the size simulated by mofmu alone.
 const SIZES_WITH_FMPY: &[u32] = &[100, 2000];
@@ -54,22 +53,6 @@ fn main() {
 }
 
 /// Reads `--runs N`; ignores the `--bench` flag cargo passes.
-fn parse_runs(args: impl Iterator<Item = String>) -> Result<usize, String> {
-    let mut runs = 5;
-    let mut args = args.peekable();
-    while let Some(arg) = args.next() {
-        if arg == "--runs" {
-            let value = args.next().ok_or("--runs needs a number")?;
-            runs = value
-                .parse()
-                .ok()
-                .filter(|&n: &usize| n > 0)
-                .ok_or(format!("--runs {value}: expected a positive whole number"))?;
-        }
-    }
-    Ok(runs)
-}
-
 fn run(runs: usize) -> Result<(), String> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let scratch = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
@@ -160,97 +143,14 @@ fn run(runs: usize) -> Result<(), String> {
 }
 
 /// The timings of one benchmark.
-struct Row {
-    name: String,
-    samples: Vec<Duration>,
-}
-
-impl Row {
-    fn new(name: &str) -> Row {
-        Row {
-            name: name.to_string(),
-            samples: Vec::new(),
-        }
-    }
-
-    fn add(&mut self, sample: Duration) {
-        self.samples.push(sample);
-    }
-
-    fn sorted(&self) -> Vec<Duration> {
-        let mut sorted = self.samples.clone();
-        sorted.sort();
-        sorted
-    }
-
-    /// The middle sample, or the mean of the two middle ones.
-    fn median(&self) -> Duration {
-        let sorted = self.sorted();
-        let mid = sorted.len() / 2;
-        if sorted.len() % 2 == 1 {
-            sorted[mid]
-        } else {
-            (sorted[mid - 1] + sorted[mid]) / 2
-        }
-    }
-}
-
 fn print_row(row: &Row) {
-    let sorted = row.sorted();
     println!(
         "  {:<40} {:>10}   ({} .. {})",
         row.name,
         show(row.median()),
-        show(sorted.first().copied().unwrap_or_default()),
-        show(sorted.last().copied().unwrap_or_default())
+        show(row.min()),
+        show(row.max())
     );
-}
-
-fn show(d: Duration) -> String {
-    let ms = d.as_secs_f64() * 1e3;
-    if ms >= 1000.0 {
-        format!("{:.2} s", ms / 1e3)
-    } else {
-        format!("{ms:.1} ms")
-    }
-}
-
-fn time(f: impl FnOnce() -> Result<(), String>) -> Result<Duration, String> {
-    let started = Instant::now();
-    f()?;
-    Ok(started.elapsed())
-}
-
-/// Runs the binary in the repository root; fails with its output.
-fn mofmu(repo: &Path, args: &[&str], cache: Option<&Path>) -> Result<(), String> {
-    let mut command = Command::new(MOFMU);
-    command.args(args).current_dir(repo);
-    if let Some(cache) = cache {
-        command.env("MOFMU_CACHE_DIR", cache);
-    }
-    let output = command
-        .output()
-        .map_err(|e| format!("running {MOFMU}: {e}"))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "mofmu {} failed ({}):\n{}{}",
-            args.join(" "),
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ))
-    }
-}
-
-fn mofmu_export(repo: &Path, n: u32, out: &Path, cache: &Path) -> Result<(), String> {
-    let set = format!("rod.n={n}");
-    let out = path_arg(out)?;
-    let mut args = vec!["export"];
-    args.extend_from_slice(THERMAL);
-    args.extend_from_slice(&["--model", ROD_HEATING, "--set", &set, "-o", out]);
-    mofmu(repo, &args, Some(cache))
 }
 
 /// The variables both simulators record: the rod's two ends.
@@ -289,9 +189,4 @@ fn mofmu_simulate(fmu: &Path, n: u32, csv: &Path) -> Result<(), String> {
     ];
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     mofmu(repo, &args, None)
-}
-
-fn path_arg(path: &Path) -> Result<&str, String> {
-    path.to_str()
-        .ok_or_else(|| format!("{} is not UTF-8", path.display()))
 }
