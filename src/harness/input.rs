@@ -70,17 +70,7 @@ impl InputSignals {
 
     /// The values at `t`.
     pub fn values_at(&self, t: f64) -> Vec<f64> {
-        let (a, b) = self.segment(t);
-        if a == b {
-            return self.rows[a].clone();
-        }
-        let (ta, tb) = (self.times[a], self.times[b]);
-        let weight = (t - ta) / (tb - ta);
-        self.rows[a]
-            .iter()
-            .zip(&self.rows[b])
-            .map(|(&va, &vb)| va + weight * (vb - va))
-            .collect()
+        self.values_on_piece_of(t, t)
     }
 
     /// The values at `t` on the linear piece that holds `from` (extrapolated when `t`
