@@ -549,15 +549,13 @@ static size_t count_zero_ranges(void)
             n++;
         }
     }
-    /* allocate() of zero elements may return NULL: keep one (empty) range. */
-    return n > 0 ? n : 1;
+    return n;
 }
 
 /* Those runs as [from, to) pairs, in `ranges` (2 * count_zero_ranges()). */
 static void fill_zero_ranges(size_t *ranges)
 {
     size_t i, k = 0;
-    ranges[0] = ranges[1] = 0;
     for (i = 0; i < mofmu_n_reals; i++) {
         if (tangent_is_computed(mofmu_real_kind[i])) {
             continue;
