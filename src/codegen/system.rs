@@ -165,7 +165,6 @@ pub fn generate(sys: &System, schedule: &Schedule, model_identifier: &str, guid:
         "/* The schedule: blocks of instances and connection copies. */"
     );
     let _ = writeln!(s, "void mofmu_schedule(double *R, mofmu_ctx *ctx) {{");
-    let _ = writeln!(s, "    (void)ctx;");
     let _ = writeln!(s, "    R[0] = ctx->time;");
     steps(&mut s, sys, schedule, false);
     let _ = writeln!(s, "}}\n");
