@@ -8,7 +8,7 @@ use super::fmi2::Instance;
 use super::fmu::Fmu;
 use super::input::InputSignals;
 use super::model_description::{Causality, ModelDescription, VariableKind};
-use super::simulate::{apply_start_value, Recorder, Settings, SimStats};
+use super::simulate::{initialize, Recorder, Settings, SimStats};
 use super::{SimOptions, SimResult};
 
 /// Input signals bound to the FMU's input variables (by name); empty without a file.
@@ -102,13 +102,7 @@ pub fn simulate_co_simulation(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult,
     let mut recorder = Recorder::new(model, &states, &opts.output)?;
 
     let mut instance = fmu.instantiate_co_simulation("mofmu_harness", false)?;
-    for (name, value) in &opts.start_values {
-        apply_start_value(&mut instance, model, name, *value)?;
-    }
-    instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
-    instance.enter_initialization_mode()?;
-    inputs.apply(&mut instance, settings.start)?;
-    instance.exit_initialization_mode()?;
+    initialize(&mut instance, model, opts, &settings, &inputs)?;
     recorder.record(&mut instance, settings.start)?;
 
     let mut t = settings.start;

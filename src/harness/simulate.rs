@@ -77,13 +77,7 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
     let instance = RefCell::new(fmu.instantiate("mofmu_harness", false)?);
     let info = {
         let mut instance = instance.borrow_mut();
-        for (name, value) in &opts.start_values {
-            apply_start_value(&mut instance, model, name, *value)?;
-        }
-        instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
-        instance.enter_initialization_mode()?;
-        inputs.apply(&mut instance, settings.start)?;
-        instance.exit_initialization_mode()?;
+        initialize(&mut instance, model, opts, &settings, &inputs)?;
         event_iteration(&mut instance, settings.start)?
     };
     let mut stats = SimStats::default();
@@ -441,8 +435,26 @@ fn locate_state_event(
     Ok((hi, z_hi))
 }
 
+/// Initializes a fresh instance of either interface: the start values of the
+/// options, the experiment, and the inputs at the start time.
+pub(super) fn initialize(
+    instance: &mut Instance<'_>,
+    model: &ModelDescription,
+    opts: &SimOptions,
+    settings: &Settings,
+    inputs: &InputBinding,
+) -> Result<(), HarnessError> {
+    for (name, value) in &opts.start_values {
+        apply_start_value(instance, model, name, *value)?;
+    }
+    instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
+    instance.enter_initialization_mode()?;
+    inputs.apply(instance, settings.start)?;
+    instance.exit_initialization_mode()
+}
+
 /// Sets one start value by name, converting to the variable's type.
-pub(super) fn apply_start_value(
+fn apply_start_value(
     instance: &mut Instance<'_>,
     model: &ModelDescription,
     name: &str,
