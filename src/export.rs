@@ -291,6 +291,9 @@ pub struct ExportOutput {
     pub model_description: String,
     pub kernels: Vec<Kernel>,
     pub system_c: String,
+    /// `resources/mofmu_system.bin`: variables, instances and the schedule
+    /// as data (crate::fmu::system_image).
+    pub system_resource: Vec<u8>,
     pub n_instances: usize,
     pub n_steps: usize,
 }
@@ -360,7 +363,9 @@ pub fn export_model_with(
     // written over the draft in place (both are 38 characters): rendering and
     // rule-checking a large model's description twice took a fifth of its
     // export.
-    let mut system_c = system::generate(&sys, &schedule, &model_identifier, DRAFT_GUID);
+    let system_c = system::generate(&sys, &model_identifier);
+    let mut system_resource =
+        system::image(&sys, &schedule, &model_identifier).to_bytes(DRAFT_GUID);
     let mut model_description = render_model_description(&table).map_err(|e| {
         ExportError::Diagnostics(vec![Diagnostic::error(
             "MX006",
@@ -371,13 +376,17 @@ pub fn export_model_with(
         .with_help("this is a bug in mofmu unless a value in the model is not finite")])
     })?;
     let guid = {
-        let mut parts: Vec<&[u8]> = vec![system_c.as_bytes(), model_description.as_bytes()];
+        let mut parts: Vec<&[u8]> = vec![
+            system_c.as_bytes(),
+            &system_resource,
+            model_description.as_bytes(),
+        ];
         for k in &kernels {
             parts.push(k.text.as_bytes());
         }
         guid_from(&parts)
     };
-    replace_draft_guid(&mut system_c, "mofmu_guid[] = \"", DRAFT_GUID, &guid);
+    crate::fmu::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
     replace_draft_guid(&mut model_description, " guid=\"", DRAFT_GUID, &guid);
     table.guid = guid;
     Ok(ExportOutput {
@@ -386,13 +395,14 @@ pub fn export_model_with(
         model_description,
         kernels,
         system_c,
+        system_resource,
         n_instances: sys.instances.len(),
         n_steps: schedule.steps.len(),
     })
 }
 
 /// Writes `guid` over the first `draft` that follows `prefix` in `text` (the GUID
-/// attribute of the model description, the GUID constant of the system file).
+/// attribute of the model description).
 fn replace_draft_guid(text: &mut String, prefix: &str, draft: &str, guid: &str) {
     assert_eq!(draft.len(), guid.len(), "a GUID has a fixed length");
     let at = text

@@ -78,11 +78,11 @@ typedef struct CoSimWork CoSimWork;
  * Instance life cycle hooks called by mofmu_runtime.c
  * ------------------------------------------------------------------------ */
 
-static size_t cs_n_inputs(void)
+static size_t cs_n_inputs(const mofmu_system *sys)
 {
     size_t i, count = 0;
-    for (i = 0; i < mofmu_n_reals; i++) {
-        count += mofmu_real_kind[i] == MOFMU_KIND_INPUT;
+    for (i = 0; i < sys->n_reals; i++) {
+        count += sys->real_kind[i] == MOFMU_KIND_INPUT;
     }
     return count;
 }
@@ -124,7 +124,7 @@ static void cs_free(Instance *inst)
  * the integrator's arrays only in Co-Simulation instances. */
 static int cs_allocate(Instance *inst)
 {
-    size_t n = mofmu_n_states, ni = cs_n_inputs(), nz = mofmu_n_event_indicators, i, k;
+    size_t n = inst->sys->n_states, ni = cs_n_inputs(inst->sys), nz = inst->sys->n_event_indicators, i, k;
     CoSimWork *w;
     inst->input_derivative = (double *)allocate(ni, sizeof(double));
     if (inst->input_derivative == NULL) {
@@ -171,8 +171,8 @@ static int cs_allocate(Instance *inst)
         w->z_hi == NULL || w->x_hi == NULL) {
         return 1;
     }
-    for (i = 0, k = 0; i < mofmu_n_reals; i++) {
-        if (mofmu_real_kind[i] == MOFMU_KIND_INPUT) {
+    for (i = 0, k = 0; i < inst->sys->n_reals; i++) {
+        if (inst->sys->real_kind[i] == MOFMU_KIND_INPUT) {
             w->input_vr[k++] = (uint32_t)i;
         }
     }
@@ -181,7 +181,7 @@ static int cs_allocate(Instance *inst)
 
 static void cs_reset(Instance *inst)
 {
-    size_t i, ni = cs_n_inputs();
+    size_t i, ni = cs_n_inputs(inst->sys);
     inst->cs.next_step = 0.0;
     inst->cs.last_successful_time = 0.0;
     inst->cs.last_step_status = fmi2OK;
@@ -203,7 +203,7 @@ static void cs_set_point(Instance *inst, double t, const double *x)
     size_t i;
     inst->time = t;
     for (i = 0; i < w->n; i++) {
-        inst->R[mofmu_state_vr[i]] = x[i];
+        inst->R[inst->sys->state_vr[i]] = x[i];
     }
     for (i = 0; i < w->n_inputs; i++) {
         inst->R[w->input_vr[i]] =
@@ -228,15 +228,15 @@ static int cs_rhs(Instance *inst, double t, const double *x, double *f)
         return 1;
     }
     for (i = 0; i < w->n; i++) {
-        double d = inst->R[mofmu_derivative_vr[i]];
+        double d = inst->R[inst->sys->derivative_vr[i]];
         if (!isfinite(d)) {
             snprintf(w->reason, sizeof w->reason, "derivative %s is not finite (%g) at time %.17g",
-                     mofmu_real_name[mofmu_derivative_vr[i]], d, t);
+                     real_name(inst->sys, inst->sys->derivative_vr[i]), d, t);
             return 1;
         }
         f[i] = d;
     }
-    for (i = 0; i < mofmu_n_event_indicators; i++) {
+    for (i = 0; i < inst->sys->n_event_indicators; i++) {
         if (!isfinite(inst->indicators[i])) {
             snprintf(w->reason, sizeof w->reason, "event indicator %lu is not finite at time %.17g",
                      (unsigned long)i, t);
@@ -254,10 +254,10 @@ static int cs_jacobian(Instance *inst)
     size_t n = w->n, i, j;
     mofmu_ctx ctx;
     for (j = 0; j < n; j++) {
-        for (i = 0; i < mofmu_n_reals; i++) {
+        for (i = 0; i < inst->sys->n_reals; i++) {
             inst->dR[i] = 0.0;
         }
-        inst->dR[mofmu_state_vr[j]] = 1.0;
+        inst->dR[inst->sys->state_vr[j]] = 1.0;
         init_ctx(inst, &ctx, 0);
         mofmu_directional(inst->R, inst->dR, &ctx);
         if (ctx.failed) {
@@ -266,7 +266,7 @@ static int cs_jacobian(Instance *inst)
             return 1;
         }
         for (i = 0; i < n; i++) {
-            double d = inst->dR[mofmu_derivative_vr[i]];
+            double d = inst->dR[inst->sys->derivative_vr[i]];
             if (!isfinite(d)) {
                 snprintf(w->reason, sizeof w->reason,
                          "the Jacobian is not finite at time %.17g", inst->time);
@@ -287,8 +287,8 @@ static fmi2Status cs_event_iteration(Instance *inst, const char *function)
     for (iteration = 0; iteration < CS_MAX_EVENT_ITERATIONS; iteration++) {
         mofmu_ctx ctx;
         int changed = 0;
-        if (mofmu_n_relations > 0) {
-            memcpy(inst->relations_before, inst->relations, mofmu_n_relations);
+        if (inst->sys->n_relations > 0) {
+            memcpy(inst->relations_before, inst->relations, inst->sys->n_relations);
         }
         init_ctx(inst, &ctx, 1);
         mofmu_evaluate(inst->R, &ctx);
@@ -296,8 +296,8 @@ static fmi2Status cs_event_iteration(Instance *inst, const char *function)
             return model_failure(inst, function, ctx.message);
         }
         inst->next_time_event = ctx.next_time_event;
-        if (mofmu_n_relations > 0) {
-            changed = memcmp(inst->relations_before, inst->relations, mofmu_n_relations) != 0;
+        if (inst->sys->n_relations > 0) {
+            changed = memcmp(inst->relations_before, inst->relations, inst->sys->n_relations) != 0;
         }
         if (!changed) {
             inst->valid = 0;
@@ -576,10 +576,10 @@ static int cs_crossed(double before, double after)
     return (before > 0.0 && after <= 0.0) || (before < 0.0 && after >= 0.0);
 }
 
-static int cs_crossing(const double *before, const double *after)
+static int cs_crossing(const mofmu_system *sys, const double *before, const double *after)
 {
     size_t i;
-    for (i = 0; i < mofmu_n_event_indicators; i++) {
+    for (i = 0; i < sys->n_event_indicators; i++) {
         if (cs_crossed(before[i], after[i])) {
             return 1;
         }
@@ -595,7 +595,7 @@ static int cs_crossing(const double *before, const double *after)
 static int cs_locate_state_event(Instance *inst, double t0, double *t1, double *x)
 {
     CoSimWork *w = inst->work;
-    size_t nz = mofmu_n_event_indicators, n = w->n, i;
+    size_t nz = inst->sys->n_event_indicators, n = w->n, i;
     double lo = t0, hi = *t1;
     double tolerance = 1e-12 * fmax(fabs(hi), hi - t0);
     double weight_lo = 1.0, weight_hi = 1.0, widths[2];
@@ -627,7 +627,7 @@ static int cs_locate_state_event(Instance *inst, double t0, double *t1, double *
             cs_rhs(inst, candidate, w->stage, w->work) != 0) {
             return 1;
         }
-        if (cs_crossing(w->z_lo, inst->indicators)) {
+        if (cs_crossing(inst->sys, w->z_lo, inst->indicators)) {
             hi = candidate;
             memcpy(w->x_hi, w->stage, n * sizeof(double));
             memcpy(w->z_hi, inst->indicators, nz * sizeof(double));
@@ -672,7 +672,7 @@ static fmi2Status cs_finish(Instance *inst, double t, const double *x)
 static fmi2Status cs_integrate(Instance *inst, double t_end)
 {
     CoSimWork *w = inst->work;
-    size_t n = w->n, nz = mofmu_n_event_indicators, i;
+    size_t n = w->n, nz = inst->sys->n_event_indicators, i;
     double t = inst->time, h = inst->cs.next_step;
     long steps = 0;
     fmi2Status status;
@@ -683,7 +683,7 @@ static fmi2Status cs_integrate(Instance *inst, double t_end)
         w->input_start[i] = inst->R[w->input_vr[i]];
     }
     for (i = 0; i < n; i++) {
-        w->x[i] = inst->R[mofmu_state_vr[i]];
+        w->x[i] = inst->R[inst->sys->state_vr[i]];
     }
     /* Inputs set since the last step may switch relations. */
     cs_set_point(inst, t, w->x);
@@ -717,7 +717,7 @@ static fmi2Status cs_integrate(Instance *inst, double t_end)
                     goto discard;
                 }
                 memcpy(w->z_hi, inst->indicators, nz * sizeof(double));
-                if (cs_crossing(w->z_lo, w->z_hi)) {
+                if (cs_crossing(inst->sys, w->z_lo, w->z_hi)) {
                     if (n == 0) {
                         /* Nothing to re-integrate: the indicators depend on
                          * time and inputs only, and the step was exact. */
@@ -867,22 +867,22 @@ MOFMU_EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c,
         null_array(inst, function, "vr", vr, nvr) ||
         null_array(inst, function, "order", order, nvr) ||
         null_array(inst, function, "value", value, nvr) ||
-        bad_vrs(inst, function, "Real", vr, nvr, mofmu_n_reals)) {
+        bad_vrs(inst, function, "Real", vr, nvr, inst->sys->n_reals)) {
         return fmi2Error;
     }
     /* Check the whole request before storing anything. */
     for (i = 0; i < nvr; i++) {
         if (cs_input_index(inst->work, vr[i]) < 0) {
-            return log_error(inst, "%s: %s is not an input", function, mofmu_real_name[vr[i]]);
+            return log_error(inst, "%s: %s is not an input", function, real_name(inst->sys, vr[i]));
         }
         if (order[i] != 1) {
             return log_error(inst, "%s: order %d for %s, but only first derivatives are "
                                    "interpolated (maxInputDerivativeOrder 1)",
-                             function, (int)order[i], mofmu_real_name[vr[i]]);
+                             function, (int)order[i], real_name(inst->sys, vr[i]));
         }
         if (!isfinite(value[i])) {
             return log_error(inst, "%s: derivative %g for %s is not finite", function, value[i],
-                             mofmu_real_name[vr[i]]);
+                             real_name(inst->sys, vr[i]));
         }
     }
     for (i = 0; i < nvr; i++) {
@@ -905,7 +905,7 @@ MOFMU_EXPORT fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c,
         null_array(inst, function, "vr", vr, nvr) ||
         null_array(inst, function, "order", order, nvr) ||
         null_array(inst, function, "value", value, nvr) ||
-        bad_vrs(inst, function, "Real", vr, nvr, mofmu_n_reals)) {
+        bad_vrs(inst, function, "Real", vr, nvr, inst->sys->n_reals)) {
         return fmi2Error;
     }
     if (nvr > 0) {

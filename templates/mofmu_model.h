@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 /* Evaluation context passed to every generated function. */
+struct mofmu_system;
+
 typedef struct mofmu_ctx {
     /* Current simulation time. */
     double time;
@@ -25,9 +27,12 @@ typedef struct mofmu_ctx {
     /* Event indicator values written during evaluation, or NULL when the
      * caller does not want them. */
     double *indicators;
-    /* mofmu_scratch_size doubles owned by the instance, used by the runtime
-     * to solve linear responses. */
+    /* system->scratch_size doubles owned by the instance, used by the
+     * runtime to solve linear responses. */
     double *scratch;
+    /* The loaded system of the instance (read by the runtime, not by
+     * generated code). */
+    const struct mofmu_system *system;
     /* Set by mofmu_fail: evaluation stops being trusted and the runtime
      * returns fmi2Error with `message`. */
     int failed;
@@ -85,55 +90,124 @@ enum {
     MOFMU_KIND_TIME = 9                  /* the independent variable */
 };
 
-/* ---- Provided by the generated system file (one per model) ---- */
+/* ---- Provided by the generated system file (one per model) ----
+ *
+ * Only what depends on the model's classes, never on array sizes or
+ * parameter values: the model identifier and one record per class with its
+ * kernel's entry points. Everything that grows with the model (variables,
+ * instances, the schedule) is data in resources/mofmu_system.bin, so that
+ * the shared library of a model is the same for every size. */
+
+/* A block of a class kernel, and its tangent. */
+typedef void (*mofmu_block_fn)(double *R, const mofmu_inst *in, mofmu_ctx *ctx);
+typedef void (*mofmu_tangent_fn)(const double *R, double *dR, const mofmu_inst *in,
+                                 mofmu_ctx *ctx);
+
+typedef struct mofmu_class {
+    /* Qualified Modelica name, for messages and to match the resource. */
+    const char *name;
+    /* Computes the class's calculated parameters of one instance. */
+    mofmu_block_fn params;
+    /* Computes the start values of states whose start is an expression of
+     * parameters. */
+    mofmu_block_fn starts;
+    /* The blocks and their tangents, in the kernel's numbering (NULL when
+     * there are none). */
+    uint32_t n_blocks;
+    const mofmu_block_fn *blocks;
+    const mofmu_tangent_fn *tangents;
+    /* Lengths of an instance's `off`, `ints` and `own_binding`: the loader
+     * refuses a resource whose instances do not match. */
+    uint32_t n_slots;
+    uint32_t n_ints;
+    uint32_t n_own;
+} mofmu_class;
+
 extern const char mofmu_model_identifier[];
-extern const char mofmu_guid[];
-extern const size_t mofmu_n_reals;
-extern const size_t mofmu_n_integers;
-extern const size_t mofmu_n_states;
-extern const size_t mofmu_n_event_indicators;
-extern const size_t mofmu_n_relations;
-/* Doubles of scratch memory the tearing solve needs per instance:
- * n_reals + n_balances^2 + n_balances when there are balances, else 0. */
-extern const size_t mofmu_scratch_size;
-/* Start value of every real (NaN where a variable has none). */
-extern const double mofmu_real_start[];
-/* MOFMU_KIND_* of every real. */
-extern const unsigned char mofmu_real_kind[];
-/* Flat names of the reals, for messages. */
-extern const char *const mofmu_real_name[];
-/* Values of the Integer variables (all constants). */
-extern const int64_t mofmu_integer_value[];
-/* Values of the Boolean variables (all constants). */
-extern const size_t mofmu_n_booleans;
-extern const unsigned char mofmu_boolean_value[];
-/* Value references of the states and of their derivatives, in state order. */
-extern const uint32_t mofmu_state_vr[];
-extern const uint32_t mofmu_derivative_vr[];
+extern const size_t mofmu_n_classes;
+extern const mofmu_class mofmu_classes[];
 
-/* Computes calculated parameters, then the start values of states whose
- * start is an expression of parameters. Called by the runtime before the
- * first evaluation after a parameter or start value changed, only while the
- * FMU is instantiated or initializing. */
-void mofmu_compute_parameters(double *R, mofmu_ctx *ctx);
+/* ---- The system, loaded by the runtime from resources/mofmu_system.bin ----
+ *
+ * The file format is documented in docs/fmu.md ("The system resource"). */
 
-/* Declared tearing: the balances of the linear responses (value
- * references), the residuals that must vanish (in the same order) and the
- * responses' names for messages. The runtime chooses the balances: the
- * residuals are affine in them (checked at export, MC066). */
-extern const size_t mofmu_n_balances;
-extern const uint32_t mofmu_balance_vr[];
-extern const uint32_t mofmu_residual_vr[];
-extern const char *const mofmu_balance_name[];
+/* One step of the schedule. */
+enum { MOFMU_STEP_TIME = 0, MOFMU_STEP_BLOCK = 1, MOFMU_STEP_COPY = 2 };
 
-/* Sets R[0] to the time and runs the block schedule once: every output,
- * local, derivative and residual from time, states, inputs, parameters and
- * the balances as they stand. */
-void mofmu_schedule(double *R, mofmu_ctx *ctx);
+typedef struct mofmu_step {
+    uint32_t tag;
+    /* TIME: R[target] = time. BLOCK: block `block` of instance `instance`.
+     * COPY: R[target + e] = coefficient * (sum of the signed sources
+     * R[source + e]) for e < len. */
+    uint32_t target;
+    uint32_t len;
+    uint32_t instance;
+    uint32_t block;
+    /* COPY: sources first_source .. first_source + n_sources - 1 of the
+     * system's source tables. */
+    uint32_t first_source;
+    uint32_t n_sources;
+    double coefficient;
+    /* BLOCK, resolved at loading: the kernel's block, its tangent and the
+     * instance. */
+    mofmu_block_fn fn;
+    mofmu_tangent_fn tangent;
+    const mofmu_inst *inst;
+} mofmu_step;
 
-/* The schedule's tangent at the point R: dR holds the tangents of the
- * states, inputs and balances (zero where not seeded) and receives the
- * tangents of every variable the schedule computes. */
-void mofmu_schedule_tangent(const double *R, double *dR, mofmu_ctx *ctx);
+typedef struct mofmu_system {
+    /* The GUID the FMU was exported with (NUL-terminated). */
+    char *guid;
+    size_t n_reals;
+    size_t n_integers;
+    size_t n_booleans;
+    size_t n_states;
+    size_t n_event_indicators;
+    size_t n_relations;
+    size_t n_balances;
+    size_t n_instances;
+    size_t n_steps;
+    /* Doubles of scratch memory the tearing solve needs per instance:
+     * n_reals + n_balances^2 + n_balances when there are balances, else 0. */
+    size_t scratch_size;
+    /* Start value of every real (NaN where a variable has none). */
+    double *real_start;
+    /* MOFMU_KIND_* of every real. */
+    unsigned char *real_kind;
+    /* Flat names, NUL-terminated in `names`: real i is names + real_name_at[i]. */
+    char *names;
+    uint32_t *real_name_at;
+    /* Values of the Integer and Boolean variables (all constants). */
+    int64_t *integer_value;
+    unsigned char *boolean_value;
+    /* Value references of the states and of their derivatives, in state order. */
+    uint32_t *state_vr;
+    uint32_t *derivative_vr;
+    /* The instances (their `name`, `off`, `ints` and `own_binding` point
+     * into the pools below) and the class of each. */
+    mofmu_inst *instances;
+    uint32_t *instance_class;
+    int32_t *off_pool;
+    int64_t *ints_pool;
+    unsigned char *own_pool;
+    /* The schedule, and the sources of its copies. */
+    mofmu_step *steps;
+    uint32_t *source_offset;
+    unsigned char *source_negative;
+    /* Declared tearing: the balances of the linear responses (value
+     * references), the residuals that must vanish (in the same order) and
+     * the responses' names (offsets into `names`). The residuals are affine
+     * in the balances (checked at export, MC066). */
+    uint32_t *balance_vr;
+    uint32_t *residual_vr;
+    uint32_t *balance_name_at;
+} mofmu_system;
+
+/* Reads `resource_location`/mofmu_system.bin (a file: URI or a plain
+ * directory) and checks it against this binary's classes. Returns NULL with
+ * a message in `error` when the file is missing, unreadable, corrupt or
+ * made for another binary. */
+mofmu_system *mofmu_system_load(const char *resource_location, char *error, size_t error_size);
+void mofmu_system_free(mofmu_system *system);
 
 #endif

@@ -33,7 +33,7 @@
 static void mofmu_evaluate(double *R, mofmu_ctx *ctx);
 static void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx);
 static int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b,
-                          const char *const *names);
+                          const mofmu_system *sys);
 
 /* Kernels are compiled with -fvisibility=hidden; only the FMI entry points
  * leave the shared object. */
@@ -196,12 +196,15 @@ typedef struct {
     double time;
     double start_time;
 
-    double *R;                   /* mofmu_n_reals values */
-    unsigned char *relations;    /* mofmu_n_relations frozen relations */
+    /* The model's tables and schedule, read from the resources at
+     * instantiation (owned by the instance). */
+    mofmu_system *sys;
+    double *R;                   /* sys->n_reals values */
+    unsigned char *relations;    /* sys->n_relations frozen relations */
     unsigned char *relations_before; /* scratch for fmi2NewDiscreteStates */
-    double *indicators;          /* mofmu_n_event_indicators values */
-    double *scratch;             /* mofmu_scratch_size values for linear responses */
-    double *dR;                  /* mofmu_n_reals tangents for directional derivatives */
+    double *indicators;          /* sys->n_event_indicators values */
+    double *scratch;             /* sys->scratch_size values for linear responses */
+    double *dR;                  /* sys->n_reals tangents for directional derivatives */
 
     /* Calculated parameters and calculated state starts are stale. */
     int parameters_dirty;
@@ -254,7 +257,7 @@ typedef struct {
 } StoredState;
 
 /* Provided by mofmu_cosim.h. */
-static size_t cs_n_inputs(void);
+static size_t cs_n_inputs(const mofmu_system *sys);
 static int cs_allocate(Instance *inst);
 static void cs_free(Instance *inst);
 static void cs_reset(Instance *inst);
@@ -401,6 +404,677 @@ static int bad_vrs(const Instance *inst, const char *function, const char *type,
 }
 
 /* ------------------------------------------------------------------------
+ * The system resource: resources/mofmu_system.bin (layout in docs/fmu.md)
+ *
+ * Everything about the model that grows with it is data, so that this
+ * library is the same for every array size and parameter value. The file is
+ * read whole, its checksum verified, every count and index checked against
+ * the file's length and the tables it indexes, and its classes compared
+ * with the ones compiled into this library, before anything is used.
+ * ------------------------------------------------------------------------ */
+
+static const char system_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'Y', 'S'};
+#define SYSTEM_VERSION 1u
+#define SYSTEM_FILE "mofmu_system.bin"
+
+static uint32_t get_u32(const unsigned char **p)
+{
+    uint32_t v = 0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        v |= (uint32_t)(*(*p)++) << (8 * i);
+    }
+    return v;
+}
+
+static uint64_t get_u64(const unsigned char **p)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 0; i < 8; i++) {
+        v |= (uint64_t)(*(*p)++) << (8 * i);
+    }
+    return v;
+}
+
+static double get_f64(const unsigned char **p)
+{
+    uint64_t bits = get_u64(p);
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* calloc that never asks for zero bytes, so NULL always means failure. */
+static void *allocate(size_t count, size_t size)
+{
+    return calloc(count > 0 ? count : 1, size);
+}
+
+static const char *real_name(const mofmu_system *sys, size_t i)
+{
+    return sys->names + sys->real_name_at[i];
+}
+
+/* A bounded cursor over the file: a read past the end sets `bad` and reads
+ * zeros, so the parser checks once per table instead of once per number. */
+typedef struct {
+    const unsigned char *p;
+    size_t left;
+    int bad;
+    /* The string pool being filled and its capacity. */
+    char *pool;
+    size_t pool_used, pool_size;
+} Reader;
+
+static const unsigned char *take(Reader *r, size_t n)
+{
+    static const unsigned char zeros[8] = {0};
+    const unsigned char *at = r->p;
+    if (r->bad || n > r->left) {
+        r->bad = 1;
+        return zeros;
+    }
+    r->p += n;
+    r->left -= n;
+    return at;
+}
+
+static uint32_t read_u32(Reader *r)
+{
+    const unsigned char *b = take(r, 4);
+    return get_u32(&b);
+}
+
+static int32_t read_i32(Reader *r)
+{
+    uint32_t u = read_u32(r);
+    int32_t v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static int64_t read_i64(Reader *r)
+{
+    const unsigned char *b = take(r, 8);
+    uint64_t u = get_u64(&b);
+    int64_t v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static double read_f64(Reader *r)
+{
+    const unsigned char *b = take(r, 8);
+    return get_f64(&b);
+}
+
+/* Copies a length-prefixed string into the pool; returns its offset there. */
+static uint32_t read_str(Reader *r)
+{
+    uint32_t n = read_u32(r);
+    const unsigned char *b;
+    size_t at = r->pool_used;
+    if (r->bad || n > r->left || (size_t)n + 1 > r->pool_size - r->pool_used ||
+        at > UINT32_MAX) {
+        r->bad = 1;
+        return 0;
+    }
+    b = take(r, n);
+    memcpy(r->pool + at, b, n);
+    r->pool[at + n] = '\0';
+    r->pool_used += (size_t)n + 1;
+    return (uint32_t)at;
+}
+
+/* Whether `count` items of at least `size` bytes each can still follow: a
+ * count beyond that is corrupt, and must not become an allocation. */
+static int fits(Reader *r, size_t count, size_t size)
+{
+    if (r->bad || (size > 0 && count > r->left / size)) {
+        r->bad = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+void mofmu_system_free(mofmu_system *sys)
+{
+    if (sys == NULL) {
+        return;
+    }
+    free(sys->guid);
+    free(sys->real_start);
+    free(sys->real_kind);
+    free(sys->names);
+    free(sys->real_name_at);
+    free(sys->integer_value);
+    free(sys->boolean_value);
+    free(sys->state_vr);
+    free(sys->derivative_vr);
+    free(sys->instances);
+    free(sys->instance_class);
+    free(sys->off_pool);
+    free(sys->ints_pool);
+    free(sys->own_pool);
+    free(sys->steps);
+    free(sys->source_offset);
+    free(sys->source_negative);
+    free(sys->balance_vr);
+    free(sys->residual_vr);
+    free(sys->balance_name_at);
+    free(sys);
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* The path of the system file under `location`: a file: URI (file:///dir,
+ * file://localhost/dir, file:/dir, percent-escapes decoded) or, as some
+ * importers pass, a plain directory. NULL with a message on failure. */
+static char *system_file_path(const char *location, char *error, size_t error_size)
+{
+    const char *p = location;
+    size_t n, used = 0;
+    char *path;
+    if (location == NULL || location[0] == '\0') {
+        snprintf(error, error_size, "no resource location was given; the FMU's "
+                                    "resources/" SYSTEM_FILE " holds the model");
+        return NULL;
+    }
+    if (strncmp(p, "file://", 7) == 0) {
+        p += 7;
+        if (strncmp(p, "localhost/", 10) == 0) {
+            p += 9;
+        } else if (*p != '/') {
+            snprintf(error, error_size, "resource location \"%s\" names a remote host",
+                     location);
+            return NULL;
+        }
+    } else if (strncmp(p, "file:", 5) == 0) {
+        p += 5;
+    }
+#ifdef _WIN32
+    /* file:///C:/dir is the drive path C:/dir. */
+    if (p[0] == '/' && p[1] != '\0' && p[2] == ':') {
+        p++;
+    }
+#endif
+    n = strlen(p);
+    path = (char *)allocate(n + sizeof "/" SYSTEM_FILE, 1);
+    if (path == NULL) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    while (*p != '\0') {
+        if (p[0] == '%') {
+            int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
+            if (hi < 0 || lo < 0) {
+                snprintf(error, error_size,
+                         "resource location \"%s\" has a malformed percent-escape", location);
+                free(path);
+                return NULL;
+            }
+            path[used++] = (char)(hi * 16 + lo);
+            p += 3;
+        } else {
+            path[used++] = *p++;
+        }
+    }
+    if (used == 0 || path[used - 1] != '/') {
+        path[used++] = '/';
+    }
+    memcpy(path + used, SYSTEM_FILE, sizeof SYSTEM_FILE);
+    return path;
+}
+
+/* The file's bytes, or NULL with a message. */
+static unsigned char *read_whole_file(const char *path, size_t *size, char *error,
+                                      size_t error_size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *bytes = NULL;
+    size_t capacity = 0, used = 0;
+    if (f == NULL) {
+        snprintf(error, error_size, "cannot open %s", path);
+        return NULL;
+    }
+    for (;;) {
+        size_t got;
+        if (used == capacity) {
+            size_t grown = capacity == 0 ? 65536 : capacity * 2;
+            unsigned char *more = (unsigned char *)realloc(bytes, grown);
+            if (more == NULL || grown < capacity) {
+                free(more == NULL ? bytes : more);
+                fclose(f);
+                snprintf(error, error_size, "out of memory reading %s", path);
+                return NULL;
+            }
+            bytes = more;
+            capacity = grown;
+        }
+        got = fread(bytes + used, 1, capacity - used, f);
+        used += got;
+        if (got == 0) {
+            break;
+        }
+    }
+    if (ferror(f)) {
+        free(bytes);
+        fclose(f);
+        snprintf(error, error_size, "cannot read %s", path);
+        return NULL;
+    }
+    fclose(f);
+    *size = used;
+    return bytes;
+}
+
+/* Parses the checked bytes into `sys`. Returns a message, or NULL. */
+static const char *parse_system(mofmu_system *sys, Reader *r)
+{
+    size_t i, j, n_classes, n_sources_total = 0, n_off = 0, n_ints = 0, n_own = 0, nb;
+    uint32_t at;
+    const unsigned char *magic = take(r, sizeof system_magic);
+    const unsigned char *after_counts;
+    size_t left_after_counts;
+    if (r->bad || memcmp(magic, system_magic, sizeof system_magic) != 0) {
+        return "it is not a mofmu system resource";
+    }
+    if (read_u32(r) != SYSTEM_VERSION) {
+        return "it was written by another version of mofmu";
+    }
+    at = read_str(r);
+    sys->guid = (char *)allocate(strlen(r->pool + at) + 1, 1);
+    if (sys->guid == NULL) {
+        return "out of memory";
+    }
+    strcpy(sys->guid, r->pool + at);
+    r->pool_used = 0;
+    at = read_str(r);
+    if (r->bad || strcmp(r->pool + at, mofmu_model_identifier) != 0) {
+        return "it belongs to another model";
+    }
+    r->pool_used = 0;
+    n_classes = read_u32(r);
+    if (n_classes != mofmu_n_classes) {
+        return "its classes differ from the ones compiled into this binary";
+    }
+    for (i = 0; i < n_classes; i++) {
+        const mofmu_class *c = &mofmu_classes[i];
+        at = read_str(r);
+        if (r->bad || strcmp(r->pool + at, c->name) != 0 || read_u32(r) != c->n_blocks ||
+            read_u32(r) != c->n_slots || read_u32(r) != c->n_ints ||
+            read_u32(r) != c->n_own) {
+            return "its classes differ from the ones compiled into this binary";
+        }
+        r->pool_used = 0;
+    }
+    sys->n_reals = read_u32(r);
+    sys->n_integers = read_u32(r);
+    sys->n_booleans = read_u32(r);
+    sys->n_states = read_u32(r);
+    sys->n_event_indicators = read_u32(r);
+    sys->n_relations = read_u32(r);
+    sys->n_instances = read_u32(r);
+    sys->n_steps = read_u32(r);
+    sys->n_balances = nb = read_u32(r);
+    /* Every real takes 13 bytes at least, every instance 16, every step 5,
+     * every balance 12: larger counts are corrupt. */
+    if (!fits(r, sys->n_reals, 13) || !fits(r, sys->n_integers, 8) ||
+        !fits(r, sys->n_booleans, 1) || !fits(r, sys->n_states, 8) ||
+        !fits(r, sys->n_instances, 16) || !fits(r, sys->n_steps, 5) || !fits(r, nb, 12)) {
+        return "its counts exceed its length";
+    }
+    /* Names go into one pool: the strings' bytes plus a terminator each. */
+    r->pool_size = r->left + sys->n_reals + sys->n_instances + nb + 1;
+    free(r->pool);
+    sys->names = r->pool = (char *)allocate(r->pool_size, 1);
+    r->pool_used = 0;
+    sys->real_start = (double *)allocate(sys->n_reals, sizeof(double));
+    sys->real_kind = (unsigned char *)allocate(sys->n_reals, 1);
+    sys->real_name_at = (uint32_t *)allocate(sys->n_reals, sizeof(uint32_t));
+    sys->integer_value = (int64_t *)allocate(sys->n_integers, sizeof(int64_t));
+    sys->boolean_value = (unsigned char *)allocate(sys->n_booleans, 1);
+    sys->state_vr = (uint32_t *)allocate(sys->n_states, sizeof(uint32_t));
+    sys->derivative_vr = (uint32_t *)allocate(sys->n_states, sizeof(uint32_t));
+    sys->instances = (mofmu_inst *)allocate(sys->n_instances, sizeof(mofmu_inst));
+    sys->instance_class = (uint32_t *)allocate(sys->n_instances, sizeof(uint32_t));
+    sys->steps = (mofmu_step *)allocate(sys->n_steps, sizeof(mofmu_step));
+    sys->balance_vr = (uint32_t *)allocate(nb, sizeof(uint32_t));
+    sys->residual_vr = (uint32_t *)allocate(nb, sizeof(uint32_t));
+    sys->balance_name_at = (uint32_t *)allocate(nb, sizeof(uint32_t));
+    if (sys->names == NULL || sys->real_start == NULL || sys->real_kind == NULL ||
+        sys->real_name_at == NULL || sys->integer_value == NULL ||
+        sys->boolean_value == NULL || sys->state_vr == NULL || sys->derivative_vr == NULL ||
+        sys->instances == NULL || sys->instance_class == NULL || sys->steps == NULL ||
+        sys->balance_vr == NULL || sys->residual_vr == NULL || sys->balance_name_at == NULL) {
+        return "out of memory";
+    }
+    for (i = 0; i < sys->n_reals; i++) {
+        sys->real_start[i] = read_f64(r);
+    }
+    for (i = 0; i < sys->n_reals; i++) {
+        sys->real_kind[i] = *take(r, 1);
+        if (sys->real_kind[i] > MOFMU_KIND_TIME) {
+            return "a variable has an unknown kind";
+        }
+    }
+    for (i = 0; i < sys->n_reals; i++) {
+        sys->real_name_at[i] = read_str(r);
+    }
+    for (i = 0; i < sys->n_integers; i++) {
+        sys->integer_value[i] = read_i64(r);
+    }
+    for (i = 0; i < sys->n_booleans; i++) {
+        sys->boolean_value[i] = *take(r, 1) != 0;
+    }
+    for (i = 0; i < sys->n_states; i++) {
+        sys->state_vr[i] = read_u32(r);
+    }
+    for (i = 0; i < sys->n_states; i++) {
+        sys->derivative_vr[i] = read_u32(r);
+    }
+    if (r->bad) {
+        return "it ends inside the variables";
+    }
+    for (i = 0; i < sys->n_states; i++) {
+        uint32_t s = sys->state_vr[i], d = sys->derivative_vr[i];
+        if (s >= sys->n_reals || d >= sys->n_reals ||
+            (sys->real_kind[s] != MOFMU_KIND_STATE &&
+             sys->real_kind[s] != MOFMU_KIND_STATE_CALCULATED) ||
+            sys->real_kind[d] != MOFMU_KIND_DERIVATIVE) {
+            return "the state and derivative tables do not match the variable kinds";
+        }
+    }
+    /* The instances: first the sizes of the pools, by class. */
+    after_counts = r->p;
+    left_after_counts = r->left;
+    for (i = 0; i < sys->n_instances && !r->bad; i++) {
+        uint32_t c = read_u32(r);
+        uint32_t name_length;
+        const mofmu_class *k;
+        if (c >= n_classes) {
+            return "an instance has an unknown class";
+        }
+        k = &mofmu_classes[c];
+        name_length = read_u32(r);
+        take(r, (size_t)name_length + 8 + 4 * (size_t)k->n_slots + 8 * (size_t)k->n_ints +
+                    k->n_own);
+        n_off += k->n_slots;
+        n_ints += k->n_ints;
+        n_own += k->n_own;
+    }
+    if (r->bad) {
+        return "it ends inside the instances";
+    }
+    r->p = after_counts;
+    r->left = left_after_counts;
+    sys->off_pool = (int32_t *)allocate(n_off, sizeof(int32_t));
+    sys->ints_pool = (int64_t *)allocate(n_ints, sizeof(int64_t));
+    sys->own_pool = (unsigned char *)allocate(n_own, 1);
+    if (sys->off_pool == NULL || sys->ints_pool == NULL || sys->own_pool == NULL) {
+        return "out of memory";
+    }
+    n_off = n_ints = n_own = 0;
+    for (i = 0; i < sys->n_instances; i++) {
+        mofmu_inst *inst = &sys->instances[i];
+        const mofmu_class *k = &mofmu_classes[read_u32(r)];
+        sys->instance_class[i] = (uint32_t)(k - mofmu_classes);
+        inst->name = sys->names + read_str(r);
+        inst->relation_base = read_i32(r);
+        inst->indicator_base = read_i32(r);
+        if (inst->relation_base < 0 || (size_t)inst->relation_base > sys->n_relations ||
+            inst->indicator_base < 0 ||
+            (size_t)inst->indicator_base > sys->n_event_indicators) {
+            return "an instance's relations lie outside the model's";
+        }
+        inst->off = sys->off_pool + n_off;
+        for (j = 0; j < k->n_slots; j++) {
+            int32_t o = read_i32(r);
+            if (o < 0 || (size_t)o > sys->n_reals) {
+                return "an instance's variable lies outside the model's";
+            }
+            sys->off_pool[n_off++] = o;
+        }
+        inst->ints = sys->ints_pool + n_ints;
+        for (j = 0; j < k->n_ints; j++) {
+            sys->ints_pool[n_ints++] = read_i64(r);
+        }
+        inst->own_binding = sys->own_pool + n_own;
+        for (j = 0; j < k->n_own; j++) {
+            sys->own_pool[n_own++] = *take(r, 1);
+        }
+    }
+    /* The schedule: first the number of copy sources. */
+    after_counts = r->p;
+    left_after_counts = r->left;
+    for (i = 0; i < sys->n_steps && !r->bad; i++) {
+        unsigned tag = *take(r, 1);
+        if (tag == MOFMU_STEP_TIME) {
+            take(r, 4);
+        } else if (tag == MOFMU_STEP_BLOCK) {
+            take(r, 8);
+        } else if (tag == MOFMU_STEP_COPY) {
+            uint32_t n;
+            take(r, 16);
+            n = read_u32(r);
+            if (!fits(r, n, 5)) {
+                break;
+            }
+            take(r, 5 * (size_t)n);
+            n_sources_total += n;
+        } else {
+            return "a step of the schedule has an unknown kind";
+        }
+    }
+    if (r->bad) {
+        return "it ends inside the schedule";
+    }
+    r->p = after_counts;
+    r->left = left_after_counts;
+    sys->source_offset = (uint32_t *)allocate(n_sources_total, sizeof(uint32_t));
+    sys->source_negative = (unsigned char *)allocate(n_sources_total, 1);
+    if (sys->source_offset == NULL || sys->source_negative == NULL) {
+        return "out of memory";
+    }
+    n_sources_total = 0;
+    for (i = 0; i < sys->n_steps; i++) {
+        mofmu_step *st = &sys->steps[i];
+        st->tag = *take(r, 1);
+        if (st->tag == MOFMU_STEP_TIME) {
+            st->target = read_u32(r);
+            if (st->target >= sys->n_reals) {
+                return "the schedule writes outside the variables";
+            }
+        } else if (st->tag == MOFMU_STEP_BLOCK) {
+            const mofmu_class *k;
+            st->instance = read_u32(r);
+            st->block = read_u32(r);
+            if (st->instance >= sys->n_instances) {
+                return "the schedule names an unknown instance";
+            }
+            k = &mofmu_classes[sys->instance_class[st->instance]];
+            if (st->block >= k->n_blocks) {
+                return "the schedule names an unknown block";
+            }
+            st->fn = k->blocks[st->block];
+            st->tangent = k->tangents[st->block];
+            st->inst = &sys->instances[st->instance];
+        } else {
+            st->target = read_u32(r);
+            st->len = read_u32(r);
+            st->coefficient = read_f64(r);
+            st->n_sources = read_u32(r);
+            st->first_source = (uint32_t)n_sources_total;
+            if ((size_t)st->target + st->len > sys->n_reals) {
+                return "the schedule writes outside the variables";
+            }
+            for (j = 0; j < st->n_sources; j++) {
+                uint32_t o = read_u32(r);
+                if ((size_t)o + st->len > sys->n_reals) {
+                    return "the schedule reads outside the variables";
+                }
+                sys->source_offset[n_sources_total] = o;
+                sys->source_negative[n_sources_total] = *take(r, 1) != 0;
+                n_sources_total++;
+            }
+        }
+    }
+    for (i = 0; i < nb; i++) {
+        sys->balance_vr[i] = read_u32(r);
+    }
+    for (i = 0; i < nb; i++) {
+        sys->residual_vr[i] = read_u32(r);
+    }
+    for (i = 0; i < nb; i++) {
+        sys->balance_name_at[i] = read_str(r);
+        if (sys->balance_vr[i] >= sys->n_reals || sys->residual_vr[i] >= sys->n_reals) {
+            return "a linear response lies outside the variables";
+        }
+    }
+    if (r->bad || r->left != 0) {
+        return "its length does not match its contents";
+    }
+    if (nb > 0) {
+        if (nb > (SIZE_MAX / sizeof(double) - sys->n_reals) / (nb + 1)) {
+            return "its linear responses are too many";
+        }
+        sys->scratch_size = sys->n_reals + nb * nb + nb;
+    }
+    return NULL;
+}
+
+mofmu_system *mofmu_system_load(const char *resource_location, char *error, size_t error_size)
+{
+    size_t size = 0;
+    char *path = system_file_path(resource_location, error, error_size);
+    unsigned char *bytes;
+    mofmu_system *sys;
+    Reader r;
+    const char *problem;
+    if (path == NULL) {
+        return NULL;
+    }
+    bytes = read_whole_file(path, &size, error, error_size);
+    if (bytes == NULL) {
+        free(path);
+        return NULL;
+    }
+    if (size < sizeof system_magic + 8) {
+        problem = "it is too short";
+    } else {
+        const unsigned char *sum = bytes + size - 8;
+        problem = get_u64(&sum) != fnv1a(bytes, size - 8)
+                      ? "its checksum does not match (the file is damaged)"
+                      : NULL;
+    }
+    sys = (mofmu_system *)allocate(1, sizeof *sys);
+    memset(&r, 0, sizeof r);
+    r.p = bytes;
+    r.left = size >= 8 ? size - 8 : 0;
+    /* A small pool for the header's strings; parse_system replaces it. */
+    r.pool_size = r.left + 1;
+    r.pool = (char *)allocate(r.pool_size, 1);
+    if (problem == NULL && (sys == NULL || r.pool == NULL)) {
+        problem = "out of memory";
+    }
+    if (problem == NULL) {
+        problem = parse_system(sys, &r);
+    }
+    if (sys != NULL && r.pool != sys->names) {
+        free(r.pool);
+    }
+    free(bytes);
+    if (problem != NULL) {
+        snprintf(error, error_size, "%s: %s", path, problem);
+        mofmu_system_free(sys);
+        free(path);
+        return NULL;
+    }
+    free(path);
+    return sys;
+}
+
+/* Runs the schedule once: time, kernel blocks and connection copies. */
+static void copy_step(const mofmu_system *sys, const mofmu_step *st, double *R)
+{
+    const uint32_t *src = sys->source_offset + st->first_source;
+    const unsigned char *negative = sys->source_negative + st->first_source;
+    size_t e, k;
+    for (e = 0; e < st->len; e++) {
+        double sum = 0.0;
+        if (st->n_sources > 0) {
+            sum = negative[0] ? -R[src[0] + e] : R[src[0] + e];
+            for (k = 1; k < st->n_sources; k++) {
+                double t = R[src[k] + e];
+                sum = negative[k] ? sum - t : sum + t;
+            }
+        }
+        R[st->target + e] = st->coefficient * sum;
+    }
+}
+
+static void run_schedule(const mofmu_system *sys, double *R, mofmu_ctx *ctx)
+{
+    const mofmu_step *st = sys->steps, *end = sys->steps + sys->n_steps;
+    for (; st < end; st++) {
+        if (st->tag == MOFMU_STEP_BLOCK) {
+            st->fn(R, st->inst, ctx);
+        } else if (st->tag == MOFMU_STEP_COPY) {
+            copy_step(sys, st, R);
+        } else {
+            R[st->target] = ctx->time;
+        }
+    }
+}
+
+/* The schedule's tangent at the point R: dR holds the tangents of the
+ * states, inputs and balances (zero where not seeded) and receives the
+ * tangents of every variable the schedule computes. */
+static void run_schedule_tangent(const mofmu_system *sys, const double *R, double *dR,
+                                 mofmu_ctx *ctx)
+{
+    const mofmu_step *st = sys->steps, *end = sys->steps + sys->n_steps;
+    for (; st < end; st++) {
+        if (st->tag == MOFMU_STEP_BLOCK) {
+            st->tangent(R, dR, st->inst, ctx);
+        } else if (st->tag == MOFMU_STEP_COPY) {
+            copy_step(sys, st, dR);
+        }
+    }
+}
+
+/* Computes calculated parameters, then the start values of states whose
+ * start is an expression of parameters, instance by instance. */
+static void compute_parameters(const mofmu_system *sys, double *R, mofmu_ctx *ctx)
+{
+    size_t i;
+    for (i = 0; i < sys->n_instances; i++) {
+        mofmu_classes[sys->instance_class[i]].params(R, &sys->instances[i], ctx);
+    }
+    for (i = 0; i < sys->n_instances; i++) {
+        mofmu_classes[sys->instance_class[i]].starts(R, &sys->instances[i], ctx);
+    }
+}
+
+/* ------------------------------------------------------------------------
  * Evaluation
  * ------------------------------------------------------------------------ */
 
@@ -413,6 +1087,7 @@ static void init_ctx(Instance *inst, mofmu_ctx *ctx, int event_mode)
     ctx->relations = inst->relations;
     ctx->indicators = inst->indicators;
     ctx->scratch = inst->scratch;
+    ctx->system = inst->sys;
     ctx->failed = 0;
     ctx->message[0] = '\0';
 }
@@ -437,7 +1112,7 @@ static fmi2Status update_parameters(Instance *inst, const char *function)
         return fmi2OK;
     }
     init_ctx(inst, &ctx, 1);
-    mofmu_compute_parameters(inst->R, &ctx);
+    compute_parameters(inst->sys, inst->R, &ctx);
     if (ctx.failed) {
         return model_failure(inst, function, ctx.message);
     }
@@ -540,27 +1215,27 @@ static int tangent_is_computed(unsigned char kind)
 }
 
 /* The number of maximal runs of reals whose tangent is not computed. */
-static size_t count_zero_ranges(void)
+static size_t count_zero_ranges(const mofmu_system *sys)
 {
     size_t i, n = 0;
-    for (i = 0; i < mofmu_n_reals; i++) {
-        if (!tangent_is_computed(mofmu_real_kind[i]) &&
-            (i == 0 || tangent_is_computed(mofmu_real_kind[i - 1]))) {
+    for (i = 0; i < sys->n_reals; i++) {
+        if (!tangent_is_computed(sys->real_kind[i]) &&
+            (i == 0 || tangent_is_computed(sys->real_kind[i - 1]))) {
             n++;
         }
     }
     return n;
 }
 
-/* Those runs as [from, to) pairs, in `ranges` (2 * count_zero_ranges()). */
-static void fill_zero_ranges(size_t *ranges)
+/* Those runs as [from, to) pairs, in `ranges` (2 * count_zero_ranges(inst->sys)). */
+static void fill_zero_ranges(const mofmu_system *sys, size_t *ranges)
 {
     size_t i, k = 0;
-    for (i = 0; i < mofmu_n_reals; i++) {
-        if (tangent_is_computed(mofmu_real_kind[i])) {
+    for (i = 0; i < sys->n_reals; i++) {
+        if (tangent_is_computed(sys->real_kind[i])) {
             continue;
         }
-        if (i == 0 || tangent_is_computed(mofmu_real_kind[i - 1])) {
+        if (i == 0 || tangent_is_computed(sys->real_kind[i - 1])) {
             ranges[2 * k] = i;
             k++;
         }
@@ -573,7 +1248,7 @@ static int outputs_finite(const Instance *inst)
 {
     size_t i;
     for (i = inst->outputs_from; i < inst->outputs_to; i++) {
-        if (mofmu_real_kind[i] == MOFMU_KIND_OUTPUT && !isfinite(inst->R[i])) {
+        if (inst->sys->real_kind[i] == MOFMU_KIND_OUTPUT && !isfinite(inst->R[i])) {
             return 0;
         }
     }
@@ -589,10 +1264,10 @@ static int derivatives_and_outputs_finite(const Instance *inst)
         return 0;
     }
     if (inst->derivatives_at >= 0) {
-        return all_finite(inst->R + inst->derivatives_at, mofmu_n_states);
+        return all_finite(inst->R + inst->derivatives_at, inst->sys->n_states);
     }
-    for (i = 0; i < mofmu_n_states; i++) {
-        if (!isfinite(inst->R[mofmu_derivative_vr[i]])) {
+    for (i = 0; i < inst->sys->n_states; i++) {
+        if (!isfinite(inst->R[inst->sys->derivative_vr[i]])) {
             return 0;
         }
     }
@@ -602,8 +1277,8 @@ static int derivatives_and_outputs_finite(const Instance *inst)
 static long first_non_finite(const Instance *inst, unsigned char kind)
 {
     size_t i;
-    for (i = 0; i < mofmu_n_reals; i++) {
-        if (mofmu_real_kind[i] == kind && !isfinite(inst->R[i])) {
+    for (i = 0; i < inst->sys->n_reals; i++) {
+        if (inst->sys->real_kind[i] == kind && !isfinite(inst->R[i])) {
             return (long)i;
         }
     }
@@ -629,7 +1304,7 @@ static fmi2Status non_finite_derivative(Instance *inst, const char *function)
         bad = 0;
     }
     snprintf(message, sizeof message, "derivative %s is not finite (%g) at time %.17g",
-             mofmu_real_name[bad], inst->R[bad], inst->time);
+             real_name(inst->sys, bad), inst->R[bad], inst->time);
     return non_finite_trial(inst, function, message);
 }
 
@@ -667,7 +1342,7 @@ static fmi2Status evaluate_checking(Instance *inst, const char *function, int ch
     if (bad >= 0) {
         char message[600];
         snprintf(message, sizeof message, "output %s is not finite (%g) at time %.17g",
-                 mofmu_real_name[bad], inst->R[bad], inst->time);
+                 real_name(inst->sys, bad), inst->R[bad], inst->time);
         return model_failure(inst, function, message);
     }
     /* A non-finite derivative or event indicator at an integrator's trial
@@ -676,7 +1351,7 @@ static fmi2Status evaluate_checking(Instance *inst, const char *function, int ch
     if (!finite && check_derivatives && first_non_finite(inst, MOFMU_KIND_DERIVATIVE) >= 0) {
         return non_finite_derivative(inst, function);
     }
-    for (i = 0; i < mofmu_n_event_indicators; i++) {
+    for (i = 0; i < inst->sys->n_event_indicators; i++) {
         if (!isfinite(inst->indicators[i])) {
             char message[600];
             snprintf(message, sizeof message, "event indicator %lu is not finite at time %.17g",
@@ -699,15 +1374,15 @@ static fmi2Status evaluate(Instance *inst, const char *function)
 static void reset_values(Instance *inst)
 {
     size_t i;
-    for (i = 0; i < mofmu_n_reals; i++) {
+    for (i = 0; i < inst->sys->n_reals; i++) {
         /* Variables without a start value begin at zero; states and
          * parameters always have one (or a calculated one). */
-        inst->R[i] = isnan(mofmu_real_start[i]) ? 0.0 : mofmu_real_start[i];
+        inst->R[i] = isnan(inst->sys->real_start[i]) ? 0.0 : inst->sys->real_start[i];
     }
-    if (mofmu_n_relations > 0) {
-        memset(inst->relations, 0, mofmu_n_relations);
+    if (inst->sys->n_relations > 0) {
+        memset(inst->relations, 0, inst->sys->n_relations);
     }
-    for (i = 0; i < mofmu_n_event_indicators; i++) {
+    for (i = 0; i < inst->sys->n_event_indicators; i++) {
         inst->indicators[i] = 0.0;
     }
     inst->state = STATE_INSTANTIATED;
@@ -718,30 +1393,6 @@ static void reset_values(Instance *inst)
     inst->next_time_event = INFINITY;
     inst->tolerance = 0.0;
     cs_reset(inst);
-}
-
-/* Whether the generated tables agree with each other. The runtime indexes
- * R through mofmu_state_vr and mofmu_derivative_vr without further checks,
- * so a generator bug must stop instantiation, not corrupt memory. */
-static int tables_consistent(void)
-{
-    size_t i;
-    for (i = 0; i < mofmu_n_states; i++) {
-        uint32_t s = mofmu_state_vr[i], d = mofmu_derivative_vr[i];
-        if (s >= mofmu_n_reals || d >= mofmu_n_reals ||
-            (mofmu_real_kind[s] != MOFMU_KIND_STATE &&
-             mofmu_real_kind[s] != MOFMU_KIND_STATE_CALCULATED) ||
-            mofmu_real_kind[d] != MOFMU_KIND_DERIVATIVE) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* calloc that never asks for zero bytes, so NULL always means failure. */
-static void *allocate(size_t count, size_t size)
-{
-    return calloc(count > 0 ? count : 1, size);
 }
 
 static void free_instance(Instance *inst)
@@ -759,6 +1410,7 @@ static void free_instance(Instance *inst)
     free(inst->dR);
     free(inst->zero_ranges);
     cs_free(inst);
+    mofmu_system_free(inst->sys);
     free(inst);
 }
 
@@ -816,8 +1468,9 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
 {
     Instance *inst;
     Instance probe;
+    mofmu_system *sys;
+    char problem[1200];
     size_t name_length, i;
-    (void)fmuResourceLocation;
     (void)visible;
     if (functions == NULL) {
         return NULL;
@@ -840,31 +1493,38 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
                   mofmu_model_identifier, (int)fmuType);
         return NULL;
     }
-    if (fmuGUID == NULL || strcmp(fmuGUID, mofmu_guid) != 0) {
-        log_error(&probe, "fmi2Instantiate: GUID \"%s\" does not match this FMU's GUID \"%s\"",
-                  fmuGUID == NULL ? "(NULL)" : fmuGUID, mofmu_guid);
+    if (fmuGUID == NULL) {
+        log_error(&probe, "fmi2Instantiate: the GUID is NULL");
         return NULL;
     }
-    if (!tables_consistent()) {
-        log_error(&probe, "fmi2Instantiate: internal error in %s: the state and derivative "
-                          "tables do not match the variable kinds",
-                  mofmu_model_identifier);
+    sys = mofmu_system_load(fmuResourceLocation, problem, sizeof problem);
+    if (sys == NULL) {
+        log_error(&probe, "fmi2Instantiate: cannot load the model of %s: %s",
+                  mofmu_model_identifier, problem);
+        return NULL;
+    }
+    if (strcmp(fmuGUID, sys->guid) != 0) {
+        log_error(&probe, "fmi2Instantiate: GUID \"%s\" does not match this FMU's GUID \"%s\"",
+                  fmuGUID, sys->guid);
+        mofmu_system_free(sys);
         return NULL;
     }
     inst = (Instance *)allocate(1, sizeof *inst);
     if (inst == NULL) {
+        mofmu_system_free(sys);
         log_error(&probe, "fmi2Instantiate: out of memory");
         return NULL;
     }
+    inst->sys = sys;
     name_length = strlen(instanceName);
     inst->name_storage = (char *)allocate(name_length + 1, 1);
-    inst->R = (double *)allocate(mofmu_n_reals, sizeof(double));
-    inst->relations = (unsigned char *)allocate(mofmu_n_relations, 1);
-    inst->relations_before = (unsigned char *)allocate(mofmu_n_relations, 1);
-    inst->indicators = (double *)allocate(mofmu_n_event_indicators, sizeof(double));
-    inst->scratch = (double *)allocate(mofmu_scratch_size, sizeof(double));
-    inst->dR = (double *)allocate(mofmu_n_reals, sizeof(double));
-    inst->n_zero_ranges = count_zero_ranges();
+    inst->R = (double *)allocate(inst->sys->n_reals, sizeof(double));
+    inst->relations = (unsigned char *)allocate(inst->sys->n_relations, 1);
+    inst->relations_before = (unsigned char *)allocate(inst->sys->n_relations, 1);
+    inst->indicators = (double *)allocate(inst->sys->n_event_indicators, sizeof(double));
+    inst->scratch = (double *)allocate(inst->sys->scratch_size, sizeof(double));
+    inst->dR = (double *)allocate(inst->sys->n_reals, sizeof(double));
+    inst->n_zero_ranges = count_zero_ranges(inst->sys);
     inst->zero_ranges = (size_t *)allocate(2 * inst->n_zero_ranges, sizeof(size_t));
     inst->type = fmuType;
     if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
@@ -880,19 +1540,19 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->logger = functions->logger;
     inst->environment = functions->componentEnvironment;
     inst->log_categories = loggingOn ? ALL_LOG_CATEGORIES : 0;
-    inst->states_at = consecutive_from(mofmu_state_vr, mofmu_n_states);
-    inst->derivatives_at = consecutive_from(mofmu_derivative_vr, mofmu_n_states);
-    inst->outputs_from = mofmu_n_reals;
+    inst->states_at = consecutive_from(inst->sys->state_vr, inst->sys->n_states);
+    inst->derivatives_at = consecutive_from(inst->sys->derivative_vr, inst->sys->n_states);
+    inst->outputs_from = inst->sys->n_reals;
     inst->outputs_to = 0;
-    for (i = 0; i < mofmu_n_reals; i++) {
-        if (mofmu_real_kind[i] == MOFMU_KIND_OUTPUT) {
+    for (i = 0; i < inst->sys->n_reals; i++) {
+        if (inst->sys->real_kind[i] == MOFMU_KIND_OUTPUT) {
             if (i < inst->outputs_from) {
                 inst->outputs_from = i;
             }
             inst->outputs_to = i + 1;
         }
     }
-    fill_zero_ranges(inst->zero_ranges);
+    fill_zero_ranges(inst->sys, inst->zero_ranges);
     reset_values(inst);
     return inst;
 }
@@ -1020,11 +1680,11 @@ MOFMU_EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr
     if (not_allowed(inst, "fmi2GetReal", MASK_Get) ||
         null_array(inst, "fmi2GetReal", "vr", vr, nvr) ||
         null_array(inst, "fmi2GetReal", "value", value, nvr) ||
-        bad_vrs(inst, "fmi2GetReal", "Real", vr, nvr, mofmu_n_reals)) {
+        bad_vrs(inst, "fmi2GetReal", "Real", vr, nvr, inst->sys->n_reals)) {
         return fmi2Error;
     }
     for (i = 0; i < nvr; i++) {
-        switch (mofmu_real_kind[vr[i]]) {
+        switch (inst->sys->real_kind[vr[i]]) {
         case MOFMU_KIND_CONSTANT:
         case MOFMU_KIND_PARAMETER:
         case MOFMU_KIND_STATE:
@@ -1067,11 +1727,11 @@ MOFMU_EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference
     if (not_allowed(inst, "fmi2GetInteger", MASK_Get) ||
         null_array(inst, "fmi2GetInteger", "vr", vr, nvr) ||
         null_array(inst, "fmi2GetInteger", "value", value, nvr) ||
-        bad_vrs(inst, "fmi2GetInteger", "Integer", vr, nvr, mofmu_n_integers)) {
+        bad_vrs(inst, "fmi2GetInteger", "Integer", vr, nvr, inst->sys->n_integers)) {
         return fmi2Error;
     }
     for (i = 0; i < nvr; i++) {
-        int64_t v = mofmu_integer_value[vr[i]];
+        int64_t v = inst->sys->integer_value[vr[i]];
         if (v < INT_MIN || v > INT_MAX) {
             return log_error(inst, "fmi2GetInteger: value of variable %u does not fit an "
                                    "fmi2Integer",
@@ -1079,7 +1739,7 @@ MOFMU_EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference
         }
     }
     for (i = 0; i < nvr; i++) {
-        value[i] = (fmi2Integer)mofmu_integer_value[vr[i]];
+        value[i] = (fmi2Integer)inst->sys->integer_value[vr[i]];
     }
     return fmi2OK;
 }
@@ -1113,11 +1773,11 @@ MOFMU_EXPORT fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference
     if (not_allowed(inst, "fmi2GetBoolean", MASK_Get) ||
         null_array(inst, "fmi2GetBoolean", "vr", vr, nvr) ||
         null_array(inst, "fmi2GetBoolean", "value", value, nvr) ||
-        bad_vrs(inst, "fmi2GetBoolean", "Boolean", vr, nvr, mofmu_n_booleans)) {
+        bad_vrs(inst, "fmi2GetBoolean", "Boolean", vr, nvr, inst->sys->n_booleans)) {
         return fmi2Error;
     }
     for (i = 0; i < nvr; i++) {
-        value[i] = mofmu_boolean_value[vr[i]] ? fmi2True : fmi2False;
+        value[i] = inst->sys->boolean_value[vr[i]] ? fmi2True : fmi2False;
     }
     return fmi2OK;
 }
@@ -1171,29 +1831,29 @@ MOFMU_EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr
     if (not_allowed(inst, "fmi2SetReal", MASK_SetReal) ||
         null_array(inst, "fmi2SetReal", "vr", vr, nvr) ||
         null_array(inst, "fmi2SetReal", "value", value, nvr) ||
-        bad_vrs(inst, "fmi2SetReal", "Real", vr, nvr, mofmu_n_reals)) {
+        bad_vrs(inst, "fmi2SetReal", "Real", vr, nvr, inst->sys->n_reals)) {
         return fmi2Error;
     }
     /* Check the whole request before storing anything. */
     for (i = 0; i < nvr; i++) {
-        unsigned char kind = mofmu_real_kind[vr[i]];
+        unsigned char kind = inst->sys->real_kind[vr[i]];
         if (!real_settable(kind, inst->state)) {
             if (kind == MOFMU_KIND_PARAMETER || kind == MOFMU_KIND_STATE ||
                 kind == MOFMU_KIND_INPUT) {
                 return log_error(inst, "fmi2SetReal: %s is %s and cannot be set in state %s",
-                                 mofmu_real_name[vr[i]], kind_name(kind),
+                                 real_name(inst->sys, vr[i]), kind_name(kind),
                                  state_name(inst->state));
             }
             return log_error(inst, "fmi2SetReal: %s is %s and cannot be set",
-                             mofmu_real_name[vr[i]], kind_name(kind));
+                             real_name(inst->sys, vr[i]), kind_name(kind));
         }
         if (!isfinite(value[i])) {
             return log_error(inst, "fmi2SetReal: value %g for %s is not finite", value[i],
-                             mofmu_real_name[vr[i]]);
+                             real_name(inst->sys, vr[i]));
         }
     }
     for (i = 0; i < nvr; i++) {
-        unsigned char kind = mofmu_real_kind[vr[i]];
+        unsigned char kind = inst->sys->real_kind[vr[i]];
         inst->R[vr[i]] = value[i];
         if (kind == MOFMU_KIND_PARAMETER || kind == MOFMU_KIND_STATE) {
             inst->parameters_dirty = 1;
@@ -1215,7 +1875,7 @@ MOFMU_EXPORT fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference
     if (not_allowed(inst, "fmi2SetInteger", MASK_SetDiscrete) ||
         null_array(inst, "fmi2SetInteger", "vr", vr, nvr) ||
         null_array(inst, "fmi2SetInteger", "value", value, nvr) ||
-        bad_vrs(inst, "fmi2SetInteger", "Integer", vr, nvr, mofmu_n_integers)) {
+        bad_vrs(inst, "fmi2SetInteger", "Integer", vr, nvr, inst->sys->n_integers)) {
         return fmi2Error;
     }
     if (nvr > 0) {
@@ -1264,15 +1924,15 @@ static void free_stored_state(StoredState *stored)
     free(stored);
 }
 
-static StoredState *new_stored_state(void)
+static StoredState *new_stored_state(const mofmu_system *sys)
 {
     StoredState *stored = (StoredState *)allocate(1, sizeof *stored);
     if (stored == NULL) {
         return NULL;
     }
-    stored->R = (double *)allocate(mofmu_n_reals, sizeof(double));
-    stored->relations = (unsigned char *)allocate(mofmu_n_relations, 1);
-    stored->input_derivative = (double *)allocate(cs_n_inputs(), sizeof(double));
+    stored->R = (double *)allocate(sys->n_reals, sizeof(double));
+    stored->relations = (unsigned char *)allocate(sys->n_relations, 1);
+    stored->input_derivative = (double *)allocate(cs_n_inputs(sys), sizeof(double));
     if (stored->R == NULL || stored->relations == NULL || stored->input_derivative == NULL) {
         free_stored_state(stored);
         return NULL;
@@ -1293,7 +1953,7 @@ static StoredState *stored_state_for(Instance *inst, const char *function, fmi2F
         }
         return stored;
     }
-    stored = new_stored_state();
+    stored = new_stored_state(inst->sys);
     if (stored == NULL) {
         log_error(inst, "%s: out of memory", function);
     }
@@ -1323,14 +1983,14 @@ MOFMU_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *FMUstate)
     stored->type = inst->type;
     stored->tolerance = inst->tolerance;
     stored->cs = inst->cs;
-    if (cs_n_inputs() > 0) {
-        memcpy(stored->input_derivative, inst->input_derivative, cs_n_inputs() * sizeof(double));
+    if (cs_n_inputs(inst->sys) > 0) {
+        memcpy(stored->input_derivative, inst->input_derivative, cs_n_inputs(inst->sys) * sizeof(double));
     }
-    if (mofmu_n_reals > 0) {
-        memcpy(stored->R, inst->R, mofmu_n_reals * sizeof(double));
+    if (inst->sys->n_reals > 0) {
+        memcpy(stored->R, inst->R, inst->sys->n_reals * sizeof(double));
     }
-    if (mofmu_n_relations > 0) {
-        memcpy(stored->relations, inst->relations, mofmu_n_relations);
+    if (inst->sys->n_relations > 0) {
+        memcpy(stored->relations, inst->relations, inst->sys->n_relations);
     }
     *FMUstate = stored;
     return fmi2OK;
@@ -1357,18 +2017,18 @@ MOFMU_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate)
     inst->state = stored->state;
     inst->tolerance = stored->tolerance;
     inst->cs = stored->cs;
-    if (cs_n_inputs() > 0) {
-        memcpy(inst->input_derivative, stored->input_derivative, cs_n_inputs() * sizeof(double));
+    if (cs_n_inputs(inst->sys) > 0) {
+        memcpy(inst->input_derivative, stored->input_derivative, cs_n_inputs(inst->sys) * sizeof(double));
     }
     inst->parameters_dirty = stored->parameters_dirty;
     inst->time = stored->time;
     inst->start_time = stored->start_time;
     inst->next_time_event = stored->next_time_event;
-    if (mofmu_n_reals > 0) {
-        memcpy(inst->R, stored->R, mofmu_n_reals * sizeof(double));
+    if (inst->sys->n_reals > 0) {
+        memcpy(inst->R, stored->R, inst->sys->n_reals * sizeof(double));
     }
-    if (mofmu_n_relations > 0) {
-        memcpy(inst->relations, stored->relations, mofmu_n_relations);
+    if (inst->sys->n_relations > 0) {
+        memcpy(inst->relations, stored->relations, inst->sys->n_relations);
     }
     /* Evaluation is deterministic, so evaluating again reproduces the
      * values the stored instance had. */
@@ -1412,10 +2072,10 @@ MOFMU_EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *FMUstate
  *   u8  x n  relations */
 static const char serial_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'T', '2'};
 
-static size_t serialized_size(void)
+static size_t serialized_size(const mofmu_system *sys)
 {
-    return sizeof serial_magic + 4 + strlen(mofmu_guid) + 3 * 8 + 4 * 4 + 6 * 8 +
-           8 * mofmu_n_reals + 8 * cs_n_inputs() + mofmu_n_relations;
+    return sizeof serial_magic + 4 + strlen(sys->guid) + 3 * 8 + 4 * 4 + 6 * 8 +
+           8 * sys->n_reals + 8 * cs_n_inputs(sys) + sys->n_relations;
 }
 
 static void put_u32(unsigned char **p, uint32_t v)
@@ -1441,34 +2101,6 @@ static void put_f64(unsigned char **p, double v)
     put_u64(p, bits);
 }
 
-static uint32_t get_u32(const unsigned char **p)
-{
-    uint32_t v = 0;
-    int i;
-    for (i = 0; i < 4; i++) {
-        v |= (uint32_t)(*(*p)++) << (8 * i);
-    }
-    return v;
-}
-
-static uint64_t get_u64(const unsigned char **p)
-{
-    uint64_t v = 0;
-    int i;
-    for (i = 0; i < 8; i++) {
-        v |= (uint64_t)(*(*p)++) << (8 * i);
-    }
-    return v;
-}
-
-static double get_f64(const unsigned char **p)
-{
-    uint64_t bits = get_u64(p);
-    double v;
-    memcpy(&v, &bits, sizeof v);
-    return v;
-}
-
 MOFMU_EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate FMUstate,
                                                    size_t *size)
 {
@@ -1484,7 +2116,7 @@ MOFMU_EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate
         return log_error(inst, "fmi2SerializedFMUstateSize: the given FMU state was not made "
                                "by this FMU");
     }
-    *size = serialized_size();
+    *size = serialized_size(inst->sys);
     return fmi2OK;
 }
 
@@ -1494,7 +2126,7 @@ MOFMU_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUs
     Instance *inst = as_instance(c);
     StoredState *stored;
     unsigned char *p;
-    size_t guid_length = strlen(mofmu_guid);
+    size_t guid_length = strlen(inst->sys->guid);
     size_t i, n_inputs;
     if (inst == NULL) {
         return fmi2Error;
@@ -1508,20 +2140,20 @@ MOFMU_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUs
         return log_error(inst, "fmi2SerializeFMUstate: the given FMU state was not made by "
                                "this FMU");
     }
-    if (size < serialized_size()) {
+    if (size < serialized_size(inst->sys)) {
         return log_error(inst, "fmi2SerializeFMUstate: buffer of %lu bytes is smaller than "
                                "the %lu bytes needed",
-                         (unsigned long)size, (unsigned long)serialized_size());
+                         (unsigned long)size, (unsigned long)serialized_size(inst->sys));
     }
     p = (unsigned char *)serializedState;
     memcpy(p, serial_magic, sizeof serial_magic);
     p += sizeof serial_magic;
     put_u32(&p, (uint32_t)guid_length);
-    memcpy(p, mofmu_guid, guid_length);
+    memcpy(p, inst->sys->guid, guid_length);
     p += guid_length;
-    put_u64(&p, (uint64_t)mofmu_n_reals);
-    put_u64(&p, (uint64_t)mofmu_n_relations);
-    put_u64(&p, (uint64_t)cs_n_inputs());
+    put_u64(&p, (uint64_t)inst->sys->n_reals);
+    put_u64(&p, (uint64_t)inst->sys->n_relations);
+    put_u64(&p, (uint64_t)cs_n_inputs(inst->sys));
     put_u32(&p, (uint32_t)stored->type);
     put_u32(&p, (uint32_t)stored->state);
     put_u32(&p, (uint32_t)stored->parameters_dirty);
@@ -1532,14 +2164,14 @@ MOFMU_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUs
     put_f64(&p, stored->tolerance);
     put_f64(&p, stored->cs.next_step);
     put_f64(&p, stored->cs.last_successful_time);
-    for (i = 0; i < mofmu_n_reals; i++) {
+    for (i = 0; i < inst->sys->n_reals; i++) {
         put_f64(&p, stored->R[i]);
     }
-    for (i = 0, n_inputs = cs_n_inputs(); i < n_inputs; i++) {
+    for (i = 0, n_inputs = cs_n_inputs(inst->sys); i < n_inputs; i++) {
         put_f64(&p, stored->input_derivative[i]);
     }
-    if (mofmu_n_relations > 0) {
-        memcpy(p, stored->relations, mofmu_n_relations);
+    if (inst->sys->n_relations > 0) {
+        memcpy(p, stored->relations, inst->sys->n_relations);
     }
     return fmi2OK;
 }
@@ -1551,7 +2183,7 @@ MOFMU_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte 
     Instance *inst = as_instance(c);
     StoredState *stored;
     const unsigned char *p;
-    size_t guid_length = strlen(mofmu_guid);
+    size_t guid_length = strlen(inst->sys->guid);
     uint32_t type, state, parameters_dirty, last_step_status;
     double time, start_time, next_time_event, tolerance, next_step, last_successful_time;
     size_t i, n_inputs;
@@ -1563,22 +2195,22 @@ MOFMU_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte 
         null_pointer(inst, function, "FMUstate", FMUstate)) {
         return fmi2Error;
     }
-    if (size != serialized_size()) {
+    if (size != serialized_size(inst->sys)) {
         return log_error(inst, "%s: %lu bytes given, a state of this FMU has %lu", function,
-                         (unsigned long)size, (unsigned long)serialized_size());
+                         (unsigned long)size, (unsigned long)serialized_size(inst->sys));
     }
     p = (const unsigned char *)serializedState;
     if (memcmp(p, serial_magic, sizeof serial_magic) != 0) {
         return log_error(inst, "%s: the bytes are not a serialized mofmu FMU state", function);
     }
     p += sizeof serial_magic;
-    if (get_u32(&p) != (uint32_t)guid_length || memcmp(p, mofmu_guid, guid_length) != 0) {
+    if (get_u32(&p) != (uint32_t)guid_length || memcmp(p, inst->sys->guid, guid_length) != 0) {
         return log_error(inst, "%s: the state was serialized by another FMU (GUID differs)",
                          function);
     }
     p += guid_length;
-    if (get_u64(&p) != (uint64_t)mofmu_n_reals || get_u64(&p) != (uint64_t)mofmu_n_relations ||
-        get_u64(&p) != (uint64_t)cs_n_inputs()) {
+    if (get_u64(&p) != (uint64_t)inst->sys->n_reals || get_u64(&p) != (uint64_t)inst->sys->n_relations ||
+        get_u64(&p) != (uint64_t)cs_n_inputs(inst->sys)) {
         return log_error(inst, "%s: the state's sizes do not match this FMU", function);
     }
     type = get_u32(&p);
@@ -1622,14 +2254,14 @@ MOFMU_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte 
     stored->cs.next_step = next_step;
     stored->cs.last_successful_time = last_successful_time;
     stored->cs.last_step_status = (int)last_step_status;
-    for (i = 0; i < mofmu_n_reals; i++) {
+    for (i = 0; i < inst->sys->n_reals; i++) {
         stored->R[i] = get_f64(&p);
     }
-    for (i = 0, n_inputs = cs_n_inputs(); i < n_inputs; i++) {
+    for (i = 0, n_inputs = cs_n_inputs(inst->sys); i < n_inputs; i++) {
         stored->input_derivative[i] = get_f64(&p);
     }
-    if (mofmu_n_relations > 0) {
-        memcpy(stored->relations, p, mofmu_n_relations);
+    if (inst->sys->n_relations > 0) {
+        memcpy(stored->relations, p, inst->sys->n_relations);
     }
     *FMUstate = stored;
     return fmi2OK;
@@ -1663,27 +2295,27 @@ MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
      * block. */
     known_at = consecutive_from(vKnown_ref, nKnown);
     unknown_at = consecutive_from(vUnknown_ref, nUnknown);
-    if ((unknown_at < 0 || (size_t)unknown_at + nUnknown > mofmu_n_reals) &&
-        bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vUnknown_ref, nUnknown, mofmu_n_reals)) {
+    if ((unknown_at < 0 || (size_t)unknown_at + nUnknown > inst->sys->n_reals) &&
+        bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vUnknown_ref, nUnknown, inst->sys->n_reals)) {
         return fmi2Error;
     }
-    if ((known_at < 0 || (size_t)known_at + nKnown > mofmu_n_reals) &&
-        bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vKnown_ref, nKnown, mofmu_n_reals)) {
+    if ((known_at < 0 || (size_t)known_at + nKnown > inst->sys->n_reals) &&
+        bad_vrs(inst, "fmi2GetDirectionalDerivative", "Real", vKnown_ref, nKnown, inst->sys->n_reals)) {
         return fmi2Error;
     }
     /* The knowns of a directional derivative are states and inputs. */
     seeds_finite = all_finite(dvKnown, nKnown);
     known_are_states = known_at >= 0 && inst->states_at >= 0 && known_at >= inst->states_at &&
-                       (size_t)known_at + nKnown <= (size_t)inst->states_at + mofmu_n_states;
+                       (size_t)known_at + nKnown <= (size_t)inst->states_at + inst->sys->n_states;
     for (i = 0; i < nKnown && !(known_are_states && seeds_finite); i++) {
-        unsigned char kind = mofmu_real_kind[vKnown_ref[i]];
+        unsigned char kind = inst->sys->real_kind[vKnown_ref[i]];
         if (kind != MOFMU_KIND_STATE && kind != MOFMU_KIND_STATE_CALCULATED && kind != MOFMU_KIND_INPUT) {
             return log_error(inst, "fmi2GetDirectionalDerivative: %s is not a state or an input",
-                             mofmu_real_name[vKnown_ref[i]]);
+                             real_name(inst->sys, vKnown_ref[i]));
         }
         if (!seeds_finite && !isfinite(dvKnown[i])) {
             return log_error(inst, "fmi2GetDirectionalDerivative: the seed of %s is not finite",
-                             mofmu_real_name[vKnown_ref[i]]);
+                             real_name(inst->sys, vKnown_ref[i]));
         }
     }
     status = evaluate(inst, "fmi2GetDirectionalDerivative");
@@ -1762,16 +2394,16 @@ MOFMU_EXPORT fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *ev
         null_pointer(inst, "fmi2NewDiscreteStates", "eventInfo", eventInfo)) {
         return fmi2Error;
     }
-    if (mofmu_n_relations > 0) {
-        memcpy(inst->relations_before, inst->relations, mofmu_n_relations);
+    if (inst->sys->n_relations > 0) {
+        memcpy(inst->relations_before, inst->relations, inst->sys->n_relations);
     }
     inst->valid = 0;
     status = evaluate(inst, "fmi2NewDiscreteStates");
     if (status != fmi2OK) {
         return status;
     }
-    if (mofmu_n_relations > 0) {
-        changed = memcmp(inst->relations_before, inst->relations, mofmu_n_relations) != 0;
+    if (inst->sys->n_relations > 0) {
+        changed = memcmp(inst->relations_before, inst->relations, inst->sys->n_relations) != 0;
     }
     eventInfo->newDiscreteStatesNeeded = changed ? fmi2True : fmi2False;
     eventInfo->terminateSimulation = fmi2False;
@@ -1856,7 +2488,7 @@ MOFMU_EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real 
         return fmi2Error;
     }
     if (not_allowed(inst, "fmi2SetContinuousStates", MASK_SetContinuousStates) ||
-        wrong_size(inst, "fmi2SetContinuousStates", "nx", nx, mofmu_n_states) ||
+        wrong_size(inst, "fmi2SetContinuousStates", "nx", nx, inst->sys->n_states) ||
         null_array(inst, "fmi2SetContinuousStates", "x", x, nx)) {
         return fmi2Error;
     }
@@ -1867,14 +2499,14 @@ MOFMU_EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real 
         if (!isfinite(x[i])) {
             return log_error(inst, "fmi2SetContinuousStates: value %g for state %s is not "
                                    "finite",
-                             x[i], mofmu_real_name[mofmu_state_vr[i]]);
+                             x[i], real_name(inst->sys, inst->sys->state_vr[i]));
         }
     }
     if (inst->states_at >= 0) {
         memcpy(inst->R + inst->states_at, x, nx * sizeof x[0]);
     } else {
         for (i = 0; i < nx; i++) {
-            inst->R[mofmu_state_vr[i]] = x[i];
+            inst->R[inst->sys->state_vr[i]] = x[i];
         }
     }
     inst->valid = 0;
@@ -1890,7 +2522,7 @@ MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives
         return fmi2Error;
     }
     if (not_allowed(inst, "fmi2GetDerivatives", MASK_GetDerivatives) ||
-        wrong_size(inst, "fmi2GetDerivatives", "nx", nx, mofmu_n_states) ||
+        wrong_size(inst, "fmi2GetDerivatives", "nx", nx, inst->sys->n_states) ||
         null_array(inst, "fmi2GetDerivatives", "derivatives", derivatives, nx)) {
         return fmi2Error;
     }
@@ -1916,7 +2548,7 @@ MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives
         memcpy(derivatives, inst->R + inst->derivatives_at, nx * sizeof derivatives[0]);
     } else {
         for (i = 0; i < nx; i++) {
-            derivatives[i] = inst->R[mofmu_derivative_vr[i]];
+            derivatives[i] = inst->R[inst->sys->derivative_vr[i]];
         }
     }
     return fmi2OK;
@@ -1932,7 +2564,7 @@ MOFMU_EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real eventIn
         return fmi2Error;
     }
     if (not_allowed(inst, "fmi2GetEventIndicators", MASK_GetEventIndicators) ||
-        wrong_size(inst, "fmi2GetEventIndicators", "ni", ni, mofmu_n_event_indicators) ||
+        wrong_size(inst, "fmi2GetEventIndicators", "ni", ni, inst->sys->n_event_indicators) ||
         null_array(inst, "fmi2GetEventIndicators", "eventIndicators", eventIndicators, ni)) {
         return fmi2Error;
     }
@@ -1954,7 +2586,7 @@ MOFMU_EXPORT fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], s
         return fmi2Error;
     }
     if (not_allowed(inst, "fmi2GetContinuousStates", MASK_GetContinuousStates) ||
-        wrong_size(inst, "fmi2GetContinuousStates", "nx", nx, mofmu_n_states) ||
+        wrong_size(inst, "fmi2GetContinuousStates", "nx", nx, inst->sys->n_states) ||
         null_array(inst, "fmi2GetContinuousStates", "x", x, nx)) {
         return fmi2Error;
     }
@@ -1963,7 +2595,7 @@ MOFMU_EXPORT fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], s
         return fmi2Error;
     }
     for (i = 0; i < nx; i++) {
-        x[i] = inst->R[mofmu_state_vr[i]];
+        x[i] = inst->R[inst->sys->state_vr[i]];
     }
     return fmi2OK;
 }
@@ -1978,7 +2610,7 @@ MOFMU_EXPORT fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2R
     }
     if (not_allowed(inst, "fmi2GetNominalsOfContinuousStates",
                     MASK_GetNominalsOfContinuousStates) ||
-        wrong_size(inst, "fmi2GetNominalsOfContinuousStates", "nx", nx, mofmu_n_states) ||
+        wrong_size(inst, "fmi2GetNominalsOfContinuousStates", "nx", nx, inst->sys->n_states) ||
         null_array(inst, "fmi2GetNominalsOfContinuousStates", "x_nominal", x_nominal, nx)) {
         return fmi2Error;
     }
@@ -2054,7 +2686,7 @@ void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message)
  * evaluation fails with a message naming the LinearResponse components
  * whose balances cannot be determined. */
 static int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b,
-                          const char *const *names)
+                          const mofmu_system *sys)
 {
     size_t i, j, k;
     double scale = 0.0;
@@ -2082,7 +2714,8 @@ static int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b,
             list[0] = '\0';
             /* Name the responses whose columns are left undetermined. */
             for (j = k; j < n && used + 2 < sizeof list; j++) {
-                int w = snprintf(list + used, sizeof list - used, "%s%s", j > k ? ", " : "", names[j]);
+                int w = snprintf(list + used, sizeof list - used, "%s%s", j > k ? ", " : "",
+                                 sys->names + sys->balance_name_at[j]);
                 if (w < 0) {
                     break;
                 }
@@ -2142,14 +2775,15 @@ static int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b,
  * of n_reals values. */
 static void tearing_matrix(const double *R, double *col, double *A, mofmu_ctx *ctx)
 {
-    const size_t nb = mofmu_n_balances;
+    const mofmu_system *sys = ctx->system;
+    const size_t nb = sys->n_balances;
     size_t i, j;
     for (j = 0; j < nb; j++) {
-        memset(col, 0, mofmu_n_reals * sizeof col[0]);
-        col[mofmu_balance_vr[j]] = 1.0;
-        mofmu_schedule_tangent(R, col, ctx);
+        memset(col, 0, sys->n_reals * sizeof col[0]);
+        col[sys->balance_vr[j]] = 1.0;
+        run_schedule_tangent(sys, R, col, ctx);
         for (i = 0; i < nb; i++) {
-            A[i * nb + j] = col[mofmu_residual_vr[i]];
+            A[i * nb + j] = col[sys->residual_vr[i]];
         }
     }
 }
@@ -2160,39 +2794,40 @@ static void tearing_matrix(const double *R, double *col, double *A, mofmu_ctx *c
  * solve, and evaluate once more with the balances found. */
 static void mofmu_evaluate(double *R, mofmu_ctx *ctx)
 {
-    const size_t nb = mofmu_n_balances;
+    const mofmu_system *sys = ctx->system;
+    const size_t nb = sys->n_balances;
     double *col, *A, *b;
     size_t i;
     int event_mode;
     if (nb == 0) {
-        mofmu_schedule(R, ctx);
+        run_schedule(sys, R, ctx);
         return;
     }
     col = ctx->scratch;
-    A = col + mofmu_n_reals;
+    A = col + sys->n_reals;
     b = A + nb * nb;
     for (i = 0; i < nb; i++) {
-        R[mofmu_balance_vr[i]] = 0.0;
+        R[sys->balance_vr[i]] = 0.0;
     }
-    mofmu_schedule(R, ctx);
+    run_schedule(sys, R, ctx);
     if (ctx->failed) {
         return;
     }
     for (i = 0; i < nb; i++) {
-        b[i] = -R[mofmu_residual_vr[i]];
+        b[i] = -R[sys->residual_vr[i]];
     }
     /* Relations keep the values the pass above gave them. */
     event_mode = ctx->event_mode;
     ctx->event_mode = 0;
     tearing_matrix(R, col, A, ctx);
     ctx->event_mode = event_mode;
-    if (mofmu_lr_solve(ctx, nb, A, b, mofmu_balance_name)) {
+    if (mofmu_lr_solve(ctx, nb, A, b, sys)) {
         return;
     }
     for (i = 0; i < nb; i++) {
-        R[mofmu_balance_vr[i]] = b[i];
+        R[sys->balance_vr[i]] = b[i];
     }
-    mofmu_schedule(R, ctx);
+    run_schedule(sys, R, ctx);
 }
 
 /* Directional derivative at the point R (as left by mofmu_evaluate): dR
@@ -2202,31 +2837,32 @@ static void mofmu_evaluate(double *R, mofmu_ctx *ctx)
  * A db = -dr(seeds, db = 0). Uses ctx->scratch. */
 static void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx)
 {
-    const size_t nb = mofmu_n_balances;
+    const mofmu_system *sys = ctx->system;
+    const size_t nb = sys->n_balances;
     double *col, *A, *b;
     size_t i;
     if (nb == 0) {
-        mofmu_schedule_tangent(R, dR, ctx);
+        run_schedule_tangent(sys, R, dR, ctx);
         return;
     }
     col = ctx->scratch;
-    A = col + mofmu_n_reals;
+    A = col + sys->n_reals;
     b = A + nb * nb;
     for (i = 0; i < nb; i++) {
-        dR[mofmu_balance_vr[i]] = 0.0;
+        dR[sys->balance_vr[i]] = 0.0;
     }
-    mofmu_schedule_tangent(R, dR, ctx);
+    run_schedule_tangent(sys, R, dR, ctx);
     for (i = 0; i < nb; i++) {
-        b[i] = -dR[mofmu_residual_vr[i]];
+        b[i] = -dR[sys->residual_vr[i]];
     }
     tearing_matrix(R, col, A, ctx);
-    if (mofmu_lr_solve(ctx, nb, A, b, mofmu_balance_name)) {
+    if (mofmu_lr_solve(ctx, nb, A, b, sys)) {
         return;
     }
     for (i = 0; i < nb; i++) {
-        dR[mofmu_balance_vr[i]] = b[i];
+        dR[sys->balance_vr[i]] = b[i];
     }
-    mofmu_schedule_tangent(R, dR, ctx);
+    run_schedule_tangent(sys, R, dR, ctx);
 }
 
 #include "mofmu_cosim.h"

@@ -5,4 +5,5 @@ pub mod dependencies;
 pub mod fmi_rules;
 pub mod model_description;
 pub mod sources;
+pub mod system_image;
 pub mod table;

@@ -45,6 +45,9 @@ pub struct FmuBuildSpec {
     /// Header files (name, text): written next to the sources for
     /// compilation and shipped in `sources/`.
     pub headers: Vec<(String, String)>,
+    /// Files under `resources/` (name, bytes): the system resource the
+    /// runtime reads at instantiation.
+    pub resources: Vec<(String, Vec<u8>)>,
 }
 
 /// What a build did.
@@ -183,6 +186,13 @@ pub fn build_fmu_with(
     }
     for source in &spec.sources {
         entries.push(source_entry(&source.name, &source.text));
+    }
+    for (name, bytes) in &spec.resources {
+        entries.push(ArchiveEntry {
+            path: format!("resources/{name}"),
+            bytes: bytes.as_slice().into(),
+            executable: false,
+        });
     }
     let fmu_bytes = write_archive_atomically(out, entries)?;
     Ok(BuildReport {

@@ -17,7 +17,12 @@ pub const SYSTEM_C: &str = crate::fmu::sources::SYSTEM_C;
 /// The build of an exported model. Copies the model description and the
 /// system file; [`take_build_spec`] moves them.
 pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
-    spec_with(out, out.system_c.clone(), out.model_description.clone())
+    spec_with(
+        out,
+        out.system_c.clone(),
+        out.model_description.clone(),
+        out.system_resource.clone(),
+    )
 }
 
 /// [`build_spec`] that moves the model description and the system file out
@@ -27,10 +32,16 @@ pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
 pub fn take_build_spec(out: &mut ExportOutput) -> FmuBuildSpec {
     let system_c = std::mem::take(&mut out.system_c);
     let model_description = std::mem::take(&mut out.model_description);
-    spec_with(out, system_c, model_description)
+    let resource = std::mem::take(&mut out.system_resource);
+    spec_with(out, system_c, model_description, resource)
 }
 
-fn spec_with(out: &ExportOutput, system_c: String, model_description: String) -> FmuBuildSpec {
+fn spec_with(
+    out: &ExportOutput,
+    system_c: String,
+    model_description: String,
+    system_resource: Vec<u8>,
+) -> FmuBuildSpec {
     let mut sources = vec![
         CSource {
             name: crate::fmu::sources::RUNTIME_C.into(),
@@ -61,5 +72,9 @@ fn spec_with(out: &ExportOutput, system_c: String, model_description: String) ->
             (crate::fmu::sources::FMI2_H.into(), FMI2_H.into()),
             (crate::fmu::sources::COSIM_H.into(), COSIM_H.into()),
         ],
+        resources: vec![(
+            crate::fmu::system_image::RESOURCE_NAME.into(),
+            system_resource,
+        )],
     }
 }

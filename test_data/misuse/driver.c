@@ -2,8 +2,8 @@
  * FMU's own `sources/` (runtime, class kernels, system file) into one
  * executable, so it can also be built with AddressSanitizer and
  * UndefinedBehaviorSanitizer; it reads the model's sizes, GUID and variable
- * kinds from the system file's tables (mofmu_model.h) and so works for any
- * model.
+ * kinds from the FMU's system resource with the runtime's own loader
+ * (mofmu_system_load, mofmu_model.h) and so works for any model.
  *
  * It checks, with one line per failed check and a summary at the end:
  *   - every FMI function in every Model Exchange state: fmi2Error where the
@@ -37,6 +37,11 @@
 /* ------------------------------------------------------------------------
  * Checks
  * ------------------------------------------------------------------------ */
+
+/* The model's tables, loaded from the FMU's resources as the runtime loads
+ * them, and the resource location (the driver's second argument). */
+static mofmu_system *SYS;
+static const char *RESOURCES;
 
 static int n_checks;
 static int n_failures;
@@ -82,7 +87,7 @@ static fmi2Component instantiate(Log *log)
 {
     fmi2CallbackFunctions functions = {logger, calloc, free, NULL, log};
     memset(log, 0, sizeof *log);
-    return fmi2Instantiate("misuse", fmi2ModelExchange, mofmu_guid, "", &functions, fmi2False,
+    return fmi2Instantiate("misuse", fmi2ModelExchange, SYS->guid, RESOURCES, &functions, fmi2False,
                            fmi2False);
 }
 
@@ -90,16 +95,16 @@ static fmi2Component instantiate(Log *log)
  * The model, seen through its tables
  * ------------------------------------------------------------------------ */
 
-#define NX mofmu_n_states
-#define NZ mofmu_n_event_indicators
+#define NX SYS->n_states
+#define NZ SYS->n_event_indicators
 
 /* Some settable real (a parameter or a state start), or -1. */
 static long settable_real(void)
 {
     size_t i;
-    for (i = 0; i < mofmu_n_reals; i++) {
-        if (mofmu_real_kind[i] == MOFMU_KIND_PARAMETER || mofmu_real_kind[i] == MOFMU_KIND_STATE ||
-            mofmu_real_kind[i] == MOFMU_KIND_INPUT) {
+    for (i = 0; i < SYS->n_reals; i++) {
+        if (SYS->real_kind[i] == MOFMU_KIND_PARAMETER || SYS->real_kind[i] == MOFMU_KIND_STATE ||
+            SYS->real_kind[i] == MOFMU_KIND_INPUT) {
             return (long)i;
         }
     }
@@ -123,18 +128,18 @@ static const char *const STATE_NAMES[N_STATES] = {"instantiated", "initializatio
 
 /* The value of a real parameter that makes the model fail during
  * initialization (found by search), or none. `failing_vr` equal to
- * mofmu_n_reals stands for "every parameter and state start at once". */
+ * SYS->n_reals stands for "every parameter and state start at once". */
 static long failing_vr = -1;
 static double failing_value;
 
 static void set_failing(fmi2Component c)
 {
     size_t i;
-    for (i = 0; i < mofmu_n_reals; i++) {
+    for (i = 0; i < SYS->n_reals; i++) {
         fmi2ValueReference vr = (fmi2ValueReference)i;
         if ((long)i == failing_vr ||
-            ((size_t)failing_vr == mofmu_n_reals && (mofmu_real_kind[i] == MOFMU_KIND_PARAMETER ||
-                                                     mofmu_real_kind[i] == MOFMU_KIND_STATE))) {
+            ((size_t)failing_vr == SYS->n_reals && (SYS->real_kind[i] == MOFMU_KIND_PARAMETER ||
+                                                     SYS->real_kind[i] == MOFMU_KIND_STATE))) {
             fmi2SetReal(c, &vr, 1, &failing_value);
         }
     }
@@ -185,8 +190,8 @@ static void find_failure(void)
     size_t i, k;
     /* One parameter at a time, then all parameters and state starts (a
      * product of two large values overflows). */
-    for (i = 0; i <= mofmu_n_reals && failing_vr < 0; i++) {
-        if (i < mofmu_n_reals && mofmu_real_kind[i] != MOFMU_KIND_PARAMETER) continue;
+    for (i = 0; i <= SYS->n_reals && failing_vr < 0; i++) {
+        if (i < SYS->n_reals && SYS->real_kind[i] != MOFMU_KIND_PARAMETER) continue;
         for (k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
             Log log;
             fmi2Component c = instantiate(&log);
@@ -291,7 +296,7 @@ static fmi2Status call(fmi2Component c, const char *name, fmi2FMUstate *fmu_stat
     /* Value reference 0 is time (Real) and, when there is one, the first
      * Integer constant; zero-length requests for the other types. */
     if (!strcmp(name, "GetReal")) return fmi2GetReal(c, &vr0, 1, &r);
-    if (!strcmp(name, "GetInteger")) return fmi2GetInteger(c, &vr0, mofmu_n_integers > 0, &i);
+    if (!strcmp(name, "GetInteger")) return fmi2GetInteger(c, &vr0, SYS->n_integers > 0, &i);
     if (!strcmp(name, "GetBoolean")) return fmi2GetBoolean(c, &vr0, 0, &b);
     if (!strcmp(name, "GetString")) return fmi2GetString(c, &vr0, 0, &s);
     if (!strcmp(name, "SetReal")) {
@@ -325,8 +330,8 @@ static fmi2Status call(fmi2Component c, const char *name, fmi2FMUstate *fmu_stat
     }
     if (!strcmp(name, "GetDirectionalDerivative")) {
         /* d der(x1) / d x1 when there is a state, else an empty request. */
-        fmi2ValueReference unknown = NX > 0 ? mofmu_derivative_vr[0] : 0;
-        fmi2ValueReference known = NX > 0 ? mofmu_state_vr[0] : 0;
+        fmi2ValueReference unknown = NX > 0 ? SYS->derivative_vr[0] : 0;
+        fmi2ValueReference known = NX > 0 ? SYS->state_vr[0] : 0;
         size_t n = NX > 0;
         return fmi2GetDirectionalDerivative(c, &unknown, n, &known, n, &seed, &out);
     }
@@ -427,7 +432,7 @@ static void test_arguments(void)
 {
     Log log;
     fmi2Component c;
-    fmi2ValueReference bad[2] = {(fmi2ValueReference)mofmu_n_reals, 0xFFFFFFFFu};
+    fmi2ValueReference bad[2] = {(fmi2ValueReference)SYS->n_reals, 0xFFFFFFFFu};
     fmi2ValueReference vr_set = (fmi2ValueReference)settable_real();
     double values[2] = {0.0, 0.0}, nan = NAN, inf = INFINITY, before, after;
     fmi2FMUstate state = NULL, garbage = NULL;
@@ -448,16 +453,19 @@ static void test_arguments(void)
     {
         fmi2CallbackFunctions functions = {logger, calloc, free, NULL, &log};
         memset(&log, 0, sizeof log);
-        CHECK(fmi2Instantiate("x", fmi2ModelExchange, "{not the guid}", "", &functions, 0, 0) ==
-                  NULL,
+        CHECK(fmi2Instantiate("x", fmi2ModelExchange, "{not the guid}", RESOURCES, &functions, 0,
+                              0) == NULL,
               "wrong GUID accepted");
+        CHECK(fmi2Instantiate("x", fmi2ModelExchange, SYS->guid, "file:///nonexistent/dir",
+                              &functions, 0, 0) == NULL,
+              "missing system resource accepted");
         CHECK(fmi2Instantiate("x", fmi2ModelExchange, NULL, "", &functions, 0, 0) == NULL,
               "NULL GUID accepted");
-        CHECK(fmi2Instantiate("x", (fmi2Type)2, mofmu_guid, "", &functions, 0, 0) == NULL,
+        CHECK(fmi2Instantiate("x", (fmi2Type)2, SYS->guid, "", &functions, 0, 0) == NULL,
               "FMU type 2 accepted");
-        CHECK(fmi2Instantiate("x", fmi2ModelExchange, mofmu_guid, "", NULL, 0, 0) == NULL,
+        CHECK(fmi2Instantiate("x", fmi2ModelExchange, SYS->guid, "", NULL, 0, 0) == NULL,
               "NULL callbacks accepted");
-        CHECK(fmi2Instantiate(NULL, fmi2ModelExchange, mofmu_guid, "", &functions, 0, 0) == NULL,
+        CHECK(fmi2Instantiate(NULL, fmi2ModelExchange, SYS->guid, "", &functions, 0, 0) == NULL,
               "NULL name accepted");
     }
 
@@ -539,7 +547,7 @@ static void test_arguments(void)
         CHECK(fmi2SetContinuousStates(c, xbuf, NX + 1) == fmi2Error, "SetContinuousStates nx+1");
         CHECK(fmi2SetContinuousStates(c, NULL, NX) == fmi2Error, "SetContinuousStates NULL");
         {
-            fmi2ValueReference unknown = mofmu_derivative_vr[0];
+            fmi2ValueReference unknown = SYS->derivative_vr[0];
             double seed = 1.0, out = 0.0;
             CHECK(fmi2GetDirectionalDerivative(c, &unknown, 1, NULL, 1, &seed, &out) ==
                       fmi2Error,
@@ -548,7 +556,7 @@ static void test_arguments(void)
                   "directional derivative with a bad known");
         }
     }
-    if (vr_set != (fmi2ValueReference)-1 && mofmu_real_kind[vr_set] == MOFMU_KIND_PARAMETER) {
+    if (vr_set != (fmi2ValueReference)-1 && SYS->real_kind[vr_set] == MOFMU_KIND_PARAMETER) {
         CHECK(fmi2SetReal(c, &vr_set, 1, values) == fmi2Error,
               "parameter set in continuous-time mode");
     }
@@ -566,7 +574,7 @@ static void test_arguments(void)
 typedef struct {
     int ok;
     int n_events;
-    double *result; /* every real at the end, mofmu_n_reals values */
+    double *result; /* every real at the end, SYS->n_reals values */
 } Run;
 
 static double stop_time = 1.0;
@@ -587,13 +595,13 @@ static void simulate(fmi2Component c, Run *run)
     double *x = calloc(NX + 1, sizeof(double)), *dx = calloc(NX + 1, sizeof(double));
     double *x1 = calloc(NX + 1, sizeof(double)), *dx1 = calloc(NX + 1, sizeof(double));
     double *z = calloc(NZ + 1, sizeof(double)), *z1 = calloc(NZ + 1, sizeof(double));
-    fmi2ValueReference *all = calloc(mofmu_n_reals, sizeof(fmi2ValueReference));
+    fmi2ValueReference *all = calloc(SYS->n_reals, sizeof(fmi2ValueReference));
     fmi2EventInfo info;
     fmi2Boolean enter = fmi2False, terminate = fmi2False;
     size_t i;
     run->ok = 0;
     run->n_events = 0;
-    run->result = calloc(mofmu_n_reals, sizeof(double));
+    run->result = calloc(SYS->n_reals, sizeof(double));
     if (c == NULL || fmi2SetupExperiment(c, fmi2False, 0.0, 0.0, fmi2True, stop_time) != fmi2OK ||
         fmi2EnterInitializationMode(c) != fmi2OK || fmi2ExitInitializationMode(c) != fmi2OK ||
         !event_iteration(c, &info) || fmi2EnterContinuousTimeMode(c) != fmi2OK ||
@@ -631,8 +639,8 @@ static void simulate(fmi2Component c, Run *run)
         }
         if (fmi2GetEventIndicators(c, z, NZ) != fmi2OK) goto done;
     }
-    for (i = 0; i < mofmu_n_reals; i++) all[i] = (fmi2ValueReference)i;
-    if (fmi2GetReal(c, all, mofmu_n_reals, run->result) != fmi2OK) goto done;
+    for (i = 0; i < SYS->n_reals; i++) all[i] = (fmi2ValueReference)i;
+    if (fmi2GetReal(c, all, SYS->n_reals, run->result) != fmi2OK) goto done;
     run->ok = fmi2Terminate(c) == fmi2OK;
 done:
     free(x);
@@ -647,7 +655,7 @@ done:
 static int same(const Run *a, const Run *b)
 {
     return a->ok && b->ok && a->n_events == b->n_events &&
-           memcmp(a->result, b->result, mofmu_n_reals * sizeof(double)) == 0;
+           memcmp(a->result, b->result, SYS->n_reals * sizeof(double)) == 0;
 }
 
 #define N_THREADS 4
@@ -736,10 +744,10 @@ static void test_runs(void)
     CHECK(fmi2GetFMUstate(c, &at_start) == fmi2OK, "snapshot after instantiation");
     simulate(c, &reference);
     CHECK(reference.ok, "simulation failed: %s", log.last);
-    for (k = 0; k < (int)mofmu_n_reals; k++) {
-        CHECK(isfinite(reference.result[k]) || isnan(mofmu_real_start[k]) ||
-                  mofmu_real_kind[k] == MOFMU_KIND_CONSTANT,
-              "%s is not finite at the end: %g", mofmu_real_name[k], reference.result[k]);
+    for (k = 0; k < (int)SYS->n_reals; k++) {
+        CHECK(isfinite(reference.result[k]) || isnan(SYS->real_start[k]) ||
+                  SYS->real_kind[k] == MOFMU_KIND_CONSTANT,
+              "%s is not finite at the end: %g", (SYS->names + SYS->real_name_at[k]), reference.result[k]);
     }
     /* Reset, then the same run again. */
     CHECK(fmi2Reset(c) == fmi2OK, "reset");
@@ -780,7 +788,8 @@ static fmi2Component instantiate_cs(Log *log)
 {
     fmi2CallbackFunctions functions = {logger, calloc, free, NULL, log};
     memset(log, 0, sizeof *log);
-    return fmi2Instantiate("misuse-cs", fmi2CoSimulation, mofmu_guid, "", &functions, fmi2False,
+    return fmi2Instantiate("misuse-cs", fmi2CoSimulation, SYS->guid, RESOURCES, &functions,
+                           fmi2False,
                            fmi2False);
 }
 
@@ -844,7 +853,7 @@ static const Call CS_CALLS[] = {
  * sizes, the interface. */
 static size_t serialized_state_offset(void)
 {
-    return 8 + 4 + strlen(mofmu_guid) + 3 * 8 + 4;
+    return 8 + 4 + strlen(SYS->guid) + 3 * 8 + 4;
 }
 
 /* A fresh Co-Simulation instance in `state`; NULL when unreachable. A
@@ -958,7 +967,7 @@ static void test_cs_state_table(void)
 static int get_all(fmi2Component c, double *out)
 {
     size_t i;
-    for (i = 0; i < mofmu_n_reals; i++) {
+    for (i = 0; i < SYS->n_reals; i++) {
         fmi2ValueReference vr = (fmi2ValueReference)i;
         if (fmi2GetReal(c, &vr, 1, &out[i]) != fmi2OK) return 0;
     }
@@ -969,8 +978,8 @@ static int get_all(fmi2Component c, double *out)
 static long first_input(void)
 {
     size_t i;
-    for (i = 0; i < mofmu_n_reals; i++) {
-        if (mofmu_real_kind[i] == MOFMU_KIND_INPUT) return (long)i;
+    for (i = 0; i < SYS->n_reals; i++) {
+        if (SYS->real_kind[i] == MOFMU_KIND_INPUT) return (long)i;
     }
     return -1;
 }
@@ -1047,9 +1056,9 @@ static void test_cs_round_trip(void)
     Log log;
     fmi2Component c = cs_in_state(C_COMPLETE, &log);
     double h = stop_time / 7, t = 0.0;
-    double *a = calloc(mofmu_n_reals + 1, sizeof(double));
-    double *b = calloc(mofmu_n_reals + 1, sizeof(double));
-    double *d = calloc(mofmu_n_reals + 1, sizeof(double));
+    double *a = calloc(SYS->n_reals + 1, sizeof(double));
+    double *b = calloc(SYS->n_reals + 1, sizeof(double));
+    double *d = calloc(SYS->n_reals + 1, sizeof(double));
     fmi2FMUstate saved = NULL, back = NULL;
     fmi2Byte *bytes = NULL;
     size_t size = 0;
@@ -1075,13 +1084,13 @@ static void test_cs_round_trip(void)
     CHECK(fmi2DoStep(c, t + h, h, fmi2False) == fmi2OK, "step on");
     CHECK(fmi2SetFMUstate(c, saved) == fmi2OK, "restore");
     CHECK(fmi2DoStep(c, t, h, fmi2False) == fmi2OK && get_all(c, b), "step again: %s", log.last);
-    CHECK(memcmp(a, b, mofmu_n_reals * sizeof(double)) == 0,
+    CHECK(memcmp(a, b, SYS->n_reals * sizeof(double)) == 0,
           "save-step-restore-step is not bit-identical");
     CHECK(fmi2DeSerializeFMUstate(c, bytes, size, &back) == fmi2OK && fmi2SetFMUstate(c, back) ==
                                                                           fmi2OK,
           "deserialize and restore: %s", log.last);
     CHECK(fmi2DoStep(c, t, h, fmi2False) == fmi2OK && get_all(c, d), "step after deserialize");
-    CHECK(memcmp(a, d, mofmu_n_reals * sizeof(double)) == 0,
+    CHECK(memcmp(a, d, SYS->n_reals * sizeof(double)) == 0,
           "serialize-step-deserialize-step is not bit-identical");
     /* Run to the end with variable steps. */
     t += h;
@@ -1109,14 +1118,25 @@ done:
 
 int main(int argc, char **argv)
 {
-    if (argc > 1) stop_time = atof(argv[1]);
+    char problem[1200];
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s STOP_TIME file:///path/to/resources\n", argv[0]);
+        return 2;
+    }
+    stop_time = atof(argv[1]);
+    RESOURCES = argv[2];
+    SYS = mofmu_system_load(RESOURCES, problem, sizeof problem);
+    if (SYS == NULL) {
+        printf("FAIL: %s\n", problem);
+        return 1;
+    }
     xbuf = calloc(NX + 2, sizeof(double));
     zbuf = calloc(NZ + 2, sizeof(double));
     find_failure();
     if (failing_vr >= 0) {
         printf("error state: %s = %g makes initialization fail\n",
-               (size_t)failing_vr == mofmu_n_reals ? "every parameter and start"
-                                                   : mofmu_real_name[failing_vr],
+               (size_t)failing_vr == SYS->n_reals ? "every parameter and start"
+                                                   : (SYS->names + SYS->real_name_at[failing_vr]),
                failing_value);
     }
     test_state_table();
@@ -1128,6 +1148,7 @@ int main(int argc, char **argv)
     test_cs_round_trip();
     free(xbuf);
     free(zbuf);
+    mofmu_system_free(SYS);
     printf("%d checks, %d failures\n", n_checks, n_failures);
     return n_failures == 0 ? 0 : 1;
 }

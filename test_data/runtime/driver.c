@@ -152,6 +152,8 @@ typedef struct {
 } Fmi;
 
 static Fmi F;
+/* The fmuResourceLocation of the fake system (the driver's second argument). */
+static const char *RESOURCES;
 
 /* POSIX guarantees that a dlsym result can be stored into a function
  * pointer through an object-pointer view of it. */
@@ -216,8 +218,8 @@ static void load(void *h)
 static fmi2Component instantiate(const char *name, LogRecord *log)
 {
     fmi2CallbackFunctions functions = {logger, calloc, free, NULL, log};
-    return F.Instantiate(name, fmi2ModelExchange, GUID, "file:///nonexistent", &functions,
-                         fmi2False, fmi2False);
+    return F.Instantiate(name, fmi2ModelExchange, GUID, RESOURCES, &functions, fmi2False,
+                         fmi2False);
 }
 
 static double get_real(fmi2Component c, fmi2ValueReference vr)
@@ -801,8 +803,16 @@ static void test_instantiate_errors(void)
     fmi2CallbackFunctions functions = {logger, calloc, free, NULL, &log};
     fmi2Component c;
     clear_log(&log);
-    c = F.Instantiate("bad", fmi2ModelExchange, "{wrong}", "", &functions, 0, 0);
+    c = F.Instantiate("bad", fmi2ModelExchange, "{wrong}", RESOURCES, &functions, 0, 0);
     CHECK(c == NULL && logged(&log, "GUID"), "wrong GUID accepted: %s", log.last);
+    clear_log(&log);
+    c = F.Instantiate("bad", fmi2ModelExchange, GUID, "file:///nonexistent", &functions, 0, 0);
+    CHECK(c == NULL && logged(&log, "/nonexistent/mofmu_system.bin"),
+          "missing resource accepted: %s", log.last);
+    clear_log(&log);
+    c = F.Instantiate("bad", fmi2ModelExchange, GUID, "", &functions, 0, 0);
+    CHECK(c == NULL && logged(&log, "no resource location"), "empty resource location accepted: %s",
+          log.last);
     c = F.Instantiate("bad", fmi2ModelExchange, NULL, "", &functions, 0, 0);
     CHECK(c == NULL, "NULL GUID accepted");
     clear_log(&log);
@@ -819,7 +829,7 @@ static void test_instantiate_errors(void)
         fmi2CallbackFunctions quiet = {NULL, calloc, free, NULL, NULL};
         double y = 0;
         fmi2ValueReference vr = VR_HIGH;
-        c = F.Instantiate("quiet", fmi2ModelExchange, GUID, "", &quiet, 0, 1);
+        c = F.Instantiate("quiet", fmi2ModelExchange, GUID, RESOURCES, &quiet, 0, 1);
         CHECK(c != NULL, "NULL logger refused");
         CHECK(F.Terminate(c) == fmi2Error, "terminate in instantiated");
         CHECK(F.EnterInitializationMode(c) == fmi2OK && F.GetReal(c, &vr, 1, &y) == fmi2OK &&
@@ -1038,10 +1048,11 @@ int main(int argc, char **argv)
 {
     void *handle;
     Sim reference;
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s path/to/FakeSystem.so\n", argv[0]);
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s path/to/FakeSystem.so file:///resources/dir\n", argv[0]);
         return 2;
     }
+    RESOURCES = argv[2];
     handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) {
         printf("FAIL: dlopen: %s\n", dlerror());

@@ -22,55 +22,33 @@
 #include "mofmu_model.h"
 
 const char mofmu_model_identifier[] = "FakeSystem";
-const char mofmu_guid[] = "{6d6f666d-7566-616b-6573-797374656d31}";
 
-const size_t mofmu_n_reals = 12;
-const size_t mofmu_n_integers = 1;
-const size_t mofmu_n_states = 2;
-const size_t mofmu_n_event_indicators = 1;
-const size_t mofmu_n_relations = 2;
-const size_t mofmu_scratch_size = 0;
-const size_t mofmu_n_booleans = 0;
-const unsigned char mofmu_boolean_value[] = {0};
-
-const double mofmu_real_start[] = {
-    1.0, NAN, 2.0, 0.5, NAN, NAN, NAN, NAN, NAN, 0.0, NAN, 3.0,
-};
-
-const unsigned char mofmu_real_kind[] = {
-    MOFMU_KIND_STATE,      MOFMU_KIND_STATE_CALCULATED, MOFMU_KIND_PARAMETER,
-    MOFMU_KIND_PARAMETER,  MOFMU_KIND_CALCULATED_PARAMETER, MOFMU_KIND_DERIVATIVE,
-    MOFMU_KIND_DERIVATIVE, MOFMU_KIND_OUTPUT,           MOFMU_KIND_OUTPUT,
-    MOFMU_KIND_INPUT,      MOFMU_KIND_LOCAL,            MOFMU_KIND_CONSTANT,
-};
-
-const char *const mofmu_real_name[] = {
-    "x", "v", "k", "x0v", "k2", "der(x)", "der(v)", "y", "high", "u", "w", "c",
-};
-
-const int64_t mofmu_integer_value[] = {2};
-
-const uint32_t mofmu_state_vr[] = {0, 1};
-const uint32_t mofmu_derivative_vr[] = {5, 6};
-
+/* The tables of the model (starts, kinds, names, states, one instance and
+ * a schedule of one block) are in the system resource the test writes
+ * (tests/it/runtime.rs, fake_system_image). */
 enum { X, V, K, X0V, K2, DER_X, DER_V, Y, HIGH, U, W, C };
 
-void mofmu_compute_parameters(double *R, mofmu_ctx *ctx)
+static void fake_params(double *R, const mofmu_inst *in, mofmu_ctx *ctx)
 {
+    (void)in;
     (void)ctx;
     R[K2] = 2.0 * R[K];
     R[V] = R[X0V];
 }
 
-const size_t mofmu_n_balances = 0;
-const uint32_t mofmu_balance_vr[] = {0};
-const uint32_t mofmu_residual_vr[] = {0};
-const char *const mofmu_balance_name[] = {""};
+static void fake_starts(double *R, const mofmu_inst *in, mofmu_ctx *ctx)
+{
+    (void)R;
+    (void)in;
+    (void)ctx;
+}
 
-/* This fake keeps a state, not the time, in R[0]. */
-void mofmu_schedule(double *R, mofmu_ctx *ctx)
+/* The whole model as one block. This fake keeps a state, not the time, in
+ * R[0], so its schedule has no time step. */
+static void fake_block(double *R, const mofmu_inst *in, mofmu_ctx *ctx)
 {
     int before_switch;
+    (void)in;
     if (R[U] < -100.0) {
         mofmu_fail(ctx, "source", "input u must not be below -100");
         return;
@@ -83,13 +61,22 @@ void mofmu_schedule(double *R, mofmu_ctx *ctx)
     R[W] = R[K2] * R[X] + ctx->time;
 }
 
-/* Tangent of mofmu_schedule (the relations keep their frozen values). */
-void mofmu_schedule_tangent(const double *R, double *dR, mofmu_ctx *ctx)
+/* Tangent of fake_block (the relations keep their frozen values). */
+static void fake_block_t(const double *R, double *dR, const mofmu_inst *in, mofmu_ctx *ctx)
 {
     int before_switch = ctx->relations[0];
+    (void)in;
     dR[DER_X] = -R[K] * dR[X];
     dR[DER_V] = before_switch ? 0.0 : -dR[V];
     dR[Y] = dR[X] + dR[V] + dR[U];
     dR[HIGH] = 0.0;
     dR[W] = R[K2] * dR[X];
 }
+
+static const mofmu_block_fn fake_blocks[] = {fake_block};
+static const mofmu_tangent_fn fake_tangents[] = {fake_block_t};
+
+const size_t mofmu_n_classes = 1;
+const mofmu_class mofmu_classes[] = {
+    {"FakeSystem", fake_params, fake_starts, 1, fake_blocks, fake_tangents, 0, 0, 0},
+};

@@ -233,6 +233,10 @@ fn drive(case: &Case, flags: &[&str], work: &Path) -> String {
     let mut command = Command::new(&exe);
     command
         .arg(case.stop_time.to_string())
+        .arg(format!(
+            "file://{}",
+            unpacked.path().join("resources").display()
+        ))
         .env(
             "ASAN_OPTIONS",
             "detect_leaks=1:abort_on_error=0:exitcode=23",

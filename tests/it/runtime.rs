@@ -9,6 +9,80 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use mofmu::fmu::system_image::{
+    ClassRecord, InstanceRecord, RealRecord, StepRecord, SystemImage, RESOURCE_NAME,
+};
+
+/// The GUID of the fake system (`GUID` in `test_data/runtime/driver.c`).
+const FAKE_GUID: &str = "{6d6f666d-7566-616b-6573-797374656d31}";
+
+/// The tables of the model `test_data/runtime/fake_system.c` computes (its
+/// header comment lists them): one instance of its one class, whose one
+/// block is the whole model.
+fn fake_system_image() -> SystemImage {
+    const CONSTANT: u8 = 0;
+    const PARAMETER: u8 = 1;
+    const CALCULATED_PARAMETER: u8 = 2;
+    const STATE: u8 = 3;
+    const STATE_CALCULATED: u8 = 4;
+    const DERIVATIVE: u8 = 5;
+    const INPUT: u8 = 6;
+    const OUTPUT: u8 = 7;
+    const LOCAL: u8 = 8;
+    let reals = [
+        ("x", STATE, Some(1.0)),
+        ("v", STATE_CALCULATED, None),
+        ("k", PARAMETER, Some(2.0)),
+        ("x0v", PARAMETER, Some(0.5)),
+        ("k2", CALCULATED_PARAMETER, None),
+        ("der(x)", DERIVATIVE, None),
+        ("der(v)", DERIVATIVE, None),
+        ("y", OUTPUT, None),
+        ("high", OUTPUT, None),
+        ("u", INPUT, Some(0.0)),
+        ("w", LOCAL, None),
+        ("c", CONSTANT, Some(3.0)),
+    ];
+    SystemImage {
+        model_identifier: "FakeSystem".into(),
+        classes: vec![ClassRecord {
+            name: "FakeSystem".into(),
+            n_blocks: 1,
+            n_slots: 0,
+            n_ints: 0,
+            n_own: 0,
+        }],
+        reals: reals
+            .iter()
+            .map(|&(name, kind, start)| RealRecord {
+                start,
+                kind,
+                name: name.into(),
+            })
+            .collect(),
+        integers: vec![2],
+        booleans: Vec::new(),
+        states: vec![0, 1],
+        derivatives: vec![5, 6],
+        n_event_indicators: 1,
+        n_relations: 2,
+        instances: vec![InstanceRecord {
+            class: 0,
+            name: "source".into(),
+            relation_base: 0,
+            indicator_base: 0,
+            off: Vec::new(),
+            ints: Vec::new(),
+            own: Vec::new(),
+        }],
+        steps: vec![StepRecord::Block {
+            instance: 0,
+            block: 0,
+        }],
+        balances: Vec::new(),
+    }
+}
+
 pub(crate) fn repo_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
@@ -78,8 +152,17 @@ fn runtime_passes_the_driver_with_the_fake_system() {
         .args(["-ldl", "-lm", "-pthread"]);
     run(build_driver, "compiling the driver");
 
+    let resources = dir.path().join("resources");
+    std::fs::create_dir(&resources).expect("resources directory");
+    std::fs::write(
+        resources.join(RESOURCE_NAME),
+        fake_system_image().to_bytes(FAKE_GUID),
+    )
+    .expect("writing the fake system resource");
     let mut drive = Command::new(&driver);
-    drive.arg(&library);
+    drive
+        .arg(&library)
+        .arg(format!("file://{}", resources.display()));
     let output = run(drive, "the runtime driver");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let summary = stdout.lines().last().unwrap_or_default();

@@ -1,0 +1,326 @@
+//! The system resource, `resources/mofmu_system.bin`: everything about a
+//! model that grows with it (variables, instances, the schedule, declared
+//! tearing) as data the runtime reads at `fmi2Instantiate`, so that the
+//! compiled library depends on the model's classes only and is the same
+//! for every array size and parameter value.
+//!
+//! The format (all integers little-endian, documented in docs/fmu.md):
+//!
+//! ```text
+//! "MOFMUSYS"  u32 version  str guid  str model_identifier
+//! u32 n_classes   { str name  u32 n_blocks  u32 n_slots  u32 n_ints  u32 n_own }
+//! u32 n_reals  u32 n_integers  u32 n_booleans  u32 n_states
+//! u32 n_event_indicators  u32 n_relations  u32 n_instances  u32 n_steps
+//! u32 n_balances
+//! f64 start[n_reals]  u8 kind[n_reals]  str name[n_reals]
+//! i64 integer[n_integers]  u8 boolean[n_booleans]
+//! u32 state_vr[n_states]  u32 derivative_vr[n_states]
+//! n_instances × { u32 class  str name  i32 relation_base  i32 indicator_base
+//!                 i32 off[n_slots]  i64 ints[n_ints]  u8 own[n_own] }
+//! n_steps × { u8 0  u32 target }                                  time
+//!         | { u8 1  u32 instance  u32 block }                     block
+//!         | { u8 2  u32 target  u32 len  f64 coefficient
+//!             u32 n_sources  n_sources × { u32 offset  u8 negative } }  copy
+//! u32 balance_vr[n_balances]  u32 residual_vr[n_balances]  str name[n_balances]
+//! u64 FNV-1a of every byte before it
+//! ```
+//!
+//! where `str` is a `u32` byte length and UTF-8 bytes. The per-class
+//! lengths are those the compiled kernels expect; the runtime refuses a file
+//! whose classes differ from its own.
+
+/// Identifies the file; the runtime refuses anything else.
+pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
+/// Bumped on any change of the layout.
+pub const VERSION: u32 = 1;
+/// Its name under `resources/` in the FMU.
+pub const RESOURCE_NAME: &str = "mofmu_system.bin";
+
+/// The per-class record, as compiled into the library.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassRecord {
+    pub name: String,
+    pub n_blocks: u32,
+    pub n_slots: u32,
+    pub n_ints: u32,
+    pub n_own: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RealRecord {
+    pub start: Option<f64>,
+    pub kind: u8,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceRecord {
+    pub class: u32,
+    pub name: String,
+    pub relation_base: i32,
+    pub indicator_base: i32,
+    pub off: Vec<i32>,
+    pub ints: Vec<i64>,
+    pub own: Vec<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepRecord {
+    /// `R[target] = time`.
+    Time {
+        target: u32,
+    },
+    Block {
+        instance: u32,
+        block: u32,
+    },
+    /// `R[target + e] = coefficient * Σ ±R[offset + e]` for `e < len`.
+    Copy {
+        target: u32,
+        len: u32,
+        coefficient: f64,
+        sources: Vec<(u32, bool)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BalanceRecord {
+    pub balance: u32,
+    pub residual: u32,
+    pub name: String,
+}
+
+/// Everything the resource holds but the GUID.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SystemImage {
+    pub model_identifier: String,
+    pub classes: Vec<ClassRecord>,
+    pub reals: Vec<RealRecord>,
+    pub integers: Vec<i64>,
+    pub booleans: Vec<bool>,
+    pub states: Vec<u32>,
+    pub derivatives: Vec<u32>,
+    pub n_event_indicators: u32,
+    pub n_relations: u32,
+    pub instances: Vec<InstanceRecord>,
+    pub steps: Vec<StepRecord>,
+    pub balances: Vec<BalanceRecord>,
+}
+
+/// A count or index that must fit the format's 32 bits. Exports are
+/// limited far below (MX007), so this only fails on a bug.
+fn u32_of(n: usize) -> u32 {
+    u32::try_from(n).expect("the system resource counts in 32 bits (MX007 keeps models below)")
+}
+
+struct Writer {
+    bytes: Vec<u8>,
+}
+
+impl Writer {
+    fn u8(&mut self, v: u8) {
+        self.bytes.push(v);
+    }
+    fn u32(&mut self, v: u32) {
+        self.bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    fn i32(&mut self, v: i32) {
+        self.bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    fn i64(&mut self, v: i64) {
+        self.bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    fn f64(&mut self, v: f64) {
+        self.bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    fn len(&mut self, n: usize) {
+        self.u32(u32_of(n));
+    }
+    fn str(&mut self, s: &str) {
+        self.len(s.len());
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// FNV-1a, 64 bits: the runtime's check that the file arrived whole.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+impl SystemImage {
+    /// The resource's bytes with `guid`.
+    pub fn to_bytes(&self, guid: &str) -> Vec<u8> {
+        let names: usize = self.reals.iter().map(|r| r.name.len() + 4).sum();
+        let mut w = Writer {
+            bytes: Vec::with_capacity(64 + self.reals.len() * 9 + names),
+        };
+        w.bytes.extend_from_slice(MAGIC);
+        w.u32(VERSION);
+        w.str(guid);
+        w.str(&self.model_identifier);
+        w.len(self.classes.len());
+        for c in &self.classes {
+            w.str(&c.name);
+            w.u32(c.n_blocks);
+            w.u32(c.n_slots);
+            w.u32(c.n_ints);
+            w.u32(c.n_own);
+        }
+        for n in [
+            self.reals.len(),
+            self.integers.len(),
+            self.booleans.len(),
+            self.states.len(),
+        ] {
+            w.len(n);
+        }
+        w.u32(self.n_event_indicators);
+        w.u32(self.n_relations);
+        w.len(self.instances.len());
+        w.len(self.steps.len());
+        w.len(self.balances.len());
+        for r in &self.reals {
+            w.f64(r.start.unwrap_or(f64::NAN));
+        }
+        for r in &self.reals {
+            w.u8(r.kind);
+        }
+        for r in &self.reals {
+            w.str(&r.name);
+        }
+        for &v in &self.integers {
+            w.i64(v);
+        }
+        for &b in &self.booleans {
+            w.u8(u8::from(b));
+        }
+        for &s in self.states.iter().chain(&self.derivatives) {
+            w.u32(s);
+        }
+        for inst in &self.instances {
+            let class = &self.classes[inst.class as usize];
+            assert_eq!(
+                (inst.off.len(), inst.ints.len(), inst.own.len()),
+                (
+                    class.n_slots as usize,
+                    class.n_ints as usize,
+                    class.n_own as usize
+                ),
+                "every instance of {} has the class's table lengths",
+                class.name
+            );
+            w.u32(inst.class);
+            w.str(&inst.name);
+            w.i32(inst.relation_base);
+            w.i32(inst.indicator_base);
+            for &o in &inst.off {
+                w.i32(o);
+            }
+            for &v in &inst.ints {
+                w.i64(v);
+            }
+            w.bytes.extend_from_slice(&inst.own);
+        }
+        for step in &self.steps {
+            match step {
+                StepRecord::Time { target } => {
+                    w.u8(0);
+                    w.u32(*target);
+                }
+                StepRecord::Block { instance, block } => {
+                    w.u8(1);
+                    w.u32(*instance);
+                    w.u32(*block);
+                }
+                StepRecord::Copy {
+                    target,
+                    len,
+                    coefficient,
+                    sources,
+                } => {
+                    w.u8(2);
+                    w.u32(*target);
+                    w.u32(*len);
+                    w.f64(*coefficient);
+                    w.len(sources.len());
+                    for &(offset, negative) in sources {
+                        w.u32(offset);
+                        w.u8(u8::from(negative));
+                    }
+                }
+            }
+        }
+        for b in &self.balances {
+            w.u32(b.balance);
+        }
+        for b in &self.balances {
+            w.u32(b.residual);
+        }
+        for b in &self.balances {
+            w.str(&b.name);
+        }
+        let sum = fnv1a(&w.bytes);
+        w.bytes.extend_from_slice(&sum.to_le_bytes());
+        w.bytes
+    }
+}
+
+/// Writes `guid` over `draft` in the bytes of a resource written with
+/// `draft` (same length), and renews the checksum.
+pub fn replace_guid(bytes: &mut [u8], draft: &str, guid: &str) {
+    assert_eq!(draft.len(), guid.len(), "a GUID has a fixed length");
+    let at = MAGIC.len() + 8;
+    assert_eq!(
+        &bytes[at..at + draft.len()],
+        draft.as_bytes(),
+        "the draft GUID follows the header"
+    );
+    bytes[at..at + guid.len()].copy_from_slice(guid.as_bytes());
+    let end = bytes.len() - 8;
+    let sum = fnv1a(&bytes[..end]);
+    bytes[end..].copy_from_slice(&sum.to_le_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_matches_its_published_test_vectors() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn the_layout_starts_with_magic_version_and_guid_and_ends_with_the_checksum() {
+        let image = SystemImage {
+            model_identifier: "M".into(),
+            ..SystemImage::default()
+        };
+        let bytes = image.to_bytes("{g}");
+        assert_eq!(&bytes[..8], MAGIC);
+        assert_eq!(bytes[8..12], VERSION.to_le_bytes());
+        assert_eq!(bytes[12..16], 3u32.to_le_bytes());
+        assert_eq!(&bytes[16..19], b"{g}");
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        assert_eq!(sum, fnv1a(body).to_le_bytes());
+    }
+
+    #[test]
+    fn replacing_the_guid_gives_the_bytes_written_with_it() {
+        let image = SystemImage {
+            model_identifier: "M".into(),
+            n_relations: 3,
+            ..SystemImage::default()
+        };
+        let mut bytes = image.to_bytes("{aaaa}");
+        replace_guid(&mut bytes, "{aaaa}", "{bbbb}");
+        assert_eq!(bytes, image.to_bytes("{bbbb}"));
+    }
+}
