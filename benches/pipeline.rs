@@ -1,6 +1,7 @@
 //! Benchmarks of the whole tool, run with `cargo bench --bench pipeline`
 //! (options after `--`: `--runs N`, default 5; `--only-twin` runs only the
-//! comparison with the hand-written twin).
+//! comparison with the hand-written twin; `--large-export` runs only the
+//! export of rods of 10^4 to 10^6 volumes).
 //!
 //! Every benchmark is repeated `runs` times and reported as the median, with
 //! the fastest and slowest run beside it. The repetitions are interleaved
@@ -8,6 +9,10 @@
 //! load on a shared machine hits all rows of a group alike instead of one.
 //!
 //! Groups:
+//! - With `--large-export`: `mofmu export` of the rod at n = 10^4, 10^5 and
+//!   10^6 after a first export has filled the cache, wall time and peak
+//!   resident memory of the process, the growth exponent of the time, and
+//!   whether the shared library is byte-identical to the one for n = 5.
 //! - `mofmu export` and `mofmu check` through the release binary, wall time;
 //!   cold cache means a fresh `MOFMU_CACHE_DIR` for every run.
 //! - `fmi2SetContinuousStates` + `fmi2GetDerivatives` through the harness's
@@ -86,6 +91,9 @@ fn run(runs: usize) -> Result<(), String> {
     println!();
     if std::env::args().any(|a| a == "--only-twin") {
         return twin_group(repo, scratch, &warm_cache, runs);
+    }
+    if std::env::args().any(|a| a == "--large-export") {
+        return large_export_group(repo, scratch, &warm_cache, runs);
     }
 
     // --- Export and check ---------------------------------------------------
@@ -537,5 +545,127 @@ fn twin_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result<
         );
     }
     println!();
+    Ok(())
+}
+
+/// Rod sizes of the large-export group, and the bounds at the largest.
+const LARGE_SIZES: &[u32] = &[10_000, 100_000, 1_000_000];
+const LARGE_EXPORT_LIMIT: Duration = Duration::from_secs(10);
+const LARGE_EXPORT_MEMORY_LIMIT: u64 = 2_000_000_000;
+const LIBRARY_ENTRY: &str = "binaries/linux64/Thermal_Examples_RodHeating.so";
+
+/// `mofmu export` of the rod with `n` volumes: wall time and the process's
+/// peak resident memory in bytes.
+#[cfg(unix)]
+fn export_measured(
+    repo: &Path,
+    n: u32,
+    out: &Path,
+    cache: &Path,
+) -> Result<(Duration, u64), String> {
+    use std::process::Command;
+    let set = format!("rod.n={n}");
+    let mut args: Vec<&str> = vec!["export"];
+    args.extend_from_slice(THERMAL);
+    args.extend_from_slice(&[
+        "--model",
+        "Thermal.Examples.RodHeating",
+        "--set",
+        &set,
+        "-o",
+    ]);
+    args.push(path_arg(out)?);
+    let started = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_mofmu"))
+        .args(&args)
+        .current_dir(repo)
+        .env("MOFMU_CACHE_DIR", cache)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("running mofmu: {e}"))?;
+    // wait4 instead of Child::wait: it reports the child's own peak RSS.
+    let mut status = 0;
+    // SAFETY: rusage is plain data, and the pid is our own unwaited child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let elapsed = started.elapsed();
+    if waited != pid || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        return Err(format!("mofmu {} failed (status {status})", args.join(" ")));
+    }
+    // ru_maxrss is in KiB on Linux.
+    Ok((elapsed, usage.ru_maxrss as u64 * 1024))
+}
+
+#[cfg(not(unix))]
+fn export_measured(_: &Path, _: u32, _: &Path, _: &Path) -> Result<(Duration, u64), String> {
+    Err("the large-export benchmark measures memory with wait4 (Unix only)".into())
+}
+
+fn zip_entry(fmu: &Path, name: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(fmu).map_err(|e| format!("{}: {e}", fmu.display()))?;
+    let mut archive = zip::ZipArchive::new(file).map_err(|e| e.to_string())?;
+    let mut entry = archive.by_name(name).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    entry.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
+fn large_export_group(
+    repo: &Path,
+    scratch: &Path,
+    cache: &Path,
+    runs: usize,
+) -> Result<(), String> {
+    let fmu = |n: u32| scratch.join(format!("RodHeating_large_{n}.fmu"));
+    // The first export fills the cache; every size after it reuses the
+    // same library.
+    let small = scratch.join("RodHeating_5.fmu");
+    mofmu_export(repo, 5, &small, cache)?;
+    let library = zip_entry(&small, LIBRARY_ENTRY)?;
+    let mut rows: Vec<Row> = LARGE_SIZES
+        .iter()
+        .map(|n| Row::new(&format!("export RodHeating n={n}, warm cache")))
+        .collect();
+    let mut peaks = vec![0u64; LARGE_SIZES.len()];
+    for _ in 0..runs {
+        for (i, &n) in LARGE_SIZES.iter().enumerate() {
+            let (elapsed, peak) = export_measured(repo, n, &fmu(n), cache)?;
+            rows[i].add(elapsed);
+            peaks[i] = peaks[i].max(peak);
+        }
+    }
+    print_group("export of large rods (release binary, wall time)", &rows);
+    for (i, &n) in LARGE_SIZES.iter().enumerate() {
+        let so = zip_entry(&fmu(n), LIBRARY_ENTRY)?;
+        let fmu_bytes = std::fs::metadata(fmu(n)).map_err(|e| e.to_string())?.len();
+        println!(
+            "  n={n}: peak RSS {:.0} MB, .fmu {:.1} MB, .so {:.2} MB, .so identical to n=5: {}",
+            peaks[i] as f64 / 1e6,
+            fmu_bytes as f64 / 1e6,
+            so.len() as f64 / 1e6,
+            if so == library { "yes" } else { "NO" }
+        );
+    }
+    let t = |i: usize| rows[i].median().as_secs_f64();
+    let last = LARGE_SIZES.len() - 1;
+    let exponent = (t(last) / t(0)).ln() / (LARGE_SIZES[last] as f64 / LARGE_SIZES[0] as f64).ln();
+    println!("  time growth exponent n=10^4..10^6: {exponent:.3} (bound 1.05)");
+    println!(
+        "  n=10^6 under {} s: {}; under {:.0} GB: {}",
+        LARGE_EXPORT_LIMIT.as_secs(),
+        if rows[last].median() < LARGE_EXPORT_LIMIT {
+            "yes"
+        } else {
+            "NO"
+        },
+        LARGE_EXPORT_MEMORY_LIMIT as f64 / 1e9,
+        if peaks[last] < LARGE_EXPORT_MEMORY_LIMIT {
+            "yes"
+        } else {
+            "NO"
+        }
+    );
     Ok(())
 }

@@ -858,3 +858,90 @@ fn a_closed_pipe_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_ne!(out.status.code(), Some(101), "{stderr}");
 }
+
+// --- The system resource ---------------------------------------------------------
+
+fn zip_entry(fmu: &Path, name: &str) -> Vec<u8> {
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(fmu).expect("the FMU opens"))
+        .expect("the FMU is a zip");
+    let mut entry = archive.by_name(name).expect("the entry exists");
+    let mut bytes = Vec::new();
+    entry.read_to_end(&mut bytes).expect("the entry reads");
+    bytes
+}
+
+/// The message `fmi2Instantiate` logged when it refused the unpacked FMU.
+fn refusal(fmu: &mofmu::harness::Fmu) -> String {
+    match fmu.instantiate("refused", false) {
+        Ok(_) => panic!("the FMU instantiated"),
+        Err(mofmu::harness::HarnessError::InstantiateFailed { log }) => log.join("\n"),
+        Err(other) => panic!("unexpected error: {other}"),
+    }
+}
+
+#[test]
+fn the_library_is_the_same_for_every_size_and_its_resource_is_checked() {
+    let lib = library(THERMAL);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let cache = ObjectCache::new(dir.path().join("cache"));
+    let small = dir.path().join("rod5.fmu");
+    let large = dir.path().join("rod20000.fmu");
+    package(
+        &export(&lib, ROD_HEATING, &[set("rod.n", 5.0)]),
+        &small,
+        &cache,
+    );
+    let report = package(
+        &export(&lib, ROD_HEATING, &[set("rod.n", 20000.0)]),
+        &large,
+        &cache,
+    );
+    assert_eq!(
+        (report.objects_compiled, report.library_from_cache),
+        (0, true),
+        "another size compiled something"
+    );
+    let so = "binaries/linux64/Thermal_Examples_RodHeating.so";
+    assert!(
+        zip_entry(&small, so) == zip_entry(&large, so),
+        "the library differs between rod.n = 5 and rod.n = 20000"
+    );
+    let resource = "resources/mofmu_system.bin";
+    assert_ne!(zip_entry(&small, resource), zip_entry(&large, resource));
+
+    let fmu = mofmu::harness::Fmu::load(&large).expect("loads");
+    let path = fmu.directory().join(resource);
+    let good = std::fs::read(&path).expect("the resource is unpacked");
+    let mut damaged = good.clone();
+    damaged[good.len() / 2] ^= 0x10;
+    std::fs::write(&path, &damaged).expect("writes");
+    let log = refusal(&fmu);
+    assert!(
+        log.contains("mofmu_system.bin: its checksum does not match"),
+        "{log}"
+    );
+    std::fs::write(&path, &good[..good.len() / 3]).expect("writes");
+    assert!(refusal(&fmu).contains("checksum does not match"));
+    std::fs::write(&path, b"MOFMU").expect("writes");
+    assert!(refusal(&fmu).contains("it is too short"));
+    // Another export's resource fits the library but not the model
+    // description's GUID.
+    std::fs::write(&path, zip_entry(&small, resource)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(log.contains("does not match this FMU's GUID"), "{log}");
+    std::fs::remove_file(&path).expect("removes");
+    let log = refusal(&fmu);
+    assert!(
+        log.contains("cannot open") && log.contains("mofmu_system.bin"),
+        "{log}"
+    );
+    // Put back, it works again.
+    std::fs::write(&path, &good).expect("writes");
+    let mut inst = fmu.instantiate("restored", false).expect("instantiates");
+    inst.setup_experiment(None, 0.0, None).expect("setup");
+    inst.enter_initialization_mode().expect("init");
+    inst.exit_initialization_mode().expect("exit init");
+    let mut x = vec![0.0; 20000];
+    inst.get_continuous_states(&mut x).expect("states");
+    assert!(x.iter().all(|&t| t == 300.0), "start values are not read");
+}
