@@ -6,7 +6,8 @@ use crate::codegen::kernel::{sanitize, Kernel};
 use crate::codegen::system;
 use crate::diagnostic::Diagnostic;
 use crate::fmu::build::model_table;
-use crate::fmu::model_description::{guid_from, render_model_description};
+use crate::fmu::fmi_rules::check_table;
+use crate::fmu::model_description::{guid_from, write_model_description};
 use crate::fmu::table::Interfaces;
 use crate::fmu::table::ModelTable;
 use crate::instantiate::{instantiate, instantiate_for_check, SetValue};
@@ -287,8 +288,9 @@ fn exportable_below(tree: &ClassTree, id: crate::resolve::ClassId) -> Vec<String
 #[derive(Debug, Clone)]
 pub struct ExportOutput {
     pub model_identifier: String,
-    pub table: ModelTable,
-    pub model_description: String,
+    /// The checked variable table, from which the model description is
+    /// rendered (shared with the build, which writes it into the archive).
+    pub table: std::sync::Arc<ModelTable>,
     pub kernels: Vec<Kernel>,
     pub system_c: String,
     /// `resources/mofmu_system.bin`: variables, instances and the schedule
@@ -352,21 +354,14 @@ pub fn export_model_with(
     let mut table = model_table(&sys, &model_identifier, stop_time);
     table.interfaces = interfaces;
     crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule);
-    // The GUID is a hash of everything generated, so that the same input
-    // gives the same FMU and any change gives another GUID.
+    table.source_files = crate::fmu::sources::source_files(
+        sys.classes.iter().map(|c| c.kernel.file_name.as_str()),
+    );
+    // The table is checked before anything is written: the description is
+    // rendered straight into the archive later and cannot fail there.
     const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
     table.guid = DRAFT_GUID.to_string();
-    let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel.clone()).collect();
-    table.source_files =
-        crate::fmu::sources::source_files(kernels.iter().map(|k| k.file_name.as_str()));
-    // Everything is rendered once with the draft GUID, hashed, and the GUID
-    // written over the draft in place (both are 38 characters): rendering and
-    // rule-checking a large model's description twice took a fifth of its
-    // export.
-    let system_c = system::generate(&sys, &model_identifier);
-    let mut system_resource =
-        system::image(&sys, &schedule, &model_identifier).to_bytes(DRAFT_GUID);
-    let mut model_description = render_model_description(&table).map_err(|e| {
+    check_table(&table).map_err(|e| {
         ExportError::Diagnostics(vec![Diagnostic::error(
             "MX006",
             lib.tree.get(id).def.name.span,
@@ -375,39 +370,54 @@ pub fn export_model_with(
         .with_label("invalid model description")
         .with_help("this is a bug in mofmu unless a value in the model is not finite")])
     })?;
+    let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel.clone()).collect();
+    let system_c = system::generate(&sys, &model_identifier);
+    let mut system_resource =
+        system::image(&sys, &schedule, &model_identifier).to_bytes(DRAFT_GUID);
+    let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
+    // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
+    drop(sys);
+    drop(schedule);
+    // The GUID is a hash of what determines the FMU: the tool, the sources
+    // and the options it was exported with, and the generated code and
+    // system resource. Same input, same GUID; any change, another GUID. The
+    // description itself is not hashed (it follows from the same inputs),
+    // so it never has to exist as a whole in memory.
     let guid = {
+        let options = format!("{model}\n{sets:?}\n{stop_time:?}\n{interfaces:?}");
         let mut parts: Vec<&[u8]> = vec![
+            env!("CARGO_PKG_VERSION").as_bytes(),
+            options.as_bytes(),
             system_c.as_bytes(),
             &system_resource,
-            model_description.as_bytes(),
         ];
+        for (_, file) in lib.sources.files() {
+            parts.push(file.text.as_bytes());
+        }
         for k in &kernels {
             parts.push(k.text.as_bytes());
         }
         guid_from(&parts)
     };
     crate::fmu::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
-    replace_draft_guid(&mut model_description, " guid=\"", DRAFT_GUID, &guid);
     table.guid = guid;
     Ok(ExportOutput {
         model_identifier,
-        table,
-        model_description,
+        table: std::sync::Arc::new(table),
         kernels,
         system_c,
         system_resource,
-        n_instances: sys.instances.len(),
-        n_steps: schedule.steps.len(),
+        n_instances,
+        n_steps,
     })
 }
 
-/// Writes `guid` over the first `draft` that follows `prefix` in `text` (the GUID
-/// attribute of the model description).
-fn replace_draft_guid(text: &mut String, prefix: &str, draft: &str, guid: &str) {
-    assert_eq!(draft.len(), guid.len(), "a GUID has a fixed length");
-    let at = text
-        .find(&format!("{prefix}{draft}"))
-        .expect("the draft GUID is in the generated text")
-        + prefix.len();
-    text.replace_range(at..at + draft.len(), guid);
+impl ExportOutput {
+    /// The model description as text (the FMU's is written straight into
+    /// the archive from the table).
+    pub fn model_description(&self) -> String {
+        let bytes = write_model_description(&self.table, Vec::new()).expect("writing into memory");
+        String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8")
+    }
 }
+

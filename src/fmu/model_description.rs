@@ -5,11 +5,9 @@
 //! written in the shortest form that reads back as the same `f64`.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::Write;
 
-use quick_xml::events::attributes::Attribute;
-use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};
-use quick_xml::name::QName;
-use quick_xml::Writer;
 use sha2::{Digest, Sha256};
 
 use crate::fmu::fmi_rules::{check_table, TableError};
@@ -25,7 +23,16 @@ use crate::fmu::table::{
 /// rendered into an FMU that importers would reject.
 pub fn render_model_description(table: &ModelTable) -> Result<String, TableError> {
     check_table(table)?;
-    let mut xml = XmlOut::new();
+    let bytes = write_model_description(table, Vec::new()).expect("writing into memory");
+    // Every piece written is a &str or escaped from one.
+    Ok(String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8"))
+}
+
+/// Writes the table as `modelDescription.xml` into `out` (a large model's
+/// description goes straight into the archive instead of into memory).
+/// The table must have passed [`check_table`]; only `out` can fail.
+pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io::Result<W> {
+    let mut xml = XmlOut::new(out);
     xml.decl();
 
     let mut root = vec![
@@ -46,7 +53,7 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
 
     // Both elements carry the same <SourceFiles>: one set of sources builds
     // the one binary that serves both interfaces.
-    let element = |xml: &mut XmlOut, name: &str, attributes: &[(&str, String)]| {
+    let element = |xml: &mut XmlOut<W>, name: &str, attributes: &[(&str, String)]| {
         if table.source_files.is_empty() {
             xml.empty(name, attributes);
         } else {
@@ -90,7 +97,7 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
     }
 
     if !table.unit_definitions.is_empty() {
-        xml.open("UnitDefinitions", &[]);
+        xml.open("UnitDefinitions", NO_ATTRS);
         for unit in &table.unit_definitions {
             xml.open("Unit", &[("name", unit.name.clone())]);
             let exponents = [
@@ -121,7 +128,7 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
     }
 
     if !table.log_categories.is_empty() {
-        xml.open("LogCategories", &[]);
+        xml.open("LogCategories", NO_ATTRS);
         for (name, description) in &table.log_categories {
             xml.empty(
                 "Category",
@@ -142,13 +149,13 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
     }
     xml.empty("DefaultExperiment", &experiment);
 
-    xml.open("ModelVariables", &[]);
+    xml.open("ModelVariables", NO_ATTRS);
     for v in &table.variables {
         render_variable(&mut xml, v);
     }
     xml.close("ModelVariables");
 
-    xml.open("ModelStructure", &[]);
+    xml.open("ModelStructure", NO_ATTRS);
     for (list, indices, dependencies) in [
         ("Outputs", &table.outputs, &table.dependencies),
         ("Derivatives", &table.derivatives, &table.dependencies),
@@ -161,30 +168,47 @@ pub fn render_model_description(table: &ModelTable) -> Result<String, TableError
         if indices.is_empty() {
             continue;
         }
-        xml.open(list, &[]);
+        xml.open(list, NO_ATTRS);
+        let (mut knowns, mut kinds) = (String::new(), String::new());
         for &i in indices {
-            let mut attrs = vec![("index", (i + 1).to_string())];
-            if let Some(d) = dependencies.get(&i) {
-                let knowns: Vec<String> = d.knowns.iter().map(|k| (k + 1).to_string()).collect();
-                let kinds: Vec<&str> = d.kinds.iter().map(|k| dependency_kind_name(*k)).collect();
-                attrs.push(("dependencies", knowns.join(" ")));
-                attrs.push(("dependenciesKind", kinds.join(" ")));
+            let index = (i + 1).to_string();
+            match dependencies.get(&i) {
+                Some(d) => {
+                    knowns.clear();
+                    kinds.clear();
+                    for (j, (k, kind)) in d.knowns.iter().zip(&d.kinds).enumerate() {
+                        if j > 0 {
+                            knowns.push(' ');
+                            kinds.push(' ');
+                        }
+                        let _ = write!(knowns, "{}", k + 1);
+                        kinds.push_str(dependency_kind_name(*kind));
+                    }
+                    xml.empty(
+                        "Unknown",
+                        &[
+                            ("index", index.as_str()),
+                            ("dependencies", &knowns),
+                            ("dependenciesKind", &kinds),
+                        ],
+                    );
+                }
+                None => xml.empty("Unknown", &[("index", index.as_str())]),
             }
-            xml.empty("Unknown", &attrs);
         }
         xml.close(list);
     }
     xml.close("ModelStructure");
 
     xml.close("fmiModelDescription");
-    Ok(xml.finish())
+    xml.finish()
 }
 
 /// `<SourceFiles>` of an interface element (`ModelExchange`, and
 /// `CoSimulation` the same way): every C unit in `sources/`, so that an
 /// importer can rebuild the binary for its own platform.
-fn write_source_files(xml: &mut XmlOut, files: &[String]) {
-    xml.open("SourceFiles", &[]);
+fn write_source_files<W: Write>(xml: &mut XmlOut<W>, files: &[String]) {
+    xml.open("SourceFiles", NO_ATTRS);
     for file in files {
         xml.empty("File", &[("name", file.clone())]);
     }
@@ -234,22 +258,22 @@ pub fn format_real(x: f64) -> String {
     }
 }
 
-fn render_variable(xml: &mut XmlOut, v: &ModelVariable) {
-    let mut attrs = vec![
-        ("name", v.name.clone()),
-        ("valueReference", v.value_reference.to_string()),
-    ];
+fn render_variable<W: Write>(xml: &mut XmlOut<W>, v: &ModelVariable) {
+    let value_reference = v.value_reference.to_string();
+    let mut attrs: Vec<(&str, &str)> = Vec::with_capacity(6);
+    attrs.push(("name", &v.name));
+    attrs.push(("valueReference", &value_reference));
     if let Some(d) = &v.description {
-        attrs.push(("description", d.clone()));
+        attrs.push(("description", d));
     }
-    attrs.push(("causality", causality_name(v.causality).to_string()));
-    attrs.push(("variability", variability_name(v.variability).to_string()));
+    attrs.push(("causality", causality_name(v.causality)));
+    attrs.push(("variability", variability_name(v.variability)));
     if let Some(initial) = v.initial {
-        attrs.push(("initial", initial_name(initial).to_string()));
+        attrs.push(("initial", initial_name(initial)));
     }
     xml.open("ScalarVariable", &attrs);
 
-    let mut ty = Vec::new();
+    let mut ty: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(8);
     let element = match v.ty {
         VariableType::Real { start } => {
             let texts = [
@@ -259,7 +283,7 @@ fn render_variable(xml: &mut XmlOut, v: &ModelVariable) {
             ];
             for (name, value) in texts {
                 if let Some(value) = value {
-                    ty.push((name, value.clone()));
+                    ty.push((name, Cow::Borrowed(value)));
                 }
             }
             let numbers = [
@@ -270,23 +294,23 @@ fn render_variable(xml: &mut XmlOut, v: &ModelVariable) {
             ];
             for (name, value) in numbers {
                 if let Some(value) = value {
-                    ty.push((name, format_real(value)));
+                    ty.push((name, Cow::Owned(format_real(value))));
                 }
             }
             if let Some(state) = v.derivative_of {
-                ty.push(("derivative", (state + 1).to_string()));
+                ty.push(("derivative", Cow::Owned((state + 1).to_string())));
             }
             "Real"
         }
         VariableType::Integer { start } => {
             if let Some(s) = start {
-                ty.push(("start", s.to_string()));
+                ty.push(("start", Cow::Owned(s.to_string())));
             }
             "Integer"
         }
         VariableType::Boolean { start } => {
             if let Some(s) = start {
-                ty.push(("start", s.to_string()));
+                ty.push(("start", Cow::Owned(s.to_string())));
             }
             "Boolean"
         }
@@ -346,77 +370,114 @@ fn initial_name(i: Initial) -> &'static str {
 /// A thin layer over quick-xml's writer that escapes attribute values
 /// itself, so that newlines and tabs in descriptions survive attribute
 /// value normalisation (as `&#10;`, `&#9;`, `&#13;`).
-struct XmlOut {
-    writer: Writer<Vec<u8>>,
+/// A minimal XML writer: one element per line, indented by two spaces per
+/// level, attribute values escaped. Written straight into `W` without an
+/// allocation per attribute: at 10^6 volumes a rod's description is 750 MB.
+struct XmlOut<W: Write> {
+    out: W,
+    depth: usize,
+    /// The first write error; later writes are skipped.
+    failed: Option<std::io::Error>,
 }
 
-impl XmlOut {
-    fn new() -> Self {
+const NO_ATTRS: &[(&str, &str)] = &[];
+
+const INDENT: &[u8] = b"                                                                ";
+
+impl<W: Write> XmlOut<W> {
+    fn new(out: W) -> Self {
         XmlOut {
-            writer: Writer::new_with_indent(Vec::new(), b' ', 2),
+            out,
+            depth: 0,
+            failed: None,
+        }
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        if self.failed.is_none() {
+            if let Err(e) = self.out.write_all(bytes) {
+                self.failed = Some(e);
+            }
         }
     }
 
     fn decl(&mut self) {
-        self.write(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
+        self.raw(br#"<?xml version="1.0" encoding="UTF-8"?>"#);
     }
 
-    fn open(&mut self, name: &str, attrs: &[(&str, String)]) {
-        let start = start_tag(name, attrs);
-        self.write(Event::Start(start));
+    fn line(&mut self) {
+        self.raw(b"\n");
+        let mut left = self.depth * 2;
+        while left > 0 {
+            let n = left.min(INDENT.len());
+            self.raw(&INDENT[..n]);
+            left -= n;
+        }
     }
 
-    fn empty(&mut self, name: &str, attrs: &[(&str, String)]) {
-        let start = start_tag(name, attrs);
-        self.write(Event::Empty(start));
+    fn tag<S: AsRef<str>>(&mut self, name: &str, attrs: &[(&str, S)], empty: bool) {
+        self.line();
+        self.raw(b"<");
+        self.raw(name.as_bytes());
+        for (key, value) in attrs {
+            self.raw(b" ");
+            self.raw(key.as_bytes());
+            self.raw(b"=\"");
+            self.escaped(value.as_ref());
+            self.raw(b"\"");
+        }
+        self.raw(if empty { b"/>" } else { b">" });
+    }
+
+    fn open<S: AsRef<str>>(&mut self, name: &str, attrs: &[(&str, S)]) {
+        self.tag(name, attrs, false);
+        self.depth += 1;
+    }
+
+    fn empty<S: AsRef<str>>(&mut self, name: &str, attrs: &[(&str, S)]) {
+        self.tag(name, attrs, true);
     }
 
     fn close(&mut self, name: &str) {
-        self.write(Event::End(BytesEnd::new(name)));
+        self.depth -= 1;
+        self.line();
+        self.raw(b"</");
+        self.raw(name.as_bytes());
+        self.raw(b">");
     }
 
-    fn write(&mut self, event: Event<'_>) {
-        // Writing into a Vec<u8> cannot fail.
-        self.writer
-            .write_event(event)
-            .expect("writing XML into memory failed");
+    /// An attribute value with `&`, `<`, `>`, `"` and the whitespace
+    /// controls escaped; runs without them are written as they are.
+    fn escaped(&mut self, value: &str) {
+        let bytes = value.as_bytes();
+        let mut from = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            let escape: &[u8] = match b {
+                b'&' => b"&amp;",
+                b'<' => b"&lt;",
+                b'>' => b"&gt;",
+                b'"' => b"&quot;",
+                b'\n' => b"&#10;",
+                b'\r' => b"&#13;",
+                b'\t' => b"&#9;",
+                _ => continue,
+            };
+            self.raw(&bytes[from..i]);
+            self.raw(escape);
+            from = i + 1;
+        }
+        self.raw(&bytes[from..]);
     }
 
-    fn finish(self) -> String {
-        let mut bytes = self.writer.into_inner();
-        bytes.push(b'\n');
-        // Every piece written is a &str or escaped from one.
-        String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8")
-    }
-}
-
-fn start_tag<'a>(name: &'a str, attrs: &[(&str, String)]) -> BytesStart<'a> {
-    let mut start = BytesStart::new(name);
-    for (key, value) in attrs {
-        start.push_attribute(Attribute {
-            key: QName(key.as_bytes()),
-            value: Cow::Owned(escape_attribute(value).into_bytes()),
-        });
-    }
-    start
-}
-
-fn escape_attribute(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            c => out.push(c),
+    fn finish(mut self) -> std::io::Result<W> {
+        self.raw(b"\n");
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(self.out),
         }
     }
-    out
 }
+
 
 #[cfg(test)]
 mod tests {

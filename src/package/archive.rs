@@ -18,16 +18,51 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 
 use crate::package::{io_error, PackageError};
 
-/// One file of the archive. The bytes may be borrowed: a large model's
-/// description and system file are written from where they already are
-/// rather than copied once more.
-#[derive(Debug, Clone)]
+/// One file of the archive. The bytes may be borrowed (a large model's
+/// system resource is written from where it already is), or written into
+/// the archive by a function (a large model's description is never held in
+/// memory as a whole).
+#[derive(Debug)]
 pub struct ArchiveEntry<'a> {
     /// Path inside the archive, with `/` separators.
     pub path: String,
-    pub bytes: Cow<'a, [u8]>,
+    pub bytes: Contents<'a>,
     /// Whether the entry gets mode 0755 (the shared library) or 0644.
     pub executable: bool,
+}
+
+/// What an entry holds.
+pub enum Contents<'a> {
+    Bytes(Cow<'a, [u8]>),
+    /// Written by the function into the (compressing) archive writer.
+    Written(&'a dyn Fn(&mut dyn Write) -> std::io::Result<()>),
+}
+
+impl std::fmt::Debug for Contents<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contents::Bytes(b) => write!(f, "{} bytes", b.len()),
+            Contents::Written(_) => f.write_str("written by a function"),
+        }
+    }
+}
+
+impl<'a> From<Cow<'a, [u8]>> for Contents<'a> {
+    fn from(bytes: Cow<'a, [u8]>) -> Self {
+        Contents::Bytes(bytes)
+    }
+}
+
+impl<'a> From<&'a [u8]> for Contents<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        Contents::Bytes(Cow::Borrowed(bytes))
+    }
+}
+
+impl From<Vec<u8>> for Contents<'_> {
+    fn from(bytes: Vec<u8>) -> Self {
+        Contents::Bytes(Cow::Owned(bytes))
+    }
 }
 
 /// Writes `entries` as a zip to `out`, replacing any file there only when
@@ -108,7 +143,16 @@ fn write_zip<W: Write + Seek>(file: W, entries: &[ArchiveEntry<'_>]) -> Result<(
     for entry in entries {
         let mode = if entry.executable { 0o755 } else { 0o644 };
         zip.start_file(entry.path.as_str(), base.unix_permissions(mode))?;
-        zip.write_all(&entry.bytes)?;
+        match &entry.bytes {
+            Contents::Bytes(bytes) => zip.write_all(bytes)?,
+            Contents::Written(write) => {
+                // Small writes go through a buffer: each write into the
+                // archive runs the compressor.
+                let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &mut zip);
+                write(&mut buffered)?;
+                buffered.flush()?;
+            }
+        }
     }
     zip.finish()?.flush()?;
     Ok(())

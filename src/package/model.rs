@@ -1,7 +1,7 @@
 //! The files of an exported model: the static runtime from `templates/`,
 //! the class kernels and the system file.
 
-use super::{CSource, FmuBuildSpec};
+use super::{CSource, FmuBuildSpec, ModelDescriptionSource};
 use crate::export::ExportOutput;
 
 pub const RUNTIME_C: &str = include_str!("../../templates/mofmu_runtime.c");
@@ -14,34 +14,22 @@ pub const COSIM_H: &str = include_str!("../../templates/mofmu_cosim.h");
 /// Name of the per-model system file inside `sources/`.
 pub const SYSTEM_C: &str = crate::fmu::sources::SYSTEM_C;
 
-/// The build of an exported model. Copies the model description and the
-/// system file; [`take_build_spec`] moves them.
+/// The build of an exported model. Copies the system file and resource;
+/// [`take_build_spec`] moves them.
 pub fn build_spec(out: &ExportOutput) -> FmuBuildSpec {
-    spec_with(
-        out,
-        out.system_c.clone(),
-        out.model_description.clone(),
-        out.system_resource.clone(),
-    )
+    spec_with(out, out.system_c.clone(), out.system_resource.clone())
 }
 
-/// [`build_spec`] that moves the model description and the system file out
-/// of `out` (leaving them empty) instead of copying them: for a large model
-/// they are the two large texts, and a copy of each is memory the export
-/// does not need.
+/// [`build_spec`] that moves the system file and resource out of `out`
+/// (leaving them empty) instead of copying them: a large model's resource
+/// is memory the export does not need twice.
 pub fn take_build_spec(out: &mut ExportOutput) -> FmuBuildSpec {
     let system_c = std::mem::take(&mut out.system_c);
-    let model_description = std::mem::take(&mut out.model_description);
     let resource = std::mem::take(&mut out.system_resource);
-    spec_with(out, system_c, model_description, resource)
+    spec_with(out, system_c, resource)
 }
 
-fn spec_with(
-    out: &ExportOutput,
-    system_c: String,
-    model_description: String,
-    system_resource: Vec<u8>,
-) -> FmuBuildSpec {
+fn spec_with(out: &ExportOutput, system_c: String, system_resource: Vec<u8>) -> FmuBuildSpec {
     let mut sources = vec![
         CSource {
             name: crate::fmu::sources::RUNTIME_C.into(),
@@ -65,7 +53,7 @@ fn spec_with(
     }
     FmuBuildSpec {
         model_identifier: out.model_identifier.clone(),
-        model_description,
+        model_description: ModelDescriptionSource::Table(out.table.clone()),
         sources,
         headers: vec![
             (crate::fmu::sources::MODEL_H.into(), MODEL_H.into()),

@@ -8,7 +8,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use mofmu::fmu::model_description::render_model_description;
-use mofmu::package::{build_fmu, CSource, FmuBuildSpec, ObjectCache, PackageError};
+use mofmu::package::{
+    build_fmu, CSource, FmuBuildSpec, ModelDescriptionSource, ObjectCache, PackageError,
+};
 
 use crate::model_description::decay_table;
 
@@ -31,7 +33,7 @@ fn decay_spec() -> FmuBuildSpec {
     );
     FmuBuildSpec {
         model_identifier: table.model_identifier.clone(),
-        model_description: render_model_description(&table).unwrap(),
+        model_description: ModelDescriptionSource::Text(render_model_description(&table).unwrap()),
         sources: vec![
             CSource {
                 name: "decay_system.c".to_string(),
@@ -99,7 +101,10 @@ fn the_fmu_has_the_fmi_layout_and_its_library_works() {
         assert_eq!(mode.map(|m| m & 0o777), Some(expected_mode), "{name}");
         assert_eq!(time, "1980-01-01 00:00:00", "{name}");
     }
-    assert_eq!(entries[1].1, spec.model_description.as_bytes());
+    let ModelDescriptionSource::Text(description) = &spec.model_description else {
+        panic!("the decay FMU's description is a text");
+    };
+    assert_eq!(entries[1].1, description.as_bytes());
 
     // No path of the temporary build directory ends up in the library.
     let library = &entries[0].1;

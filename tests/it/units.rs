@@ -79,7 +79,7 @@ fn consistent_circuit_fmu_declares_inferred_units() {
     let lib = load_library(vec![("circuit_consistent.mo".into(), text)]);
     let out = export_model(&lib, "Circuits.ConsistentCircuit", &[], 1.0)
         .unwrap_or_else(|e| panic!("export failed: {e:?}"));
-    let xml = &out.model_description;
+    let xml = &out.model_description();
     for (var, unit) in [
         ("clock1.y", "Ohm"),
         ("clock2.y", "S"),
@@ -160,6 +160,6 @@ fn display_units_are_declared_under_their_unit() {
     assert_eq!(k.display_units[0].factor, 1.0);
     assert!((k.display_units[0].offset + 273.15).abs() < 1e-12);
     assert!(out
-        .model_description
+        .model_description()
         .contains("<DisplayUnit name=\"degC\" offset=\"-273.15\""));
 }
