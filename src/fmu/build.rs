@@ -9,11 +9,13 @@ use crate::instantiate::{RealKind, System};
 use crate::units::parse::{parse, parse_unit};
 
 /// The table without a GUID; the caller hashes everything and fills it in.
-pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> ModelTable {
-    let mut variables = Vec::new();
+/// Takes the variables' names and texts out of `sys` (they move into the
+/// table); everything else in it is left as it was.
+pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> ModelTable {
+    let mut variables = Vec::with_capacity(sys.reals.len() + sys.ints.len());
     let mut outputs = Vec::new();
     let mut initial_unknowns = Vec::new();
-    for (i, r) in sys.reals.iter().enumerate() {
+    for (i, r) in sys.reals.iter_mut().enumerate() {
         let (causality, variability, initial, start) = match r.kind {
             RealKind::Time => (Causality::Independent, Variability::Continuous, None, None),
             RealKind::Constant => (
@@ -81,22 +83,22 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
             }
             _ => {}
         }
-        let unit = r.unit.clone().filter(|u| !u.is_empty());
+        let unit = r.unit.take().filter(|u| !u.is_empty());
         variables.push(ModelVariable {
-            name: r.name.clone(),
+            name: std::mem::take(&mut r.name),
             value_reference: i as u32,
             ty: VariableType::Real { start },
             causality,
             variability,
             initial,
-            description: r.description.clone(),
+            description: r.description.take(),
             display_unit: if unit.is_some() {
-                r.display_unit.clone()
+                r.display_unit.take()
             } else {
                 None
             },
             unit,
-            quantity: r.quantity.clone(),
+            quantity: r.quantity.take(),
             min: r.min,
             max: r.max,
             nominal: r.nominal.filter(|n| *n > 0.0),

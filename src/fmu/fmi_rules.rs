@@ -6,7 +6,8 @@
 //! of the FMI 2.0 standard that checkers such as `fmpy validate` enforce;
 //! `docs/fmi-rules.md` explains them for whoever fills the table.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Display;
 
 use crate::fmu::table::{Causality, Initial, ModelTable, ModelVariable, Variability, VariableType};
 
@@ -106,7 +107,8 @@ pub fn effective_initial(v: &ModelVariable) -> Option<Initial> {
 pub fn check_table(table: &ModelTable) -> Result<(), TableError> {
     check_header(table)?;
     let units = check_units(table)?;
-    let mut names = HashSet::new();
+    let mut names: HashSet<&str, foldhash::fast::FixedState> =
+        HashSet::with_capacity_and_hasher(table.variables.len(), Default::default());
     for v in &table.variables {
         check_variable(v, &units)?;
         if !names.insert(v.name.as_str()) {
@@ -125,7 +127,12 @@ fn check_dependency_map(
 ) -> Result<(), TableError> {
     // A set, not a scan of the list per entry: a rod of a million volumes lists a
     // million unknowns.
-    let unknowns: std::collections::HashSet<usize> = unknowns.iter().copied().collect();
+    let mut listed = vec![false; vars.len()];
+    for &u in unknowns {
+        if let Some(slot) = listed.get_mut(u) {
+            *slot = true;
+        }
+    }
     for (&u, d) in dependencies {
         let bad = |reason: String| TableError::BadDependencies {
             unknown: vars
@@ -133,7 +140,7 @@ fn check_dependency_map(
                 .map_or_else(|| format!("#{u}"), |v| v.name.clone()),
             reason,
         };
-        if !unknowns.contains(&u) {
+        if !listed.get(u).copied().unwrap_or(false) {
             return Err(bad("it is not listed as an unknown there".into()));
         }
         if d.knowns.len() != d.kinds.len() {
@@ -166,10 +173,15 @@ fn check_dependency_map(
 /// states with a start), constants excepted.
 fn check_dependencies(table: &ModelTable) -> Result<(), TableError> {
     let vars = &table.variables;
-    let states: BTreeSet<usize> = vars.iter().filter_map(|v| v.derivative_of).collect();
+    let mut is_state = vec![false; vars.len()];
+    for s in vars.iter().filter_map(|v| v.derivative_of) {
+        if let Some(slot) = is_state.get_mut(s) {
+            *slot = true;
+        }
+    }
     let continuous_known = |k: usize| {
         matches!(vars[k].causality, Causality::Input | Causality::Independent)
-            || states.contains(&k)
+            || is_state.get(k).copied().unwrap_or(false)
     };
     let initial_known = |k: usize| {
         let v = &vars[k];
@@ -276,12 +288,15 @@ fn check_variable(
         name: v.name.clone(),
         reason: reason.to_string(),
     };
-    xml_text(&format!("the name of variable `{}`", v.name), &v.name)?;
+    xml_text(
+        Lazy(|| format!("the name of variable `{}`", v.name)),
+        &v.name,
+    )?;
     if !is_structured_name(&v.name) {
         return Err(TableError::BadName(v.name.clone()));
     }
     if let Some(d) = &v.description {
-        xml_text(&format!("the description of `{}`", v.name), d)?;
+        xml_text(Lazy(|| format!("the description of `{}`", v.name)), d)?;
     }
 
     // Causality, variability and initial.
@@ -324,7 +339,7 @@ fn check_variable(
     let has_start = match v.ty {
         VariableType::Real { start } => {
             if let Some(s) = start {
-                finite(&format!("variable `{}`", v.name), "start", s)?;
+                finite(Lazy(|| format!("variable `{}`", v.name)), "start", s)?;
             }
             start.is_some()
         }
@@ -389,7 +404,7 @@ fn check_variable(
         }
     }
     if let Some(q) = &v.quantity {
-        xml_text(&format!("the quantity of `{}`", v.name), q)?;
+        xml_text(Lazy(|| format!("the quantity of `{}`", v.name)), q)?;
     }
 
     // Units.
@@ -483,7 +498,7 @@ fn check_structure(table: &ModelTable) -> Result<(), TableError> {
     // Derivatives: the order is the state order, so it is kept as given;
     // each entry must carry a derivative attribute naming a distinct
     // continuous state.
-    let mut states = HashSet::new();
+    let mut is_listed_state = vec![false; count];
     for &d in &table.derivatives {
         in_range("ModelStructure/Derivatives", d)?;
         let der = &vars[d];
@@ -506,7 +521,7 @@ fn check_structure(table: &ModelTable) -> Result<(), TableError> {
                 s.name
             )));
         }
-        if !states.insert(state) {
+        if std::mem::replace(&mut is_listed_state[state], true) {
             return Err(TableError::BadDerivative(format!(
                 "state `{}` is listed twice",
                 s.name
@@ -523,23 +538,28 @@ fn check_structure(table: &ModelTable) -> Result<(), TableError> {
             Some(Initial::Calculated | Initial::Approx)
         )
     };
-    let mut expected = BTreeSet::new();
+    // Membership as flags over the variables: a rod of a million volumes
+    // has a million initial unknowns, and a tree set of them took seconds.
+    let mut is_expected = vec![false; count];
     for (i, v) in vars.iter().enumerate() {
         let output = v.causality == Causality::Output && not_exact(i);
         if output || v.causality == Causality::CalculatedParameter {
-            expected.insert(i);
+            is_expected[i] = true;
         }
     }
     for &d in &table.derivatives {
         for i in [d, vars[d].derivative_of.unwrap_or(d)] {
             if not_exact(i) {
-                expected.insert(i);
+                is_expected[i] = true;
             }
         }
     }
-    let actual: BTreeSet<usize> = table.initial_unknowns.iter().copied().collect();
+    let expected: Vec<usize> = (0..count).filter(|&i| is_expected[i]).collect();
+    let mut actual = table.initial_unknowns.clone();
+    actual.sort_unstable();
+    actual.dedup();
     if expected != actual {
-        let names = |set: &BTreeSet<usize>| {
+        let names = |set: &[usize]| {
             set.iter()
                 .map(|&i| vars[i].name.as_str())
                 .collect::<Vec<_>>()
@@ -553,7 +573,18 @@ fn check_structure(table: &ModelTable) -> Result<(), TableError> {
     Ok(())
 }
 
-fn finite(owner: &str, what: &'static str, value: f64) -> Result<(), TableError> {
+/// A message made only when displayed: the checks name the variable in
+/// their errors, and formatting that name for each of a million variables
+/// that pass would cost more than the checks.
+struct Lazy<F>(F);
+
+impl<F: Fn() -> String> Display for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&(self.0)())
+    }
+}
+
+fn finite(owner: impl Display, what: &'static str, value: f64) -> Result<(), TableError> {
     if value.is_finite() {
         Ok(())
     } else {
@@ -567,7 +598,7 @@ fn finite(owner: &str, what: &'static str, value: f64) -> Result<(), TableError>
 
 /// XML 1.0 can carry tab, newline and carriage return among the control
 /// characters, and nothing else below U+0020 (not even as `&#1;`).
-fn xml_text(what: &str, text: &str) -> Result<(), TableError> {
+fn xml_text(what: impl Display, text: &str) -> Result<(), TableError> {
     match text.chars().find(|&c| {
         (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{FFFE}' | '\u{FFFF}')
     }) {

@@ -478,7 +478,6 @@ impl<W: Write> XmlOut<W> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
