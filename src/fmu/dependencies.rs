@@ -35,8 +35,6 @@ use crate::schedule::{Schedule, Step};
 /// the table, so a table index of a Real is its offset in `R`.
 pub fn add_dependencies(table: &mut ModelTable, sys: &System, schedule: &Schedule) {
     let extents = Extents::new(sys);
-    let continuous = propagate(sys, schedule, &extents, Mode::Continuous);
-    let initial = propagate(sys, schedule, &extents, Mode::Initialization);
     let entry = |knowns: Vec<usize>| Dependencies {
         kinds: vec![DependencyKind::Dependent; knowns.len()],
         knowns,
@@ -46,20 +44,24 @@ pub fn add_dependencies(table: &mut ModelTable, sys: &System, schedule: &Schedul
     // `dependencies` attribute, which FMI reads as "depends on all knowns":
     // still correct, and it keeps the model description linear in the number
     // of unknowns. Sparse patterns (the rod with a million volumes) are
-    // listed in full, a few entries per unknown.
+    // listed in full, a few entries per unknown. One mode at a time, so
+    // that only one element-wise analysis is in memory.
+    let continuous = propagate(sys, schedule, &extents, Mode::Continuous);
     let mut dependencies = BTreeMap::new();
     for &u in table.outputs.iter().chain(&table.derivatives) {
         if u < sys.reals.len() && continuous.size_of_element(u) <= MAX_LISTED_KNOWNS {
             dependencies.insert(u, entry(continuous.of_element(u)));
         }
     }
+    drop(continuous);
+    table.dependencies = dependencies;
+    let initial = propagate(sys, schedule, &extents, Mode::Initialization);
     let mut initial_dependencies = BTreeMap::new();
     for &u in &table.initial_unknowns {
         if u < sys.reals.len() && initial.size_of_element(u) <= MAX_LISTED_KNOWNS {
             initial_dependencies.insert(u, entry(initial.of_element(u)));
         }
     }
-    table.dependencies = dependencies;
     table.initial_dependencies = initial_dependencies;
 }
 
