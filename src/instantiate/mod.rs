@@ -20,8 +20,8 @@ pub const MAX_ARRAY_LEN: i64 = 10_000_000;
 /// Bytes of export memory per Real variable: an upper bound of the peak
 /// resident memory of `mofmu export` divided by the number of Reals, as
 /// measured on the rod (docs/fmu.md, "Model size"). The variable's record,
-/// its entry in the model table and the XML, its start value, kind and name
-/// in the system tables, and the system file's text all scale with it.
+/// its entry in the model table, its dependencies, its start value, kind and
+/// name in the system resource all scale with it.
 pub const EXPORT_BYTES_PER_REAL: usize = 2_560;
 
 /// The memory an export may take, in bytes (16 GiB): the stated cap from
