@@ -1,6 +1,9 @@
 //! How long `check` takes on a large compliant library, run with
 //! `cargo bench --bench check` (options after `--`: `--runs N`, default 11;
-//! `--lines N`, the size of the generated library, default 10,000).
+//! `--lines N`, the size of the generated library, default 10,000;
+//! `--baseline PATH`, another `mofmu` binary, e.g. one built from an earlier
+//! commit, timed on the same files in the same interleaved runs, with the
+//! ratio of the medians).
 //!
 //! The library is generated in the style of `examples/Signals.mo`: an
 //! encapsulated package with connectors, then sources and continuous blocks
@@ -26,6 +29,7 @@ const MOFMU: &str = env!("CARGO_BIN_EXE_mofmu");
 const LIMIT: Duration = Duration::from_millis(200);
 
 fn main() {
+    let baseline = baseline_arg(std::env::args().skip(1));
     let (runs, lines) = match parse_args(std::env::args().skip(1)) {
         Ok(x) => x,
         Err(message) => {
@@ -33,10 +37,20 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let Err(message) = run(runs, lines) {
+    if let Err(message) = run(runs, lines, baseline.as_deref()) {
         eprintln!("error: {message}");
         std::process::exit(1);
     }
+}
+
+/// `--baseline PATH`, if given.
+fn baseline_arg(mut args: impl Iterator<Item = String>) -> Option<std::path::PathBuf> {
+    while let Some(arg) = args.next() {
+        if arg == "--baseline" {
+            return args.next().map(Into::into);
+        }
+    }
+    None
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<(usize, usize), String> {
@@ -58,7 +72,23 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<(usize, usize), Stri
     Ok((runs, lines))
 }
 
-fn run(runs: usize, lines: usize) -> Result<(), String> {
+fn time_cli(binary: &Path, base: &Path, big: &Path) -> Result<Duration, String> {
+    let started = Instant::now();
+    let status = Command::new(binary)
+        .args(["check", "--message-format", "short"])
+        .arg(base)
+        .arg(big)
+        .status()
+        .map_err(|e| format!("running {}: {e}", binary.display()))?;
+    let elapsed = started.elapsed();
+    if status.success() {
+        Ok(elapsed)
+    } else {
+        Err(format!("{} check exited with {status}", binary.display()))
+    }
+}
+
+fn run(runs: usize, lines: usize, baseline: Option<&Path>) -> Result<(), String> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let base = std::fs::read_to_string(repo.join("examples/Base.mo"))
         .map_err(|e| format!("examples/Base.mo: {e}"))?;
@@ -89,6 +119,7 @@ fn run(runs: usize, lines: usize) -> Result<(), String> {
 
     let mut in_process = Vec::new();
     let mut cli = Vec::new();
+    let mut baseline_cli = Vec::new();
     for _ in 0..runs {
         let started = Instant::now();
         let lib = load_library(files.clone());
@@ -96,16 +127,9 @@ fn run(runs: usize, lines: usize) -> Result<(), String> {
         in_process.push(started.elapsed());
         assert!(diags.is_empty());
 
-        let started = Instant::now();
-        let status = Command::new(MOFMU)
-            .args(["check", "--message-format", "short"])
-            .arg(&base_path)
-            .arg(&big_path)
-            .status()
-            .map_err(|e| format!("running {MOFMU}: {e}"))?;
-        cli.push(started.elapsed());
-        if !status.success() {
-            return Err(format!("mofmu check exited with {status}"));
+        cli.push(time_cli(Path::new(MOFMU), &base_path, &big_path)?);
+        if let Some(binary) = baseline {
+            baseline_cli.push(time_cli(binary, &base_path, &big_path)?);
         }
     }
     println!(
@@ -118,6 +142,14 @@ fn run(runs: usize, lines: usize) -> Result<(), String> {
         in_process.1
     );
     println!("  mofmu check, release binary, wall time   {}", cli.1);
+    if let Some(binary) = baseline {
+        let base = summary(&mut baseline_cli);
+        println!("  baseline {}, wall time {}", binary.display(), base.1);
+        println!(
+            "  baseline / this binary = {:.2}",
+            base.0.as_secs_f64() / cli.0.as_secs_f64()
+        );
+    }
     let ok = in_process.0 < LIMIT && cli.0 < LIMIT;
     println!(
         "  both under {} ms: {}",

@@ -1,7 +1,7 @@
 //! The compiler core as one function from source texts to everything an
 //! FMU contains except compiled binaries. No I/O happens here.
 
-use crate::causalize::causalize;
+use crate::classdb::ClassDb;
 use crate::codegen::kernel::{sanitize, Kernel};
 use crate::codegen::system;
 use crate::diagnostic::Diagnostic;
@@ -55,6 +55,14 @@ pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
 
 /// [`check_library`], with unit checking optional (to measure its cost).
 pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
+    check_library_into(lib, check_units, &mut ClassDb::new())
+}
+
+/// [`check_library_with`] that leaves every class it compiled in `db`: one
+/// pass in load order compiles each class once, and checking a class as the
+/// system of its components reads its components' entries from there. An
+/// export goes on with the same database.
+pub fn check_library_into(lib: &Library, check_units: bool, db: &mut ClassDb) -> Vec<Diagnostic> {
     let mut diags = lib.diagnostics.clone();
     let mut elab = Elaborator::new(&lib.tree, &lib.sources);
     let mut units = UnitChecker::new();
@@ -94,7 +102,7 @@ pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
         }) {
             continue;
         }
-        if let Err(ds) = causalize(&model, &mut elab) {
+        if let Err(ds) = db.entry(id, &mut elab) {
             diags.extend(ds);
             continue;
         }
@@ -107,7 +115,7 @@ pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
         // components (its linear responses included): inputs connected,
         // blocks acyclic, parameters set, residuals affine in the balances.
         // So `check` finds every compliance fault `export` would.
-        match instantiate_for_check(&mut elab, id) {
+        match instantiate_for_check(&mut elab, db, id) {
             Ok(sys) => {
                 if let Err(ds) = crate::schedule::schedule(&sys) {
                     diags.extend(ds);
@@ -322,7 +330,8 @@ pub fn export_model_with(
 ) -> Result<ExportOutput, ExportError> {
     // Export only from a library that checks clean as a whole, so that an
     // FMU never comes from sources the checker rejects.
-    let library_diags = check_library(lib);
+    let mut db = ClassDb::new();
+    let library_diags = check_library_into(lib, true, &mut db);
     if !library_diags.is_empty() {
         return Err(ExportError::Diagnostics(library_diags));
     }
@@ -339,7 +348,7 @@ pub fn export_model_with(
         });
     }
     let mut elab = Elaborator::new(&lib.tree, &lib.sources);
-    let mut sys = instantiate(&mut elab, id, sets).map_err(ExportError::Diagnostics)?;
+    let mut sys = instantiate(&mut elab, &mut db, id, sets).map_err(ExportError::Diagnostics)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
     // Units: an inconsistent model is not exported; inferred units go to
     // the variables.

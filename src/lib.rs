@@ -12,6 +12,7 @@
 
 pub mod causalize;
 pub mod check;
+pub mod classdb;
 pub mod codegen;
 pub mod compare;
 pub mod cross_check;

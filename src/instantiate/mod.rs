@@ -4,10 +4,9 @@
 use std::collections::HashMap;
 
 use crate::causalize::ir::{Ex, SlotKind};
-use crate::causalize::{causalize, Compiled};
-use crate::codegen::kernel::{self, Kernel};
+use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::{Causality, ClassModel, Variability};
+use crate::resolve::elaborate::{Causality, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
@@ -81,12 +80,7 @@ pub struct IntVar {
 }
 
 /// One compiled class, shared by all its instances.
-#[derive(Debug, Clone)]
-pub struct ClassEntry {
-    pub model: ClassModel,
-    pub compiled: Compiled,
-    pub kernel: Kernel,
-}
+pub use crate::classdb::ClassEntry;
 
 #[derive(Debug, Clone)]
 pub struct Instance {
@@ -112,7 +106,7 @@ pub struct Instance {
 #[derive(Debug, Clone)]
 pub struct System {
     pub model_name: String,
-    pub classes: Vec<ClassEntry>,
+    pub classes: Vec<std::sync::Arc<ClassEntry>>,
     pub instances: Vec<Instance>,
     pub reals: Vec<RealVar>,
     pub ints: Vec<IntVar>,
@@ -159,12 +153,14 @@ struct Incoming {
 }
 
 /// Instantiates `model` with the given overrides.
+/// Classes come compiled from `db` (compiled there on first use).
 pub fn instantiate(
     elab: &mut Elaborator,
+    db: &mut ClassDb,
     model: ClassId,
     sets: &[SetValue],
 ) -> Result<System, Vec<Diagnostic>> {
-    instantiate_with(elab, model, sets, Purpose::Export)
+    instantiate_with(elab, db, model, sets, Purpose::Export)
 }
 
 /// Instantiates a class as the checker sees it: as a component that some
@@ -172,9 +168,10 @@ pub fn instantiate(
 /// (whoever instantiates it sets them); its components' may not.
 pub fn instantiate_for_check(
     elab: &mut Elaborator,
+    db: &mut ClassDb,
     model: ClassId,
 ) -> Result<System, Vec<Diagnostic>> {
-    instantiate_with(elab, model, &[], Purpose::Check)
+    instantiate_with(elab, db, model, &[], Purpose::Check)
 }
 
 /// Why a class is instantiated: to be exported, or to be checked as the
@@ -187,6 +184,7 @@ enum Purpose {
 
 fn instantiate_with(
     elab: &mut Elaborator,
+    db: &mut ClassDb,
     model: ClassId,
     sets: &[SetValue],
     purpose: Purpose,
@@ -195,6 +193,7 @@ fn instantiate_with(
     let model_name = elab_name(elab, model);
     let mut b = Builder {
         elab,
+        db,
         class_index: HashMap::new(),
         sys: System {
             model_name: String::new(),
@@ -269,6 +268,7 @@ fn elab_name(elab: &Elaborator, id: ClassId) -> String {
 
 struct Builder<'e, 'a> {
     elab: &'e mut Elaborator<'a>,
+    db: &'e mut ClassDb,
     class_index: HashMap<ClassId, usize>,
     sys: System,
     diags: Vec<Diagnostic>,
@@ -284,26 +284,14 @@ impl Builder<'_, '_> {
         if let Some(i) = self.class_index.get(&id) {
             return Some(*i);
         }
-        let model = match self.elab.class(id) {
-            Ok(m) => m,
+        let entry = match self.db.entry(id, self.elab) {
+            Ok(entry) => entry,
             Err(ds) => {
                 self.diags.extend(ds);
                 return None;
             }
         };
-        let compiled = match causalize(&model, self.elab) {
-            Ok(c) => c,
-            Err(ds) => {
-                self.diags.extend(ds);
-                return None;
-            }
-        };
-        let kernel = kernel::generate(&compiled.causal);
-        self.sys.classes.push(ClassEntry {
-            model,
-            compiled,
-            kernel,
-        });
+        self.sys.classes.push(entry);
         let i = self.sys.classes.len() - 1;
         self.class_index.insert(id, i);
         Some(i)

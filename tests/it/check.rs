@@ -479,3 +479,52 @@ fn check_finds_every_compliance_fault_export_finds() {
     );
     assert!(missed.is_empty(), "{}", missed.join("\n"));
 }
+
+/// One pass compiles each class once: checking every class as the system
+/// of its components, and instantiating every example model afterwards as
+/// an export does, reads the class database and causalises nothing again.
+#[test]
+fn each_class_is_compiled_once_per_check_and_export() {
+    use mofmu::classdb::ClassDb;
+    use mofmu::export::check_library_into;
+    use mofmu::resolve::Elaborator;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for libraries in [
+        &["examples/Base.mo", "examples/Thermal"][..],
+        &["examples/Base.mo", "examples/Signals.mo"],
+        &["examples/Base.mo", "examples/Signals.mo", "examples/Planar"],
+    ] {
+        let paths: Vec<PathBuf> = libraries.iter().map(|p| root.join(p)).collect();
+        let lib = load_library(mofmu::loader::load_paths(&paths).expect("the examples load"));
+        let mut db = ClassDb::new();
+        let diags = check_library_into(&lib, true, &mut db);
+        assert!(diags.is_empty(), "{libraries:?}: {diags:?}");
+        let compiled = db.len();
+        assert!(
+            compiled > 5,
+            "{libraries:?}: only {compiled} classes compiled"
+        );
+        assert_eq!(db.most_builds_of_one_class(), 1, "{libraries:?}");
+        // Instantiating every example model, as export does, compiles nothing.
+        let mut elab = Elaborator::new(&lib.tree, &lib.sources);
+        let mut models = 0;
+        for (i, node) in lib.tree.classes.iter().enumerate() {
+            if node.qualified.contains(".Examples.")
+                && node.def.prefixes.partial.is_none()
+                && node.def.kind == mofmu::syntax::ast::ClassKind::Model
+            {
+                let id = mofmu::resolve::ClassId(i as u32);
+                mofmu::instantiate::instantiate(&mut elab, &mut db, id, &[])
+                    .unwrap_or_else(|d| panic!("{}: {d:?}", node.qualified));
+                models += 1;
+            }
+        }
+        assert!(models > 0, "{libraries:?} has no example models");
+        assert_eq!(
+            db.len(),
+            compiled,
+            "{libraries:?}: instantiation compiled classes"
+        );
+        assert_eq!(db.most_builds_of_one_class(), 1, "{libraries:?}");
+    }
+}
