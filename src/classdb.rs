@@ -21,7 +21,7 @@ use crate::resolve::{ClassId, Elaborator};
 /// The compiled form of one class.
 #[derive(Debug, Clone)]
 pub struct ClassEntry {
-    pub model: ClassModel,
+    pub model: Arc<ClassModel>,
     pub compiled: Compiled,
     pub kernel: Kernel,
 }

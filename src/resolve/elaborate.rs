@@ -135,7 +135,9 @@ impl ClassModel {
 pub struct Elaborator<'a> {
     pub tree: &'a ClassTree,
     pub sources: &'a crate::source::SourceMap,
-    cache: HashMap<ClassId, Result<ClassModel, Vec<Diagnostic>>>,
+    /// Shared, not copied: a class is looked up once per component of
+    /// every class that uses it.
+    cache: HashMap<ClassId, Result<std::sync::Arc<ClassModel>, Vec<Diagnostic>>>,
     in_progress: Vec<ClassId>,
 }
 
@@ -162,7 +164,7 @@ impl<'a> Elaborator<'a> {
         }
     }
 
-    pub fn class(&mut self, id: ClassId) -> Result<ClassModel, Vec<Diagnostic>> {
+    pub fn class(&mut self, id: ClassId) -> Result<std::sync::Arc<ClassModel>, Vec<Diagnostic>> {
         if let Some(r) = self.cache.get(&id) {
             return r.clone();
         }
@@ -177,14 +179,15 @@ impl<'a> Elaborator<'a> {
             .with_help("a class cannot be its own component or base class")]);
         }
         self.in_progress.push(id);
-        let r = self.build(id);
+        let r = self.build(id).map(std::sync::Arc::new);
         self.in_progress.pop();
         self.cache.insert(id, r.clone());
         r
     }
 
     fn build(&mut self, id: ClassId) -> Result<ClassModel, Vec<Diagnostic>> {
-        let node = self.tree.get(id).clone();
+        let tree = self.tree;
+        let node = tree.get(id);
         let mut diags = Vec::new();
         let mut model = ClassModel {
             id,
@@ -239,7 +242,8 @@ impl<'a> Elaborator<'a> {
                         continue;
                     }
                     match self.class(base) {
-                        Ok(mut b) => {
+                        Ok(b) => {
+                            let mut b = ClassModel::clone(&b);
                             for arg in &ext.modification {
                                 if let Err(d) = apply_to_inherited(&mut b, arg) {
                                     diags.push(d);
