@@ -3,14 +3,15 @@
 //! Without look-ahead, load order is a topological order of the classes,
 //! so one pass can compile every class before any model needs it. Each
 //! entry is the class's resolved model, its causalised form and its C
-//! kernel — or the diagnostics that stopped it. `check` builds the database
+//! kernel (generated when first asked for: `check` never needs it) — or the
+//! diagnostics that stopped it. `check` builds the database
 //! for the whole library in that pass; instantiation (for checking a class
 //! as a system, or for export) reads entries and never causalises or
 //! generates code itself, so a class used by a hundred models is compiled
 //! once per run.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::causalize::{causalize, Compiled};
 use crate::codegen::kernel::{self, Kernel};
@@ -19,11 +20,20 @@ use crate::resolve::elaborate::ClassModel;
 use crate::resolve::{ClassId, Elaborator};
 
 /// The compiled form of one class.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct ClassEntry {
     pub model: Arc<ClassModel>,
     pub compiled: Compiled,
-    pub kernel: Kernel,
+    /// Generated on first use: `check` needs none, export each once.
+    kernel: OnceLock<Kernel>,
+}
+
+impl ClassEntry {
+    /// The class's C kernel.
+    pub fn kernel(&self) -> &Kernel {
+        self.kernel
+            .get_or_init(|| kernel::generate(&self.compiled.causal))
+    }
 }
 
 /// What compiling a class gave: the entry, or why there is none.
@@ -51,11 +61,10 @@ impl ClassDb {
         *self.builds.entry(id).or_insert(0) += 1;
         let built = elab.class(id).and_then(|model| {
             let compiled = causalize(&model, elab)?;
-            let kernel = kernel::generate(&compiled.causal);
             Ok(Arc::new(ClassEntry {
                 model,
                 compiled,
-                kernel,
+                kernel: OnceLock::new(),
             }))
         });
         self.entries.insert(id, built.clone());

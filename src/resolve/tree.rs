@@ -30,7 +30,7 @@ pub struct ClassNode {
     pub parent: Option<ClassId>,
     /// The class as written, with nested class definitions left in place
     /// (they are also reachable as `children`).
-    pub def: ClassDef,
+    pub def: std::sync::Arc<ClassDef>,
     pub children: Vec<ClassId>,
 }
 
@@ -98,7 +98,7 @@ impl ClassTree {
                 },
             };
             for class in &file.classes {
-                tree.add(class.clone(), parent, &mut diags);
+                tree.add(std::sync::Arc::new(class.clone()), parent, &mut diags);
             }
         }
         (tree, diags)
@@ -106,7 +106,7 @@ impl ClassTree {
 
     fn add(
         &mut self,
-        def: ClassDef,
+        def: std::sync::Arc<ClassDef>,
         parent: Option<ClassId>,
         diags: &mut Vec<Diagnostic>,
     ) -> ClassId {
@@ -136,7 +136,7 @@ impl ClassTree {
             None => name.clone(),
         };
         let id = ClassId(self.classes.len() as u32);
-        let nested: Vec<ClassDef> = match &def.body {
+        let nested: Vec<std::sync::Arc<ClassDef>> = match &def.body {
             ClassBody::Long(body) => body
                 .elements
                 .iter()

@@ -167,7 +167,9 @@ pub enum Element {
     Class {
         visibility: Visibility,
         prefixes: ElementPrefixes,
-        class: ClassDef,
+        /// Shared with the class tree, which keeps every nested class as a
+        /// node of its own.
+        class: std::sync::Arc<ClassDef>,
     },
     Extends(Extends),
     Import(Import),

@@ -924,7 +924,7 @@ impl Parser<'_> {
         }
         let prefixes = self.element_prefixes()?;
         if starts_class(self.tok()) {
-            let class = self.class_definition()?;
+            let class = std::sync::Arc::new(self.class_definition()?);
             elements.push(Element::Class {
                 visibility,
                 prefixes,
