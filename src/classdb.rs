@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use crate::causalize::{causalize, Compiled};
-use crate::codegen::kernel::{self, Kernel};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::elaborate::ClassModel;
 use crate::resolve::{ClassId, Elaborator};
@@ -29,11 +28,22 @@ pub struct ClassEntry {
 }
 
 impl ClassEntry {
-    /// The class's C kernel.
-    pub fn kernel(&self) -> &Kernel {
-        self.kernel
-            .get_or_init(|| kernel::generate(&self.compiled.causal))
+    /// Where the class's kernel is kept once generated
+    /// (`codegen::kernel::of` generates it).
+    pub fn kernel_cell(&self) -> &OnceLock<Kernel> {
+        &self.kernel
     }
+}
+
+/// The generated C for one class (by `codegen::kernel`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    pub qualified: String,
+    /// Prefix of every function of the kernel: `K_Thermal_Components_Rod_1a2b3c4d`.
+    pub prefix: String,
+    pub file_name: String,
+    pub text: String,
+    pub n_blocks: usize,
 }
 
 /// What compiling a class gave: the entry, or why there is none.

@@ -364,7 +364,11 @@ pub fn export_model_with(
     // takes the variables' names and texts out of the system instead of
     // copying them (two million of each at 10^6 volumes).
     const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
-    let kernels: Vec<Kernel> = sys.classes.iter().map(|c| c.kernel().clone()).collect();
+    let kernels: Vec<Kernel> = sys
+        .classes
+        .iter()
+        .map(|c| crate::codegen::kernel::of(c).clone())
+        .collect();
     let system_c = system::generate(&sys, &model_identifier);
     let mut system_resource =
         system::image(&sys, &schedule, &model_identifier).to_bytes(DRAFT_GUID);

@@ -21,6 +21,7 @@ pub mod export;
 pub mod fmu;
 pub mod harness;
 pub mod instantiate;
+pub mod ir;
 pub mod loader;
 pub mod package;
 pub mod resolve;

@@ -3,7 +3,8 @@
 //! split into blocks by the inputs they depend on.
 
 pub mod diff;
-pub mod ir;
+// The IR lives below every phase (`crate::ir`); `causalize::ir` names it too.
+pub use crate::ir;
 mod lower;
 pub mod solve;
 

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::causalize::ir::{Arith, Ex};
+use crate::ir::{Arith, Ex};
 
 /// An integer expression `constant + Σ coefficient·IntParam + Σ coefficient·LoopVar`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -9,17 +9,17 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::index::{extremes, Lin};
-use crate::causalize::ir::{Arith, CausalClass, Ex, Func, RelKind, RelOp, Stmt};
+use crate::classdb::ClassEntry;
+use crate::ir::{Arith, CausalClass, Ex, Func, RelKind, RelOp, Stmt};
 
-/// The generated C for one class.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Kernel {
-    pub qualified: String,
-    /// Prefix of every function of the kernel: `K_Thermal_Components_Rod_1a2b3c4d`.
-    pub prefix: String,
-    pub file_name: String,
-    pub text: String,
-    pub n_blocks: usize,
+pub use crate::classdb::Kernel;
+
+/// The kernel of a class in the class database, generated on the first
+/// call and kept in the entry (so once per class and run).
+pub fn of(entry: &ClassEntry) -> &Kernel {
+    entry
+        .kernel_cell()
+        .get_or_init(|| generate(&entry.compiled.causal))
 }
 
 const PLACEHOLDER: &str = "K__PREFIX__";
@@ -234,7 +234,7 @@ impl Gen<'_> {
     /// without being an input, and not a state (a state has a derivative
     /// slot).
     fn is_parameter(&self, slot: usize) -> bool {
-        use crate::causalize::ir::SlotKind;
+        use crate::ir::SlotKind;
         let s = &self.class.slots[slot];
         if !s.known || s.is_input {
             return false;
@@ -435,7 +435,7 @@ impl Gen<'_> {
     }
 
     fn size_lin(&self, slot: usize) -> Option<Lin> {
-        use crate::causalize::ir::SlotKind;
+        use crate::ir::SlotKind;
         match &self.class.slots[slot].kind {
             SlotKind::Own(v) | SlotKind::Der(v) => {
                 let dims = &self.class.dims[*v];
@@ -457,7 +457,7 @@ impl Gen<'_> {
     /// The number of elements of a slot when it does not depend on
     /// parameters.
     fn literal_size(&self, slot: usize) -> Option<i64> {
-        use crate::causalize::ir::SlotKind;
+        use crate::ir::SlotKind;
         match &self.class.slots[slot].kind {
             SlotKind::Own(v) | SlotKind::Der(v) => {
                 let dims = &self.class.dims[*v];
@@ -472,7 +472,7 @@ impl Gen<'_> {
     }
 
     fn size_of(&self, slot: usize) -> String {
-        use crate::causalize::ir::SlotKind;
+        use crate::ir::SlotKind;
         match &self.class.slots[slot].kind {
             SlotKind::Own(v) | SlotKind::Der(v) => {
                 let dims = &self.class.dims[*v];

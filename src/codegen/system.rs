@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::kernel::prototypes;
+use super::kernel::{self, prototypes};
 use crate::fmu::system_image::{
     BalanceRecord, ClassRecord, InstanceRecord, RealRecord, StepRecord, SystemImage,
 };
@@ -24,7 +24,7 @@ pub fn generate(sys: &System, model_identifier: &str) -> String {
     );
     s.push_str("#include \"mofmu_model.h\"\n\n");
     for c in &sys.classes {
-        s.push_str(&prototypes(c.kernel()));
+        s.push_str(&prototypes(kernel::of(c)));
     }
     let _ = writeln!(
         s,
@@ -32,7 +32,7 @@ pub fn generate(sys: &System, model_identifier: &str) -> String {
     );
     let records = class_records(sys);
     for (i, c) in sys.classes.iter().enumerate() {
-        let k = c.kernel();
+        let k = kernel::of(c);
         if k.n_blocks == 0 {
             continue;
         }
@@ -59,7 +59,7 @@ pub fn generate(sys: &System, model_identifier: &str) -> String {
         let _ = writeln!(s, "    {{ \"\", 0, 0, 0, 0, 0, 0, 0, 0 }},");
     }
     for (i, (c, r)) in sys.classes.iter().zip(&records).enumerate() {
-        let k = c.kernel();
+        let k = kernel::of(c);
         let (blocks, tangents) = if k.n_blocks == 0 {
             ("0".to_string(), "0".to_string())
         } else {
@@ -91,7 +91,7 @@ fn class_records(sys: &System) -> Vec<ClassRecord> {
             let lengths = |f: fn(&crate::instantiate::Instance) -> usize| first.map_or(0, f);
             ClassRecord {
                 name: c.model.qualified.clone(),
-                n_blocks: u32_of(c.kernel().n_blocks),
+                n_blocks: u32_of(kernel::of(c).n_blocks),
                 n_slots: u32_of(lengths(|inst| inst.slot_offsets.len())),
                 n_ints: u32_of(lengths(|inst| inst.ints.len())),
                 n_own: u32_of(lengths(|inst| inst.own_binding.len())),

@@ -26,8 +26,8 @@
 use std::collections::BTreeMap;
 
 use super::table::{Dependencies, DependencyKind, ModelTable};
-use crate::causalize::ir::{Arith, Ex, SlotId, Stmt};
 use crate::instantiate::{Instance, RealKind, System};
+use crate::ir::{Arith, Ex, SlotId, Stmt};
 use crate::schedule::{Schedule, Step};
 
 /// Fills [`ModelTable::dependencies`] and [`ModelTable::initial_dependencies`]

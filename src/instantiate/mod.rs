@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::causalize::ir::{Ex, SlotKind};
 use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
+use crate::ir::{Ex, SlotKind};
 use crate::resolve::elaborate::{Causality, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};

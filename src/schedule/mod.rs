@@ -424,10 +424,10 @@ fn algebraic_loop(
 }
 
 /// Calls `f` with the target slot and span of every assignment of `s`.
-fn for_each_assign_span(s: &crate::causalize::ir::Stmt, f: &mut dyn FnMut(usize, Span)) {
+fn for_each_assign_span(s: &crate::ir::Stmt, f: &mut dyn FnMut(usize, Span)) {
     match s {
-        crate::causalize::ir::Stmt::Assign { target, span, .. } => f(*target, *span),
-        crate::causalize::ir::Stmt::For { body, .. } => {
+        crate::ir::Stmt::Assign { target, span, .. } => f(*target, *span),
+        crate::ir::Stmt::For { body, .. } => {
             for b in body {
                 for_each_assign_span(b, f);
             }
@@ -436,10 +436,10 @@ fn for_each_assign_span(s: &crate::causalize::ir::Stmt, f: &mut dyn FnMut(usize,
 }
 
 /// The span of the first assignment of a statement.
-fn first_span(s: &crate::causalize::ir::Stmt) -> Option<Span> {
+fn first_span(s: &crate::ir::Stmt) -> Option<Span> {
     match s {
-        crate::causalize::ir::Stmt::Assign { span, .. } => Some(*span),
-        crate::causalize::ir::Stmt::For { body, .. } => body.iter().find_map(first_span),
+        crate::ir::Stmt::Assign { span, .. } => Some(*span),
+        crate::ir::Stmt::For { body, .. } => body.iter().find_map(first_span),
     }
 }
 
@@ -749,7 +749,7 @@ fn member_suffix(name: &str, connector: &str) -> String {
 /// applies a nonlinear function or a condition to one is rejected at its
 /// equation.
 fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
-    use crate::causalize::ir::{Arith, Ex, Stmt};
+    use crate::ir::{Arith, Ex, Stmt};
     let mut marked: std::collections::BTreeSet<usize> =
         sys.balances.iter().map(|b| b.balance).collect();
     if marked.is_empty() {

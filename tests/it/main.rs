@@ -9,6 +9,7 @@ mod harness;
 mod jacobian;
 mod misuse;
 mod model_description;
+mod modules;
 mod package;
 mod robustness;
 mod rod_twin;

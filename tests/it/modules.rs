@@ -1,0 +1,116 @@
+//! The module graph of `src/`: phases depend on earlier phases only. A
+//! module's dependencies are the `crate::<module>` paths its files name
+//! (comments left out); the binary's own files (`main.rs`, `watch.rs`) sit
+//! above everything and are not part of the graph.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Top-level module of the library -> the top-level modules it names.
+fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut files = Vec::new();
+    collect(&src, &mut files);
+    for file in files {
+        let relative = file.strip_prefix(&src).expect("under src/");
+        let first = relative.components().next().expect("a path");
+        let module = first
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        if ["main", "watch", "lib"].contains(&module.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("readable");
+        let deps = graph.entry(module.clone()).or_default();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            let mut rest = code;
+            while let Some(at) = rest.find("crate::") {
+                rest = &rest[at + "crate::".len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != module {
+                    deps.insert(name);
+                }
+            }
+        }
+    }
+    graph
+}
+
+fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable directory") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// A cycle through `node`, if any, as the list of modules on it.
+fn cycle_from(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    node: &str,
+    path: &mut Vec<String>,
+    done: &mut BTreeSet<String>,
+) -> Option<Vec<String>> {
+    if let Some(at) = path.iter().position(|m| m == node) {
+        let mut cycle = path[at..].to_vec();
+        cycle.push(node.to_string());
+        return Some(cycle);
+    }
+    if done.contains(node) {
+        return None;
+    }
+    path.push(node.to_string());
+    for next in graph.get(node).into_iter().flatten() {
+        if let Some(cycle) = cycle_from(graph, next, path, done) {
+            return Some(cycle);
+        }
+    }
+    path.pop();
+    done.insert(node.to_string());
+    None
+}
+
+#[test]
+fn the_modules_of_src_form_no_cycle() {
+    let graph = module_graph();
+    assert!(graph.len() > 10, "found only {:?}", graph.keys());
+    let mut done = BTreeSet::new();
+    for module in graph.keys() {
+        if let Some(cycle) = cycle_from(&graph, module, &mut Vec::new(), &mut done) {
+            panic!("module cycle: {}", cycle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn instantiate_reads_compiled_classes_and_compiles_nothing() {
+    let graph = module_graph();
+    let deps = &graph["instantiate"];
+    for phase in ["causalize", "codegen"] {
+        assert!(
+            !deps.contains(phase),
+            "instantiate imports {phase}: it should read the class database"
+        );
+    }
+    assert!(deps.contains("classdb"));
+}
+
+#[test]
+fn the_cycle_finder_finds_a_cycle() {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    graph.entry("a".into()).or_default().insert("b".into());
+    graph.entry("b".into()).or_default().insert("c".into());
+    graph.entry("c".into()).or_default().insert("a".into());
+    let cycle = cycle_from(&graph, "a", &mut Vec::new(), &mut BTreeSet::new());
+    assert_eq!(cycle.unwrap(), ["a", "b", "c", "a"]);
+}
