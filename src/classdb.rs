@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use crate::causalize::{causalize, Compiled};
+use crate::causalize::{causalize, Causalized};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::elaborate::ClassModel;
 use crate::resolve::{ClassId, Elaborator};
@@ -22,7 +22,7 @@ use crate::resolve::{ClassId, Elaborator};
 #[derive(Debug)]
 pub struct ClassEntry {
     pub model: Arc<ClassModel>,
-    pub compiled: Compiled,
+    pub causalized: Causalized,
     /// Generated on first use: `check` needs none, export each once.
     kernel: OnceLock<Kernel>,
 }
@@ -70,10 +70,10 @@ impl ClassDb {
         }
         *self.builds.entry(id).or_insert(0) += 1;
         let built = elab.class(id).and_then(|model| {
-            let compiled = causalize(&model, elab)?;
+            let causalized = causalize(&model, elab)?;
             Ok(Arc::new(ClassEntry {
                 model,
-                compiled,
+                causalized,
                 kernel: OnceLock::new(),
             }))
         });

@@ -4,7 +4,7 @@
 use super::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
 use super::solve;
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::{Causality, ClassModel, Variability};
+use crate::resolve::elaborate::{ClassCausality, ClassModel, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::Elaborator;
 use crate::syntax::ast::{BinOp, ComponentRef, Expr, ExprKind, Subscript, UnOp};
@@ -47,13 +47,13 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
             }
             let known = v.variability != Variability::Continuous
                 || v.special.state
-                || v.causality == Causality::Input;
+                || v.causality == ClassCausality::Input;
             slots.push(Slot {
                 name: v.name.clone(),
                 kind: SlotKind::Own(i),
                 known,
                 is_input: v.variability == Variability::Continuous
-                    && v.causality == Causality::Input,
+                    && v.causality == ClassCausality::Input,
                 is_array: !v.dims.is_empty(),
                 size: None,
             });
@@ -161,7 +161,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 return Ok(Some(i));
             }
             let sub_input =
-                v.causality == Causality::Input && v.variability == Variability::Continuous;
+                v.causality == ClassCausality::Input && v.variability == Variability::Continuous;
             self.slots.push(Slot {
                 name: format!("{}.{var_name}", path.join(".")),
                 kind,

@@ -39,7 +39,7 @@ pub struct SubModifier {
 /// What causalisation produces for one class, with what the instantiation
 /// step needs to evaluate bindings.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Compiled {
+pub struct Causalized {
     pub causal: CausalClass,
     /// Binding of each Integer/Boolean parameter (by int-param number).
     pub int_bindings: Vec<Option<Ex>>,
@@ -57,7 +57,7 @@ enum Determined {
 }
 
 /// Causalises one elaborated class.
-pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Compiled, Vec<Diagnostic>> {
+pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Causalized, Vec<Diagnostic>> {
     let mut cx = Causalizer {
         low: Lowerer::new(model, elab),
         model,
@@ -141,7 +141,7 @@ pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Compiled, 
             name: model.vars[*v].name.clone(),
         })
         .collect();
-    Ok(Compiled {
+    Ok(Causalized {
         causal: CausalClass {
             qualified: model.qualified.clone(),
             slots: low.slots,

@@ -19,7 +19,7 @@ pub use crate::classdb::Kernel;
 pub fn of(entry: &ClassEntry) -> &Kernel {
     entry
         .kernel_cell()
-        .get_or_init(|| generate(&entry.compiled.causal))
+        .get_or_init(|| generate(&entry.causalized.causal))
 }
 
 const PLACEHOLDER: &str = "K__PREFIX__";
@@ -400,7 +400,7 @@ impl Gen<'_> {
         }
     }
 
-    /// How an indexed access of `slot` is compiled: checked ahead when the
+    /// How an indexed access of `slot` is causalized: checked ahead when the
     /// index is affine in the loop variables and Integer parameters and the
     /// slot's size is known, `None` (a check on every element) otherwise.
     fn plan(&self, slot: usize, index: &Ex) -> Option<Planned> {

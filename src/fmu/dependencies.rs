@@ -410,7 +410,7 @@ fn propagate(sys: &System, schedule: &Schedule, extents: &Extents, mode: Mode) -
         a.changed = false;
         if mode == Mode::Initialization {
             for inst in &sys.instances {
-                let class = &sys.classes[inst.class].compiled.causal;
+                let class = &sys.classes[inst.class].causalized.causal;
                 for stmt in class.parameter_stmts.iter().chain(&class.start_stmts) {
                     a.statement(inst, stmt, &mut loops);
                 }
@@ -420,7 +420,7 @@ fn propagate(sys: &System, schedule: &Schedule, extents: &Extents, mode: Mode) -
             match step {
                 Step::Block { instance, block } => {
                     let inst = &sys.instances[*instance];
-                    let class = &sys.classes[inst.class].compiled.causal;
+                    let class = &sys.classes[inst.class].causalized.causal;
                     for stmt in &class.blocks[*block].stmts {
                         a.statement(inst, stmt, &mut loops);
                     }

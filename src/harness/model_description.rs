@@ -5,6 +5,9 @@ use std::borrow::Cow;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
+/// The FMI attributes have one type each, shared with the exporter.
+pub use crate::fmu::table::{Causality, Initial, Variability};
+
 use super::error::HarnessError;
 
 /// What the harness reads of a `modelDescription.xml`.
@@ -65,32 +68,6 @@ pub struct ScalarVariable {
     /// For a Real that is a derivative: 0-based index of the variable it is the
     /// derivative of (FMI writes it 1-based).
     pub derivative: Option<usize>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Causality {
-    Parameter,
-    CalculatedParameter,
-    Input,
-    Output,
-    Local,
-    Independent,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variability {
-    Constant,
-    Fixed,
-    Tunable,
-    Discrete,
-    Continuous,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Initial {
-    Exact,
-    Approx,
-    Calculated,
 }
 
 /// The type element inside a `ScalarVariable`.

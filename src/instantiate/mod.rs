@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Ex, SlotKind};
-use crate::resolve::elaborate::{Causality, Variability};
+use crate::resolve::elaborate::{ClassCausality, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
@@ -461,7 +461,7 @@ impl Builder<'_, '_> {
         };
         let entry = self.sys.classes[ci].clone();
         let model = &entry.model;
-        let compiled = &entry.compiled;
+        let compiled = &entry.causalized;
         let me = self.sys.instances.len();
         let n_vars = model.vars.len();
         self.sys.instances.push(Instance {
@@ -687,7 +687,7 @@ impl Builder<'_, '_> {
                     None => (RealKind::State, vec![Some(0.0); len]),
                 }
             } else if parent.is_none()
-                && v.causality == Causality::Input
+                && v.causality == ClassCausality::Input
                 && v.tearing.is_none()
                 // Checked as a component, a class receives the derivatives
                 // its input connectors carry from whoever connects them.
@@ -698,7 +698,7 @@ impl Builder<'_, '_> {
                     vec![Some(fold_attr(&v.attrs.start).unwrap_or(0.0)); len],
                 )
             } else if parent.is_none()
-                && v.causality == Causality::Output
+                && v.causality == ClassCausality::Output
                 && v.tearing.is_none()
                 && v.carried_of.is_none()
             {
@@ -845,7 +845,7 @@ impl Builder<'_, '_> {
     fn slot_offsets(&mut self) {
         for i in 0..self.sys.instances.len() {
             let ci = self.sys.instances[i].class;
-            let slots = self.sys.classes[ci].compiled.causal.slots.clone();
+            let slots = self.sys.classes[ci].causalized.causal.slots.clone();
             let mut offs = Vec::with_capacity(slots.len());
             for s in &slots {
                 let off = match &s.kind {

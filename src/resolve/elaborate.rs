@@ -12,9 +12,11 @@ use crate::syntax::ast::{
     Section, Subscript, TypePrefixes, Visibility,
 };
 
-/// Causality of a variable as seen from inside the class that declares it.
+/// Causality of a variable as seen from inside the class that declares it:
+/// whether the class receives it or determines it (not FMI causality, which
+/// is `fmu::table::Causality`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Causality {
+pub enum ClassCausality {
     /// Known inside the class (an input, or a connector variable the
     /// class receives).
     Input,
@@ -56,7 +58,7 @@ pub struct Var {
     pub name: String,
     pub ty: Builtin,
     pub variability: Variability,
-    pub causality: Causality,
+    pub causality: ClassCausality,
     pub flow: bool,
     pub special: Special,
     /// Array dimensions as written (Integer literals or parameters).
@@ -325,11 +327,11 @@ impl<'a> Elaborator<'a> {
                             let causality = if comp.prefixes.input.is_some()
                                 || prefixes.input.is_some()
                             {
-                                Causality::Input
+                                ClassCausality::Input
                             } else if comp.prefixes.output.is_some() || prefixes.output.is_some() {
-                                Causality::Output
+                                ClassCausality::Output
                             } else {
-                                Causality::Local
+                                ClassCausality::Local
                             };
                             let mut var = Var {
                                 name: comp.name.name.clone(),
@@ -423,8 +425,8 @@ impl<'a> Elaborator<'a> {
                                 // here (the system chooses it), its residual
                                 // is an unknown of this class.
                                 for (member, causality, role) in [
-                                    ("residual", Causality::Output, Tearing::Residual),
-                                    ("balance", Causality::Input, Tearing::Balance),
+                                    ("residual", ClassCausality::Output, Tearing::Residual),
+                                    ("balance", ClassCausality::Input, Tearing::Balance),
                                 ] {
                                     model.vars.push(Var {
                                         name: format!("{}.{member}", comp.name.name),
@@ -645,7 +647,7 @@ impl<'a> Elaborator<'a> {
                         ),
                     ),
                 }
-            } else if v.causality != Causality::Local {
+            } else if v.causality != ClassCausality::Local {
                 group = Some(MemberGroup::Potentials(v.causality));
             } else if let Some(MemberGroup::Potentials(c)) = group {
                 var.causality = c;
@@ -690,16 +692,16 @@ impl<'a> Elaborator<'a> {
 #[derive(Clone, Copy)]
 enum MemberGroup {
     /// After a signal of this causality, and potentials only since.
-    Potentials(Causality),
+    Potentials(ClassCausality),
     /// After flows that follow a signal of this causality.
-    Flows(Causality),
+    Flows(ClassCausality),
 }
 
-fn invert(c: Causality) -> Causality {
+fn invert(c: ClassCausality) -> ClassCausality {
     match c {
-        Causality::Input => Causality::Output,
-        Causality::Output => Causality::Input,
-        Causality::Local => Causality::Local,
+        ClassCausality::Input => ClassCausality::Output,
+        ClassCausality::Output => ClassCausality::Input,
+        ClassCausality::Local => ClassCausality::Local,
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
-use crate::resolve::elaborate::{join_der, split_der, Causality, Variability};
+use crate::resolve::elaborate::{join_der, split_der, ClassCausality, Variability};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
 use crate::syntax::ast::ComponentRef;
@@ -76,7 +76,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
     let mut reads: Vec<Vec<usize>> = Vec::new();
     let mut writes: Vec<Vec<usize>> = Vec::new();
     for (i, inst) in sys.instances.iter().enumerate() {
-        let class = &sys.classes[inst.class].compiled.causal;
+        let class = &sys.classes[inst.class].causalized.causal;
         for (k, b) in class.blocks.iter().enumerate() {
             nodes.push(Step::Block {
                 instance: i,
@@ -138,7 +138,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         }
         let model = &sys.classes[inst.class].model;
         for (vi, v) in model.vars.iter().enumerate() {
-            if v.causality != Causality::Input
+            if v.causality != ClassCausality::Input
                 || v.variability != Variability::Continuous
                 || v.ty != Builtin::Real
                 || v.tearing.is_some()
@@ -250,7 +250,7 @@ fn never_determined(sys: &System, real: usize) -> Diagnostic {
             .map(|vi| (i, &class.vars[vi]))
     });
     match owner {
-        Some((i, v)) if i == 0 && v.connector.is_some() && v.causality == Causality::Input => {
+        Some((i, v)) if i == 0 && v.connector.is_some() && v.causality == ClassCausality::Input => {
             let connector = v.connector.as_deref().unwrap_or_default();
             Diagnostic::error(
                 "MX005",
@@ -307,7 +307,7 @@ fn twice(sys: &System, var: usize, a: &Step, b: &Step) -> Diagnostic {
     let write_span = |s: &Step| match s {
         Step::Block { instance, block } => {
             let inst = &sys.instances[*instance];
-            let class = &sys.classes[inst.class].compiled.causal;
+            let class = &sys.classes[inst.class].causalized.causal;
             let mut found = None;
             for st in &class.blocks[*block].stmts {
                 for_each_assign_span(st, &mut |slot, span| {
@@ -390,7 +390,7 @@ fn algebraic_loop(
                 } else {
                     inst.path.clone()
                 });
-                let class = &sys.classes[inst.class].compiled.causal;
+                let class = &sys.classes[inst.class].causalized.causal;
                 let depth = inst.path.split('.').filter(|p| !p.is_empty()).count();
                 if let Some(span) = class.blocks[*block].stmts.iter().find_map(first_span) {
                     if outermost.map_or(true, |(d, _)| depth < d) {
@@ -460,9 +460,9 @@ fn side(sys: &System, p: usize, r: &ComponentRef, span: Span) -> Result<Side, Di
     let names: Vec<&str> = r.parts.iter().map(|x| x.name.name.as_str()).collect();
     let is_connector = |m: &crate::resolve::ClassModel, n: &str| {
         m.connectors.iter().any(|c| c.name == n)
-            || m.vars
-                .iter()
-                .any(|v| v.name == n && v.connector.is_none() && v.causality != Causality::Local)
+            || m.vars.iter().any(|v| {
+                v.name == n && v.connector.is_none() && v.causality != ClassCausality::Local
+            })
     };
     match names.as_slice() {
         [c] if is_connector(model, c) => Ok(Side {
@@ -529,9 +529,9 @@ fn members(sys: &System, s: &Side) -> BTreeMap<String, Member> {
             continue;
         }
         let role = match (v.causality, s.inside) {
-            (Causality::Output, true) | (Causality::Input, false) => Some(Role::Source),
-            (Causality::Input, true) | (Causality::Output, false) => Some(Role::Sink),
-            (Causality::Local, _) => None,
+            (ClassCausality::Output, true) | (ClassCausality::Input, false) => Some(Role::Source),
+            (ClassCausality::Input, true) | (ClassCausality::Output, false) => Some(Role::Sink),
+            (ClassCausality::Local, _) => None,
         };
         out.insert(
             suffix,
@@ -826,7 +826,7 @@ fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
             }
             Step::Block { instance, block } => {
                 let inst = &sys.instances[*instance];
-                let class = &sys.classes[inst.class].compiled.causal;
+                let class = &sys.classes[inst.class].causalized.causal;
                 let mut stack: Vec<&Stmt> = class.blocks[*block].stmts.iter().rev().collect();
                 while let Some(stmt) = stack.pop() {
                     match stmt {
