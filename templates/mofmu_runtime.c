@@ -2304,9 +2304,13 @@ MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
         return fmi2Error;
     }
     /* The knowns of a directional derivative are states and inputs. */
-    seeds_finite = all_finite(dvKnown, nKnown);
     known_are_states = known_at >= 0 && inst->states_at >= 0 && known_at >= inst->states_at &&
                        (size_t)known_at + nKnown <= (size_t)inst->states_at + inst->sys->n_states;
+    /* dR is scratch that every call fills before it reads it, so a block
+     * of seeds is copied in while it is checked (one pass, where a check
+     * and a copy would take two); a refused call leaves nothing behind. */
+    seeds_finite = known_are_states ? copy_all_finite(inst->dR + known_at, dvKnown, nKnown)
+                                    : all_finite(dvKnown, nKnown);
     for (i = 0; i < nKnown && !(known_are_states && seeds_finite); i++) {
         unsigned char kind = inst->sys->real_kind[vKnown_ref[i]];
         if (kind != MOFMU_KIND_STATE && kind != MOFMU_KIND_STATE_CALCULATED && kind != MOFMU_KIND_INPUT) {
@@ -2339,7 +2343,9 @@ MOFMU_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
             memset(inst->dR + from, 0, (to - from) * sizeof inst->dR[0]);
         }
     }
-    if (known_at >= 0) {
+    if (known_are_states) {
+        /* Copied in above. */
+    } else if (known_at >= 0) {
         memcpy(inst->dR + known_at, dvKnown, nKnown * sizeof dvKnown[0]);
     } else {
         for (i = 0; i < nKnown; i++) {
