@@ -1,0 +1,351 @@
+//! Bindings: the class's own parameter bindings and state starts, in
+//! declaration order (each may use only earlier parameters), and the
+//! modifiers it writes on its sub-components, lowered to the IR.
+
+use super::*;
+
+impl Causalizer<'_, '_, '_> {
+    #[allow(clippy::type_complexity)]
+    pub(super) fn bindings(
+        &mut self,
+        dims: &[Vec<Affine>],
+    ) -> (
+        Vec<Option<Ex>>,
+        Vec<(usize, Vec<Ex>)>,
+        Vec<(usize, Vec<Ex>)>,
+        Vec<Stmt>,
+        Vec<Stmt>,
+    ) {
+        let mut int_bindings = vec![None; self.low.int_params.len()];
+        let mut bindings = Vec::new();
+        let mut starts = Vec::new();
+        let mut pstmts = Vec::new();
+        let mut sstmts = Vec::new();
+        for (vi, v) in self.model.vars.iter().enumerate() {
+            let is_param = v.variability != Variability::Continuous;
+            if let Some(b) = &v.binding {
+                if !is_param {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "MC047",
+                            b.span,
+                            format!("`{}` has a binding but is not a parameter", v.name),
+                        )
+                        .with_label("binding on a variable")
+                        .with_help("write the binding as an equation instead"),
+                    );
+                    continue;
+                }
+                let Ok(value) = self
+                    .low
+                    .value(b, Context::Direct)
+                    .map_err(|d| self.diags.push(d))
+                else {
+                    continue;
+                };
+                if v.ty != Builtin::Real {
+                    let Ok(e) = self
+                        .low
+                        .lower(b, Context::Direct)
+                        .map_err(|d| self.diags.push(d))
+                    else {
+                        continue;
+                    };
+                    if !self.only_earlier_parameters(&e, vi, b.span) {
+                        continue;
+                    }
+                    if let Some(k) = self.low.int_params.iter().position(|p| *p == vi) {
+                        int_bindings[k] = Some(e);
+                    }
+                    continue;
+                }
+                let Some(elements) = self.fit_shape(vi, value, b.span, false) else {
+                    continue;
+                };
+                if !elements
+                    .iter()
+                    .all(|e| self.only_earlier_parameters(e, vi, b.span))
+                {
+                    continue;
+                }
+                let slot = self.low.own_slot(vi).expect("Real variables have slots");
+                for (k, e) in elements.iter().enumerate() {
+                    pstmts.push(Stmt::Assign {
+                        target: slot,
+                        index: if v.dims.is_empty() {
+                            None
+                        } else {
+                            Some(Ex::Int(k as i64 + 1))
+                        },
+                        value: e.clone(),
+                        guard: Some(vi),
+                        span: b.span,
+                    });
+                }
+                bindings.push((vi, elements));
+            }
+            if v.special.state {
+                if let Some(st) = &v.attrs.start {
+                    let Ok(value) = self
+                        .low
+                        .value(st, Context::Direct)
+                        .map_err(|d| self.diags.push(d))
+                    else {
+                        continue;
+                    };
+                    let Some(elements) = self.fit_shape(vi, value, st.span, true) else {
+                        continue;
+                    };
+                    if !elements
+                        .iter()
+                        .all(|e| self.only_earlier_parameters(e, usize::MAX, st.span))
+                    {
+                        continue;
+                    }
+                    let slot = self.low.own_slot(vi).expect("Real variables have slots");
+                    if v.dims.is_empty() {
+                        sstmts.push(Stmt::Assign {
+                            target: slot,
+                            index: None,
+                            value: elements[0].clone(),
+                            guard: Some(vi),
+                            span: st.span,
+                        });
+                    } else if elements.len() == 1 {
+                        // One value for every element (`each start = x`).
+                        let Some(size) = total_size(&dims[vi]) else {
+                            continue;
+                        };
+                        sstmts.push(Stmt::For {
+                            depth: 0,
+                            lo: Ex::Int(1),
+                            hi: affine_to_ex(&size),
+                            body: vec![Stmt::Assign {
+                                target: slot,
+                                index: Some(Ex::LoopVar(0)),
+                                value: elements[0].clone(),
+                                guard: Some(vi),
+                                span: st.span,
+                            }],
+                        });
+                    } else {
+                        for (k, e) in elements.iter().enumerate() {
+                            sstmts.push(Stmt::Assign {
+                                target: slot,
+                                index: Some(Ex::Int(k as i64 + 1)),
+                                value: e.clone(),
+                                guard: Some(vi),
+                                span: st.span,
+                            });
+                        }
+                    }
+                    starts.push((vi, elements));
+                }
+            }
+        }
+        (int_bindings, bindings, starts, pstmts, sstmts)
+    }
+
+    /// The elements of a binding or start value for variable `vi`: one
+    /// element for a scalar (or, when `broadcast`, for every element of an
+    /// array), or one per element of a literal-shape array.
+    pub(super) fn fit_shape(
+        &mut self,
+        vi: usize,
+        value: Value,
+        span: Span,
+        broadcast: bool,
+    ) -> Option<Vec<Ex>> {
+        let v = &self.model.vars[vi];
+        let want = self.low.shapes[vi].clone();
+        match (&value, &want) {
+            (Value::Scalar(_), _) if v.dims.is_empty() || broadcast => Some(value.elements()),
+            (Value::Array(shape, _), Some(w)) if shape == w => Some(value.elements()),
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "MC063",
+                        span,
+                        format!(
+                            "`{}` has size {} but its value has size {}",
+                            v.name,
+                            want.map(|w| lower::shape_text(&w))
+                                .unwrap_or_else(|| "[n]".into()),
+                            lower::shape_text(&value.shape())
+                        ),
+                    )
+                    .with_label("sizes differ")
+                    .with_help(
+                        "give a value of the variable's size, e.g. {0, 0} for a vector of 2",
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// A binding may use only parameters and constants declared before the
+    /// variable it binds (`before == usize::MAX`: any parameter).
+    pub(super) fn only_earlier_parameters(&mut self, e: &Ex, before: usize, span: Span) -> bool {
+        let mut bad: Option<String> = None;
+        let mut later: Option<String> = None;
+        e.visit(&mut |x| match x {
+            Ex::Var(s, _) => match self.low.slots[*s].kind {
+                SlotKind::Own(i) if self.model.vars[i].variability != Variability::Continuous => {
+                    if i >= before {
+                        later.get_or_insert(self.model.vars[i].name.clone());
+                    }
+                }
+                _ => {
+                    bad.get_or_insert(self.low.slots[*s].name.clone());
+                }
+            },
+            Ex::IntParam(k) => {
+                let i = self.low.int_params[*k];
+                if i >= before {
+                    later.get_or_insert(self.model.vars[i].name.clone());
+                }
+            }
+            Ex::Time => {
+                bad.get_or_insert("time".into());
+            }
+            _ => {}
+        });
+        if let Some(n) = bad {
+            self.diags.push(
+                Diagnostic::error(
+                    "MC049",
+                    span,
+                    format!("a parameter value cannot depend on `{n}`"),
+                )
+                .with_label("not a parameter")
+                .with_help("use only parameters and constants in bindings and start values"),
+            );
+            return false;
+        }
+        if let Some(n) = later {
+            self.diags.push(
+                Diagnostic::error(
+                    "MC001",
+                    span,
+                    format!("`{n}` is used before it is declared (look-ahead)"),
+                )
+                .with_label("declared later")
+                .with_help("declare the parameter before the one whose binding uses it"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// The slot a modifier computed at run time writes to.
+    pub(super) fn modifier_slot(&mut self, m: &SubModifier) -> Result<SlotId, Diagnostic> {
+        use crate::syntax::ast::{ComponentRef, Ident, RefPart};
+        let parts = m
+            .path
+            .iter()
+            .map(String::as_str)
+            .chain(m.var.split('.'))
+            .map(|n| RefPart {
+                name: Ident {
+                    name: n.to_string(),
+                    span: m.span,
+                },
+                subscripts: Vec::new(),
+            })
+            .collect();
+        let r = ComponentRef {
+            global: false,
+            parts,
+            span: m.span,
+        };
+        self.low.sub_slot(&r)?.ok_or_else(|| {
+            Diagnostic::error(
+                "MC019",
+                m.span,
+                format!("no component `{}` to modify", m.path.join(".")),
+            )
+            .with_label("no such component")
+            .with_help("modify only declared components")
+        })
+    }
+
+    pub(super) fn sub_modifiers(&mut self) -> Vec<SubModifier> {
+        let mut out = Vec::new();
+        for sub in &self.model.subs {
+            let path = vec![sub.name.clone()];
+            for arg in &sub.arguments {
+                self.collect_modifier(&path, "", arg, &mut out);
+            }
+        }
+        out
+    }
+
+    pub(super) fn collect_modifier(
+        &mut self,
+        path: &[String],
+        prefix: &str,
+        arg: &Argument,
+        out: &mut Vec<SubModifier>,
+    ) {
+        let Argument::Modify {
+            name,
+            modification: Some(m),
+            span,
+            ..
+        } = arg
+        else {
+            // The check phase reports every `redeclare` as MC111.
+            return;
+        };
+        let full = if prefix.is_empty() {
+            name.dotted()
+        } else {
+            format!("{prefix}.{}", name.dotted())
+        };
+        let attrs = [
+            "unit",
+            "displayUnit",
+            "quantity",
+            "min",
+            "max",
+            "nominal",
+            "fixed",
+            "start",
+        ];
+        if let Some(b) = &m.binding {
+            let last = name.last().name.as_str();
+            let (var, start) = if !prefix.is_empty() && attrs.contains(&last) {
+                (prefix.to_string(), last == "start")
+            } else {
+                (full.clone(), false)
+            };
+            if !prefix.is_empty() && attrs.contains(&last) && last != "start" {
+                // Attributes other than start are static; the component's
+                // class already records them.
+            } else {
+                match self.low.value(b, Context::Direct) {
+                    Ok(v) => {
+                        let elements = v.elements();
+                        if elements
+                            .iter()
+                            .all(|e| self.only_earlier_parameters(e, usize::MAX, b.span))
+                        {
+                            out.push(SubModifier {
+                                path: path.to_vec(),
+                                var,
+                                start,
+                                value: elements,
+                                span: *span,
+                            });
+                        }
+                    }
+                    Err(d) => self.diags.push(d),
+                }
+            }
+        }
+        for a in &m.arguments {
+            self.collect_modifier(path, &full, a, out);
+        }
+    }
+}

@@ -1,0 +1,388 @@
+//! Matching: each equation, read in source order, determines one unknown
+//! (solved for it when it is linear there); `for` equations determine index
+//! ranges that must tile their arrays, and every unknown must end up
+//! determined exactly once.
+
+use super::*;
+
+impl Causalizer<'_, '_, '_> {
+    /// The unknown variables of an equation, each once.
+    pub(super) fn candidates(&self, l: &Ex, r: &Ex) -> Vec<Target> {
+        let mut out: Vec<Target> = Vec::new();
+        for e in [l, r] {
+            e.visit(&mut |x| {
+                if let Ex::Var(s, i) = x {
+                    if !self.is_known_at(*s, i.as_deref()) {
+                        let t = Target {
+                            slot: *s,
+                            index: i.as_deref().cloned(),
+                        };
+                        if !out.contains(&t) {
+                            out.push(t);
+                        }
+                    }
+                }
+            });
+        }
+        out
+    }
+
+    pub(super) fn equation(&mut self, eq: &Equation, dims: &[Vec<Affine>]) -> Vec<Stmt> {
+        match eq {
+            Equation::Simple { lhs, rhs, span } => match self.simple(lhs, rhs, *span, dims) {
+                Ok(s) => s,
+                Err(d) => {
+                    self.diags.push(d);
+                    Vec::new()
+                }
+            },
+            Equation::For {
+                index,
+                range,
+                body,
+                span,
+            } => {
+                let (lo, hi) = match &range.kind {
+                    ExprKind::Range {
+                        start,
+                        step: None,
+                        stop,
+                    } => {
+                        let lo = self
+                            .low
+                            .lower(start, Context::Direct)
+                            .ok()
+                            .and_then(|e| affine(&e, 0));
+                        let hi = self
+                            .low
+                            .lower(stop, Context::Direct)
+                            .ok()
+                            .and_then(|e| affine(&e, 0));
+                        match (lo, hi) {
+                            (Some(lo), Some(hi)) => (lo, hi),
+                            _ => {
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        "MC042",
+                                        range.span,
+                                        "loop bounds must be Integer parameter expressions",
+                                    )
+                                    .with_label("bounds are not Integer parameter expressions")
+                                    .with_help(
+                                        "write `for i in 1:n loop` with n an Integer parameter",
+                                    ),
+                                );
+                                return Vec::new();
+                            }
+                        }
+                    }
+                    _ => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "MC042",
+                                range.span,
+                                "a `for` loop needs a range `a:b`",
+                            )
+                            .with_label("not a range")
+                            .with_help("write `for i in 1:n loop`"),
+                        );
+                        return Vec::new();
+                    }
+                };
+                let _ = span;
+                let depth = self.low.loop_vars.len();
+                self.low.loop_vars.push(index.name.clone());
+                self.loop_ranges.push((lo.clone(), hi.clone()));
+                let mut out = Vec::new();
+                for e in body {
+                    out.extend(self.equation(e, dims));
+                }
+                self.low.loop_vars.pop();
+                self.loop_ranges.pop();
+                vec![Stmt::For {
+                    depth,
+                    lo: affine_to_ex(&lo),
+                    hi: affine_to_ex(&hi),
+                    body: out,
+                }]
+            }
+            // Elaboration takes the connect equations of the class body
+            // out; one left here stands inside a `for` loop.
+            Equation::Connect { span, .. } => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "MC043",
+                        *span,
+                        "`connect` inside a `for` loop is not supported",
+                    )
+                    .with_label("connect in a loop")
+                    .with_help("write the connections one by one, outside the loop"),
+                );
+                Vec::new()
+            }
+            Equation::Call { name, .. } if name.dotted() == "assert" => Vec::new(),
+            // `if`, `when` and other call equations are rejected by the
+            // check phase (MC119, MC116, MC105, MC043), which `load_library`
+            // always runs; reporting them here again would name the same
+            // line twice.
+            _ => {
+                self.skipped_equation = true;
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn simple(
+        &mut self,
+        lhs: &Expr,
+        rhs: &Expr,
+        span: Span,
+        dims: &[Vec<Affine>],
+    ) -> Result<Vec<Stmt>, Diagnostic> {
+        let l = self.low.value(lhs, Context::Equation)?;
+        let r = self.low.value(rhs, Context::Equation)?;
+        if l.shape() != r.shape() {
+            return Err(Diagnostic::error(
+                "MC063",
+                span,
+                format!(
+                    "the two sides of this equation have different sizes: {} and {}",
+                    lower::shape_text(&l.shape()),
+                    lower::shape_text(&r.shape())
+                ),
+            )
+            .with_label("sizes differ")
+            .with_help("make both sides scalars, or arrays of the same size"));
+        }
+        let mut out = Vec::new();
+        for k in 0..l.len() {
+            out.push(self.scalar_equation(l.element(k), r.element(k), span, dims)?);
+        }
+        Ok(out)
+    }
+
+    pub(super) fn scalar_equation(
+        &mut self,
+        l: Ex,
+        r: Ex,
+        span: Span,
+        dims: &[Vec<Affine>],
+    ) -> Result<Stmt, Diagnostic> {
+        let mut l = self.expand_der(&l, span)?;
+        let mut r = self.expand_der(&r, span)?;
+        let mut candidates = self.candidates(&l, &r);
+        if candidates.len() > 1 {
+            // A derivative carried by a variable determined earlier can be
+            // derived here instead of waiting for its own equation.
+            let derivable: Vec<Target> = candidates
+                .iter()
+                .filter(|t| {
+                    self.carried_base(t.slot)
+                        .is_some_and(|b| self.is_determined(b))
+                })
+                .cloned()
+                .collect();
+            if !derivable.is_empty() && derivable.len() < candidates.len() {
+                for t in &derivable {
+                    let d = self.derive_carried(t, span)?;
+                    l = replace_var(&l, t, &d);
+                    r = replace_var(&r, t, &d);
+                }
+                candidates = self.candidates(&l, &r);
+            }
+        }
+        let mut mentioned = Vec::new();
+        for e in [&l, &r] {
+            e.visit(&mut |x| {
+                if let Ex::Var(s, _) = x {
+                    mentioned.push(*s);
+                }
+            });
+        }
+
+        if candidates.is_empty() {
+            let mut d = Diagnostic::error(
+                "MC021",
+                span,
+                "this equation determines no unknown: every variable in it is already known",
+            )
+            .with_label("nothing left to determine")
+            .with_help(
+                "remove the equation, or make one of its variables an unknown of this class",
+            );
+            for s in mentioned {
+                if let Some(Determined::Scalar(first)) = self.determined.get(&s) {
+                    d.message = format!("`{}` is determined twice", self.low.slots[s].name);
+                    d = d.with_note(*first, "first determined here");
+                    break;
+                }
+            }
+            return Err(d);
+        }
+        if candidates.len() > 1 {
+            let names: Vec<String> = candidates
+                .iter()
+                .map(|t| self.low.slots[t.slot].name.clone())
+                .collect();
+            return Err(Diagnostic::error(
+                "MC020",
+                span,
+                format!(
+                    "this equation has {} undetermined unknowns ({}); it must determine exactly one",
+                    candidates.len(),
+                    names.join(", ")
+                ),
+            )
+            .with_label("more than one unknown")
+            .with_help("determine all but one of them in earlier equations (partially ordered form)"));
+        }
+        let target = candidates.remove(0);
+        let value = solve::solve(&l, &r, &target).map_err(|why| {
+            Diagnostic::error(
+                "MC024",
+                span,
+                format!(
+                    "cannot solve this equation for `{}`: {why}",
+                    self.low.slots[target.slot].name
+                ),
+            )
+            .with_label("not solvable for its unknown")
+            .with_help(
+                "write the unknown alone on one side, or linearly with a nonzero coefficient",
+            )
+        })?;
+        self.record(&target, span, dims)?;
+        if self.loop_ranges.is_empty() {
+            self.defs.push((target.clone(), value.clone()));
+        }
+        Ok(Stmt::Assign {
+            target: target.slot,
+            index: target.index,
+            value,
+            guard: None,
+            span,
+        })
+    }
+
+    /// Marks the target as determined (a range of an array when indexed).
+    pub(super) fn record(
+        &mut self,
+        t: &Target,
+        span: Span,
+        _dims: &[Vec<Affine>],
+    ) -> Result<(), Diagnostic> {
+        let Some(index) = &t.index else {
+            if self.low.slots[t.slot].is_array {
+                return Err(Diagnostic::error(
+                    "MC036",
+                    span,
+                    "whole-array equations are not supported yet",
+                )
+                .with_label("whole array")
+                .with_help("determine the elements one by one or in a `for` loop"));
+            }
+            if !self.loop_ranges.is_empty() {
+                return Err(Diagnostic::error(
+                    "MC044",
+                    span,
+                    format!(
+                        "`{}` is determined in every iteration of the loop",
+                        self.low.slots[t.slot].name
+                    ),
+                )
+                .with_label("scalar determined inside a loop")
+                .with_help("determine scalars outside `for` loops"));
+            }
+            self.determined.insert(t.slot, Determined::Scalar(span));
+            return Ok(());
+        };
+        let bad = || {
+            Diagnostic::error(
+                "MC045",
+                span,
+                "the index of the determined element must be `i + c` (i the loop variable) or a parameter expression",
+            )
+            .with_label("index not affine")
+            .with_help("write e.g. x[i], x[i+1] or x[n]")
+        };
+        let depth = self.loop_ranges.len();
+        let (lo, hi) = if depth > 0 {
+            // Coefficient of the innermost loop variable must be 1.
+            let a = affine(index, depth).ok_or_else(bad)?;
+            let (shift, coeff) = loop_shift(index, depth - 1).ok_or_else(bad)?;
+            let _ = a;
+            if coeff != 1 {
+                return Err(bad());
+            }
+            let (llo, lhi) = &self.loop_ranges[depth - 1];
+            (llo.add(&shift, 1), lhi.add(&shift, 1))
+        } else {
+            let a = affine(index, 0).ok_or_else(bad)?;
+            (a.clone(), a)
+        };
+        let entry = self
+            .determined
+            .entry(t.slot)
+            .or_insert_with(|| Determined::Ranges(Vec::new()));
+        if let Determined::Ranges(r) = entry {
+            r.push((lo, hi, span));
+        }
+        Ok(())
+    }
+
+    pub(super) fn check_complete(&mut self, dims: &[Vec<Affine>]) {
+        let connected: BTreeSet<String> = self
+            .model
+            .connects
+            .iter()
+            .flat_map(|c| [&c.a, &c.b])
+            .map(|r| r.parts[0].name.name.clone())
+            .collect();
+        for s in 0..self.low.slots.len() {
+            let slot = &self.low.slots[s];
+            if slot.known {
+                continue;
+            }
+            let var = match slot.kind {
+                SlotKind::Own(i) | SlotKind::Der(i) => i,
+                SlotKind::Sub { .. } => continue,
+            };
+            let v = &self.model.vars[var];
+            // A variable with a binding is reported as MC047 at its line.
+            if v.binding.is_some() {
+                continue;
+            }
+            // A connector member, or a top-level signal such as
+            // `RealOutput y`, may be determined by a connection instead.
+            let connector = v.connector.as_deref().unwrap_or(&v.name);
+            if connected.contains(connector) {
+                continue;
+            }
+            match self.determined.get(&s) {
+                None => self.diags.push(
+                    Diagnostic::error(
+                        "MC029",
+                        v.span,
+                        format!("`{}` is never determined", slot.name),
+                    )
+                    .with_label("no equation determines this")
+                    .with_help(format!("add an equation that determines `{}`", slot.name)),
+                ),
+                Some(Determined::Ranges(r)) => {
+                    if !tiles(r, &dims[var]) {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "MC046",
+                                v.span,
+                                format!("the elements of `{}` are not determined exactly once each", slot.name),
+                            )
+                            .with_label("ranges do not tile the array")
+                            .with_help("the index ranges of the equations must cover 1..size without gaps or overlaps"),
+                        );
+                    }
+                }
+                Some(Determined::Scalar(_)) => {}
+            }
+        }
+    }
+}
