@@ -99,7 +99,7 @@ pub fn simulate_co_simulation(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult,
     let inputs = InputBinding::new(model, opts.input.as_ref())?;
     let interpolate = capabilities.can_interpolate_inputs;
     let variable_steps = capabilities.can_handle_variable_communication_step_size;
-    let mut recorder = Recorder::new(model, &states, &opts.output)?;
+    let mut recorder = Recorder::new(model, &states, &opts.output, settings.output_count)?;
 
     let mut instance = fmu.instantiate_co_simulation("mofmu_harness", false)?;
     initialize(&mut instance, model, opts, &settings, &inputs)?;

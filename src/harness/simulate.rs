@@ -32,6 +32,12 @@ pub struct SimStats {
 
 /// More than this many output rows is almost certainly a wrong interval.
 const MAX_OUTPUT_POINTS: f64 = 1e7;
+
+/// The most values a result may hold (recorded variables times output
+/// points; 8 bytes each in memory, about 20 in the CSV): 2^27, 1 GiB. The
+/// default records every state, which for a model with a million states at
+/// 500 output points would be 4 GB in memory and 7 GB of CSV.
+const MAX_RECORDED_VALUES: usize = 1 << 27;
 /// Event iterations (calls of fmi2NewDiscreteStates at one instant) before giving up.
 const MAX_EVENT_ITERATIONS: usize = 10_000;
 
@@ -72,7 +78,7 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
     let states = model.states()?;
     let n = states.len();
     let nz = model.number_of_event_indicators;
-    let mut recorder = Recorder::new(model, &states, &opts.output)?;
+    let mut recorder = Recorder::new(model, &states, &opts.output, settings.output_count)?;
 
     let instance = RefCell::new(fmu.instantiate("mofmu_harness", false)?);
     let info = {
@@ -502,6 +508,7 @@ impl Recorder {
         model: &ModelDescription,
         states: &[usize],
         output: &[String],
+        output_count: usize,
     ) -> Result<Recorder, HarnessError> {
         for name in output {
             if model.variable(name).is_none() {
@@ -538,6 +545,17 @@ impl Recorder {
             target.0.push(column);
             target.1.push(variable.value_reference);
             recorder.names.push(variable.name.clone());
+        }
+        let rows = output_count.saturating_add(1);
+        let values = recorder.names.len().saturating_mul(rows);
+        if values > MAX_RECORDED_VALUES {
+            return Err(HarnessError::BadOptions(format!(
+                "recording {} variables at {rows} output points would hold {:.1} GB in memory; \
+                 name the variables to record (--output-variable, repeatable) or use a larger \
+                 output interval",
+                recorder.names.len() - 1,
+                values as f64 * 8.0 / 1e9
+            )));
         }
         Ok(recorder)
     }

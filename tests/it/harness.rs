@@ -342,6 +342,22 @@ fn two_hundred_states_simulate_quickly() {
             last[i + 1]
         );
     }
+    // Every state at a million output points would be 201 million values
+    // (1.6 GB): refused before anything runs, with what to do instead.
+    let too_much = SimOptions {
+        output_interval: Some(1e-6),
+        ..options
+    };
+    match simulate(&fmu, &too_much) {
+        Err(HarnessError::BadOptions(message)) => {
+            assert!(
+                message.contains("recording 200 variables at 1000001 output points")
+                    && message.contains("--output-variable"),
+                "{message}"
+            );
+        }
+        other => panic!("a result of 201 million values was not refused: {other:?}"),
+    }
 }
 
 #[test]
