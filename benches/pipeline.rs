@@ -34,7 +34,9 @@ use mofmu::harness::{Fmu, Instance};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{mofmu, mofmu_export, parse_runs, path_arg, show, time, Row, THERMAL};
+use common::{
+    mofmu, mofmu_export, parse_runs, path_arg, rod_export_args, show, time, Row, THERMAL,
+};
 
 #[path = "fmpy/mod.rs"]
 mod fmpy;
@@ -564,17 +566,7 @@ fn export_measured(
     cache: &Path,
 ) -> Result<(Duration, u64), String> {
     use std::process::Command;
-    let set = format!("rod.n={n}");
-    let mut args: Vec<&str> = vec!["export"];
-    args.extend_from_slice(THERMAL);
-    args.extend_from_slice(&[
-        "--model",
-        "Thermal.Examples.RodHeating",
-        "--set",
-        &set,
-        "-o",
-    ]);
-    args.push(path_arg(out)?);
+    let args = rod_export_args(n, out)?;
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_mofmu"))
         .args(&args)

@@ -7,7 +7,7 @@ use crate::codegen::system;
 use crate::diagnostic::Diagnostic;
 use crate::fmu::build::model_table;
 use crate::fmu::fmi_rules::check_table;
-use crate::fmu::model_description::{guid_from, write_model_description};
+use crate::fmu::model_description::{guid_from, model_description_text};
 use crate::fmu::table::Interfaces;
 use crate::fmu::table::ModelTable;
 use crate::instantiate::{instantiate, instantiate_for_check, SetValue};
@@ -431,7 +431,6 @@ impl ExportOutput {
     /// The model description as text (the FMU's is written straight into
     /// the archive from the table).
     pub fn model_description(&self) -> String {
-        let bytes = write_model_description(&self.table, Vec::new()).expect("writing into memory");
-        String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8")
+        model_description_text(&self.table)
     }
 }

@@ -742,10 +742,8 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
         !fits(r, sys->n_instances, 16) || !fits(r, sys->n_steps, 5) || !fits(r, nb, 12)) {
         return "its counts exceed its length";
     }
-    /* Names go into one pool: the strings' bytes plus a terminator each. */
-    r->pool_size = r->left + sys->n_reals + sys->n_instances + nb + 1;
-    free(r->pool);
-    sys->names = r->pool = (char *)allocate(r->pool_size, 1);
+    /* The names fill the pool from its start (the header's strings were
+     * only compared or copied). */
     r->pool_used = 0;
     sys->real_start = (double *)allocate(sys->n_reals, sizeof(double));
     sys->real_kind = (unsigned char *)allocate(sys->n_reals, 1);
@@ -760,7 +758,7 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
     sys->balance_vr = (uint32_t *)allocate(nb, sizeof(uint32_t));
     sys->residual_vr = (uint32_t *)allocate(nb, sizeof(uint32_t));
     sys->balance_name_at = (uint32_t *)allocate(nb, sizeof(uint32_t));
-    if (sys->names == NULL || sys->real_start == NULL || sys->real_kind == NULL ||
+    if (sys->real_start == NULL || sys->real_kind == NULL ||
         sys->real_name_at == NULL || sys->integer_value == NULL ||
         sys->boolean_value == NULL || sys->state_vr == NULL || sys->derivative_vr == NULL ||
         sys->instances == NULL || sys->instance_class == NULL || sys->steps == NULL ||
@@ -989,17 +987,18 @@ mofmu_system *mofmu_system_load(const char *resource_location, char *error, size
     memset(&r, 0, sizeof r);
     r.p = bytes;
     r.left = size >= 8 ? size - 8 : 0;
-    /* A small pool for the header's strings; parse_system replaces it. */
-    r.pool_size = r.left + 1;
-    r.pool = (char *)allocate(r.pool_size, 1);
+    /* One pool for every string, owned by the system: each string is
+     * preceded by its 4-byte length, so their bytes plus a terminator each
+     * fit in the file's length and a quarter. */
+    if (problem == NULL && sys != NULL) {
+        r.pool_size = r.left + r.left / 4 + 1;
+        sys->names = r.pool = (char *)allocate(r.pool_size, 1);
+    }
     if (problem == NULL && (sys == NULL || r.pool == NULL)) {
         problem = "out of memory";
     }
     if (problem == NULL) {
         problem = parse_system(sys, &r);
-    }
-    if (sys != NULL && r.pool != sys->names) {
-        free(r.pool);
     }
     free(bytes);
     if (problem != NULL) {

@@ -110,12 +110,27 @@ pub fn mofmu(repo: &Path, args: &[&str], cache: Option<&Path>) -> Result<(), Str
 }
 
 pub fn mofmu_export(repo: &Path, n: u32, out: &Path, cache: &Path) -> Result<(), String> {
-    let set = format!("rod.n={n}");
-    let out = path_arg(out)?;
-    let mut args = vec!["export"];
-    args.extend_from_slice(THERMAL);
-    args.extend_from_slice(&["--model", ROD_HEATING, "--set", &set, "-o", out]);
+    let args = rod_export_args(n, out)?;
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     mofmu(repo, &args, Some(cache))
+}
+
+/// The arguments of `mofmu export` of the rod with `n` volumes into `out`.
+pub fn rod_export_args(n: u32, out: &Path) -> Result<Vec<String>, String> {
+    let mut args = vec!["export".to_string()];
+    args.extend(THERMAL.iter().map(|s| s.to_string()));
+    args.extend(
+        [
+            "--model",
+            ROD_HEATING,
+            "--set",
+            &format!("rod.n={n}"),
+            "-o",
+            path_arg(out)?,
+        ]
+        .map(str::to_string),
+    );
+    Ok(args)
 }
 
 pub fn path_arg(path: &Path) -> Result<&str, String> {

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::kernel::{self, prototypes};
 use crate::fmu::system_image::{
-    BalanceRecord, ClassRecord, InstanceRecord, RealRecord, StepRecord, SystemImage,
+    u32_of, BalanceRecord, ClassRecord, InstanceRecord, RealRecord, StepRecord, SystemImage,
 };
 use crate::instantiate::System;
 use crate::schedule::{Schedule, Step};
@@ -98,10 +98,6 @@ fn class_records(sys: &System) -> Vec<ClassRecord> {
             }
         })
         .collect()
-}
-
-fn u32_of(n: usize) -> u32 {
-    u32::try_from(n).expect("table lengths fit 32 bits (MX007 keeps models below)")
 }
 
 fn i32_of(n: usize) -> i32 {

@@ -23,9 +23,15 @@ use crate::fmu::table::{
 /// rendered into an FMU that importers would reject.
 pub fn render_model_description(table: &ModelTable) -> Result<String, TableError> {
     check_table(table)?;
+    Ok(model_description_text(table))
+}
+
+/// [`write_model_description`] into a string, for a table that has passed
+/// [`check_table`].
+pub fn model_description_text(table: &ModelTable) -> String {
     let bytes = write_model_description(table, Vec::new()).expect("writing into memory");
     // Every piece written is a &str or escaped from one.
-    Ok(String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8"))
+    String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8")
 }
 
 /// Writes the table as `modelDescription.xml` into `out` (a large model's

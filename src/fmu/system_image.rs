@@ -109,7 +109,7 @@ pub struct SystemImage {
 
 /// A count or index that must fit the format's 32 bits. Exports are
 /// limited far below (MX007), so this only fails on a bug.
-fn u32_of(n: usize) -> u32 {
+pub(crate) fn u32_of(n: usize) -> u32 {
     u32::try_from(n).expect("the system resource counts in 32 bits (MX007 keeps models below)")
 }
 
