@@ -34,8 +34,11 @@ pub struct ArchiveEntry<'a> {
 /// What an entry holds.
 pub enum Contents<'a> {
     Bytes(Cow<'a, [u8]>),
-    /// Written by the function into the (compressing) archive writer.
-    Written(&'a dyn Fn(&mut dyn Write) -> std::io::Result<()>),
+    /// Written by the function into the (compressing) archive writer. The
+    /// function runs on a thread of its own while this one compresses what
+    /// it has written so far: for a large model, rendering the description
+    /// and deflating it take about as long as each other.
+    Written(&'a (dyn Fn(&mut dyn Write) -> std::io::Result<()> + Sync)),
 }
 
 impl std::fmt::Debug for Contents<'_> {
@@ -145,15 +148,90 @@ fn write_zip<W: Write + Seek>(file: W, entries: &[ArchiveEntry<'_>]) -> Result<(
         zip.start_file(entry.path.as_str(), base.unix_permissions(mode))?;
         match &entry.bytes {
             Contents::Bytes(bytes) => zip.write_all(bytes)?,
-            Contents::Written(write) => {
-                // Small writes go through a buffer: each write into the
-                // archive runs the compressor.
-                let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &mut zip);
-                write(&mut buffered)?;
-                buffered.flush()?;
-            }
+            Contents::Written(write) => write_rendered(&mut zip, *write)?,
         }
     }
     zip.finish()?.flush()?;
     Ok(())
+}
+
+/// The size of the pieces a rendering thread hands to the compressor: large
+/// enough that the hand-over costs nothing next to deflating a piece, small
+/// enough that the few in flight take no memory worth counting.
+const PIECE: usize = 1 << 16;
+/// Pieces in flight between the rendering thread and the compressor.
+const PIECES_IN_FLIGHT: usize = 8;
+
+/// Runs `write` on a scoped thread and deflates its output into the open
+/// entry of `zip` as it comes. Either side's failure ends both: a failed
+/// write into the archive drops the receiver, so the renderer's next
+/// hand-over fails; a failed render ends the channel and its error is
+/// returned after the pieces before it are written.
+fn write_rendered<W: Write + Seek>(
+    zip: &mut ZipWriter<W>,
+    write: &(dyn Fn(&mut dyn Write) -> std::io::Result<()> + Sync),
+) -> Result<(), ZipFailure> {
+    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<u8>>(PIECES_IN_FLIGHT);
+    std::thread::scope(|scope| {
+        let renderer = scope.spawn(move || {
+            let mut pieces = Pieces {
+                piece: Vec::with_capacity(PIECE),
+                send,
+            };
+            write(&mut pieces)?;
+            pieces.hand_over()
+        });
+        let mut written: std::io::Result<()> = Ok(());
+        for piece in receive {
+            written = zip.write_all(&piece);
+            if written.is_err() {
+                break;
+            }
+        }
+        let rendered = renderer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // The archive's error first: when it failed, the renderer only
+        // saw the channel close.
+        written?;
+        rendered?;
+        Ok(())
+    })
+}
+
+/// A writer that gathers bytes into pieces and sends each full piece.
+struct Pieces {
+    piece: Vec<u8>,
+    send: std::sync::mpsc::SyncSender<Vec<u8>>,
+}
+
+impl Pieces {
+    fn hand_over(&mut self) -> std::io::Result<()> {
+        if self.piece.is_empty() {
+            return Ok(());
+        }
+        let full = std::mem::replace(&mut self.piece, Vec::with_capacity(PIECE));
+        self.send.send(full).map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "the archive stopped taking the entry",
+            )
+        })
+    }
+}
+
+impl Write for Pieces {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let room = PIECE - self.piece.len();
+        let taken = bytes.len().min(room);
+        self.piece.extend_from_slice(&bytes[..taken]);
+        if self.piece.len() == PIECE {
+            self.hand_over()?;
+        }
+        Ok(taken)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

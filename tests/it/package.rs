@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use mofmu::fmu::model_description::render_model_description;
 use mofmu::package::{
-    build_fmu, CSource, FmuBuildSpec, ModelDescriptionSource, ObjectCache, PackageError,
+    build_fmu, write_archive_atomically, ArchiveEntry, CSource, Contents, FmuBuildSpec,
+    ModelDescriptionSource, ObjectCache, PackageError,
 };
 
 use crate::model_description::decay_table;
@@ -394,4 +395,81 @@ fn concurrent_builds_share_one_cache_safely() {
     }
     let stored = std::fs::read_dir(cache.dir()).unwrap().count();
     assert_eq!(stored, 2);
+}
+
+/// An entry written by a function is rendered on a thread of its own and
+/// deflated as it comes: what the function writes, in writes of any size,
+/// is what the archive holds; a render that fails half-way returns its
+/// error and leaves the destination as it was.
+#[test]
+fn an_entry_rendered_beside_the_compressor_is_written_whole_or_not_at_all() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("Rendered.fmu");
+    // 3 MB in writes of 1 to 70,000 bytes, so pieces are cut everywhere.
+    let expected: Vec<u8> = (0..3_000_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    let render = |w: &mut dyn std::io::Write| {
+        let mut at = 0;
+        let mut size = 1;
+        while at < expected.len() {
+            let end = (at + size).min(expected.len());
+            w.write_all(&expected[at..end])?;
+            at = end;
+            size = size * 7 % 70_001 + 1;
+        }
+        Ok(())
+    };
+    let entries = || {
+        vec![
+            ArchiveEntry {
+                path: "rendered.bin".to_string(),
+                bytes: Contents::Written(&render),
+                executable: false,
+            },
+            ArchiveEntry {
+                path: "small.txt".to_string(),
+                bytes: b"after".as_slice().into(),
+                executable: false,
+            },
+        ]
+    };
+    write_archive_atomically(&out, entries()).unwrap();
+    let read = zip_entries(&out);
+    assert_eq!(read.len(), 2);
+    assert_eq!(read[0].0, "rendered.bin");
+    assert!(
+        read[0].1 == expected,
+        "the rendered entry reads back as written"
+    );
+    assert_eq!(read[1].1, b"after");
+    let first = std::fs::read(&out).unwrap();
+    write_archive_atomically(&out, entries()).unwrap();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        first,
+        "same entries, same bytes"
+    );
+
+    // A render that fails after 1 MB: its error, and the old archive kept.
+    let failing = |w: &mut dyn std::io::Write| {
+        w.write_all(&expected[..1_000_000])?;
+        Err(std::io::Error::other("the table ran out"))
+    };
+    let error = write_archive_atomically(
+        &out,
+        vec![ArchiveEntry {
+            path: "rendered.bin".to_string(),
+            bytes: Contents::Written(&failing),
+            executable: false,
+        }],
+    )
+    .unwrap_err();
+    assert!(error.to_string().contains("the table ran out"), "{error}");
+    assert_eq!(std::fs::read(&out).unwrap(), first);
+    let names: Vec<_> = std::fs::read_dir(temp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["Rendered.fmu"], "no temporary file is left behind");
 }
