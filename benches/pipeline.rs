@@ -432,17 +432,10 @@ fn twin_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result<
     }
     let mut cases = Vec::new();
     for (fmu, &n) in fmus.iter().zip(TWIN_SIZES) {
-        let md = fmu.model_description();
-        let states = md.states().map_err(|e| e.to_string())?;
-        let state_vr = states
-            .iter()
-            .map(|i| md.variables[*i].value_reference)
-            .collect();
-        let der_vr = md
-            .derivatives
-            .iter()
-            .map(|i| md.variables[*i].value_reference)
-            .collect();
+        let (state_vr, der_vr) = fmu
+            .model_description()
+            .state_and_derivative_references()
+            .map_err(|e| e.to_string())?;
         let mut instance = fmu.instantiate("twin", false).map_err(|e| e.to_string())?;
         enter_continuous_time_mode(&mut instance).map_err(|e| e.to_string())?;
         let n = n as usize;

@@ -111,6 +111,16 @@ impl ModelDescription {
             })
             .collect()
     }
+
+    /// The value references of the continuous states and of their
+    /// derivatives, both in state-vector order: what an integrator passes
+    /// to `fmi2GetDirectionalDerivative` for the Jacobian.
+    pub fn state_and_derivative_references(&self) -> Result<(Vec<u32>, Vec<u32>), HarnessError> {
+        let reference = |i: &usize| self.variables[*i].value_reference;
+        let states = self.states()?.iter().map(reference).collect();
+        let derivatives = self.derivatives.iter().map(reference).collect();
+        Ok((states, derivatives))
+    }
 }
 
 fn invalid(message: impl Into<String>) -> HarnessError {

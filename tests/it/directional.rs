@@ -13,19 +13,12 @@ use super::export::{cases, export, library, package, shared_cache};
 fn check_fmu(fmu_path: &Path, label: &str) -> Result<usize, String> {
     let fmu = Fmu::load(fmu_path).map_err(|e| format!("{label}: {e}"))?;
     let md = fmu.model_description().clone();
-    let states = md.states().map_err(|e| format!("{label}: {e}"))?;
-    if states.is_empty() {
+    let (state_vr, der_vr) = md
+        .state_and_derivative_references()
+        .map_err(|e| format!("{label}: {e}"))?;
+    if state_vr.is_empty() {
         return Ok(0);
     }
-    let state_vr: Vec<u32> = states
-        .iter()
-        .map(|i| md.variables[*i].value_reference)
-        .collect();
-    let der_vr: Vec<u32> = md
-        .derivatives
-        .iter()
-        .map(|i| md.variables[*i].value_reference)
-        .collect();
     let mut inst = fmu
         .instantiate("directional", false)
         .map_err(|e| format!("{label}: {e}"))?;

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use mofmu::harness::fmi2::Instance;
 use mofmu::harness::Fmu;
 use mofmu::instantiate::SetValue;
 
@@ -14,23 +15,51 @@ use super::export::{export, library, package, shared_cache};
 #[path = "../../benches/rod_twin/mod.rs"]
 mod twin;
 
+/// The FMU of the rod with `n` volumes, exported into this test's directory.
+fn rod_fmu(n: usize) -> Fmu {
+    let lib = library(&["examples/Base.mo", "examples/Thermal"]);
+    let sets = [SetValue {
+        path: "rod.n".into(),
+        value: n as f64,
+    }];
+    let out = export(&lib, "Thermal.Examples.RodHeating", &sets);
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("rod_twin")
+        .join(format!("RodHeating_{n}.fmu"));
+    package(&out, &path, &shared_cache());
+    Fmu::load(&path).unwrap()
+}
+
+/// An instance of `fmu` in continuous-time mode, with the value references
+/// of its states and derivatives.
+fn integrating(fmu: &Fmu) -> (Instance<'_>, Vec<u32>, Vec<u32>) {
+    let (state_vr, der_vr) = fmu
+        .model_description()
+        .state_and_derivative_references()
+        .unwrap();
+    let mut inst = fmu.instantiate("twin", false).unwrap();
+    inst.setup_experiment(None, 0.0, None).unwrap();
+    inst.enter_initialization_mode().unwrap();
+    inst.exit_initialization_mode().unwrap();
+    while inst
+        .new_discrete_states()
+        .unwrap()
+        .new_discrete_states_needed
+        != 0
+    {}
+    inst.enter_continuous_time_mode().unwrap();
+    (inst, state_vr, der_vr)
+}
+
 #[test]
 fn rod_derivatives_are_bit_identical_to_the_hand_written_twin() {
     let twin = twin::RodTwin::build().unwrap_or_else(|e| panic!("building the twin: {e}"));
-    let lib = library(&["examples/Base.mo", "examples/Thermal"]);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rod_twin");
     for n in [2usize, 3, 57] {
-        let sets = [SetValue {
-            path: "rod.n".into(),
-            value: n as f64,
-        }];
-        let out = export(&lib, "Thermal.Examples.RodHeating", &sets);
-        let path = dir.join(format!("RodHeating_{n}.fmu"));
-        package(&out, &path, &shared_cache());
-        let fmu = Fmu::load(&path).unwrap();
-        let md = fmu.model_description().clone();
-        let states = md.states().unwrap();
-        let names: Vec<&str> = states
+        let fmu = rod_fmu(n);
+        let md = fmu.model_description();
+        let names: Vec<&str> = md
+            .states()
+            .unwrap()
             .iter()
             .map(|i| md.variables[*i].name.as_str())
             .collect();
@@ -39,26 +68,7 @@ fn rod_derivatives_are_bit_identical_to_the_hand_written_twin() {
             names, expected,
             "the states are the rod's temperatures in order"
         );
-        let state_vr: Vec<u32> = states
-            .iter()
-            .map(|i| md.variables[*i].value_reference)
-            .collect();
-        let der_vr: Vec<u32> = md
-            .derivatives
-            .iter()
-            .map(|i| md.variables[*i].value_reference)
-            .collect();
-        let mut inst = fmu.instantiate("twin", false).unwrap();
-        inst.setup_experiment(None, 0.0, None).unwrap();
-        inst.enter_initialization_mode().unwrap();
-        inst.exit_initialization_mode().unwrap();
-        while inst
-            .new_discrete_states()
-            .unwrap()
-            .new_discrete_states_needed
-            != 0
-        {}
-        inst.enter_continuous_time_mode().unwrap();
+        let (mut inst, state_vr, der_vr) = integrating(&fmu);
         // Uneven temperatures, so every term of every equation matters.
         let t: Vec<f64> = (0..n)
             .map(|i| 300.0 + 97.3 * ((i as f64) * 0.731).sin() + 1e-3 * i as f64)
@@ -107,40 +117,9 @@ fn rod_derivatives_are_bit_identical_to_the_hand_written_twin() {
 #[test]
 fn directional_derivatives_follow_the_order_of_the_references() {
     let twin = twin::RodTwin::build().unwrap_or_else(|e| panic!("building the twin: {e}"));
-    let lib = library(&["examples/Base.mo", "examples/Thermal"]);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rod_twin");
     let n = 600usize;
-    let sets = [SetValue {
-        path: "rod.n".into(),
-        value: n as f64,
-    }];
-    let out = export(&lib, "Thermal.Examples.RodHeating", &sets);
-    let path = dir.join(format!("RodHeating_{n}.fmu"));
-    package(&out, &path, &shared_cache());
-    let fmu = Fmu::load(&path).unwrap();
-    let md = fmu.model_description().clone();
-    let state_vr: Vec<u32> = md
-        .states()
-        .unwrap()
-        .iter()
-        .map(|i| md.variables[*i].value_reference)
-        .collect();
-    let der_vr: Vec<u32> = md
-        .derivatives
-        .iter()
-        .map(|i| md.variables[*i].value_reference)
-        .collect();
-    let mut inst = fmu.instantiate("order", false).unwrap();
-    inst.setup_experiment(None, 0.0, None).unwrap();
-    inst.enter_initialization_mode().unwrap();
-    inst.exit_initialization_mode().unwrap();
-    while inst
-        .new_discrete_states()
-        .unwrap()
-        .new_discrete_states_needed
-        != 0
-    {}
-    inst.enter_continuous_time_mode().unwrap();
+    let fmu = rod_fmu(n);
+    let (mut inst, state_vr, der_vr) = integrating(&fmu);
     let v: Vec<f64> = (0..n).map(|i| 1.0 + ((i as f64) * 1.3).cos()).collect();
     let mut expected = vec![0.0; n];
     twin.tangent(&v, &mut expected);
