@@ -4,7 +4,7 @@
 use super::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
 use super::solve;
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::{ClassCausality, ClassModel, Variability};
+use crate::resolve::model::{ClassCausality, ClassModel, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::Elaborator;
 use crate::syntax::ast::{BinOp, ComponentRef, Expr, ExprKind, Subscript, UnOp};

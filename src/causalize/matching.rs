@@ -331,12 +331,14 @@ impl Causalizer<'_, '_, '_> {
     }
 
     pub(super) fn check_complete(&mut self, dims: &[Vec<Affine>]) {
-        let connected: BTreeSet<String> = self
+        // The class's own ports that a connect names.
+        let connected: BTreeSet<Port> = self
             .model
             .connects
             .iter()
             .flat_map(|c| [&c.a, &c.b])
-            .map(|r| r.parts[0].name.name.clone())
+            .filter(|side| side.sub.is_none())
+            .map(|side| side.port)
             .collect();
         for s in 0..self.low.slots.len() {
             let slot = &self.low.slots[s];
@@ -354,8 +356,11 @@ impl Causalizer<'_, '_, '_> {
             }
             // A connector member, or a top-level signal such as
             // `RealOutput y`, may be determined by a connection instead.
-            let connector = v.connector.as_deref().unwrap_or(&v.name);
-            if connected.contains(connector) {
+            let port = match v.connector {
+                Some(c) => Port::Connector(c),
+                None => Port::Signal(var),
+            };
+            if connected.contains(&port) {
                 continue;
             }
             match self.determined.get(&s) {

@@ -14,7 +14,8 @@ pub mod solve;
 use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::{ClassModel, Variability};
+use crate::resolve::connect::Port;
+use crate::resolve::model::{ClassModel, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::Elaborator;
 use crate::source::Span;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Ex, SlotKind};
-use crate::resolve::elaborate::{ClassCausality, Variability};
+use crate::resolve::model::{element_name, ClassCausality, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
@@ -101,6 +101,9 @@ pub struct Instance {
     pub indicator_base: u32,
     /// Offset in R of every slot of the class kernel.
     pub slot_offsets: Vec<usize>,
+    /// The instance of each sub-component of the class (index into
+    /// `System::instances`), once it is instantiated.
+    pub subs: Vec<Option<usize>>,
 }
 
 #[derive(Debug, Clone)]
@@ -303,7 +306,7 @@ impl Builder<'_, '_> {
     /// parameter itself (its own binding or `--set`).
     fn check_bounds(
         &mut self,
-        v: &crate::resolve::elaborate::Var,
+        v: &crate::resolve::model::Var,
         name: &str,
         values: &[f64],
         origin: Option<(Option<Span>, Option<usize>)>,
@@ -477,6 +480,7 @@ impl Builder<'_, '_> {
             relation_base: self.sys.n_relations,
             indicator_base: self.sys.n_indicators,
             slot_offsets: Vec::new(),
+            subs: vec![None; model.subs.len()],
         });
         self.sys.n_relations += compiled.causal.n_relations;
         self.sys.n_indicators += compiled.causal.n_indicators;
@@ -711,7 +715,7 @@ impl Builder<'_, '_> {
             } else {
                 kind
             };
-            if v.tearing == Some(crate::resolve::elaborate::Tearing::Balance) {
+            if v.tearing == Some(crate::resolve::model::Tearing::Balance) {
                 let component = v.name.trim_end_matches(".balance");
                 let residual = model
                     .var(&format!("{component}.residual"))
@@ -773,7 +777,7 @@ impl Builder<'_, '_> {
         }
 
         // Sub-components, each with the modifiers meant for it.
-        for sub in &model.subs {
+        for (k, sub) in model.subs.iter().enumerate() {
             let prefix = format!("{}.", sub.name);
             let mut child_incoming: Vec<Incoming> = incoming
                 .iter()
@@ -797,6 +801,7 @@ impl Builder<'_, '_> {
             }
             // Modifiers naming nothing in the component are errors.
             let child_path = flat(&sub.name);
+            let child = self.sys.instances.len();
             self.instance(
                 sub.class,
                 child_path,
@@ -805,6 +810,9 @@ impl Builder<'_, '_> {
                 child_incoming.clone(),
                 depth + 1,
             );
+            if self.sys.instances.len() > child {
+                self.sys.instances[me].subs[k] = Some(child);
+            }
             self.check_modifiers_used(sub.class, &child_incoming);
         }
     }
@@ -893,8 +901,6 @@ fn derivative_unit(u: &str) -> String {
     }
 }
 
-/// The flat FMI name of element `e` (0-based, row-major) of a variable:
-/// `rod.T[3]`, `body.R[1,2]`, `der(rev.flangeOn.v0[1])`.
 /// The value of an attribute written as a number literal (`min = 2`,
 /// `start = -1.5`); anything else is not folded.
 fn fold_literal(e: &Option<crate::syntax::ast::Expr>) -> Option<f64> {
@@ -909,25 +915,4 @@ fn fold_literal(e: &Option<crate::syntax::ast::Expr>) -> Option<f64> {
         },
         _ => None,
     })
-}
-
-pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String {
-    let (order, inner) = crate::resolve::elaborate::split_der(name);
-    let mut flat = if path.is_empty() {
-        inner.to_string()
-    } else {
-        format!("{path}.{inner}")
-    };
-    if !shape.is_empty() {
-        let mut idx = Vec::with_capacity(shape.len());
-        let mut rest = e;
-        for k in (0..shape.len()).rev() {
-            idx.push(rest % shape[k] + 1);
-            rest /= shape[k];
-        }
-        idx.reverse();
-        let idx: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
-        flat = format!("{flat}[{}]", idx.join(","));
-    }
-    crate::resolve::elaborate::join_der(order, &flat)
 }

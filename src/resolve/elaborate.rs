@@ -1,137 +1,23 @@
 //! Elaboration of one class: its variables (connector members expanded,
 //! inherited elements included), its sub-components and its equations, all
-//! in source order. Nothing here depends on how the class is used.
+//! in source order, then every name in them resolved in the class's scope.
+//! Nothing here depends on how the class is used.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use super::connect::{self, Connect};
+use super::model::{
+    join_der, Attributes, ClassCausality, ClassModel, ConnectorDecl, ConnectorMember, Special, Sub,
+    Tearing, Var, Variability,
+};
 use super::tree::{Builtin, ClassId, ClassTree, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{
-    Argument, ClassBody, ClassKind, ComponentRef, Element, Equation, Expr, ExprKind, Modification,
-    Section, Subscript, TypePrefixes, Visibility,
+    Argument, ClassBody, ClassKind, Element, Equation, Expr, ExprKind, Modification, Section,
+    Subscript, TypePrefixes, Visibility,
 };
-
-/// Causality of a variable as seen from inside the class that declares it:
-/// whether the class receives it or determines it (not FMI causality, which
-/// is `fmu::table::Causality`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClassCausality {
-    /// Known inside the class (an input, or a connector variable the
-    /// class receives).
-    Input,
-    /// To be determined by the class.
-    Output,
-    /// Neither: a protected or public variable of the class itself.
-    Local,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variability {
-    Constant,
-    Parameter,
-    Continuous,
-}
-
-/// The special predefined types a variable may have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Special {
-    pub state: bool,
-    /// 1 for `RealWithDerivative`, 2 for `RealWith2Derivatives`.
-    pub derivatives: u8,
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Attributes {
-    pub unit: Option<String>,
-    pub display_unit: Option<String>,
-    pub quantity: Option<String>,
-    pub start: Option<Expr>,
-    pub min: Option<Expr>,
-    pub max: Option<Expr>,
-    pub nominal: Option<Expr>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Var {
-    /// Name inside the class: `T`, `port.T`.
-    pub name: String,
-    pub ty: Builtin,
-    pub variability: Variability,
-    pub causality: ClassCausality,
-    pub flow: bool,
-    pub special: Special,
-    /// Array dimensions as written (Integer literals or parameters).
-    pub dims: Vec<Expr>,
-    pub attrs: Attributes,
-    pub binding: Option<Expr>,
-    pub protected: bool,
-    /// The connector component this variable belongs to, if any.
-    pub connector: Option<String>,
-    /// For the derivative a RealWithDerivative variable carries: the index
-    /// of that variable.
-    pub carried_of: Option<usize>,
-    /// The role of a variable of a declared LinearResponse component.
-    pub tearing: Option<Tearing>,
-    pub description: Option<String>,
-    pub span: Span,
-}
-
-/// The two variables of a declared `LinearResponse` component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tearing {
-    /// Chosen by the system: known inside the class.
-    Balance,
-    /// Determined by the class; the system makes it zero.
-    Residual,
-}
-
-/// A sub-component whose class has equations of its own (a model or block).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sub {
-    pub name: String,
-    pub class: ClassId,
-    pub arguments: Vec<Argument>,
-    pub protected: bool,
-    pub span: Span,
-}
-
-/// A component of connector type.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ConnectorDecl {
-    pub name: String,
-    pub class: ClassId,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Connect {
-    pub a: ComponentRef,
-    pub b: ComponentRef,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClassModel {
-    pub id: ClassId,
-    pub qualified: String,
-    pub kind: ClassKind,
-    pub partial: bool,
-    pub vars: Vec<Var>,
-    pub subs: Vec<Sub>,
-    pub connectors: Vec<ConnectorDecl>,
-    pub equations: Vec<Equation>,
-    pub connects: Vec<Connect>,
-    /// The resolved source of the class and of everything it inherits, for
-    /// the kernel cache key.
-    pub fingerprint: String,
-}
-
-impl ClassModel {
-    pub fn var(&self, name: &str) -> Option<usize> {
-        self.vars.iter().position(|v| v.name == name)
-    }
-}
 
 /// Elaborates classes on demand and remembers the results.
 pub struct Elaborator<'a> {
@@ -194,13 +80,14 @@ impl<'a> Elaborator<'a> {
         let mut model = ClassModel {
             id,
             qualified: node.qualified.clone(),
-            kind: node.def.kind,
             partial: node.def.prefixes.partial.is_some(),
             vars: Vec::new(),
             subs: Vec::new(),
             connectors: Vec::new(),
             equations: Vec::new(),
             connects: Vec::new(),
+            transfers: Ok(Vec::new()),
+            faults: Vec::new(),
             fingerprint: self.sources.snippet(node.def.span).to_string(),
         };
         let body = match &node.def.body {
@@ -253,15 +140,7 @@ impl<'a> Elaborator<'a> {
                             }
                             model.fingerprint.push('\n');
                             model.fingerprint.push_str(&b.fingerprint);
-                            let shift = model.vars.len();
-                            model.vars.extend(b.vars.into_iter().map(|mut v| {
-                                v.carried_of = v.carried_of.map(|c| c + shift);
-                                v
-                            }));
-                            model.subs.extend(b.subs);
-                            model.connectors.extend(b.connectors);
-                            model.equations.extend(b.equations);
-                            model.connects.extend(b.connects);
+                            inherit(&mut model, b);
                         }
                         Err(ds) => diags.extend(ds),
                     }
@@ -374,7 +253,9 @@ impl<'a> Elaborator<'a> {
                             }
                             match self.connector_members(cid, &comp.name.name, protected, comp.span)
                             {
-                                Ok(mut members) => {
+                                Ok(members) => {
+                                    let (keys, mut members): (Vec<String>, Vec<Var>) =
+                                        members.into_iter().unzip();
                                     for arg in &own_mods {
                                         if let Err(d) =
                                             apply_to_member(&mut members, &comp.name.name, arg)
@@ -383,13 +264,23 @@ impl<'a> Elaborator<'a> {
                                         }
                                     }
                                     let shift = model.vars.len();
+                                    let connector = model.connectors.len();
                                     model.vars.extend(members.into_iter().map(|mut v| {
                                         v.carried_of = v.carried_of.map(|c| c + shift);
+                                        v.connector = Some(connector);
                                         v
                                     }));
                                     model.connectors.push(ConnectorDecl {
                                         name: comp.name.name.clone(),
                                         class: cid,
+                                        members: keys
+                                            .into_iter()
+                                            .enumerate()
+                                            .map(|(k, key)| ConnectorMember {
+                                                var: shift + k,
+                                                key,
+                                            })
+                                            .collect(),
                                         span: comp.span,
                                     });
                                 }
@@ -461,6 +352,7 @@ impl<'a> Elaborator<'a> {
                 Element::Class { .. } | Element::Import(_) => {}
             }
         }
+        let mut connects = Vec::new();
         for section in &body.sections {
             if let Section::Equation {
                 initial: None,
@@ -470,21 +362,52 @@ impl<'a> Elaborator<'a> {
             {
                 for eq in equations {
                     match eq {
-                        Equation::Connect { a, b, span } => model.connects.push(Connect {
-                            a: a.clone(),
-                            b: b.clone(),
-                            span: *span,
-                        }),
+                        Equation::Connect { a, b, span } => connects.push((a, b, *span)),
                         other => model.equations.push(other.clone()),
                     }
                 }
             }
         }
+        // Every element is known now: the connects resolve against them.
+        let mut sub_models: Vec<Option<Result<Arc<ClassModel>, Diagnostic>>> =
+            vec![None; model.subs.len()];
+        for (a, b, span) in connects {
+            let mut sub_model = |k: usize| self.sub_model(&model, &mut sub_models, k);
+            let a = connect::side(&model, a, &mut sub_model);
+            let b = connect::side(&model, b, &mut sub_model);
+            match (a, b) {
+                (Ok(a), Ok(b)) => model.connects.push(Connect { a, b, span }),
+                (a, b) => {
+                    model.faults.extend(a.err());
+                    model.faults.extend(b.err());
+                }
+            }
+        }
+        model.transfers = connect::connection_sets(&model.connects, &model.subs);
         if diags.is_empty() {
             Ok(model)
         } else {
             Err(diags)
         }
+    }
+
+    /// The model of the class of sub-component `k` of `model`, elaborated
+    /// on first use; a class that cannot be elaborated gives its first
+    /// diagnostic (its own check reports them all).
+    fn sub_model(
+        &mut self,
+        model: &ClassModel,
+        cache: &mut [Option<Result<Arc<ClassModel>, Diagnostic>>],
+        k: usize,
+    ) -> Result<Arc<ClassModel>, Diagnostic> {
+        if let Some(r) = &cache[k] {
+            return r.clone();
+        }
+        let r = self
+            .class(model.subs[k].class)
+            .map_err(|mut ds| ds.remove(0));
+        cache[k] = Some(r.clone());
+        r
     }
 
     /// Follows short class definitions down to a predefined type, a
@@ -583,14 +506,15 @@ impl<'a> Elaborator<'a> {
     }
 
     /// Expands a connector class into variables named `comp.member`, with
-    /// causality assigned by the assumed-causality rules.
+    /// causality assigned by the assumed-causality rules; each with its
+    /// name in the connector class.
     fn connector_members(
         &mut self,
         cid: ClassId,
         comp: &str,
         protected: bool,
         span: Span,
-    ) -> Result<Vec<Var>, Vec<Diagnostic>> {
+    ) -> Result<Vec<(String, Var)>, Vec<Diagnostic>> {
         let cm = self.class(cid)?;
         let mut out = Vec::new();
         let mut diags = Vec::new();
@@ -609,7 +533,7 @@ impl<'a> Elaborator<'a> {
                 // same causality.
                 var.causality = out
                     .get(base)
-                    .map(|b: &Var| b.causality)
+                    .map(|(_, b): &(String, Var)| b.causality)
                     .unwrap_or(v.causality);
                 let inner = v.name.trim_start_matches("der(").trim_end_matches(')');
                 let depth = v.name.matches("der(").count();
@@ -618,10 +542,9 @@ impl<'a> Elaborator<'a> {
                     "der(".repeat(depth),
                     ")".repeat(depth)
                 );
-                var.connector = Some(comp.to_string());
                 var.protected = protected;
                 var.span = span;
-                out.push(var);
+                out.push((v.name.clone(), var));
                 continue;
             }
             if v.variability != Variability::Continuous {
@@ -675,10 +598,9 @@ impl<'a> Elaborator<'a> {
                 );
             }
             var.name = format!("{comp}.{}", v.name);
-            var.connector = Some(comp.to_string());
             var.protected = protected;
             var.span = span;
-            out.push(var);
+            out.push((v.name.clone(), var));
         }
         if diags.is_empty() {
             Ok(out)
@@ -686,6 +608,41 @@ impl<'a> Elaborator<'a> {
             Err(diags)
         }
     }
+}
+
+/// Adds the elements of a base class (its modifiers applied) to the model
+/// that extends it: indices into the base's variables, components and
+/// connectors move by what the model declared before the `extends`.
+fn inherit(model: &mut ClassModel, base: ClassModel) {
+    let vars = model.vars.len();
+    let subs = model.subs.len();
+    let connectors = model.connectors.len();
+    model.vars.extend(base.vars.into_iter().map(|mut v| {
+        v.carried_of = v.carried_of.map(|c| c + vars);
+        v.connector = v.connector.map(|c| c + connectors);
+        v
+    }));
+    model.subs.extend(base.subs);
+    model
+        .connectors
+        .extend(base.connectors.into_iter().map(|mut c| {
+            for m in &mut c.members {
+                m.var += vars;
+            }
+            c
+        }));
+    model.equations.extend(base.equations);
+    model
+        .connects
+        .extend(base.connects.into_iter().map(|mut c| {
+            for side in [&mut c.a, &mut c.b] {
+                side.shift(vars, subs, connectors);
+            }
+            c
+        }));
+    // The connection sets are formed again over every connect of the model;
+    // the faults of inherited lines stay faults here.
+    model.faults.extend(base.faults);
 }
 
 /// Where a connector's member list stands while it is read in order.
@@ -895,27 +852,4 @@ pub fn is_linear_response(node: &super::tree::ClassNode) -> bool {
         })
         .collect();
     names == ["residual", "balance"]
-}
-
-/// The name of a carried derivative of order `order` in FMI's structured
-/// form: `der(x)`, `der(x,2)`; order 0 is the variable itself.
-pub fn join_der(order: usize, name: &str) -> String {
-    match order {
-        0 => name.to_string(),
-        1 => format!("der({name})"),
-        k => format!("der({name},{k})"),
-    }
-}
-
-/// The inverse of [`join_der`]: `der(x,2)` gives (2, `x`).
-pub fn split_der(name: &str) -> (usize, &str) {
-    let Some(inner) = name.strip_prefix("der(").and_then(|n| n.strip_suffix(')')) else {
-        return (0, name);
-    };
-    match inner.rsplit_once(',') {
-        Some((base, k)) if k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty() => {
-            (k.parse().unwrap_or(1), base)
-        }
-        _ => (1, inner),
-    }
 }

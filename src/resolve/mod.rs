@@ -1,7 +1,11 @@
-//! Name resolution without look-ahead, and elaboration of single classes.
+//! Name resolution without look-ahead, and elaboration of single classes
+//! into resolved class models.
 
+pub mod connect;
 pub mod elaborate;
+pub mod model;
 pub mod tree;
 
-pub use elaborate::{ClassModel, Elaborator};
+pub use elaborate::Elaborator;
+pub use model::ClassModel;
 pub use tree::{ClassId, ClassTree};

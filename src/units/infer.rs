@@ -19,7 +19,8 @@ use super::parse::{parse, Unit};
 use super::print::{product_form, Vocabulary};
 use super::term::{Dim, Mismatch, Solver, Term, Q};
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::ClassModel;
+use crate::resolve::connect::Side;
+use crate::resolve::model::ClassModel;
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
@@ -44,8 +45,6 @@ pub struct ClassUnits {
     pub class: ClassId,
     pub qualified: String,
     pub var_names: Vec<String>,
-    /// The connector each variable belongs to (for connect equations).
-    pub var_connectors: Vec<Option<String>>,
     /// Unit of each variable (`None` for Integer and Boolean variables) in
     /// terms of the type variables `0..params.len()`.
     pub vars: Vec<Option<Term>>,
@@ -404,12 +403,6 @@ impl Cx<'_> {
             class: self.model.id,
             qualified: self.model.qualified.clone(),
             var_names: self.model.vars.iter().map(|v| v.name.clone()).collect(),
-            var_connectors: self
-                .model
-                .vars
-                .iter()
-                .map(|v| v.connector.clone())
-                .collect(),
             vars,
             declared,
             states: self.model.vars.iter().map(|v| v.special.state).collect(),
@@ -762,45 +755,34 @@ impl Cx<'_> {
 
     /// Variables of one side of a connect: (name inside the connector,
     /// unit, flat name for messages).
-    fn connect_side(&mut self, r: &ComponentRef) -> Vec<(String, Option<Term>, String)> {
-        let names: Vec<String> = r.parts.iter().map(|p| p.name.name.clone()).collect();
+    fn connect_side(&mut self, side: &Side) -> Vec<(String, Option<Term>, String)> {
+        let Some(k) = side.sub else {
+            return side
+                .members
+                .iter()
+                .map(|m| (m.key.clone(), self.own[m.var].clone(), m.name.clone()))
+                .collect();
+        };
+        let Some(units) = self.subs[k].units.clone() else {
+            return Vec::new();
+        };
+        let s = self.subs[k].name.clone();
         let mut out = Vec::new();
-        match names.as_slice() {
-            [c] => {
-                for (vi, v) in self.model.vars.iter().enumerate() {
-                    if let Some(suffix) = member_suffix(&v.name, v.connector.as_deref(), c) {
-                        out.push((suffix, self.own[vi].clone(), v.name.clone()));
-                    }
-                }
+        for m in &side.members {
+            if units.vars[m.var].is_none() {
+                continue;
             }
-            [s, c] => {
-                let Some(k) = self.subs.iter().position(|x| &x.name == s) else {
-                    return out;
-                };
-                let Some(units) = self.subs[k].units.clone() else {
-                    return out;
-                };
-                for (vi, name) in units.var_names.iter().enumerate() {
-                    if units.vars[vi].is_none() {
-                        continue;
-                    }
-                    let conn = units.var_connectors[vi].as_deref();
-                    if let Some(suffix) = member_suffix(name, conn, c) {
-                        let t = self.sub_var(&[s.clone(), name.clone()]);
-                        out.push((suffix, t, format!("{s}.{name}")));
-                    }
-                }
-            }
-            _ => {}
+            let t = self.sub_var(&[s.clone(), m.name.clone()]);
+            out.push((m.key.clone(), t, format!("{s}.{}", m.name)));
         }
         out
     }
 
-    fn connect(&mut self, a: &ComponentRef, b: &ComponentRef) {
+    fn connect(&mut self, a: &Side, b: &Side) {
         let sa = self.connect_side(a);
         let sb = self.connect_side(b);
-        for (suffix, ta, na) in &sa {
-            let Some((_, tb, nb)) = sb.iter().find(|x| &x.0 == suffix) else {
+        for (key, ta, na) in &sa {
+            let Some((_, tb, nb)) = sb.iter().find(|x| &x.0 == key) else {
                 continue;
             };
             if let (Some(ta), Some(tb)) = (ta, tb) {
@@ -812,16 +794,6 @@ impl Cx<'_> {
 
 fn constant(u: &Unit) -> Term {
     Term::constant(Dim::from_unit(u))
-}
-
-/// `port.T` in connector `port` is member `T`; a signal variable `y`
-/// (no connector) is its own connector with member "".
-fn member_suffix(name: &str, connector: Option<&str>, c: &str) -> Option<String> {
-    match connector {
-        Some(conn) if conn == c => Some(name[c.len() + 1..].to_string()),
-        None if name == c => Some(String::new()),
-        _ => None,
-    }
 }
 
 /// A numeric literal exponent (`2`, `-1`, `0.5`) as a rational.
