@@ -4,9 +4,10 @@
 use super::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
 use super::solve;
 use crate::diagnostic::Diagnostic;
-use crate::resolve::model::{ClassCausality, ClassModel, Variability};
+use crate::resolve::model::{ClassCausality, ClassModel, MemberError, MemberRef, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::Elaborator;
+use crate::source::Span;
 use crate::syntax::ast::{BinOp, ComponentRef, Expr, ExprKind, Subscript, UnOp};
 
 /// Where an expression is evaluated, which decides how relations behave.
@@ -70,7 +71,11 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 });
             }
         }
-        let shapes = model.vars.iter().map(|v| literal_shape(&v.dims)).collect();
+        let shapes = model
+            .vars
+            .iter()
+            .map(|v| literal_shape(&v.dims.iter().map(literal_size).collect::<Vec<_>>()))
+            .collect();
         Lowerer {
             model,
             elab,
@@ -95,85 +100,77 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
     /// The slot of a sub-component variable, created on first use.
     pub fn sub_slot(&mut self, r: &ComponentRef) -> Result<Option<SlotId>, Diagnostic> {
         let first = &r.parts[0].name.name;
-        let Some(sub) = self.model.subs.iter().find(|s| &s.name == first) else {
+        let Some(sub) = self.model.subs.iter().position(|s| &s.name == first) else {
             return Ok(None);
         };
-        let mut path = vec![sub.name.clone()];
-        let mut class = sub.class;
-        let mut rest = &r.parts[1..];
-        // Descend through nested sub-components.
-        loop {
-            let cm = self.elab.class(class).map_err(|mut ds| ds.remove(0))?;
-            let Some(next) = rest.first() else {
-                return Err(Diagnostic::error(
+        let parts: Vec<String> = r.parts[1..].iter().map(|p| p.name.name.clone()).collect();
+        let member = self
+            .elab
+            .member(self.model, sub, &parts)
+            .map_err(|e| match e {
+                MemberError::Class(d) => d,
+                MemberError::Component { component } => Diagnostic::error(
                     "MC022",
                     r.span,
-                    format!("`{}` is a component, not a variable", path.join(".")),
+                    format!("`{component}` is a component, not a variable"),
                 )
                 .with_label("a component, not a variable")
-                .with_help("refer to one of its variables, e.g. `component.y`"));
-            };
-            if let Some(s) = cm.subs.iter().find(|s| s.name == next.name.name) {
-                path.push(s.name.clone());
-                class = s.class;
-                rest = &rest[1..];
-                continue;
-            }
-            let var_name: Vec<&str> = rest.iter().map(|p| p.name.name.as_str()).collect();
-            let var_name = var_name.join(".");
-            let Some(v) = cm.vars.iter().find(|v| v.name == var_name) else {
-                return Err(Diagnostic::error(
+                .with_help("refer to one of its variables, e.g. `component.y`"),
+                MemberError::NoElement {
+                    component, rest, ..
+                } => Diagnostic::error(
                     "MC022",
                     r.span,
-                    format!(
-                        "component `{}` has no variable `{var_name}`",
-                        path.join(".")
-                    ),
+                    format!("component `{component}` has no variable `{rest}`"),
                 )
                 .with_label("unknown variable")
-                .with_help("check the component's class for the variable's name"));
-            };
-            if v.ty != Builtin::Real {
-                return Err(Diagnostic::error(
-                    "MC032",
-                    r.span,
-                    format!("`{}.{var_name}` is not a Real variable; only Real variables of components can be used in equations", path.join(".")),
-                )
-                .with_label("not a Real variable")
-                .with_help("use the value through a Real parameter of this class"));
-            }
-            let shape = literal_shape(&v.dims);
-            let Some(shape) = shape else {
-                return Err(Diagnostic::error(
-                    "MC033",
-                    r.span,
-                    "parameter-sized arrays of sub-components cannot be used in equations",
-                )
-                .with_label("array of a sub-component")
-                .with_help("connect the component instead, or expose a scalar output"));
-            };
-            let kind = SlotKind::Sub {
-                path: path.clone(),
-                var: var_name.clone(),
-            };
-            if let Some(i) = self.slots.iter().position(|s| s.kind == kind) {
-                self.sub_shapes.insert(i, shape);
-                return Ok(Some(i));
-            }
-            let sub_input =
-                v.causality == ClassCausality::Input && v.variability == Variability::Continuous;
-            self.slots.push(Slot {
-                name: format!("{}.{var_name}", path.join(".")),
-                kind,
-                known: !sub_input,
-                is_input: !sub_input && v.variability == Variability::Continuous,
-                is_array: !shape.is_empty(),
-                size: Some(shape.iter().product()),
-            });
-            let i = self.slots.len() - 1;
-            self.sub_shapes.insert(i, shape);
-            return Ok(Some(i));
+                .with_help("check the component's class for the variable's name"),
+            })?;
+        self.member_slot(&member, r.span).map(Some)
+    }
+
+    /// The slot of a variable of a sub-component, created on first use:
+    /// only Real variables of literal shape can be used in equations.
+    pub fn member_slot(&mut self, m: &MemberRef, span: Span) -> Result<SlotId, Diagnostic> {
+        if m.ty != Builtin::Real {
+            return Err(Diagnostic::error(
+                "MC032",
+                span,
+                format!("`{}` is not a Real variable; only Real variables of components can be used in equations", m.dotted()),
+            )
+            .with_label("not a Real variable")
+            .with_help("use the value through a Real parameter of this class"));
         }
+        let Some(shape) = literal_shape(&m.literal_dims) else {
+            return Err(Diagnostic::error(
+                "MC033",
+                span,
+                "parameter-sized arrays of sub-components cannot be used in equations",
+            )
+            .with_label("array of a sub-component")
+            .with_help("connect the component instead, or expose a scalar output"));
+        };
+        let kind = SlotKind::Sub {
+            path: m.component.split('.').map(str::to_string).collect(),
+            var: m.name.clone(),
+        };
+        if let Some(i) = self.slots.iter().position(|s| s.kind == kind) {
+            self.sub_shapes.insert(i, shape);
+            return Ok(i);
+        }
+        let sub_input =
+            m.causality == ClassCausality::Input && m.variability == Variability::Continuous;
+        self.slots.push(Slot {
+            name: m.dotted(),
+            kind,
+            known: !sub_input,
+            is_input: !sub_input && m.variability == Variability::Continuous,
+            is_array: !shape.is_empty(),
+            size: Some(shape.iter().product()),
+        });
+        let i = self.slots.len() - 1;
+        self.sub_shapes.insert(i, shape);
+        Ok(i)
     }
 
     /// Lowers an expression that must be scalar.
@@ -722,13 +719,13 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
 /// The largest array whose elements are handled one by one.
 pub const MAX_SCALARISED: usize = 4096;
 
-/// The shape of an array whose dimensions are Integer literals and which is
-/// small enough to handle element by element; `Some([])` for a scalar.
-/// A larger one is handled like a parameter-sized array.
-fn literal_shape(dims: &[Expr]) -> Option<Vec<usize>> {
+/// The shape of an array whose dimensions are Integer literals (of these
+/// sizes) and which is small enough to handle element by element; `Some([])`
+/// for a scalar. A larger one is handled like a parameter-sized array.
+fn literal_shape(dims: &[Option<i64>]) -> Option<Vec<usize>> {
     dims.iter()
-        .map(|d| match d.kind {
-            ExprKind::Integer(i) if i >= 1 => Some(i as usize),
+        .map(|d| match *d {
+            Some(i) if i >= 1 => Some(i as usize),
             _ => None,
         })
         .collect::<Option<Vec<usize>>>()
@@ -738,6 +735,14 @@ fn literal_shape(dims: &[Expr]) -> Option<Vec<usize>> {
                 .try_fold(1usize, |n, d| n.checked_mul(*d))
                 .is_some_and(|n| n <= MAX_SCALARISED)
         })
+}
+
+/// The size of an array dimension written as an Integer literal.
+fn literal_size(e: &Expr) -> Option<i64> {
+    match e.kind {
+        ExprKind::Integer(i) => Some(i),
+        _ => None,
+    }
 }
 
 /// A lowered value: a scalar, or the elements of an array with a literal

@@ -15,11 +15,12 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Diagnostic;
 use crate::resolve::connect::Port;
-use crate::resolve::model::{ClassModel, Variability};
+use crate::resolve::model::{ClassModel, MemberRef, Variability};
+use crate::resolve::modifier::Attribute;
 use crate::resolve::tree::Builtin;
 use crate::resolve::Elaborator;
 use crate::source::Span;
-use crate::syntax::ast::{Argument, Equation, Expr, ExprKind};
+use crate::syntax::ast::{Equation, Expr, ExprKind};
 use ir::{Affine, Block, CausalClass, Ex, IntParam, SlotId, SlotKind, Stmt};
 use lower::{Context, Lowerer, Value};
 use solve::Target;
@@ -28,10 +29,8 @@ use solve::Target;
 /// `rod(n = 5, T0 = Tstart)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubModifier {
-    /// Path of the modified component below this class: ["rod"].
-    pub path: Vec<String>,
-    /// Variable inside that component: "T0", "port.T".
-    pub var: String,
+    /// The modified variable, below one of this class's components.
+    pub target: MemberRef,
     /// `start` attribute instead of the binding.
     pub start: bool,
     /// The value in terms of this class: one element, or one per element

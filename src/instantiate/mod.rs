@@ -145,7 +145,11 @@ impl System {
 /// command line.
 #[derive(Debug, Clone)]
 struct Incoming {
-    var: String,
+    /// The variable it sets: components below the instance it arrives at
+    /// (each an index into the previous one's class's `subs`), then the
+    /// variable's index in the last one's class.
+    subs: Vec<usize>,
+    var: usize,
     start: bool,
     /// One value, or one per element of an array.
     value: Vec<Ex>,
@@ -229,16 +233,22 @@ fn instantiate_with(
         purpose,
     };
     b.sys.model_name = model_name;
+    // A `--set` path that names no variable is reported below: it is
+    // never used.
     let incoming: Vec<Incoming> = sets
         .iter()
         .enumerate()
-        .map(|(i, s)| Incoming {
-            var: s.path.clone(),
-            start: false,
-            value: vec![Ex::Real(s.value)],
-            origin: None,
-            set_index: Some(i),
-            span: None,
+        .filter_map(|(i, s)| {
+            let (subs, var) = set_target(b.elab, model, &s.path)?;
+            Some(Incoming {
+                subs,
+                var,
+                start: false,
+                value: vec![Ex::Real(s.value)],
+                origin: None,
+                set_index: Some(i),
+                span: None,
+            })
         })
         .collect();
     b.instance(model, String::new(), None, None, incoming, 0);
@@ -263,6 +273,25 @@ fn instantiate_with(
     }
     b.slot_offsets();
     Ok(b.sys)
+}
+
+/// The variable a `--set` path names below `class`: components by name,
+/// then a variable (whose own name may have a dot: `port.T`).
+fn set_target(elab: &mut Elaborator, class: ClassId, path: &str) -> Option<(Vec<usize>, usize)> {
+    let parts: Vec<&str> = path.split('.').collect();
+    let mut subs = Vec::new();
+    let mut model = elab.class(class).ok()?;
+    let mut rest = parts.as_slice();
+    while !rest.is_empty() {
+        if let Some(v) = model.var(&rest.join(".")) {
+            return Some((subs, v));
+        }
+        let k = model.subs.iter().position(|s| s.name == rest[0])?;
+        subs.push(k);
+        model = elab.class(model.subs[k].class).ok()?;
+        rest = &rest[1..];
+    }
+    None
 }
 
 fn elab_name(elab: &Elaborator, id: ClassId) -> String {
@@ -493,12 +522,11 @@ impl Builder<'_, '_> {
         };
 
         // The effective modifier of each variable: the outermost one wins.
-        let mut effective: HashMap<(String, bool), Incoming> = HashMap::new();
+        let mut effective: HashMap<(usize, bool), Incoming> = HashMap::new();
         for inc in &incoming {
-            let is_var = model.var(&inc.var).is_some();
-            if is_var {
+            if inc.subs.is_empty() {
                 effective
-                    .entry((inc.var.clone(), inc.start))
+                    .entry((inc.var, inc.start))
                     .or_insert_with(|| inc.clone());
                 if let Some(si) = inc.set_index {
                     self.sets_used[si] = true;
@@ -510,7 +538,7 @@ impl Builder<'_, '_> {
         let mut ints = Vec::new();
         for (k, ip) in compiled.causal.int_params.iter().enumerate() {
             let v = &model.vars[ip.var];
-            let value = if let Some(inc) = effective.get(&(v.name.clone(), false)) {
+            let value = if let Some(inc) = effective.get(&(ip.var, false)) {
                 self.fold_incoming(inc)
                     .filter(|v| v.len() == 1)
                     .map(|v| v[0])
@@ -549,7 +577,7 @@ impl Builder<'_, '_> {
                 );
             }
             let origin = effective
-                .get(&(v.name.clone(), false))
+                .get(&(ip.var, false))
                 .map(|inc| (inc.span, inc.set_index));
             self.check_bounds(v, &flat(&v.name), &[value], origin, decl_span);
             ints.push(value as i64);
@@ -659,7 +687,7 @@ impl Builder<'_, '_> {
                     .iter()
                     .find(|(i, _)| *i == vi)
                     .map(|(_, e)| e);
-                let inc = effective.get(&(v.name.clone(), false));
+                let inc = effective.get(&(vi, false));
                 match self.value_of(inc, own, me, vi, &ints, len) {
                     Some(Some(x)) => {
                         let values: Vec<f64> = x.iter().flatten().copied().collect();
@@ -683,8 +711,8 @@ impl Builder<'_, '_> {
                     .find(|(i, _)| *i == vi)
                     .map(|(_, e)| e);
                 let inc = effective
-                    .get(&(v.name.clone(), true))
-                    .or_else(|| effective.get(&(v.name.clone(), false)));
+                    .get(&(vi, true))
+                    .or_else(|| effective.get(&(vi, false)));
                 match self.value_of(inc, own, me, vi, &ints, len) {
                     Some(Some(x)) => (RealKind::State, x),
                     Some(None) => (RealKind::StateCalculated, none.clone()),
@@ -778,28 +806,27 @@ impl Builder<'_, '_> {
 
         // Sub-components, each with the modifiers meant for it.
         for (k, sub) in model.subs.iter().enumerate() {
-            let prefix = format!("{}.", sub.name);
             let mut child_incoming: Vec<Incoming> = incoming
                 .iter()
-                .filter(|inc| model.var(&inc.var).is_none() && inc.var.starts_with(&prefix))
+                .filter(|inc| inc.subs.first() == Some(&k))
                 .map(|inc| Incoming {
-                    var: inc.var[prefix.len()..].to_string(),
+                    subs: inc.subs[1..].to_vec(),
                     ..inc.clone()
                 })
                 .collect();
-            for (k, m) in compiled.sub_modifiers.iter().enumerate() {
-                if m.path.len() == 1 && m.path[0] == sub.name {
+            for (j, m) in compiled.sub_modifiers.iter().enumerate() {
+                if m.target.path[0] == k {
                     child_incoming.push(Incoming {
-                        var: m.var.clone(),
+                        subs: m.target.path[1..].to_vec(),
+                        var: m.target.var,
                         start: m.start,
                         value: m.value.clone(),
-                        origin: Some((me, k)),
+                        origin: Some((me, j)),
                         set_index: None,
                         span: Some(m.span),
                     });
                 }
             }
-            // Modifiers naming nothing in the component are errors.
             let child_path = flat(&sub.name);
             let child = self.sys.instances.len();
             self.instance(
@@ -807,44 +834,11 @@ impl Builder<'_, '_> {
                 child_path,
                 Some(me),
                 Some(sub.span),
-                child_incoming.clone(),
+                child_incoming,
                 depth + 1,
             );
             if self.sys.instances.len() > child {
                 self.sys.instances[me].subs[k] = Some(child);
-            }
-            self.check_modifiers_used(sub.class, &child_incoming);
-        }
-    }
-
-    fn check_modifiers_used(&mut self, class: ClassId, incoming: &[Incoming]) {
-        let Some(&ci) = self.class_index.get(&class) else {
-            return;
-        };
-        let model = self.sys.classes[ci].model.clone();
-        for inc in incoming {
-            if inc.set_index.is_some() {
-                continue;
-            }
-            let first = inc.var.split('.').next().unwrap_or("");
-            let known = model.var(&inc.var).is_some() || model.subs.iter().any(|s| s.name == first);
-            if !known {
-                if let Some(span) = inc.span {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "MC019",
-                            span,
-                            format!(
-                                "`{}` has no element `{}` to modify",
-                                model.qualified, inc.var
-                            ),
-                        )
-                        .with_label("unknown element")
-                        .with_help(
-                            "modify only parameters and variables the component's class declares",
-                        ),
-                    );
-                }
             }
         }
     }

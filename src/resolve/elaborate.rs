@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use super::connect::{self, Connect};
 use super::model::{
-    join_der, Attributes, ClassCausality, ClassModel, ConnectorDecl, ConnectorMember, Special, Sub,
-    Tearing, Var, Variability,
+    join_der, Attributes, ClassCausality, ClassModel, ConnectorDecl, ConnectorMember, MemberError,
+    MemberRef, Special, Sub, Tearing, Var, Variability,
 };
+use super::modifier::{self, Modifier};
 use super::tree::{Builtin, ClassId, ClassTree, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
@@ -77,6 +78,9 @@ impl<'a> Elaborator<'a> {
         let tree = self.tree;
         let node = tree.get(id);
         let mut diags = Vec::new();
+        // Modifiers of components, resolved once every element is known:
+        // (component, the arguments written for it).
+        let mut sub_modifiers: Vec<(usize, &[Argument])> = Vec::new();
         let mut model = ClassModel {
             id,
             qualified: node.qualified.clone(),
@@ -134,8 +138,12 @@ impl<'a> Elaborator<'a> {
                         Ok(b) => {
                             let mut b = ClassModel::clone(&b);
                             for arg in &ext.modification {
-                                if let Err(d) = apply_to_inherited(&mut b, arg) {
-                                    diags.push(d);
+                                match apply_to_inherited(&mut b, arg) {
+                                    Ok(Some((k, args))) => {
+                                        sub_modifiers.push((model.subs.len() + k, args))
+                                    }
+                                    Ok(None) => {}
+                                    Err(d) => diags.push(d),
                                 }
                             }
                             model.fingerprint.push('\n');
@@ -154,11 +162,10 @@ impl<'a> Elaborator<'a> {
                             continue;
                         }
                     };
-                    let own_mods = comp
+                    let own_mods: &[Argument] = comp
                         .modification
                         .as_ref()
-                        .map(|m| m.arguments.clone())
-                        .unwrap_or_default();
+                        .map_or(&[], |m| m.arguments.as_slice());
                     let binding = comp.modification.as_ref().and_then(|m| m.binding.clone());
                     let mut dims: Vec<Expr> = comp
                         .type_dims
@@ -229,7 +236,7 @@ impl<'a> Elaborator<'a> {
                                 description: comp.description.clone(),
                                 span: comp.span,
                             };
-                            for arg in mods.iter().chain(own_mods.iter()) {
+                            for arg in mods.iter().chain(own_mods) {
                                 if let Err(d) = apply_attribute(&mut var, arg) {
                                     diags.push(d);
                                 }
@@ -256,7 +263,7 @@ impl<'a> Elaborator<'a> {
                                 Ok(members) => {
                                     let (keys, mut members): (Vec<String>, Vec<Var>) =
                                         members.into_iter().unzip();
-                                    for arg in &own_mods {
+                                    for arg in own_mods {
                                         if let Err(d) =
                                             apply_to_member(&mut members, &comp.name.name, arg)
                                         {
@@ -339,10 +346,11 @@ impl<'a> Elaborator<'a> {
                                 }
                                 continue;
                             }
+                            sub_modifiers.push((model.subs.len(), own_mods));
                             model.subs.push(Sub {
                                 name: comp.name.name.clone(),
                                 class: cid,
-                                arguments: own_mods,
+                                modifiers: Vec::new(),
                                 protected,
                                 span: comp.span,
                             });
@@ -368,11 +376,29 @@ impl<'a> Elaborator<'a> {
                 }
             }
         }
-        // Every element is known now: the connects resolve against them.
-        let mut sub_models: Vec<Option<Result<Arc<ClassModel>, Diagnostic>>> =
-            vec![None; model.subs.len()];
+        // Every element is known now: modifiers of components and connects
+        // resolve against them and against the components' classes.
+        for (k, args) in sub_modifiers {
+            let mut written = Vec::new();
+            modifier::flatten(args, &[], &mut written);
+            for w in written {
+                match self.member(&model, k, &w.target) {
+                    Ok(target) => {
+                        if let Some(attribute) = w.attribute {
+                            model.subs[k].modifiers.push(Modifier {
+                                target,
+                                attribute,
+                                value: w.value.clone(),
+                                span: w.span,
+                            });
+                        }
+                    }
+                    Err(e) => model.faults.push(e.not_modifiable(w.span)),
+                }
+            }
+        }
         for (a, b, span) in connects {
-            let mut sub_model = |k: usize| self.sub_model(&model, &mut sub_models, k);
+            let mut sub_model = |k: usize| self.sub_model(&model, k);
             let a = connect::side(&model, a, &mut sub_model);
             let b = connect::side(&model, b, &mut sub_model);
             match (a, b) {
@@ -391,23 +417,62 @@ impl<'a> Elaborator<'a> {
         }
     }
 
-    /// The model of the class of sub-component `k` of `model`, elaborated
-    /// on first use; a class that cannot be elaborated gives its first
-    /// diagnostic (its own check reports them all).
-    fn sub_model(
+    /// The model of the class of sub-component `k` of `model`; a class
+    /// that cannot be elaborated gives its first diagnostic (its own check
+    /// reports them all).
+    fn sub_model(&mut self, model: &ClassModel, k: usize) -> Result<Arc<ClassModel>, Diagnostic> {
+        self.class(model.subs[k].class)
+            .map_err(|mut ds| ds.remove(0))
+    }
+
+    /// Resolves a variable of component `sub` of `model`, or of one of the
+    /// components nested in it: `parts` is the path below `sub`
+    /// (`["port", "T"]`, `["integrator", "x"]`). At each level a variable
+    /// of the whole remaining path comes before a component of its first
+    /// name (a connector member's name has a dot in it).
+    pub fn member(
         &mut self,
         model: &ClassModel,
-        cache: &mut [Option<Result<Arc<ClassModel>, Diagnostic>>],
-        k: usize,
-    ) -> Result<Arc<ClassModel>, Diagnostic> {
-        if let Some(r) = &cache[k] {
-            return r.clone();
+        sub: usize,
+        parts: &[String],
+    ) -> Result<MemberRef, MemberError> {
+        let mut path = vec![sub];
+        let mut names = vec![model.subs[sub].name.as_str()];
+        let mut class = self.sub_model(model, sub).map_err(MemberError::Class)?;
+        let mut rest = parts;
+        loop {
+            if rest.is_empty() {
+                return Err(MemberError::Component {
+                    component: names.join("."),
+                });
+            }
+            let joined = rest.join(".");
+            if let Some(v) = class.var(&joined) {
+                let var = &class.vars[v];
+                return Ok(MemberRef {
+                    path,
+                    var: v,
+                    component: names.join("."),
+                    name: joined,
+                    ty: var.ty,
+                    variability: var.variability,
+                    causality: var.causality,
+                    literal_dims: var.dims.iter().map(literal_size).collect(),
+                });
+            }
+            let Some(k) = class.subs.iter().position(|s| s.name == rest[0]) else {
+                return Err(MemberError::NoElement {
+                    class: class.qualified.clone(),
+                    component: names.join("."),
+                    rest: joined,
+                });
+            };
+            path.push(k);
+            names.push(&rest[0]);
+            let next = self.sub_model(&class, k).map_err(MemberError::Class)?;
+            class = next;
+            rest = &rest[1..];
         }
-        let r = self
-            .class(model.subs[k].class)
-            .map_err(|mut ds| ds.remove(0));
-        cache[k] = Some(r.clone());
-        r
     }
 
     /// Follows short class definitions down to a predefined type, a
@@ -779,8 +844,14 @@ fn apply_modification(var: &mut Var, m: &Modification) -> Result<(), Diagnostic>
     Ok(())
 }
 
-/// `extends Base(k = 2, x(start = 1))`: modifies inherited variables.
-fn apply_to_inherited(base: &mut ClassModel, arg: &Argument) -> Result<(), Diagnostic> {
+/// `extends Base(k = 2, x(start = 1))`: modifies inherited variables. A
+/// modifier of an inherited component (`extends Base(sub(k = 2))`) is
+/// given back, with the component's index in the base class, to be
+/// resolved with the component's own.
+fn apply_to_inherited<'a>(
+    base: &mut ClassModel,
+    arg: &'a Argument,
+) -> Result<Option<(usize, &'a [Argument])>, Diagnostic> {
     match arg {
         Argument::Modify {
             name,
@@ -790,11 +861,10 @@ fn apply_to_inherited(base: &mut ClassModel, arg: &Argument) -> Result<(), Diagn
         } => {
             let target = name.dotted();
             if let Some(var) = base.vars.iter_mut().find(|v| v.name == target) {
-                return apply_modification(var, m);
+                return apply_modification(var, m).map(|()| None);
             }
-            if let Some(sub) = base.subs.iter_mut().find(|s| s.name == target) {
-                sub.arguments.extend(m.arguments.iter().cloned());
-                return Ok(());
+            if let Some(k) = base.subs.iter().position(|s| s.name == target) {
+                return Ok(Some((k, m.arguments.as_slice())));
             }
             Err(Diagnostic::error(
                 "MC019",
@@ -805,7 +875,15 @@ fn apply_to_inherited(base: &mut ClassModel, arg: &Argument) -> Result<(), Diagn
             .with_help("modify only elements the base class declares"))
         }
         // The check phase reports every `redeclare` as MC111.
-        Argument::Modify { .. } | Argument::Redeclare { .. } => Ok(()),
+        Argument::Modify { .. } | Argument::Redeclare { .. } => Ok(None),
+    }
+}
+
+/// The size of an array dimension written as an Integer literal.
+fn literal_size(e: &Expr) -> Option<i64> {
+    match e.kind {
+        ExprKind::Integer(i) => Some(i),
+        _ => None,
     }
 }
 

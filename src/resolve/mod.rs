@@ -4,6 +4,7 @@
 pub mod connect;
 pub mod elaborate;
 pub mod model;
+pub mod modifier;
 pub mod tree;
 
 pub use elaborate::Elaborator;

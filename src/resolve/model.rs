@@ -4,10 +4,11 @@
 //! to what it refers to. Nothing here depends on how the class is used.
 
 use super::connect::{Connect, Transfer};
+use super::modifier::Modifier;
 use super::tree::{Builtin, ClassId};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
-use crate::syntax::ast::{Argument, Equation, Expr};
+use crate::syntax::ast::{Equation, Expr};
 
 /// Causality of a variable as seen from inside the class that declares it:
 /// whether the class receives it or determines it (not FMI causality, which
@@ -90,9 +91,79 @@ pub enum Tearing {
 pub struct Sub {
     pub name: String,
     pub class: ClassId,
-    pub arguments: Vec<Argument>,
+    /// The modifiers this class writes on the component, flattened, in the
+    /// order written (those of an `extends` after the base class's own).
+    pub modifiers: Vec<Modifier>,
     pub protected: bool,
     pub span: Span,
+}
+
+/// A variable of a (nested) sub-component, as the class that names it sees
+/// it, with what the class may know about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberRef {
+    /// Components: the first an index into this class's `subs`, each next
+    /// one into the `subs` of the previous one's class.
+    pub path: Vec<usize>,
+    /// Index into the variables of the last component's class.
+    pub var: usize,
+    /// The components' names, `pi.integrator`, and the variable's name in
+    /// the last one, `x`: for messages and slot names.
+    pub component: String,
+    pub name: String,
+    pub ty: Builtin,
+    pub variability: Variability,
+    pub causality: ClassCausality,
+    /// The size of each dimension that is an Integer literal.
+    pub literal_dims: Vec<Option<i64>>,
+}
+
+/// Why a path names no variable of a component.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemberError {
+    /// The class of a component on the way cannot be elaborated: its first
+    /// diagnostic.
+    Class(Diagnostic),
+    /// The path ends at a component (`component`, dotted from this class).
+    Component { component: String },
+    /// The class `class` of `component` has no variable or component
+    /// `rest`.
+    NoElement {
+        class: String,
+        component: String,
+        rest: String,
+    },
+}
+
+impl MemberError {
+    /// The fault of a modifier whose target is not a variable of the
+    /// component (MC019), at the modifier.
+    pub fn not_modifiable(self, span: Span) -> Diagnostic {
+        match self {
+            MemberError::Class(d) => d,
+            MemberError::Component { component } => Diagnostic::error(
+                "MC019",
+                span,
+                format!("`{component}` is a component, not a variable to modify"),
+            )
+            .with_label("a component")
+            .with_help("modify the component's variables: `component(variable = value)`"),
+            MemberError::NoElement { class, rest, .. } => Diagnostic::error(
+                "MC019",
+                span,
+                format!("`{class}` has no element `{rest}` to modify"),
+            )
+            .with_label("unknown element")
+            .with_help("modify only parameters and variables the component's class declares"),
+        }
+    }
+}
+
+impl MemberRef {
+    /// `pi.integrator.x`.
+    pub fn dotted(&self) -> String {
+        format!("{}.{}", self.component, self.name)
+    }
 }
 
 /// A component of connector type.
@@ -130,8 +201,9 @@ pub struct ClassModel {
     /// of the class makes; or why they cannot be formed.
     pub transfers: Result<Vec<Transfer>, Vec<Diagnostic>>,
     /// Lines of the class (inherited ones included) that name nothing they
-    /// may name: a connect side that is not a connector. The model leaves
-    /// them out; the class cannot be compiled.
+    /// may name: a connect side that is not a connector, a modifier of a
+    /// component that names no variable of it. The model leaves them out;
+    /// the class cannot be compiled.
     pub faults: Vec<Diagnostic>,
     /// The resolved source of the class and of everything it inherits, for
     /// the kernel cache key.

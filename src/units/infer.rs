@@ -21,10 +21,11 @@ use super::term::{Dim, Mismatch, Solver, Term, Q};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::connect::Side;
 use crate::resolve::model::ClassModel;
+use crate::resolve::modifier::{Attribute, Modifier};
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
-use crate::syntax::ast::{Argument, BinOp, ComponentRef, Equation, Expr, ExprKind, UnOp};
+use crate::syntax::ast::{BinOp, ComponentRef, Equation, Expr, ExprKind, UnOp};
 
 /// The verdict on a class (or, for a class with components, on the system
 /// it forms).
@@ -278,10 +279,8 @@ fn check_class(
         }
     }
     // Modifiers of components.
-    for (k, sub) in model.subs.iter().enumerate() {
-        for arg in &sub.arguments {
-            cx.modifier(k, "", arg);
-        }
+    for m in model.subs.iter().flat_map(|s| &s.modifiers) {
+        cx.modifier(m);
     }
     for eq in &model.equations {
         cx.equation(eq);
@@ -685,71 +684,51 @@ impl Cx<'_> {
         Some(t)
     }
 
-    /// `sub(x = e, y(start = e, unit = "m"), port(T(start = e)))`.
-    fn modifier(&mut self, sub: usize, prefix: &str, arg: &Argument) {
-        let Argument::Modify {
-            name,
-            modification: Some(m),
-            span,
-            ..
-        } = arg
-        else {
-            return;
-        };
-        let last = name.parts.last().map(|p| p.name.as_str()).unwrap_or("");
-        let full = if prefix.is_empty() {
-            name.dotted()
-        } else {
-            format!("{prefix}.{}", name.dotted())
-        };
-        let sub_name = self.subs[sub].name.clone();
-        let path = |var: &str| -> Vec<String> {
-            std::iter::once(sub_name.clone())
-                .chain(var.split('.').map(str::to_string))
-                .collect()
-        };
-        if let Some(value) = &m.binding {
-            self.span = *span;
-            let is_attr = !prefix.is_empty() && name.parts.len() == 1;
-            let target_name = if is_attr { prefix } else { full.as_str() };
-            let shown = format!("{}.{target_name}", self.subs[sub].name);
-            match (is_attr, last) {
-                (true, "unit") => {
-                    if let ExprKind::String(s) = &value.kind {
-                        match parse(s) {
-                            Ok(u) => {
-                                self.vocabulary.add(s);
-                                if let Some(t) = self.sub_var(&path(target_name)) {
-                                    self.require(&t, &constant(&u), Why::Value(&shown));
-                                }
-                            }
-                            Err(e) => {
-                                self.diags.push(
-                                    Diagnostic::error(
-                                        "UC001",
-                                        value.span,
-                                        format!("unit \"{s}\" is not a Modelica unit: {e}"),
-                                    )
-                                    .with_label("unknown unit")
-                                    .with_help("write SI units with prefixes, `.` for products, `/` for one division and integer exponents"),
-                                );
-                                self.inconsistent = true;
-                            }
+    /// A value, start value or unit a class gives a variable of one of its
+    /// components: `sub(x = e, y(start = e, unit = "m"), port(T(start = e)))`.
+    fn modifier(&mut self, m: &Modifier) {
+        self.span = m.span;
+        let path: Vec<String> = m
+            .target
+            .component
+            .split('.')
+            .chain(m.target.name.split('.'))
+            .map(str::to_string)
+            .collect();
+        let shown = m.target.dotted();
+        match m.attribute {
+            Attribute::Unit => {
+                let ExprKind::String(s) = &m.value.kind else {
+                    return;
+                };
+                match parse(s) {
+                    Ok(u) => {
+                        self.vocabulary.add(s);
+                        if let Some(t) = self.sub_var(&path) {
+                            self.require(&t, &constant(&u), Why::Value(&shown));
                         }
                     }
-                }
-                (true, "start") | (false, _) => {
-                    let v = self.expr(value);
-                    let t = self.sub_var(&path(target_name));
-                    if let (Some(t), Some(v)) = (t, v) {
-                        self.require(&t, &v, Why::Value(&shown));
+                    Err(e) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "UC001",
+                                m.value.span,
+                                format!("unit \"{s}\" is not a Modelica unit: {e}"),
+                            )
+                            .with_label("unknown unit")
+                            .with_help("write SI units with prefixes, `.` for products, `/` for one division and integer exponents"),
+                        );
+                        self.inconsistent = true;
                     }
                 }
-                _ => {}
             }
-        }
-        for a in &m.arguments {
-            self.modifier(sub, &full, a);
+            Attribute::Start | Attribute::Value => {
+                let v = self.expr(&m.value);
+                let t = self.sub_var(&path);
+                if let (Some(t), Some(v)) = (t, v) {
+                    self.require(&t, &v, Why::Value(&shown));
+                }
+            }
         }
     }
 
