@@ -73,7 +73,7 @@ impl ClassDb {
             // What resolution found wrong and what causalisation finds are
             // both the class's faults: report them together.
             let mut diags = model.diagnostics();
-            let causalized = causalize(&model, elab).map_err(|ds| {
+            let causalized = causalize(&model).map_err(|ds| {
                 diags.extend(ds);
                 std::mem::take(&mut diags)
             })?;

@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Causalizer<'_, '_, '_> {
+impl Causalizer<'_> {
     #[allow(clippy::type_complexity)]
     pub(super) fn bindings(
         &mut self,

@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Causalizer<'_, '_, '_> {
+impl Causalizer<'_> {
     /// For the slot of a carried derivative: the slot of the variable
     /// that carries it.
     pub(super) fn carried_base(&self, slot: SlotId) -> Option<SlotId> {

@@ -15,12 +15,11 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Diagnostic;
 use crate::resolve::connect::Port;
+use crate::resolve::expr::{Equation, Expr, ExprKind, Referent};
 use crate::resolve::model::{ClassModel, MemberRef, Variability};
 use crate::resolve::modifier::Attribute;
 use crate::resolve::tree::Builtin;
-use crate::resolve::Elaborator;
 use crate::source::Span;
-use crate::syntax::ast::{Equation, Expr, ExprKind};
 use ir::{Affine, Block, CausalClass, Ex, IntParam, SlotId, SlotKind, Stmt};
 use lower::{Context, Lowerer, Value};
 use solve::Target;
@@ -60,9 +59,9 @@ enum Determined {
 }
 
 /// Causalises one elaborated class.
-pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Causalized, Vec<Diagnostic>> {
+pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
     let mut cx = Causalizer {
-        low: Lowerer::new(model, elab),
+        low: Lowerer::new(model),
         model,
         determined: HashMap::new(),
         diags: Vec::new(),
@@ -163,8 +162,8 @@ pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Causalized
     })
 }
 
-struct Causalizer<'m, 'e, 'a> {
-    low: Lowerer<'m, 'e, 'a>,
+struct Causalizer<'m> {
+    low: Lowerer<'m>,
     model: &'m ClassModel,
     determined: HashMap<SlotId, Determined>,
     diags: Vec<Diagnostic>,
@@ -176,7 +175,7 @@ struct Causalizer<'m, 'e, 'a> {
     defs: Vec<(Target, Ex)>,
 }
 
-impl Causalizer<'_, '_, '_> {
+impl Causalizer<'_> {
     /// Array dimensions of every variable as affine forms.
     fn dims(&mut self) -> Vec<Vec<Affine>> {
         let mut out = Vec::new();
@@ -253,18 +252,13 @@ impl Causalizer<'_, '_, '_> {
     fn var_dims(&self, v: usize) -> Vec<Affine> {
         let mut out = Vec::new();
         for d in &self.model.vars[v].dims {
-            // Sizes were checked in `dims`; lowering again is cheap and pure.
-            if let ExprKind::Integer(i) = d.kind {
+            // Sizes were checked in `dims`: a literal or an Integer
+            // parameter.
+            if let Some(i) = d.integer() {
                 out.push(Affine::constant(i));
             } else if let ExprKind::Ref(r) = &d.kind {
-                let name = r
-                    .parts
-                    .iter()
-                    .map(|p| p.name.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(".");
-                if let Some(vi) = self.model.var(&name) {
-                    if let Some(k) = self.low.int_params.iter().position(|p| *p == vi) {
+                if let Referent::Var(vi) = r.target {
+                    if let Some(k) = self.low.int_params.iter().position(|p| p == &vi) {
                         out.push(Affine::param(k));
                     }
                 }

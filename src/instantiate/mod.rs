@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Ex, SlotKind};
-use crate::resolve::model::{element_name, ClassCausality, Variability};
+use crate::resolve::expr::{Expr, ExprKind, UnOp};
+use crate::resolve::model::{element_name, ClassCausality, Tearing, Variability};
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
@@ -743,11 +744,12 @@ impl Builder<'_, '_> {
             } else {
                 kind
             };
-            if v.tearing == Some(crate::resolve::model::Tearing::Balance) {
+            if v.tearing == Some(Tearing::Balance) {
                 let component = v.name.trim_end_matches(".balance");
-                let residual = model
-                    .var(&format!("{component}.residual"))
-                    .and_then(|r| self.sys.instances[me].var_offset[r])
+                // A declared tearing's residual is the variable just before
+                // its balance.
+                debug_assert_eq!(model.vars[vi - 1].tearing, Some(Tearing::Residual));
+                let residual = self.sys.instances[me].var_offset[vi - 1]
                     .expect("a LinearResponse declares its residual before its balance");
                 self.sys.balances.push(Balance {
                     balance: offset,
@@ -847,40 +849,27 @@ impl Builder<'_, '_> {
     fn slot_offsets(&mut self) {
         for i in 0..self.sys.instances.len() {
             let ci = self.sys.instances[i].class;
-            let slots = self.sys.classes[ci].causalized.causal.slots.clone();
-            let mut offs = Vec::with_capacity(slots.len());
-            for s in &slots {
-                let off = match &s.kind {
-                    SlotKind::Own(v) => self.sys.instances[i].var_offset[*v],
-                    SlotKind::Der(v) => self.sys.instances[i].der_offset[*v],
-                    SlotKind::Sub { path, var } => {
-                        let target = format!(
-                            "{}{}",
-                            prefix_of(&self.sys.instances[i].path),
-                            path.join(".")
-                        );
-                        self.sys
-                            .instances
-                            .iter()
-                            .position(|x| x.path == target)
-                            .and_then(|t| {
-                                let m = &self.sys.classes[self.sys.instances[t].class].model;
-                                m.var(var).and_then(|v| self.sys.instances[t].var_offset[v])
-                            })
-                    }
-                };
-                offs.push(off.expect("every slot refers to a laid-out Real variable"));
-            }
+            let class = &self.sys.classes[ci].causalized.causal;
+            let instances = &self.sys.instances;
+            let offs = class
+                .slots
+                .iter()
+                .map(|s| {
+                    let off = match &s.kind {
+                        SlotKind::Own(v) => instances[i].var_offset[*v],
+                        SlotKind::Der(v) => instances[i].der_offset[*v],
+                        SlotKind::Sub { path, var } => {
+                            let t = path.iter().fold(i, |t, k| {
+                                instances[t].subs[*k].expect("sub-components are instantiated")
+                            });
+                            instances[t].var_offset[*var]
+                        }
+                    };
+                    off.expect("every slot refers to a laid-out Real variable")
+                })
+                .collect();
             self.sys.instances[i].slot_offsets = offs;
         }
-    }
-}
-
-fn prefix_of(path: &str) -> String {
-    if path.is_empty() {
-        String::new()
-    } else {
-        format!("{path}.")
     }
 }
 
@@ -897,8 +886,7 @@ fn derivative_unit(u: &str) -> String {
 
 /// The value of an attribute written as a number literal (`min = 2`,
 /// `start = -1.5`); anything else is not folded.
-fn fold_literal(e: &Option<crate::syntax::ast::Expr>) -> Option<f64> {
-    use crate::syntax::ast::{ExprKind, UnOp};
+fn fold_literal(e: &Option<Expr>) -> Option<f64> {
     e.as_ref().and_then(|x| match &x.kind {
         ExprKind::Real(r) => Some(*r),
         ExprKind::Integer(i) => Some(*i as f64),

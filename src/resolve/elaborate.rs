@@ -1,23 +1,23 @@
 //! Elaboration of one class: its variables (connector members expanded,
-//! inherited elements included), its sub-components and its equations, all
-//! in source order, then every name in them resolved in the class's scope.
+//! inherited elements included), its sub-components, its equations and
+//! connects, in source order. What the class writes in expressions is kept
+//! as written until every element is known, then resolved (`names`).
 //! Nothing here depends on how the class is used.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::connect::{self, Connect};
 use super::model::{
     join_der, Attributes, ClassCausality, ClassModel, ConnectorDecl, ConnectorMember, MemberError,
     MemberRef, Special, Sub, Tearing, Var, Variability,
 };
-use super::modifier::{self, Modifier};
+use super::names::{Value, Written};
 use super::tree::{Builtin, ClassId, ClassTree, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{
-    Argument, ClassBody, ClassKind, Element, Equation, Expr, ExprKind, Modification, Section,
-    Subscript, TypePrefixes, Visibility,
+    self, Argument, ClassBody, ClassKind, Element, Modification, Section, Subscript, TypePrefixes,
+    Visibility,
 };
 
 /// Elaborates classes on demand and remembers the results.
@@ -26,18 +26,20 @@ pub struct Elaborator<'a> {
     pub sources: &'a crate::source::SourceMap,
     /// Shared, not copied: a class is looked up once per component of
     /// every class that uses it.
-    cache: HashMap<ClassId, Result<std::sync::Arc<ClassModel>, Vec<Diagnostic>>>,
+    cache: HashMap<ClassId, Result<Arc<ClassModel>, Vec<Diagnostic>>>,
     in_progress: Vec<ClassId>,
 }
 
 /// What a component's type turned out to be.
-enum TypeShape {
+enum TypeShape<'a> {
     Scalar {
         ty: Builtin,
         special: Special,
         prefixes: TypePrefixes,
-        mods: Vec<Argument>,
-        dims: Vec<Expr>,
+        /// The modifiers of the short type definitions on the way, the
+        /// innermost first.
+        mods: Vec<&'a Argument>,
+        dims: Vec<&'a ast::Expr>,
     },
     Connector(ClassId),
     Component(ClassId),
@@ -53,7 +55,7 @@ impl<'a> Elaborator<'a> {
         }
     }
 
-    pub fn class(&mut self, id: ClassId) -> Result<std::sync::Arc<ClassModel>, Vec<Diagnostic>> {
+    pub fn class(&mut self, id: ClassId) -> Result<Arc<ClassModel>, Vec<Diagnostic>> {
         if let Some(r) = self.cache.get(&id) {
             return r.clone();
         }
@@ -68,7 +70,7 @@ impl<'a> Elaborator<'a> {
             .with_help("a class cannot be its own component or base class")]);
         }
         self.in_progress.push(id);
-        let r = self.build(id).map(std::sync::Arc::new);
+        let r = self.build(id).map(Arc::new);
         self.in_progress.pop();
         self.cache.insert(id, r.clone());
         r
@@ -78,9 +80,6 @@ impl<'a> Elaborator<'a> {
         let tree = self.tree;
         let node = tree.get(id);
         let mut diags = Vec::new();
-        // Modifiers of components, resolved once every element is known:
-        // (component, the arguments written for it).
-        let mut sub_modifiers: Vec<(usize, &[Argument])> = Vec::new();
         let mut model = ClassModel {
             id,
             qualified: node.qualified.clone(),
@@ -94,273 +93,21 @@ impl<'a> Elaborator<'a> {
             faults: Vec::new(),
             fingerprint: self.sources.snippet(node.def.span).to_string(),
         };
-        let body = match &node.def.body {
-            ClassBody::Long(b) => b,
-            _ => return Ok(model),
+        let ClassBody::Long(body) = &node.def.body else {
+            return Ok(model);
         };
+        let mut written = Written::default();
         for element in &body.elements {
             match element {
                 Element::Extends(ext) => {
-                    let base = match self.tree.lookup(&ext.name, Some(id), ext.span) {
-                        Ok(Resolved::Class(c)) => c,
-                        Ok(Resolved::Builtin(_)) => {
-                            diags.push(
-                                Diagnostic::error(
-                                    "MC007",
-                                    ext.name.span,
-                                    "a model cannot extend a predefined type",
-                                )
-                                .with_label("predefined type")
-                                .with_help("extend a model, block or connector class"),
-                            );
-                            continue;
-                        }
-                        Err(d) => {
-                            diags.push(d);
-                            continue;
-                        }
-                    };
-                    // Report a class that extends itself at the `extends`
-                    // clause, the line at fault, not at the class name.
-                    if self.in_progress.contains(&base) {
-                        diags.push(
-                            Diagnostic::error(
-                                "MC006",
-                                ext.name.span,
-                                format!("class `{}` extends itself", self.tree.get(base).qualified),
-                            )
-                            .with_label("recursive base class")
-                            .with_help("a class cannot be its own base class"),
-                        );
-                        continue;
-                    }
-                    match self.class(base) {
-                        Ok(b) => {
-                            let mut b = ClassModel::clone(&b);
-                            for arg in &ext.modification {
-                                match apply_to_inherited(&mut b, arg) {
-                                    Ok(Some((k, args))) => {
-                                        sub_modifiers.push((model.subs.len() + k, args))
-                                    }
-                                    Ok(None) => {}
-                                    Err(d) => diags.push(d),
-                                }
-                            }
-                            model.fingerprint.push('\n');
-                            model.fingerprint.push_str(&b.fingerprint);
-                            inherit(&mut model, b);
-                        }
-                        Err(ds) => diags.extend(ds),
-                    }
+                    self.extends(id, ext, &mut model, &mut written, &mut diags)
                 }
                 Element::Component(comp) => {
-                    let protected = comp.visibility == Visibility::Protected;
-                    let shape = match self.type_shape(&comp.type_name, id, comp.span) {
-                        Ok(s) => s,
-                        Err(d) => {
-                            diags.push(d);
-                            continue;
-                        }
-                    };
-                    let own_mods: &[Argument] = comp
-                        .modification
-                        .as_ref()
-                        .map_or(&[], |m| m.arguments.as_slice());
-                    let binding = comp.modification.as_ref().and_then(|m| m.binding.clone());
-                    let mut dims: Vec<Expr> = comp
-                        .type_dims
-                        .iter()
-                        .chain(&comp.dims)
-                        .filter_map(dim_expr)
-                        .collect();
-                    if comp
-                        .type_dims
-                        .iter()
-                        .chain(&comp.dims)
-                        .any(|s| matches!(s, Subscript::Colon(_)))
-                    {
-                        diags.push(
-                            Diagnostic::error(
-                                "MC008",
-                                comp.name.span,
-                                "array dimensions must be given (`:` is not allowed)",
-                            )
-                            .with_label("size not given")
-                            .with_help("write the size as an Integer literal or parameter"),
-                        );
-                    }
-                    match shape {
-                        TypeShape::Scalar {
-                            ty,
-                            special,
-                            prefixes,
-                            mods,
-                            dims: type_dims,
-                        } => {
-                            let mut all_dims = type_dims;
-                            all_dims.append(&mut dims);
-                            let variability = if comp.prefixes.constant.is_some()
-                                || prefixes.constant.is_some()
-                            {
-                                Variability::Constant
-                            } else if comp.prefixes.parameter.is_some()
-                                || prefixes.parameter.is_some()
-                            {
-                                Variability::Parameter
-                            } else {
-                                Variability::Continuous
-                            };
-                            let causality = if comp.prefixes.input.is_some()
-                                || prefixes.input.is_some()
-                            {
-                                ClassCausality::Input
-                            } else if comp.prefixes.output.is_some() || prefixes.output.is_some() {
-                                ClassCausality::Output
-                            } else {
-                                ClassCausality::Local
-                            };
-                            let mut var = Var {
-                                name: comp.name.name.clone(),
-                                ty,
-                                variability,
-                                causality,
-                                flow: comp.prefixes.flow.is_some() || prefixes.flow.is_some(),
-                                special,
-                                dims: all_dims,
-                                attrs: Attributes::default(),
-                                binding: binding.clone(),
-                                protected,
-                                connector: None,
-                                carried_of: None,
-                                tearing: None,
-                                description: comp.description.clone(),
-                                span: comp.span,
-                            };
-                            for arg in mods.iter().chain(own_mods) {
-                                if let Err(d) = apply_attribute(&mut var, arg) {
-                                    diags.push(d);
-                                }
-                            }
-                            let carried = carried_derivatives(&var, model.vars.len());
-                            model.vars.push(var);
-                            model.vars.extend(carried);
-                        }
-                        TypeShape::Connector(cid) => {
-                            if !dims.is_empty() {
-                                diags.push(
-                                    Diagnostic::error(
-                                        "MC009",
-                                        comp.name.span,
-                                        "arrays of connectors are not supported yet",
-                                    )
-                                    .with_label("array of connectors")
-                                    .with_help("declare one connector per port"),
-                                );
-                                continue;
-                            }
-                            match self.connector_members(cid, &comp.name.name, protected, comp.span)
-                            {
-                                Ok(members) => {
-                                    let (keys, mut members): (Vec<String>, Vec<Var>) =
-                                        members.into_iter().unzip();
-                                    for arg in own_mods {
-                                        if let Err(d) =
-                                            apply_to_member(&mut members, &comp.name.name, arg)
-                                        {
-                                            diags.push(d);
-                                        }
-                                    }
-                                    let shift = model.vars.len();
-                                    let connector = model.connectors.len();
-                                    model.vars.extend(members.into_iter().map(|mut v| {
-                                        v.carried_of = v.carried_of.map(|c| c + shift);
-                                        v.connector = Some(connector);
-                                        v
-                                    }));
-                                    model.connectors.push(ConnectorDecl {
-                                        name: comp.name.name.clone(),
-                                        class: cid,
-                                        members: keys
-                                            .into_iter()
-                                            .enumerate()
-                                            .map(|(k, key)| ConnectorMember {
-                                                var: shift + k,
-                                                key,
-                                            })
-                                            .collect(),
-                                        span: comp.span,
-                                    });
-                                }
-                                Err(ds) => diags.extend(ds),
-                            }
-                        }
-                        TypeShape::Component(cid) => {
-                            if !dims.is_empty() {
-                                diags.push(
-                                    Diagnostic::error(
-                                        "MC010",
-                                        comp.name.span,
-                                        "arrays of components are not supported yet",
-                                    )
-                                    .with_label("array of components")
-                                    .with_help("declare the components one by one"),
-                                );
-                                continue;
-                            }
-                            if binding.is_some() {
-                                diags.push(
-                                    Diagnostic::error(
-                                        "MC011",
-                                        comp.name.span,
-                                        "a component cannot have a binding equation",
-                                    )
-                                    .with_label("binding on a component")
-                                    .with_help("set its parameters with a modifier instead"),
-                                );
-                            }
-                            if is_linear_response(self.tree.get(cid)) {
-                                // A declared tearing: its balance is known
-                                // here (the system chooses it), its residual
-                                // is an unknown of this class.
-                                for (member, causality, role) in [
-                                    ("residual", ClassCausality::Output, Tearing::Residual),
-                                    ("balance", ClassCausality::Input, Tearing::Balance),
-                                ] {
-                                    model.vars.push(Var {
-                                        name: format!("{}.{member}", comp.name.name),
-                                        ty: Builtin::Real,
-                                        variability: Variability::Continuous,
-                                        causality,
-                                        flow: false,
-                                        special: Special::default(),
-                                        dims: Vec::new(),
-                                        attrs: Attributes::default(),
-                                        binding: None,
-                                        protected,
-                                        connector: None,
-                                        carried_of: None,
-                                        tearing: Some(role),
-                                        description: comp.description.clone(),
-                                        span: comp.span,
-                                    });
-                                }
-                                continue;
-                            }
-                            sub_modifiers.push((model.subs.len(), own_mods));
-                            model.subs.push(Sub {
-                                name: comp.name.name.clone(),
-                                class: cid,
-                                modifiers: Vec::new(),
-                                protected,
-                                span: comp.span,
-                            });
-                        }
-                    }
+                    self.component(id, comp, &mut model, &mut written, &mut diags)
                 }
                 Element::Class { .. } | Element::Import(_) => {}
             }
         }
-        let mut connects = Vec::new();
         for section in &body.sections {
             if let Section::Equation {
                 initial: None,
@@ -370,57 +117,347 @@ impl<'a> Elaborator<'a> {
             {
                 for eq in equations {
                     match eq {
-                        Equation::Connect { a, b, span } => connects.push((a, b, *span)),
-                        other => model.equations.push(other.clone()),
-                    }
-                }
-            }
-        }
-        // Every element is known now: modifiers of components and connects
-        // resolve against them and against the components' classes.
-        for (k, args) in sub_modifiers {
-            let mut written = Vec::new();
-            modifier::flatten(args, &[], &mut written);
-            for w in written {
-                match self.member(&model, k, &w.target) {
-                    Ok(target) => {
-                        if let Some(attribute) = w.attribute {
-                            model.subs[k].modifiers.push(Modifier {
-                                target,
-                                attribute,
-                                value: w.value.clone(),
-                                span: w.span,
-                            });
+                        ast::Equation::Connect { a, b, span } => {
+                            written.connects.push((a, b, *span))
                         }
+                        other => written.equations.push(other),
                     }
-                    Err(e) => model.faults.push(e.not_modifiable(w.span)),
                 }
             }
         }
-        for (a, b, span) in connects {
-            let mut sub_model = |k: usize| self.sub_model(&model, k);
-            let a = connect::side(&model, a, &mut sub_model);
-            let b = connect::side(&model, b, &mut sub_model);
-            match (a, b) {
-                (Ok(a), Ok(b)) => model.connects.push(Connect { a, b, span }),
-                (a, b) => {
-                    model.faults.extend(a.err());
-                    model.faults.extend(b.err());
-                }
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        // Every element is known now: what the class wrote resolves
+        // against them and against the components' classes.
+        self.resolve(&mut model, written);
+        Ok(model)
+    }
+
+    /// `extends Base(k = 2)`: the base class's elements, modified.
+    fn extends(
+        &mut self,
+        id: ClassId,
+        ext: &'a ast::Extends,
+        model: &mut ClassModel,
+        written: &mut Written<'a>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let base = match self.tree.lookup(&ext.name, Some(id), ext.span) {
+            Ok(Resolved::Class(c)) => c,
+            Ok(Resolved::Builtin(_)) => {
+                diags.push(
+                    Diagnostic::error(
+                        "MC007",
+                        ext.name.span,
+                        "a model cannot extend a predefined type",
+                    )
+                    .with_label("predefined type")
+                    .with_help("extend a model, block or connector class"),
+                );
+                return;
+            }
+            Err(d) => {
+                diags.push(d);
+                return;
+            }
+        };
+        // Report a class that extends itself at the `extends` clause, the
+        // line at fault, not at the class name.
+        if self.in_progress.contains(&base) {
+            diags.push(
+                Diagnostic::error(
+                    "MC006",
+                    ext.name.span,
+                    format!("class `{}` extends itself", self.tree.get(base).qualified),
+                )
+                .with_label("recursive base class")
+                .with_help("a class cannot be its own base class"),
+            );
+            return;
+        }
+        let b = match self.class(base) {
+            Ok(b) => b,
+            Err(ds) => {
+                diags.extend(ds);
+                return;
+            }
+        };
+        model.fingerprint.push('\n');
+        model.fingerprint.push_str(&b.fingerprint);
+        let (vars, subs) = (model.vars.len(), model.subs.len());
+        inherit(model, &b);
+        for arg in &ext.modification {
+            match modify_inherited(model, &b, vars, arg, written) {
+                Ok(Some((k, args))) => written.sub_modifiers.push((subs + k, args)),
+                Ok(None) => {}
+                Err(d) => diags.push(d),
             }
         }
-        model.transfers = connect::connection_sets(&model.connects, &model.subs);
-        if diags.is_empty() {
-            Ok(model)
+    }
+
+    /// One component declaration: a variable (with the derivatives it
+    /// carries), a connector's variables, a declared tearing's two, or a
+    /// sub-component.
+    fn component(
+        &mut self,
+        id: ClassId,
+        comp: &'a ast::Component,
+        model: &mut ClassModel,
+        written: &mut Written<'a>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let shape = match self.type_shape(&comp.type_name, id, comp.span) {
+            Ok(s) => s,
+            Err(d) => {
+                diags.push(d);
+                return;
+            }
+        };
+        let own_mods: &'a [Argument] = comp
+            .modification
+            .as_ref()
+            .map_or(&[], |m| m.arguments.as_slice());
+        let dims: Vec<&'a ast::Expr> = comp
+            .type_dims
+            .iter()
+            .chain(&comp.dims)
+            .filter_map(dim_expr)
+            .collect();
+        if comp
+            .type_dims
+            .iter()
+            .chain(&comp.dims)
+            .any(|s| matches!(s, Subscript::Colon(_)))
+        {
+            diags.push(
+                Diagnostic::error(
+                    "MC008",
+                    comp.name.span,
+                    "array dimensions must be given (`:` is not allowed)",
+                )
+                .with_label("size not given")
+                .with_help("write the size as an Integer literal or parameter"),
+            );
+        }
+        match shape {
+            TypeShape::Scalar {
+                ty,
+                special,
+                prefixes,
+                mods,
+                dims: type_dims,
+            } => {
+                let variable = Variable {
+                    ty,
+                    special,
+                    prefixes,
+                    mods,
+                    dims: type_dims.into_iter().chain(dims).collect(),
+                };
+                self.variable(comp, variable, own_mods, model, written, diags)
+            }
+            TypeShape::Connector(cid) => {
+                if !dims.is_empty() {
+                    diags.push(
+                        Diagnostic::error(
+                            "MC009",
+                            comp.name.span,
+                            "arrays of connectors are not supported yet",
+                        )
+                        .with_label("array of connectors")
+                        .with_help("declare one connector per port"),
+                    );
+                    return;
+                }
+                self.connector(comp, cid, own_mods, model, written, diags)
+            }
+            TypeShape::Component(cid) => {
+                if !dims.is_empty() {
+                    diags.push(
+                        Diagnostic::error(
+                            "MC010",
+                            comp.name.span,
+                            "arrays of components are not supported yet",
+                        )
+                        .with_label("array of components")
+                        .with_help("declare the components one by one"),
+                    );
+                    return;
+                }
+                if comp
+                    .modification
+                    .as_ref()
+                    .is_some_and(|m| m.binding.is_some())
+                {
+                    diags.push(
+                        Diagnostic::error(
+                            "MC011",
+                            comp.name.span,
+                            "a component cannot have a binding equation",
+                        )
+                        .with_label("binding on a component")
+                        .with_help("set its parameters with a modifier instead"),
+                    );
+                }
+                let protected = comp.visibility == Visibility::Protected;
+                if is_linear_response(self.tree.get(cid)) {
+                    // A declared tearing: its balance is known here (the
+                    // system chooses it), its residual is an unknown of
+                    // this class.
+                    for (member, causality, role) in [
+                        ("residual", ClassCausality::Output, Tearing::Residual),
+                        ("balance", ClassCausality::Input, Tearing::Balance),
+                    ] {
+                        model.vars.push(Var {
+                            name: format!("{}.{member}", comp.name.name),
+                            ty: Builtin::Real,
+                            variability: Variability::Continuous,
+                            causality,
+                            flow: false,
+                            special: Special::default(),
+                            dims: Vec::new(),
+                            attrs: Attributes::default(),
+                            binding: None,
+                            protected,
+                            connector: None,
+                            carried_of: None,
+                            tearing: Some(role),
+                            description: comp.description.clone(),
+                            span: comp.span,
+                        });
+                    }
+                    return;
+                }
+                written.sub_modifiers.push((model.subs.len(), own_mods));
+                model.subs.push(Sub {
+                    name: comp.name.name.clone(),
+                    class: cid,
+                    modifiers: Vec::new(),
+                    protected,
+                    span: comp.span,
+                });
+            }
+        }
+    }
+
+    /// A variable of a predefined type, and the derivatives it carries.
+    fn variable(
+        &mut self,
+        comp: &'a ast::Component,
+        ty: Variable<'a>,
+        own_mods: &'a [Argument],
+        model: &mut ClassModel,
+        written: &mut Written<'a>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let prefixes = &ty.prefixes;
+        let variability = if comp.prefixes.constant.is_some() || prefixes.constant.is_some() {
+            Variability::Constant
+        } else if comp.prefixes.parameter.is_some() || prefixes.parameter.is_some() {
+            Variability::Parameter
         } else {
-            Err(diags)
+            Variability::Continuous
+        };
+        let causality = if comp.prefixes.input.is_some() || prefixes.input.is_some() {
+            ClassCausality::Input
+        } else if comp.prefixes.output.is_some() || prefixes.output.is_some() {
+            ClassCausality::Output
+        } else {
+            ClassCausality::Local
+        };
+        let vi = model.vars.len();
+        let mut var = Var {
+            name: comp.name.name.clone(),
+            ty: ty.ty,
+            variability,
+            causality,
+            flow: comp.prefixes.flow.is_some() || prefixes.flow.is_some(),
+            special: ty.special,
+            dims: Vec::new(),
+            attrs: Attributes::default(),
+            binding: None,
+            protected: comp.visibility == Visibility::Protected,
+            connector: None,
+            carried_of: None,
+            tearing: None,
+            description: comp.description.clone(),
+            span: comp.span,
+        };
+        if let Some(b) = comp.modification.as_ref().and_then(|m| m.binding.as_ref()) {
+            written.values.push((vi, Value::Binding, b));
         }
+        for arg in ty.mods.into_iter().chain(own_mods) {
+            if let Err(d) = apply_attribute(&mut var, vi, arg, written) {
+                diags.push(d);
+            }
+        }
+        let carried = carried_derivatives(&var, vi);
+        // The derivatives a variable carries have its sizes.
+        for k in 0..=carried.len() {
+            written.dims.push((vi + k, ty.dims.clone()));
+        }
+        model.vars.push(var);
+        model.vars.extend(carried);
+    }
+
+    /// The variables of a connector component, named `comp.member`.
+    fn connector(
+        &mut self,
+        comp: &'a ast::Component,
+        cid: ClassId,
+        own_mods: &'a [Argument],
+        model: &mut ClassModel,
+        written: &mut Written<'a>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let protected = comp.visibility == Visibility::Protected;
+        let members = match self.connector_members(cid, &comp.name.name, protected, comp.span) {
+            Ok(members) => members,
+            Err(ds) => {
+                diags.extend(ds);
+                return;
+            }
+        };
+        let (keys, mut members): (Vec<String>, Vec<Var>) = members.into_iter().unzip();
+        let shift = model.vars.len();
+        for arg in own_mods {
+            if let Err(d) = apply_to_member(&mut members, shift, &comp.name.name, arg, written) {
+                diags.push(d);
+            }
+        }
+        let connector = model.connectors.len();
+        model.vars.extend(members.into_iter().map(|mut v| {
+            v.carried_of = v.carried_of.map(|c| c + shift);
+            v.connector = Some(connector);
+            for e in v.expressions_mut() {
+                e.shift_into_connector(shift);
+            }
+            v
+        }));
+        model.connectors.push(ConnectorDecl {
+            name: comp.name.name.clone(),
+            class: cid,
+            members: keys
+                .into_iter()
+                .enumerate()
+                .map(|(k, key)| ConnectorMember {
+                    var: shift + k,
+                    key,
+                })
+                .collect(),
+            span: comp.span,
+        });
     }
 
     /// The model of the class of sub-component `k` of `model`; a class
     /// that cannot be elaborated gives its first diagnostic (its own check
     /// reports them all).
-    fn sub_model(&mut self, model: &ClassModel, k: usize) -> Result<Arc<ClassModel>, Diagnostic> {
+    pub(super) fn sub_model(
+        &mut self,
+        model: &ClassModel,
+        k: usize,
+    ) -> Result<Arc<ClassModel>, Diagnostic> {
         self.class(model.subs[k].class)
             .map_err(|mut ds| ds.remove(0))
     }
@@ -457,7 +494,7 @@ impl<'a> Elaborator<'a> {
                     ty: var.ty,
                     variability: var.variability,
                     causality: var.causality,
-                    literal_dims: var.dims.iter().map(literal_size).collect(),
+                    literal_dims: var.dims.iter().map(|d| d.integer()).collect(),
                 });
             }
             let Some(k) = class.subs.iter().position(|s| s.name == rest[0]) else {
@@ -479,14 +516,15 @@ impl<'a> Elaborator<'a> {
     /// connector or a component class.
     fn type_shape(
         &mut self,
-        name: &crate::syntax::ast::Name,
+        name: &ast::Name,
         scope: ClassId,
         at: Span,
-    ) -> Result<TypeShape, Diagnostic> {
+    ) -> Result<TypeShape<'a>, Diagnostic> {
+        let tree = self.tree;
         let mut special = Special::default();
         let mut prefixes = TypePrefixes::default();
-        let mut mods: Vec<Argument> = Vec::new();
-        let mut dims: Vec<Expr> = Vec::new();
+        let mut mods: Vec<&'a Argument> = Vec::new();
+        let mut dims: Vec<&'a ast::Expr> = Vec::new();
         let mut resolved = self.tree.lookup(name, Some(scope), at)?;
         let mut depth = 0;
         loop {
@@ -509,7 +547,7 @@ impl<'a> Elaborator<'a> {
                     })
                 }
                 Resolved::Class(cid) => {
-                    let node = self.tree.get(cid);
+                    let node = tree.get(cid);
                     match node.name.as_str() {
                         "ContinuousState" => special.state = true,
                         "RealWithDerivative" => special.derivatives = special.derivatives.max(1),
@@ -522,14 +560,12 @@ impl<'a> Elaborator<'a> {
                             // Outer modifiers win: they were collected first, so
                             // the base's come before them.
                             if let Some(m) = &short.modification {
-                                let mut inner = m.arguments.clone();
+                                let mut inner: Vec<&Argument> = m.arguments.iter().collect();
                                 inner.append(&mut mods);
                                 mods = inner;
                             }
                             dims.extend(short.dims.iter().filter_map(dim_expr));
-                            resolved =
-                                self.tree
-                                    .lookup(&short.base, node.parent, short.base.span)?;
+                            resolved = tree.lookup(&short.base, node.parent, short.base.span)?;
                         }
                         _ => {
                             return Ok(match node.def.kind {
@@ -675,39 +711,61 @@ impl<'a> Elaborator<'a> {
     }
 }
 
-/// Adds the elements of a base class (its modifiers applied) to the model
-/// that extends it: indices into the base's variables, components and
-/// connectors move by what the model declared before the `extends`.
-fn inherit(model: &mut ClassModel, base: ClassModel) {
+/// A variable's type, followed down to a predefined type.
+struct Variable<'a> {
+    ty: Builtin,
+    special: Special,
+    prefixes: TypePrefixes,
+    mods: Vec<&'a Argument>,
+    dims: Vec<&'a ast::Expr>,
+}
+
+/// Adds the elements of a base class to the model that extends it: indices
+/// into the base's variables, components and connectors move by what the
+/// model declared before the `extends`.
+fn inherit(model: &mut ClassModel, base: &ClassModel) {
     let vars = model.vars.len();
     let subs = model.subs.len();
     let connectors = model.connectors.len();
-    model.vars.extend(base.vars.into_iter().map(|mut v| {
+    model.vars.extend(base.vars.iter().map(|v| {
+        let mut v = v.clone();
         v.carried_of = v.carried_of.map(|c| c + vars);
         v.connector = v.connector.map(|c| c + connectors);
+        for e in v.expressions_mut() {
+            e.shift(vars, subs);
+        }
         v
     }));
-    model.subs.extend(base.subs);
-    model
-        .connectors
-        .extend(base.connectors.into_iter().map(|mut c| {
-            for m in &mut c.members {
-                m.var += vars;
-            }
-            c
-        }));
-    model.equations.extend(base.equations);
-    model
-        .connects
-        .extend(base.connects.into_iter().map(|mut c| {
-            for side in [&mut c.a, &mut c.b] {
-                side.shift(vars, subs, connectors);
-            }
-            c
-        }));
+    model.subs.extend(base.subs.iter().map(|s| {
+        let mut s = s.clone();
+        for m in &mut s.modifiers {
+            m.target.path[0] += subs;
+            m.value.shift(vars, subs);
+        }
+        s
+    }));
+    model.connectors.extend(base.connectors.iter().map(|c| {
+        let mut c = c.clone();
+        for m in &mut c.members {
+            m.var += vars;
+        }
+        c
+    }));
+    model.equations.extend(base.equations.iter().map(|eq| {
+        let mut eq = eq.clone();
+        eq.shift(vars, subs);
+        eq
+    }));
+    model.connects.extend(base.connects.iter().map(|c| {
+        let mut c = c.clone();
+        for side in [&mut c.a, &mut c.b] {
+            side.shift(vars, subs, connectors);
+        }
+        c
+    }));
     // The connection sets are formed again over every connect of the model;
     // the faults of inherited lines stay faults here.
-    model.faults.extend(base.faults);
+    model.faults.extend(base.faults.iter().cloned());
 }
 
 /// Where a connector's member list stands while it is read in order.
@@ -737,24 +795,29 @@ fn merge_prefixes(into: &mut TypePrefixes, from: &TypePrefixes) {
     into.output = into.output.or(from.output);
 }
 
-fn dim_expr(s: &Subscript) -> Option<Expr> {
+fn dim_expr(s: &Subscript) -> Option<&ast::Expr> {
     match s {
-        Subscript::Expr(e) => Some(e.clone()),
+        Subscript::Expr(e) => Some(e),
         Subscript::Colon(_) => None,
     }
 }
 
-fn string_value(e: &Expr) -> Option<String> {
+fn string_value(e: &ast::Expr) -> Option<String> {
     match &e.kind {
-        ExprKind::String(s) => Some(s.clone()),
+        ast::ExprKind::String(s) => Some(s.clone()),
         _ => None,
     }
 }
 
 /// Applies one modifier argument (`unit = "K"`, `start = T0`, `each start = 1`)
-/// to a variable. A nested modification of the variable itself
-/// (`x(start = 1) = 2`) is flattened.
-fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
+/// to variable `vi`: units are set at once, values are written down to be
+/// resolved with the class's equations.
+fn apply_attribute<'a>(
+    var: &mut Var,
+    vi: usize,
+    arg: &'a Argument,
+    written: &mut Written<'a>,
+) -> Result<(), Diagnostic> {
     let (name, modification, span) = match arg {
         Argument::Modify {
             name,
@@ -766,17 +829,21 @@ fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
         Argument::Redeclare { .. } => return Ok(()),
     };
     let Some(m) = modification else { return Ok(()) };
-    let value = m.binding.clone();
+    let value = m.binding.as_ref();
     let attr = name.dotted();
     let missing = || {
         Diagnostic::error("MC016", span, format!("modifier `{attr}` needs a value"))
             .with_label("value missing")
             .with_help("write `name = value`")
     };
+    let mut write = |slot: Value| -> Result<(), Diagnostic> {
+        written.values.push((vi, slot, value.ok_or_else(missing)?));
+        Ok(())
+    };
     match attr.as_str() {
         "unit" | "displayUnit" | "quantity" => {
             let v = value.ok_or_else(missing)?;
-            let s = string_value(&v).ok_or_else(|| {
+            let s = string_value(v).ok_or_else(|| {
                 Diagnostic::error(
                     "MC017",
                     v.span,
@@ -791,10 +858,10 @@ fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
                 _ => var.attrs.quantity = Some(s),
             }
         }
-        "start" => var.attrs.start = Some(value.ok_or_else(missing)?),
-        "min" => var.attrs.min = Some(value.ok_or_else(missing)?),
-        "max" => var.attrs.max = Some(value.ok_or_else(missing)?),
-        "nominal" => var.attrs.nominal = Some(value.ok_or_else(missing)?),
+        "start" => write(Value::Start)?,
+        "min" => write(Value::Min)?,
+        "max" => write(Value::Max)?,
+        "nominal" => write(Value::Nominal)?,
         "fixed" | "stateSelect" => {}
         other => {
             return Err(Diagnostic::error(
@@ -809,8 +876,15 @@ fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// A modifier on a connector component: `port(T(start = 300))`.
-fn apply_to_member(members: &mut [Var], comp: &str, arg: &Argument) -> Result<(), Diagnostic> {
+/// A modifier on a connector component: `port(T(start = 300))`. The
+/// members will be variables `shift..` of the class.
+fn apply_to_member<'a>(
+    members: &mut [Var],
+    shift: usize,
+    comp: &str,
+    arg: &'a Argument,
+    written: &mut Written<'a>,
+) -> Result<(), Diagnostic> {
     if let Argument::Modify {
         name,
         modification: Some(m),
@@ -819,7 +893,7 @@ fn apply_to_member(members: &mut [Var], comp: &str, arg: &Argument) -> Result<()
     } = arg
     {
         let full = format!("{comp}.{}", name.dotted());
-        let Some(var) = members.iter_mut().find(|v| v.name == full) else {
+        let Some(k) = members.iter().position(|v| v.name == full) else {
             return Err(Diagnostic::error(
                 "MC019",
                 *span,
@@ -828,29 +902,38 @@ fn apply_to_member(members: &mut [Var], comp: &str, arg: &Argument) -> Result<()
             .with_label("no such connector variable")
             .with_help("check the connector's declaration"));
         };
-        apply_modification(var, m)
+        apply_modification(&mut members[k], shift + k, m, written)
     } else {
         Ok(())
     }
 }
 
-fn apply_modification(var: &mut Var, m: &Modification) -> Result<(), Diagnostic> {
+fn apply_modification<'a>(
+    var: &mut Var,
+    vi: usize,
+    m: &'a Modification,
+    written: &mut Written<'a>,
+) -> Result<(), Diagnostic> {
     for a in &m.arguments {
-        apply_attribute(var, a)?;
+        apply_attribute(var, vi, a, written)?;
     }
     if let Some(b) = &m.binding {
-        var.binding = Some(b.clone());
+        written.values.push((vi, Value::Binding, b));
     }
     Ok(())
 }
 
-/// `extends Base(k = 2, x(start = 1))`: modifies inherited variables. A
-/// modifier of an inherited component (`extends Base(sub(k = 2))`) is
-/// given back, with the component's index in the base class, to be
-/// resolved with the component's own.
-fn apply_to_inherited<'a>(
-    base: &mut ClassModel,
+/// `extends Base(k = 2, x(start = 1))`: modifies inherited variables (the
+/// base's, inherited from index `vars` on). A modifier of an inherited
+/// component (`extends Base(sub(k = 2))`) is given back, with the
+/// component's index in the base class, to be resolved with the
+/// component's own.
+fn modify_inherited<'a>(
+    model: &mut ClassModel,
+    base: &ClassModel,
+    vars: usize,
     arg: &'a Argument,
+    written: &mut Written<'a>,
 ) -> Result<Option<(usize, &'a [Argument])>, Diagnostic> {
     match arg {
         Argument::Modify {
@@ -860,8 +943,9 @@ fn apply_to_inherited<'a>(
             ..
         } => {
             let target = name.dotted();
-            if let Some(var) = base.vars.iter_mut().find(|v| v.name == target) {
-                return apply_modification(var, m).map(|()| None);
+            if let Some(k) = base.vars.iter().position(|v| v.name == target) {
+                return apply_modification(&mut model.vars[vars + k], vars + k, m, written)
+                    .map(|()| None);
             }
             if let Some(k) = base.subs.iter().position(|s| s.name == target) {
                 return Ok(Some((k, m.arguments.as_slice())));
@@ -876,14 +960,6 @@ fn apply_to_inherited<'a>(
         }
         // The check phase reports every `redeclare` as MC111.
         Argument::Modify { .. } | Argument::Redeclare { .. } => Ok(None),
-    }
-}
-
-/// The size of an array dimension written as an Integer literal.
-fn literal_size(e: &Expr) -> Option<i64> {
-    match e.kind {
-        ExprKind::Integer(i) => Some(i),
-        _ => None,
     }
 }
 

@@ -3,8 +3,10 @@
 
 pub mod connect;
 pub mod elaborate;
+pub mod expr;
 pub mod model;
 pub mod modifier;
+mod names;
 pub mod tree;
 
 pub use elaborate::Elaborator;

@@ -4,11 +4,11 @@
 //! to what it refers to. Nothing here depends on how the class is used.
 
 use super::connect::{Connect, Transfer};
+use super::expr::{Equation, Expr};
 use super::modifier::Modifier;
 use super::tree::{Builtin, ClassId};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
-use crate::syntax::ast::{Equation, Expr};
 
 /// Causality of a variable as seen from inside the class that declares it:
 /// whether the class receives it or determines it (not FMI causality, which
@@ -77,7 +77,8 @@ pub struct Var {
     pub span: Span,
 }
 
-/// The two variables of a declared `LinearResponse` component.
+/// The two variables of a declared `LinearResponse` component, declared
+/// one after the other: the residual, then the balance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tearing {
     /// Chosen by the system: known inside the class.
@@ -208,6 +209,20 @@ pub struct ClassModel {
     /// The resolved source of the class and of everything it inherits, for
     /// the kernel cache key.
     pub fingerprint: String,
+}
+
+impl Var {
+    /// The expressions the variable carries: sizes, binding, attributes.
+    pub fn expressions_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        let a = &mut self.attrs;
+        self.dims
+            .iter_mut()
+            .chain(self.binding.as_mut())
+            .chain(a.start.as_mut())
+            .chain(a.min.as_mut())
+            .chain(a.max.as_mut())
+            .chain(a.nominal.as_mut())
+    }
 }
 
 impl ClassModel {

@@ -3,9 +3,10 @@
 //! attribute and resolved against the component's class, so that the
 //! phases after resolve read each once, as data.
 
+use super::expr::Expr;
 use super::model::MemberRef;
 use crate::source::Span;
-use crate::syntax::ast::{Argument, Expr};
+use crate::syntax::ast::{self, Argument};
 
 /// One value given to a variable of a component.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,7 +52,7 @@ pub struct Written<'a> {
     /// `None` for an attribute no later phase reads (`min`, `nominal`, …):
     /// its target is still resolved, so a misspelt one is reported.
     pub attribute: Option<Attribute>,
-    pub value: &'a Expr,
+    pub value: &'a ast::Expr,
     pub span: Span,
 }
 

@@ -20,12 +20,12 @@ use super::print::{product_form, Vocabulary};
 use super::term::{Dim, Mismatch, Solver, Term, Q};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::connect::Side;
+use crate::resolve::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, UnOp};
 use crate::resolve::model::ClassModel;
 use crate::resolve::modifier::{Attribute, Modifier};
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
-use crate::syntax::ast::{BinOp, ComponentRef, Equation, Expr, ExprKind, UnOp};
 
 /// The verdict on a class (or, for a class with components, on the system
 /// it forms).
@@ -70,12 +70,6 @@ pub struct SubUnits {
     /// `None` when the component's class is inconsistent or could not be
     /// checked: its variables are then opaque to this class.
     pub params: Option<Vec<Term>>,
-}
-
-impl ClassUnits {
-    pub fn var(&self, name: &str) -> Option<usize> {
-        self.var_names.iter().position(|v| v == name)
-    }
 }
 
 /// Checks classes once each and remembers their signatures.
@@ -124,28 +118,24 @@ impl UnitChecker {
         self.results.insert(id, Some(units.clone()));
         Some(units)
     }
-
-    /// The unit of `path` (`["rod", "port_a.T"]` style: components, then a
-    /// variable name) inside `cu`, in `cu`'s type variables. `None` when the
-    /// variable is unknown or behind an opaque component.
-    pub fn term_in(&self, cu: &ClassUnits, parts: &[String]) -> Option<Term> {
-        term_in(&self.results, cu, parts)
-    }
 }
 
-fn term_in(
+/// The unit of variable `var` of the class reached from `cu` through the
+/// components `path` (indices into each class's components), in `cu`'s
+/// type variables. `None` when a component on the way is opaque.
+fn term_at(
     results: &HashMap<ClassId, Option<Rc<ClassUnits>>>,
     cu: &ClassUnits,
-    parts: &[String],
+    path: &[usize],
+    var: usize,
 ) -> Option<Term> {
-    if let Some(v) = cu.var(&parts.join(".")) {
-        return cu.vars[v].clone();
-    }
-    let (first, rest) = parts.split_first()?;
-    let sub = cu.subs.iter().find(|s| &s.name == first)?;
+    let Some((first, rest)) = path.split_first() else {
+        return cu.vars.get(var)?.clone();
+    };
+    let sub = cu.subs.get(*first)?;
     let params = sub.params.as_ref()?;
     let inner = results.get(&sub.class)?.as_ref()?;
-    let t = term_in(results, inner, rest)?;
+    let t = term_at(results, inner, rest, var)?;
     Some(t.substitute(&|k| params[k].clone()))
 }
 
@@ -155,8 +145,9 @@ struct SubInstance {
     units: Option<Rc<ClassUnits>>,
     /// Fresh unknowns for the component's type variables.
     params: Option<Vec<Term>>,
-    /// Fresh unknowns for variables of an opaque component, by path.
-    opaque: HashMap<String, Term>,
+    /// Fresh unknowns for variables of an opaque component, by path below
+    /// it (components, then the variable).
+    opaque: HashMap<(Vec<usize>, usize), Term>,
 }
 
 struct Cx<'r> {
@@ -167,7 +158,6 @@ struct Cx<'r> {
     origin: Vec<String>,
     own: Vec<Option<Term>>,
     subs: Vec<SubInstance>,
-    loop_vars: Vec<String>,
     vocabulary: Vocabulary,
     diags: Vec<Diagnostic>,
     /// The first contradiction: the one reported.
@@ -199,7 +189,6 @@ fn check_class(
         origin: Vec::new(),
         own: Vec::new(),
         subs: Vec::new(),
-        loop_vars: Vec::new(),
         vocabulary: Vocabulary::default(),
         diags: Vec::new(),
         inconsistent: false,
@@ -524,14 +513,14 @@ impl Cx<'_> {
                     self.require(&l, &r, Why::EquationSides);
                 }
             }
-            Equation::For { index, body, .. } => {
-                self.loop_vars.push(index.name.clone());
+            Equation::For { body, .. } => {
                 for e in body {
                     self.equation(e);
                 }
-                self.loop_vars.pop();
             }
-            _ => {}
+            Equation::ConnectInLoop { .. }
+            | Equation::Assert { .. }
+            | Equation::Rejected { .. } => {}
         }
     }
 
@@ -559,7 +548,7 @@ impl Cx<'_> {
                 let t = self.expr(else_);
                 self.same(out, t, Why::IfBranches)
             }
-            ExprKind::Call { func, args, .. } => self.call(&func.dotted(), args),
+            ExprKind::Call { func, args, .. } => self.call(func, args),
             // Every element of an array has the array's one unit.
             ExprKind::Array(items) => {
                 let mut out = None;
@@ -646,40 +635,35 @@ impl Cx<'_> {
         }
     }
 
-    fn reference(&mut self, r: &ComponentRef) -> Option<Term> {
-        let names: Vec<String> = r.parts.iter().map(|p| p.name.name.clone()).collect();
-        if names.len() == 1 {
-            if names[0] == "time" {
-                return Some(Term::constant(Dim::seconds()));
-            }
-            if self.loop_vars.contains(&names[0]) {
-                return None;
-            }
+    fn reference(&mut self, r: &Reference) -> Option<Term> {
+        match &r.target {
+            Referent::Time => Some(Term::constant(Dim::seconds())),
+            Referent::LoopVar(_) | Referent::Unknown(_) => None,
+            Referent::Var(v) => self.own[*v].clone(),
+            Referent::Member(m) => self.sub_var(&m.path, m.var, || m.dotted()),
         }
-        if let Some(v) = self.model.var(&names.join(".")) {
-            return self.own[v].clone();
-        }
-        self.sub_var(&names)
     }
 
-    /// The unit of a component's variable (`names` = component path, then
-    /// the variable), instantiated for this use.
-    fn sub_var(&mut self, names: &[String]) -> Option<Term> {
-        let k = self.subs.iter().position(|s| s.name == names[0])?;
-        let rest = &names[1..];
-        if rest.is_empty() {
-            return None;
-        }
+    /// The unit of a component's variable (`path` = the components, then
+    /// variable `var` of the last one's class), instantiated for this use;
+    /// `name` names an opaque component's variable for its type variable.
+    fn sub_var(
+        &mut self,
+        path: &[usize],
+        var: usize,
+        name: impl FnOnce() -> String,
+    ) -> Option<Term> {
+        let k = path[0];
         let sub = &self.subs[k];
         if let (Some(units), Some(params)) = (&sub.units, &sub.params) {
-            let t = term_in(self.results, units, rest)?;
+            let t = term_at(self.results, units, &path[1..], var)?;
             return Some(t.substitute(&|j| params[j].clone()));
         }
-        let key = rest.join(".");
+        let key = (path[1..].to_vec(), var);
         if let Some(t) = self.subs[k].opaque.get(&key) {
             return Some(t.clone());
         }
-        let t = self.fresh(names.join("."));
+        let t = self.fresh(name());
         self.subs[k].opaque.insert(key, t.clone());
         Some(t)
     }
@@ -688,14 +672,8 @@ impl Cx<'_> {
     /// components: `sub(x = e, y(start = e, unit = "m"), port(T(start = e)))`.
     fn modifier(&mut self, m: &Modifier) {
         self.span = m.span;
-        let path: Vec<String> = m
-            .target
-            .component
-            .split('.')
-            .chain(m.target.name.split('.'))
-            .map(str::to_string)
-            .collect();
-        let shown = m.target.dotted();
+        let target = &m.target;
+        let shown = target.dotted();
         match m.attribute {
             Attribute::Unit => {
                 let ExprKind::String(s) = &m.value.kind else {
@@ -704,7 +682,8 @@ impl Cx<'_> {
                 match parse(s) {
                     Ok(u) => {
                         self.vocabulary.add(s);
-                        if let Some(t) = self.sub_var(&path) {
+                        if let Some(t) = self.sub_var(&target.path, target.var, || target.dotted())
+                        {
                             self.require(&t, &constant(&u), Why::Value(&shown));
                         }
                     }
@@ -724,7 +703,7 @@ impl Cx<'_> {
             }
             Attribute::Start | Attribute::Value => {
                 let v = self.expr(&m.value);
-                let t = self.sub_var(&path);
+                let t = self.sub_var(&target.path, target.var, || target.dotted());
                 if let (Some(t), Some(v)) = (t, v) {
                     self.require(&t, &v, Why::Value(&shown));
                 }
@@ -751,8 +730,9 @@ impl Cx<'_> {
             if units.vars[m.var].is_none() {
                 continue;
             }
-            let t = self.sub_var(&[s.clone(), m.name.clone()]);
-            out.push((m.key.clone(), t, format!("{s}.{}", m.name)));
+            let name = format!("{s}.{}", m.name);
+            let t = self.sub_var(&[k], m.var, || name.clone());
+            out.push((m.key.clone(), t, name));
         }
         out
     }
