@@ -22,7 +22,7 @@ impl Causalizer<'_> {
         let mut pstmts = Vec::new();
         let mut sstmts = Vec::new();
         for (vi, v) in self.model.vars.iter().enumerate() {
-            let is_param = v.variability != Variability::Continuous;
+            let is_param = v.variability != ClassVariability::Continuous;
             if let Some(b) = &v.binding {
                 if !is_param {
                     self.diags.push(
@@ -191,7 +191,9 @@ impl Causalizer<'_> {
         let mut later: Option<String> = None;
         e.visit(&mut |x| match x {
             Ex::Var(s, _) => match self.low.slots[*s].kind {
-                SlotKind::Own(i) if self.model.vars[i].variability != Variability::Continuous => {
+                SlotKind::Own(i)
+                    if self.model.vars[i].variability != ClassVariability::Continuous =>
+                {
                     if i >= before {
                         later.get_or_insert(self.model.vars[i].name.clone());
                     }

@@ -87,7 +87,7 @@ impl Causalizer<'_> {
         match self.low.slots[slot].kind.clone() {
             SlotKind::Own(v) => {
                 let var = &self.model.vars[v];
-                if var.variability != Variability::Continuous {
+                if var.variability != ClassVariability::Continuous {
                     return Ok(Ex::Real(0.0));
                 }
                 if var.special.state {

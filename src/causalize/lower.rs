@@ -1,11 +1,11 @@
 //! Lowering of the resolved expressions of one class to [`Ex`] over the
 //! slots of the class.
 
-use super::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
 use super::solve;
 use crate::diagnostic::Diagnostic;
+use crate::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
 use crate::resolve::expr::{BinOp, Expr, ExprKind, Reference, Referent, Subscript, UnOp};
-use crate::resolve::model::{ClassCausality, ClassModel, MemberRef, Variability};
+use crate::resolve::model::{ClassCausality, ClassModel, ClassVariability, MemberRef};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
 
@@ -40,19 +40,19 @@ impl<'m> Lowerer<'m> {
         let mut int_params = Vec::new();
         for (i, v) in model.vars.iter().enumerate() {
             if v.ty != Builtin::Real {
-                if v.variability != Variability::Continuous {
+                if v.variability != ClassVariability::Continuous {
                     int_params.push(i);
                 }
                 continue;
             }
-            let known = v.variability != Variability::Continuous
+            let known = v.variability != ClassVariability::Continuous
                 || v.special.state
                 || v.causality == ClassCausality::Input;
             slots.push(Slot {
                 name: v.name.clone(),
                 kind: SlotKind::Own(i),
                 known,
-                is_input: v.variability == Variability::Continuous
+                is_input: v.variability == ClassVariability::Continuous
                     && v.causality == ClassCausality::Input,
                 is_array: !v.dims.is_empty(),
                 size: None,
@@ -125,12 +125,12 @@ impl<'m> Lowerer<'m> {
             return Ok(i);
         }
         let sub_input =
-            m.causality == ClassCausality::Input && m.variability == Variability::Continuous;
+            m.causality == ClassCausality::Input && m.variability == ClassVariability::Continuous;
         self.slots.push(Slot {
             name: m.dotted(),
             kind,
             known: !sub_input,
-            is_input: !sub_input && m.variability == Variability::Continuous,
+            is_input: !sub_input && m.variability == ClassVariability::Continuous,
             is_array: !shape.is_empty(),
             size: Some(shape.iter().product()),
         });
@@ -428,7 +428,7 @@ impl<'m> Lowerer<'m> {
 
     pub fn is_parameter_slot(&self, s: SlotId) -> bool {
         match &self.slots[s].kind {
-            SlotKind::Own(i) => self.model.vars[*i].variability != Variability::Continuous,
+            SlotKind::Own(i) => self.model.vars[*i].variability != ClassVariability::Continuous,
             _ => false,
         }
     }
@@ -448,7 +448,7 @@ impl<'m> Lowerer<'m> {
         match self.slots[slot].kind.clone() {
             SlotKind::Own(i) => {
                 let v = &self.model.vars[i];
-                if v.variability != Variability::Continuous {
+                if v.variability != ClassVariability::Continuous {
                     return Ok(Ex::Real(0.0));
                 }
                 if v.special.state {

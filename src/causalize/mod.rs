@@ -5,8 +5,6 @@
 mod bindings;
 mod derivatives;
 pub mod diff;
-// The IR lives below every phase (`crate::ir`); `causalize::ir` names it too.
-pub use crate::ir;
 mod lower;
 mod matching;
 pub mod solve;
@@ -14,13 +12,13 @@ pub mod solve;
 use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Diagnostic;
+use crate::ir::{self, Affine, Block, CausalClass, Ex, IntParam, SlotId, SlotKind, Stmt};
 use crate::resolve::connect::Port;
 use crate::resolve::expr::{Equation, Expr, ExprKind, Referent};
-use crate::resolve::model::{ClassModel, MemberRef, Variability};
+use crate::resolve::model::{ClassModel, ClassVariability, MemberRef};
 use crate::resolve::modifier::Attribute;
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
-use ir::{Affine, Block, CausalClass, Ex, IntParam, SlotId, SlotKind, Stmt};
 use lower::{Context, Lowerer, Value};
 use solve::Target;
 

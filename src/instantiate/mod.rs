@@ -6,7 +6,7 @@ mod values;
 
 use std::collections::HashMap;
 
-use crate::classdb::ClassDb;
+use crate::classdb::{ClassDb, ClassEntry};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Ex, SlotKind};
 use crate::resolve::model::element_name;
@@ -81,9 +81,6 @@ pub struct IntVar {
     pub boolean: bool,
     pub description: Option<String>,
 }
-
-/// One compiled class, shared by all its instances.
-pub use crate::classdb::ClassEntry;
 
 #[derive(Debug, Clone)]
 pub struct Instance {

@@ -7,7 +7,7 @@ use super::{Builder, ClassEntry, Effective, Incoming, IntVar, Purpose, RealKind}
 use crate::diagnostic::Diagnostic;
 use crate::ir::Ex;
 use crate::resolve::expr::{Expr, ExprKind, UnOp};
-use crate::resolve::model::{ClassCausality, Var, Variability};
+use crate::resolve::model::{ClassCausality, ClassVariability, Var};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
 
@@ -22,17 +22,17 @@ impl Builder<'_, '_> {
         effective: &Effective,
     ) -> Vec<i64> {
         let model = &entry.model;
-        let compiled = &entry.causalized;
+        let causalized = &entry.causalized;
         let decl_span = self.sys.instances[me].decl_span;
         let mut ints = Vec::new();
-        for (k, ip) in compiled.causal.int_params.iter().enumerate() {
+        for (k, ip) in causalized.causal.int_params.iter().enumerate() {
             let v = &model.vars[ip.var];
             let name = self.dotted(me, &v.name);
             let value = if let Some(inc) = effective.get(&(ip.var, false)) {
                 self.fold_incoming(inc)
                     .filter(|v| v.len() == 1)
                     .map(|v| v[0])
-            } else if let Some(b) = &compiled.int_bindings[k] {
+            } else if let Some(b) = &causalized.int_bindings[k] {
                 b.fold(&ints)
             } else {
                 None
@@ -92,11 +92,11 @@ impl Builder<'_, '_> {
         effective: &Effective,
     ) -> (RealKind, Vec<Option<f64>>) {
         let v = &entry.model.vars[vi];
-        let compiled = &entry.causalized;
+        let causalized = &entry.causalized;
         let parent = self.sys.instances[me].parent;
         let none = vec![None; len];
-        let (kind, starts) = if v.variability != Variability::Continuous {
-            let own = compiled
+        let (kind, starts) = if v.variability != ClassVariability::Continuous {
+            let own = causalized
                 .bindings
                 .iter()
                 .find(|(i, _)| *i == vi)
@@ -120,7 +120,7 @@ impl Builder<'_, '_> {
                 }
             }
         } else if v.special.state {
-            let own = compiled
+            let own = causalized
                 .starts
                 .iter()
                 .find(|(i, _)| *i == vi)
@@ -153,7 +153,7 @@ impl Builder<'_, '_> {
         } else {
             (RealKind::Local, none)
         };
-        if v.variability == Variability::Constant && kind == RealKind::Parameter {
+        if v.variability == ClassVariability::Constant && kind == RealKind::Parameter {
             (RealKind::Constant, starts)
         } else {
             (kind, starts)

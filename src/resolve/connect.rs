@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use super::model::{element_name, join_der, ClassCausality, ClassModel, Sub, Variability};
+use super::model::{element_name, join_der, ClassCausality, ClassModel, ClassVariability, Sub};
 use super::tree::Builtin;
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
@@ -184,7 +184,7 @@ fn members(m: &ClassModel, p: Port) -> Vec<PortMember> {
             name: v.name.clone(),
             flow: v.flow,
             causality: v.causality,
-            carried: v.variability == Variability::Continuous && v.ty == Builtin::Real,
+            carried: v.variability == ClassVariability::Continuous && v.ty == Builtin::Real,
         }
     };
     match p {

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::model::{
-    join_der, Attributes, ClassCausality, ClassModel, ConnectorDecl, ConnectorMember, MemberError,
-    MemberRef, Special, Sub, Tearing, Var, Variability,
+    join_der, Attributes, ClassCausality, ClassModel, ClassVariability, ConnectorDecl,
+    ConnectorMember, MemberError, MemberRef, Special, Sub, Tearing, Var,
 };
 use super::names::{Value, Written};
 use super::tree::{Builtin, ClassId, ClassTree, Resolved};
@@ -312,7 +312,7 @@ impl<'a> Elaborator<'a> {
                         model.vars.push(Var {
                             name: format!("{}.{member}", comp.name.name),
                             ty: Builtin::Real,
-                            variability: Variability::Continuous,
+                            variability: ClassVariability::Continuous,
                             causality,
                             flow: false,
                             special: Special::default(),
@@ -353,11 +353,11 @@ impl<'a> Elaborator<'a> {
     ) {
         let prefixes = &ty.prefixes;
         let variability = if comp.prefixes.constant.is_some() || prefixes.constant.is_some() {
-            Variability::Constant
+            ClassVariability::Constant
         } else if comp.prefixes.parameter.is_some() || prefixes.parameter.is_some() {
-            Variability::Parameter
+            ClassVariability::Parameter
         } else {
-            Variability::Continuous
+            ClassVariability::Continuous
         };
         let causality = if comp.prefixes.input.is_some() || prefixes.input.is_some() {
             ClassCausality::Input
@@ -648,7 +648,7 @@ impl<'a> Elaborator<'a> {
                 out.push((v.name.clone(), var));
                 continue;
             }
-            if v.variability != Variability::Continuous {
+            if v.variability != ClassVariability::Continuous {
                 // Parameters in connectors carry no causality.
             } else if v.flow {
                 match group {

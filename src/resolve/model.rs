@@ -24,8 +24,10 @@ pub enum ClassCausality {
     Local,
 }
 
+/// Variability of a variable as the class declares it (not FMI
+/// variability, which is `fmu::table::Variability`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variability {
+pub enum ClassVariability {
     Constant,
     Parameter,
     Continuous,
@@ -56,7 +58,7 @@ pub struct Var {
     /// and flat names; references to the variable are by index.
     pub name: String,
     pub ty: Builtin,
-    pub variability: Variability,
+    pub variability: ClassVariability,
     pub causality: ClassCausality,
     pub flow: bool,
     pub special: Special,
@@ -113,7 +115,7 @@ pub struct MemberRef {
     pub component: String,
     pub name: String,
     pub ty: Builtin,
-    pub variability: Variability,
+    pub variability: ClassVariability,
     pub causality: ClassCausality,
     /// The size of each dimension that is an Integer literal.
     pub literal_dims: Vec<Option<i64>>,

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
 use crate::resolve::connect::Endpoint;
-use crate::resolve::model::{ClassCausality, Variability};
+use crate::resolve::model::{ClassCausality, ClassVariability};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
 
@@ -114,7 +114,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         let model = &sys.classes[inst.class].model;
         for (vi, v) in model.vars.iter().enumerate() {
             if v.causality != ClassCausality::Input
-                || v.variability != Variability::Continuous
+                || v.variability != ClassVariability::Continuous
                 || v.ty != Builtin::Real
                 || v.tearing.is_some()
             {
