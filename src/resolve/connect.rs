@@ -51,9 +51,9 @@ pub struct PortMember {
     pub name: String,
     pub flow: bool,
     pub causality: ClassCausality,
-    /// A continuous Real variable: one that connections carry (parameters
+    /// A continuous Real variable: one that connections copy (parameters
     /// of a connector do not travel).
-    pub carried: bool,
+    pub copied: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -184,7 +184,7 @@ fn members(m: &ClassModel, p: Port) -> Vec<PortMember> {
             name: v.name.clone(),
             flow: v.flow,
             causality: v.causality,
-            carried: v.variability == ClassVariability::Continuous && v.ty == Builtin::Real,
+            copied: v.variability == ClassVariability::Continuous && v.ty == Builtin::Real,
         }
     };
     match p {
@@ -253,15 +253,16 @@ pub fn connection_sets(
         }
         r
     }
-    let carried = |s: &Side| -> BTreeMap<String, bool> {
+    // What a side's copied members are: name in the port and flow prefix.
+    let copied = |s: &Side| -> BTreeMap<String, bool> {
         s.members
             .iter()
-            .filter(|m| m.carried)
+            .filter(|m| m.copied)
             .map(|m| (m.key.clone(), m.flow))
             .collect()
     };
     for c in connects {
-        if carried(&c.a) != carried(&c.b) {
+        if copied(&c.a) != copied(&c.b) {
             diags.push(
                 Diagnostic::error(
                     "MC059",
@@ -309,7 +310,7 @@ pub fn connection_sets(
                     .0
                     .members
                     .iter()
-                    .filter(|m| m.carried)
+                    .filter(|m| m.copied)
                     .map(|m| (m.key.as_str(), m))
                     .collect();
                 (*i, by_key)

@@ -8,16 +8,16 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::model::{
-    join_der, Attributes, ClassCausality, ClassModel, ClassVariability, ConnectorDecl,
-    ConnectorMember, MemberError, MemberRef, Special, Sub, Tearing, Var,
+    join_der, Attributes, ClassCausality, ClassModel, ClassVariability, MemberError, MemberRef,
+    Special, Sub, Tearing, Var,
 };
-use super::names::{Value, Written};
+use super::modifier::{apply_attribute, modify_inherited};
+use super::names::{Pending, Value};
 use super::tree::{Builtin, ClassId, ClassTree, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{
-    self, Argument, ClassBody, ClassKind, Element, Modification, Section, Subscript, TypePrefixes,
-    Visibility,
+    self, Argument, ClassBody, ClassKind, Element, Section, Subscript, TypePrefixes, Visibility,
 };
 
 /// Elaborates classes on demand and remembers the results.
@@ -96,14 +96,14 @@ impl<'a> Elaborator<'a> {
         let ClassBody::Long(body) = &node.def.body else {
             return Ok(model);
         };
-        let mut written = Written::default();
+        let mut pending = Pending::default();
         for element in &body.elements {
             match element {
                 Element::Extends(ext) => {
-                    self.extends(id, ext, &mut model, &mut written, &mut diags)
+                    self.extends(id, ext, &mut model, &mut pending, &mut diags)
                 }
                 Element::Component(comp) => {
-                    self.component(id, comp, &mut model, &mut written, &mut diags)
+                    self.component(id, comp, &mut model, &mut pending, &mut diags)
                 }
                 Element::Class { .. } | Element::Import(_) => {}
             }
@@ -118,9 +118,9 @@ impl<'a> Elaborator<'a> {
                 for eq in equations {
                     match eq {
                         ast::Equation::Connect { a, b, span } => {
-                            written.connects.push((a, b, *span))
+                            pending.connects.push((a, b, *span))
                         }
-                        other => written.equations.push(other),
+                        other => pending.equations.push(other),
                     }
                 }
             }
@@ -130,7 +130,7 @@ impl<'a> Elaborator<'a> {
         }
         // Every element is known now: what the class wrote resolves
         // against them and against the components' classes.
-        self.resolve(&mut model, written);
+        self.resolve(&mut model, pending);
         Ok(model)
     }
 
@@ -140,7 +140,7 @@ impl<'a> Elaborator<'a> {
         id: ClassId,
         ext: &'a ast::Extends,
         model: &mut ClassModel,
-        written: &mut Written<'a>,
+        pending: &mut Pending<'a>,
         diags: &mut Vec<Diagnostic>,
     ) {
         let base = match self.tree.lookup(&ext.name, Some(id), ext.span) {
@@ -188,8 +188,8 @@ impl<'a> Elaborator<'a> {
         let (vars, subs) = (model.vars.len(), model.subs.len());
         inherit(model, &b);
         for arg in &ext.modification {
-            match modify_inherited(model, &b, vars, arg, written) {
-                Ok(Some((k, args))) => written.sub_modifiers.push((subs + k, args)),
+            match modify_inherited(model, &b, vars, arg, pending) {
+                Ok(Some((k, args))) => pending.sub_modifiers.push((subs + k, args)),
                 Ok(None) => {}
                 Err(d) => diags.push(d),
             }
@@ -204,7 +204,7 @@ impl<'a> Elaborator<'a> {
         id: ClassId,
         comp: &'a ast::Component,
         model: &mut ClassModel,
-        written: &mut Written<'a>,
+        pending: &mut Pending<'a>,
         diags: &mut Vec<Diagnostic>,
     ) {
         let shape = match self.type_shape(&comp.type_name, id, comp.span) {
@@ -255,7 +255,7 @@ impl<'a> Elaborator<'a> {
                     mods,
                     dims: type_dims.into_iter().chain(dims).collect(),
                 };
-                self.variable(comp, variable, own_mods, model, written, diags)
+                self.variable(comp, variable, own_mods, model, pending, diags)
             }
             TypeShape::Connector(cid) => {
                 if !dims.is_empty() {
@@ -270,7 +270,7 @@ impl<'a> Elaborator<'a> {
                     );
                     return;
                 }
-                self.connector(comp, cid, own_mods, model, written, diags)
+                self.connector(comp, cid, own_mods, model, pending, diags)
             }
             TypeShape::Component(cid) => {
                 if !dims.is_empty() {
@@ -329,7 +329,7 @@ impl<'a> Elaborator<'a> {
                     }
                     return;
                 }
-                written.sub_modifiers.push((model.subs.len(), own_mods));
+                pending.sub_modifiers.push((model.subs.len(), own_mods));
                 model.subs.push(Sub {
                     name: comp.name.name.clone(),
                     class: cid,
@@ -348,7 +348,7 @@ impl<'a> Elaborator<'a> {
         ty: Variable<'a>,
         own_mods: &'a [Argument],
         model: &mut ClassModel,
-        written: &mut Written<'a>,
+        pending: &mut Pending<'a>,
         diags: &mut Vec<Diagnostic>,
     ) {
         let prefixes = &ty.prefixes;
@@ -385,69 +385,20 @@ impl<'a> Elaborator<'a> {
             span: comp.span,
         };
         if let Some(b) = comp.modification.as_ref().and_then(|m| m.binding.as_ref()) {
-            written.values.push((vi, Value::Binding, b));
+            pending.values.push((vi, Value::Binding, b));
         }
         for arg in ty.mods.into_iter().chain(own_mods) {
-            if let Err(d) = apply_attribute(&mut var, vi, arg, written) {
+            if let Err(d) = apply_attribute(&mut var, vi, arg, pending) {
                 diags.push(d);
             }
         }
         let carried = carried_derivatives(&var, vi);
         // The derivatives a variable carries have its sizes.
         for k in 0..=carried.len() {
-            written.dims.push((vi + k, ty.dims.clone()));
+            pending.dims.push((vi + k, ty.dims.clone()));
         }
         model.vars.push(var);
         model.vars.extend(carried);
-    }
-
-    /// The variables of a connector component, named `comp.member`.
-    fn connector(
-        &mut self,
-        comp: &'a ast::Component,
-        cid: ClassId,
-        own_mods: &'a [Argument],
-        model: &mut ClassModel,
-        written: &mut Written<'a>,
-        diags: &mut Vec<Diagnostic>,
-    ) {
-        let protected = comp.visibility == Visibility::Protected;
-        let members = match self.connector_members(cid, &comp.name.name, protected, comp.span) {
-            Ok(members) => members,
-            Err(ds) => {
-                diags.extend(ds);
-                return;
-            }
-        };
-        let (keys, mut members): (Vec<String>, Vec<Var>) = members.into_iter().unzip();
-        let shift = model.vars.len();
-        for arg in own_mods {
-            if let Err(d) = apply_to_member(&mut members, shift, &comp.name.name, arg, written) {
-                diags.push(d);
-            }
-        }
-        let connector = model.connectors.len();
-        model.vars.extend(members.into_iter().map(|mut v| {
-            v.carried_of = v.carried_of.map(|c| c + shift);
-            v.connector = Some(connector);
-            for e in v.expressions_mut() {
-                e.shift_into_connector(shift);
-            }
-            v
-        }));
-        model.connectors.push(ConnectorDecl {
-            name: comp.name.name.clone(),
-            class: cid,
-            members: keys
-                .into_iter()
-                .enumerate()
-                .map(|(k, key)| ConnectorMember {
-                    var: shift + k,
-                    key,
-                })
-                .collect(),
-            span: comp.span,
-        });
     }
 
     /// The model of the class of sub-component `k` of `model`; a class
@@ -593,122 +544,6 @@ impl<'a> Elaborator<'a> {
             }
         }
     }
-
-    /// Checks the assumed-causality order of a connector class on its own
-    /// (`MC013`, `MC014`), so that a connector is checked where it is
-    /// declared even before any component uses it.
-    pub fn check_connector(&mut self, id: ClassId) -> Vec<Diagnostic> {
-        let span = self.tree.get(id).def.name.span;
-        let name = self.tree.get(id).name.clone();
-        match self.connector_members(id, &name, false, span) {
-            Ok(_) => Vec::new(),
-            Err(ds) => ds,
-        }
-    }
-
-    /// Expands a connector class into variables named `comp.member`, with
-    /// causality assigned by the assumed-causality rules; each with its
-    /// name in the connector class.
-    fn connector_members(
-        &mut self,
-        cid: ClassId,
-        comp: &str,
-        protected: bool,
-        span: Span,
-    ) -> Result<Vec<(String, Var)>, Vec<Diagnostic>> {
-        let cm = self.class(cid)?;
-        let mut out = Vec::new();
-        let mut diags = Vec::new();
-        // Where the member order stands: the causality of the most recent
-        // signal, and whether flows have begun after it. Potentials may
-        // follow the signal (or potentials that do) and inherit its
-        // causality; flows follow a signal or potential, may follow each
-        // other (the methodology groups `flow f0[2]; flow t;`) and take the
-        // inverse causality. A potential after a flow has no signal of its
-        // own, so it needs a new signal first.
-        let mut group: Option<MemberGroup> = None;
-        for v in &cm.vars {
-            let mut var = v.clone();
-            if let Some(base) = v.carried_of {
-                // A carried derivative travels with its variable, with the
-                // same causality.
-                var.causality = out
-                    .get(base)
-                    .map(|(_, b): &(String, Var)| b.causality)
-                    .unwrap_or(v.causality);
-                let inner = v.name.trim_start_matches("der(").trim_end_matches(')');
-                let depth = v.name.matches("der(").count();
-                var.name = format!(
-                    "{}{comp}.{inner}{}",
-                    "der(".repeat(depth),
-                    ")".repeat(depth)
-                );
-                var.protected = protected;
-                var.span = span;
-                out.push((v.name.clone(), var));
-                continue;
-            }
-            if v.variability != ClassVariability::Continuous {
-                // Parameters in connectors carry no causality.
-            } else if v.flow {
-                match group {
-                    Some(MemberGroup::Potentials(c) | MemberGroup::Flows(c)) => {
-                        var.causality = invert(c);
-                        group = Some(MemberGroup::Flows(c));
-                    }
-                    None => diags.push(
-                        Diagnostic::error(
-                            "MC013",
-                            v.span,
-                            format!(
-                                "flow variable `{}` must follow a potential or signal variable",
-                                v.name
-                            ),
-                        )
-                        .with_label("flow without a potential")
-                        .with_help(
-                            "declare an input or output signal (and its potentials) before the flow",
-                        ),
-                    ),
-                }
-            } else if v.causality != ClassCausality::Local {
-                group = Some(MemberGroup::Potentials(v.causality));
-            } else if let Some(MemberGroup::Potentials(c)) = group {
-                var.causality = c;
-            } else {
-                let (message, label) = match group {
-                    Some(MemberGroup::Flows(_)) => (
-                        format!(
-                            "potential variable `{}` follows a flow: a potential must follow an input or output variable, or potentials that do",
-                            v.name
-                        ),
-                        "no signal since the flows before it",
-                    ),
-                    _ => (
-                        format!(
-                            "potential variable `{}` must follow an input or output variable",
-                            v.name
-                        ),
-                        "causality cannot be inherited",
-                    ),
-                };
-                diags.push(
-                    Diagnostic::error("MC014", v.span, message)
-                        .with_label(label)
-                        .with_help("declare an input or output signal before this potential"),
-                );
-            }
-            var.name = format!("{comp}.{}", v.name);
-            var.protected = protected;
-            var.span = span;
-            out.push((v.name.clone(), var));
-        }
-        if diags.is_empty() {
-            Ok(out)
-        } else {
-            Err(diags)
-        }
-    }
 }
 
 /// A variable's type, followed down to a predefined type.
@@ -768,23 +603,6 @@ fn inherit(model: &mut ClassModel, base: &ClassModel) {
     model.faults.extend(base.faults.iter().cloned());
 }
 
-/// Where a connector's member list stands while it is read in order.
-#[derive(Clone, Copy)]
-enum MemberGroup {
-    /// After a signal of this causality, and potentials only since.
-    Potentials(ClassCausality),
-    /// After flows that follow a signal of this causality.
-    Flows(ClassCausality),
-}
-
-fn invert(c: ClassCausality) -> ClassCausality {
-    match c {
-        ClassCausality::Input => ClassCausality::Output,
-        ClassCausality::Output => ClassCausality::Input,
-        ClassCausality::Local => ClassCausality::Local,
-    }
-}
-
 fn merge_prefixes(into: &mut TypePrefixes, from: &TypePrefixes) {
     into.flow = into.flow.or(from.flow);
     into.stream = into.stream.or(from.stream);
@@ -799,167 +617,6 @@ fn dim_expr(s: &Subscript) -> Option<&ast::Expr> {
     match s {
         Subscript::Expr(e) => Some(e),
         Subscript::Colon(_) => None,
-    }
-}
-
-fn string_value(e: &ast::Expr) -> Option<String> {
-    match &e.kind {
-        ast::ExprKind::String(s) => Some(s.clone()),
-        _ => None,
-    }
-}
-
-/// Applies one modifier argument (`unit = "K"`, `start = T0`, `each start = 1`)
-/// to variable `vi`: units are set at once, values are written down to be
-/// resolved with the class's equations.
-fn apply_attribute<'a>(
-    var: &mut Var,
-    vi: usize,
-    arg: &'a Argument,
-    written: &mut Written<'a>,
-) -> Result<(), Diagnostic> {
-    let (name, modification, span) = match arg {
-        Argument::Modify {
-            name,
-            modification,
-            span,
-            ..
-        } => (name, modification, *span),
-        // The check phase reports every `redeclare` as MC111.
-        Argument::Redeclare { .. } => return Ok(()),
-    };
-    let Some(m) = modification else { return Ok(()) };
-    let value = m.binding.as_ref();
-    let attr = name.dotted();
-    let missing = || {
-        Diagnostic::error("MC016", span, format!("modifier `{attr}` needs a value"))
-            .with_label("value missing")
-            .with_help("write `name = value`")
-    };
-    let mut write = |slot: Value| -> Result<(), Diagnostic> {
-        written.values.push((vi, slot, value.ok_or_else(missing)?));
-        Ok(())
-    };
-    match attr.as_str() {
-        "unit" | "displayUnit" | "quantity" => {
-            let v = value.ok_or_else(missing)?;
-            let s = string_value(v).ok_or_else(|| {
-                Diagnostic::error(
-                    "MC017",
-                    v.span,
-                    format!("`{attr}` must be a string literal"),
-                )
-                .with_label("not a string")
-                .with_help("write the unit as a string, e.g. unit = \"m/s\"")
-            })?;
-            match attr.as_str() {
-                "unit" => var.attrs.unit = Some(s),
-                "displayUnit" => var.attrs.display_unit = Some(s),
-                _ => var.attrs.quantity = Some(s),
-            }
-        }
-        "start" => write(Value::Start)?,
-        "min" => write(Value::Min)?,
-        "max" => write(Value::Max)?,
-        "nominal" => write(Value::Nominal)?,
-        "fixed" | "stateSelect" => {}
-        other => {
-            return Err(Diagnostic::error(
-                "MC018",
-                span,
-                format!("`{other}` is not an attribute of variable `{}`", var.name),
-            )
-            .with_label("unknown attribute")
-            .with_help("use one of unit, displayUnit, quantity, start, min, max, nominal"))
-        }
-    }
-    Ok(())
-}
-
-/// A modifier on a connector component: `port(T(start = 300))`. The
-/// members will be variables `shift..` of the class.
-fn apply_to_member<'a>(
-    members: &mut [Var],
-    shift: usize,
-    comp: &str,
-    arg: &'a Argument,
-    written: &mut Written<'a>,
-) -> Result<(), Diagnostic> {
-    if let Argument::Modify {
-        name,
-        modification: Some(m),
-        span,
-        ..
-    } = arg
-    {
-        let full = format!("{comp}.{}", name.dotted());
-        let Some(k) = members.iter().position(|v| v.name == full) else {
-            return Err(Diagnostic::error(
-                "MC019",
-                *span,
-                format!("connector `{comp}` has no variable `{}`", name.dotted()),
-            )
-            .with_label("no such connector variable")
-            .with_help("check the connector's declaration"));
-        };
-        apply_modification(&mut members[k], shift + k, m, written)
-    } else {
-        Ok(())
-    }
-}
-
-fn apply_modification<'a>(
-    var: &mut Var,
-    vi: usize,
-    m: &'a Modification,
-    written: &mut Written<'a>,
-) -> Result<(), Diagnostic> {
-    for a in &m.arguments {
-        apply_attribute(var, vi, a, written)?;
-    }
-    if let Some(b) = &m.binding {
-        written.values.push((vi, Value::Binding, b));
-    }
-    Ok(())
-}
-
-/// `extends Base(k = 2, x(start = 1))`: modifies inherited variables (the
-/// base's, inherited from index `vars` on). A modifier of an inherited
-/// component (`extends Base(sub(k = 2))`) is given back, with the
-/// component's index in the base class, to be resolved with the
-/// component's own.
-fn modify_inherited<'a>(
-    model: &mut ClassModel,
-    base: &ClassModel,
-    vars: usize,
-    arg: &'a Argument,
-    written: &mut Written<'a>,
-) -> Result<Option<(usize, &'a [Argument])>, Diagnostic> {
-    match arg {
-        Argument::Modify {
-            name,
-            modification: Some(m),
-            span,
-            ..
-        } => {
-            let target = name.dotted();
-            if let Some(k) = base.vars.iter().position(|v| v.name == target) {
-                return apply_modification(&mut model.vars[vars + k], vars + k, m, written)
-                    .map(|()| None);
-            }
-            if let Some(k) = base.subs.iter().position(|s| s.name == target) {
-                return Ok(Some((k, m.arguments.as_slice())));
-            }
-            Err(Diagnostic::error(
-                "MC019",
-                *span,
-                format!("the base class has no element `{target}`"),
-            )
-            .with_label("no such element in the base class")
-            .with_help("modify only elements the base class declares"))
-        }
-        // The check phase reports every `redeclare` as MC111.
-        Argument::Modify { .. } | Argument::Redeclare { .. } => Ok(None),
     }
 }
 

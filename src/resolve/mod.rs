@@ -2,6 +2,7 @@
 //! into resolved class models.
 
 pub mod connect;
+mod connector;
 pub mod elaborate;
 pub mod expr;
 pub mod model;

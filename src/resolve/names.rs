@@ -15,15 +15,15 @@ use crate::source::Span;
 use crate::syntax::ast;
 
 /// What a class body writes that resolves only once every element of the
-/// class is known, in the order written.
+/// class is known, in the order pending.
 #[derive(Default)]
-pub struct Written<'a> {
+pub struct Pending<'a> {
     /// Values of variables (by index): a later one overrides an earlier
     /// one of the same variable and kind.
     pub values: Vec<(usize, Value, &'a ast::Expr)>,
     /// Array sizes of variables.
     pub dims: Vec<(usize, Vec<&'a ast::Expr>)>,
-    /// Modifiers of components (by index), as written.
+    /// Modifiers of components (by index), as pending.
     pub sub_modifiers: Vec<(usize, &'a [ast::Argument])>,
     pub equations: Vec<&'a ast::Equation>,
     pub connects: Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Span)>,
@@ -71,9 +71,9 @@ impl<'m> Scope<'m> {
 impl Elaborator<'_> {
     /// Resolves what the class wrote into `model`, whose elements are all
     /// known.
-    pub(super) fn resolve(&mut self, model: &mut ClassModel, written: Written) {
+    pub(super) fn resolve(&mut self, model: &mut ClassModel, pending: Pending) {
         let mut scope = Scope::of(model);
-        let dims: Vec<(usize, Vec<Expr>)> = written
+        let dims: Vec<(usize, Vec<Expr>)> = pending
             .dims
             .iter()
             .map(|(v, ds)| {
@@ -85,14 +85,14 @@ impl Elaborator<'_> {
                 )
             })
             .collect();
-        let values: Vec<(usize, Value, Expr)> = written
+        let values: Vec<(usize, Value, Expr)> = pending
             .values
             .iter()
             .map(|(v, which, e)| (*v, *which, self.resolve_expr(&mut scope, e)))
             .collect();
         let mut modifiers: Vec<(usize, Modifier)> = Vec::new();
         let mut faults = Vec::new();
-        for (k, args) in &written.sub_modifiers {
+        for (k, args) in &pending.sub_modifiers {
             let mut flat = Vec::new();
             modifier::flatten(args, &[], &mut flat);
             for w in flat {
@@ -115,13 +115,13 @@ impl Elaborator<'_> {
                 }
             }
         }
-        let equations: Vec<Equation> = written
+        let equations: Vec<Equation> = pending
             .equations
             .iter()
             .map(|eq| self.resolve_equation(&mut scope, eq))
             .collect();
         let mut connects = Vec::new();
-        for (a, b, span) in &written.connects {
+        for (a, b, span) in &pending.connects {
             let mut sub_model = |k: usize| self.sub_model(scope.model, k);
             let a = connect::side(scope.model, a, &mut sub_model);
             let b = connect::side(scope.model, b, &mut sub_model);

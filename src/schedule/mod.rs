@@ -441,10 +441,10 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
             let (i, v) = endpoint(sys, p, &Endpoint { sub: side.sub, var });
             sys.instances[i].var_len[v]
         };
-        let fits = c.a.members.iter().filter(|m| m.carried).all(|ma| {
+        let fits = c.a.members.iter().filter(|m| m.copied).all(|ma| {
             c.b.members
                 .iter()
-                .find(|mb| mb.carried && mb.key == ma.key)
+                .find(|mb| mb.copied && mb.key == ma.key)
                 .is_some_and(|mb| len(&c.a, ma.var) == len(&c.b, mb.var))
         });
         if !fits {
