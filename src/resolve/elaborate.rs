@@ -8,8 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::model::{
-    join_der, Attributes, ClassCausality, ClassModel, ClassVariability, MemberError, MemberRef,
-    Special, Sub, Tearing, Var,
+    join_der, Attributes, ClassCausality, ClassModel, ClassVariability, Special, Sub, Tearing, Var,
 };
 use super::modifier::{apply_attribute, modify_inherited};
 use super::names::{Pending, Value};
@@ -399,68 +398,6 @@ impl<'a> Elaborator<'a> {
         }
         model.vars.push(var);
         model.vars.extend(carried);
-    }
-
-    /// The model of the class of sub-component `k` of `model`; a class
-    /// that cannot be elaborated gives its first diagnostic (its own check
-    /// reports them all).
-    pub(super) fn sub_model(
-        &mut self,
-        model: &ClassModel,
-        k: usize,
-    ) -> Result<Arc<ClassModel>, Diagnostic> {
-        self.class(model.subs[k].class)
-            .map_err(|mut ds| ds.remove(0))
-    }
-
-    /// Resolves a variable of component `sub` of `model`, or of one of the
-    /// components nested in it: `parts` is the path below `sub`
-    /// (`["port", "T"]`, `["integrator", "x"]`). At each level a variable
-    /// of the whole remaining path comes before a component of its first
-    /// name (a connector member's name has a dot in it).
-    pub fn member(
-        &mut self,
-        model: &ClassModel,
-        sub: usize,
-        parts: &[String],
-    ) -> Result<MemberRef, MemberError> {
-        let mut path = vec![sub];
-        let mut names = vec![model.subs[sub].name.as_str()];
-        let mut class = self.sub_model(model, sub).map_err(MemberError::Class)?;
-        let mut rest = parts;
-        loop {
-            if rest.is_empty() {
-                return Err(MemberError::Component {
-                    component: names.join("."),
-                });
-            }
-            let joined = rest.join(".");
-            if let Some(v) = class.var(&joined) {
-                let var = &class.vars[v];
-                return Ok(MemberRef {
-                    path,
-                    var: v,
-                    component: names.join("."),
-                    name: joined,
-                    ty: var.ty,
-                    variability: var.variability,
-                    causality: var.causality,
-                    literal_dims: var.dims.iter().map(|d| d.integer()).collect(),
-                });
-            }
-            let Some(k) = class.subs.iter().position(|s| s.name == rest[0]) else {
-                return Err(MemberError::NoElement {
-                    class: class.qualified.clone(),
-                    component: names.join("."),
-                    rest: joined,
-                });
-            };
-            path.push(k);
-            names.push(&rest[0]);
-            let next = self.sub_model(&class, k).map_err(MemberError::Class)?;
-            class = next;
-            rest = &rest[1..];
-        }
     }
 
     /// Follows short class definitions down to a predefined type, a

@@ -20,7 +20,7 @@ pub struct Modifier {
     pub attribute: Attribute,
     /// The value, in terms of the class that writes the modifier.
     pub value: Expr,
-    /// The modifier argument as pending.
+    /// The modifier argument as written.
     pub span: Span,
 }
 
@@ -49,7 +49,7 @@ const ATTRIBUTES: [&str; 8] = [
     "start",
 ];
 
-/// A modifier as pending, its target still a dotted path below the
+/// A modifier as written, its target still a dotted path below the
 /// component (`port.T`), for the elaborator to resolve.
 pub struct Flattened<'a> {
     pub target: Vec<String>,
@@ -61,7 +61,7 @@ pub struct Flattened<'a> {
 }
 
 /// Flattens the arguments of a component's modification in the order
-/// pending: each value before the modifications nested in it. An argument
+/// written: each value before the modifications nested in it. An argument
 /// without a value (`x(start = 1)` itself) only prefixes what it holds.
 pub fn flatten<'a>(args: &'a [Argument], prefix: &[String], out: &mut Vec<Flattened<'a>>) {
     for arg in args {

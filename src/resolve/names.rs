@@ -4,18 +4,19 @@
 //! against the components' classes, and connects to ports.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::connect::{self, Connect};
 use super::elaborate::Elaborator;
 use super::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, Subscript, UnOp};
-use super::model::{ClassModel, MemberError};
+use super::model::{ClassModel, MemberError, MemberRef};
 use super::modifier::{self, Modifier};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast;
 
 /// What a class body writes that resolves only once every element of the
-/// class is known, in the order pending.
+/// class is known, in the order written.
 #[derive(Default)]
 pub struct Pending<'a> {
     /// Values of variables (by index): a later one overrides an earlier
@@ -23,7 +24,7 @@ pub struct Pending<'a> {
     pub values: Vec<(usize, Value, &'a ast::Expr)>,
     /// Array sizes of variables.
     pub dims: Vec<(usize, Vec<&'a ast::Expr>)>,
-    /// Modifiers of components (by index), as pending.
+    /// Modifiers of components (by index), as written.
     pub sub_modifiers: Vec<(usize, &'a [ast::Argument])>,
     pub equations: Vec<&'a ast::Equation>,
     pub connects: Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Span)>,
@@ -69,6 +70,68 @@ impl<'m> Scope<'m> {
 }
 
 impl Elaborator<'_> {
+    /// The model of the class of sub-component `k` of `model`; a class
+    /// that cannot be elaborated gives its first diagnostic (its own check
+    /// reports them all).
+    pub(super) fn sub_model(
+        &mut self,
+        model: &ClassModel,
+        k: usize,
+    ) -> Result<Arc<ClassModel>, Diagnostic> {
+        self.class(model.subs[k].class)
+            .map_err(|mut ds| ds.remove(0))
+    }
+
+    /// Resolves a variable of component `sub` of `model`, or of one of the
+    /// components nested in it: `parts` is the path below `sub`
+    /// (`["port", "T"]`, `["integrator", "x"]`). At each level a variable
+    /// of the whole remaining path comes before a component of its first
+    /// name (a connector member's name has a dot in it).
+    pub fn member(
+        &mut self,
+        model: &ClassModel,
+        sub: usize,
+        parts: &[String],
+    ) -> Result<MemberRef, MemberError> {
+        let mut path = vec![sub];
+        let mut names = vec![model.subs[sub].name.as_str()];
+        let mut class = self.sub_model(model, sub).map_err(MemberError::Class)?;
+        let mut rest = parts;
+        loop {
+            if rest.is_empty() {
+                return Err(MemberError::Component {
+                    component: names.join("."),
+                });
+            }
+            let joined = rest.join(".");
+            if let Some(v) = class.var(&joined) {
+                let var = &class.vars[v];
+                return Ok(MemberRef {
+                    path,
+                    var: v,
+                    component: names.join("."),
+                    name: joined,
+                    ty: var.ty,
+                    variability: var.variability,
+                    causality: var.causality,
+                    literal_dims: var.dims.iter().map(|d| d.integer()).collect(),
+                });
+            }
+            let Some(k) = class.subs.iter().position(|s| s.name == rest[0]) else {
+                return Err(MemberError::NoElement {
+                    class: class.qualified.clone(),
+                    component: names.join("."),
+                    rest: joined,
+                });
+            };
+            path.push(k);
+            names.push(&rest[0]);
+            let next = self.sub_model(&class, k).map_err(MemberError::Class)?;
+            class = next;
+            rest = &rest[1..];
+        }
+    }
+
     /// Resolves what the class wrote into `model`, whose elements are all
     /// known.
     pub(super) fn resolve(&mut self, model: &mut ClassModel, pending: Pending) {
