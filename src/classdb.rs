@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::causalize::{causalize, Causalized};
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::ClassModel;
+use crate::resolve::ClassModel;
 use crate::resolve::{ClassId, Elaborator};
 
 /// The compiled form of one class.
@@ -70,7 +70,16 @@ impl ClassDb {
         }
         *self.builds.entry(id).or_insert(0) += 1;
         let built = elab.class(id).and_then(|model| {
-            let causalized = causalize(&model, elab)?;
+            // What resolution found wrong and what causalisation finds are
+            // both the class's faults: report them together.
+            let mut diags = model.diagnostics();
+            let causalized = causalize(&model).map_err(|ds| {
+                diags.extend(ds);
+                std::mem::take(&mut diags)
+            })?;
+            if !diags.is_empty() {
+                return Err(diags);
+            }
             Ok(Arc::new(ClassEntry {
                 model,
                 causalized,

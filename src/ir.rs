@@ -13,8 +13,11 @@ pub enum SlotKind {
     Own(usize),
     /// The derivative of a state of the class itself.
     Der(usize),
-    /// A variable of a (nested) sub-component: `path` = ["pi", "x"].
-    Sub { path: Vec<String>, var: String },
+    /// A variable of a (nested) sub-component: `path` the components
+    /// (each an index into the previous one's class's components, the
+    /// first into this class's), `var` the variable's index in the last
+    /// one's class.
+    Sub { path: Vec<usize>, var: usize },
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Causalizer<'_, '_, '_> {
+impl Causalizer<'_> {
     #[allow(clippy::type_complexity)]
     pub(super) fn bindings(
         &mut self,
@@ -22,7 +22,7 @@ impl Causalizer<'_, '_, '_> {
         let mut pstmts = Vec::new();
         let mut sstmts = Vec::new();
         for (vi, v) in self.model.vars.iter().enumerate() {
-            let is_param = v.variability != Variability::Continuous;
+            let is_param = v.variability != ClassVariability::Continuous;
             if let Some(b) = &v.binding {
                 if !is_param {
                     self.diags.push(
@@ -191,7 +191,9 @@ impl Causalizer<'_, '_, '_> {
         let mut later: Option<String> = None;
         e.visit(&mut |x| match x {
             Ex::Var(s, _) => match self.low.slots[*s].kind {
-                SlotKind::Own(i) if self.model.vars[i].variability != Variability::Continuous => {
+                SlotKind::Own(i)
+                    if self.model.vars[i].variability != ClassVariability::Continuous =>
+                {
                     if i >= before {
                         later.get_or_insert(self.model.vars[i].name.clone());
                     }
@@ -240,103 +242,31 @@ impl Causalizer<'_, '_, '_> {
 
     /// The slot a modifier computed at run time writes to.
     pub(super) fn modifier_slot(&mut self, m: &SubModifier) -> Result<SlotId, Diagnostic> {
-        use crate::syntax::ast::{ComponentRef, Ident, RefPart};
-        let parts = m
-            .path
-            .iter()
-            .map(String::as_str)
-            .chain(m.var.split('.'))
-            .map(|n| RefPart {
-                name: Ident {
-                    name: n.to_string(),
-                    span: m.span,
-                },
-                subscripts: Vec::new(),
-            })
-            .collect();
-        let r = ComponentRef {
-            global: false,
-            parts,
-            span: m.span,
-        };
-        self.low.sub_slot(&r)?.ok_or_else(|| {
-            Diagnostic::error(
-                "MC019",
-                m.span,
-                format!("no component `{}` to modify", m.path.join(".")),
-            )
-            .with_label("no such component")
-            .with_help("modify only declared components")
-        })
+        self.low.member_slot(&m.target, m.span)
     }
 
+    /// The values and start values this class gives its components'
+    /// variables, lowered in its own terms (unit modifiers are the unit
+    /// checker's).
     pub(super) fn sub_modifiers(&mut self) -> Vec<SubModifier> {
         let mut out = Vec::new();
         for sub in &self.model.subs {
-            let path = vec![sub.name.clone()];
-            for arg in &sub.arguments {
-                self.collect_modifier(&path, "", arg, &mut out);
-            }
-        }
-        out
-    }
-
-    pub(super) fn collect_modifier(
-        &mut self,
-        path: &[String],
-        prefix: &str,
-        arg: &Argument,
-        out: &mut Vec<SubModifier>,
-    ) {
-        let Argument::Modify {
-            name,
-            modification: Some(m),
-            span,
-            ..
-        } = arg
-        else {
-            // The check phase reports every `redeclare` as MC111.
-            return;
-        };
-        let full = if prefix.is_empty() {
-            name.dotted()
-        } else {
-            format!("{prefix}.{}", name.dotted())
-        };
-        let attrs = [
-            "unit",
-            "displayUnit",
-            "quantity",
-            "min",
-            "max",
-            "nominal",
-            "fixed",
-            "start",
-        ];
-        if let Some(b) = &m.binding {
-            let last = name.last().name.as_str();
-            let (var, start) = if !prefix.is_empty() && attrs.contains(&last) {
-                (prefix.to_string(), last == "start")
-            } else {
-                (full.clone(), false)
-            };
-            if !prefix.is_empty() && attrs.contains(&last) && last != "start" {
-                // Attributes other than start are static; the component's
-                // class already records them.
-            } else {
-                match self.low.value(b, Context::Direct) {
+            for m in &sub.modifiers {
+                if m.attribute == Attribute::Unit {
+                    continue;
+                }
+                match self.low.value(&m.value, Context::Direct) {
                     Ok(v) => {
                         let elements = v.elements();
                         if elements
                             .iter()
-                            .all(|e| self.only_earlier_parameters(e, usize::MAX, b.span))
+                            .all(|e| self.only_earlier_parameters(e, usize::MAX, m.value.span))
                         {
                             out.push(SubModifier {
-                                path: path.to_vec(),
-                                var,
-                                start,
+                                target: m.target.clone(),
+                                start: m.attribute == Attribute::Start,
                                 value: elements,
-                                span: *span,
+                                span: m.span,
                             });
                         }
                     }
@@ -344,8 +274,6 @@ impl Causalizer<'_, '_, '_> {
                 }
             }
         }
-        for a in &m.arguments {
-            self.collect_modifier(path, &full, a, out);
-        }
+        out
     }
 }

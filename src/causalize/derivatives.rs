@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Causalizer<'_, '_, '_> {
+impl Causalizer<'_> {
     /// For the slot of a carried derivative: the slot of the variable
     /// that carries it.
     pub(super) fn carried_base(&self, slot: SlotId) -> Option<SlotId> {
@@ -87,7 +87,7 @@ impl Causalizer<'_, '_, '_> {
         match self.low.slots[slot].kind.clone() {
             SlotKind::Own(v) => {
                 let var = &self.model.vars[v];
-                if var.variability != Variability::Continuous {
+                if var.variability != ClassVariability::Continuous {
                     return Ok(Ex::Real(0.0));
                 }
                 if var.special.state {

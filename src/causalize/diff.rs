@@ -2,8 +2,8 @@
 //! what the derivative of each variable is (a time derivative, or a
 //! tangent for linear responses and directional derivatives).
 
-use super::ir::{Arith, Ex, Func, RelKind, RelOp};
 use super::solve::{add, div, is_zero, mul, neg, sub};
+use crate::ir::{Arith, Ex, Func, RelKind, RelOp};
 
 fn call(f: Func, args: Vec<Ex>) -> Ex {
     Ex::Call(f, args)

@@ -1,13 +1,13 @@
-//! Lowering of AST expressions of one class to [`Ex`], resolving names to
+//! Lowering of the resolved expressions of one class to [`Ex`] over the
 //! slots of the class.
 
-use super::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
 use super::solve;
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::{ClassCausality, ClassModel, Variability};
+use crate::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
+use crate::resolve::expr::{BinOp, Expr, ExprKind, Reference, Referent, Subscript, UnOp};
+use crate::resolve::model::{ClassCausality, ClassModel, ClassVariability, MemberRef};
 use crate::resolve::tree::Builtin;
-use crate::resolve::Elaborator;
-use crate::syntax::ast::{BinOp, ComponentRef, Expr, ExprKind, Subscript, UnOp};
+use crate::source::Span;
 
 /// Where an expression is evaluated, which decides how relations behave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,13 +19,13 @@ pub enum Context {
     Direct,
 }
 
-pub struct Lowerer<'m, 'e, 'a> {
+pub struct Lowerer<'m> {
     pub model: &'m ClassModel,
-    pub elab: &'e mut Elaborator<'a>,
     pub slots: Vec<Slot>,
     /// Integer/Boolean parameters: (var index) in order.
     pub int_params: Vec<usize>,
-    pub loop_vars: Vec<String>,
+    /// How many `for` loops the expression being lowered is in.
+    pub loop_depth: usize,
     /// Per variable: its shape when every dimension is a literal.
     pub shapes: Vec<Option<Vec<usize>>>,
     /// Shapes of sub-component variable slots.
@@ -34,25 +34,25 @@ pub struct Lowerer<'m, 'e, 'a> {
     pub n_indicators: u32,
 }
 
-impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
-    pub fn new(model: &'m ClassModel, elab: &'e mut Elaborator<'a>) -> Self {
+impl<'m> Lowerer<'m> {
+    pub fn new(model: &'m ClassModel) -> Self {
         let mut slots = Vec::new();
         let mut int_params = Vec::new();
         for (i, v) in model.vars.iter().enumerate() {
             if v.ty != Builtin::Real {
-                if v.variability != Variability::Continuous {
+                if v.variability != ClassVariability::Continuous {
                     int_params.push(i);
                 }
                 continue;
             }
-            let known = v.variability != Variability::Continuous
+            let known = v.variability != ClassVariability::Continuous
                 || v.special.state
                 || v.causality == ClassCausality::Input;
             slots.push(Slot {
                 name: v.name.clone(),
                 kind: SlotKind::Own(i),
                 known,
-                is_input: v.variability == Variability::Continuous
+                is_input: v.variability == ClassVariability::Continuous
                     && v.causality == ClassCausality::Input,
                 is_array: !v.dims.is_empty(),
                 size: None,
@@ -70,13 +70,16 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 });
             }
         }
-        let shapes = model.vars.iter().map(|v| literal_shape(&v.dims)).collect();
+        let shapes = model
+            .vars
+            .iter()
+            .map(|v| literal_shape(&v.dims.iter().map(Expr::integer).collect::<Vec<_>>()))
+            .collect();
         Lowerer {
             model,
-            elab,
             slots,
             int_params,
-            loop_vars: Vec::new(),
+            loop_depth: 0,
             shapes,
             sub_shapes: std::collections::HashMap::new(),
             n_relations: 0,
@@ -92,88 +95,48 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         self.slots.iter().position(|s| s.kind == SlotKind::Der(var))
     }
 
-    /// The slot of a sub-component variable, created on first use.
-    pub fn sub_slot(&mut self, r: &ComponentRef) -> Result<Option<SlotId>, Diagnostic> {
-        let first = &r.parts[0].name.name;
-        let Some(sub) = self.model.subs.iter().find(|s| &s.name == first) else {
-            return Ok(None);
-        };
-        let mut path = vec![sub.name.clone()];
-        let mut class = sub.class;
-        let mut rest = &r.parts[1..];
-        // Descend through nested sub-components.
-        loop {
-            let cm = self.elab.class(class).map_err(|mut ds| ds.remove(0))?;
-            let Some(next) = rest.first() else {
-                return Err(Diagnostic::error(
-                    "MC022",
-                    r.span,
-                    format!("`{}` is a component, not a variable", path.join(".")),
-                )
-                .with_label("a component, not a variable")
-                .with_help("refer to one of its variables, e.g. `component.y`"));
-            };
-            if let Some(s) = cm.subs.iter().find(|s| s.name == next.name.name) {
-                path.push(s.name.clone());
-                class = s.class;
-                rest = &rest[1..];
-                continue;
-            }
-            let var_name: Vec<&str> = rest.iter().map(|p| p.name.name.as_str()).collect();
-            let var_name = var_name.join(".");
-            let Some(v) = cm.vars.iter().find(|v| v.name == var_name) else {
-                return Err(Diagnostic::error(
-                    "MC022",
-                    r.span,
-                    format!(
-                        "component `{}` has no variable `{var_name}`",
-                        path.join(".")
-                    ),
-                )
-                .with_label("unknown variable")
-                .with_help("check the component's class for the variable's name"));
-            };
-            if v.ty != Builtin::Real {
-                return Err(Diagnostic::error(
-                    "MC032",
-                    r.span,
-                    format!("`{}.{var_name}` is not a Real variable; only Real variables of components can be used in equations", path.join(".")),
-                )
-                .with_label("not a Real variable")
-                .with_help("use the value through a Real parameter of this class"));
-            }
-            let shape = literal_shape(&v.dims);
-            let Some(shape) = shape else {
-                return Err(Diagnostic::error(
-                    "MC033",
-                    r.span,
-                    "parameter-sized arrays of sub-components cannot be used in equations",
-                )
-                .with_label("array of a sub-component")
-                .with_help("connect the component instead, or expose a scalar output"));
-            };
-            let kind = SlotKind::Sub {
-                path: path.clone(),
-                var: var_name.clone(),
-            };
-            if let Some(i) = self.slots.iter().position(|s| s.kind == kind) {
-                self.sub_shapes.insert(i, shape);
-                return Ok(Some(i));
-            }
-            let sub_input =
-                v.causality == ClassCausality::Input && v.variability == Variability::Continuous;
-            self.slots.push(Slot {
-                name: format!("{}.{var_name}", path.join(".")),
-                kind,
-                known: !sub_input,
-                is_input: !sub_input && v.variability == Variability::Continuous,
-                is_array: !shape.is_empty(),
-                size: Some(shape.iter().product()),
-            });
-            let i = self.slots.len() - 1;
-            self.sub_shapes.insert(i, shape);
-            return Ok(Some(i));
+    /// The slot of a variable of a sub-component, created on first use:
+    /// only Real variables of literal shape can be used in equations.
+    pub fn member_slot(&mut self, m: &MemberRef, span: Span) -> Result<SlotId, Diagnostic> {
+        if m.ty != Builtin::Real {
+            return Err(Diagnostic::error(
+                "MC032",
+                span,
+                format!("`{}` is not a Real variable; only Real variables of components can be used in equations", m.dotted()),
+            )
+            .with_label("not a Real variable")
+            .with_help("use the value through a Real parameter of this class"));
         }
+        let Some(shape) = literal_shape(&m.literal_dims) else {
+            return Err(Diagnostic::error(
+                "MC033",
+                span,
+                "parameter-sized arrays of sub-components cannot be used in equations",
+            )
+            .with_label("array of a sub-component")
+            .with_help("connect the component instead, or expose a scalar output"));
+        };
+        let kind = SlotKind::Sub {
+            path: m.path.clone(),
+            var: m.var,
+        };
+        if let Some(i) = self.slots.iter().position(|s| s.kind == kind) {
+            self.sub_shapes.insert(i, shape);
+            return Ok(i);
+        }
+        let sub_input =
+            m.causality == ClassCausality::Input && m.variability == ClassVariability::Continuous;
+        self.slots.push(Slot {
+            name: m.dotted(),
+            kind,
+            known: !sub_input,
+            is_input: !sub_input && m.variability == ClassVariability::Continuous,
+            is_array: !shape.is_empty(),
+            size: Some(shape.iter().product()),
+        });
+        let i = self.slots.len() - 1;
+        self.sub_shapes.insert(i, shape);
+        Ok(i)
     }
 
     /// Lowers an expression that must be scalar.
@@ -209,7 +172,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 .with_label("string value")
                 .with_help("remove the string; only numbers and Booleans are values here"))
             }
-            ExprKind::Ref(r) => self.reference_value(r)?,
+            ExprKind::Ref(r) => self.reference_value(r, e.span)?,
             ExprKind::Unary(op, a) => {
                 let a = self.value(a, ctx)?;
                 match op {
@@ -294,9 +257,14 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 }
                 Value::from_elements(shape, out)
             }
-            ExprKind::Call { func, args, named } => {
-                let fname = func.dotted();
-                if !named.is_empty() {
+            ExprKind::Call {
+                func,
+                func_span,
+                args,
+                named,
+            } => {
+                let fname = func.clone();
+                if *named {
                     return Err(Diagnostic::error(
                         "MC035",
                         e.span,
@@ -345,7 +313,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     _ => {}
                 }
                 let Some((f, n)) = Func::from_name(&fname) else {
-                    return Err(Diagnostic::error("MC023", func.span, format!("unknown function `{fname}`"))
+                    return Err(Diagnostic::error("MC023", *func_span, format!("unknown function `{fname}`"))
                         .with_label("not a built-in function")
                         .with_help("use one of the built-in functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10 sqrt abs sign min max, der, noEvent, transpose"));
                 };
@@ -426,7 +394,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
     }
 
     fn relation(&mut self, op: RelOp, a: Ex, b: Ex, ctx: Context) -> Ex {
-        if ctx == Context::Direct || !self.loop_vars.is_empty() {
+        if ctx == Context::Direct || self.loop_depth > 0 {
             return Ex::Rel(op, Box::new(a), Box::new(b), RelKind::Direct);
         }
         let fixed = |e: &Ex, me: &Self| -> bool {
@@ -460,7 +428,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
 
     pub fn is_parameter_slot(&self, s: SlotId) -> bool {
         match &self.slots[s].kind {
-            SlotKind::Own(i) => self.model.vars[*i].variability != Variability::Continuous,
+            SlotKind::Own(i) => self.model.vars[*i].variability != ClassVariability::Continuous,
             _ => false,
         }
     }
@@ -480,7 +448,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         match self.slots[slot].kind.clone() {
             SlotKind::Own(i) => {
                 let v = &self.model.vars[i];
-                if v.variability != Variability::Continuous {
+                if v.variability != ClassVariability::Continuous {
                     return Ok(Ex::Real(0.0));
                 }
                 if v.special.state {
@@ -523,100 +491,101 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         self.own_slot(c)
     }
 
-    pub fn reference_value(&mut self, r: &ComponentRef) -> Result<Value, Diagnostic> {
-        if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() {
-            let n = &r.parts[0].name.name;
-            if n == "time" {
-                return Ok(Value::Scalar(Ex::Time));
-            }
-            if let Some(d) = self.loop_vars.iter().rposition(|v| v == n) {
-                return Ok(Value::Scalar(Ex::LoopVar(d)));
-            }
+    /// The value of a reference at `span`: checked against what the
+    /// variable is (Integer parameters only as scalars, Real arrays
+    /// indexed as their shape allows).
+    pub fn reference_value(&mut self, r: &Reference, span: Span) -> Result<Value, Diagnostic> {
+        match &r.target {
+            Referent::Time => return Ok(Value::Scalar(Ex::Time)),
+            Referent::LoopVar(d) => return Ok(Value::Scalar(Ex::LoopVar(*d))),
+            _ => {}
         }
-        for p in &r.parts[..r.parts.len() - 1] {
-            if !p.subscripts.is_empty() {
-                return Err(Diagnostic::error(
-                    "MC036",
-                    p.name.span,
-                    "subscripts are only supported on the last part of a name",
-                )
-                .with_label("subscript on an inner part")
-                .with_help("index the variable itself, e.g. `port.T[1]`"));
-            }
+        if let Some(at) = r.inner_subscript {
+            return Err(Diagnostic::error(
+                "MC036",
+                at,
+                "subscripts are only supported on the last part of a name",
+            )
+            .with_label("subscript on an inner part")
+            .with_help("index the variable itself, e.g. `port.T[1]`"));
         }
-        let names: Vec<&str> = r.parts.iter().map(|p| p.name.name.as_str()).collect();
-        let joined = names.join(".");
-        let subs = &r.parts.last().expect("a reference has parts").subscripts;
-        if let Some(vi) = self.model.var(&joined) {
-            let v = &self.model.vars[vi];
-            if v.ty != Builtin::Real {
-                if !subs.is_empty() {
-                    return Err(Diagnostic::error(
-                        "MC036",
-                        r.span,
-                        "Integer arrays are not supported",
-                    )
-                    .with_label("Integer array")
-                    .with_help("use scalar Integer parameters"));
+        let subs = &r.subscripts;
+        match &r.target {
+            Referent::Var(vi) => self.own_value(*vi, span, subs),
+            Referent::Member(m) => {
+                let s = self.member_slot(m, span)?;
+                let shape = self.sub_shapes.get(&s).cloned().unwrap_or_default();
+                if shape.is_empty() {
+                    return scalar_var(span, s, subs);
                 }
-                let Some(k) = self.int_params.iter().position(|p| *p == vi) else {
-                    return Err(Diagnostic::error(
-                        "MC039",
-                        r.span,
-                        format!("`{joined}` is an Integer or Boolean variable; only parameters of these types are supported"),
-                    )
-                    .with_label("not a parameter")
-                    .with_help("declare it as a parameter, or make it Real"));
-                };
-                return Ok(Value::Scalar(Ex::IntParam(k)));
+                self.index_literal(span, s, &shape, subs)
             }
-            let slot = self.own_slot(vi).expect("every Real variable has a slot");
-            if v.dims.is_empty() {
-                return scalar_var(r, slot, subs);
+            Referent::Unknown(d) => Err(Diagnostic::clone(d)),
+            Referent::Time | Referent::LoopVar(_) => unreachable!("returned above"),
+        }
+    }
+
+    /// The value of variable `vi` of the class itself.
+    fn own_value(
+        &mut self,
+        vi: usize,
+        span: Span,
+        subs: &[Subscript],
+    ) -> Result<Value, Diagnostic> {
+        let v = &self.model.vars[vi];
+        if v.ty != Builtin::Real {
+            if !subs.is_empty() {
+                return Err(
+                    Diagnostic::error("MC036", span, "Integer arrays are not supported")
+                        .with_label("Integer array")
+                        .with_help("use scalar Integer parameters"),
+                );
             }
-            return match self.shapes[vi].clone() {
-                Some(shape) => self.index_literal(r, slot, &shape, subs),
-                None => match subs.as_slice() {
-                    [Subscript::Expr(e)] => {
-                        let i = self.lower(e, Context::Direct)?;
-                        Ok(Value::Scalar(Ex::Var(slot, Some(Box::new(i)))))
-                    }
-                    [] => Err(Diagnostic::error(
-                        "MC036",
-                        r.span,
-                        "whole-array expressions over parameter-sized arrays are not supported",
-                    )
-                    .with_label("whole array of parameter size")
-                    .with_help("index the array inside a `for` loop: `x[i]`")),
-                    _ => Err(Diagnostic::error(
-                        "MC036",
-                        r.span,
-                        "a parameter-sized array takes exactly one index",
-                    )
-                    .with_label("wrong number of indices")
-                    .with_help("use one subscript")),
-                },
+            let Some(k) = self.int_params.iter().position(|p| *p == vi) else {
+                return Err(Diagnostic::error(
+                    "MC039",
+                    span,
+                    format!("`{}` is an Integer or Boolean variable; only parameters of these types are supported", v.name),
+                )
+                .with_label("not a parameter")
+                .with_help("declare it as a parameter, or make it Real"));
             };
+            return Ok(Value::Scalar(Ex::IntParam(k)));
         }
-        if let Some(s) = self.sub_slot(r)? {
-            let shape = self.sub_shapes.get(&s).cloned().unwrap_or_default();
-            if shape.is_empty() {
-                return scalar_var(r, s, subs);
-            }
-            return self.index_literal(r, s, &shape, subs);
+        let slot = self.own_slot(vi).expect("every Real variable has a slot");
+        if v.dims.is_empty() {
+            return scalar_var(span, slot, subs);
         }
-        Err(
-            Diagnostic::error("MC022", r.span, format!("unknown variable `{joined}`"))
-                .with_label("not declared in this class")
-                .with_help("declare the variable in this class before the equation section"),
-        )
+        match self.shapes[vi].clone() {
+            Some(shape) => self.index_literal(span, slot, &shape, subs),
+            None => match subs {
+                [Subscript::Expr(e)] => {
+                    let i = self.lower(e, Context::Direct)?;
+                    Ok(Value::Scalar(Ex::Var(slot, Some(Box::new(i)))))
+                }
+                [] => Err(Diagnostic::error(
+                    "MC036",
+                    span,
+                    "whole-array expressions over parameter-sized arrays are not supported",
+                )
+                .with_label("whole array of parameter size")
+                .with_help("index the array inside a `for` loop: `x[i]`")),
+                _ => Err(Diagnostic::error(
+                    "MC036",
+                    span,
+                    "a parameter-sized array takes exactly one index",
+                )
+                .with_label("wrong number of indices")
+                .with_help("use one subscript")),
+            },
+        }
     }
 
     /// Indexing of an array whose shape is literal: all elements, a slice
     /// by constant indices and `:`, or one element by any Integer indices.
     fn index_literal(
         &mut self,
-        r: &ComponentRef,
+        span: Span,
         slot: SlotId,
         shape: &[usize],
         subs: &[Subscript],
@@ -624,7 +593,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
         if subs.len() > shape.len() {
             return Err(Diagnostic::error(
                 "MC040",
-                r.span,
+                span,
                 format!(
                     "`{}` has {} dimension(s) but {} indices",
                     self.slots[slot].name,
@@ -655,7 +624,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                     if c < 1 || c as usize > shape[k] {
                         return Err(Diagnostic::error(
                             "MC064",
-                            r.span,
+                            span,
                             format!(
                                 "index {c} is out of range 1..{} of `{}`",
                                 shape[k], self.slots[slot].name
@@ -685,7 +654,7 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
                 Some(_) => {
                     return Err(Diagnostic::error(
                         "MC036",
-                        r.span,
+                        span,
                         "a slice of an array needs constant indices",
                     )
                     .with_label("non-constant slice")
@@ -722,13 +691,13 @@ impl<'m, 'e, 'a> Lowerer<'m, 'e, 'a> {
 /// The largest array whose elements are handled one by one.
 pub const MAX_SCALARISED: usize = 4096;
 
-/// The shape of an array whose dimensions are Integer literals and which is
-/// small enough to handle element by element; `Some([])` for a scalar.
-/// A larger one is handled like a parameter-sized array.
-fn literal_shape(dims: &[Expr]) -> Option<Vec<usize>> {
+/// The shape of an array whose dimensions are Integer literals (of these
+/// sizes) and which is small enough to handle element by element; `Some([])`
+/// for a scalar. A larger one is handled like a parameter-sized array.
+fn literal_shape(dims: &[Option<i64>]) -> Option<Vec<usize>> {
     dims.iter()
-        .map(|d| match d.kind {
-            ExprKind::Integer(i) if i >= 1 => Some(i as usize),
+        .map(|d| match *d {
+            Some(i) if i >= 1 => Some(i as usize),
             _ => None,
         })
         .collect::<Option<Vec<usize>>>()
@@ -936,10 +905,10 @@ fn product(a: Value, b: Value, e: &Expr) -> Result<Value, Diagnostic> {
 }
 
 /// A reference to a scalar variable, which takes no subscript.
-fn scalar_var(r: &ComponentRef, slot: SlotId, subs: &[Subscript]) -> Result<Value, Diagnostic> {
+fn scalar_var(span: Span, slot: SlotId, subs: &[Subscript]) -> Result<Value, Diagnostic> {
     if !subs.is_empty() {
         return Err(
-            Diagnostic::error("MC040", r.span, "a scalar variable cannot be indexed")
+            Diagnostic::error("MC040", span, "a scalar variable cannot be indexed")
                 .with_label("scalar variable")
                 .with_help("remove the subscript"),
         );

@@ -5,7 +5,7 @@
 
 use super::*;
 
-impl Causalizer<'_, '_, '_> {
+impl Causalizer<'_> {
     /// The unknown variables of an equation, each once.
     pub(super) fn candidates(&self, l: &Ex, r: &Ex) -> Vec<Target> {
         let mut out: Vec<Target> = Vec::new();
@@ -36,12 +36,7 @@ impl Causalizer<'_, '_, '_> {
                     Vec::new()
                 }
             },
-            Equation::For {
-                index,
-                range,
-                body,
-                span,
-            } => {
+            Equation::For { range, body, .. } => {
                 let (lo, hi) = match &range.kind {
                     ExprKind::Range {
                         start,
@@ -89,15 +84,14 @@ impl Causalizer<'_, '_, '_> {
                         return Vec::new();
                     }
                 };
-                let _ = span;
-                let depth = self.low.loop_vars.len();
-                self.low.loop_vars.push(index.name.clone());
+                let depth = self.low.loop_depth;
+                self.low.loop_depth += 1;
                 self.loop_ranges.push((lo.clone(), hi.clone()));
                 let mut out = Vec::new();
                 for e in body {
                     out.extend(self.equation(e, dims));
                 }
-                self.low.loop_vars.pop();
+                self.low.loop_depth -= 1;
                 self.loop_ranges.pop();
                 vec![Stmt::For {
                     depth,
@@ -106,9 +100,7 @@ impl Causalizer<'_, '_, '_> {
                     body: out,
                 }]
             }
-            // Elaboration takes the connect equations of the class body
-            // out; one left here stands inside a `for` loop.
-            Equation::Connect { span, .. } => {
+            Equation::ConnectInLoop { span } => {
                 self.diags.push(
                     Diagnostic::error(
                         "MC043",
@@ -120,12 +112,12 @@ impl Causalizer<'_, '_, '_> {
                 );
                 Vec::new()
             }
-            Equation::Call { name, .. } if name.dotted() == "assert" => Vec::new(),
+            Equation::Assert { .. } => Vec::new(),
             // `if`, `when` and other call equations are rejected by the
             // check phase (MC119, MC116, MC105, MC043), which `load_library`
             // always runs; reporting them here again would name the same
             // line twice.
-            _ => {
+            Equation::Rejected { .. } => {
                 self.skipped_equation = true;
                 Vec::new()
             }
@@ -331,12 +323,14 @@ impl Causalizer<'_, '_, '_> {
     }
 
     pub(super) fn check_complete(&mut self, dims: &[Vec<Affine>]) {
-        let connected: BTreeSet<String> = self
+        // The class's own ports that a connect names.
+        let connected: BTreeSet<Port> = self
             .model
             .connects
             .iter()
             .flat_map(|c| [&c.a, &c.b])
-            .map(|r| r.parts[0].name.name.clone())
+            .filter(|side| side.sub.is_none())
+            .map(|side| side.port)
             .collect();
         for s in 0..self.low.slots.len() {
             let slot = &self.low.slots[s];
@@ -354,8 +348,11 @@ impl Causalizer<'_, '_, '_> {
             }
             // A connector member, or a top-level signal such as
             // `RealOutput y`, may be determined by a connection instead.
-            let connector = v.connector.as_deref().unwrap_or(&v.name);
-            if connected.contains(connector) {
+            let port = match v.connector {
+                Some(c) => Port::Connector(c),
+                None => Port::Signal(var),
+            };
+            if connected.contains(&port) {
                 continue;
             }
             match self.determined.get(&s) {

@@ -5,8 +5,6 @@
 mod bindings;
 mod derivatives;
 pub mod diff;
-// The IR lives below every phase (`crate::ir`); `causalize::ir` names it too.
-pub use crate::ir;
 mod lower;
 mod matching;
 pub mod solve;
@@ -14,12 +12,13 @@ pub mod solve;
 use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::{ClassModel, Variability};
+use crate::ir::{self, Affine, Block, CausalClass, Ex, IntParam, SlotId, SlotKind, Stmt};
+use crate::resolve::connect::Port;
+use crate::resolve::expr::{Equation, Expr, ExprKind, Referent};
+use crate::resolve::model::{ClassModel, ClassVariability, MemberRef};
+use crate::resolve::modifier::Attribute;
 use crate::resolve::tree::Builtin;
-use crate::resolve::Elaborator;
 use crate::source::Span;
-use crate::syntax::ast::{Argument, Equation, Expr, ExprKind};
-use ir::{Affine, Block, CausalClass, Ex, IntParam, SlotId, SlotKind, Stmt};
 use lower::{Context, Lowerer, Value};
 use solve::Target;
 
@@ -27,10 +26,8 @@ use solve::Target;
 /// `rod(n = 5, T0 = Tstart)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubModifier {
-    /// Path of the modified component below this class: ["rod"].
-    pub path: Vec<String>,
-    /// Variable inside that component: "T0", "port.T".
-    pub var: String,
+    /// The modified variable, below one of this class's components.
+    pub target: MemberRef,
     /// `start` attribute instead of the binding.
     pub start: bool,
     /// The value in terms of this class: one element, or one per element
@@ -60,9 +57,9 @@ enum Determined {
 }
 
 /// Causalises one elaborated class.
-pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Causalized, Vec<Diagnostic>> {
+pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
     let mut cx = Causalizer {
-        low: Lowerer::new(model, elab),
+        low: Lowerer::new(model),
         model,
         determined: HashMap::new(),
         diags: Vec::new(),
@@ -163,8 +160,8 @@ pub fn causalize(model: &ClassModel, elab: &mut Elaborator) -> Result<Causalized
     })
 }
 
-struct Causalizer<'m, 'e, 'a> {
-    low: Lowerer<'m, 'e, 'a>,
+struct Causalizer<'m> {
+    low: Lowerer<'m>,
     model: &'m ClassModel,
     determined: HashMap<SlotId, Determined>,
     diags: Vec<Diagnostic>,
@@ -176,7 +173,7 @@ struct Causalizer<'m, 'e, 'a> {
     defs: Vec<(Target, Ex)>,
 }
 
-impl Causalizer<'_, '_, '_> {
+impl Causalizer<'_> {
     /// Array dimensions of every variable as affine forms.
     fn dims(&mut self) -> Vec<Vec<Affine>> {
         let mut out = Vec::new();
@@ -253,18 +250,13 @@ impl Causalizer<'_, '_, '_> {
     fn var_dims(&self, v: usize) -> Vec<Affine> {
         let mut out = Vec::new();
         for d in &self.model.vars[v].dims {
-            // Sizes were checked in `dims`; lowering again is cheap and pure.
-            if let ExprKind::Integer(i) = d.kind {
+            // Sizes were checked in `dims`: a literal or an Integer
+            // parameter.
+            if let Some(i) = d.integer() {
                 out.push(Affine::constant(i));
             } else if let ExprKind::Ref(r) = &d.kind {
-                let name = r
-                    .parts
-                    .iter()
-                    .map(|p| p.name.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(".");
-                if let Some(vi) = self.model.var(&name) {
-                    if let Some(k) = self.low.int_params.iter().position(|p| *p == vi) {
+                if let Referent::Var(vi) = r.target {
+                    if let Some(k) = self.low.int_params.iter().position(|p| p == &vi) {
                         out.push(Affine::param(k));
                     }
                 }

@@ -1,6 +1,6 @@
 //! Solving one equation for its one unknown, and small algebra on [`Ex`].
 
-use super::ir::{Arith, Ex, SlotId};
+use crate::ir::{Arith, Ex, SlotId};
 
 /// The unknown an equation determines: a slot and, for arrays, its index.
 #[derive(Debug, Clone, PartialEq)]

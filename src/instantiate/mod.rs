@@ -1,12 +1,15 @@
 //! Instantiation of a model: the instance tree, parameter values, array
 //! sizes and the layout of every Real variable in one vector.
 
+mod layout;
+mod values;
+
 use std::collections::HashMap;
 
-use crate::classdb::ClassDb;
+use crate::classdb::{ClassDb, ClassEntry};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Ex, SlotKind};
-use crate::resolve::elaborate::{ClassCausality, Variability};
+use crate::resolve::model::element_name;
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
@@ -79,9 +82,6 @@ pub struct IntVar {
     pub description: Option<String>,
 }
 
-/// One compiled class, shared by all its instances.
-pub use crate::classdb::ClassEntry;
-
 #[derive(Debug, Clone)]
 pub struct Instance {
     /// Flat path: "" for the model itself, "rod", "pi.integrator".
@@ -101,6 +101,9 @@ pub struct Instance {
     pub indicator_base: u32,
     /// Offset in R of every slot of the class kernel.
     pub slot_offsets: Vec<usize>,
+    /// The instance of each sub-component of the class (index into
+    /// `System::instances`), once it is instantiated.
+    pub subs: Vec<Option<usize>>,
 }
 
 #[derive(Debug, Clone)]
@@ -138,11 +141,19 @@ impl System {
     }
 }
 
+/// The modifier that sets each variable of an instance: (variable, whether
+/// it is the start value) to the modifier.
+type Effective = HashMap<(usize, bool), Incoming>;
+
 /// A modifier arriving at an instance from an enclosing one or the
 /// command line.
 #[derive(Debug, Clone)]
 struct Incoming {
-    var: String,
+    /// The variable it sets: components below the instance it arrives at
+    /// (each an index into the previous one's class's `subs`), then the
+    /// variable's index in the last one's class.
+    subs: Vec<usize>,
+    var: usize,
     start: bool,
     /// One value, or one per element of an array.
     value: Vec<Ex>,
@@ -226,16 +237,22 @@ fn instantiate_with(
         purpose,
     };
     b.sys.model_name = model_name;
+    // A `--set` path that names no variable is reported below: it is
+    // never used.
     let incoming: Vec<Incoming> = sets
         .iter()
         .enumerate()
-        .map(|(i, s)| Incoming {
-            var: s.path.clone(),
-            start: false,
-            value: vec![Ex::Real(s.value)],
-            origin: None,
-            set_index: Some(i),
-            span: None,
+        .filter_map(|(i, s)| {
+            let (subs, var) = set_target(b.elab, model, &s.path)?;
+            Some(Incoming {
+                subs,
+                var,
+                start: false,
+                value: vec![Ex::Real(s.value)],
+                origin: None,
+                set_index: Some(i),
+                span: None,
+            })
         })
         .collect();
     b.instance(model, String::new(), None, None, incoming, 0);
@@ -262,6 +279,25 @@ fn instantiate_with(
     Ok(b.sys)
 }
 
+/// The variable a `--set` path names below `class`: components by name,
+/// then a variable (whose own name may have a dot: `port.T`).
+fn set_target(elab: &mut Elaborator, class: ClassId, path: &str) -> Option<(Vec<usize>, usize)> {
+    let parts: Vec<&str> = path.split('.').collect();
+    let mut subs = Vec::new();
+    let mut model = elab.class(class).ok()?;
+    let mut rest = parts.as_slice();
+    while !rest.is_empty() {
+        if let Some(v) = model.var(&rest.join(".")) {
+            return Some((subs, v));
+        }
+        let k = model.subs.iter().position(|s| s.name == rest[0])?;
+        subs.push(k);
+        model = elab.class(model.subs[k].class).ok()?;
+        rest = &rest[1..];
+    }
+    None
+}
+
 fn elab_name(elab: &Elaborator, id: ClassId) -> String {
     elab.tree.get(id).qualified.clone()
 }
@@ -280,6 +316,8 @@ struct Builder<'e, 'a> {
 }
 
 impl Builder<'_, '_> {
+    /// The system's index of a class, its compiled entry taken from the
+    /// class database on first use.
     fn class(&mut self, id: ClassId) -> Option<usize> {
         if let Some(i) = self.class_index.get(&id) {
             return Some(*i);
@@ -297,142 +335,9 @@ impl Builder<'_, '_> {
         Some(i)
     }
 
-    /// MX009 when a parameter's value (one number per element) lies outside
-    /// the `min`/`max` its declaration gives. Reported where the value comes
-    /// from: the modifier that sets it, the component declaration, or the
-    /// parameter itself (its own binding or `--set`).
-    fn check_bounds(
-        &mut self,
-        v: &crate::resolve::elaborate::Var,
-        name: &str,
-        values: &[f64],
-        origin: Option<(Option<Span>, Option<usize>)>,
-        decl_span: Option<Span>,
-    ) {
-        let min = fold_literal(&v.attrs.min);
-        let max = fold_literal(&v.attrs.max);
-        let Some((value, bound, word)) = values.iter().find_map(|&x| match (min, max) {
-            (Some(lo), _) if x < lo => Some((x, lo, "min")),
-            (_, Some(hi)) if x > hi => Some((x, hi, "max")),
-            _ => None,
-        }) else {
-            return;
-        };
-        let from_set = matches!(origin, Some((_, Some(_))));
-        let span = match origin {
-            Some((Some(span), _)) => span,
-            _ => decl_span.filter(|_| !from_set).unwrap_or(v.span),
-        };
-        let via = if from_set { " (from --set)" } else { "" };
-        let relation = if word == "min" { "below" } else { "above" };
-        self.diags.push(
-            Diagnostic::error(
-                "MX009",
-                span,
-                format!("`{name}` = {value}{via} is {relation} its {word} = {bound}"),
-            )
-            .with_label(format!("{word} = {bound} violated"))
-            .with_help(format!("give `{name}` a value within its declared bounds")),
-        );
-    }
-
-    /// A Real parameter that neither its class, nor a modifier, nor `--set`
-    /// gives a value. The class may leave it unset (Modelica allows it, and
-    /// the methodology's own listings do); information completeness is owed
-    /// by whoever instantiates the class, so the diagnostic names that
-    /// component declaration, or the parameter itself when it belongs to the
-    /// exported model.
-    fn unset_parameter(&mut self, me: usize, parent: Option<usize>, var: &str, var_span: Span) {
-        let full = self.sys.flat_name(me, var);
-        match (parent, self.sys.instances[me].decl_span) {
-            (Some(_), Some(decl)) => {
-                let (component, member) = full.rsplit_once('.').unwrap_or(("", var));
-                let local = component.rsplit('.').next().unwrap_or(component);
-                self.diags.push(
-                    Diagnostic::error(
-                        "MC048",
-                        decl,
-                        format!(
-                            "parameter `{full}` has no value: its class declares it without one and no modifier sets it"
-                        ),
-                    )
-                    .with_label("parameter left unset")
-                    .with_help(format!(
-                        "set it where the component is declared, e.g. `{local}({member} = ...)`"
-                    )),
-                );
-            }
-            _ if self.purpose == Purpose::Check => {}
-            _ => self.diags.push(
-                Diagnostic::error(
-                    "MX008",
-                    var_span,
-                    format!("parameter `{full}` of the exported model has no value"),
-                )
-                .with_label("missing binding")
-                .with_help(format!(
-                    "give it a value, e.g. `parameter Real {var} = 1`, or pass --set {full}=VALUE"
-                )),
-            ),
-        }
-    }
-
-    /// The value of a parameter or state start from the outermost modifier
-    /// or else the class's own binding: `Some(Some(values))` when it folds to
-    /// numbers at export (one per element), `Some(None)` when it is computed
-    /// at run time (the flag of whoever computes it is set), `None` when
-    /// there is neither.
-    fn value_of(
-        &mut self,
-        inc: Option<&Incoming>,
-        own: Option<&Vec<Ex>>,
-        me: usize,
-        vi: usize,
-        ints: &[i64],
-        len: usize,
-    ) -> Option<Option<Vec<Option<f64>>>> {
-        // One number per element; one value is given to all elements.
-        let spread = |values: Option<Vec<f64>>| -> Option<Vec<Option<f64>>> {
-            let values = values?;
-            if values.len() == len {
-                Some(values.into_iter().map(Some).collect())
-            } else if values.len() == 1 {
-                Some(vec![Some(values[0]); len])
-            } else {
-                None
-            }
-        };
-        if let Some(inc) = inc {
-            let folded = spread(self.fold_incoming(inc));
-            if folded.is_none() {
-                if let Some((o, k)) = inc.origin {
-                    let nv = self.sys.classes[self.sys.instances[o].class]
-                        .model
-                        .vars
-                        .len();
-                    self.sys.instances[o].own_binding[nv + k] = 1;
-                }
-            }
-            return Some(folded);
-        }
-        let own = own?;
-        let folded = spread(own.iter().map(|e| e.fold(ints)).collect());
-        if folded.is_none() {
-            self.sys.instances[me].own_binding[vi] = 1;
-        }
-        Some(folded)
-    }
-
-    /// Folds an incoming value (each element) in the terms of the instance
-    /// that wrote it.
-    fn fold_incoming(&self, inc: &Incoming) -> Option<Vec<f64>> {
-        let ints: &[i64] = match inc.origin {
-            Some((o, _)) => &self.sys.instances[o].ints,
-            None => &[],
-        };
-        inc.value.iter().map(|e| e.fold(ints)).collect()
-    }
-
+    /// Instantiates a class at `path`, with the modifiers that arrive from
+    /// enclosing instances and the command line: its Integer parameters,
+    /// its Real variables, its states' derivatives, then its components.
     fn instance(
         &mut self,
         class_id: ClassId,
@@ -460,12 +365,35 @@ impl Builder<'_, '_> {
             return;
         };
         let entry = self.sys.classes[ci].clone();
-        let model = &entry.model;
-        let compiled = &entry.causalized;
-        let me = self.sys.instances.len();
-        let n_vars = model.vars.len();
+        let me = self.push_instance(ci, &entry, path, parent, decl_span);
+        let effective = self.effective(&incoming);
+        let ints = self.integer_parameters(me, &entry, &effective);
+        self.sys.instances[me].ints = ints;
+        for vi in 0..entry.model.vars.len() {
+            if entry.model.vars[vi].ty == Builtin::Real
+                && !self.real_variable(me, &entry, vi, &effective)
+            {
+                // The model is too large (MX007): lay out nothing more.
+                return;
+            }
+        }
+        self.state_derivatives(me, &entry);
+        self.sub_components(me, &entry, &incoming, depth);
+    }
+
+    /// A new instance of class `ci` with nothing laid out yet; its index.
+    fn push_instance(
+        &mut self,
+        ci: usize,
+        entry: &ClassEntry,
+        path: String,
+        parent: Option<usize>,
+        decl_span: Option<Span>,
+    ) -> usize {
+        let n_vars = entry.model.vars.len();
+        let causal = &entry.causalized.causal;
         self.sys.instances.push(Instance {
-            path: path.clone(),
+            path,
             class: ci,
             parent,
             decl_span,
@@ -473,371 +401,87 @@ impl Builder<'_, '_> {
             var_offset: vec![None; n_vars],
             var_len: vec![0; n_vars],
             der_offset: vec![None; n_vars],
-            own_binding: vec![0; n_vars + compiled.sub_modifiers.len()],
+            own_binding: vec![0; n_vars + entry.causalized.sub_modifiers.len()],
             relation_base: self.sys.n_relations,
             indicator_base: self.sys.n_indicators,
             slot_offsets: Vec::new(),
+            subs: vec![None; entry.model.subs.len()],
         });
-        self.sys.n_relations += compiled.causal.n_relations;
-        self.sys.n_indicators += compiled.causal.n_indicators;
-        let flat = |v: &str| {
-            if path.is_empty() {
-                v.to_string()
-            } else {
-                format!("{path}.{v}")
-            }
-        };
+        self.sys.n_relations += causal.n_relations;
+        self.sys.n_indicators += causal.n_indicators;
+        self.sys.instances.len() - 1
+    }
 
-        // The effective modifier of each variable: the outermost one wins.
-        let mut effective: HashMap<(String, bool), Incoming> = HashMap::new();
-        for inc in &incoming {
-            let is_var = model.var(&inc.var).is_some();
-            if is_var {
-                effective
-                    .entry((inc.var.clone(), inc.start))
-                    .or_insert_with(|| inc.clone());
-                if let Some(si) = inc.set_index {
-                    self.sets_used[si] = true;
-                }
+    /// The modifier that sets each variable of the instance (and whether
+    /// it sets the start value): the outermost one wins.
+    fn effective(&mut self, incoming: &[Incoming]) -> Effective {
+        let mut effective = Effective::new();
+        for inc in incoming.iter().filter(|inc| inc.subs.is_empty()) {
+            effective
+                .entry((inc.var, inc.start))
+                .or_insert_with(|| inc.clone());
+            if let Some(si) = inc.set_index {
+                self.sets_used[si] = true;
             }
         }
+        effective
+    }
 
-        // Integer and Boolean parameters, in declaration order.
-        let mut ints = Vec::new();
-        for (k, ip) in compiled.causal.int_params.iter().enumerate() {
-            let v = &model.vars[ip.var];
-            let value = if let Some(inc) = effective.get(&(v.name.clone(), false)) {
-                self.fold_incoming(inc)
-                    .filter(|v| v.len() == 1)
-                    .map(|v| v[0])
-            } else if let Some(b) = &compiled.int_bindings[k] {
-                b.fold(&ints)
-            } else {
-                None
-            };
-            let Some(value) = value else {
-                self.diags.push(
-                    Diagnostic::error(
-                        "MX002",
-                        v.span,
-                        format!(
-                            "Integer parameter `{}` has no value that can be computed at export",
-                            flat(&v.name)
-                        ),
-                    )
-                    .with_label("no value")
-                    .with_help(
-                        "bind it to a literal or to earlier Integer parameters, or pass --set",
-                    ),
-                );
-                ints.push(0);
-                continue;
-            };
-            if value.fract() != 0.0 || !value.is_finite() {
-                self.diags.push(
-                    Diagnostic::error(
-                        "MX003",
-                        v.span,
-                        format!("`{}` must be a whole number, got {value}", flat(&v.name)),
-                    )
-                    .with_label("not a whole number")
-                    .with_help("give Integer parameters whole-number values"),
-                );
-            }
-            let origin = effective
-                .get(&(v.name.clone(), false))
-                .map(|inc| (inc.span, inc.set_index));
-            self.check_bounds(v, &flat(&v.name), &[value], origin, decl_span);
-            ints.push(value as i64);
-            self.sys.ints.push(IntVar {
-                name: flat(&v.name),
-                value: value as i64,
-                boolean: v.ty == Builtin::Boolean,
-                description: v.description.clone(),
-            });
-        }
-        self.sys.instances[me].ints = ints.clone();
-
-        // Real variables.
-        for (vi, v) in model.vars.iter().enumerate() {
-            if v.ty != Builtin::Real {
-                continue;
-            }
-            let mut shape = Vec::new();
-            for d in &compiled.causal.dims[vi] {
-                let n = d.eval(&ints);
-                if n < 1 {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "MX004",
-                            // In a component, the declaration that sets
-                            // the size; in the model itself, the array.
-                            decl_span.unwrap_or(v.span),
-                            format!(
-                                "`{}` would have size {n}; array sizes must be at least 1",
-                                flat(&v.name)
-                            ),
-                        )
-                        .with_label("size below 1")
-                        .with_help("give the size parameter a positive value"),
-                    );
-                    shape.push(1);
-                } else if n > MAX_ARRAY_LEN {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "MX004",
-                            decl_span.unwrap_or(v.span),
-                            format!(
-                                "`{}` would have size {n}; arrays are limited to {MAX_ARRAY_LEN} elements",
-                                flat(&v.name)
-                            ),
-                        )
-                        .with_label("size too large")
-                        .with_help("give the size parameter a smaller value"),
-                    );
-                    shape.push(1);
-                } else {
-                    shape.push(n as usize);
-                }
-            }
-            // Several large dimensions together are bounded the same way.
-            let len = match shape
-                .iter()
-                .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-                .filter(|&l| l as i64 <= MAX_ARRAY_LEN)
-            {
-                Some(l) => l,
-                None => {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "MX004",
-                            decl_span.unwrap_or(v.span),
-                            format!(
-                                "`{}` would have more than {MAX_ARRAY_LEN} elements",
-                                flat(&v.name)
-                            ),
-                        )
-                        .with_label("size too large")
-                        .with_help("give the size parameters smaller values"),
-                    );
-                    1
-                }
-            };
-            if self.sys.reals.len().saturating_add(len) > MAX_REALS {
-                if !self.too_large {
-                    self.too_large = true;
-                    self.diags.push(
-                        Diagnostic::error(
-                            "MX007",
-                            decl_span.unwrap_or(v.span),
-                            format!(
-                                "the model would have more than {MAX_REALS} Real variables (`{}` alone has {len}); exporting it would take more than {} GiB",
-                                flat(&v.name),
-                                EXPORT_MEMORY_CAP >> 30
-                            ),
-                        )
-                        .with_label("model too large")
-                        .with_help(format!("reduce the array sizes: an export takes about {EXPORT_BYTES_PER_REAL} bytes per Real variable")),
-                    );
-                }
-                return;
-            }
-            let offset = self.sys.reals.len();
-            self.sys.instances[me].var_offset[vi] = Some(offset);
-            self.sys.instances[me].var_len[vi] = len;
-
-            let fold_attr = fold_literal;
-            let none = vec![None; len];
-
-            let (kind, starts) = if v.variability != Variability::Continuous {
-                let own = compiled
-                    .bindings
-                    .iter()
-                    .find(|(i, _)| *i == vi)
-                    .map(|(_, e)| e);
-                let inc = effective.get(&(v.name.clone(), false));
-                match self.value_of(inc, own, me, vi, &ints, len) {
-                    Some(Some(x)) => {
-                        let values: Vec<f64> = x.iter().flatten().copied().collect();
-                        let origin = inc.map(|inc| (inc.span, inc.set_index));
-                        self.check_bounds(v, &flat(&v.name), &values, origin, decl_span);
-                        (RealKind::Parameter, x)
-                    }
-                    Some(None) => (RealKind::CalculatedParameter, none.clone()),
-                    None => {
-                        let start = fold_attr(&v.attrs.start);
-                        if start.is_none() {
-                            self.unset_parameter(me, parent, &v.name, v.span);
-                        }
-                        (RealKind::Parameter, vec![Some(start.unwrap_or(0.0)); len])
-                    }
-                }
-            } else if v.special.state {
-                let own = compiled
-                    .starts
-                    .iter()
-                    .find(|(i, _)| *i == vi)
-                    .map(|(_, e)| e);
-                let inc = effective
-                    .get(&(v.name.clone(), true))
-                    .or_else(|| effective.get(&(v.name.clone(), false)));
-                match self.value_of(inc, own, me, vi, &ints, len) {
-                    Some(Some(x)) => (RealKind::State, x),
-                    Some(None) => (RealKind::StateCalculated, none.clone()),
-                    None => (RealKind::State, vec![Some(0.0); len]),
-                }
-            } else if parent.is_none()
-                && v.causality == ClassCausality::Input
-                && v.tearing.is_none()
-                // Checked as a component, a class receives the derivatives
-                // its input connectors carry from whoever connects them.
-                && (v.carried_of.is_none() || self.purpose == Purpose::Check)
-            {
-                (
-                    RealKind::Input,
-                    vec![Some(fold_attr(&v.attrs.start).unwrap_or(0.0)); len],
-                )
-            } else if parent.is_none()
-                && v.causality == ClassCausality::Output
-                && v.tearing.is_none()
-                && v.carried_of.is_none()
-            {
-                (RealKind::Output, none.clone())
-            } else {
-                (RealKind::Local, none.clone())
-            };
-            let kind = if v.variability == Variability::Constant && kind == RealKind::Parameter {
-                RealKind::Constant
-            } else {
-                kind
-            };
-            if v.tearing == Some(crate::resolve::elaborate::Tearing::Balance) {
-                let component = v.name.trim_end_matches(".balance");
-                let residual = model
-                    .var(&format!("{component}.residual"))
-                    .and_then(|r| self.sys.instances[me].var_offset[r])
-                    .expect("a LinearResponse declares its residual before its balance");
-                self.sys.balances.push(Balance {
-                    balance: offset,
-                    residual,
-                    name: flat(component),
-                });
-            }
-            for (e, start) in starts.into_iter().enumerate() {
-                let name = element_name(&path, &v.name, &shape, e);
-                self.sys.reals.push(RealVar {
-                    name,
-                    kind,
-                    start,
-                    unit: v.attrs.unit.clone(),
-                    display_unit: v.attrs.display_unit.clone(),
-                    quantity: v.attrs.quantity.clone(),
-                    description: v.description.clone(),
-                    min: fold_attr(&v.attrs.min),
-                    max: fold_attr(&v.attrs.max),
-                    nominal: fold_attr(&v.attrs.nominal),
-                    derivative_of: None,
-                });
-                if v.special.state {
-                    self.sys.states.push(offset + e);
-                }
-            }
-        }
-        // Derivatives of the states, after the instance's own variables.
-        for (vi, v) in model.vars.iter().enumerate() {
-            if !(v.special.state && v.ty == Builtin::Real) {
-                continue;
-            }
-            let len = self.sys.instances[me].var_len[vi];
-            let state_offset = self.sys.instances[me].var_offset[vi].expect("states are Real");
-            let offset = self.sys.reals.len();
-            self.sys.instances[me].der_offset[vi] = Some(offset);
-            let unit = v.attrs.unit.as_ref().map(|u| derivative_unit(u));
-            for e in 0..len {
-                let base = &self.sys.reals[state_offset + e].name;
-                self.sys.reals.push(RealVar {
-                    name: format!("der({base})"),
-                    kind: RealKind::Derivative,
-                    start: None,
-                    unit: unit.clone(),
-                    display_unit: None,
-                    quantity: None,
-                    description: None,
-                    min: None,
-                    max: None,
-                    nominal: None,
-                    derivative_of: Some(state_offset + e),
-                });
-                self.sys.derivatives.push(offset + e);
-            }
-        }
-
-        // Sub-components, each with the modifiers meant for it.
-        for sub in &model.subs {
-            let prefix = format!("{}.", sub.name);
+    /// The instance's components, each with the modifiers meant for it:
+    /// those arriving here for something inside it, then the class's own.
+    fn sub_components(
+        &mut self,
+        me: usize,
+        entry: &ClassEntry,
+        incoming: &[Incoming],
+        depth: usize,
+    ) {
+        for (k, sub) in entry.model.subs.iter().enumerate() {
             let mut child_incoming: Vec<Incoming> = incoming
                 .iter()
-                .filter(|inc| model.var(&inc.var).is_none() && inc.var.starts_with(&prefix))
+                .filter(|inc| inc.subs.first() == Some(&k))
                 .map(|inc| Incoming {
-                    var: inc.var[prefix.len()..].to_string(),
+                    subs: inc.subs[1..].to_vec(),
                     ..inc.clone()
                 })
                 .collect();
-            for (k, m) in compiled.sub_modifiers.iter().enumerate() {
-                if m.path.len() == 1 && m.path[0] == sub.name {
+            for (j, m) in entry.causalized.sub_modifiers.iter().enumerate() {
+                if m.target.path[0] == k {
                     child_incoming.push(Incoming {
-                        var: m.var.clone(),
+                        subs: m.target.path[1..].to_vec(),
+                        var: m.target.var,
                         start: m.start,
                         value: m.value.clone(),
-                        origin: Some((me, k)),
+                        origin: Some((me, j)),
                         set_index: None,
                         span: Some(m.span),
                     });
                 }
             }
-            // Modifiers naming nothing in the component are errors.
-            let child_path = flat(&sub.name);
+            let child_path = self.dotted(me, &sub.name);
+            let child = self.sys.instances.len();
             self.instance(
                 sub.class,
                 child_path,
                 Some(me),
                 Some(sub.span),
-                child_incoming.clone(),
+                child_incoming,
                 depth + 1,
             );
-            self.check_modifiers_used(sub.class, &child_incoming);
+            if self.sys.instances.len() > child {
+                self.sys.instances[me].subs[k] = Some(child);
+            }
         }
     }
 
-    fn check_modifiers_used(&mut self, class: ClassId, incoming: &[Incoming]) {
-        let Some(&ci) = self.class_index.get(&class) else {
-            return;
-        };
-        let model = self.sys.classes[ci].model.clone();
-        for inc in incoming {
-            if inc.set_index.is_some() {
-                continue;
-            }
-            let first = inc.var.split('.').next().unwrap_or("");
-            let known = model.var(&inc.var).is_some() || model.subs.iter().any(|s| s.name == first);
-            if !known {
-                if let Some(span) = inc.span {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "MC019",
-                            span,
-                            format!(
-                                "`{}` has no element `{}` to modify",
-                                model.qualified, inc.var
-                            ),
-                        )
-                        .with_label("unknown element")
-                        .with_help(
-                            "modify only parameters and variables the component's class declares",
-                        ),
-                    );
-                }
-            }
+    /// `name` below instance `me`, joined with a dot (not the FMI form of
+    /// [`element_name`]: messages name a carried derivative `x.der(y)`).
+    fn dotted(&self, me: usize, name: &str) -> String {
+        let path = &self.sys.instances[me].path;
+        if path.is_empty() {
+            name.to_string()
+        } else {
+            format!("{path}.{name}")
         }
     }
 
@@ -845,89 +489,26 @@ impl Builder<'_, '_> {
     fn slot_offsets(&mut self) {
         for i in 0..self.sys.instances.len() {
             let ci = self.sys.instances[i].class;
-            let slots = self.sys.classes[ci].causalized.causal.slots.clone();
-            let mut offs = Vec::with_capacity(slots.len());
-            for s in &slots {
-                let off = match &s.kind {
-                    SlotKind::Own(v) => self.sys.instances[i].var_offset[*v],
-                    SlotKind::Der(v) => self.sys.instances[i].der_offset[*v],
-                    SlotKind::Sub { path, var } => {
-                        let target = format!(
-                            "{}{}",
-                            prefix_of(&self.sys.instances[i].path),
-                            path.join(".")
-                        );
-                        self.sys
-                            .instances
-                            .iter()
-                            .position(|x| x.path == target)
-                            .and_then(|t| {
-                                let m = &self.sys.classes[self.sys.instances[t].class].model;
-                                m.var(var).and_then(|v| self.sys.instances[t].var_offset[v])
-                            })
-                    }
-                };
-                offs.push(off.expect("every slot refers to a laid-out Real variable"));
-            }
+            let class = &self.sys.classes[ci].causalized.causal;
+            let instances = &self.sys.instances;
+            let offs = class
+                .slots
+                .iter()
+                .map(|s| {
+                    let off = match &s.kind {
+                        SlotKind::Own(v) => instances[i].var_offset[*v],
+                        SlotKind::Der(v) => instances[i].der_offset[*v],
+                        SlotKind::Sub { path, var } => {
+                            let t = path.iter().fold(i, |t, k| {
+                                instances[t].subs[*k].expect("sub-components are instantiated")
+                            });
+                            instances[t].var_offset[*var]
+                        }
+                    };
+                    off.expect("every slot refers to a laid-out Real variable")
+                })
+                .collect();
             self.sys.instances[i].slot_offsets = offs;
         }
     }
-}
-
-fn prefix_of(path: &str) -> String {
-    if path.is_empty() {
-        String::new()
-    } else {
-        format!("{path}.")
-    }
-}
-
-/// The unit of a derivative: `unit/s`, written simply.
-fn derivative_unit(u: &str) -> String {
-    if u == "1" || u.is_empty() {
-        "1/s".into()
-    } else if u.contains('/') {
-        format!("{u}.s-1")
-    } else {
-        format!("{u}/s")
-    }
-}
-
-/// The flat FMI name of element `e` (0-based, row-major) of a variable:
-/// `rod.T[3]`, `body.R[1,2]`, `der(rev.flangeOn.v0[1])`.
-/// The value of an attribute written as a number literal (`min = 2`,
-/// `start = -1.5`); anything else is not folded.
-fn fold_literal(e: &Option<crate::syntax::ast::Expr>) -> Option<f64> {
-    use crate::syntax::ast::{ExprKind, UnOp};
-    e.as_ref().and_then(|x| match &x.kind {
-        ExprKind::Real(r) => Some(*r),
-        ExprKind::Integer(i) => Some(*i as f64),
-        ExprKind::Unary(UnOp::Neg, a) => match a.kind {
-            ExprKind::Real(r) => Some(-r),
-            ExprKind::Integer(i) => Some(-(i as f64)),
-            _ => None,
-        },
-        _ => None,
-    })
-}
-
-pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String {
-    let (order, inner) = crate::resolve::elaborate::split_der(name);
-    let mut flat = if path.is_empty() {
-        inner.to_string()
-    } else {
-        format!("{path}.{inner}")
-    };
-    if !shape.is_empty() {
-        let mut idx = Vec::with_capacity(shape.len());
-        let mut rest = e;
-        for k in (0..shape.len()).rev() {
-            idx.push(rest % shape[k] + 1);
-            rest /= shape[k];
-        }
-        idx.reverse();
-        let idx: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
-        flat = format!("{flat}[{}]", idx.join(","));
-    }
-    crate::resolve::elaborate::join_der(order, &flat)
 }

@@ -1,137 +1,23 @@
 //! Elaboration of one class: its variables (connector members expanded,
-//! inherited elements included), its sub-components and its equations, all
-//! in source order. Nothing here depends on how the class is used.
+//! inherited elements included), its sub-components, its equations and
+//! connects, in source order. What the class writes in expressions is kept
+//! as written until every element is known, then resolved (`names`).
+//! Nothing here depends on how the class is used.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use super::model::{
+    join_der, Attributes, ClassCausality, ClassModel, ClassVariability, Special, Sub, Tearing, Var,
+};
+use super::modifier::{apply_attribute, modify_inherited};
+use super::names::{Pending, Value};
 use super::tree::{Builtin, ClassId, ClassTree, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{
-    Argument, ClassBody, ClassKind, ComponentRef, Element, Equation, Expr, ExprKind, Modification,
-    Section, Subscript, TypePrefixes, Visibility,
+    self, Argument, ClassBody, ClassKind, Element, Section, Subscript, TypePrefixes, Visibility,
 };
-
-/// Causality of a variable as seen from inside the class that declares it:
-/// whether the class receives it or determines it (not FMI causality, which
-/// is `fmu::table::Causality`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClassCausality {
-    /// Known inside the class (an input, or a connector variable the
-    /// class receives).
-    Input,
-    /// To be determined by the class.
-    Output,
-    /// Neither: a protected or public variable of the class itself.
-    Local,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variability {
-    Constant,
-    Parameter,
-    Continuous,
-}
-
-/// The special predefined types a variable may have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Special {
-    pub state: bool,
-    /// 1 for `RealWithDerivative`, 2 for `RealWith2Derivatives`.
-    pub derivatives: u8,
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Attributes {
-    pub unit: Option<String>,
-    pub display_unit: Option<String>,
-    pub quantity: Option<String>,
-    pub start: Option<Expr>,
-    pub min: Option<Expr>,
-    pub max: Option<Expr>,
-    pub nominal: Option<Expr>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Var {
-    /// Name inside the class: `T`, `port.T`.
-    pub name: String,
-    pub ty: Builtin,
-    pub variability: Variability,
-    pub causality: ClassCausality,
-    pub flow: bool,
-    pub special: Special,
-    /// Array dimensions as written (Integer literals or parameters).
-    pub dims: Vec<Expr>,
-    pub attrs: Attributes,
-    pub binding: Option<Expr>,
-    pub protected: bool,
-    /// The connector component this variable belongs to, if any.
-    pub connector: Option<String>,
-    /// For the derivative a RealWithDerivative variable carries: the index
-    /// of that variable.
-    pub carried_of: Option<usize>,
-    /// The role of a variable of a declared LinearResponse component.
-    pub tearing: Option<Tearing>,
-    pub description: Option<String>,
-    pub span: Span,
-}
-
-/// The two variables of a declared `LinearResponse` component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tearing {
-    /// Chosen by the system: known inside the class.
-    Balance,
-    /// Determined by the class; the system makes it zero.
-    Residual,
-}
-
-/// A sub-component whose class has equations of its own (a model or block).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sub {
-    pub name: String,
-    pub class: ClassId,
-    pub arguments: Vec<Argument>,
-    pub protected: bool,
-    pub span: Span,
-}
-
-/// A component of connector type.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ConnectorDecl {
-    pub name: String,
-    pub class: ClassId,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Connect {
-    pub a: ComponentRef,
-    pub b: ComponentRef,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClassModel {
-    pub id: ClassId,
-    pub qualified: String,
-    pub kind: ClassKind,
-    pub partial: bool,
-    pub vars: Vec<Var>,
-    pub subs: Vec<Sub>,
-    pub connectors: Vec<ConnectorDecl>,
-    pub equations: Vec<Equation>,
-    pub connects: Vec<Connect>,
-    /// The resolved source of the class and of everything it inherits, for
-    /// the kernel cache key.
-    pub fingerprint: String,
-}
-
-impl ClassModel {
-    pub fn var(&self, name: &str) -> Option<usize> {
-        self.vars.iter().position(|v| v.name == name)
-    }
-}
 
 /// Elaborates classes on demand and remembers the results.
 pub struct Elaborator<'a> {
@@ -139,18 +25,20 @@ pub struct Elaborator<'a> {
     pub sources: &'a crate::source::SourceMap,
     /// Shared, not copied: a class is looked up once per component of
     /// every class that uses it.
-    cache: HashMap<ClassId, Result<std::sync::Arc<ClassModel>, Vec<Diagnostic>>>,
+    cache: HashMap<ClassId, Result<Arc<ClassModel>, Vec<Diagnostic>>>,
     in_progress: Vec<ClassId>,
 }
 
 /// What a component's type turned out to be.
-enum TypeShape {
+enum TypeShape<'a> {
     Scalar {
         ty: Builtin,
         special: Special,
         prefixes: TypePrefixes,
-        mods: Vec<Argument>,
-        dims: Vec<Expr>,
+        /// The modifiers of the short type definitions on the way, the
+        /// innermost first.
+        mods: Vec<&'a Argument>,
+        dims: Vec<&'a ast::Expr>,
     },
     Connector(ClassId),
     Component(ClassId),
@@ -166,7 +54,7 @@ impl<'a> Elaborator<'a> {
         }
     }
 
-    pub fn class(&mut self, id: ClassId) -> Result<std::sync::Arc<ClassModel>, Vec<Diagnostic>> {
+    pub fn class(&mut self, id: ClassId) -> Result<Arc<ClassModel>, Vec<Diagnostic>> {
         if let Some(r) = self.cache.get(&id) {
             return r.clone();
         }
@@ -181,7 +69,7 @@ impl<'a> Elaborator<'a> {
             .with_help("a class cannot be its own component or base class")]);
         }
         self.in_progress.push(id);
-        let r = self.build(id).map(std::sync::Arc::new);
+        let r = self.build(id).map(Arc::new);
         self.in_progress.pop();
         self.cache.insert(id, r.clone());
         r
@@ -194,269 +82,27 @@ impl<'a> Elaborator<'a> {
         let mut model = ClassModel {
             id,
             qualified: node.qualified.clone(),
-            kind: node.def.kind,
             partial: node.def.prefixes.partial.is_some(),
             vars: Vec::new(),
             subs: Vec::new(),
             connectors: Vec::new(),
             equations: Vec::new(),
             connects: Vec::new(),
+            transfers: Ok(Vec::new()),
+            faults: Vec::new(),
             fingerprint: self.sources.snippet(node.def.span).to_string(),
         };
-        let body = match &node.def.body {
-            ClassBody::Long(b) => b,
-            _ => return Ok(model),
+        let ClassBody::Long(body) = &node.def.body else {
+            return Ok(model);
         };
+        let mut pending = Pending::default();
         for element in &body.elements {
             match element {
                 Element::Extends(ext) => {
-                    let base = match self.tree.lookup(&ext.name, Some(id), ext.span) {
-                        Ok(Resolved::Class(c)) => c,
-                        Ok(Resolved::Builtin(_)) => {
-                            diags.push(
-                                Diagnostic::error(
-                                    "MC007",
-                                    ext.name.span,
-                                    "a model cannot extend a predefined type",
-                                )
-                                .with_label("predefined type")
-                                .with_help("extend a model, block or connector class"),
-                            );
-                            continue;
-                        }
-                        Err(d) => {
-                            diags.push(d);
-                            continue;
-                        }
-                    };
-                    // Report a class that extends itself at the `extends`
-                    // clause, the line at fault, not at the class name.
-                    if self.in_progress.contains(&base) {
-                        diags.push(
-                            Diagnostic::error(
-                                "MC006",
-                                ext.name.span,
-                                format!("class `{}` extends itself", self.tree.get(base).qualified),
-                            )
-                            .with_label("recursive base class")
-                            .with_help("a class cannot be its own base class"),
-                        );
-                        continue;
-                    }
-                    match self.class(base) {
-                        Ok(b) => {
-                            let mut b = ClassModel::clone(&b);
-                            for arg in &ext.modification {
-                                if let Err(d) = apply_to_inherited(&mut b, arg) {
-                                    diags.push(d);
-                                }
-                            }
-                            model.fingerprint.push('\n');
-                            model.fingerprint.push_str(&b.fingerprint);
-                            let shift = model.vars.len();
-                            model.vars.extend(b.vars.into_iter().map(|mut v| {
-                                v.carried_of = v.carried_of.map(|c| c + shift);
-                                v
-                            }));
-                            model.subs.extend(b.subs);
-                            model.connectors.extend(b.connectors);
-                            model.equations.extend(b.equations);
-                            model.connects.extend(b.connects);
-                        }
-                        Err(ds) => diags.extend(ds),
-                    }
+                    self.extends(id, ext, &mut model, &mut pending, &mut diags)
                 }
                 Element::Component(comp) => {
-                    let protected = comp.visibility == Visibility::Protected;
-                    let shape = match self.type_shape(&comp.type_name, id, comp.span) {
-                        Ok(s) => s,
-                        Err(d) => {
-                            diags.push(d);
-                            continue;
-                        }
-                    };
-                    let own_mods = comp
-                        .modification
-                        .as_ref()
-                        .map(|m| m.arguments.clone())
-                        .unwrap_or_default();
-                    let binding = comp.modification.as_ref().and_then(|m| m.binding.clone());
-                    let mut dims: Vec<Expr> = comp
-                        .type_dims
-                        .iter()
-                        .chain(&comp.dims)
-                        .filter_map(dim_expr)
-                        .collect();
-                    if comp
-                        .type_dims
-                        .iter()
-                        .chain(&comp.dims)
-                        .any(|s| matches!(s, Subscript::Colon(_)))
-                    {
-                        diags.push(
-                            Diagnostic::error(
-                                "MC008",
-                                comp.name.span,
-                                "array dimensions must be given (`:` is not allowed)",
-                            )
-                            .with_label("size not given")
-                            .with_help("write the size as an Integer literal or parameter"),
-                        );
-                    }
-                    match shape {
-                        TypeShape::Scalar {
-                            ty,
-                            special,
-                            prefixes,
-                            mods,
-                            dims: type_dims,
-                        } => {
-                            let mut all_dims = type_dims;
-                            all_dims.append(&mut dims);
-                            let variability = if comp.prefixes.constant.is_some()
-                                || prefixes.constant.is_some()
-                            {
-                                Variability::Constant
-                            } else if comp.prefixes.parameter.is_some()
-                                || prefixes.parameter.is_some()
-                            {
-                                Variability::Parameter
-                            } else {
-                                Variability::Continuous
-                            };
-                            let causality = if comp.prefixes.input.is_some()
-                                || prefixes.input.is_some()
-                            {
-                                ClassCausality::Input
-                            } else if comp.prefixes.output.is_some() || prefixes.output.is_some() {
-                                ClassCausality::Output
-                            } else {
-                                ClassCausality::Local
-                            };
-                            let mut var = Var {
-                                name: comp.name.name.clone(),
-                                ty,
-                                variability,
-                                causality,
-                                flow: comp.prefixes.flow.is_some() || prefixes.flow.is_some(),
-                                special,
-                                dims: all_dims,
-                                attrs: Attributes::default(),
-                                binding: binding.clone(),
-                                protected,
-                                connector: None,
-                                carried_of: None,
-                                tearing: None,
-                                description: comp.description.clone(),
-                                span: comp.span,
-                            };
-                            for arg in mods.iter().chain(own_mods.iter()) {
-                                if let Err(d) = apply_attribute(&mut var, arg) {
-                                    diags.push(d);
-                                }
-                            }
-                            let carried = carried_derivatives(&var, model.vars.len());
-                            model.vars.push(var);
-                            model.vars.extend(carried);
-                        }
-                        TypeShape::Connector(cid) => {
-                            if !dims.is_empty() {
-                                diags.push(
-                                    Diagnostic::error(
-                                        "MC009",
-                                        comp.name.span,
-                                        "arrays of connectors are not supported yet",
-                                    )
-                                    .with_label("array of connectors")
-                                    .with_help("declare one connector per port"),
-                                );
-                                continue;
-                            }
-                            match self.connector_members(cid, &comp.name.name, protected, comp.span)
-                            {
-                                Ok(mut members) => {
-                                    for arg in &own_mods {
-                                        if let Err(d) =
-                                            apply_to_member(&mut members, &comp.name.name, arg)
-                                        {
-                                            diags.push(d);
-                                        }
-                                    }
-                                    let shift = model.vars.len();
-                                    model.vars.extend(members.into_iter().map(|mut v| {
-                                        v.carried_of = v.carried_of.map(|c| c + shift);
-                                        v
-                                    }));
-                                    model.connectors.push(ConnectorDecl {
-                                        name: comp.name.name.clone(),
-                                        class: cid,
-                                        span: comp.span,
-                                    });
-                                }
-                                Err(ds) => diags.extend(ds),
-                            }
-                        }
-                        TypeShape::Component(cid) => {
-                            if !dims.is_empty() {
-                                diags.push(
-                                    Diagnostic::error(
-                                        "MC010",
-                                        comp.name.span,
-                                        "arrays of components are not supported yet",
-                                    )
-                                    .with_label("array of components")
-                                    .with_help("declare the components one by one"),
-                                );
-                                continue;
-                            }
-                            if binding.is_some() {
-                                diags.push(
-                                    Diagnostic::error(
-                                        "MC011",
-                                        comp.name.span,
-                                        "a component cannot have a binding equation",
-                                    )
-                                    .with_label("binding on a component")
-                                    .with_help("set its parameters with a modifier instead"),
-                                );
-                            }
-                            if is_linear_response(self.tree.get(cid)) {
-                                // A declared tearing: its balance is known
-                                // here (the system chooses it), its residual
-                                // is an unknown of this class.
-                                for (member, causality, role) in [
-                                    ("residual", ClassCausality::Output, Tearing::Residual),
-                                    ("balance", ClassCausality::Input, Tearing::Balance),
-                                ] {
-                                    model.vars.push(Var {
-                                        name: format!("{}.{member}", comp.name.name),
-                                        ty: Builtin::Real,
-                                        variability: Variability::Continuous,
-                                        causality,
-                                        flow: false,
-                                        special: Special::default(),
-                                        dims: Vec::new(),
-                                        attrs: Attributes::default(),
-                                        binding: None,
-                                        protected,
-                                        connector: None,
-                                        carried_of: None,
-                                        tearing: Some(role),
-                                        description: comp.description.clone(),
-                                        span: comp.span,
-                                    });
-                                }
-                                continue;
-                            }
-                            model.subs.push(Sub {
-                                name: comp.name.name.clone(),
-                                class: cid,
-                                arguments: own_mods,
-                                protected,
-                                span: comp.span,
-                            });
-                        }
-                    }
+                    self.component(id, comp, &mut model, &mut pending, &mut diags)
                 }
                 Element::Class { .. } | Element::Import(_) => {}
             }
@@ -470,35 +116,303 @@ impl<'a> Elaborator<'a> {
             {
                 for eq in equations {
                     match eq {
-                        Equation::Connect { a, b, span } => model.connects.push(Connect {
-                            a: a.clone(),
-                            b: b.clone(),
-                            span: *span,
-                        }),
-                        other => model.equations.push(other.clone()),
+                        ast::Equation::Connect { a, b, span } => {
+                            pending.connects.push((a, b, *span))
+                        }
+                        other => pending.equations.push(other),
                     }
                 }
             }
         }
-        if diags.is_empty() {
-            Ok(model)
-        } else {
-            Err(diags)
+        if !diags.is_empty() {
+            return Err(diags);
         }
+        // Every element is known now: what the class wrote resolves
+        // against them and against the components' classes.
+        self.resolve(&mut model, pending);
+        Ok(model)
+    }
+
+    /// `extends Base(k = 2)`: the base class's elements, modified.
+    fn extends(
+        &mut self,
+        id: ClassId,
+        ext: &'a ast::Extends,
+        model: &mut ClassModel,
+        pending: &mut Pending<'a>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let base = match self.tree.lookup(&ext.name, Some(id), ext.span) {
+            Ok(Resolved::Class(c)) => c,
+            Ok(Resolved::Builtin(_)) => {
+                diags.push(
+                    Diagnostic::error(
+                        "MC007",
+                        ext.name.span,
+                        "a model cannot extend a predefined type",
+                    )
+                    .with_label("predefined type")
+                    .with_help("extend a model, block or connector class"),
+                );
+                return;
+            }
+            Err(d) => {
+                diags.push(d);
+                return;
+            }
+        };
+        // Report a class that extends itself at the `extends` clause, the
+        // line at fault, not at the class name.
+        if self.in_progress.contains(&base) {
+            diags.push(
+                Diagnostic::error(
+                    "MC006",
+                    ext.name.span,
+                    format!("class `{}` extends itself", self.tree.get(base).qualified),
+                )
+                .with_label("recursive base class")
+                .with_help("a class cannot be its own base class"),
+            );
+            return;
+        }
+        let b = match self.class(base) {
+            Ok(b) => b,
+            Err(ds) => {
+                diags.extend(ds);
+                return;
+            }
+        };
+        model.fingerprint.push('\n');
+        model.fingerprint.push_str(&b.fingerprint);
+        let (vars, subs) = (model.vars.len(), model.subs.len());
+        inherit(model, &b);
+        for arg in &ext.modification {
+            match modify_inherited(model, &b, vars, arg, pending) {
+                Ok(Some((k, args))) => pending.sub_modifiers.push((subs + k, args)),
+                Ok(None) => {}
+                Err(d) => diags.push(d),
+            }
+        }
+    }
+
+    /// One component declaration: a variable (with the derivatives it
+    /// carries), a connector's variables, a declared tearing's two, or a
+    /// sub-component.
+    fn component(
+        &mut self,
+        id: ClassId,
+        comp: &'a ast::Component,
+        model: &mut ClassModel,
+        pending: &mut Pending<'a>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let shape = match self.type_shape(&comp.type_name, id, comp.span) {
+            Ok(s) => s,
+            Err(d) => {
+                diags.push(d);
+                return;
+            }
+        };
+        let own_mods: &'a [Argument] = comp
+            .modification
+            .as_ref()
+            .map_or(&[], |m| m.arguments.as_slice());
+        let dims: Vec<&'a ast::Expr> = comp
+            .type_dims
+            .iter()
+            .chain(&comp.dims)
+            .filter_map(dim_expr)
+            .collect();
+        if comp
+            .type_dims
+            .iter()
+            .chain(&comp.dims)
+            .any(|s| matches!(s, Subscript::Colon(_)))
+        {
+            diags.push(
+                Diagnostic::error(
+                    "MC008",
+                    comp.name.span,
+                    "array dimensions must be given (`:` is not allowed)",
+                )
+                .with_label("size not given")
+                .with_help("write the size as an Integer literal or parameter"),
+            );
+        }
+        match shape {
+            TypeShape::Scalar {
+                ty,
+                special,
+                prefixes,
+                mods,
+                dims: type_dims,
+            } => {
+                let variable = Variable {
+                    ty,
+                    special,
+                    prefixes,
+                    mods,
+                    dims: type_dims.into_iter().chain(dims).collect(),
+                };
+                self.variable(comp, variable, own_mods, model, pending, diags)
+            }
+            TypeShape::Connector(cid) => {
+                if !dims.is_empty() {
+                    diags.push(
+                        Diagnostic::error(
+                            "MC009",
+                            comp.name.span,
+                            "arrays of connectors are not supported yet",
+                        )
+                        .with_label("array of connectors")
+                        .with_help("declare one connector per port"),
+                    );
+                    return;
+                }
+                self.connector(comp, cid, own_mods, model, pending, diags)
+            }
+            TypeShape::Component(cid) => {
+                if !dims.is_empty() {
+                    diags.push(
+                        Diagnostic::error(
+                            "MC010",
+                            comp.name.span,
+                            "arrays of components are not supported yet",
+                        )
+                        .with_label("array of components")
+                        .with_help("declare the components one by one"),
+                    );
+                    return;
+                }
+                if comp
+                    .modification
+                    .as_ref()
+                    .is_some_and(|m| m.binding.is_some())
+                {
+                    diags.push(
+                        Diagnostic::error(
+                            "MC011",
+                            comp.name.span,
+                            "a component cannot have a binding equation",
+                        )
+                        .with_label("binding on a component")
+                        .with_help("set its parameters with a modifier instead"),
+                    );
+                }
+                let protected = comp.visibility == Visibility::Protected;
+                if is_linear_response(self.tree.get(cid)) {
+                    // A declared tearing: its balance is known here (the
+                    // system chooses it), its residual is an unknown of
+                    // this class.
+                    for (member, causality, role) in [
+                        ("residual", ClassCausality::Output, Tearing::Residual),
+                        ("balance", ClassCausality::Input, Tearing::Balance),
+                    ] {
+                        model.vars.push(Var {
+                            name: format!("{}.{member}", comp.name.name),
+                            ty: Builtin::Real,
+                            variability: ClassVariability::Continuous,
+                            causality,
+                            flow: false,
+                            special: Special::default(),
+                            dims: Vec::new(),
+                            attrs: Attributes::default(),
+                            binding: None,
+                            protected,
+                            connector: None,
+                            carried_of: None,
+                            tearing: Some(role),
+                            description: comp.description.clone(),
+                            span: comp.span,
+                        });
+                    }
+                    return;
+                }
+                pending.sub_modifiers.push((model.subs.len(), own_mods));
+                model.subs.push(Sub {
+                    name: comp.name.name.clone(),
+                    class: cid,
+                    modifiers: Vec::new(),
+                    protected,
+                    span: comp.span,
+                });
+            }
+        }
+    }
+
+    /// A variable of a predefined type, and the derivatives it carries.
+    fn variable(
+        &mut self,
+        comp: &'a ast::Component,
+        ty: Variable<'a>,
+        own_mods: &'a [Argument],
+        model: &mut ClassModel,
+        pending: &mut Pending<'a>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let prefixes = &ty.prefixes;
+        let variability = if comp.prefixes.constant.is_some() || prefixes.constant.is_some() {
+            ClassVariability::Constant
+        } else if comp.prefixes.parameter.is_some() || prefixes.parameter.is_some() {
+            ClassVariability::Parameter
+        } else {
+            ClassVariability::Continuous
+        };
+        let causality = if comp.prefixes.input.is_some() || prefixes.input.is_some() {
+            ClassCausality::Input
+        } else if comp.prefixes.output.is_some() || prefixes.output.is_some() {
+            ClassCausality::Output
+        } else {
+            ClassCausality::Local
+        };
+        let vi = model.vars.len();
+        let mut var = Var {
+            name: comp.name.name.clone(),
+            ty: ty.ty,
+            variability,
+            causality,
+            flow: comp.prefixes.flow.is_some() || prefixes.flow.is_some(),
+            special: ty.special,
+            dims: Vec::new(),
+            attrs: Attributes::default(),
+            binding: None,
+            protected: comp.visibility == Visibility::Protected,
+            connector: None,
+            carried_of: None,
+            tearing: None,
+            description: comp.description.clone(),
+            span: comp.span,
+        };
+        if let Some(b) = comp.modification.as_ref().and_then(|m| m.binding.as_ref()) {
+            pending.values.push((vi, Value::Binding, b));
+        }
+        for arg in ty.mods.into_iter().chain(own_mods) {
+            if let Err(d) = apply_attribute(&mut var, vi, arg, pending) {
+                diags.push(d);
+            }
+        }
+        let carried = carried_derivatives(&var, vi);
+        // The derivatives a variable carries have its sizes.
+        for k in 0..=carried.len() {
+            pending.dims.push((vi + k, ty.dims.clone()));
+        }
+        model.vars.push(var);
+        model.vars.extend(carried);
     }
 
     /// Follows short class definitions down to a predefined type, a
     /// connector or a component class.
     fn type_shape(
         &mut self,
-        name: &crate::syntax::ast::Name,
+        name: &ast::Name,
         scope: ClassId,
         at: Span,
-    ) -> Result<TypeShape, Diagnostic> {
+    ) -> Result<TypeShape<'a>, Diagnostic> {
+        let tree = self.tree;
         let mut special = Special::default();
         let mut prefixes = TypePrefixes::default();
-        let mut mods: Vec<Argument> = Vec::new();
-        let mut dims: Vec<Expr> = Vec::new();
+        let mut mods: Vec<&'a Argument> = Vec::new();
+        let mut dims: Vec<&'a ast::Expr> = Vec::new();
         let mut resolved = self.tree.lookup(name, Some(scope), at)?;
         let mut depth = 0;
         loop {
@@ -521,7 +435,7 @@ impl<'a> Elaborator<'a> {
                     })
                 }
                 Resolved::Class(cid) => {
-                    let node = self.tree.get(cid);
+                    let node = tree.get(cid);
                     match node.name.as_str() {
                         "ContinuousState" => special.state = true,
                         "RealWithDerivative" => special.derivatives = special.derivatives.max(1),
@@ -534,14 +448,12 @@ impl<'a> Elaborator<'a> {
                             // Outer modifiers win: they were collected first, so
                             // the base's come before them.
                             if let Some(m) = &short.modification {
-                                let mut inner = m.arguments.clone();
+                                let mut inner: Vec<&Argument> = m.arguments.iter().collect();
                                 inner.append(&mut mods);
                                 mods = inner;
                             }
                             dims.extend(short.dims.iter().filter_map(dim_expr));
-                            resolved =
-                                self.tree
-                                    .lookup(&short.base, node.parent, short.base.span)?;
+                            resolved = tree.lookup(&short.base, node.parent, short.base.span)?;
                         }
                         _ => {
                             return Ok(match node.def.kind {
@@ -569,140 +481,63 @@ impl<'a> Elaborator<'a> {
             }
         }
     }
-
-    /// Checks the assumed-causality order of a connector class on its own
-    /// (`MC013`, `MC014`), so that a connector is checked where it is
-    /// declared even before any component uses it.
-    pub fn check_connector(&mut self, id: ClassId) -> Vec<Diagnostic> {
-        let span = self.tree.get(id).def.name.span;
-        let name = self.tree.get(id).name.clone();
-        match self.connector_members(id, &name, false, span) {
-            Ok(_) => Vec::new(),
-            Err(ds) => ds,
-        }
-    }
-
-    /// Expands a connector class into variables named `comp.member`, with
-    /// causality assigned by the assumed-causality rules.
-    fn connector_members(
-        &mut self,
-        cid: ClassId,
-        comp: &str,
-        protected: bool,
-        span: Span,
-    ) -> Result<Vec<Var>, Vec<Diagnostic>> {
-        let cm = self.class(cid)?;
-        let mut out = Vec::new();
-        let mut diags = Vec::new();
-        // Where the member order stands: the causality of the most recent
-        // signal, and whether flows have begun after it. Potentials may
-        // follow the signal (or potentials that do) and inherit its
-        // causality; flows follow a signal or potential, may follow each
-        // other (the methodology groups `flow f0[2]; flow t;`) and take the
-        // inverse causality. A potential after a flow has no signal of its
-        // own, so it needs a new signal first.
-        let mut group: Option<MemberGroup> = None;
-        for v in &cm.vars {
-            let mut var = v.clone();
-            if let Some(base) = v.carried_of {
-                // A carried derivative travels with its variable, with the
-                // same causality.
-                var.causality = out
-                    .get(base)
-                    .map(|b: &Var| b.causality)
-                    .unwrap_or(v.causality);
-                let inner = v.name.trim_start_matches("der(").trim_end_matches(')');
-                let depth = v.name.matches("der(").count();
-                var.name = format!(
-                    "{}{comp}.{inner}{}",
-                    "der(".repeat(depth),
-                    ")".repeat(depth)
-                );
-                var.connector = Some(comp.to_string());
-                var.protected = protected;
-                var.span = span;
-                out.push(var);
-                continue;
-            }
-            if v.variability != Variability::Continuous {
-                // Parameters in connectors carry no causality.
-            } else if v.flow {
-                match group {
-                    Some(MemberGroup::Potentials(c) | MemberGroup::Flows(c)) => {
-                        var.causality = invert(c);
-                        group = Some(MemberGroup::Flows(c));
-                    }
-                    None => diags.push(
-                        Diagnostic::error(
-                            "MC013",
-                            v.span,
-                            format!(
-                                "flow variable `{}` must follow a potential or signal variable",
-                                v.name
-                            ),
-                        )
-                        .with_label("flow without a potential")
-                        .with_help(
-                            "declare an input or output signal (and its potentials) before the flow",
-                        ),
-                    ),
-                }
-            } else if v.causality != ClassCausality::Local {
-                group = Some(MemberGroup::Potentials(v.causality));
-            } else if let Some(MemberGroup::Potentials(c)) = group {
-                var.causality = c;
-            } else {
-                let (message, label) = match group {
-                    Some(MemberGroup::Flows(_)) => (
-                        format!(
-                            "potential variable `{}` follows a flow: a potential must follow an input or output variable, or potentials that do",
-                            v.name
-                        ),
-                        "no signal since the flows before it",
-                    ),
-                    _ => (
-                        format!(
-                            "potential variable `{}` must follow an input or output variable",
-                            v.name
-                        ),
-                        "causality cannot be inherited",
-                    ),
-                };
-                diags.push(
-                    Diagnostic::error("MC014", v.span, message)
-                        .with_label(label)
-                        .with_help("declare an input or output signal before this potential"),
-                );
-            }
-            var.name = format!("{comp}.{}", v.name);
-            var.connector = Some(comp.to_string());
-            var.protected = protected;
-            var.span = span;
-            out.push(var);
-        }
-        if diags.is_empty() {
-            Ok(out)
-        } else {
-            Err(diags)
-        }
-    }
 }
 
-/// Where a connector's member list stands while it is read in order.
-#[derive(Clone, Copy)]
-enum MemberGroup {
-    /// After a signal of this causality, and potentials only since.
-    Potentials(ClassCausality),
-    /// After flows that follow a signal of this causality.
-    Flows(ClassCausality),
+/// A variable's type, followed down to a predefined type.
+struct Variable<'a> {
+    ty: Builtin,
+    special: Special,
+    prefixes: TypePrefixes,
+    mods: Vec<&'a Argument>,
+    dims: Vec<&'a ast::Expr>,
 }
 
-fn invert(c: ClassCausality) -> ClassCausality {
-    match c {
-        ClassCausality::Input => ClassCausality::Output,
-        ClassCausality::Output => ClassCausality::Input,
-        ClassCausality::Local => ClassCausality::Local,
-    }
+/// Adds the elements of a base class to the model that extends it: indices
+/// into the base's variables, components and connectors move by what the
+/// model declared before the `extends`.
+fn inherit(model: &mut ClassModel, base: &ClassModel) {
+    let vars = model.vars.len();
+    let subs = model.subs.len();
+    let connectors = model.connectors.len();
+    model.vars.extend(base.vars.iter().map(|v| {
+        let mut v = v.clone();
+        v.carried_of = v.carried_of.map(|c| c + vars);
+        v.connector = v.connector.map(|c| c + connectors);
+        for e in v.expressions_mut() {
+            e.shift(vars, subs);
+        }
+        v
+    }));
+    model.subs.extend(base.subs.iter().map(|s| {
+        let mut s = s.clone();
+        for m in &mut s.modifiers {
+            m.target.path[0] += subs;
+            m.value.shift(vars, subs);
+        }
+        s
+    }));
+    model.connectors.extend(base.connectors.iter().map(|c| {
+        let mut c = c.clone();
+        for m in &mut c.members {
+            m.var += vars;
+        }
+        c
+    }));
+    model.equations.extend(base.equations.iter().map(|eq| {
+        let mut eq = eq.clone();
+        eq.shift(vars, subs);
+        eq
+    }));
+    model.connects.extend(base.connects.iter().map(|c| {
+        let mut c = c.clone();
+        for side in [&mut c.a, &mut c.b] {
+            side.shift(vars, subs, connectors);
+        }
+        c
+    }));
+    // The connection sets are formed again over every connect of the model;
+    // the faults of inherited lines stay faults here.
+    model.faults.extend(base.faults.iter().cloned());
 }
 
 fn merge_prefixes(into: &mut TypePrefixes, from: &TypePrefixes) {
@@ -715,140 +550,10 @@ fn merge_prefixes(into: &mut TypePrefixes, from: &TypePrefixes) {
     into.output = into.output.or(from.output);
 }
 
-fn dim_expr(s: &Subscript) -> Option<Expr> {
+fn dim_expr(s: &Subscript) -> Option<&ast::Expr> {
     match s {
-        Subscript::Expr(e) => Some(e.clone()),
+        Subscript::Expr(e) => Some(e),
         Subscript::Colon(_) => None,
-    }
-}
-
-fn string_value(e: &Expr) -> Option<String> {
-    match &e.kind {
-        ExprKind::String(s) => Some(s.clone()),
-        _ => None,
-    }
-}
-
-/// Applies one modifier argument (`unit = "K"`, `start = T0`, `each start = 1`)
-/// to a variable. A nested modification of the variable itself
-/// (`x(start = 1) = 2`) is flattened.
-fn apply_attribute(var: &mut Var, arg: &Argument) -> Result<(), Diagnostic> {
-    let (name, modification, span) = match arg {
-        Argument::Modify {
-            name,
-            modification,
-            span,
-            ..
-        } => (name, modification, *span),
-        // The check phase reports every `redeclare` as MC111.
-        Argument::Redeclare { .. } => return Ok(()),
-    };
-    let Some(m) = modification else { return Ok(()) };
-    let value = m.binding.clone();
-    let attr = name.dotted();
-    let missing = || {
-        Diagnostic::error("MC016", span, format!("modifier `{attr}` needs a value"))
-            .with_label("value missing")
-            .with_help("write `name = value`")
-    };
-    match attr.as_str() {
-        "unit" | "displayUnit" | "quantity" => {
-            let v = value.ok_or_else(missing)?;
-            let s = string_value(&v).ok_or_else(|| {
-                Diagnostic::error(
-                    "MC017",
-                    v.span,
-                    format!("`{attr}` must be a string literal"),
-                )
-                .with_label("not a string")
-                .with_help("write the unit as a string, e.g. unit = \"m/s\"")
-            })?;
-            match attr.as_str() {
-                "unit" => var.attrs.unit = Some(s),
-                "displayUnit" => var.attrs.display_unit = Some(s),
-                _ => var.attrs.quantity = Some(s),
-            }
-        }
-        "start" => var.attrs.start = Some(value.ok_or_else(missing)?),
-        "min" => var.attrs.min = Some(value.ok_or_else(missing)?),
-        "max" => var.attrs.max = Some(value.ok_or_else(missing)?),
-        "nominal" => var.attrs.nominal = Some(value.ok_or_else(missing)?),
-        "fixed" | "stateSelect" => {}
-        other => {
-            return Err(Diagnostic::error(
-                "MC018",
-                span,
-                format!("`{other}` is not an attribute of variable `{}`", var.name),
-            )
-            .with_label("unknown attribute")
-            .with_help("use one of unit, displayUnit, quantity, start, min, max, nominal"))
-        }
-    }
-    Ok(())
-}
-
-/// A modifier on a connector component: `port(T(start = 300))`.
-fn apply_to_member(members: &mut [Var], comp: &str, arg: &Argument) -> Result<(), Diagnostic> {
-    if let Argument::Modify {
-        name,
-        modification: Some(m),
-        span,
-        ..
-    } = arg
-    {
-        let full = format!("{comp}.{}", name.dotted());
-        let Some(var) = members.iter_mut().find(|v| v.name == full) else {
-            return Err(Diagnostic::error(
-                "MC019",
-                *span,
-                format!("connector `{comp}` has no variable `{}`", name.dotted()),
-            )
-            .with_label("no such connector variable")
-            .with_help("check the connector's declaration"));
-        };
-        apply_modification(var, m)
-    } else {
-        Ok(())
-    }
-}
-
-fn apply_modification(var: &mut Var, m: &Modification) -> Result<(), Diagnostic> {
-    for a in &m.arguments {
-        apply_attribute(var, a)?;
-    }
-    if let Some(b) = &m.binding {
-        var.binding = Some(b.clone());
-    }
-    Ok(())
-}
-
-/// `extends Base(k = 2, x(start = 1))`: modifies inherited variables.
-fn apply_to_inherited(base: &mut ClassModel, arg: &Argument) -> Result<(), Diagnostic> {
-    match arg {
-        Argument::Modify {
-            name,
-            modification: Some(m),
-            span,
-            ..
-        } => {
-            let target = name.dotted();
-            if let Some(var) = base.vars.iter_mut().find(|v| v.name == target) {
-                return apply_modification(var, m);
-            }
-            if let Some(sub) = base.subs.iter_mut().find(|s| s.name == target) {
-                sub.arguments.extend(m.arguments.iter().cloned());
-                return Ok(());
-            }
-            Err(Diagnostic::error(
-                "MC019",
-                *span,
-                format!("the base class has no element `{target}`"),
-            )
-            .with_label("no such element in the base class")
-            .with_help("modify only elements the base class declares"))
-        }
-        // The check phase reports every `redeclare` as MC111.
-        Argument::Modify { .. } | Argument::Redeclare { .. } => Ok(()),
     }
 }
 
@@ -895,27 +600,4 @@ pub fn is_linear_response(node: &super::tree::ClassNode) -> bool {
         })
         .collect();
     names == ["residual", "balance"]
-}
-
-/// The name of a carried derivative of order `order` in FMI's structured
-/// form: `der(x)`, `der(x,2)`; order 0 is the variable itself.
-pub fn join_der(order: usize, name: &str) -> String {
-    match order {
-        0 => name.to_string(),
-        1 => format!("der({name})"),
-        k => format!("der({name},{k})"),
-    }
-}
-
-/// The inverse of [`join_der`]: `der(x,2)` gives (2, `x`).
-pub fn split_der(name: &str) -> (usize, &str) {
-    let Some(inner) = name.strip_prefix("der(").and_then(|n| n.strip_suffix(')')) else {
-        return (0, name);
-    };
-    match inner.rsplit_once(',') {
-        Some((base, k)) if k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty() => {
-            (k.parse().unwrap_or(1), base)
-        }
-        _ => (1, inner),
-    }
 }

@@ -1,7 +1,15 @@
-//! Name resolution without look-ahead, and elaboration of single classes.
+//! Name resolution without look-ahead, and elaboration of single classes
+//! into resolved class models.
 
+pub mod connect;
+mod connector;
 pub mod elaborate;
+pub mod expr;
+pub mod model;
+pub mod modifier;
+mod names;
 pub mod tree;
 
-pub use elaborate::{ClassModel, Elaborator};
+pub use elaborate::Elaborator;
+pub use model::ClassModel;
 pub use tree::{ClassId, ClassTree};

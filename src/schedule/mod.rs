@@ -3,14 +3,14 @@
 //! No equations live at this level.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap};
 
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
-use crate::resolve::elaborate::{join_der, split_der, ClassCausality, Variability};
+use crate::resolve::connect::Endpoint;
+use crate::resolve::model::{ClassCausality, ClassVariability};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
-use crate::syntax::ast::ComponentRef;
 
 /// `target[e] = coefficient * sum(sign * source[e])` for every element `e`.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,31 +34,6 @@ pub enum Step {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schedule {
     pub steps: Vec<Step>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Source,
-    Sink,
-}
-
-/// One side of a connect equation.
-#[derive(Debug, Clone)]
-struct Side {
-    instance: usize,
-    /// Connector (or signal variable) name inside that instance.
-    name: String,
-    inside: bool,
-    span: Span,
-}
-
-struct Member {
-    offset: usize,
-    len: usize,
-    flow: bool,
-    role: Option<Role>,
-    inside: bool,
-    flat: String,
 }
 
 pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
@@ -139,7 +114,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         let model = &sys.classes[inst.class].model;
         for (vi, v) in model.vars.iter().enumerate() {
             if v.causality != ClassCausality::Input
-                || v.variability != Variability::Continuous
+                || v.variability != ClassVariability::Continuous
                 || v.ty != Builtin::Real
                 || v.tearing.is_some()
             {
@@ -147,7 +122,10 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
             let off = inst.var_offset[vi].expect("Real variables are laid out");
             if !writers.contains_key(&off) {
-                let what = v.connector.clone().unwrap_or_else(|| v.name.clone());
+                let what = match v.connector {
+                    Some(c) => model.connectors[c].name.clone(),
+                    None => v.name.clone(),
+                };
                 diags.push(
                     Diagnostic::error(
                         "MC056",
@@ -247,11 +225,11 @@ fn never_determined(sys: &System, real: usize) -> Diagnostic {
                 };
                 covers(inst.var_offset[vi]) || covers(inst.der_offset[vi])
             })
-            .map(|vi| (i, &class.vars[vi]))
+            .map(|vi| (i, class, &class.vars[vi]))
     });
     match owner {
-        Some((i, v)) if i == 0 && v.connector.is_some() && v.causality == ClassCausality::Input => {
-            let connector = v.connector.as_deref().unwrap_or_default();
+        Some((0, class, v)) if v.causality == ClassCausality::Input && v.connector.is_some() => {
+            let connector = &class.connectors[v.connector.expect("checked")].name;
             Diagnostic::error(
                 "MX005",
                 v.span,
@@ -264,7 +242,7 @@ fn never_determined(sys: &System, real: usize) -> Diagnostic {
                 "export a model that connects `{connector}` to a component that determines it, e.g. one of the library's examples"
             ))
         }
-        Some((i, v)) => Diagnostic::error(
+        Some((i, _, v)) => Diagnostic::error(
             "MX005",
             sys.instances[i].decl_span.unwrap_or(v.span),
             format!("`{name}` is read but never determined"),
@@ -443,155 +421,40 @@ fn first_span(s: &crate::ir::Stmt) -> Option<Span> {
     }
 }
 
-/// Resolves one side of a connect written in instance `p`.
-fn side(sys: &System, p: usize, r: &ComponentRef, span: Span) -> Result<Side, Diagnostic> {
-    let model = &sys.classes[sys.instances[p].class].model;
-    for part in &r.parts {
-        if !part.subscripts.is_empty() {
-            return Err(Diagnostic::error(
-                "MC057",
-                r.span,
-                "connecting array elements is not supported yet",
-            )
-            .with_label("array element")
-            .with_help("connect whole connectors"));
-        }
-    }
-    let names: Vec<&str> = r.parts.iter().map(|x| x.name.name.as_str()).collect();
-    let is_connector = |m: &crate::resolve::ClassModel, n: &str| {
-        m.connectors.iter().any(|c| c.name == n)
-            || m.vars.iter().any(|v| {
-                v.name == n && v.connector.is_none() && v.causality != ClassCausality::Local
-            })
+/// The instance and variable an endpoint of a connection in instance `p`
+/// names.
+fn endpoint(sys: &System, p: usize, e: &Endpoint) -> (usize, usize) {
+    let instance = match e.sub {
+        None => p,
+        Some(k) => sys.instances[p].subs[k].expect("sub-components are instantiated"),
     };
-    match names.as_slice() {
-        [c] if is_connector(model, c) => Ok(Side {
-            instance: p,
-            name: c.to_string(),
-            inside: false,
-            span,
-        }),
-        [s, c] if model.subs.iter().any(|x| x.name == *s) => {
-            let path = if sys.instances[p].path.is_empty() {
-                s.to_string()
-            } else {
-                format!("{}.{s}", sys.instances[p].path)
-            };
-            let child = sys
-                .instances
-                .iter()
-                .position(|x| x.path == path)
-                .expect("sub-components are instantiated");
-            let cm = &sys.classes[sys.instances[child].class].model;
-            if !is_connector(cm, c) {
-                return Err(Diagnostic::error(
-                    "MC058",
-                    r.span,
-                    format!("`{s}` has no connector `{c}`"),
-                )
-                .with_label("not a connector")
-                .with_help("connect connectors or input/output signals of the component"));
-            }
-            Ok(Side {
-                instance: child,
-                name: c.to_string(),
-                inside: true,
-                span,
-            })
-        }
-        _ => Err(Diagnostic::error(
-            "MC058",
-            r.span,
-            format!(
-                "`{}` is not a connector of this class or of one of its components",
-                names.join(".")
-            ),
-        )
-        .with_label("not a connector")
-        .with_help("write connect(component.connector, other.connector)")),
-    }
+    (instance, e.var)
 }
 
-fn members(sys: &System, s: &Side) -> BTreeMap<String, Member> {
-    let inst = &sys.instances[s.instance];
-    let model = &sys.classes[inst.class].model;
-    let mut out = BTreeMap::new();
-    for (vi, v) in model.vars.iter().enumerate() {
-        let suffix = if v.connector.as_deref() == Some(s.name.as_str()) {
-            member_suffix(&v.name, &s.name)
-        } else if v.connector.is_none() && strip_der(&v.name) == s.name {
-            // A signal, and the derivatives it carries.
-            join_der(split_der(&v.name).0, "")
-        } else {
-            continue;
-        };
-        if v.variability != Variability::Continuous || v.ty != Builtin::Real {
-            continue;
-        }
-        let role = match (v.causality, s.inside) {
-            (ClassCausality::Output, true) | (ClassCausality::Input, false) => Some(Role::Source),
-            (ClassCausality::Input, true) | (ClassCausality::Output, false) => Some(Role::Sink),
-            (ClassCausality::Local, _) => None,
-        };
-        out.insert(
-            suffix,
-            Member {
-                offset: inst.var_offset[vi].expect("Real variables are laid out"),
-                len: inst.var_len[vi],
-                flow: v.flow,
-                role,
-                inside: s.inside,
-                flat: sys.flat_name(s.instance, &v.name),
-            },
-        );
-    }
-    out
-}
-
+/// The copies of instance `p`'s connection sets (formed per class), once
+/// the sizes of the connected variables agree.
 fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<Diagnostic>) {
     let model = &sys.classes[sys.instances[p].class].model;
-    let mut sides: Vec<Side> = Vec::new();
-    let mut key_of: HashMap<(usize, String), usize> = HashMap::new();
-    let mut parent: Vec<usize> = Vec::new();
-    fn find(parent: &mut [usize], x: usize) -> usize {
-        let mut r = x;
-        while parent[r] != r {
-            r = parent[r];
-        }
-        let mut c = x;
-        while parent[c] != r {
-            let n = parent[c];
-            parent[c] = r;
-            c = n;
-        }
-        r
-    }
+    // Connected arrays must have one size in every instance.
     for c in &model.connects {
-        let a = side(sys, p, &c.a, c.span);
-        let b = side(sys, p, &c.b, c.span);
-        let (a, b) = match (a, b) {
-            (Ok(a), Ok(b)) => (a, b),
-            (a, b) => {
-                diags.extend(a.err());
-                diags.extend(b.err());
-                continue;
-            }
+        let len = |side: &crate::resolve::connect::Side, var: usize| {
+            let (i, v) = endpoint(sys, p, &Endpoint { sub: side.sub, var });
+            sys.instances[i].var_len[v]
         };
-        let ma = members(sys, &a);
-        let mb = members(sys, &b);
-        let shape = |m: &BTreeMap<String, Member>| {
-            m.iter()
-                .map(|(k, v)| (k.clone(), v.flow, v.len))
-                .collect::<Vec<_>>()
-        };
-        if shape(&ma) != shape(&mb) {
+        let fits = c.a.members.iter().filter(|m| m.copied).all(|ma| {
+            c.b.members
+                .iter()
+                .find(|mb| mb.copied && mb.key == ma.key)
+                .is_some_and(|mb| len(&c.a, ma.var) == len(&c.b, mb.var))
+        });
+        if !fits {
             diags.push(
                 Diagnostic::error(
                     "MC059",
                     c.span,
                     format!(
                         "`{}` and `{}` are not compatible connectors",
-                        a.name, b.name
+                        c.a.name, c.b.name
                     ),
                 )
                 .with_label("different variables, flow prefixes or sizes")
@@ -599,148 +462,59 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                     "connect connectors of the same type (or of the two causal twins of one type)",
                 ),
             );
-            continue;
-        }
-        let mut ids = [0usize; 2];
-        for (k, s) in [a, b].into_iter().enumerate() {
-            let key = (s.instance, s.name.clone());
-            ids[k] = *key_of.entry(key).or_insert_with(|| {
-                sides.push(s.clone());
-                parent.push(parent.len());
-                sides.len() - 1
-            });
-        }
-        let (ra, rb) = (find(&mut parent, ids[0]), find(&mut parent, ids[1]));
-        if ra != rb {
-            parent[ra] = rb;
         }
     }
-    // Group sides into connection sets.
-    let mut sets: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for i in 0..sides.len() {
-        let r = find(&mut parent, i);
-        sets.entry(r).or_default().push(i);
+    if !diags.is_empty() {
+        return;
     }
-    for members_of_set in sets.values() {
-        let ms: Vec<(usize, BTreeMap<String, Member>)> = members_of_set
-            .iter()
-            .map(|i| (*i, members(sys, &sides[*i])))
-            .collect();
-        let names: Vec<String> = ms[0].1.keys().cloned().collect();
-        let set_span = sides[members_of_set[0]].span;
-        for name in names {
-            let vars: Vec<(usize, &Member)> = ms.iter().map(|(i, m)| (*i, &m[&name])).collect();
-            let flow = vars[0].1.flow;
-            let sources: Vec<&(usize, &Member)> = vars
-                .iter()
-                .filter(|v| v.1.role == Some(Role::Source))
-                .collect();
-            let sinks: Vec<&(usize, &Member)> = vars
-                .iter()
-                .filter(|v| v.1.role == Some(Role::Sink))
-                .collect();
-            let label = |m: &Member| m.flat.clone();
-            if !flow {
-                if sources.len() != 1 {
-                    let (code, msg) = if sources.is_empty() {
-                        (
-                            "MC060",
-                            format!(
-                                "no side of this connection determines {} ({})",
-                                if name.is_empty() {
-                                    "the signal".to_string()
-                                } else {
-                                    format!("`{name}`")
-                                },
-                                vars.iter()
-                                    .map(|v| label(v.1))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        )
-                    } else {
-                        (
-                            "MC061",
-                            format!(
-                                "two sides of this connection determine the same variable: {}",
-                                sources
-                                    .iter()
-                                    .map(|v| label(v.1))
-                                    .collect::<Vec<_>>()
-                                    .join(" and ")
-                            ),
-                        )
-                    };
-                    let span = sources.get(1).map(|v| sides[v.0].span).unwrap_or(set_span);
-                    diags.push(
-                        Diagnostic::error(code, span, msg)
-                            .with_label("connection set")
-                            .with_help("connect exactly one determining connector (output side) to the receiving ones"),
-                    );
-                    continue;
-                }
-                let src = sources[0].1;
-                for (si, sink) in sinks {
-                    copies.push(Copy {
-                        target: sink.offset,
-                        len: sink.len,
-                        sources: vec![(src.offset, 1.0)],
-                        coefficient: 1.0,
-                        span: sides[*si].span,
-                        text: format!("{} = {}", sink.flat, src.flat),
-                    });
-                }
-            } else {
-                if sinks.len() != 1 {
-                    diags.push(
-                        Diagnostic::error(
-                            "MC062",
-                            set_span,
-                            format!(
-                                "exactly one side of this connection set must receive the flow `{name}` (the side that determines the potential), found {}",
-                                sinks.len()
-                            ),
-                        )
-                        .with_label("flow balance cannot be solved")
-                        .with_help("a determining connector receives the sum of the flows of the connectors it feeds"),
-                    );
-                    continue;
-                }
-                let (si, sink) = sinks[0];
-                let sign = |m: &Member| if m.inside { 1.0 } else { -1.0 };
-                let srcs: Vec<(usize, f64)> =
-                    sources.iter().map(|(_, m)| (m.offset, sign(m))).collect();
-                let text = format!(
-                    "{} = -({})",
-                    sink.flat,
+    let transfers = model
+        .transfers
+        .as_ref()
+        .expect("a compiled class has its connection sets");
+    for t in transfers {
+        let place = |e: &Endpoint| {
+            let (i, v) = endpoint(sys, p, e);
+            let inst = &sys.instances[i];
+            let name = &sys.classes[inst.class].model.vars[v].name;
+            (
+                inst.var_offset[v].expect("Real variables are laid out"),
+                inst.var_len[v],
+                sys.flat_name(i, name),
+            )
+        };
+        let (target, len, target_name) = place(&t.target);
+        let sources: Vec<(usize, usize, String)> = t.sources.iter().map(place).collect();
+        if t.flow {
+            copies.push(Copy {
+                target,
+                len,
+                sources: sources
+                    .iter()
+                    .zip(&t.sources)
+                    .map(|((offset, _, _), e)| (*offset, e.flow_sign()))
+                    .collect(),
+                coefficient: -t.target.flow_sign(),
+                span: t.span,
+                text: format!(
+                    "{target_name} = -({})",
                     sources
                         .iter()
-                        .map(|(_, m)| m.flat.clone())
+                        .map(|(_, _, name)| name.as_str())
                         .collect::<Vec<_>>()
                         .join(" + ")
-                );
-                copies.push(Copy {
-                    target: sink.offset,
-                    len: sink.len,
-                    sources: srcs,
-                    coefficient: -sign(sink),
-                    span: sides[*si].span,
-                    text,
-                });
-            }
+                ),
+            });
+        } else {
+            copies.push(Copy {
+                target,
+                len,
+                sources: vec![(sources[0].0, 1.0)],
+                coefficient: 1.0,
+                span: t.span,
+                text: format!("{target_name} = {}", sources[0].2),
+            });
         }
     }
-}
-
-/// The name of a connector variable inside its connector: `port.T` gives
-/// `T`, the carried derivative `der(port.w)` gives `der(w)`.
-fn member_suffix(name: &str, connector: &str) -> String {
-    let (order, inner) = split_der(name);
-    let member = inner
-        .strip_prefix(connector)
-        .and_then(|m| m.strip_prefix('.'))
-        .unwrap_or(inner);
-    join_der(order, member)
 }
 
 /// The residuals of the linear responses must be affine in the balances.
@@ -867,9 +641,4 @@ fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
         }
     }
     diags
-}
-
-/// `der(x,2)` → `x`.
-fn strip_der(name: &str) -> &str {
-    split_der(name).1
 }

@@ -19,11 +19,13 @@ use super::parse::{parse, Unit};
 use super::print::{product_form, Vocabulary};
 use super::term::{Dim, Mismatch, Solver, Term, Q};
 use crate::diagnostic::Diagnostic;
-use crate::resolve::elaborate::ClassModel;
+use crate::resolve::connect::Side;
+use crate::resolve::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, UnOp};
+use crate::resolve::model::ClassModel;
+use crate::resolve::modifier::{Attribute, Modifier};
 use crate::resolve::tree::Builtin;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::Span;
-use crate::syntax::ast::{Argument, BinOp, ComponentRef, Equation, Expr, ExprKind, UnOp};
 
 /// The verdict on a class (or, for a class with components, on the system
 /// it forms).
@@ -44,8 +46,6 @@ pub struct ClassUnits {
     pub class: ClassId,
     pub qualified: String,
     pub var_names: Vec<String>,
-    /// The connector each variable belongs to (for connect equations).
-    pub var_connectors: Vec<Option<String>>,
     /// Unit of each variable (`None` for Integer and Boolean variables) in
     /// terms of the type variables `0..params.len()`.
     pub vars: Vec<Option<Term>>,
@@ -70,12 +70,6 @@ pub struct SubUnits {
     /// `None` when the component's class is inconsistent or could not be
     /// checked: its variables are then opaque to this class.
     pub params: Option<Vec<Term>>,
-}
-
-impl ClassUnits {
-    pub fn var(&self, name: &str) -> Option<usize> {
-        self.var_names.iter().position(|v| v == name)
-    }
 }
 
 /// Checks classes once each and remembers their signatures.
@@ -124,28 +118,24 @@ impl UnitChecker {
         self.results.insert(id, Some(units.clone()));
         Some(units)
     }
-
-    /// The unit of `path` (`["rod", "port_a.T"]` style: components, then a
-    /// variable name) inside `cu`, in `cu`'s type variables. `None` when the
-    /// variable is unknown or behind an opaque component.
-    pub fn term_in(&self, cu: &ClassUnits, parts: &[String]) -> Option<Term> {
-        term_in(&self.results, cu, parts)
-    }
 }
 
-fn term_in(
+/// The unit of variable `var` of the class reached from `cu` through the
+/// components `path` (indices into each class's components), in `cu`'s
+/// type variables. `None` when a component on the way is opaque.
+fn term_at(
     results: &HashMap<ClassId, Option<Rc<ClassUnits>>>,
     cu: &ClassUnits,
-    parts: &[String],
+    path: &[usize],
+    var: usize,
 ) -> Option<Term> {
-    if let Some(v) = cu.var(&parts.join(".")) {
-        return cu.vars[v].clone();
-    }
-    let (first, rest) = parts.split_first()?;
-    let sub = cu.subs.iter().find(|s| &s.name == first)?;
+    let Some((first, rest)) = path.split_first() else {
+        return cu.vars.get(var)?.clone();
+    };
+    let sub = cu.subs.get(*first)?;
     let params = sub.params.as_ref()?;
     let inner = results.get(&sub.class)?.as_ref()?;
-    let t = term_in(results, inner, rest)?;
+    let t = term_at(results, inner, rest, var)?;
     Some(t.substitute(&|k| params[k].clone()))
 }
 
@@ -155,8 +145,9 @@ struct SubInstance {
     units: Option<Rc<ClassUnits>>,
     /// Fresh unknowns for the component's type variables.
     params: Option<Vec<Term>>,
-    /// Fresh unknowns for variables of an opaque component, by path.
-    opaque: HashMap<String, Term>,
+    /// Fresh unknowns for variables of an opaque component, by path below
+    /// it (components, then the variable).
+    opaque: HashMap<(Vec<usize>, usize), Term>,
 }
 
 struct Cx<'r> {
@@ -167,7 +158,6 @@ struct Cx<'r> {
     origin: Vec<String>,
     own: Vec<Option<Term>>,
     subs: Vec<SubInstance>,
-    loop_vars: Vec<String>,
     vocabulary: Vocabulary,
     diags: Vec<Diagnostic>,
     /// The first contradiction: the one reported.
@@ -199,7 +189,6 @@ fn check_class(
         origin: Vec::new(),
         own: Vec::new(),
         subs: Vec::new(),
-        loop_vars: Vec::new(),
         vocabulary: Vocabulary::default(),
         diags: Vec::new(),
         inconsistent: false,
@@ -279,10 +268,8 @@ fn check_class(
         }
     }
     // Modifiers of components.
-    for (k, sub) in model.subs.iter().enumerate() {
-        for arg in &sub.arguments {
-            cx.modifier(k, "", arg);
-        }
+    for m in model.subs.iter().flat_map(|s| &s.modifiers) {
+        cx.modifier(m);
     }
     for eq in &model.equations {
         cx.equation(eq);
@@ -404,12 +391,6 @@ impl Cx<'_> {
             class: self.model.id,
             qualified: self.model.qualified.clone(),
             var_names: self.model.vars.iter().map(|v| v.name.clone()).collect(),
-            var_connectors: self
-                .model
-                .vars
-                .iter()
-                .map(|v| v.connector.clone())
-                .collect(),
             vars,
             declared,
             states: self.model.vars.iter().map(|v| v.special.state).collect(),
@@ -532,14 +513,14 @@ impl Cx<'_> {
                     self.require(&l, &r, Why::EquationSides);
                 }
             }
-            Equation::For { index, body, .. } => {
-                self.loop_vars.push(index.name.clone());
+            Equation::For { body, .. } => {
                 for e in body {
                     self.equation(e);
                 }
-                self.loop_vars.pop();
             }
-            _ => {}
+            Equation::ConnectInLoop { .. }
+            | Equation::Assert { .. }
+            | Equation::Rejected { .. } => {}
         }
     }
 
@@ -567,7 +548,7 @@ impl Cx<'_> {
                 let t = self.expr(else_);
                 self.same(out, t, Why::IfBranches)
             }
-            ExprKind::Call { func, args, .. } => self.call(&func.dotted(), args),
+            ExprKind::Call { func, args, .. } => self.call(func, args),
             // Every element of an array has the array's one unit.
             ExprKind::Array(items) => {
                 let mut out = None;
@@ -654,153 +635,113 @@ impl Cx<'_> {
         }
     }
 
-    fn reference(&mut self, r: &ComponentRef) -> Option<Term> {
-        let names: Vec<String> = r.parts.iter().map(|p| p.name.name.clone()).collect();
-        if names.len() == 1 {
-            if names[0] == "time" {
-                return Some(Term::constant(Dim::seconds()));
-            }
-            if self.loop_vars.contains(&names[0]) {
-                return None;
-            }
+    fn reference(&mut self, r: &Reference) -> Option<Term> {
+        match &r.target {
+            Referent::Time => Some(Term::constant(Dim::seconds())),
+            Referent::LoopVar(_) | Referent::Unknown(_) => None,
+            Referent::Var(v) => self.own[*v].clone(),
+            Referent::Member(m) => self.sub_var(&m.path, m.var, || m.dotted()),
         }
-        if let Some(v) = self.model.var(&names.join(".")) {
-            return self.own[v].clone();
-        }
-        self.sub_var(&names)
     }
 
-    /// The unit of a component's variable (`names` = component path, then
-    /// the variable), instantiated for this use.
-    fn sub_var(&mut self, names: &[String]) -> Option<Term> {
-        let k = self.subs.iter().position(|s| s.name == names[0])?;
-        let rest = &names[1..];
-        if rest.is_empty() {
-            return None;
-        }
+    /// The unit of a component's variable (`path` = the components, then
+    /// variable `var` of the last one's class), instantiated for this use;
+    /// `name` names an opaque component's variable for its type variable.
+    fn sub_var(
+        &mut self,
+        path: &[usize],
+        var: usize,
+        name: impl FnOnce() -> String,
+    ) -> Option<Term> {
+        let k = path[0];
         let sub = &self.subs[k];
         if let (Some(units), Some(params)) = (&sub.units, &sub.params) {
-            let t = term_in(self.results, units, rest)?;
+            let t = term_at(self.results, units, &path[1..], var)?;
             return Some(t.substitute(&|j| params[j].clone()));
         }
-        let key = rest.join(".");
+        let key = (path[1..].to_vec(), var);
         if let Some(t) = self.subs[k].opaque.get(&key) {
             return Some(t.clone());
         }
-        let t = self.fresh(names.join("."));
+        let t = self.fresh(name());
         self.subs[k].opaque.insert(key, t.clone());
         Some(t)
     }
 
-    /// `sub(x = e, y(start = e, unit = "m"), port(T(start = e)))`.
-    fn modifier(&mut self, sub: usize, prefix: &str, arg: &Argument) {
-        let Argument::Modify {
-            name,
-            modification: Some(m),
-            span,
-            ..
-        } = arg
-        else {
-            return;
-        };
-        let last = name.parts.last().map(|p| p.name.as_str()).unwrap_or("");
-        let full = if prefix.is_empty() {
-            name.dotted()
-        } else {
-            format!("{prefix}.{}", name.dotted())
-        };
-        let sub_name = self.subs[sub].name.clone();
-        let path = |var: &str| -> Vec<String> {
-            std::iter::once(sub_name.clone())
-                .chain(var.split('.').map(str::to_string))
-                .collect()
-        };
-        if let Some(value) = &m.binding {
-            self.span = *span;
-            let is_attr = !prefix.is_empty() && name.parts.len() == 1;
-            let target_name = if is_attr { prefix } else { full.as_str() };
-            let shown = format!("{}.{target_name}", self.subs[sub].name);
-            match (is_attr, last) {
-                (true, "unit") => {
-                    if let ExprKind::String(s) = &value.kind {
-                        match parse(s) {
-                            Ok(u) => {
-                                self.vocabulary.add(s);
-                                if let Some(t) = self.sub_var(&path(target_name)) {
-                                    self.require(&t, &constant(&u), Why::Value(&shown));
-                                }
-                            }
-                            Err(e) => {
-                                self.diags.push(
-                                    Diagnostic::error(
-                                        "UC001",
-                                        value.span,
-                                        format!("unit \"{s}\" is not a Modelica unit: {e}"),
-                                    )
-                                    .with_label("unknown unit")
-                                    .with_help("write SI units with prefixes, `.` for products, `/` for one division and integer exponents"),
-                                );
-                                self.inconsistent = true;
-                            }
+    /// A value, start value or unit a class gives a variable of one of its
+    /// components: `sub(x = e, y(start = e, unit = "m"), port(T(start = e)))`.
+    fn modifier(&mut self, m: &Modifier) {
+        self.span = m.span;
+        let target = &m.target;
+        let shown = target.dotted();
+        match m.attribute {
+            Attribute::Unit => {
+                let ExprKind::String(s) = &m.value.kind else {
+                    return;
+                };
+                match parse(s) {
+                    Ok(u) => {
+                        self.vocabulary.add(s);
+                        if let Some(t) = self.sub_var(&target.path, target.var, || target.dotted())
+                        {
+                            self.require(&t, &constant(&u), Why::Value(&shown));
                         }
                     }
-                }
-                (true, "start") | (false, _) => {
-                    let v = self.expr(value);
-                    let t = self.sub_var(&path(target_name));
-                    if let (Some(t), Some(v)) = (t, v) {
-                        self.require(&t, &v, Why::Value(&shown));
+                    Err(e) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "UC001",
+                                m.value.span,
+                                format!("unit \"{s}\" is not a Modelica unit: {e}"),
+                            )
+                            .with_label("unknown unit")
+                            .with_help("write SI units with prefixes, `.` for products, `/` for one division and integer exponents"),
+                        );
+                        self.inconsistent = true;
                     }
                 }
-                _ => {}
             }
-        }
-        for a in &m.arguments {
-            self.modifier(sub, &full, a);
+            Attribute::Start | Attribute::Value => {
+                let v = self.expr(&m.value);
+                let t = self.sub_var(&target.path, target.var, || target.dotted());
+                if let (Some(t), Some(v)) = (t, v) {
+                    self.require(&t, &v, Why::Value(&shown));
+                }
+            }
         }
     }
 
     /// Variables of one side of a connect: (name inside the connector,
     /// unit, flat name for messages).
-    fn connect_side(&mut self, r: &ComponentRef) -> Vec<(String, Option<Term>, String)> {
-        let names: Vec<String> = r.parts.iter().map(|p| p.name.name.clone()).collect();
+    fn connect_side(&mut self, side: &Side) -> Vec<(String, Option<Term>, String)> {
+        let Some(k) = side.sub else {
+            return side
+                .members
+                .iter()
+                .map(|m| (m.key.clone(), self.own[m.var].clone(), m.name.clone()))
+                .collect();
+        };
+        let Some(units) = self.subs[k].units.clone() else {
+            return Vec::new();
+        };
+        let s = self.subs[k].name.clone();
         let mut out = Vec::new();
-        match names.as_slice() {
-            [c] => {
-                for (vi, v) in self.model.vars.iter().enumerate() {
-                    if let Some(suffix) = member_suffix(&v.name, v.connector.as_deref(), c) {
-                        out.push((suffix, self.own[vi].clone(), v.name.clone()));
-                    }
-                }
+        for m in &side.members {
+            if units.vars[m.var].is_none() {
+                continue;
             }
-            [s, c] => {
-                let Some(k) = self.subs.iter().position(|x| &x.name == s) else {
-                    return out;
-                };
-                let Some(units) = self.subs[k].units.clone() else {
-                    return out;
-                };
-                for (vi, name) in units.var_names.iter().enumerate() {
-                    if units.vars[vi].is_none() {
-                        continue;
-                    }
-                    let conn = units.var_connectors[vi].as_deref();
-                    if let Some(suffix) = member_suffix(name, conn, c) {
-                        let t = self.sub_var(&[s.clone(), name.clone()]);
-                        out.push((suffix, t, format!("{s}.{name}")));
-                    }
-                }
-            }
-            _ => {}
+            let name = format!("{s}.{}", m.name);
+            let t = self.sub_var(&[k], m.var, || name.clone());
+            out.push((m.key.clone(), t, name));
         }
         out
     }
 
-    fn connect(&mut self, a: &ComponentRef, b: &ComponentRef) {
+    fn connect(&mut self, a: &Side, b: &Side) {
         let sa = self.connect_side(a);
         let sb = self.connect_side(b);
-        for (suffix, ta, na) in &sa {
-            let Some((_, tb, nb)) = sb.iter().find(|x| &x.0 == suffix) else {
+        for (key, ta, na) in &sa {
+            let Some((_, tb, nb)) = sb.iter().find(|x| &x.0 == key) else {
                 continue;
             };
             if let (Some(ta), Some(tb)) = (ta, tb) {
@@ -812,16 +753,6 @@ impl Cx<'_> {
 
 fn constant(u: &Unit) -> Term {
     Term::constant(Dim::from_unit(u))
-}
-
-/// `port.T` in connector `port` is member `T`; a signal variable `y`
-/// (no connector) is its own connector with member "".
-fn member_suffix(name: &str, connector: Option<&str>, c: &str) -> Option<String> {
-    match connector {
-        Some(conn) if conn == c => Some(name[c.len() + 1..].to_string()),
-        None if name == c => Some(String::new()),
-        _ => None,
-    }
 }
 
 /// A numeric literal exponent (`2`, `-1`, `0.5`) as a rational.

@@ -1,4 +1,5 @@
-//! The module graph of `src/`: phases depend on earlier phases only. A
+//! The module graph of `src/`: phases depend on earlier phases only, and
+//! only the front end reads the syntax tree. A
 //! module's dependencies are the `crate::<module>` paths its files name
 //! (comments left out); the binary's own files (`main.rs`, `watch.rs`) sit
 //! above everything and are not part of the graph.
@@ -103,6 +104,46 @@ fn instantiate_reads_compiled_classes_and_compiles_nothing() {
         );
     }
     assert!(deps.contains("classdb"));
+}
+
+/// The syntax tree is read by the front end only: `syntax` itself, `check`
+/// (compliance rules on the tree), `resolve` (which turns it into class
+/// models that hold no syntax type) and `export` (which parses the files it
+/// is given). Every later phase reads resolved class models, so none of
+/// them can look a name up again or re-read what a class wrote.
+#[test]
+fn no_phase_below_resolve_reads_the_syntax_tree() {
+    let graph = module_graph();
+    let front_end = ["syntax", "check", "resolve", "export"];
+    for (module, deps) in &graph {
+        assert!(
+            front_end.contains(&module.as_str()) || !deps.contains("syntax"),
+            "`{module}` imports crate::syntax: only {front_end:?} may read the syntax tree"
+        );
+    }
+    for phase in [
+        "classdb",
+        "causalize",
+        "units",
+        "instantiate",
+        "schedule",
+        "codegen",
+        "fmu",
+    ] {
+        assert!(graph.contains_key(phase), "no module `{phase}` in src/");
+    }
+    // Nor does `resolve` hand syntax types on under its own name.
+    let resolve = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/resolve");
+    let mut files = Vec::new();
+    collect(&resolve, &mut files);
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable");
+        assert!(
+            !text.contains("pub use crate::syntax"),
+            "{} re-exports a syntax type",
+            file.display()
+        );
+    }
 }
 
 #[test]

@@ -1,0 +1,435 @@
+//! Connect equations of one class: each side resolved to a connector (or
+//! an input/output variable) of the class or of one of its components, and
+//! the connection sets they form turned into the transfers every instance
+//! of the class makes: each potential copied from the one side that
+//! determines it, each flow summed into the one side that receives it.
+//! Everything here depends on the class alone, so its faults are the
+//! class's (MC057 … MC062), reported once where the class is checked.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use super::model::{element_name, join_der, ClassCausality, ClassModel, ClassVariability, Sub};
+use super::tree::Builtin;
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+use crate::syntax::ast::ComponentRef;
+
+/// What one side of a connect names, in the class that declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Port {
+    /// A connector component: index into `ClassModel::connectors`.
+    Connector(usize),
+    /// An input or output variable (with the derivatives it carries):
+    /// index into `ClassModel::vars`.
+    Signal(usize),
+}
+
+/// One side of a connect equation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Side {
+    /// The component whose port this is (index into `ClassModel::subs`),
+    /// `None` for a port of the class itself.
+    pub sub: Option<usize>,
+    /// The port, in the class of the component (or in this class).
+    pub port: Port,
+    /// The port's name in its class, for messages: `port`, `u`.
+    pub name: String,
+    pub members: Vec<PortMember>,
+}
+
+/// A variable of a port, with what connecting it needs to know.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PortMember {
+    /// Index into the variables of the class that declares the port.
+    pub var: usize,
+    /// The member's name in the port: `T`, `der(w)`; `""` for a signal
+    /// itself, `der()` for the derivative it carries. Connected ports pair
+    /// their members by it.
+    pub key: String,
+    /// The variable's name in its class, for messages: `port.T`.
+    pub name: String,
+    pub flow: bool,
+    pub causality: ClassCausality,
+    /// A continuous Real variable: one that connections copy (parameters
+    /// of a connector do not travel).
+    pub copied: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Connect {
+    pub a: Side,
+    pub b: Side,
+    pub span: Span,
+}
+
+/// A variable of the class or of one of its components.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Endpoint {
+    /// Index into `ClassModel::subs`; `None` for the class's own.
+    pub sub: Option<usize>,
+    /// Index into the variables of that component's class (or this one).
+    pub var: usize,
+}
+
+impl Endpoint {
+    /// The sign a flow takes in a balance: a component's flow counts as
+    /// going in, the class's own (seen from outside) as going out.
+    pub fn flow_sign(&self) -> f64 {
+        if self.sub.is_some() {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+}
+
+/// One copy of a connection set, for every element of the target:
+/// a potential `target = source`, or a flow balance
+/// `target = -sign(target) * sum(sign(source) * source)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transfer {
+    pub target: Endpoint,
+    pub sources: Vec<Endpoint>,
+    pub flow: bool,
+    /// The connect equation the target's side comes from.
+    pub span: Span,
+}
+
+/// Resolves one side of a connect written in `model`. `sub_model` gives
+/// the model of a component's class (or the first diagnostic of a class
+/// that has none).
+pub fn side(
+    model: &ClassModel,
+    r: &ComponentRef,
+    sub_model: &mut dyn FnMut(usize) -> Result<Arc<ClassModel>, Diagnostic>,
+) -> Result<Side, Diagnostic> {
+    for part in &r.parts {
+        if !part.subscripts.is_empty() {
+            return Err(Diagnostic::error(
+                "MC057",
+                r.span,
+                "connecting array elements is not supported yet",
+            )
+            .with_label("array element")
+            .with_help("connect whole connectors"));
+        }
+    }
+    let names: Vec<&str> = r.parts.iter().map(|x| x.name.name.as_str()).collect();
+    match names.as_slice() {
+        [c] if port(model, c).is_some() => {
+            let p = port(model, c).expect("checked");
+            Ok(Side {
+                sub: None,
+                port: p,
+                name: c.to_string(),
+                members: members(model, p),
+            })
+        }
+        [s, c] if model.subs.iter().any(|x| x.name == *s) => {
+            let k = model
+                .subs
+                .iter()
+                .position(|x| x.name == *s)
+                .expect("checked");
+            let cm = sub_model(k)?;
+            let Some(p) = port(&cm, c) else {
+                return Err(Diagnostic::error(
+                    "MC058",
+                    r.span,
+                    format!("`{s}` has no connector `{c}`"),
+                )
+                .with_label("not a connector")
+                .with_help("connect connectors or input/output signals of the component"));
+            };
+            Ok(Side {
+                sub: Some(k),
+                port: p,
+                name: c.to_string(),
+                members: members(&cm, p),
+            })
+        }
+        _ => Err(Diagnostic::error(
+            "MC058",
+            r.span,
+            format!(
+                "`{}` is not a connector of this class or of one of its components",
+                names.join(".")
+            ),
+        )
+        .with_label("not a connector")
+        .with_help("write connect(component.connector, other.connector)")),
+    }
+}
+
+/// The port named `n` in `m`: a connector component, or else an input or
+/// output variable that belongs to no connector.
+fn port(m: &ClassModel, n: &str) -> Option<Port> {
+    if let Some(i) = m.connectors.iter().position(|c| c.name == n) {
+        return Some(Port::Connector(i));
+    }
+    m.vars
+        .iter()
+        .position(|v| v.name == n && v.connector.is_none() && v.causality != ClassCausality::Local)
+        .map(Port::Signal)
+}
+
+/// The variables of a port of `m`, in declaration order.
+fn members(m: &ClassModel, p: Port) -> Vec<PortMember> {
+    let member = |var: usize, key: String| {
+        let v = &m.vars[var];
+        PortMember {
+            var,
+            key,
+            name: v.name.clone(),
+            flow: v.flow,
+            causality: v.causality,
+            copied: v.variability == ClassVariability::Continuous && v.ty == Builtin::Real,
+        }
+    };
+    match p {
+        Port::Connector(i) => m.connectors[i]
+            .members
+            .iter()
+            .map(|c| member(c.var, c.key.clone()))
+            .collect(),
+        // A signal and the derivatives it carries, each carried by the one
+        // before it.
+        Port::Signal(s) => (0..m.vars.len())
+            .filter_map(|v| carried_order(m, v, s).map(|order| member(v, join_der(order, ""))))
+            .collect(),
+    }
+}
+
+/// How many derivatives down from `base` variable `v` is: 0 for `base`
+/// itself, `None` when `v` does not carry a derivative of it.
+fn carried_order(m: &ClassModel, mut v: usize, base: usize) -> Option<usize> {
+    let mut order = 0;
+    while v != base {
+        v = m.vars[v].carried_of?;
+        order += 1;
+    }
+    Some(order)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Source,
+    Sink,
+}
+
+/// Which way a member's values travel in a connection set: a port of the
+/// class itself is seen from inside, a component's from outside.
+fn role(m: &PortMember, inside: bool) -> Option<Role> {
+    match (m.causality, inside) {
+        (ClassCausality::Output, true) | (ClassCausality::Input, false) => Some(Role::Source),
+        (ClassCausality::Input, true) | (ClassCausality::Output, false) => Some(Role::Sink),
+        (ClassCausality::Local, _) => None,
+    }
+}
+
+/// The connection sets of a class's connects, as transfers: compatible
+/// sides (MC059), exactly one side determining each potential (MC060,
+/// MC061) and exactly one receiving each flow (MC062).
+pub fn connection_sets(
+    connects: &[Connect],
+    subs: &[Sub],
+) -> Result<Vec<Transfer>, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    // Each distinct side, with the connect it first appears in.
+    let mut sides: Vec<(&Side, Span)> = Vec::new();
+    let mut key_of: HashMap<(Option<usize>, Port), usize> = HashMap::new();
+    let mut parent: Vec<usize> = Vec::new();
+    fn find(parent: &mut [usize], x: usize) -> usize {
+        let mut r = x;
+        while parent[r] != r {
+            r = parent[r];
+        }
+        let mut c = x;
+        while parent[c] != r {
+            let n = parent[c];
+            parent[c] = r;
+            c = n;
+        }
+        r
+    }
+    // What a side's copied members are: name in the port and flow prefix.
+    let copied = |s: &Side| -> BTreeMap<String, bool> {
+        s.members
+            .iter()
+            .filter(|m| m.copied)
+            .map(|m| (m.key.clone(), m.flow))
+            .collect()
+    };
+    for c in connects {
+        if copied(&c.a) != copied(&c.b) {
+            diags.push(
+                Diagnostic::error(
+                    "MC059",
+                    c.span,
+                    format!(
+                        "`{}` and `{}` are not compatible connectors",
+                        c.a.name, c.b.name
+                    ),
+                )
+                .with_label("different variables, flow prefixes or sizes")
+                .with_help(
+                    "connect connectors of the same type (or of the two causal twins of one type)",
+                ),
+            );
+            continue;
+        }
+        let mut ids = [0usize; 2];
+        for (k, s) in [&c.a, &c.b].into_iter().enumerate() {
+            ids[k] = *key_of.entry((s.sub, s.port)).or_insert_with(|| {
+                sides.push((s, c.span));
+                parent.push(parent.len());
+                sides.len() - 1
+            });
+        }
+        let (ra, rb) = (find(&mut parent, ids[0]), find(&mut parent, ids[1]));
+        if ra != rb {
+            parent[ra] = rb;
+        }
+    }
+    let mut sets: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..sides.len() {
+        let r = find(&mut parent, i);
+        sets.entry(r).or_default().push(i);
+    }
+    let label = |side: &Side, m: &PortMember| {
+        let path = side.sub.map_or("", |k| subs[k].name.as_str());
+        element_name(path, &m.name, &[], 0)
+    };
+    let mut transfers = Vec::new();
+    for members_of_set in sets.values() {
+        let ms: Vec<(usize, BTreeMap<&str, &PortMember>)> = members_of_set
+            .iter()
+            .map(|i| {
+                let by_key = sides[*i]
+                    .0
+                    .members
+                    .iter()
+                    .filter(|m| m.copied)
+                    .map(|m| (m.key.as_str(), m))
+                    .collect();
+                (*i, by_key)
+            })
+            .collect();
+        let names: Vec<&str> = ms[0].1.keys().copied().collect();
+        let set_span = sides[members_of_set[0]].1;
+        for name in names {
+            let vars: Vec<(usize, &PortMember)> = ms.iter().map(|(i, m)| (*i, m[name])).collect();
+            let flow = vars[0].1.flow;
+            let role_of = |(i, m): &&(usize, &PortMember)| role(m, sides[*i].0.sub.is_some());
+            let sources: Vec<&(usize, &PortMember)> = vars
+                .iter()
+                .filter(|v| role_of(v) == Some(Role::Source))
+                .collect();
+            let sinks: Vec<&(usize, &PortMember)> = vars
+                .iter()
+                .filter(|v| role_of(v) == Some(Role::Sink))
+                .collect();
+            let endpoint = |(i, m): &(usize, &PortMember)| Endpoint {
+                sub: sides[*i].0.sub,
+                var: m.var,
+            };
+            if !flow {
+                if sources.len() != 1 {
+                    let (code, msg) = if sources.is_empty() {
+                        (
+                            "MC060",
+                            format!(
+                                "no side of this connection determines {} ({})",
+                                if name.is_empty() {
+                                    "the signal".to_string()
+                                } else {
+                                    format!("`{name}`")
+                                },
+                                vars.iter()
+                                    .map(|(i, m)| label(sides[*i].0, m))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        )
+                    } else {
+                        (
+                            "MC061",
+                            format!(
+                                "two sides of this connection determine the same variable: {}",
+                                sources
+                                    .iter()
+                                    .map(|(i, m)| label(sides[*i].0, m))
+                                    .collect::<Vec<_>>()
+                                    .join(" and ")
+                            ),
+                        )
+                    };
+                    let span = sources.get(1).map(|v| sides[v.0].1).unwrap_or(set_span);
+                    diags.push(
+                        Diagnostic::error(code, span, msg)
+                            .with_label("connection set")
+                            .with_help("connect exactly one determining connector (output side) to the receiving ones"),
+                    );
+                    continue;
+                }
+                let source = endpoint(sources[0]);
+                for sink in sinks {
+                    transfers.push(Transfer {
+                        target: endpoint(sink),
+                        sources: vec![source],
+                        flow: false,
+                        span: sides[sink.0].1,
+                    });
+                }
+            } else {
+                if sinks.len() != 1 {
+                    diags.push(
+                        Diagnostic::error(
+                            "MC062",
+                            set_span,
+                            format!(
+                                "exactly one side of this connection set must receive the flow `{name}` (the side that determines the potential), found {}",
+                                sinks.len()
+                            ),
+                        )
+                        .with_label("flow balance cannot be solved")
+                        .with_help("a determining connector receives the sum of the flows of the connectors it feeds"),
+                    );
+                    continue;
+                }
+                transfers.push(Transfer {
+                    target: endpoint(sinks[0]),
+                    sources: sources.iter().map(|s| endpoint(s)).collect(),
+                    flow: true,
+                    span: sides[sinks[0].0].1,
+                });
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(transfers)
+    } else {
+        Err(diags)
+    }
+}
+
+impl Side {
+    /// Moves the side into a class that declares `vars` variables, `subs`
+    /// components and `connectors` connectors before the ones it inherits
+    /// it with. A component's port stays as it is in the component's class.
+    pub fn shift(&mut self, vars: usize, subs: usize, connectors: usize) {
+        match &mut self.sub {
+            Some(k) => *k += subs,
+            None => {
+                self.port = match self.port {
+                    Port::Connector(i) => Port::Connector(i + connectors),
+                    Port::Signal(v) => Port::Signal(v + vars),
+                };
+                for m in &mut self.members {
+                    m.var += vars;
+                }
+            }
+        }
+    }
+}

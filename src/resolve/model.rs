@@ -1,0 +1,291 @@
+//! The resolved model of one class, as elaboration produces it: its
+//! variables (connector members expanded, inherited ones included), its
+//! sub-components, its equations and its connections, every name resolved
+//! to what it refers to. Nothing here depends on how the class is used.
+
+use super::connect::{Connect, Transfer};
+use super::expr::{Equation, Expr};
+use super::modifier::Modifier;
+use super::tree::{Builtin, ClassId};
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+
+/// Causality of a variable as seen from inside the class that declares it:
+/// whether the class receives it or determines it (not FMI causality, which
+/// is `fmu::table::Causality`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassCausality {
+    /// Known inside the class (an input, or a connector variable the
+    /// class receives).
+    Input,
+    /// To be determined by the class.
+    Output,
+    /// Neither: a protected or public variable of the class itself.
+    Local,
+}
+
+/// Variability of a variable as the class declares it (not FMI
+/// variability, which is `fmu::table::Variability`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassVariability {
+    Constant,
+    Parameter,
+    Continuous,
+}
+
+/// The special predefined types a variable may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Special {
+    pub state: bool,
+    /// 1 for `RealWithDerivative`, 2 for `RealWith2Derivatives`.
+    pub derivatives: u8,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Attributes {
+    pub unit: Option<String>,
+    pub display_unit: Option<String>,
+    pub quantity: Option<String>,
+    pub start: Option<Expr>,
+    pub min: Option<Expr>,
+    pub max: Option<Expr>,
+    pub nominal: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Var {
+    /// Name inside the class: `T`, `port.T`, `der(port.w)`. For messages
+    /// and flat names; references to the variable are by index.
+    pub name: String,
+    pub ty: Builtin,
+    pub variability: ClassVariability,
+    pub causality: ClassCausality,
+    pub flow: bool,
+    pub special: Special,
+    /// Array dimensions as written (Integer literals or parameters).
+    pub dims: Vec<Expr>,
+    pub attrs: Attributes,
+    pub binding: Option<Expr>,
+    pub protected: bool,
+    /// The connector component this variable belongs to (index into
+    /// `ClassModel::connectors`), if any.
+    pub connector: Option<usize>,
+    /// For the derivative a RealWithDerivative variable carries: the index
+    /// of that variable.
+    pub carried_of: Option<usize>,
+    /// The role of a variable of a declared LinearResponse component.
+    pub tearing: Option<Tearing>,
+    pub description: Option<String>,
+    pub span: Span,
+}
+
+/// The two variables of a declared `LinearResponse` component, declared
+/// one after the other: the residual, then the balance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tearing {
+    /// Chosen by the system: known inside the class.
+    Balance,
+    /// Determined by the class; the system makes it zero.
+    Residual,
+}
+
+/// A sub-component whose class has equations of its own (a model or block).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sub {
+    pub name: String,
+    pub class: ClassId,
+    /// The modifiers this class writes on the component, flattened, in the
+    /// order written (those of an `extends` after the base class's own).
+    pub modifiers: Vec<Modifier>,
+    pub protected: bool,
+    pub span: Span,
+}
+
+/// A variable of a (nested) sub-component, as the class that names it sees
+/// it, with what the class may know about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberRef {
+    /// Components: the first an index into this class's `subs`, each next
+    /// one into the `subs` of the previous one's class.
+    pub path: Vec<usize>,
+    /// Index into the variables of the last component's class.
+    pub var: usize,
+    /// The components' names, `pi.integrator`, and the variable's name in
+    /// the last one, `x`: for messages and slot names.
+    pub component: String,
+    pub name: String,
+    pub ty: Builtin,
+    pub variability: ClassVariability,
+    pub causality: ClassCausality,
+    /// The size of each dimension that is an Integer literal.
+    pub literal_dims: Vec<Option<i64>>,
+}
+
+/// Why a path names no variable of a component.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemberError {
+    /// The class of a component on the way cannot be elaborated: its first
+    /// diagnostic.
+    Class(Diagnostic),
+    /// The path ends at a component (`component`, dotted from this class).
+    Component { component: String },
+    /// The class `class` of `component` has no variable or component
+    /// `rest`.
+    NoElement {
+        class: String,
+        component: String,
+        rest: String,
+    },
+}
+
+impl MemberError {
+    /// The fault of a modifier whose target is not a variable of the
+    /// component (MC019), at the modifier.
+    pub fn not_modifiable(self, span: Span) -> Diagnostic {
+        match self {
+            MemberError::Class(d) => d,
+            MemberError::Component { component } => Diagnostic::error(
+                "MC019",
+                span,
+                format!("`{component}` is a component, not a variable to modify"),
+            )
+            .with_label("a component")
+            .with_help("modify the component's variables: `component(variable = value)`"),
+            MemberError::NoElement { class, rest, .. } => Diagnostic::error(
+                "MC019",
+                span,
+                format!("`{class}` has no element `{rest}` to modify"),
+            )
+            .with_label("unknown element")
+            .with_help("modify only parameters and variables the component's class declares"),
+        }
+    }
+}
+
+impl MemberRef {
+    /// `pi.integrator.x`.
+    pub fn dotted(&self) -> String {
+        format!("{}.{}", self.component, self.name)
+    }
+}
+
+/// A component of connector type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConnectorDecl {
+    pub name: String,
+    pub class: ClassId,
+    /// Its variables, in declaration order.
+    pub members: Vec<ConnectorMember>,
+    pub span: Span,
+}
+
+/// One variable of a connector component.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConnectorMember {
+    /// Index into `ClassModel::vars`.
+    pub var: usize,
+    /// The variable's name in the connector class: `T`, `der(w)`. Two
+    /// connected connectors pair their members by it.
+    pub key: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassModel {
+    pub id: ClassId,
+    pub qualified: String,
+    pub partial: bool,
+    pub vars: Vec<Var>,
+    pub subs: Vec<Sub>,
+    pub connectors: Vec<ConnectorDecl>,
+    pub equations: Vec<Equation>,
+    /// The connect equations, both sides resolved (inherited ones first).
+    pub connects: Vec<Connect>,
+    /// The connection sets the connects form, as the copies every instance
+    /// of the class makes; or why they cannot be formed.
+    pub transfers: Result<Vec<Transfer>, Vec<Diagnostic>>,
+    /// Lines of the class (inherited ones included) that name nothing they
+    /// may name: a connect side that is not a connector, a modifier of a
+    /// component that names no variable of it. The model leaves them out;
+    /// the class cannot be compiled.
+    pub faults: Vec<Diagnostic>,
+    /// The resolved source of the class and of everything it inherits, for
+    /// the kernel cache key.
+    pub fingerprint: String,
+}
+
+impl Var {
+    /// The expressions the variable carries: sizes, binding, attributes.
+    pub fn expressions_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        let a = &mut self.attrs;
+        self.dims
+            .iter_mut()
+            .chain(self.binding.as_mut())
+            .chain(a.start.as_mut())
+            .chain(a.min.as_mut())
+            .chain(a.max.as_mut())
+            .chain(a.nominal.as_mut())
+    }
+}
+
+impl ClassModel {
+    pub fn var(&self, name: &str) -> Option<usize> {
+        self.vars.iter().position(|v| v.name == name)
+    }
+
+    /// Everything resolution found wrong with the class: its faults and
+    /// the connection sets that cannot be formed.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut out = self.faults.clone();
+        if let Err(ds) = &self.transfers {
+            out.extend(ds.iter().cloned());
+        }
+        out
+    }
+}
+
+/// The name of a carried derivative of order `order` in FMI's structured
+/// form: `der(x)`, `der(x,2)`; order 0 is the variable itself.
+pub fn join_der(order: usize, name: &str) -> String {
+    match order {
+        0 => name.to_string(),
+        1 => format!("der({name})"),
+        k => format!("der({name},{k})"),
+    }
+}
+
+/// The inverse of [`join_der`]: `der(x,2)` gives (2, `x`).
+pub fn split_der(name: &str) -> (usize, &str) {
+    let Some(inner) = name.strip_prefix("der(").and_then(|n| n.strip_suffix(')')) else {
+        return (0, name);
+    };
+    match inner.rsplit_once(',') {
+        Some((base, k)) if k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty() => {
+            (k.parse().unwrap_or(1), base)
+        }
+        _ => (1, inner),
+    }
+}
+
+/// The flat FMI name of element `e` (0-based, row-major) of a variable
+/// named `name` in the component at `path`: `rod.T[3]`, `body.R[1,2]`,
+/// `der(rev.flangeOn.v0[1])`.
+pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String {
+    let (order, inner) = split_der(name);
+    let mut flat = if path.is_empty() {
+        inner.to_string()
+    } else {
+        format!("{path}.{inner}")
+    };
+    if !shape.is_empty() {
+        let mut idx = Vec::with_capacity(shape.len());
+        let mut rest = e;
+        for k in (0..shape.len()).rev() {
+            idx.push(rest % shape[k] + 1);
+            rest /= shape[k];
+        }
+        idx.reverse();
+        let idx: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
+        flat = format!("{flat}[{}]", idx.join(","));
+    }
+    join_der(order, &flat)
+}

@@ -1,0 +1,398 @@
+//! Resolution of what a class writes, once every element of the class is
+//! known: expressions (bindings, attributes, sizes, equations) become
+//! [`expr`](super::expr) expressions, modifiers of components resolve
+//! against the components' classes, and connects to ports.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::connect::{self, Connect};
+use super::elaborate::Elaborator;
+use super::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, Subscript, UnOp};
+use super::model::{ClassModel, MemberError, MemberRef};
+use super::modifier::{self, Modifier};
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+use crate::syntax::ast;
+
+/// What a class body writes that resolves only once every element of the
+/// class is known, in the order written.
+#[derive(Default)]
+pub struct Pending<'a> {
+    /// Values of variables (by index): a later one overrides an earlier
+    /// one of the same variable and kind.
+    pub values: Vec<(usize, Value, &'a ast::Expr)>,
+    /// Array sizes of variables.
+    pub dims: Vec<(usize, Vec<&'a ast::Expr>)>,
+    /// Modifiers of components (by index), as written.
+    pub sub_modifiers: Vec<(usize, &'a [ast::Argument])>,
+    pub equations: Vec<&'a ast::Equation>,
+    pub connects: Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Span)>,
+}
+
+/// Which value of a variable an expression gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Value {
+    Binding,
+    Start,
+    Min,
+    Max,
+    Nominal,
+}
+
+/// What a name in a class's equations may refer to: its variables and
+/// components (the first declared of a name), and the indices of the `for`
+/// loops around the expression.
+pub struct Scope<'m> {
+    model: &'m ClassModel,
+    vars: HashMap<&'m str, usize>,
+    subs: HashMap<&'m str, usize>,
+    loops: Vec<String>,
+}
+
+impl<'m> Scope<'m> {
+    pub fn of(model: &'m ClassModel) -> Scope<'m> {
+        let mut vars = HashMap::new();
+        for (i, v) in model.vars.iter().enumerate() {
+            vars.entry(v.name.as_str()).or_insert(i);
+        }
+        let mut subs = HashMap::new();
+        for (k, s) in model.subs.iter().enumerate() {
+            subs.entry(s.name.as_str()).or_insert(k);
+        }
+        Scope {
+            model,
+            vars,
+            subs,
+            loops: Vec::new(),
+        }
+    }
+}
+
+impl Elaborator<'_> {
+    /// The model of the class of sub-component `k` of `model`; a class
+    /// that cannot be elaborated gives its first diagnostic (its own check
+    /// reports them all).
+    pub(super) fn sub_model(
+        &mut self,
+        model: &ClassModel,
+        k: usize,
+    ) -> Result<Arc<ClassModel>, Diagnostic> {
+        self.class(model.subs[k].class)
+            .map_err(|mut ds| ds.remove(0))
+    }
+
+    /// Resolves a variable of component `sub` of `model`, or of one of the
+    /// components nested in it: `parts` is the path below `sub`
+    /// (`["port", "T"]`, `["integrator", "x"]`). At each level a variable
+    /// of the whole remaining path comes before a component of its first
+    /// name (a connector member's name has a dot in it).
+    pub fn member(
+        &mut self,
+        model: &ClassModel,
+        sub: usize,
+        parts: &[String],
+    ) -> Result<MemberRef, MemberError> {
+        let mut path = vec![sub];
+        let mut names = vec![model.subs[sub].name.as_str()];
+        let mut class = self.sub_model(model, sub).map_err(MemberError::Class)?;
+        let mut rest = parts;
+        loop {
+            if rest.is_empty() {
+                return Err(MemberError::Component {
+                    component: names.join("."),
+                });
+            }
+            let joined = rest.join(".");
+            if let Some(v) = class.var(&joined) {
+                let var = &class.vars[v];
+                return Ok(MemberRef {
+                    path,
+                    var: v,
+                    component: names.join("."),
+                    name: joined,
+                    ty: var.ty,
+                    variability: var.variability,
+                    causality: var.causality,
+                    literal_dims: var.dims.iter().map(|d| d.integer()).collect(),
+                });
+            }
+            let Some(k) = class.subs.iter().position(|s| s.name == rest[0]) else {
+                return Err(MemberError::NoElement {
+                    class: class.qualified.clone(),
+                    component: names.join("."),
+                    rest: joined,
+                });
+            };
+            path.push(k);
+            names.push(&rest[0]);
+            let next = self.sub_model(&class, k).map_err(MemberError::Class)?;
+            class = next;
+            rest = &rest[1..];
+        }
+    }
+
+    /// Resolves what the class wrote into `model`, whose elements are all
+    /// known.
+    pub(super) fn resolve(&mut self, model: &mut ClassModel, pending: Pending) {
+        let mut scope = Scope::of(model);
+        let dims: Vec<(usize, Vec<Expr>)> = pending
+            .dims
+            .iter()
+            .map(|(v, ds)| {
+                (
+                    *v,
+                    ds.iter()
+                        .map(|d| self.resolve_expr(&mut scope, d))
+                        .collect(),
+                )
+            })
+            .collect();
+        let values: Vec<(usize, Value, Expr)> = pending
+            .values
+            .iter()
+            .map(|(v, which, e)| (*v, *which, self.resolve_expr(&mut scope, e)))
+            .collect();
+        let mut modifiers: Vec<(usize, Modifier)> = Vec::new();
+        let mut faults = Vec::new();
+        for (k, args) in &pending.sub_modifiers {
+            let mut flat = Vec::new();
+            modifier::flatten(args, &[], &mut flat);
+            for w in flat {
+                match self.member(scope.model, *k, &w.target) {
+                    Ok(target) => {
+                        if let Some(attribute) = w.attribute {
+                            let value = self.resolve_expr(&mut scope, w.value);
+                            modifiers.push((
+                                *k,
+                                Modifier {
+                                    target,
+                                    attribute,
+                                    value,
+                                    span: w.span,
+                                },
+                            ));
+                        }
+                    }
+                    Err(e) => faults.push(e.not_modifiable(w.span)),
+                }
+            }
+        }
+        let equations: Vec<Equation> = pending
+            .equations
+            .iter()
+            .map(|eq| self.resolve_equation(&mut scope, eq))
+            .collect();
+        let mut connects = Vec::new();
+        for (a, b, span) in &pending.connects {
+            let mut sub_model = |k: usize| self.sub_model(scope.model, k);
+            let a = connect::side(scope.model, a, &mut sub_model);
+            let b = connect::side(scope.model, b, &mut sub_model);
+            match (a, b) {
+                (Ok(a), Ok(b)) => connects.push(Connect { a, b, span: *span }),
+                (a, b) => {
+                    faults.extend(a.err());
+                    faults.extend(b.err());
+                }
+            }
+        }
+        for (v, ds) in dims {
+            model.vars[v].dims = ds;
+        }
+        for (v, which, e) in values {
+            let var = &mut model.vars[v];
+            let slot = match which {
+                Value::Binding => &mut var.binding,
+                Value::Start => &mut var.attrs.start,
+                Value::Min => &mut var.attrs.min,
+                Value::Max => &mut var.attrs.max,
+                Value::Nominal => &mut var.attrs.nominal,
+            };
+            *slot = Some(e);
+        }
+        for (k, m) in modifiers {
+            model.subs[k].modifiers.push(m);
+        }
+        model.equations.extend(equations);
+        model.connects.extend(connects);
+        model.faults.extend(faults);
+        model.transfers = connect::connection_sets(&model.connects, &model.subs);
+    }
+
+    pub(super) fn resolve_equation(&mut self, scope: &mut Scope, eq: &ast::Equation) -> Equation {
+        match eq {
+            ast::Equation::Simple { lhs, rhs, span } => Equation::Simple {
+                lhs: self.resolve_expr(scope, lhs),
+                rhs: self.resolve_expr(scope, rhs),
+                span: *span,
+            },
+            ast::Equation::For {
+                index,
+                range,
+                body,
+                span,
+            } => {
+                let range = self.resolve_expr(scope, range);
+                scope.loops.push(index.name.clone());
+                let body = body
+                    .iter()
+                    .map(|eq| self.resolve_equation(scope, eq))
+                    .collect();
+                scope.loops.pop();
+                Equation::For {
+                    range,
+                    body,
+                    span: *span,
+                }
+            }
+            ast::Equation::Connect { span, .. } => Equation::ConnectInLoop { span: *span },
+            ast::Equation::Call { name, span, .. } if name.dotted() == "assert" => {
+                Equation::Assert { span: *span }
+            }
+            ast::Equation::If { span, .. }
+            | ast::Equation::When { span }
+            | ast::Equation::Call { span, .. } => Equation::Rejected { span: *span },
+        }
+    }
+
+    pub(super) fn resolve_expr(&mut self, scope: &mut Scope, e: &ast::Expr) -> Expr {
+        let kind = match &e.kind {
+            ast::ExprKind::Integer(i) => ExprKind::Integer(*i),
+            ast::ExprKind::Real(r) => ExprKind::Real(*r),
+            ast::ExprKind::Bool(b) => ExprKind::Bool(*b),
+            ast::ExprKind::String(s) => ExprKind::String(s.clone()),
+            ast::ExprKind::Ref(r) => ExprKind::Ref(self.reference(scope, r)),
+            ast::ExprKind::Binary(op, a, b) => ExprKind::Binary(
+                binary(*op),
+                Box::new(self.resolve_expr(scope, a)),
+                Box::new(self.resolve_expr(scope, b)),
+            ),
+            ast::ExprKind::Unary(op, a) => {
+                let op = match op {
+                    ast::UnOp::Neg => UnOp::Neg,
+                    ast::UnOp::Plus => UnOp::Plus,
+                    ast::UnOp::Not => UnOp::Not,
+                };
+                ExprKind::Unary(op, Box::new(self.resolve_expr(scope, a)))
+            }
+            ast::ExprKind::Call { func, args, named } => ExprKind::Call {
+                func: func.dotted(),
+                func_span: func.span,
+                args: args.iter().map(|a| self.resolve_expr(scope, a)).collect(),
+                named: !named.is_empty(),
+            },
+            ast::ExprKind::If { branches, else_ } => ExprKind::If {
+                branches: branches
+                    .iter()
+                    .map(|(c, v)| (self.resolve_expr(scope, c), self.resolve_expr(scope, v)))
+                    .collect(),
+                else_: Box::new(self.resolve_expr(scope, else_)),
+            },
+            ast::ExprKind::Array(items) => {
+                ExprKind::Array(items.iter().map(|a| self.resolve_expr(scope, a)).collect())
+            }
+            ast::ExprKind::Matrix(rows) => ExprKind::Matrix(
+                rows.iter()
+                    .map(|row| row.iter().map(|a| self.resolve_expr(scope, a)).collect())
+                    .collect(),
+            ),
+            ast::ExprKind::Range { start, step, stop } => ExprKind::Range {
+                start: Box::new(self.resolve_expr(scope, start)),
+                step: step.as_ref().map(|s| Box::new(self.resolve_expr(scope, s))),
+                stop: Box::new(self.resolve_expr(scope, stop)),
+            },
+            ast::ExprKind::End => ExprKind::End,
+        };
+        Expr { kind, span: e.span }
+    }
+
+    /// `time`, a loop index, a variable of the class, or else a variable of
+    /// one of its components; the class's own names come first.
+    fn reference(&mut self, scope: &mut Scope, r: &ast::ComponentRef) -> Reference {
+        let last = r.parts.last().expect("a reference has parts");
+        let subscripts = last
+            .subscripts
+            .iter()
+            .map(|s| match s {
+                ast::Subscript::Colon(span) => Subscript::Colon(*span),
+                ast::Subscript::Expr(e) => Subscript::Expr(self.resolve_expr(scope, e)),
+            })
+            .collect();
+        let inner_subscript = r.parts[..r.parts.len() - 1]
+            .iter()
+            .find(|p| !p.subscripts.is_empty())
+            .map(|p| p.name.span);
+        let reference = |target| Reference {
+            target,
+            subscripts,
+            inner_subscript,
+        };
+        if r.parts.len() == 1 && last.subscripts.is_empty() {
+            let n = &last.name.name;
+            if n == "time" {
+                return reference(Referent::Time);
+            }
+            if let Some(d) = scope.loops.iter().rposition(|v| v == n) {
+                return reference(Referent::LoopVar(d));
+            }
+        }
+        let names: Vec<String> = r.parts.iter().map(|p| p.name.name.clone()).collect();
+        let joined = names.join(".");
+        if let Some(&v) = scope.vars.get(joined.as_str()) {
+            return reference(Referent::Var(v));
+        }
+        let Some(&sub) = scope.subs.get(names[0].as_str()) else {
+            return reference(Referent::Unknown(Box::new(
+                Diagnostic::error("MC022", r.span, format!("unknown variable `{joined}`"))
+                    .with_label("not declared in this class")
+                    .with_help("declare the variable in this class before the equation section"),
+            )));
+        };
+        let target = match self.member(scope.model, sub, &names[1..]) {
+            Ok(m) => Referent::Member(m),
+            Err(e) => Referent::Unknown(Box::new(match e {
+                MemberError::Class(d) => d,
+                MemberError::Component { component } => Diagnostic::error(
+                    "MC022",
+                    r.span,
+                    format!("`{component}` is a component, not a variable"),
+                )
+                .with_label("a component, not a variable")
+                .with_help("refer to one of its variables, e.g. `component.y`"),
+                MemberError::NoElement {
+                    component, rest, ..
+                } => Diagnostic::error(
+                    "MC022",
+                    r.span,
+                    format!("component `{component}` has no variable `{rest}`"),
+                )
+                .with_label("unknown variable")
+                .with_help("check the component's class for the variable's name"),
+            })),
+        };
+        reference(target)
+    }
+}
+
+fn binary(op: ast::BinOp) -> BinOp {
+    match op {
+        ast::BinOp::Add => BinOp::Add,
+        ast::BinOp::Sub => BinOp::Sub,
+        ast::BinOp::Mul => BinOp::Mul,
+        ast::BinOp::Div => BinOp::Div,
+        ast::BinOp::Pow => BinOp::Pow,
+        ast::BinOp::ElemAdd => BinOp::ElemAdd,
+        ast::BinOp::ElemSub => BinOp::ElemSub,
+        ast::BinOp::ElemMul => BinOp::ElemMul,
+        ast::BinOp::ElemDiv => BinOp::ElemDiv,
+        ast::BinOp::ElemPow => BinOp::ElemPow,
+        ast::BinOp::Lt => BinOp::Lt,
+        ast::BinOp::Le => BinOp::Le,
+        ast::BinOp::Gt => BinOp::Gt,
+        ast::BinOp::Ge => BinOp::Ge,
+        ast::BinOp::Eq => BinOp::Eq,
+        ast::BinOp::Ne => BinOp::Ne,
+        ast::BinOp::And => BinOp::And,
+        ast::BinOp::Or => BinOp::Or,
+    }
+}
