@@ -122,9 +122,6 @@ pub struct ClassModel {
     pub connectors: Vec<ConnectorDecl>,
     pub equations: Vec<Equation>,
     pub connects: Vec<Connect>,
-    /// The resolved source of the class and of everything it inherits, for
-    /// the kernel cache key.
-    pub fingerprint: String,
 }
 
 impl ClassModel {
@@ -201,7 +198,6 @@ impl<'a> Elaborator<'a> {
             connectors: Vec::new(),
             equations: Vec::new(),
             connects: Vec::new(),
-            fingerprint: self.sources.snippet(node.def.span).to_string(),
         };
         let body = match &node.def.body {
             ClassBody::Long(b) => b,
@@ -251,8 +247,6 @@ impl<'a> Elaborator<'a> {
                                     diags.push(d);
                                 }
                             }
-                            model.fingerprint.push('\n');
-                            model.fingerprint.push_str(&b.fingerprint);
                             let shift = model.vars.len();
                             model.vars.extend(b.vars.into_iter().map(|mut v| {
                                 v.carried_of = v.carried_of.map(|c| c + shift);
