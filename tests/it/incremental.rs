@@ -470,7 +470,8 @@ impl Lcg {
 }
 
 /// One random line edit of one file: delete, duplicate or swap lines,
-/// insert a blank or comment line, or change a digit.
+/// insert a blank or comment line, change a digit, or move a few lines
+/// (often a whole class) elsewhere.
 fn random_edit(files: &mut Files, rng: &mut Lcg) -> String {
     let f = rng.below(files.len());
     let (name, text) = &mut files[f];
@@ -479,7 +480,7 @@ fn random_edit(files: &mut Files, rng: &mut Lcg) -> String {
         lines.push(String::new());
     }
     let i = rng.below(lines.len());
-    let what = match rng.below(6) {
+    let what = match rng.below(7) {
         0 => {
             lines.remove(i);
             "deleted"
@@ -500,9 +501,18 @@ fn random_edit(files: &mut Files, rng: &mut Lcg) -> String {
             lines.insert(i, String::new());
             "inserted a blank line above"
         }
-        _ => {
+        5 => {
             lines[i] = lines[i].replace('1', "2");
             "changed 1s to 2s in"
+        }
+        _ => {
+            let end = (i + 1 + rng.below(12)).min(lines.len());
+            let moved: Vec<String> = lines.drain(i..end).collect();
+            let to = rng.below(lines.len() + 1);
+            for (k, line) in moved.into_iter().enumerate() {
+                lines.insert(to + k, line);
+            }
+            "moved a few lines from"
         }
     };
     *text = lines.join("\n") + "\n";
