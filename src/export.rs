@@ -12,8 +12,8 @@ use crate::fmu::table::Interfaces;
 use crate::fmu::table::ModelTable;
 use crate::instantiate::{instantiate, instantiate_for_check, SetValue};
 use crate::resolve::tree::ClassTree;
-use crate::resolve::Elaborator;
-use crate::source::{SourceMap, Span};
+use crate::resolve::{ClassId, Elaborator};
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast::{ClassBody, ClassKind, StoredDefinition};
 use crate::syntax::parse;
 use crate::units::{annotate, ModelUnits, UnitChecker, Verdict};
@@ -33,12 +33,28 @@ pub fn load_library(files: Vec<(String, String)>) -> Library {
     let mut diagnostics = Vec::new();
     for (name, text) in files {
         let id = sources.add(name, text);
-        let (def, diags) = parse(id, &sources.get(id).text);
+        let (def, diags) = parse_file(id, &sources.get(id).text);
         diagnostics.extend(diags);
-        diagnostics.extend(crate::check::check_file(&def));
         parsed.push(def);
     }
-    let (tree, diags) = ClassTree::build(&parsed);
+    library_of(sources, &parsed, diagnostics)
+}
+
+/// One file's syntax tree, and its syntax diagnostics and those of the
+/// rules that need only the syntax tree.
+pub(crate) fn parse_file(file: FileId, text: &str) -> (StoredDefinition, Vec<Diagnostic>) {
+    let (def, mut diags) = parse(file, text);
+    diags.extend(crate::check::check_file(&def));
+    (def, diags)
+}
+
+/// The library of parsed files (in load order) with their diagnostics.
+pub(crate) fn library_of(
+    sources: SourceMap,
+    parsed: &[StoredDefinition],
+    mut diagnostics: Vec<Diagnostic>,
+) -> Library {
+    let (tree, diags) = ClassTree::build(parsed);
     diagnostics.extend(diags);
     Library {
         sources,
@@ -66,65 +82,129 @@ pub fn check_library_into(lib: &Library, check_units: bool, db: &mut ClassDb) ->
     let mut diags = lib.diagnostics.clone();
     let mut elab = Elaborator::new(&lib.tree, &lib.sources);
     let mut units = UnitChecker::new();
-    for (i, node) in lib.tree.classes.iter().enumerate() {
-        let id = crate::resolve::ClassId(i as u32);
-        let kind = node.def.kind;
-        if matches!(node.def.body, ClassBody::Short(_))
-            || crate::resolve::elaborate::is_linear_response(node)
-        {
-            continue;
-        }
-        match kind {
-            ClassKind::Model | ClassKind::Block | ClassKind::Connector | ClassKind::Class => {}
-            _ => continue,
-        }
-        let model = match elab.class(id) {
-            Ok(m) => m,
-            Err(ds) => {
-                diags.extend(ds);
-                continue;
-            }
-        };
-        if kind == ClassKind::Connector {
-            diags.extend(elab.check_connector(id));
-            continue;
-        }
-        if model.partial {
-            continue;
-        }
-        // A class that uses an eliminated feature was already reported at
-        // that line; causalising it anyway would report the same line again
-        // (e.g. `delay(...)` as an unknown function) or guess at what the
-        // rejected construct determined.
-        let span = node.def.span;
-        if lib.diagnostics.iter().any(|d| {
-            d.span.file == span.file && span.start <= d.span.start && d.span.end <= span.end
-        }) {
-            continue;
-        }
-        if let Err(ds) = db.entry(id, &mut elab) {
-            diags.extend(ds);
-            continue;
-        }
-        // Units: each class once, a class with components from their
-        // signatures (so the fault shows at the lowest level).
-        if check_units {
-            units.class(id, &mut elab);
-        }
-        // Every class is also checked as the system it forms with its
-        // components (its linear responses included): inputs connected,
-        // blocks acyclic, parameters set, residuals affine in the balances.
-        // So `check` finds every compliance fault `export` would.
-        match instantiate_for_check(&mut elab, db, id) {
-            Ok(sys) => {
-                if let Err(ds) = crate::schedule::schedule(&sys) {
-                    diags.extend(ds);
-                }
-            }
-            Err(ds) => diags.extend(ds),
-        }
+    for i in 0..lib.tree.classes.len() {
+        let id = ClassId(i as u32);
+        let units: Option<&mut dyn CheckUnits> = if check_units { Some(&mut units) } else { None };
+        diags.extend(check_class(lib, &mut elab, db, id, units).diagnostics);
     }
     diags.extend(units.take_diagnostics());
+    finish_check(lib, diags)
+}
+
+/// What `check` found at one class, in the order it found it.
+pub(crate) struct ClassCheck {
+    /// Diagnostics of elaboration, of the connector's member order, of
+    /// causalisation and of the system check, in the order found. Unit
+    /// diagnostics are not among them: the unit checker collects those.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The class was compiled, so `check` asked for its units.
+    pub compiled: bool,
+}
+
+/// Where `check` asks for a class's units.
+pub(crate) trait CheckUnits {
+    fn class(&mut self, id: ClassId, elab: &mut Elaborator);
+}
+
+impl CheckUnits for UnitChecker {
+    fn class(&mut self, id: ClassId, elab: &mut Elaborator) {
+        UnitChecker::class(self, id, elab);
+    }
+}
+
+/// Checks one class as the pass over the library does at that class:
+/// elaboration, then a connector's member order, or a compilable class's
+/// causalisation, units (through `units`, when given) and its check as the
+/// system of its components.
+pub(crate) fn check_class(
+    lib: &Library,
+    elab: &mut Elaborator,
+    db: &mut ClassDb,
+    id: ClassId,
+    units: Option<&mut dyn CheckUnits>,
+) -> ClassCheck {
+    let mut diags = Vec::new();
+    let node = lib.tree.get(id);
+    let kind = node.def.kind;
+    let skipped = ClassCheck {
+        diagnostics: Vec::new(),
+        compiled: false,
+    };
+    if matches!(node.def.body, ClassBody::Short(_))
+        || crate::resolve::elaborate::is_linear_response(node)
+    {
+        return skipped;
+    }
+    match kind {
+        ClassKind::Model | ClassKind::Block | ClassKind::Connector | ClassKind::Class => {}
+        _ => return skipped,
+    }
+    let model = match elab.class(id) {
+        Ok(m) => m,
+        Err(ds) => {
+            return ClassCheck {
+                diagnostics: ds,
+                compiled: false,
+            }
+        }
+    };
+    if kind == ClassKind::Connector {
+        return ClassCheck {
+            diagnostics: elab.check_connector(id),
+            compiled: false,
+        };
+    }
+    if model.partial {
+        return skipped;
+    }
+    // A class that uses an eliminated feature was already reported at
+    // that line; causalising it anyway would report the same line again
+    // (e.g. `delay(...)` as an unknown function) or guess at what the
+    // rejected construct determined.
+    if has_load_diagnostic(lib, id) {
+        return skipped;
+    }
+    if let Err(ds) = db.entry(id, elab) {
+        return ClassCheck {
+            diagnostics: ds,
+            compiled: false,
+        };
+    }
+    // Units: each class once, a class with components from their
+    // signatures (so the fault shows at the lowest level).
+    if let Some(units) = units {
+        units.class(id, elab);
+    }
+    // Every class is also checked as the system it forms with its
+    // components (its linear responses included): inputs connected,
+    // blocks acyclic, parameters set, residuals affine in the balances.
+    // So `check` finds every compliance fault `export` would.
+    match instantiate_for_check(elab, db, id) {
+        Ok(sys) => {
+            if let Err(ds) = crate::schedule::schedule(&sys) {
+                diags.extend(ds);
+            }
+        }
+        Err(ds) => diags.extend(ds),
+    }
+    ClassCheck {
+        diagnostics: diags,
+        compiled: true,
+    }
+}
+
+/// Whether a syntax, eliminated-feature or tree diagnostic lies inside the
+/// class's text.
+pub(crate) fn has_load_diagnostic(lib: &Library, id: ClassId) -> bool {
+    let span = lib.tree.get(id).def.span;
+    lib.diagnostics.iter().any(|d| contains(span, d.span))
+}
+
+/// The diagnostics of a whole library put in their final form: those that
+/// repeat a line already rejected for an eliminated feature dropped,
+/// sorted by place (stable, so diagnostics at one place keep the order
+/// they were found in), duplicates dropped.
+pub(crate) fn finish_check(lib: &Library, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     drop_consequences_of_eliminated(lib, &mut diags);
     diags.sort_by_key(|d| (d.span.file, d.span.start));
     diags.dedup();

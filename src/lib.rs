@@ -26,6 +26,7 @@ pub mod loader;
 pub mod package;
 pub mod resolve;
 pub mod schedule;
+pub mod session;
 pub mod source;
 pub mod syntax;
 pub mod units;

@@ -7,7 +7,9 @@
 //! writing a temporary file and renaming it over the original, or a file
 //! that is deleted and written again, keeps being watched. Directories
 //! are watched recursively and watched again if they are deleted and come
-//! back. Events are debounced so that one save gives one re-check.
+//! back. Events are debounced so that one save gives one re-check, and a
+//! re-check goes through a `CheckSession`, so that only the classes an
+//! edit can have changed are checked again.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -21,8 +23,9 @@ use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{check_library_with, load_library, Library};
+use mofmu::export::Library;
 use mofmu::loader::load_paths;
+use mofmu::session::CheckSession;
 
 /// How long the file system must be quiet before a re-check: editors write
 /// a file in several steps, which should count as one save.
@@ -72,7 +75,8 @@ pub fn watch(paths: &[PathBuf], format: Format, check_units: bool) -> Result<Exi
         paths.len(),
         if paths.len() == 1 { "" } else { "s" }
     ));
-    let mut previous = check(paths, check_units, &mut out, &Seen::new());
+    let mut session = CheckSession::new();
+    let mut previous = check(&mut session, paths, check_units, &mut out, &Seen::new());
     while let Ok(message) = receive.recv() {
         match message {
             Message::Interrupted => break,
@@ -99,7 +103,7 @@ pub fn watch(paths: &[PathBuf], format: Format, check_units: bool) -> Result<Exi
                 for p in &changed {
                     out.line(&format!("changed: {}", p.display()));
                 }
-                previous = check(paths, check_units, &mut out, &previous);
+                previous = check(&mut session, paths, check_units, &mut out, &previous);
             }
         }
     }
@@ -190,7 +194,13 @@ impl Output {
 
 /// Checks once and prints the difference to `previous`; returns what was
 /// seen this time.
-fn check(paths: &[PathBuf], check_units: bool, out: &mut Output, previous: &Seen) -> Seen {
+fn check(
+    session: &mut CheckSession,
+    paths: &[PathBuf],
+    check_units: bool,
+    out: &mut Output,
+    previous: &Seen,
+) -> Seen {
     // A file may be missing or half-written in the middle of an edit:
     // say so and wait for the next save, keeping what was seen before.
     let files = match load_paths(paths) {
@@ -200,12 +210,12 @@ fn check(paths: &[PathBuf], check_units: bool, out: &mut Output, previous: &Seen
             return previous.clone();
         }
     };
-    let lib = load_library(files);
-    let diags = check_library_with(&lib, check_units);
+    let diags = session.check(files, check_units);
+    let lib = session.library().expect("a library was just checked");
     let mut current = Seen::new();
     let mut new = 0;
     for d in &diags {
-        let key = key(&lib, d);
+        let key = key(lib, d);
         let short = d.render_short(&lib.sources);
         if !previous.contains_key(&key) && !current.contains_key(&key) {
             new += 1;
@@ -235,6 +245,8 @@ fn check(paths: &[PathBuf], check_units: bool, out: &mut Output, previous: &Seen
             if current.len() == 1 { "" } else { "s" },
         ));
     }
+    // The result is out: now is the time to free the check before it.
+    session.release_previous();
     current
 }
 

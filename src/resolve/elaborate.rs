@@ -90,7 +90,6 @@ impl<'a> Elaborator<'a> {
             connects: Vec::new(),
             transfers: Ok(Vec::new()),
             faults: Vec::new(),
-            fingerprint: self.sources.snippet(node.def.span).to_string(),
         };
         let ClassBody::Long(body) = &node.def.body else {
             return Ok(model);
@@ -182,8 +181,6 @@ impl<'a> Elaborator<'a> {
                 return;
             }
         };
-        model.fingerprint.push('\n');
-        model.fingerprint.push_str(&b.fingerprint);
         let (vars, subs) = (model.vars.len(), model.subs.len());
         inherit(model, &b);
         for arg in &ext.modification {

@@ -5,6 +5,7 @@ pub mod connect;
 mod connector;
 pub mod elaborate;
 pub mod expr;
+pub mod fingerprint;
 pub mod model;
 pub mod modifier;
 mod names;

@@ -208,9 +208,6 @@ pub struct ClassModel {
     /// component that names no variable of it. The model leaves them out;
     /// the class cannot be compiled.
     pub faults: Vec<Diagnostic>,
-    /// The resolved source of the class and of everything it inherits, for
-    /// the kernel cache key.
-    pub fingerprint: String,
 }
 
 impl Var {

@@ -1,5 +1,7 @@
 //! The class tree of all loaded files, and name lookup without look-ahead.
 
+use std::collections::HashMap;
+
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{ClassBody, ClassDef, ClassKind, Element, Import, Name, StoredDefinition};
@@ -32,6 +34,10 @@ pub struct ClassNode {
     /// (they are also reachable as `children`).
     pub def: std::sync::Arc<ClassDef>,
     pub children: Vec<ClassId>,
+    /// Where the imports are among the elements of `def`: every lookup
+    /// inside the class reads them, and a package's elements may number
+    /// thousands.
+    import_elements: Vec<usize>,
 }
 
 impl ClassNode {
@@ -44,18 +50,17 @@ impl ClassNode {
         self.def.span
     }
 
-    pub fn imports(&self) -> Vec<&Import> {
-        match &self.def.body {
-            ClassBody::Long(body) => body
-                .elements
-                .iter()
-                .filter_map(|e| match e {
-                    Element::Import(i) => Some(i),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
+    pub fn imports(&self) -> impl Iterator<Item = &Import> {
+        let elements = match &self.def.body {
+            ClassBody::Long(body) => body.elements.as_slice(),
+            _ => &[],
+        };
+        self.import_elements
+            .iter()
+            .filter_map(|&i| match elements.get(i) {
+                Some(Element::Import(imp)) => Some(imp),
+                _ => None,
+            })
     }
 }
 
@@ -64,6 +69,10 @@ impl ClassNode {
 pub struct ClassTree {
     pub classes: Vec<ClassNode>,
     pub roots: Vec<ClassId>,
+    /// Every class by its simple name, in load order: a lookup reads the
+    /// few classes of that name instead of every sibling (a package may
+    /// hold a thousand).
+    by_name: HashMap<String, Vec<ClassId>>,
 }
 
 /// `a` comes strictly before `b` in load order.
@@ -111,15 +120,8 @@ impl ClassTree {
         diags: &mut Vec<Diagnostic>,
     ) -> ClassId {
         let name = def.name.name.clone();
-        let siblings = match parent {
-            Some(p) => self.classes[p.0 as usize].children.clone(),
-            None => self.roots.clone(),
-        };
-        if let Some(prev) = siblings
-            .iter()
-            .find(|c| self.classes[c.0 as usize].name == name)
-        {
-            let prev_span = self.classes[prev.0 as usize].def.name.span;
+        if let Some(prev) = self.children_named(parent, &name).next() {
+            let prev_span = self.get(prev).def.name.span;
             diags.push(
                 Diagnostic::error(
                     "MC003",
@@ -147,12 +149,24 @@ impl ClassTree {
                 .collect(),
             _ => Vec::new(),
         };
+        self.by_name.entry(name.clone()).or_default().push(id);
+        let import_elements = match &def.body {
+            ClassBody::Long(body) => body
+                .elements
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| matches!(e, Element::Import(_)))
+                .map(|(i, _)| i)
+                .collect(),
+            _ => Vec::new(),
+        };
         self.classes.push(ClassNode {
             name,
             qualified,
             parent,
             def,
             children: Vec::new(),
+            import_elements,
         });
         match parent {
             Some(p) => self.classes[p.0 as usize].children.push(id),
@@ -172,37 +186,42 @@ impl ClassTree {
     pub fn find_qualified(&self, dotted: &str) -> Option<ClassId> {
         let mut parts = dotted.trim_start_matches('.').split('.');
         let first = parts.next()?;
-        let mut cur = *self
-            .roots
-            .iter()
-            .rev()
-            .find(|c| self.get(**c).name == first)?;
+        let mut cur = self.children_named(None, first).last()?;
         for p in parts {
-            cur = *self
-                .get(cur)
-                .children
-                .iter()
-                .find(|c| self.get(**c).name == p)?;
+            cur = self.children_named(Some(cur), p).next()?;
         }
         Some(cur)
     }
 
-    fn child_before(&self, parent: Option<ClassId>, name: &str, at: Span) -> Option<ClassId> {
-        let list = match parent {
-            Some(p) => &self.get(p).children,
-            None => &self.roots,
-        };
-        list.iter()
+    /// Whether an earlier class has the same parent and name (`MC003`):
+    /// then two classes share one qualified name.
+    pub fn declared_twice(&self, id: ClassId) -> bool {
+        let node = self.get(id);
+        self.children_named(node.parent, &node.name).next() != Some(id)
+    }
+
+    /// The classes named `name` directly inside `parent` (at the top
+    /// level for `None`), in load order.
+    fn children_named<'t>(
+        &'t self,
+        parent: Option<ClassId>,
+        name: &str,
+    ) -> impl Iterator<Item = ClassId> + 't {
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flatten()
             .copied()
-            .find(|c| self.get(*c).name == name && before(self.get(*c).position(), at))
+            .filter(move |c| self.get(*c).parent == parent)
+    }
+
+    fn child_before(&self, parent: Option<ClassId>, name: &str, at: Span) -> Option<ClassId> {
+        self.children_named(parent, name)
+            .find(|c| before(self.get(*c).position(), at))
     }
 
     fn child_any(&self, parent: Option<ClassId>, name: &str) -> Option<ClassId> {
-        let list = match parent {
-            Some(p) => &self.get(p).children,
-            None => &self.roots,
-        };
-        list.iter().copied().find(|c| self.get(*c).name == name)
+        self.children_named(parent, name).next()
     }
 
     /// Resolves a type or class name used at `at` inside class `scope`.
@@ -308,9 +327,11 @@ impl ClassTree {
         let part = &name.parts[i];
         // Distinguish look-ahead from a plain unknown name: search everywhere.
         let later = self
-            .classes
-            .iter()
-            .any(|c| c.name == part.name && !before(c.position(), at));
+            .by_name
+            .get(&part.name)
+            .into_iter()
+            .flatten()
+            .any(|c| !before(self.get(*c).position(), at));
         let (code, message, help) = if later {
             (
                 "MC001",

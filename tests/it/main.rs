@@ -6,6 +6,7 @@ mod dependencies;
 mod directional;
 mod export;
 mod harness;
+mod incremental;
 mod jacobian;
 mod misuse;
 mod model_description;

@@ -1,0 +1,253 @@
+//! Class fingerprints: a hash per class of everything checking that class
+//! depends on, so that a class whose fingerprint did not change between
+//! two checks gives the same result (up to where it sits in its file).
+//!
+//! A class's fingerprint covers
+//! - its qualified name;
+//! - its *own text*: the text of the class with its nested classes cut
+//!   out (they have fingerprints of their own), so that editing a nested
+//!   class leaves its package alone, and taken as text, not as offsets, so
+//!   that inserting a line above the class leaves it alone too;
+//! - what each name it resolves resolves to (the base of every `extends`,
+//!   the type of every component, the base of a short class): the
+//!   resolved class's qualified name and fingerprint, a predefined type,
+//!   or the diagnostic the lookup gave. The result is hashed, not the
+//!   name as written, because what a name denotes depends on the classes
+//!   declared before its use (no look-ahead): adding, removing or
+//!   renaming a class elsewhere can change it. Import targets and the
+//!   packages a dotted name walks through are covered by the same result.
+//!
+//! These are exactly the lookups `Elaborator` makes for the class (the
+//! lookups of a short type's base are that type's own), and elaboration,
+//! causalisation, units and the system check of a class read nothing of
+//! other classes except through them. Because there is no look-ahead,
+//! load order is almost a topological order of these references, so one
+//! forward pass computes every fingerprint; a class used inside the class
+//! that declares it is the one reference to a later class, and is
+//! fingerprinted first.
+
+use sha2::{Digest, Sha256};
+
+use super::tree::{Builtin, ClassId, ClassTree, Resolved};
+use crate::diagnostic::Diagnostic;
+use crate::source::{SourceMap, Span};
+use crate::syntax::ast::{ClassBody, Element, Name};
+
+/// A SHA-256 digest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fingerprint([u8; 32]);
+
+/// Why a library has no fingerprints: results would depend on more than
+/// each class and what it refers to, so only a full check is sound.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoFingerprints {
+    /// A class refers to itself through its bases, component types or
+    /// short type chain: which of the classes on the cycle is reported
+    /// depends on where elaboration enters it.
+    #[error("`{0}` refers to itself")]
+    Cycle(String),
+    /// Two classes share a qualified name (`MC003`): a name no longer
+    /// identifies one class.
+    #[error("`{0}` is declared twice")]
+    Duplicate(String),
+}
+
+/// The fingerprint of every class of a tree, by [`ClassId`].
+#[derive(Debug, Clone)]
+pub struct Fingerprints {
+    own: Vec<Fingerprint>,
+    class: Vec<Fingerprint>,
+}
+
+impl Fingerprints {
+    /// Fingerprints every class of `tree`, whose texts are in `sources`.
+    pub fn of(tree: &ClassTree, sources: &SourceMap) -> Result<Fingerprints, NoFingerprints> {
+        let n = tree.classes.len();
+        if let Some(twice) = (0..n).find(|&i| tree.declared_twice(ClassId(i as u32))) {
+            return Err(NoFingerprints::Duplicate(
+                tree.classes[twice].qualified.clone(),
+            ));
+        }
+        let own: Vec<Fingerprint> = (0..n)
+            .map(|i| own_text_hash(tree, sources, ClassId(i as u32)))
+            .collect();
+        let mut pass = Pass {
+            tree,
+            own: &own,
+            class: vec![State::Todo; n],
+        };
+        for i in 0..n {
+            pass.class(ClassId(i as u32))?;
+        }
+        let class = pass
+            .class
+            .into_iter()
+            .map(|s| match s {
+                State::Done(f) => f,
+                State::Todo | State::InProgress => unreachable!("every class was fingerprinted"),
+            })
+            .collect();
+        Ok(Fingerprints { own, class })
+    }
+
+    /// What checking the class depends on (see the module documentation).
+    pub fn class(&self, id: ClassId) -> Fingerprint {
+        self.class[id.0 as usize]
+    }
+
+    /// The hash of the class's own text only (its nested classes cut out):
+    /// equal own texts mean a position inside one maps to the same
+    /// position inside the other.
+    pub fn own(&self, id: ClassId) -> Fingerprint {
+        self.own[id.0 as usize]
+    }
+}
+
+/// The nested classes of `id` written inside its text (a class added to a
+/// package by a `within` clause lives in another file).
+pub fn nested_in_text(tree: &ClassTree, id: ClassId) -> impl Iterator<Item = Span> + '_ {
+    let span = tree.get(id).def.span;
+    tree.get(id)
+        .children
+        .iter()
+        .map(move |c| tree.get(*c).def.span)
+        .filter(move |c| c.file == span.file && span.start <= c.start && c.end <= span.end)
+}
+
+/// The pieces of a class's text between its nested classes, as byte
+/// ranges of its file: one more piece than nested classes.
+pub fn own_pieces(tree: &ClassTree, id: ClassId) -> impl Iterator<Item = (u32, u32)> + '_ {
+    let span = tree.get(id).def.span;
+    let mut nested = nested_in_text(tree, id);
+    let mut from = Some(span.start);
+    std::iter::from_fn(move || {
+        let start = from?;
+        match nested.next() {
+            Some(n) => {
+                from = Some(n.end);
+                Some((start, n.start))
+            }
+            None => {
+                from = None;
+                Some((start, span.end))
+            }
+        }
+    })
+}
+
+fn own_text_hash(tree: &ClassTree, sources: &SourceMap, id: ClassId) -> Fingerprint {
+    let file = tree.get(id).def.span.file;
+    let text = sources.get(file).text.as_bytes();
+    let mut h = Sha256::new();
+    for (start, end) in own_pieces(tree, id) {
+        let end = (end as usize).min(text.len());
+        let start = (start as usize).min(end);
+        field(&mut h, &text[start..end]);
+    }
+    Fingerprint(h.finalize().into())
+}
+
+#[derive(Clone, Copy)]
+enum State {
+    Todo,
+    InProgress,
+    Done(Fingerprint),
+}
+
+struct Pass<'t> {
+    tree: &'t ClassTree,
+    own: &'t [Fingerprint],
+    class: Vec<State>,
+}
+
+impl Pass<'_> {
+    fn class(&mut self, id: ClassId) -> Result<Fingerprint, NoFingerprints> {
+        match self.class[id.0 as usize] {
+            State::Done(f) => return Ok(f),
+            State::InProgress => {
+                return Err(NoFingerprints::Cycle(self.tree.get(id).qualified.clone()))
+            }
+            State::Todo => {}
+        }
+        self.class[id.0 as usize] = State::InProgress;
+        let tree = self.tree;
+        let node = tree.get(id);
+        let mut h = Sha256::new();
+        field(&mut h, node.qualified.as_bytes());
+        h.update(self.own[id.0 as usize].0);
+        for (name, scope, at) in references(tree, id) {
+            match tree.lookup(name, scope, at) {
+                Ok(Resolved::Builtin(b)) => {
+                    field(&mut h, b"builtin");
+                    field(&mut h, builtin_name(b).as_bytes());
+                }
+                Ok(Resolved::Class(c)) => {
+                    let f = self.class(c)?;
+                    field(&mut h, b"class");
+                    field(&mut h, tree.get(c).qualified.as_bytes());
+                    h.update(f.0);
+                }
+                Err(d) => {
+                    field(&mut h, b"error");
+                    lookup_error(&mut h, &d, name.span);
+                }
+            }
+        }
+        let f = Fingerprint(h.finalize().into());
+        self.class[id.0 as usize] = State::Done(f);
+        Ok(f)
+    }
+}
+
+/// The names `Elaborator` resolves for class `id`, each with the scope and
+/// the point of use it resolves them at.
+fn references(
+    tree: &ClassTree,
+    id: ClassId,
+) -> impl Iterator<Item = (&Name, Option<ClassId>, Span)> + '_ {
+    let node = tree.get(id);
+    let (elements, short) = match &node.def.body {
+        ClassBody::Long(body) => (body.elements.as_slice(), None),
+        ClassBody::Short(short) => (&[][..], Some((&short.base, node.parent, short.base.span))),
+        ClassBody::Unsupported { .. } => (&[][..], None),
+    };
+    let own = elements.iter().filter_map(move |e| match e {
+        Element::Extends(x) => Some((&x.name, Some(id), x.span)),
+        Element::Component(c) => Some((&c.type_name, Some(id), c.span)),
+        Element::Class { .. } | Element::Import(_) => None,
+    });
+    own.chain(short)
+}
+
+fn builtin_name(b: Builtin) -> &'static str {
+    match b {
+        Builtin::Real => "Real",
+        Builtin::Integer => "Integer",
+        Builtin::Boolean => "Boolean",
+        Builtin::String => "String",
+    }
+}
+
+/// A failed lookup as it shows in a diagnostic: the primary span relative
+/// to the name looked up (it moves with the class), the places of notes
+/// as they are (they point elsewhere, so moving them is a change).
+fn lookup_error(h: &mut Sha256, d: &Diagnostic, name: Span) {
+    field(h, d.code.as_bytes());
+    field(h, d.message.as_bytes());
+    field(h, d.label.as_bytes());
+    field(h, d.help.as_bytes());
+    h.update(d.span.start.wrapping_sub(name.start).to_le_bytes());
+    h.update(d.span.end.wrapping_sub(name.start).to_le_bytes());
+    for (span, note) in &d.notes {
+        h.update(span.file.0.to_le_bytes());
+        h.update(span.start.to_le_bytes());
+        h.update(span.end.to_le_bytes());
+        field(h, note.as_bytes());
+    }
+}
+
+/// One field, length first, so that two fields never read as one.
+fn field(h: &mut Sha256, bytes: &[u8]) {
+    h.update((bytes.len() as u64).to_le_bytes());
+    h.update(bytes);
+}
