@@ -231,6 +231,22 @@ impl Write for Pieces {
         Ok(taken)
     }
 
+    /// The description is written in many small pieces (a name, an
+    /// attribute, a quote): those that fit are one copy, without the
+    /// default loop over `write`.
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if bytes.len() < PIECE - self.piece.len() {
+            self.piece.extend_from_slice(bytes);
+            return Ok(());
+        }
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let taken = self.write(rest)?;
+            rest = &rest[taken..];
+        }
+        Ok(())
+    }
+
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
