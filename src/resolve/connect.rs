@@ -63,6 +63,24 @@ pub struct Connect {
     pub span: Span,
 }
 
+impl Connect {
+    /// `MC059` at a connect whose two sides do not match member by member: the
+    /// members and flow prefixes are compared per class, the sizes of arrays
+    /// only per instance (`schedule`), with the same diagnostic.
+    pub fn incompatible(&self) -> Diagnostic {
+        Diagnostic::error(
+            "MC059",
+            self.span,
+            format!(
+                "`{}` and `{}` are not compatible connectors",
+                self.a.name, self.b.name
+            ),
+        )
+        .with_label("different variables, flow prefixes or sizes")
+        .with_help("connect connectors of the same type (or of the two causal twins of one type)")
+    }
+}
+
 /// A variable of the class or of one of its components.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Endpoint {
@@ -263,20 +281,7 @@ pub fn connection_sets(
     };
     for c in connects {
         if copied(&c.a) != copied(&c.b) {
-            diags.push(
-                Diagnostic::error(
-                    "MC059",
-                    c.span,
-                    format!(
-                        "`{}` and `{}` are not compatible connectors",
-                        c.a.name, c.b.name
-                    ),
-                )
-                .with_label("different variables, flow prefixes or sizes")
-                .with_help(
-                    "connect connectors of the same type (or of the two causal twins of one type)",
-                ),
-            );
+            diags.push(c.incompatible());
             continue;
         }
         let mut ids = [0usize; 2];

@@ -448,20 +448,7 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
                 .is_some_and(|mb| len(&c.a, ma.var) == len(&c.b, mb.var))
         });
         if !fits {
-            diags.push(
-                Diagnostic::error(
-                    "MC059",
-                    c.span,
-                    format!(
-                        "`{}` and `{}` are not compatible connectors",
-                        c.a.name, c.b.name
-                    ),
-                )
-                .with_label("different variables, flow prefixes or sizes")
-                .with_help(
-                    "connect connectors of the same type (or of the two causal twins of one type)",
-                ),
-            );
+            diags.push(c.incompatible());
         }
     }
     if !diags.is_empty() {
