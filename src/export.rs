@@ -10,13 +10,13 @@ use crate::fmu::fmi_rules::check_table;
 use crate::fmu::model_description::{guid_from, model_description_text};
 use crate::fmu::table::Interfaces;
 use crate::fmu::table::ModelTable;
-use crate::instantiate::{instantiate, instantiate_for_check, SetValue};
+use crate::instantiate::{annotate_units, instantiate, instantiate_for_check, SetValue};
 use crate::resolve::tree::ClassTree;
 use crate::resolve::{ClassId, Elaborator};
 use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast::{ClassBody, ClassKind, StoredDefinition};
 use crate::syntax::parse;
-use crate::units::{annotate, ModelUnits, UnitChecker, Verdict};
+use crate::units::{ModelUnits, UnitChecker, Verdict};
 
 /// Parsed sources and their class tree.
 pub struct Library {
@@ -438,7 +438,7 @@ pub fn export_model_with(
     if !unit_diags.is_empty() {
         return Err(ExportError::Diagnostics(unit_diags));
     }
-    annotate(&mut sys, &units);
+    annotate_units(&mut sys, &units);
     let model_identifier = sanitize(model);
     // The compiled parts and the system resource first: the table then
     // takes the variables' names and texts out of the system instead of

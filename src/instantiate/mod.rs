@@ -2,7 +2,10 @@
 //! sizes and the layout of every Real variable in one vector.
 
 mod layout;
+mod units;
 mod values;
+
+pub use units::annotate_units;
 
 use std::collections::HashMap;
 

@@ -13,7 +13,7 @@ pub mod report;
 pub mod term;
 
 pub use infer::{ClassUnits, UnitChecker, Verdict};
-pub use report::{annotate, model_units, FlatUnit, ModelUnits, Origin};
+pub use report::{model_units, FlatUnit, ModelUnits, Origin};
 
 impl Verdict {
     pub fn describe(self) -> &'static str {
