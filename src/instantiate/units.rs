@@ -1,26 +1,27 @@
 //! Inferred units written into an instantiated system, from the unit
-//! signatures of its classes: what `modelDescription.xml` declares for
-//! every Real variable that does not declare a unit itself.
+//! signatures of its classes (checked once per class, kept in the class
+//! database): what `modelDescription.xml` declares for every Real variable
+//! that does not declare a unit itself.
 
 use super::System;
+use crate::units::infer::UnitSignatures;
 use crate::units::report::{instance_params, named};
 use crate::units::term::{Dim, Term};
-use crate::units::UnitChecker;
 
 /// Gives every Real variable of the system whose unit is inferred that
 /// unit (declared units are already there), derivatives included.
-pub fn annotate_units(sys: &mut System, checker: &UnitChecker) {
+pub fn annotate_units(sys: &mut System, signatures: &UnitSignatures) {
     let Some(root_class) = sys.instances.first().map(|i| sys.classes[i.class].model.id) else {
         return;
     };
-    let Some(root) = checker.get(root_class).cloned() else {
+    let Some(root) = signatures.get(root_class).cloned() else {
         return;
     };
     let mut inst_params: Vec<Option<Vec<Term>>> = Vec::with_capacity(sys.instances.len());
     for i in 0..sys.instances.len() {
         let inst = &sys.instances[i];
         let class = sys.classes[inst.class].model.id;
-        let Some(cu) = checker.get(class).cloned() else {
+        let Some(cu) = signatures.get(class).cloned() else {
             inst_params.push(None);
             continue;
         };
@@ -29,7 +30,7 @@ pub fn annotate_units(sys: &mut System, checker: &UnitChecker) {
             Some(p) => {
                 let parent_class = sys.classes[sys.instances[p].class].model.id;
                 let name = inst.path.rsplit('.').next().unwrap_or(inst.path.as_str());
-                match (checker.get(parent_class), &inst_params[p]) {
+                match (signatures.get(parent_class), &inst_params[p]) {
                     (Some(pcu), Some(pp)) => pcu
                         .subs
                         .iter()

@@ -2,7 +2,7 @@
 //! unit it declares or the one inference gives it, and the model's
 //! verdict, from the signatures of its classes.
 
-use super::infer::{ClassUnits, UnitChecker, Verdict};
+use super::infer::{ClassUnits, UnitSignatures, Verdict};
 use super::print::product_form;
 use super::term::{Dim, Term, Q};
 use crate::resolve::ClassId;
@@ -58,14 +58,14 @@ impl ModelUnits {
 /// they never meet the model's own.
 const OPAQUE_BASE: usize = 1 << 40;
 
-/// The units of every variable of the model `root`, already checked by
-/// `checker`.
-pub fn model_units(checker: &UnitChecker, root: ClassId) -> Option<ModelUnits> {
-    let cu = checker.get(root)?;
+/// The units of every variable of the model `root`, whose classes'
+/// signatures are in `signatures`.
+pub fn model_units(signatures: &UnitSignatures, root: ClassId) -> Option<ModelUnits> {
+    let cu = signatures.get(root)?;
     let params: Vec<Term> = (0..cu.params.len()).map(Term::unknown).collect();
     let mut out = Vec::new();
     let mut inconsistent = false;
-    walk(checker, cu, cu, &params, "", &mut out, &mut inconsistent);
+    walk(signatures, cu, cu, &params, "", &mut out, &mut inconsistent);
     let verdict = if inconsistent {
         Verdict::Inconsistent
     } else if out.iter().any(|v| v.origin == Origin::Unknown) {
@@ -81,7 +81,7 @@ pub fn model_units(checker: &UnitChecker, root: ClassId) -> Option<ModelUnits> {
 }
 
 fn walk(
-    checker: &UnitChecker,
+    signatures: &UnitSignatures,
     root: &ClassUnits,
     cu: &ClassUnits,
     params: &[Term],
@@ -118,12 +118,12 @@ fn walk(
         }
     }
     for (j, sub) in cu.subs.iter().enumerate() {
-        let Some(child) = checker.get(sub.class) else {
+        let Some(child) = signatures.get(sub.class) else {
             continue;
         };
         let child_params = instance_params(child, sub.params.as_deref(), params, j);
         walk(
-            checker,
+            signatures,
             root,
             child,
             &child_params,
