@@ -1,22 +1,27 @@
 //! The class database: one compiled artifact per class, built once.
 //!
 //! Without look-ahead, load order is a topological order of the classes,
-//! so one pass can compile every class before any model needs it. Each
-//! entry is the class's resolved model, its causalised form and its C
+//! so one pass can compile every class before any model needs it. Per
+//! class the database keeps its resolved model (through the one
+//! `Elaborator` of the run, which it owns), its causalised form and its C
 //! kernel (generated when first asked for: `check` never needs it) — or the
-//! diagnostics that stopped it. `check` builds the database
-//! for the whole library in that pass; instantiation (for checking a class
-//! as a system, or for export) reads entries and never causalises or
-//! generates code itself, so a class used by a hundred models is compiled
-//! once per run.
+//! diagnostics that stopped it — and, beside them under the same key, its
+//! unit signature with the unit diagnostics found at the class. `check`
+//! builds the database for the whole library in that pass; the model phases
+//! (instantiation for checking a class as a system or for export, the
+//! units of a model's variables) read entries and never elaborate,
+//! causalise, unit-check or generate code themselves, so a class used by a
+//! hundred models is compiled once per run.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, OnceLock};
 
 use crate::causalize::{causalize, Causalized};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::ClassModel;
-use crate::resolve::{ClassId, Elaborator};
+use crate::resolve::{ClassId, ClassTree, Elaborator};
+use crate::source::SourceMap;
+use crate::units::{signature_of, ClassUnits, UnitSignatures};
 
 /// The compiled form of one class.
 #[derive(Debug)]
@@ -49,27 +54,65 @@ pub struct Kernel {
 /// What compiling a class gave: the entry, or why there is none.
 pub type Built = Result<Arc<ClassEntry>, Vec<Diagnostic>>;
 
-#[derive(Default)]
-pub struct ClassDb {
-    entries: HashMap<ClassId, Built>,
-    /// How often each class was causalised (always once: a test holds the
-    /// database to it).
-    builds: HashMap<ClassId, usize>,
+/// What the database did for one class so far. Each is at most 1 in a
+/// run; a test holds the database to it over a check and the exports that
+/// follow it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    pub elaborated: usize,
+    pub causalized: usize,
+    pub unit_checked: usize,
+    /// Whether its kernel was generated (it lives in the class's one
+    /// entry, in a cell that is filled once).
+    pub kernel_generated: usize,
 }
 
-impl ClassDb {
-    pub fn new() -> ClassDb {
-        ClassDb::default()
+pub struct ClassDb<'a> {
+    /// Builds the class models and keeps them.
+    elab: Elaborator<'a>,
+    entries: HashMap<ClassId, Built>,
+    units: UnitSignatures,
+    /// Classes whose units are being checked: a class that contains itself
+    /// is opaque to itself (its elaboration fails anyway).
+    units_in_progress: Vec<ClassId>,
+    /// How often each class was causalised and unit-checked.
+    work: HashMap<ClassId, Work>,
+}
+
+impl<'a> ClassDb<'a> {
+    /// An empty database for the classes of `tree`.
+    pub fn new(tree: &'a ClassTree, sources: &'a SourceMap) -> ClassDb<'a> {
+        ClassDb {
+            elab: Elaborator::new(tree, sources),
+            entries: HashMap::new(),
+            units: UnitSignatures::default(),
+            units_in_progress: Vec::new(),
+            work: HashMap::new(),
+        }
+    }
+
+    pub fn tree(&self) -> &'a ClassTree {
+        self.elab.tree
+    }
+
+    /// The resolved model of `id`, elaborated on first use.
+    pub fn model(&mut self, id: ClassId) -> Result<Arc<ClassModel>, Vec<Diagnostic>> {
+        self.elab.class(id)
+    }
+
+    /// The member order of connector class `id` (`MC013`, `MC014`).
+    pub fn check_connector(&mut self, id: ClassId) -> Vec<Diagnostic> {
+        self.elab.check_connector(id)
     }
 
     /// The entry of `id`, compiled on first use and remembered (failures
     /// too, so a faulty class is diagnosed once).
-    pub fn entry(&mut self, id: ClassId, elab: &mut Elaborator) -> Built {
+    pub fn entry(&mut self, id: ClassId) -> Built {
         if let Some(built) = self.entries.get(&id) {
             return built.clone();
         }
-        *self.builds.entry(id).or_insert(0) += 1;
-        let built = elab.class(id).and_then(|model| {
+        self.work.entry(id).or_default().causalized += 1;
+        let built = self.elab.class(id).and_then(|model| {
             // What resolution found wrong and what causalisation finds are
             // both the class's faults: report them together.
             let mut diags = model.diagnostics();
@@ -90,18 +133,46 @@ impl ClassDb {
         built
     }
 
-    /// The number of classes compiled (or found faulty).
-    pub fn len(&self) -> usize {
-        self.entries.len()
+    /// The unit signature of `id`, checked on first use after its
+    /// components' classes (so a fault shows at the lowest level). `None`
+    /// when the class does not elaborate (other phases say why) or is
+    /// being checked (it contains itself).
+    pub fn units(&mut self, id: ClassId) -> Option<Arc<ClassUnits>> {
+        if let Some(units) = self.units.get(id) {
+            return Some(units.clone());
+        }
+        if self.units_in_progress.contains(&id) {
+            return None;
+        }
+        let model = self.elab.class(id).ok()?;
+        self.units_in_progress.push(id);
+        for sub in &model.subs {
+            self.units(sub.class);
+        }
+        self.units_in_progress.pop();
+        self.work.entry(id).or_default().unit_checked += 1;
+        let (units, diagnostics) = signature_of(&model, &self.units);
+        Some(self.units.insert(units, diagnostics))
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+    /// The unit signatures checked so far, with the diagnostics found at
+    /// each class and the order they were checked in.
+    pub fn unit_signatures(&self) -> &UnitSignatures {
+        &self.units
     }
 
-    /// The most times any one class was causalised: 1 when every class
-    /// was compiled once.
-    pub fn most_builds_of_one_class(&self) -> usize {
-        self.builds.values().copied().max().unwrap_or(0)
+    /// What the database did for each class it met.
+    pub fn work(&self) -> BTreeMap<ClassId, Work> {
+        let mut out: BTreeMap<ClassId, Work> = self.work.iter().map(|(id, w)| (*id, *w)).collect();
+        for id in self.elab.elaborated() {
+            out.entry(id).or_default().elaborated = self.elab.builds(id);
+        }
+        for (id, built) in &self.entries {
+            if let Ok(entry) = built {
+                out.entry(*id).or_default().kernel_generated =
+                    usize::from(entry.kernel.get().is_some());
+            }
+        }
+        out
     }
 }

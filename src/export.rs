@@ -10,13 +10,14 @@ use crate::fmu::fmi_rules::check_table;
 use crate::fmu::model_description::{guid_from, model_description_text};
 use crate::fmu::table::Interfaces;
 use crate::fmu::table::ModelTable;
-use crate::instantiate::{instantiate, instantiate_for_check, SetValue};
+use crate::instantiate::{annotate_units, instantiate, instantiate_for_check, SetValue};
 use crate::resolve::tree::ClassTree;
-use crate::resolve::{ClassId, Elaborator};
+use crate::resolve::ClassId;
 use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast::{ClassBody, ClassKind, StoredDefinition};
 use crate::syntax::parse;
-use crate::units::{annotate, ModelUnits, UnitChecker, Verdict};
+use crate::units::{ModelUnits, UnitSignatures, Verdict};
+use std::collections::HashSet;
 
 /// Parsed sources and their class tree.
 pub struct Library {
@@ -71,23 +72,27 @@ pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
 
 /// [`check_library`], with unit checking optional (to measure its cost).
 pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
-    check_library_into(lib, check_units, &mut ClassDb::new())
+    check_library_into(lib, check_units, &mut ClassDb::new(&lib.tree, &lib.sources))
 }
 
-/// [`check_library_with`] that leaves every class it compiled in `db`: one
-/// pass in load order compiles each class once, and checking a class as the
-/// system of its components reads its components' entries from there. An
-/// export goes on with the same database.
+/// [`check_library_with`] that leaves every class it compiled in `db` (a
+/// new database of `lib`): one pass in load order elaborates, causalises
+/// and unit-checks each class once, and checking a class as the system of
+/// its components reads its components' entries from there. An export goes
+/// on with the same database ([`export_checked`]).
 pub fn check_library_into(lib: &Library, check_units: bool, db: &mut ClassDb) -> Vec<Diagnostic> {
     let mut diags = lib.diagnostics.clone();
-    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
-    let mut units = UnitChecker::new();
     for i in 0..lib.tree.classes.len() {
         let id = ClassId(i as u32);
-        let units: Option<&mut dyn CheckUnits> = if check_units { Some(&mut units) } else { None };
-        diags.extend(check_class(lib, &mut elab, db, id, units).diagnostics);
+        diags.extend(check_class(lib, db, id, check_units).diagnostics);
     }
-    diags.extend(units.take_diagnostics());
+    // The unit diagnostics follow, class by class in the order their units
+    // were checked: each compiled class in load order, after the classes
+    // of its components.
+    let signatures = db.unit_signatures();
+    for id in signatures.order() {
+        diags.extend(signatures.diagnostics(*id).iter().cloned());
+    }
     finish_check(lib, diags)
 }
 
@@ -95,33 +100,22 @@ pub fn check_library_into(lib: &Library, check_units: bool, db: &mut ClassDb) ->
 pub(crate) struct ClassCheck {
     /// Diagnostics of elaboration, of the connector's member order, of
     /// causalisation and of the system check, in the order found. Unit
-    /// diagnostics are not among them: the unit checker collects those.
+    /// diagnostics are not among them: the database keeps those with the
+    /// class's signature.
     pub diagnostics: Vec<Diagnostic>,
     /// The class was compiled, so `check` asked for its units.
     pub compiled: bool,
 }
 
-/// Where `check` asks for a class's units.
-pub(crate) trait CheckUnits {
-    fn class(&mut self, id: ClassId, elab: &mut Elaborator);
-}
-
-impl CheckUnits for UnitChecker {
-    fn class(&mut self, id: ClassId, elab: &mut Elaborator) {
-        UnitChecker::class(self, id, elab);
-    }
-}
-
 /// Checks one class as the pass over the library does at that class:
 /// elaboration, then a connector's member order, or a compilable class's
-/// causalisation, units (through `units`, when given) and its check as the
-/// system of its components.
+/// causalisation, units (when `check_units`; its components' classes
+/// first) and its check as the system of its components.
 pub(crate) fn check_class(
     lib: &Library,
-    elab: &mut Elaborator,
     db: &mut ClassDb,
     id: ClassId,
-    units: Option<&mut dyn CheckUnits>,
+    check_units: bool,
 ) -> ClassCheck {
     let mut diags = Vec::new();
     let node = lib.tree.get(id);
@@ -139,7 +133,7 @@ pub(crate) fn check_class(
         ClassKind::Model | ClassKind::Block | ClassKind::Connector | ClassKind::Class => {}
         _ => return skipped,
     }
-    let model = match elab.class(id) {
+    let model = match db.model(id) {
         Ok(m) => m,
         Err(ds) => {
             return ClassCheck {
@@ -150,7 +144,7 @@ pub(crate) fn check_class(
     };
     if kind == ClassKind::Connector {
         return ClassCheck {
-            diagnostics: elab.check_connector(id),
+            diagnostics: db.check_connector(id),
             compiled: false,
         };
     }
@@ -164,7 +158,7 @@ pub(crate) fn check_class(
     if has_load_diagnostic(lib, id) {
         return skipped;
     }
-    if let Err(ds) = db.entry(id, elab) {
+    if let Err(ds) = db.entry(id) {
         return ClassCheck {
             diagnostics: ds,
             compiled: false,
@@ -172,14 +166,14 @@ pub(crate) fn check_class(
     }
     // Units: each class once, a class with components from their
     // signatures (so the fault shows at the lowest level).
-    if let Some(units) = units {
-        units.class(id, elab);
+    if check_units {
+        db.units(id);
     }
     // Every class is also checked as the system it forms with its
     // components (its linear responses included): inputs connected,
     // blocks acyclic, parameters set, residuals affine in the balances.
     // So `check` finds every compliance fault `export` would.
-    match instantiate_for_check(elab, db, id) {
+    match instantiate_for_check(db, id) {
         Ok(sys) => {
             if let Err(ds) = crate::schedule::schedule(&sys) {
                 diags.extend(ds);
@@ -267,8 +261,7 @@ pub struct ClassVerdict {
 /// The unit verdict of every class `check_library` checks, in library
 /// order, with the diagnostics of inconsistent ones.
 pub fn unit_verdicts(lib: &Library) -> (Vec<ClassVerdict>, Vec<Diagnostic>) {
-    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
-    let mut units = UnitChecker::new();
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
     let mut out = Vec::new();
     for (i, node) in lib.tree.classes.iter().enumerate() {
         let id = crate::resolve::ClassId(i as u32);
@@ -282,10 +275,10 @@ pub fn unit_verdicts(lib: &Library) -> (Vec<ClassVerdict>, Vec<Diagnostic>) {
         {
             continue;
         }
-        if units.class(id, &mut elab).is_none() {
+        if db.units(id).is_none() {
             continue;
         }
-        if let Some(m) = crate::units::model_units(&units, id) {
+        if let Some(m) = crate::units::model_units(db.unit_signatures(), id) {
             let open = m.open().into_iter().map(str::to_string).collect();
             out.push(ClassVerdict {
                 class: m.qualified,
@@ -294,9 +287,19 @@ pub fn unit_verdicts(lib: &Library) -> (Vec<ClassVerdict>, Vec<Diagnostic>) {
             });
         }
     }
-    let mut diags = units.take_diagnostics();
+    let mut diags = unit_diagnostics(&db);
     diags.sort_by_key(|d| (d.span.file, d.span.start));
     (out, diags)
+}
+
+/// The unit diagnostics of every class the database checked, in the order
+/// it checked them.
+fn unit_diagnostics(db: &ClassDb) -> Vec<Diagnostic> {
+    let signatures = db.unit_signatures();
+    let order = signatures.order().iter();
+    order
+        .flat_map(|id| signatures.diagnostics(*id).iter().cloned())
+        .collect()
 }
 
 /// The units of every variable of `model`.
@@ -311,16 +314,15 @@ pub fn model_units(
         .tree
         .find_qualified(model)
         .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
-    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
-    let mut units = UnitChecker::new();
-    if units.class(id, &mut elab).is_none() {
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
+    if db.units(id).is_none() {
         return Err(ExportError::Diagnostics(
-            elab.class(id).err().unwrap_or_default(),
+            db.model(id).err().unwrap_or_default(),
         ));
     }
-    let mut diags = units.take_diagnostics();
+    let mut diags = unit_diagnostics(&db);
     diags.sort_by_key(|d| (d.span.file, d.span.start));
-    let m = crate::units::model_units(&units, id)
+    let m = crate::units::model_units(db.unit_signatures(), id)
         .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
     Ok((m, diags))
 }
@@ -410,11 +412,28 @@ pub fn export_model_with(
 ) -> Result<ExportOutput, ExportError> {
     // Export only from a library that checks clean as a whole, so that an
     // FMU never comes from sources the checker rejects.
-    let mut db = ClassDb::new();
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
     let library_diags = check_library_into(lib, true, &mut db);
     if !library_diags.is_empty() {
         return Err(ExportError::Diagnostics(library_diags));
     }
+    export_checked(lib, &mut db, model, sets, stop_time, interfaces)
+}
+
+/// [`export_model_with`] after the check: goes on with the database a clean
+/// [`check_library_into`] of `lib` filled, and reads every class's model,
+/// causalised form and unit signature from there. What the check had no
+/// need of is built there once, on first use: the kernels, each into its
+/// class's entry (and the compiled form of a class the check does not
+/// compile, such as a partial model asked for by name).
+pub fn export_checked(
+    lib: &Library,
+    db: &mut ClassDb,
+    model: &str,
+    sets: &[SetValue],
+    stop_time: f64,
+    interfaces: Interfaces,
+) -> Result<ExportOutput, ExportError> {
     let id = lib
         .tree
         .find_qualified(model)
@@ -427,18 +446,16 @@ pub fn export_model_with(
             models: exportable_below(&lib.tree, id),
         });
     }
-    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
-    let mut sys = instantiate(&mut elab, &mut db, id, sets).map_err(ExportError::Diagnostics)?;
+    let mut sys = instantiate(db, id, sets).map_err(ExportError::Diagnostics)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
     // Units: an inconsistent model is not exported; inferred units go to
     // the variables.
-    let mut units = UnitChecker::new();
-    units.class(id, &mut elab);
-    let unit_diags = units.take_diagnostics();
+    db.units(id);
+    let unit_diags = unit_diagnostics_below(db, id);
     if !unit_diags.is_empty() {
         return Err(ExportError::Diagnostics(unit_diags));
     }
-    annotate(&mut sys, &units);
+    annotate_units(&mut sys, db.unit_signatures());
     let model_identifier = sanitize(model);
     // The compiled parts and the system resource first: the table then
     // takes the variables' names and texts out of the system instead of
@@ -505,6 +522,31 @@ pub fn export_model_with(
         n_instances,
         n_steps,
     })
+}
+
+/// The unit diagnostics of class `id` and of the classes of its components,
+/// recursively: each class after its components' classes, each once.
+fn unit_diagnostics_below(db: &ClassDb, id: ClassId) -> Vec<Diagnostic> {
+    fn visit(
+        signatures: &UnitSignatures,
+        id: ClassId,
+        seen: &mut HashSet<ClassId>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        if !seen.insert(id) {
+            return;
+        }
+        let Some(units) = signatures.get(id) else {
+            return;
+        };
+        for sub in &units.subs {
+            visit(signatures, sub.class, seen, out);
+        }
+        out.extend(signatures.diagnostics(id).iter().cloned());
+    }
+    let mut out = Vec::new();
+    visit(db.unit_signatures(), id, &mut HashSet::new(), &mut out);
+    out
 }
 
 impl ExportOutput {

@@ -2,7 +2,10 @@
 //! sizes and the layout of every Real variable in one vector.
 
 mod layout;
+mod units;
 mod values;
+
+pub use units::annotate_units;
 
 use std::collections::HashMap;
 
@@ -11,7 +14,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Ex, SlotKind};
 use crate::resolve::model::element_name;
 use crate::resolve::tree::Builtin;
-use crate::resolve::{ClassId, Elaborator};
+use crate::resolve::ClassId;
 use crate::source::Span;
 
 /// The largest number of elements of one array variable. Sizes are
@@ -166,23 +169,18 @@ struct Incoming {
 /// Instantiates `model` with the given overrides.
 /// Classes come compiled from `db` (compiled there on first use).
 pub fn instantiate(
-    elab: &mut Elaborator,
     db: &mut ClassDb,
     model: ClassId,
     sets: &[SetValue],
 ) -> Result<System, Vec<Diagnostic>> {
-    instantiate_with(elab, db, model, sets, Purpose::Export)
+    instantiate_with(db, model, sets, Purpose::Export)
 }
 
 /// Instantiates a class as the checker sees it: as a component that some
 /// model will instantiate. Its own parameters may be left without a value
 /// (whoever instantiates it sets them); its components' may not.
-pub fn instantiate_for_check(
-    elab: &mut Elaborator,
-    db: &mut ClassDb,
-    model: ClassId,
-) -> Result<System, Vec<Diagnostic>> {
-    instantiate_with(elab, db, model, &[], Purpose::Check)
+pub fn instantiate_for_check(db: &mut ClassDb, model: ClassId) -> Result<System, Vec<Diagnostic>> {
+    instantiate_with(db, model, &[], Purpose::Check)
 }
 
 /// Why a class is instantiated: to be exported, or to be checked as the
@@ -194,16 +192,14 @@ enum Purpose {
 }
 
 fn instantiate_with(
-    elab: &mut Elaborator,
     db: &mut ClassDb,
     model: ClassId,
     sets: &[SetValue],
     purpose: Purpose,
 ) -> Result<System, Vec<Diagnostic>> {
-    let model_span = elab.tree.get(model).def.name.span;
-    let model_name = elab_name(elab, model);
+    let node = db.tree().get(model);
+    let (model_span, model_name) = (node.def.name.span, node.qualified.clone());
     let mut b = Builder {
-        elab,
         db,
         class_index: HashMap::new(),
         sys: System {
@@ -243,7 +239,7 @@ fn instantiate_with(
         .iter()
         .enumerate()
         .filter_map(|(i, s)| {
-            let (subs, var) = set_target(b.elab, model, &s.path)?;
+            let (subs, var) = set_target(b.db, model, &s.path)?;
             Some(Incoming {
                 subs,
                 var,
@@ -281,10 +277,10 @@ fn instantiate_with(
 
 /// The variable a `--set` path names below `class`: components by name,
 /// then a variable (whose own name may have a dot: `port.T`).
-fn set_target(elab: &mut Elaborator, class: ClassId, path: &str) -> Option<(Vec<usize>, usize)> {
+fn set_target(db: &mut ClassDb, class: ClassId, path: &str) -> Option<(Vec<usize>, usize)> {
     let parts: Vec<&str> = path.split('.').collect();
     let mut subs = Vec::new();
-    let mut model = elab.class(class).ok()?;
+    let mut model = db.model(class).ok()?;
     let mut rest = parts.as_slice();
     while !rest.is_empty() {
         if let Some(v) = model.var(&rest.join(".")) {
@@ -292,19 +288,14 @@ fn set_target(elab: &mut Elaborator, class: ClassId, path: &str) -> Option<(Vec<
         }
         let k = model.subs.iter().position(|s| s.name == rest[0])?;
         subs.push(k);
-        model = elab.class(model.subs[k].class).ok()?;
+        model = db.model(model.subs[k].class).ok()?;
         rest = &rest[1..];
     }
     None
 }
 
-fn elab_name(elab: &Elaborator, id: ClassId) -> String {
-    elab.tree.get(id).qualified.clone()
-}
-
 struct Builder<'e, 'a> {
-    elab: &'e mut Elaborator<'a>,
-    db: &'e mut ClassDb,
+    db: &'e mut ClassDb<'a>,
     class_index: HashMap<ClassId, usize>,
     sys: System,
     diags: Vec<Diagnostic>,
@@ -322,7 +313,7 @@ impl Builder<'_, '_> {
         if let Some(i) = self.class_index.get(&id) {
             return Some(*i);
         }
-        let entry = match self.db.entry(id, self.elab) {
+        let entry = match self.db.entry(id) {
             Ok(entry) => entry,
             Err(ds) => {
                 self.diags.extend(ds);

@@ -19,7 +19,9 @@ use crate::syntax::ast::{
     self, Argument, ClassBody, ClassKind, Element, Section, Subscript, TypePrefixes, Visibility,
 };
 
-/// Elaborates classes on demand and remembers the results.
+/// Elaborates classes on demand and remembers the results. The class
+/// database (`crate::classdb`) owns the one elaborator of a run, so each
+/// class is elaborated once.
 pub struct Elaborator<'a> {
     pub tree: &'a ClassTree,
     pub sources: &'a crate::source::SourceMap,
@@ -27,6 +29,9 @@ pub struct Elaborator<'a> {
     /// every class that uses it.
     cache: HashMap<ClassId, Result<Arc<ClassModel>, Vec<Diagnostic>>>,
     in_progress: Vec<ClassId>,
+    /// How often each class was elaborated (once: the cache keeps failures
+    /// too), for the class database's account of its work.
+    builds: HashMap<ClassId, usize>,
 }
 
 /// What a component's type turned out to be.
@@ -45,13 +50,27 @@ enum TypeShape<'a> {
 }
 
 impl<'a> Elaborator<'a> {
-    pub fn new(tree: &'a ClassTree, sources: &'a crate::source::SourceMap) -> Elaborator<'a> {
+    pub(crate) fn new(
+        tree: &'a ClassTree,
+        sources: &'a crate::source::SourceMap,
+    ) -> Elaborator<'a> {
         Elaborator {
             tree,
             sources,
             cache: HashMap::new(),
             in_progress: Vec::new(),
+            builds: HashMap::new(),
         }
+    }
+
+    /// How often `id` was elaborated.
+    pub(crate) fn builds(&self, id: ClassId) -> usize {
+        self.builds.get(&id).copied().unwrap_or(0)
+    }
+
+    /// The classes elaborated (or found faulty) so far.
+    pub(crate) fn elaborated(&self) -> impl Iterator<Item = ClassId> + '_ {
+        self.builds.keys().copied()
     }
 
     pub fn class(&mut self, id: ClassId) -> Result<Arc<ClassModel>, Vec<Diagnostic>> {
@@ -69,6 +88,7 @@ impl<'a> Elaborator<'a> {
             .with_help("a class cannot be its own component or base class")]);
         }
         self.in_progress.push(id);
+        *self.builds.entry(id).or_insert(0) += 1;
         let r = self.build(id).map(Arc::new);
         self.in_progress.pop();
         self.cache.insert(id, r.clone());

@@ -6,16 +6,16 @@
 //! diagnostics in the same order at the same places.
 //!
 //! A check of a library is the pass of `export::check_class` over every
-//! class in load order, followed by the unit diagnostics in the order the
-//! unit checker met the classes, then put in final form
+//! class in load order, followed by the unit diagnostics of the classes in
+//! the order their units were checked, then put in final form
 //! (`export::finish_check`). The session keeps, per class fingerprint,
 //! what that pass found at the class (its diagnostics, and whether the
-//! class was compiled) and what the unit checker found in it (whether it
+//! class was compiled) and what the unit check found in it (whether it
 //! elaborates, its components' classes, its unit diagnostics). A class
 //! whose fingerprint is unchanged gets its results back, their places
 //! moved to where the class is now; the others are checked again, in a
-//! fresh elaborator, class database and unit checker that compile only
-//! what those classes need. The unit checker's order is replayed from the
+//! fresh class database that compiles only what those classes need. The
+//! order in which a full check unit-checks the classes is replayed from the
 //! kept facts, so unit diagnostics come in the order a full check finds
 //! them.
 //!
@@ -37,10 +37,9 @@ use crate::diagnostic::Diagnostic;
 use crate::export::{check_class, finish_check, has_load_diagnostic, library_of, parse_file};
 use crate::export::{check_library_with, Library};
 use crate::resolve::fingerprint::{Fingerprint, Fingerprints};
-use crate::resolve::{ClassId, Elaborator};
+use crate::resolve::ClassId;
 use crate::source::{FileId, SourceMap};
 use crate::syntax::ast::StoredDefinition;
-use crate::units::UnitChecker;
 use relocate::{Layout, Relocation};
 
 /// Checks one library again and again as its files change, re-checking
@@ -89,7 +88,7 @@ type Records = HashMap<Fingerprint, ClassRecord, FixedState>;
 #[derive(Clone)]
 struct ClassRecord {
     step: StepRecord,
-    /// Present when the unit checker has met the class.
+    /// Present when the unit check has met the class.
     units: Option<UnitRecord>,
 }
 
@@ -164,9 +163,7 @@ impl CheckSession {
             let mut run = Run {
                 library: &library,
                 fingerprints: &fingerprints,
-                elab: Elaborator::new(&library.tree, &library.sources),
-                db: ClassDb::new(),
-                units: UnitChecker::new(),
+                db: ClassDb::new(&library.tree, &library.sources),
                 records: Records::default(),
                 by_fingerprint: HashMap::default(),
                 stats: &mut stats,
@@ -247,9 +244,7 @@ fn load(
 struct Run<'a, 's> {
     library: &'a Library,
     fingerprints: &'a Fingerprints,
-    elab: Elaborator<'a>,
-    db: ClassDb,
-    units: UnitChecker,
+    db: ClassDb<'a>,
     /// What this check found, for the next.
     records: Records,
     by_fingerprint: HashMap<Fingerprint, ClassId, FixedState>,
@@ -282,7 +277,7 @@ impl Run<'_, '_> {
 
     /// The class's step of the pass: reused when the previous check had
     /// its fingerprint (and its places can be moved), else checked again.
-    /// What the unit checker found in it is carried over too.
+    /// What the unit check found in it is carried over too.
     fn step(&mut self, id: ClassId, previous: Option<&Previous>) -> ClassRecord {
         let fingerprint = self.fingerprints.class(id);
         let load_diagnostic = has_load_diagnostic(self.library, id);
@@ -308,7 +303,7 @@ impl Run<'_, '_> {
             self.stats
                 .rechecked
                 .push(self.library.tree.get(id).qualified.clone());
-            let found = check_class(self.library, &mut self.elab, &mut self.db, id, None);
+            let found = check_class(self.library, &mut self.db, id, false);
             StepRecord {
                 load_diagnostic,
                 diagnostics: found.diagnostics,
@@ -318,10 +313,10 @@ impl Run<'_, '_> {
         ClassRecord { step, units }
     }
 
-    /// The classes in the order a full check's unit checker meets them:
-    /// each compiled class in load order, after the classes of its
-    /// components (depth first), each once; a class that does not
-    /// elaborate is passed over.
+    /// The classes in the order a full check unit-checks them: each
+    /// compiled class in load order, after the classes of its components
+    /// (depth first), each once; a class that does not elaborate is passed
+    /// over.
     fn unit_order(&mut self, compiled: &[bool]) -> Vec<ClassId> {
         let n = compiled.len();
         let mut state = vec![Visit::New; n];
@@ -370,7 +365,7 @@ impl Run<'_, '_> {
                 .collect();
             return (u.elaborated, subs);
         }
-        match self.elab.class(id) {
+        match self.db.model(id) {
             Ok(model) => (true, model.subs.iter().map(|s| s.class).collect()),
             Err(_) => {
                 let record = self.records.get_mut(&self.fingerprints.class(id));
@@ -400,17 +395,13 @@ impl Run<'_, '_> {
             .units_rechecked
             .push(self.library.tree.get(id).qualified.clone());
         let model = self
-            .elab
-            .class(id)
+            .db
+            .model(id)
             .expect("the unit order holds only classes that elaborate");
-        // The components' classes first, so that what the checker reports
-        // next is this class's alone; theirs is kept with them.
-        for sub in &model.subs {
-            self.units.class(sub.class, &mut self.elab);
-        }
-        self.units.take_diagnostics();
-        self.units.class(id, &mut self.elab);
-        let diagnostics = self.units.take_diagnostics();
+        // The database checks the components' classes first (those not
+        // checked yet) and keeps the diagnostics found at each class apart.
+        self.db.units(id);
+        let diagnostics = self.db.unit_signatures().diagnostics(id).to_vec();
         let record = self
             .records
             .get_mut(&fingerprint)

@@ -13,7 +13,7 @@
 //! requirements contradictory.
 
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::parse::{parse, Unit};
 use super::print::{product_form, Vocabulary};
@@ -24,7 +24,7 @@ use crate::resolve::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent,
 use crate::resolve::model::ClassModel;
 use crate::resolve::modifier::{Attribute, Modifier};
 use crate::resolve::tree::Builtin;
-use crate::resolve::{ClassId, Elaborator};
+use crate::resolve::ClassId;
 use crate::source::Span;
 
 /// The verdict on a class (or, for a class with components, on the system
@@ -59,7 +59,7 @@ pub struct ClassUnits {
     /// variables takes in this class (in this class's type variables).
     pub subs: Vec<SubUnits>,
     /// Unit strings declared in this class and its components, for printing.
-    pub vocabulary: Rc<Vocabulary>,
+    pub vocabulary: Arc<Vocabulary>,
     pub verdict: Verdict,
 }
 
@@ -72,51 +72,59 @@ pub struct SubUnits {
     pub params: Option<Vec<Term>>,
 }
 
-/// Checks classes once each and remembers their signatures.
-#[derive(Default)]
-pub struct UnitChecker {
-    results: HashMap<ClassId, Option<Rc<ClassUnits>>>,
-    in_progress: Vec<ClassId>,
+/// The unit signatures of the classes checked so far, each with the
+/// diagnostics found at that class, and the order they were checked in.
+/// The class database owns one (`crate::classdb`) and checks each class
+/// once, after its components' classes: [`signature_of`] reads the
+/// components' signatures from here and computes nothing else.
+#[derive(Debug, Default)]
+pub struct UnitSignatures {
+    by_class: HashMap<ClassId, Checked>,
+    order: Vec<ClassId>,
+}
+
+/// What checking one class found.
+#[derive(Debug)]
+struct Checked {
+    units: Arc<ClassUnits>,
     diagnostics: Vec<Diagnostic>,
 }
 
-impl UnitChecker {
-    pub fn new() -> UnitChecker {
-        UnitChecker::default()
-    }
-
-    /// The diagnostics of every class checked so far (each class once).
-    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.diagnostics)
-    }
-
+impl UnitSignatures {
     /// The signature of a class already checked.
-    pub fn get(&self, id: ClassId) -> Option<&Rc<ClassUnits>> {
-        self.results.get(&id).and_then(|r| r.as_ref())
+    pub fn get(&self, id: ClassId) -> Option<&Arc<ClassUnits>> {
+        self.by_class.get(&id).map(|c| &c.units)
     }
 
-    /// Checks a class (and, first, the classes of its components). `None`
-    /// when the class cannot be elaborated (other phases say why).
-    pub fn class(&mut self, id: ClassId, elab: &mut Elaborator) -> Option<Rc<ClassUnits>> {
-        if let Some(r) = self.results.get(&id) {
-            return r.clone();
-        }
-        if self.in_progress.contains(&id) {
-            return None;
-        }
-        let model = elab.class(id).ok()?;
-        self.in_progress.push(id);
-        let subs: Vec<Option<Rc<ClassUnits>>> = model
-            .subs
-            .iter()
-            .map(|s| self.class(s.class, elab))
-            .collect();
-        self.in_progress.pop();
-        let (units, diags) = check_class(&model, &subs, &self.results);
-        self.diagnostics.extend(diags);
-        let units = Rc::new(units);
-        self.results.insert(id, Some(units.clone()));
-        Some(units)
+    /// The diagnostics found at a class (none when it was not checked).
+    pub fn diagnostics(&self, id: ClassId) -> &[Diagnostic] {
+        self.by_class
+            .get(&id)
+            .map_or(&[], |c| c.diagnostics.as_slice())
+    }
+
+    /// The classes checked so far, in the order they were checked.
+    pub fn order(&self) -> &[ClassId] {
+        &self.order
+    }
+
+    /// Keeps what checking a class found (its components' classes were
+    /// kept before it); returns the signature.
+    pub(crate) fn insert(
+        &mut self,
+        units: ClassUnits,
+        diagnostics: Vec<Diagnostic>,
+    ) -> Arc<ClassUnits> {
+        let id = units.class;
+        let units = Arc::new(units);
+        let checked = Checked {
+            units: units.clone(),
+            diagnostics,
+        };
+        let earlier = self.by_class.insert(id, checked);
+        assert!(earlier.is_none(), "the units of {id:?} were checked twice");
+        self.order.push(id);
+        units
     }
 }
 
@@ -124,7 +132,7 @@ impl UnitChecker {
 /// components `path` (indices into each class's components), in `cu`'s
 /// type variables. `None` when a component on the way is opaque.
 fn term_at(
-    results: &HashMap<ClassId, Option<Rc<ClassUnits>>>,
+    signatures: &UnitSignatures,
     cu: &ClassUnits,
     path: &[usize],
     var: usize,
@@ -134,15 +142,15 @@ fn term_at(
     };
     let sub = cu.subs.get(*first)?;
     let params = sub.params.as_ref()?;
-    let inner = results.get(&sub.class)?.as_ref()?;
-    let t = term_at(results, inner, rest, var)?;
+    let inner = signatures.get(sub.class)?;
+    let t = term_at(signatures, inner, rest, var)?;
     Some(t.substitute(&|k| params[k].clone()))
 }
 
 /// A component as this class sees it while checking.
 struct SubInstance {
     name: String,
-    units: Option<Rc<ClassUnits>>,
+    units: Option<Arc<ClassUnits>>,
     /// Fresh unknowns for the component's type variables.
     params: Option<Vec<Term>>,
     /// Fresh unknowns for variables of an opaque component, by path below
@@ -152,7 +160,7 @@ struct SubInstance {
 
 struct Cx<'r> {
     model: &'r ClassModel,
-    results: &'r HashMap<ClassId, Option<Rc<ClassUnits>>>,
+    signatures: &'r UnitSignatures,
     solver: Solver,
     /// What each unknown stands for, for naming type variables.
     origin: Vec<String>,
@@ -177,14 +185,23 @@ enum Why<'a> {
     Connect(&'a str, &'a str),
 }
 
-fn check_class(
+/// Checks one class from its own declarations, equations and connects and
+/// the signatures of its components' classes, read from `signatures`; a
+/// component whose class has none there (it does not elaborate, or it
+/// contains the class being checked) is opaque. Gives the class's signature
+/// and the diagnostics found at the class.
+pub fn signature_of(
     model: &ClassModel,
-    sub_units: &[Option<Rc<ClassUnits>>],
-    results: &HashMap<ClassId, Option<Rc<ClassUnits>>>,
+    signatures: &UnitSignatures,
 ) -> (ClassUnits, Vec<Diagnostic>) {
+    let sub_units: Vec<Option<Arc<ClassUnits>>> = model
+        .subs
+        .iter()
+        .map(|s| signatures.get(s.class).cloned())
+        .collect();
     let mut cx = Cx {
         model,
-        results,
+        signatures,
         solver: Solver::default(),
         origin: Vec::new(),
         own: Vec::new(),
@@ -233,7 +250,7 @@ fn check_class(
         cx.own.push(Some(term));
     }
     // Components: fresh type variables per use.
-    for (sub, units) in model.subs.iter().zip(sub_units) {
+    for (sub, units) in model.subs.iter().zip(&sub_units) {
         let usable = units
             .as_ref()
             .filter(|u| u.verdict != Verdict::Inconsistent);
@@ -396,7 +413,7 @@ impl Cx<'_> {
             states: self.model.vars.iter().map(|v| v.special.state).collect(),
             params: free.iter().map(|k| self.origin[*k].clone()).collect(),
             subs,
-            vocabulary: Rc::new(self.vocabulary),
+            vocabulary: Arc::new(self.vocabulary),
             verdict,
         };
         (units, self.diags)
@@ -656,7 +673,7 @@ impl Cx<'_> {
         let k = path[0];
         let sub = &self.subs[k];
         if let (Some(units), Some(params)) = (&sub.units, &sub.params) {
-            let t = term_at(self.results, units, &path[1..], var)?;
+            let t = term_at(self.signatures, units, &path[1..], var)?;
             return Some(t.substitute(&|j| params[j].clone()));
         }
         let key = (path[1..].to_vec(), var);

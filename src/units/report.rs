@@ -1,11 +1,10 @@
 //! Units of a whole model: every variable of every instance, with the
 //! unit it declares or the one inference gives it, and the model's
-//! verdict. Also writes inferred units into an instantiated [`System`].
+//! verdict, from the signatures of its classes.
 
-use super::infer::{ClassUnits, UnitChecker, Verdict};
+use super::infer::{ClassUnits, UnitSignatures, Verdict};
 use super::print::product_form;
 use super::term::{Dim, Term, Q};
-use crate::instantiate::System;
 use crate::resolve::ClassId;
 
 /// Where a variable's unit comes from.
@@ -59,14 +58,14 @@ impl ModelUnits {
 /// they never meet the model's own.
 const OPAQUE_BASE: usize = 1 << 40;
 
-/// The units of every variable of the model `root`, already checked by
-/// `checker`.
-pub fn model_units(checker: &UnitChecker, root: ClassId) -> Option<ModelUnits> {
-    let cu = checker.get(root)?;
+/// The units of every variable of the model `root`, whose classes'
+/// signatures are in `signatures`.
+pub fn model_units(signatures: &UnitSignatures, root: ClassId) -> Option<ModelUnits> {
+    let cu = signatures.get(root)?;
     let params: Vec<Term> = (0..cu.params.len()).map(Term::unknown).collect();
     let mut out = Vec::new();
     let mut inconsistent = false;
-    walk(checker, cu, cu, &params, "", &mut out, &mut inconsistent);
+    walk(signatures, cu, cu, &params, "", &mut out, &mut inconsistent);
     let verdict = if inconsistent {
         Verdict::Inconsistent
     } else if out.iter().any(|v| v.origin == Origin::Unknown) {
@@ -82,7 +81,7 @@ pub fn model_units(checker: &UnitChecker, root: ClassId) -> Option<ModelUnits> {
 }
 
 fn walk(
-    checker: &UnitChecker,
+    signatures: &UnitSignatures,
     root: &ClassUnits,
     cu: &ClassUnits,
     params: &[Term],
@@ -119,12 +118,12 @@ fn walk(
         }
     }
     for (j, sub) in cu.subs.iter().enumerate() {
-        let Some(child) = checker.get(sub.class) else {
+        let Some(child) = signatures.get(sub.class) else {
             continue;
         };
         let child_params = instance_params(child, sub.params.as_deref(), params, j);
         walk(
-            checker,
+            signatures,
             root,
             child,
             &child_params,
@@ -135,8 +134,9 @@ fn walk(
     }
 }
 
-/// A component's type variables in terms of the model's.
-fn instance_params(
+/// A component's type variables in terms of the model's (fresh ones,
+/// numbered by `salt`, the component's index, when it is opaque).
+pub fn instance_params(
     child: &ClassUnits,
     sub_params: Option<&[Term]>,
     params: &[Term],
@@ -178,7 +178,9 @@ fn open_form(root: &ClassUnits, t: &Term, origin: Origin) -> Option<String> {
     Some(parts.join("."))
 }
 
-fn named(root: &ClassUnits, t: &Term) -> (Option<String>, Origin) {
+/// The unit string of `t` in the words of `root` (its vocabulary), and
+/// whether it is inferred or unknown.
+pub fn named(root: &ClassUnits, t: &Term) -> (Option<String>, Origin) {
     if !t.is_constant() {
         return (None, Origin::Unknown);
     }
@@ -186,63 +188,5 @@ fn named(root: &ClassUnits, t: &Term) -> (Option<String>, Origin) {
         Some(n) => (Some(n), Origin::Inferred),
         // A unit no string can write (e.g. m^(1/2)) stays off the FMU.
         None => (None, Origin::Unknown),
-    }
-}
-
-/// Gives every Real variable of the system whose unit is inferred that
-/// unit (declared units are already there), derivatives included.
-pub fn annotate(sys: &mut System, checker: &UnitChecker) {
-    let Some(root_class) = sys.instances.first().map(|i| sys.classes[i.class].model.id) else {
-        return;
-    };
-    let Some(root) = checker.get(root_class).cloned() else {
-        return;
-    };
-    let mut inst_params: Vec<Option<Vec<Term>>> = Vec::with_capacity(sys.instances.len());
-    for i in 0..sys.instances.len() {
-        let inst = &sys.instances[i];
-        let class = sys.classes[inst.class].model.id;
-        let Some(cu) = checker.get(class).cloned() else {
-            inst_params.push(None);
-            continue;
-        };
-        let params = match inst.parent {
-            None => Some((0..cu.params.len()).map(Term::unknown).collect()),
-            Some(p) => {
-                let parent_class = sys.classes[sys.instances[p].class].model.id;
-                let name = inst.path.rsplit('.').next().unwrap_or(inst.path.as_str());
-                match (checker.get(parent_class), &inst_params[p]) {
-                    (Some(pcu), Some(pp)) => pcu
-                        .subs
-                        .iter()
-                        .enumerate()
-                        .find(|(_, s)| s.name == name)
-                        .map(|(j, s)| instance_params(&cu, s.params.as_deref(), pp, j)),
-                    _ => None,
-                }
-            }
-        };
-        if let Some(ps) = &params {
-            for (vi, term) in cu.vars.iter().enumerate() {
-                let Some(term) = term else { continue };
-                let t = term.substitute(&|k| ps[k].clone());
-                let inst = &sys.instances[i];
-                let len = inst.var_len[vi];
-                if cu.declared[vi].is_none() {
-                    if let (Some(off), (Some(unit), _)) = (inst.var_offset[vi], named(&root, &t)) {
-                        for r in &mut sys.reals[off..off + len] {
-                            r.unit = Some(unit.clone());
-                        }
-                    }
-                }
-                if let Some(off) = inst.der_offset[vi] {
-                    let (unit, _) = named(&root, &t.div(&Term::constant(Dim::seconds())));
-                    for r in &mut sys.reals[off..off + len] {
-                        r.unit = unit.clone();
-                    }
-                }
-            }
-        }
-        inst_params.push(params);
     }
 }

@@ -480,51 +480,95 @@ fn check_finds_every_compliance_fault_export_finds() {
     assert!(missed.is_empty(), "{}", missed.join("\n"));
 }
 
-/// One pass compiles each class once: checking every class as the system
-/// of its components, and instantiating every example model afterwards as
-/// an export does, reads the class database and causalises nothing again.
+/// One pass builds each class's artifact once, and an export goes on with
+/// it: per check of every example library, and per export of each of its
+/// example models afterwards from the check's database, every class is
+/// elaborated, causalised and unit-checked at most once and its kernel
+/// generated at most once; export adds none of the first three and
+/// generates in that database every kernel it writes.
 #[test]
 fn each_class_is_compiled_once_per_check_and_export() {
-    use mofmu::classdb::ClassDb;
-    use mofmu::export::check_library_into;
-    use mofmu::resolve::Elaborator;
+    use mofmu::classdb::{ClassDb, Work};
+    use mofmu::export::{check_library_into, export_checked};
+    use mofmu::fmu::table::Interfaces;
+    use mofmu::resolve::ClassId;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for libraries in [
         &["examples/Base.mo", "examples/Thermal"][..],
         &["examples/Base.mo", "examples/Signals.mo"],
         &["examples/Base.mo", "examples/Signals.mo", "examples/Planar"],
+        &["examples/Mechanical.mo"],
     ] {
         let paths: Vec<PathBuf> = libraries.iter().map(|p| root.join(p)).collect();
         let lib = load_library(mofmu::loader::load_paths(&paths).expect("the examples load"));
-        let mut db = ClassDb::new();
+        let name = |id: &ClassId| lib.tree.get(*id).qualified.clone();
+        let at_most_once = |work: &BTreeMap<ClassId, Work>, after: &str| {
+            for (id, w) in work {
+                for (what, n) in [
+                    ("elaborated", w.elaborated),
+                    ("causalised", w.causalized),
+                    ("unit-checked", w.unit_checked),
+                    ("given a kernel", w.kernel_generated),
+                ] {
+                    assert!(
+                        n <= 1,
+                        "{libraries:?}: after {after}, {} was {what} {n} times",
+                        name(id)
+                    );
+                }
+            }
+        };
+        let mut db = ClassDb::new(&lib.tree, &lib.sources);
         let diags = check_library_into(&lib, true, &mut db);
         assert!(diags.is_empty(), "{libraries:?}: {diags:?}");
-        let compiled = db.len();
+        let checked = db.work();
+        let causalised = checked.values().filter(|w| w.causalized == 1).count();
         assert!(
-            compiled > 5,
-            "{libraries:?}: only {compiled} classes compiled"
+            causalised >= 5,
+            "{libraries:?}: only {causalised} classes compiled"
         );
-        assert_eq!(db.most_builds_of_one_class(), 1, "{libraries:?}");
-        // Instantiating every example model, as export does, compiles nothing.
-        let mut elab = Elaborator::new(&lib.tree, &lib.sources);
-        let mut models = 0;
-        for (i, node) in lib.tree.classes.iter().enumerate() {
+        at_most_once(&checked, "the check");
+        assert!(
+            checked.values().all(|w| w.kernel_generated == 0),
+            "{libraries:?}: the check generated a kernel"
+        );
+        let mut written = BTreeSet::new();
+        for node in &lib.tree.classes {
             if node.qualified.contains(".Examples.")
                 && node.def.prefixes.partial.is_none()
                 && node.def.kind == mofmu::syntax::ast::ClassKind::Model
             {
-                let id = mofmu::resolve::ClassId(i as u32);
-                mofmu::instantiate::instantiate(&mut elab, &mut db, id, &[])
-                    .unwrap_or_else(|d| panic!("{}: {d:?}", node.qualified));
-                models += 1;
+                let out =
+                    export_checked(&lib, &mut db, &node.qualified, &[], 1.0, Interfaces::BOTH)
+                        .unwrap_or_else(|e| panic!("{}: {e:?}", node.qualified));
+                assert!(
+                    out.kernels.iter().any(|k| k.qualified == node.qualified),
+                    "{}: no kernel of its own",
+                    node.qualified
+                );
+                written.extend(out.kernels.iter().map(|k| k.qualified.clone()));
             }
         }
-        assert!(models > 0, "{libraries:?} has no example models");
+        assert!(!written.is_empty(), "{libraries:?} has no example models");
+        let exported = db.work();
+        at_most_once(&exported, "the check and every export");
+        for (id, w) in &exported {
+            let before = checked.get(id).copied().unwrap_or_default();
+            assert_eq!(
+                (w.elaborated, w.causalized, w.unit_checked),
+                (before.elaborated, before.causalized, before.unit_checked),
+                "{libraries:?}: export did again what the check did for {}",
+                name(id)
+            );
+        }
+        let generated: BTreeSet<String> = exported
+            .iter()
+            .filter(|(_, w)| w.kernel_generated == 1)
+            .map(|(id, _)| name(id))
+            .collect();
         assert_eq!(
-            db.len(),
-            compiled,
-            "{libraries:?}: instantiation compiled classes"
+            generated, written,
+            "{libraries:?}: kernels not taken from the check's database"
         );
-        assert_eq!(db.most_builds_of_one_class(), 1, "{libraries:?}");
     }
 }
