@@ -13,7 +13,7 @@
 //! causalise, unit-check or generate code themselves, so a class used by a
 //! hundred models is compiled once per run.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 
 use crate::causalize::{causalize, Causalized};
@@ -131,6 +131,34 @@ impl<'a> ClassDb<'a> {
         });
         self.entries.insert(id, built.clone());
         built
+    }
+
+    /// Compiles `id` and, below it, the classes of its components, so that
+    /// instantiating it reads the database and compiles nothing. A class
+    /// that does not compile is not looked into: instantiation stops there
+    /// too, with its diagnostics.
+    pub fn compile_below(&mut self, id: ClassId) {
+        let mut seen = HashSet::new();
+        let mut pending = vec![id];
+        while let Some(class) = pending.pop() {
+            if !seen.insert(class) {
+                continue;
+            }
+            if let Ok(entry) = self.entry(class) {
+                pending.extend(entry.model.subs.iter().rev().map(|s| s.class));
+            }
+        }
+    }
+
+    /// The entry of a class compiled before ([`ClassDb::entry`],
+    /// [`ClassDb::compile_below`]); `None` if it never was.
+    pub fn compiled(&self, id: ClassId) -> Option<&Built> {
+        self.entries.get(&id)
+    }
+
+    /// The model of a class elaborated before, if it elaborated.
+    pub fn elaborated_model(&self, id: ClassId) -> Option<&Arc<ClassModel>> {
+        self.elab.elaborated_model(id)
     }
 
     /// The unit signature of `id`, checked on first use after its

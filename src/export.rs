@@ -173,6 +173,7 @@ pub(crate) fn check_class(
     // components (its linear responses included): inputs connected,
     // blocks acyclic, parameters set, residuals affine in the balances.
     // So `check` finds every compliance fault `export` would.
+    db.compile_below(id);
     match instantiate_for_check(db, id) {
         Ok(sys) => {
             if let Err(ds) = crate::schedule::schedule(&sys) {
@@ -446,6 +447,7 @@ pub fn export_checked(
             models: exportable_below(&lib.tree, id),
         });
     }
+    db.compile_below(id);
     let mut sys = instantiate(db, id, sets).map_err(ExportError::Diagnostics)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
     // Units: an inconsistent model is not exported; inferred units go to

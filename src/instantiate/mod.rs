@@ -166,10 +166,11 @@ struct Incoming {
     span: Option<Span>,
 }
 
-/// Instantiates `model` with the given overrides.
-/// Classes come compiled from `db` (compiled there on first use).
+/// Instantiates `model` with the given overrides. Classes come compiled
+/// from `db` ([`ClassDb::compile_below`] compiles what `model` needs);
+/// instantiation compiles nothing.
 pub fn instantiate(
-    db: &mut ClassDb,
+    db: &ClassDb,
     model: ClassId,
     sets: &[SetValue],
 ) -> Result<System, Vec<Diagnostic>> {
@@ -179,7 +180,7 @@ pub fn instantiate(
 /// Instantiates a class as the checker sees it: as a component that some
 /// model will instantiate. Its own parameters may be left without a value
 /// (whoever instantiates it sets them); its components' may not.
-pub fn instantiate_for_check(db: &mut ClassDb, model: ClassId) -> Result<System, Vec<Diagnostic>> {
+pub fn instantiate_for_check(db: &ClassDb, model: ClassId) -> Result<System, Vec<Diagnostic>> {
     instantiate_with(db, model, &[], Purpose::Check)
 }
 
@@ -192,7 +193,7 @@ enum Purpose {
 }
 
 fn instantiate_with(
-    db: &mut ClassDb,
+    db: &ClassDb,
     model: ClassId,
     sets: &[SetValue],
     purpose: Purpose,
@@ -277,10 +278,10 @@ fn instantiate_with(
 
 /// The variable a `--set` path names below `class`: components by name,
 /// then a variable (whose own name may have a dot: `port.T`).
-fn set_target(db: &mut ClassDb, class: ClassId, path: &str) -> Option<(Vec<usize>, usize)> {
+fn set_target(db: &ClassDb, class: ClassId, path: &str) -> Option<(Vec<usize>, usize)> {
     let parts: Vec<&str> = path.split('.').collect();
     let mut subs = Vec::new();
-    let mut model = db.model(class).ok()?;
+    let mut model = db.elaborated_model(class)?;
     let mut rest = parts.as_slice();
     while !rest.is_empty() {
         if let Some(v) = model.var(&rest.join(".")) {
@@ -288,14 +289,14 @@ fn set_target(db: &mut ClassDb, class: ClassId, path: &str) -> Option<(Vec<usize
         }
         let k = model.subs.iter().position(|s| s.name == rest[0])?;
         subs.push(k);
-        model = db.model(model.subs[k].class).ok()?;
+        model = db.elaborated_model(model.subs[k].class)?;
         rest = &rest[1..];
     }
     None
 }
 
 struct Builder<'e, 'a> {
-    db: &'e mut ClassDb<'a>,
+    db: &'e ClassDb<'a>,
     class_index: HashMap<ClassId, usize>,
     sys: System,
     diags: Vec<Diagnostic>,
@@ -307,18 +308,23 @@ struct Builder<'e, 'a> {
 }
 
 impl Builder<'_, '_> {
-    /// The system's index of a class, its compiled entry taken from the
-    /// class database on first use.
+    /// The system's index of a class, its compiled entry read from the
+    /// class database.
     fn class(&mut self, id: ClassId) -> Option<usize> {
         if let Some(i) = self.class_index.get(&id) {
             return Some(*i);
         }
-        let entry = match self.db.entry(id) {
-            Ok(entry) => entry,
-            Err(ds) => {
-                self.diags.extend(ds);
+        let entry = match self.db.compiled(id) {
+            Some(Ok(entry)) => entry.clone(),
+            Some(Err(ds)) => {
+                self.diags.extend(ds.iter().cloned());
                 return None;
             }
+            None => panic!(
+                "compiler bug: `{}` is instantiated before it was compiled \
+                 (ClassDb::compile_below compiles what a model needs)",
+                self.db.tree().get(id).qualified
+            ),
         };
         self.sys.classes.push(entry);
         let i = self.sys.classes.len() - 1;

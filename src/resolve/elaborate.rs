@@ -73,6 +73,11 @@ impl<'a> Elaborator<'a> {
         self.builds.keys().copied()
     }
 
+    /// The model of a class elaborated before, if it elaborated.
+    pub(crate) fn elaborated_model(&self, id: ClassId) -> Option<&Arc<ClassModel>> {
+        self.cache.get(&id).and_then(|r| r.as_ref().ok())
+    }
+
     pub fn class(&mut self, id: ClassId) -> Result<Arc<ClassModel>, Vec<Diagnostic>> {
         if let Some(r) = self.cache.get(&id) {
             return r.clone();

@@ -104,6 +104,21 @@ fn instantiate_reads_compiled_classes_and_compiles_nothing() {
         );
     }
     assert!(deps.contains("classdb"));
+    // It reads the database and cannot add to it: `ClassDb::compile_below`
+    // compiles what a model needs before it is instantiated.
+    let mut files = Vec::new();
+    collect(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/instantiate"),
+        &mut files,
+    );
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable");
+        assert!(
+            !text.contains("&mut ClassDb") && !text.contains("&'e mut ClassDb"),
+            "{} takes the class database mutably: instantiation should only read it",
+            file.display()
+        );
+    }
 }
 
 /// The syntax tree is read by the front end only: `syntax` itself, `check`
