@@ -125,10 +125,34 @@ impl CheckSession {
         let mut stats = CheckStats::default();
         let mut last = self.last.take();
         let (library, parsed, file_diagnostics) = load(files, last.as_mut(), &mut stats);
-        let fingerprints = match Fingerprints::of(&library.tree, &library.sources) {
-            Ok(f) => f,
+        let (diags, fingerprints, records) = match Fingerprints::of(&library.tree, &library.sources)
+        {
+            Ok(fingerprints) => {
+                let previous = last.as_ref().and_then(|l| {
+                    let old = Layout {
+                        tree: &l.library.tree,
+                        fingerprints: l.fingerprints.as_ref()?,
+                    };
+                    let new = Layout {
+                        tree: &library.tree,
+                        fingerprints: &fingerprints,
+                    };
+                    Some((Relocation::new(old, new), &l.records))
+                });
+                let mut run = Run {
+                    library: &library,
+                    fingerprints: &fingerprints,
+                    db: ClassDb::new(&library.tree, &library.sources),
+                    records: Records::default(),
+                    by_fingerprint: HashMap::default(),
+                    stats: &mut stats,
+                };
+                let diags = run.check(previous.as_ref(), check_units);
+                let records = run.records;
+                (diags, Some(fingerprints), records)
+            }
+            // Without fingerprints nothing can be reused or kept.
             Err(_) => {
-                let diags = check_library_with(&library, check_units);
                 stats.whole = true;
                 stats.rechecked = library
                     .tree
@@ -136,40 +160,9 @@ impl CheckSession {
                     .iter()
                     .map(|c| c.qualified.clone())
                     .collect();
-                self.stats = stats;
-                self.previous = last;
-                self.last = Some(LastCheck {
-                    library,
-                    files: parsed,
-                    file_diagnostics,
-                    fingerprints: None,
-                    records: Records::default(),
-                });
-                return diags;
+                let diags = check_library_with(&library, check_units);
+                (diags, None, Records::default())
             }
-        };
-        let (diags, records) = {
-            let previous = last.as_ref().and_then(|l| {
-                let old = Layout {
-                    tree: &l.library.tree,
-                    fingerprints: l.fingerprints.as_ref()?,
-                };
-                let new = Layout {
-                    tree: &library.tree,
-                    fingerprints: &fingerprints,
-                };
-                Some((Relocation::new(old, new), &l.records))
-            });
-            let mut run = Run {
-                library: &library,
-                fingerprints: &fingerprints,
-                db: ClassDb::new(&library.tree, &library.sources),
-                records: Records::default(),
-                by_fingerprint: HashMap::default(),
-                stats: &mut stats,
-            };
-            let diags = run.check(previous.as_ref(), check_units);
-            (diags, run.records)
         };
         self.stats = stats;
         self.previous = last;
@@ -177,7 +170,7 @@ impl CheckSession {
             library,
             files: parsed,
             file_diagnostics,
-            fingerprints: Some(fingerprints),
+            fingerprints,
             records,
         });
         diags
