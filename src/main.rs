@@ -389,6 +389,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     written.join(", ")
                 );
             }
+            // The process ends here: freeing the variable table and the
+            // library one allocation at a time would only delay the exit
+            // (0.7 s of an export of 10^6 volumes), and the system takes
+            // the memory back whole.
+            std::mem::forget((out, spec, lib));
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate {

@@ -137,11 +137,18 @@ impl From<zip::result::ZipError> for ZipFailure {
     }
 }
 
+/// Deflate level of every entry. With the zlib-rs back end, level 5 makes
+/// a model description exactly as small as level 6 in 60 % of the time
+/// (measured on the rod's 150 MB description at 2·10^5 volumes: 5.30 MB
+/// either way, 0.26 s against 0.43 s); the other entries differ by bytes.
+/// Below 4 the description grows (level 3: 5 % larger, level 1: 76 %).
+const DEFLATE_LEVEL: i64 = 5;
+
 fn write_zip<W: Write + Seek>(file: W, entries: &[ArchiveEntry<'_>]) -> Result<(), ZipFailure> {
     let mut zip = ZipWriter::new(file);
     let base = SimpleFileOptions::default()
         .compression_method(CompressionMethod::Deflated)
-        .compression_level(Some(6))
+        .compression_level(Some(DEFLATE_LEVEL))
         .last_modified_time(DateTime::default());
     for entry in entries {
         let mode = if entry.executable { 0o755 } else { 0o644 };
