@@ -183,7 +183,10 @@ pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> 
 /// string, or non-integer exponents) is dropped from its variables rather
 /// than declared wrongly; so is a display unit of another dimension.
 fn unit_definitions(variables: &mut [ModelVariable]) -> Vec<UnitDefinition> {
-    let mut names: Vec<String> = variables.iter().filter_map(|v| v.unit.clone()).collect();
+    let mut names: Vec<String> = variables
+        .iter()
+        .filter_map(|v| v.unit.as_deref().map(str::to_string))
+        .collect();
     names.sort();
     names.dedup();
     let mut defs: Vec<UnitDefinition> = Vec::new();
@@ -218,7 +221,7 @@ fn unit_definitions(variables: &mut [ModelVariable]) -> Vec<UnitDefinition> {
             v.display_unit = None;
             continue;
         };
-        let def = defs.iter_mut().find(|d| d.name == unit);
+        let def = defs.iter_mut().find(|d| *d.name == *unit);
         let (Some(def), Ok(u), Ok(d)) = (def, parse(&unit), parse(&display)) else {
             v.display_unit = None;
             continue;
@@ -233,9 +236,9 @@ fn unit_definitions(variables: &mut [ModelVariable]) -> Vec<UnitDefinition> {
         // shown = (fu / fd) * value + (ou - od) / fd.
         let factor = u.factor / d.factor;
         let offset = (u.offset - d.offset) / d.factor;
-        if !def.display_units.iter().any(|x| x.name == display) {
+        if !def.display_units.iter().any(|x| *x.name == *display) {
             def.display_units.push(DisplayUnitDefinition {
-                name: display,
+                name: display.to_string(),
                 factor,
                 offset,
             });

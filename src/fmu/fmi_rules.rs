@@ -411,18 +411,18 @@ fn check_variable(
     match (&v.unit, &v.display_unit) {
         (None, Some(_)) => return Err(bad("displayUnit is given without unit")),
         (Some(unit), display) => {
-            let Some(displays) = units.get(unit.as_str()) else {
+            let Some(displays) = units.get(&**unit) else {
                 return Err(TableError::UndefinedUnit {
                     name: v.name.clone(),
-                    unit: unit.clone(),
+                    unit: unit.to_string(),
                 });
             };
             if let Some(d) = display {
-                if !displays.contains(d.as_str()) {
+                if !displays.contains(&**d) {
                     return Err(TableError::UndefinedDisplayUnit {
                         name: v.name.clone(),
-                        unit: unit.clone(),
-                        display_unit: d.clone(),
+                        unit: unit.to_string(),
+                        display_unit: d.to_string(),
                     });
                 }
             }

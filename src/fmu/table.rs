@@ -1,6 +1,8 @@
 //! The one table of model variables. It is the single source of truth that
 //! renders both `modelDescription.xml` and the C tables of the FMU.
 
+use std::sync::Arc;
+
 /// FMI 2.0 causality.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Causality {
@@ -49,10 +51,12 @@ pub struct ModelVariable {
     pub causality: Causality,
     pub variability: Variability,
     pub initial: Option<Initial>,
-    pub description: Option<String>,
-    pub unit: Option<String>,
-    pub display_unit: Option<String>,
-    pub quantity: Option<String>,
+    /// Shared with the system's variables: the elements of an array share
+    /// one text.
+    pub description: Option<Arc<str>>,
+    pub unit: Option<Arc<str>>,
+    pub display_unit: Option<Arc<str>>,
+    pub quantity: Option<Arc<str>>,
     pub min: Option<f64>,
     pub max: Option<f64>,
     pub nominal: Option<f64>,

@@ -2,6 +2,8 @@
 //! parameters, one element after another, the derivatives of the states
 //! after the instance's own variables.
 
+use std::sync::Arc;
+
 use super::values::fold_literal;
 use super::{
     Balance, Builder, ClassEntry, Effective, RealKind, RealVar, EXPORT_BYTES_PER_REAL,
@@ -61,18 +63,23 @@ impl Builder<'_, '_> {
             });
         }
         let path = &self.sys.instances[me].path;
+        let text = |t: &Option<String>| t.as_deref().map(Arc::<str>::from);
+        let (unit, display_unit) = (text(&v.attrs.unit), text(&v.attrs.display_unit));
+        let (quantity, description) = (text(&v.attrs.quantity), text(&v.description));
+        let (min, max) = (fold_literal(&v.attrs.min), fold_literal(&v.attrs.max));
+        let nominal = fold_literal(&v.attrs.nominal);
         for (e, start) in starts.into_iter().enumerate() {
             self.sys.reals.push(RealVar {
                 name: element_name(path, &v.name, &shape, e),
                 kind,
                 start,
-                unit: v.attrs.unit.clone(),
-                display_unit: v.attrs.display_unit.clone(),
-                quantity: v.attrs.quantity.clone(),
-                description: v.description.clone(),
-                min: fold_literal(&v.attrs.min),
-                max: fold_literal(&v.attrs.max),
-                nominal: fold_literal(&v.attrs.nominal),
+                unit: unit.clone(),
+                display_unit: display_unit.clone(),
+                quantity: quantity.clone(),
+                description: description.clone(),
+                min,
+                max,
+                nominal,
                 derivative_of: None,
             });
             if v.special.state {
@@ -155,7 +162,7 @@ impl Builder<'_, '_> {
             let state_offset = self.sys.instances[me].var_offset[vi].expect("states are Real");
             let offset = self.sys.reals.len();
             self.sys.instances[me].der_offset[vi] = Some(offset);
-            let unit = v.attrs.unit.as_ref().map(|u| derivative_unit(u));
+            let unit = v.attrs.unit.as_ref().map(|u| Arc::from(derivative_unit(u)));
             for e in 0..len {
                 let base = &self.sys.reals[state_offset + e].name;
                 self.sys.reals.push(RealVar {

@@ -8,6 +8,7 @@ mod values;
 pub use units::annotate_units;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::classdb::{ClassDb, ClassEntry};
 use crate::diagnostic::Diagnostic;
@@ -66,10 +67,12 @@ pub struct RealVar {
     pub name: String,
     pub kind: RealKind,
     pub start: Option<f64>,
-    pub unit: Option<String>,
-    pub display_unit: Option<String>,
-    pub quantity: Option<String>,
-    pub description: Option<String>,
+    /// Texts shared by every element of an array (one allocation for a
+    /// million temperatures, not a million).
+    pub unit: Option<Arc<str>>,
+    pub display_unit: Option<Arc<str>>,
+    pub quantity: Option<Arc<str>>,
+    pub description: Option<Arc<str>>,
     pub min: Option<f64>,
     pub max: Option<f64>,
     pub nominal: Option<f64>,
@@ -82,7 +85,7 @@ pub struct IntVar {
     pub name: String,
     pub value: i64,
     pub boolean: bool,
-    pub description: Option<String>,
+    pub description: Option<Arc<str>>,
 }
 
 #[derive(Debug, Clone)]

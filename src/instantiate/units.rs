@@ -3,6 +3,8 @@
 //! database): what `modelDescription.xml` declares for every Real variable
 //! that does not declare a unit itself.
 
+use std::sync::Arc;
+
 use super::System;
 use crate::units::infer::UnitSignatures;
 use crate::units::report::{instance_params, named};
@@ -49,6 +51,7 @@ pub fn annotate_units(sys: &mut System, signatures: &UnitSignatures) {
                 let len = inst.var_len[vi];
                 if cu.declared[vi].is_none() {
                     if let (Some(off), (Some(unit), _)) = (inst.var_offset[vi], named(&root, &t)) {
+                        let unit: Arc<str> = Arc::from(unit);
                         for r in &mut sys.reals[off..off + len] {
                             r.unit = Some(unit.clone());
                         }
@@ -56,6 +59,7 @@ pub fn annotate_units(sys: &mut System, signatures: &UnitSignatures) {
                 }
                 if let Some(off) = inst.der_offset[vi] {
                     let (unit, _) = named(&root, &t.div(&Term::constant(Dim::seconds())));
+                    let unit = unit.map(Arc::<str>::from);
                     for r in &mut sys.reals[off..off + len] {
                         r.unit = unit.clone();
                     }

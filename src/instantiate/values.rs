@@ -3,6 +3,8 @@
 //! numbers at export where they can be, and checked against the bounds the
 //! class declares.
 
+use std::sync::Arc;
+
 use super::{Builder, ClassEntry, Effective, Incoming, IntVar, Purpose, RealKind};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Ex;
@@ -74,7 +76,7 @@ impl Builder<'_, '_> {
                 name,
                 value: value as i64,
                 boolean: v.ty == Builtin::Boolean,
-                description: v.description.clone(),
+                description: v.description.as_deref().map(Arc::from),
             });
         }
         ints

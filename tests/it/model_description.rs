@@ -84,7 +84,7 @@ fn broken_tables_are_refused_with_the_rule_they_break() {
             "variable `rod.L`: causality Parameter with variability Fixed and initial Some(Calculated) is not allowed",
         ),
         (
-            |t| t.variables[0].unit = Some("furlong".to_string()),
+            |t| t.variables[0].unit = Some("furlong".into()),
             "variable `rod.L` uses unit `furlong`, which is not in UnitDefinitions",
         ),
         (
@@ -239,7 +239,7 @@ pub fn decay_table() -> ModelTable {
     let x = ModelVariable {
         ty: VariableType::Real { start: Some(1.0) },
         initial: Some(Initial::Exact),
-        description: Some("decaying quantity".to_string()),
+        description: Some("decaying quantity".into()),
         ..real("x", 0, Causality::Output, Variability::Continuous)
     };
     let der_x = ModelVariable {
@@ -248,8 +248,8 @@ pub fn decay_table() -> ModelTable {
     };
     let k = ModelVariable {
         ty: VariableType::Real { start: Some(1.0) },
-        unit: Some("1/s".to_string()),
-        description: Some("decay rate".to_string()),
+        unit: Some("1/s".into()),
+        description: Some("decay rate".into()),
         ..real("k", 2, Causality::Parameter, Variability::Fixed)
     };
     let mut table = ModelTable {
@@ -293,14 +293,14 @@ fn rod_table() -> ModelTable {
         // 0
         ModelVariable {
             ty: VariableType::Real { start: Some(2.0) },
-            unit: Some("m".to_string()),
+            unit: Some("m".into()),
             min: Some(0.0),
-            description: Some("length <L> & \"quoted\"\nsecond line".to_string()),
+            description: Some("length <L> & \"quoted\"\nsecond line".into()),
             ..real("rod.L", 0, C::Parameter, V::Fixed)
         },
         // 1
         ModelVariable {
-            unit: Some("m2".to_string()),
+            unit: Some("m2".into()),
             ..real("rod.A", 1, C::CalculatedParameter, V::Fixed)
         },
         // 2: state with an exact start
@@ -309,9 +309,9 @@ fn rod_table() -> ModelTable {
                 start: Some(293.15),
             },
             initial: Some(Initial::Exact),
-            unit: Some("K".to_string()),
-            display_unit: Some("degC".to_string()),
-            quantity: Some("ThermodynamicTemperature".to_string()),
+            unit: Some("K".into()),
+            display_unit: Some("degC".into()),
+            quantity: Some("ThermodynamicTemperature".into()),
             nominal: Some(300.0),
             min: Some(0.0),
             max: Some(1e300),
@@ -320,29 +320,29 @@ fn rod_table() -> ModelTable {
         // 3: state whose start is computed from parameters
         ModelVariable {
             initial: Some(Initial::Calculated),
-            unit: Some("K".to_string()),
+            unit: Some("K".into()),
             ..real("rod.T[1]", 3, C::Local, V::Continuous)
         },
         // 4, 5: derivatives (state order T[1], T[2])
         ModelVariable {
             derivative_of: Some(3),
-            unit: Some("K/s".to_string()),
+            unit: Some("K/s".into()),
             ..real("der(rod.T[1])", 4, C::Local, V::Continuous)
         },
         ModelVariable {
             derivative_of: Some(2),
-            unit: Some("K/s".to_string()),
+            unit: Some("K/s".into()),
             ..real("der(rod.T[2])", 5, C::Local, V::Continuous)
         },
         // 6
         ModelVariable {
             ty: VariableType::Real { start: Some(0.0) },
-            unit: Some("W".to_string()),
+            unit: Some("W".into()),
             ..real("u", 6, C::Input, V::Continuous)
         },
         // 7
         ModelVariable {
-            unit: Some("K".to_string()),
+            unit: Some("K".into()),
             ..real("y", 7, C::Output, V::Continuous)
         },
         // 8
