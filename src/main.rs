@@ -93,9 +93,10 @@ enum Command {
         /// Override a parameter: --set rod.n=10000, --set clip=false, --set mode=Boost (repeatable).
         #[arg(long = "set", value_name = "INST.PARAM=VALUE")]
         sets: Vec<String>,
-        /// Stop time written to the FMU's DefaultExperiment.
-        #[arg(long, default_value_t = 1.0)]
-        stop_time: f64,
+        /// Stop time written to the FMU's DefaultExperiment (default: the
+        /// model's `experiment` annotation, else 1).
+        #[arg(long)]
+        stop_time: Option<f64>,
         /// FMI interfaces declared in modelDescription.xml.
         #[arg(long, value_enum, default_value_t = ExportInterface::Both)]
         interface: ExportInterface,

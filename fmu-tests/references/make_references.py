@@ -165,6 +165,15 @@ def step_integrator(t: np.ndarray) -> dict[str, np.ndarray]:
     return {"integrator.x": y_start + k * integral_of_step}
 
 
+def pulse_integrator(t: np.ndarray) -> dict[str, np.ndarray]:
+    # pulse(amplitude=2, width=30 %, period=2, offset=0.5, startTime=1; its
+    # first ten periods) -> integrator(k=1, y_start=0): the offset's ramp plus
+    # 2 times the time spent inside the pulses [1 + 2j, 1.6 + 2j), j < 10.
+    amplitude, width, period, offset, start = 2.0, 0.3, 2.0, 0.5, 1.0
+    inside = sum(np.clip(t - (start + j * period), 0.0, width * period) for j in range(10))
+    return {"integrator.x": offset * t + amplitude * inside}
+
+
 def first_order_step(t: np.ndarray) -> dict[str, np.ndarray]:
     # step(height=1, offset=0, startTime=1) -> firstOrder(k=2, T=0.5, y_start=0.5)
     # T*x' + x = k*u, u = 0 before the step and 1 after it.
@@ -348,6 +357,7 @@ def acc6_room(power_factor: float) -> Callable[[np.ndarray], dict[str, np.ndarra
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "StepIntegrator": step_integrator,
     "FirstOrderStep": first_order_step,
+    "PulseIntegrator": pulse_integrator,
     "SineRampAdd": sine_ramp_add,
     "PIControlLoop": pi_control_loop,
     "TwoCapacitors": two_capacitors,

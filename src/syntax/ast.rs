@@ -99,7 +99,24 @@ pub struct ClassDef {
     pub name: Ident,
     pub description: Option<String>,
     pub body: ClassBody,
+    /// The `experiment` of the class annotation, the only annotation kept:
+    /// metadata for export's `DefaultExperiment` (the check ignores it).
+    pub experiment: Option<Experiment>,
     /// From the first prefix to the semicolon after `end Name`.
+    pub span: Span,
+}
+
+/// `annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-6,
+/// Interval = 0.01))` of a class. Each value is kept when it is a number
+/// literal (with an optional sign); any other value is left out, as every
+/// other annotation is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Experiment {
+    pub start_time: Option<f64>,
+    pub stop_time: Option<f64>,
+    pub tolerance: Option<f64>,
+    pub interval: Option<f64>,
+    /// The `experiment(...)` argument.
     pub span: Span,
 }
 
