@@ -129,9 +129,22 @@ pub enum ClassBody {
     Long(LongBody),
     /// `type X = Real(unit="m");`, `connector RealInput = input Real;`
     Short(ShortBody),
-    /// `model M = extends ...`, `type E = enumeration(...)`, `der(...)`: kept
-    /// only so the checker can reject them at their span.
+    /// `type Mode = enumeration(Off "..", Heat "..")`: the literals in
+    /// order (the first has the value 1).
+    Enumeration {
+        literals: Vec<EnumLiteral>,
+        span: Span,
+    },
+    /// `model M = extends ...`, `der(...)`, `enumeration(:)`: kept only so
+    /// the checker can reject them at their span.
     Unsupported { what: String, span: Span },
+}
+
+/// One literal of an enumeration type, with its description.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumLiteral {
+    pub name: Ident,
+    pub description: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -69,6 +69,10 @@ fn class_def(out: &mut String, indent: usize, class: &ClassDef, element_prefixes
         ClassBody::Unsupported { what, span } => {
             let _ = write!(head, " unsupported({what} {})", at(*span));
         }
+        ClassBody::Enumeration { literals, span } => {
+            let names: Vec<&str> = literals.iter().map(|l| l.name.name.as_str()).collect();
+            let _ = write!(head, " = enumeration({}) {}", names.join(", "), at(*span));
+        }
         ClassBody::Long(_) => {}
     }
     if let Some(d) = &class.description {

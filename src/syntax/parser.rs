@@ -782,6 +782,9 @@ impl Parser<'_> {
     /// Everything after `=` in a short class definition.
     fn short_class_specifier(&mut self) -> PResult<ClassBody> {
         let start = self.start();
+        if self.at_kw(Kw::Enumeration) && self.nth(1) == Tok::LParen && self.nth(2) != Tok::Colon {
+            return self.enumeration_literals(start);
+        }
         if self.at_kw(Kw::Enumeration) || (self.at_kw(Kw::Der) && self.nth(1) == Tok::LParen) {
             let what = if self.at_kw(Kw::Der) {
                 "derivative class `der(...)`"
@@ -822,6 +825,28 @@ impl Parser<'_> {
             dims,
             modification,
         }))
+    }
+
+    /// `enumeration(A "a", B "b")`, from the keyword to the `)`.
+    fn enumeration_literals(&mut self, start: u32) -> PResult<ClassBody> {
+        self.bump();
+        self.bump();
+        let mut literals = Vec::new();
+        while !self.at(Tok::RParen) {
+            let name = self.ident("an enumeration literal")?;
+            let description = self.string_comment()?;
+            literals.push(EnumLiteral { name, description });
+            if self.at(Tok::Comma) {
+                self.bump();
+            } else if !self.at(Tok::RParen) {
+                return Err(self.unexpected("`,` or `)`"));
+            }
+        }
+        self.bump();
+        Ok(ClassBody::Enumeration {
+            literals,
+            span: self.span_from(start),
+        })
     }
 
     /// Skip a balanced `( ... )` group starting at the current `(`.

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 use mofmu::diagnostic::Diagnostic;
 use mofmu::export::{export_model, load_library, ExportError, ExportOutput, Library};
 use mofmu::harness::{simulate, SimOptions};
-use mofmu::instantiate::SetValue;
+use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, model::build_spec, BuildReport, ObjectCache};
 
@@ -44,7 +44,7 @@ pub(crate) fn library(paths: &[&str]) -> Library {
 fn set(path: &str, value: f64) -> SetValue {
     SetValue {
         path: path.to_string(),
-        value,
+        value: value.into(),
     }
 }
 
@@ -249,7 +249,10 @@ pub(crate) fn cases() -> Vec<Case> {
                 .iter()
                 .map(|s| {
                     let (path, value) = s.split_once('=').expect("set is PATH=VALUE");
-                    set(path, value.parse().expect("set value is a number"))
+                    SetValue {
+                        path: path.to_string(),
+                        value: SetLiteral::parse(value).expect("a --set value"),
+                    }
                 })
                 .collect();
             Case {
