@@ -963,31 +963,34 @@ fn library_with(text: &str) -> Library {
 }
 
 const EXPERIMENTS: &str = r#"
-package Experiments
+encapsulated package Experiments
   import B = Base;
   annotation(experiment(StopTime = 99));
   model Decay
-    parameter Real k = 1;
-    B.ContinuousState x(start = 1);
+    parameter Real T(unit = "s") = 1;
+    B.ContinuousState x(start = 1, unit = "1");
   equation
-    der(x) = -k*x;
+    der(x) = -x/T;
     annotation(experiment(StartTime = -1, StopTime = 2.5e1, Tolerance = 1e-7, Interval = 0.05));
   end Decay;
   model Plain "No annotation: the defaults, not the package's experiment"
-    B.ContinuousState x(start = 1);
+    parameter Real T(unit = "s") = 1;
+    B.ContinuousState x(start = 1, unit = "1");
   equation
-    der(x) = -x;
+    der(x) = -x/T;
   end Plain;
   model Partly
-    B.ContinuousState x(start = 1);
+    parameter Real T(unit = "s") = 1;
+    B.ContinuousState x(start = 1, unit = "1");
     annotation(Documentation(info = "kept out"), experiment(StopTime = 3, Tolerance = 1e-3*2));
   equation
-    der(x) = -x;
+    der(x) = -x/T;
   end Partly;
   model Backwards
-    B.ContinuousState x(start = 1);
+    parameter Real T(unit = "s") = 1;
+    B.ContinuousState x(start = 1, unit = "1");
   equation
-    der(x) = -x;
+    der(x) = -x/T;
     annotation(experiment(StartTime = 5, StopTime = 2));
   end Backwards;
 end Experiments;
