@@ -268,10 +268,14 @@ fn parse_set(s: &str) -> Result<SetValue> {
     let Some((path, value)) = s.split_once('=') else {
         bail!("--set {s}: expected INST.PARAM=VALUE");
     };
-    let value: f64 = value
-        .trim()
-        .parse()
-        .with_context(|| format!("--set {s}: `{value}` is not a number"))?;
+    // Boolean parameters take `true`/`false` (1 and 0 as stored).
+    let value: f64 = match value.trim() {
+        "true" => 1.0,
+        "false" => 0.0,
+        v => v
+            .parse()
+            .with_context(|| format!("--set {s}: `{value}` is not a number, `true` or `false`"))?,
+    };
     if !value.is_finite() {
         bail!("--set {s}: the value must be finite");
     }
