@@ -155,14 +155,10 @@ impl Checker {
                 if let Some(s) = c.prefixes.stream {
                     self.stream(s);
                 }
+                // Conditional components are admitted (DESIGN §2.2a); a
+                // conditional variable or connector is MC112 in resolve.
                 if let Some(cond) = &c.condition {
-                    self.diags.push(eliminated(
-                        "MC112",
-                        cond.span,
-                        "a conditional component",
-                        "the structure of a class must not depend on parameter values",
-                        "write two classes, or keep the component and set its parameters",
-                    ));
+                    self.expr(cond);
                 }
                 if let Some(m) = &c.modification {
                     self.modification(m);
@@ -177,15 +173,8 @@ impl Checker {
     }
 
     fn element_prefixes(&mut self, p: &crate::syntax::ast::ElementPrefixes) {
-        for s in [p.inner, p.outer].into_iter().flatten() {
-            self.diags.push(eliminated(
-                "MC103",
-                s,
-                "`inner`/`outer`",
-                "a component must not depend on what an enclosing model happens to declare",
-                "pass the value through a parameter or a connector",
-            ));
-        }
+        // `inner`/`outer` worlds are admitted (DESIGN §2.2a) and checked in
+        // resolve (MC103, MC122) and at export (MX026).
         for s in [p.redeclare, p.replaceable].into_iter().flatten() {
             self.diags.push(eliminated(
                 "MC111",

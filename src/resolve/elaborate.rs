@@ -114,6 +114,7 @@ impl<'a> Elaborator<'a> {
             equations: Vec::new(),
             connects: Vec::new(),
             transfers: Ok(Vec::new()),
+            outers: Vec::new(),
             faults: Vec::new(),
         };
         let ClassBody::Long(body) = &node.def.body else {
@@ -149,6 +150,9 @@ impl<'a> Elaborator<'a> {
                     match eq {
                         ast::Equation::Connect { a, b, span } => {
                             pending.connects.push((a, b, *span))
+                        }
+                        ast::Equation::For { .. } if only_connects(eq) => {
+                            looped_connects(eq, &mut Vec::new(), &mut pending)
                         }
                         other => pending.equations.push(other),
                     }
@@ -268,6 +272,12 @@ impl<'a> Elaborator<'a> {
                 .with_help("write the size as an Integer literal or parameter"),
             );
         }
+        if !matches!(shape, TypeShape::Component(_)) {
+            if let Some(d) = not_a_component(comp) {
+                diags.push(d);
+                return;
+            }
+        }
         match shape {
             TypeShape::Scalar {
                 ty,
@@ -301,16 +311,20 @@ impl<'a> Elaborator<'a> {
                 self.connector(comp, cid, own_mods, model, pending, diags)
             }
             TypeShape::Component(cid) => {
-                if !dims.is_empty() {
+                if dims.len() > 1 {
                     diags.push(
                         Diagnostic::error(
                             "MC010",
                             comp.name.span,
-                            "arrays of components are not supported yet",
+                            "arrays of components have one dimension",
                         )
-                        .with_label("array of components")
-                        .with_help("declare the components one by one"),
+                        .with_label("array of components of more than one dimension")
+                        .with_help("declare a one-dimensional array, `link[n]`"),
                     );
+                    return;
+                }
+                if comp.element_prefixes.outer.is_some() {
+                    self.outer(comp, cid, model, diags);
                     return;
                 }
                 if comp
@@ -357,16 +371,115 @@ impl<'a> Elaborator<'a> {
                     }
                     return;
                 }
-                pending.sub_modifiers.push((model.subs.len(), own_mods));
+                let k = model.subs.len();
+                pending.sub_modifiers.push((k, own_mods));
+                if !dims.is_empty() {
+                    pending.sub_dims.push((k, dims));
+                }
+                if let Some(c) = &comp.condition {
+                    pending.sub_conditions.push((k, c));
+                }
                 model.subs.push(Sub {
                     name: comp.name.name.clone(),
                     class: cid,
                     modifiers: Vec::new(),
                     protected,
+                    dims: Vec::new(),
+                    condition: None,
+                    inner: comp.element_prefixes.inner.is_some(),
                     span: comp.span,
                 });
             }
         }
+    }
+
+    /// `outer World world;`: the world's parameters and constants become
+    /// parameters of this class (`world.g`), bound to nothing here: the
+    /// instantiation aliases them to the `inner` component's. A world
+    /// that holds variables, connectors or components is MC122.
+    fn outer(
+        &mut self,
+        comp: &'a ast::Component,
+        cid: ClassId,
+        model: &mut ClassModel,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let world = match self.class(cid) {
+            Ok(w) => w,
+            Err(ds) => {
+                diags.extend(ds);
+                return;
+            }
+        };
+        let holds = world
+            .vars
+            .iter()
+            .find(|v| v.variability == ClassVariability::Continuous)
+            .map(|v| format!("variable `{}`", v.name))
+            .or_else(|| {
+                world
+                    .subs
+                    .first()
+                    .map(|s| format!("component `{}`", s.name))
+            })
+            .or_else(|| {
+                world
+                    .connectors
+                    .first()
+                    .map(|c| format!("connector `{}`", c.name))
+            });
+        if let Some(what) = holds {
+            diags.push(
+                Diagnostic::error(
+                    "MC122",
+                    comp.name.span,
+                    format!(
+                        "`outer {}`: `{}` holds {what}; only a class of parameters and constants can be outer",
+                        comp.name.name, world.qualified
+                    ),
+                )
+                .with_label("outer of a class with variables")
+                .with_help("share parameters through an outer world; pass variables through connectors"),
+            );
+            return;
+        }
+        if comp.modification.is_some() || !comp.dims.is_empty() || comp.condition.is_some() {
+            diags.push(
+                Diagnostic::error(
+                    "MC103",
+                    comp.name.span,
+                    format!(
+                        "`outer {}` cannot be modified, sized or conditional",
+                        comp.name.name
+                    ),
+                )
+                .with_label("outer with a modification")
+                .with_help("set the world's parameters where its `inner` is declared"),
+            );
+            return;
+        }
+        let first = model.vars.len();
+        let subs = model.subs.len();
+        let mut vars = Vec::new();
+        for v in &world.vars {
+            let mut v = v.clone();
+            v.name = format!("{}.{}", comp.name.name, v.name);
+            v.binding = None;
+            v.causality = ClassCausality::Local;
+            v.protected = true;
+            v.span = comp.span;
+            for e in v.expressions_mut() {
+                e.shift(first, subs);
+            }
+            vars.push(model.vars.len());
+            model.vars.push(v);
+        }
+        model.outers.push(super::model::OuterDecl {
+            name: comp.name.name.clone(),
+            class: cid,
+            vars,
+            span: comp.name.span,
+        });
     }
 
     /// A variable of a predefined type, and the derivatives it carries.
@@ -638,4 +751,70 @@ pub fn is_linear_response(node: &super::tree::ClassNode) -> bool {
         })
         .collect();
     names == ["residual", "balance"]
+}
+
+/// A conditional, `inner` or `outer` declaration of a variable or a
+/// connector: only components of model and block classes may be
+/// conditional (MC112) or inner/outer (MC103).
+fn not_a_component(comp: &ast::Component) -> Option<Diagnostic> {
+    if let Some(c) = &comp.condition {
+        return Some(
+            Diagnostic::error(
+                "MC112",
+                c.span,
+                format!("`{}` is not a component of a model or block class, so it cannot be conditional", comp.name.name),
+            )
+            .with_label("conditional variable or connector")
+            .with_help("make a component conditional (`Heater heater if withHeater;`), not a variable or connector"),
+        );
+    }
+    let p = &comp.element_prefixes;
+    let s = p.inner.or(p.outer)?;
+    Some(
+        Diagnostic::error(
+            "MC103",
+            s,
+            format!("`{}` is not a component of a model class, so it cannot be inner or outer", comp.name.name),
+        )
+        .with_label("inner/outer variable or connector")
+        .with_help("share parameters through a world model: `outer World world;` with `inner World world;` in an enclosing model"),
+    )
+}
+
+/// A `for` loop whose body holds only connects (and loops of them): its
+/// connects are formed per instance; any other loop is an equation.
+fn only_connects(eq: &ast::Equation) -> bool {
+    match eq {
+        ast::Equation::Connect { .. } => true,
+        ast::Equation::For { body, .. } => body.iter().all(only_connects),
+        _ => false,
+    }
+}
+
+/// The connects of a loop of connects, each with the loops around it.
+fn looped_connects<'a>(
+    eq: &'a ast::Equation,
+    loops: &mut Vec<(&'a str, &'a ast::Expr)>,
+    pending: &mut Pending<'a>,
+) {
+    match eq {
+        ast::Equation::Connect { a, b, span } => {
+            pending.looped_connects.push(super::names::LoopedConnect {
+                loops: loops.clone(),
+                a,
+                b,
+                span: *span,
+            })
+        }
+        ast::Equation::For {
+            index, range, body, ..
+        } => {
+            loops.push((index.name.as_str(), range));
+            for e in body {
+                looped_connects(e, loops, pending);
+            }
+            loops.pop();
+        }
+        _ => {}
+    }
 }

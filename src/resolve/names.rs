@@ -32,6 +32,21 @@ pub struct Pending<'a> {
     /// Equations of `initial equation` sections.
     pub initial_equations: Vec<&'a ast::Equation>,
     pub connects: Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Span)>,
+    /// Sizes of arrays of components, by component index.
+    pub sub_dims: Vec<(usize, Vec<&'a ast::Expr>)>,
+    /// Conditions of conditional components, by component index.
+    pub sub_conditions: Vec<(usize, &'a ast::Expr)>,
+    /// Connects inside `for` loops: the loops around each (index, range),
+    /// outermost first.
+    pub looped_connects: Vec<LoopedConnect<'a>>,
+}
+
+/// A connect inside `for` loops, as written.
+pub struct LoopedConnect<'a> {
+    pub loops: Vec<(&'a str, &'a ast::Expr)>,
+    pub a: &'a ast::ComponentRef,
+    pub b: &'a ast::ComponentRef,
+    pub span: Span,
 }
 
 /// Which value of a variable an expression gives.
@@ -52,6 +67,9 @@ pub struct Scope<'m> {
     vars: HashMap<&'m str, usize>,
     subs: HashMap<&'m str, usize>,
     loops: Vec<String>,
+    /// Components whose instances are chosen per instance (arrays,
+    /// conditional components): equations cannot name their variables.
+    structural: Vec<usize>,
 }
 
 impl<'m> Scope<'m> {
@@ -69,6 +87,13 @@ impl<'m> Scope<'m> {
             vars,
             subs,
             loops: Vec::new(),
+            structural: model
+                .subs
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.structural())
+                .map(|(k, _)| k)
+                .collect(),
         }
     }
 }
@@ -140,6 +165,29 @@ impl Elaborator<'_> {
     /// known.
     pub(super) fn resolve(&mut self, model: &mut ClassModel, pending: Pending) {
         let mut scope = Scope::of(model);
+        scope
+            .structural
+            .extend(pending.sub_dims.iter().map(|(k, _)| *k));
+        scope
+            .structural
+            .extend(pending.sub_conditions.iter().map(|(k, _)| *k));
+        let sub_dims: Vec<(usize, Vec<Expr>)> = pending
+            .sub_dims
+            .iter()
+            .map(|(k, ds)| {
+                (
+                    *k,
+                    ds.iter()
+                        .map(|d| self.resolve_expr(&mut scope, d))
+                        .collect(),
+                )
+            })
+            .collect();
+        let sub_conditions: Vec<(usize, Expr)> = pending
+            .sub_conditions
+            .iter()
+            .map(|(k, c)| (*k, self.resolve_expr(&mut scope, c)))
+            .collect();
         let dims: Vec<(usize, Vec<Expr>)> = pending
             .dims
             .iter()
@@ -193,12 +241,33 @@ impl Elaborator<'_> {
             .map(|eq| self.resolve_equation(&mut scope, eq))
             .collect();
         let mut connects = Vec::new();
-        for (a, b, span) in &pending.connects {
-            let mut sub_model = |k: usize| self.sub_model(scope.model, k);
-            let a = connect::side(scope.model, a, &mut sub_model);
-            let b = connect::side(scope.model, b, &mut sub_model);
+        let plain = pending
+            .connects
+            .iter()
+            .map(|(a, b, span)| (&[][..], *a, *b, *span));
+        let looped = pending
+            .looped_connects
+            .iter()
+            .map(|c| (c.loops.as_slice(), c.a, c.b, c.span));
+        for (loops, a, b, span) in plain.chain(looped) {
+            let ranges: Vec<Expr> = loops
+                .iter()
+                .map(|(index, range)| {
+                    let r = self.resolve_expr(&mut scope, range);
+                    scope.loops.push(index.to_string());
+                    r
+                })
+                .collect();
+            let a = self.connect_side(&mut scope, &sub_dims, a);
+            let b = self.connect_side(&mut scope, &sub_dims, b);
+            scope.loops.truncate(scope.loops.len() - loops.len());
             match (a, b) {
-                (Ok(a), Ok(b)) => connects.push(Connect { a, b, span: *span }),
+                (Ok(a), Ok(b)) => connects.push(Connect {
+                    a,
+                    b,
+                    span,
+                    loops: ranges,
+                }),
                 (a, b) => {
                     faults.extend(a.err());
                     faults.extend(b.err());
@@ -230,7 +299,76 @@ impl Elaborator<'_> {
         model.equations.extend(equations);
         model.connects.extend(connects);
         model.faults.extend(faults);
-        model.transfers = connect::connection_sets(&model.connects, &model.subs);
+        for (k, ds) in sub_dims {
+            model.subs[k].dims = ds;
+        }
+        for (k, c) in sub_conditions {
+            model.subs[k].condition = Some(c);
+        }
+        model.transfers = if model.connections_per_instance() {
+            connect::compatible(&model.connects)
+        } else {
+            connect::connection_sets(&model.connects, &model.subs)
+        };
+    }
+
+    /// One side of a connect, with the index of the component array
+    /// element it names (MC120 when the index is missing, or given to a
+    /// component that is not an array).
+    fn connect_side(
+        &mut self,
+        scope: &mut Scope,
+        sub_dims: &[(usize, Vec<Expr>)],
+        r: &ast::ComponentRef,
+    ) -> Result<connect::Side, Diagnostic> {
+        let mut sub_model = |k: usize| self.sub_model(scope.model, k);
+        let mut side = connect::side(scope.model, r, &mut sub_model)?;
+        let Some(k) = side.sub else {
+            return Ok(side);
+        };
+        let written = &r.parts[0].subscripts;
+        let dims = sub_dims
+            .iter()
+            .find(|(j, _)| *j == k)
+            .map_or(0, |(_, d)| d.len());
+        let name = &scope.model.subs[k].name;
+        if written.len() != dims {
+            let (msg, help) = if dims == 0 {
+                (
+                    format!("`{name}` is one component, not an array"),
+                    format!("write `{name}.{}`", side.name),
+                )
+            } else {
+                (
+                    format!("`{name}` is an array of components: connect one element of it"),
+                    format!(
+                        "write `{name}[i].{}`, e.g. in `for i in 1:n loop`",
+                        side.name
+                    ),
+                )
+            };
+            return Err(Diagnostic::error("MC120", r.span, msg)
+                .with_label("index does not match the component")
+                .with_help(help));
+        }
+        for sub in written {
+            match sub {
+                ast::Subscript::Expr(e) => {
+                    let e = self.resolve_expr(scope, e);
+                    side.index.push(e);
+                }
+                ast::Subscript::Colon(span) => {
+                    return Err(Diagnostic::error(
+                        "MC120",
+                        *span,
+                        format!("`{name}[:]` names every element: connect one element at a time"),
+                    )
+                    .with_label("whole array")
+                    .with_help(format!("connect `{name}[i]` in a `for` loop")))
+                }
+            }
+        }
+        Ok(side)
     }
 
     pub(super) fn resolve_equation(&mut self, scope: &mut Scope, eq: &ast::Equation) -> Equation {
@@ -408,6 +546,20 @@ impl Elaborator<'_> {
                     .with_help("declare the variable in this class before the equation section"),
             )));
         };
+        if scope.structural.contains(&sub) {
+            return reference(Referent::Unknown(Box::new(
+                Diagnostic::error(
+                    "MC121",
+                    r.span,
+                    format!(
+                        "`{}` is an array of components or a conditional component: equations cannot name its variables",
+                        names[0]
+                    ),
+                )
+                .with_label("variable of a component that may be absent or one of many")
+                .with_help("connect to it instead (`connect`); connections to an absent component are dropped"),
+            )));
+        }
         let target = match self.member(scope.model, sub, &names[1..]) {
             Ok(m) => Referent::Member(m),
             Err(e) => Referent::Unknown(Box::new(match e {
