@@ -3,9 +3,11 @@
 
 pub mod connect;
 mod connector;
+mod constant;
 pub mod elaborate;
 pub mod expr;
 pub mod fingerprint;
+pub mod function;
 pub mod model;
 pub mod modifier;
 mod names;

@@ -5,6 +5,7 @@ mod cosim;
 mod dependencies;
 mod directional;
 mod export;
+mod functions;
 mod harness;
 mod incremental;
 mod jacobian;
