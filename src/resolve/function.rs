@@ -107,6 +107,15 @@ pub fn functions_of(model: &ClassModel) -> Vec<Arc<FunctionModel>> {
                     note(range);
                     equations(body, note);
                 }
+                super::expr::Equation::If {
+                    branches, else_, ..
+                } => {
+                    for (c, body) in branches {
+                        note(c);
+                        equations(body, note);
+                    }
+                    equations(else_, note);
+                }
                 _ => {}
             }
         }

@@ -1,0 +1,13 @@
+encapsulated package Base
+  type ContinuousState = Real;
+end Base;
+package P
+  model M
+    parameter Real k = 2;
+    Base.ContinuousState x;
+  initial equation
+    der(x) = 0; // <- MC096
+  equation
+    der(x) = k - x;
+  end M;
+end P;
