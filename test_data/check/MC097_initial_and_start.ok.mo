@@ -4,10 +4,11 @@ end Base;
 package P
   model M
     parameter Real k = 2;
+    parameter Real tau(unit = "s") = 1;
     Base.ContinuousState x;
   initial equation
     x = k;
   equation
-    der(x) = k - x;
+    der(x) = (k - x)/tau;
   end M;
 end P;

@@ -178,7 +178,7 @@ package Modelica
   package Constants
   end Constants;
 end Modelica;
-encapsulated package T
+package T
   model M
     output Real p = Modelica.Constants.pi;
   end M;
@@ -186,7 +186,7 @@ end T;
 "#,
     );
     assert_eq!(
-        ds.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(),
+        ds.iter().map(|d| d.code).collect::<Vec<_>>(),
         ["MC022"],
         "with a user package `Modelica`, `Modelica.Constants.pi` names nothing: {ds:?}"
     );
@@ -199,12 +199,13 @@ fn a_variable_binding_is_an_equation_read_when_its_inputs_are_known() {
 encapsulated package T
   import B = Base;
   model M
-    Real y = 2*x "read after der(x) = ... determines nothing it needs";
+    parameter Real k(unit = "1/s") = 0.5;
+    Real y = 2*x "read before the equations: x is a state";
     Real w = 3*z "waits for the equation of z";
     Real z;
     B.ContinuousState x(start = 1);
   equation
-    der(x) = -y;
+    der(x) = -k*y;
     z = x + 1;
   end M;
 end T;
