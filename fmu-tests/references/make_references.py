@@ -270,6 +270,19 @@ def heated_capacitor(t: np.ndarray) -> dict[str, np.ndarray]:
     return {"body.T": final + (t0 - final) * np.exp(-g / c * t)}
 
 
+def acc1_mixing_tank(t: np.ndarray) -> dict[str, np.ndarray]:
+    # issue 21, Acc1: m*h' = m_flow*(h_in - h) + Q with h = cp*(T - T_ref)
+    # (a linear liquid); h relaxes to h_in + Q/m_flow with time constant
+    # m/m_flow, and T = T_ref + h/cp.
+    m, m_flow, t_in, q = 10.0, 0.1, 288.15, 2000.0
+    cp, t_ref = 4184.0, 273.15
+    h0 = cp * (293.15 - t_ref)
+    h_in = cp * (t_in - t_ref)
+    final = h_in + q / m_flow
+    h = final + (h0 - final) * np.exp(-m_flow / m * t)
+    return {"h": h, "T": t_ref + h / cp}
+
+
 def rod_heating(n: int) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
     """RodHeating with n volumes.
 
@@ -364,6 +377,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "CapacitorCooling": capacitor_cooling,
     "HeatedCapacitor": heated_capacitor,
     "RodHeating": rod_heating(5),
+    "Acc1_MixingTank": acc1_mixing_tank,
     "RodHeating_n10": rod_heating(10),
     "RodHeating_n100": rod_heating(100),
     "Acc3_Clip": acc3_clip(True),

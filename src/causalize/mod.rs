@@ -494,6 +494,13 @@ fn rewrite<E>(e: &Ex, f: &mut dyn FnMut(&Ex) -> Option<Result<Ex, E>>) -> Result
                 .map(|a| rewrite(a, f))
                 .collect::<Result<_, E>>()?,
         ),
+        Ex::User(sym, args, tangent) => Ex::User(
+            sym.clone(),
+            args.iter()
+                .map(|a| rewrite(a, f))
+                .collect::<Result<_, E>>()?,
+            *tangent,
+        ),
         Ex::If(branches, other) => {
             let mut out = Vec::new();
             for (c, v) in branches {

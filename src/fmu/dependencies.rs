@@ -269,7 +269,7 @@ impl Analysis<'_> {
                 self.expression(inst, a, loops, into);
                 self.expression(inst, b, loops, into);
             }
-            Ex::Call(_, args) => {
+            Ex::Call(_, args) | Ex::User(_, args, _) => {
                 for a in args {
                     self.expression(inst, a, loops, into);
                 }

@@ -32,6 +32,11 @@ pub struct Elaborator<'a> {
     /// How often each class was elaborated (once: the cache keeps failures
     /// too), for the class database's account of its work.
     builds: HashMap<ClassId, usize>,
+    /// Resolved functions, built once each (`function`).
+    pub(super) functions:
+        HashMap<ClassId, Result<Arc<super::function::FunctionModel>, Vec<Diagnostic>>>,
+    /// The functions being built: a call of one of them is a recursion.
+    pub(super) fn_in_progress: Vec<ClassId>,
 }
 
 /// What a component's type turned out to be.
@@ -47,6 +52,7 @@ enum TypeShape<'a> {
     },
     Connector(ClassId),
     Component(ClassId),
+    Record(ClassId),
 }
 
 impl<'a> Elaborator<'a> {
@@ -60,6 +66,8 @@ impl<'a> Elaborator<'a> {
             cache: HashMap::new(),
             in_progress: Vec::new(),
             builds: HashMap::new(),
+            functions: HashMap::new(),
+            fn_in_progress: Vec::new(),
         }
     }
 
@@ -295,6 +303,7 @@ impl<'a> Elaborator<'a> {
                 };
                 self.variable(comp, variable, own_mods, model, pending, diags)
             }
+            TypeShape::Record(cid) => self.record(comp, cid, &dims, model, diags),
             TypeShape::Connector(cid) => {
                 if !dims.is_empty() {
                     diags.push(
@@ -482,6 +491,62 @@ impl<'a> Elaborator<'a> {
         });
     }
 
+    /// A record component: its fields, each a variable `comp.field` with
+    /// the component's prefixes (an `input` record is inputs, …).
+    fn record(
+        &mut self,
+        comp: &'a ast::Component,
+        cid: ClassId,
+        dims: &[&'a ast::Expr],
+        model: &mut ClassModel,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let unsupported = |what: &str| {
+            Diagnostic::error(
+                "MC079",
+                comp.name.span,
+                format!("{what} of a record component is not supported yet"),
+            )
+            .with_label("record component")
+            .with_help("declare the record component without it; a record constant in a package can carry values")
+        };
+        if !dims.is_empty() {
+            diags.push(unsupported("an array"));
+            return;
+        }
+        if comp.modification.is_some() {
+            diags.push(unsupported("a modifier or binding"));
+            return;
+        }
+        let record = match self.class(cid) {
+            Ok(r) => r,
+            Err(ds) => {
+                diags.extend(ds);
+                return;
+            }
+        };
+        let p = &comp.prefixes;
+        for field in &record.vars {
+            let mut v = field.clone();
+            v.name = format!("{}.{}", comp.name.name, field.name);
+            if p.constant.is_some() {
+                v.variability = ClassVariability::Constant;
+            } else if p.parameter.is_some() {
+                v.variability = ClassVariability::Parameter;
+            }
+            if p.input.is_some() {
+                v.causality = ClassCausality::Input;
+            } else if p.output.is_some() {
+                v.causality = ClassCausality::Output;
+            }
+            v.protected = comp.visibility == Visibility::Protected;
+            v.span = comp.span;
+            v.binding = None;
+            v.description = comp.description.clone();
+            model.vars.push(v);
+        }
+    }
+
     /// A variable of a predefined type, and the derivatives it carries.
     fn variable(
         &mut self,
@@ -612,6 +677,7 @@ impl<'a> Elaborator<'a> {
                                 ClassKind::Model | ClassKind::Block | ClassKind::Class => {
                                     TypeShape::Component(cid)
                                 }
+                                ClassKind::Record => TypeShape::Record(cid),
                                 other => {
                                     return Err(Diagnostic::error(
                                         "MC012",

@@ -98,6 +98,36 @@ impl<'m> Scope<'m> {
     }
 }
 
+impl Scope<'_> {
+    /// The class (or function) whose names these are.
+    pub fn class_id(&self) -> super::tree::ClassId {
+        self.model.id
+    }
+
+    pub fn push_loop(&mut self, index: &str) {
+        self.loops.push(index.to_string());
+    }
+
+    pub fn pop_loop(&mut self) {
+        self.loops.pop();
+    }
+
+    /// The variables of record variable `name` that hold `fields`, in that
+    /// order, when it has them all.
+    pub fn record_fields(&self, name: &str, fields: &[String]) -> Option<Vec<usize>> {
+        fields
+            .iter()
+            .map(|f| self.vars.get(format!("{name}.{f}").as_str()).copied())
+            .collect()
+    }
+
+    /// Whether `name` is a record variable (its fields are `name.…`).
+    fn is_record(&self, name: &str) -> bool {
+        let prefix = format!("{name}.");
+        self.model.vars.iter().any(|v| v.name.starts_with(&prefix))
+    }
+}
+
 impl Elaborator<'_> {
     /// The model of the class of sub-component `k` of `model`; a class
     /// that cannot be elaborated gives its first diagnostic (its own check
@@ -435,10 +465,33 @@ impl Elaborator<'_> {
             ast::ExprKind::Real(r) => ExprKind::Real(*r),
             ast::ExprKind::Bool(b) => ExprKind::Bool(*b),
             ast::ExprKind::String(s) => ExprKind::String(s.clone()),
-            ast::ExprKind::Ref(r) => match self.named_constant(scope, r) {
-                Some(kind) => kind,
-                None => ExprKind::Ref(self.reference(scope, r)),
-            },
+            ast::ExprKind::Ref(r) => {
+                if let Some(kind) = self.named_constant(scope, r) {
+                    return Expr { kind, span: e.span };
+                }
+                let reference = self.reference(scope, r);
+                if !matches!(reference.target, Referent::Unknown(_)) {
+                    ExprKind::Ref(reference)
+                } else {
+                    match self.constant_of(scope.class_id(), r) {
+                        Some(Ok(super::constant::ConstValue::Number(x))) => ExprKind::Real(x),
+                        Some(Ok(super::constant::ConstValue::Record { class, .. })) => {
+                            return super::function::faulty(
+                                Diagnostic::error(
+                                    "MC079",
+                                    e.span,
+                                    format!("a record `{class}` is not a number"),
+                                )
+                                .with_label("record where a number is expected")
+                                .with_help("pass the record to a function input of its type, or use one of its fields"),
+                                e.span,
+                            )
+                        }
+                        Some(Err(d)) => return super::function::faulty(d, e.span),
+                        None => ExprKind::Ref(reference),
+                    }
+                }
+            }
             ast::ExprKind::Binary(op, a, b) => ExprKind::Binary(
                 binary(*op),
                 Box::new(self.resolve_expr(scope, a)),
@@ -452,13 +505,18 @@ impl Elaborator<'_> {
                 };
                 ExprKind::Unary(op, Box::new(self.resolve_expr(scope, a)))
             }
-            ast::ExprKind::Call { func, args, named } => ExprKind::Call {
-                func: constants::builtin_function(self.tree, scope.model.id, func)
-                    .unwrap_or_else(|| func.dotted()),
-                func_span: func.span,
-                args: args.iter().map(|a| self.resolve_expr(scope, a)).collect(),
-                named: !named.is_empty(),
-            },
+            ast::ExprKind::Call { func, args, named } => {
+                if let Some(call) = self.user_call(scope, func, args, named, e.span) {
+                    return call;
+                }
+                ExprKind::Call {
+                    func: constants::builtin_function(self.tree, scope.model.id, func)
+                        .unwrap_or_else(|| func.dotted()),
+                    func_span: func.span,
+                    args: args.iter().map(|a| self.resolve_expr(scope, a)).collect(),
+                    named: !named.is_empty(),
+                }
+            }
             ast::ExprKind::If { branches, else_ } => ExprKind::If {
                 branches: branches
                     .iter()
@@ -540,6 +598,18 @@ impl Elaborator<'_> {
             return reference(Referent::Var(v));
         }
         let Some(&sub) = scope.subs.get(names[0].as_str()) else {
+            if names.len() > 1 && scope.is_record(&names[0]) {
+                let field = r.parts[1..]
+                    .iter()
+                    .map(|p| p.name.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
+                return reference(Referent::Unknown(Box::new(super::constant::no_field(
+                    &names[0],
+                    &field,
+                    r.parts[1].name.span,
+                ))));
+            }
             return reference(Referent::Unknown(Box::new(
                 Diagnostic::error("MC022", r.span, format!("unknown variable `{joined}`"))
                     .with_label("not declared in this class")

@@ -581,6 +581,16 @@ fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
                 }
                 base
             }
+            Ex::User(f, args, _) => {
+                for a in args {
+                    if depends(a, d)? {
+                        return Err(format!(
+                            "it passes a quantity that depends on a balance to function `{f}`"
+                        ));
+                    }
+                }
+                false
+            }
             Ex::Call(f, args) => {
                 for a in args {
                     if depends(a, d)? {

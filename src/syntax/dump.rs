@@ -279,7 +279,7 @@ fn section_lines(out: &mut String, indent: usize, section: &Section) {
                 equation_lines(out, indent + 1, eq);
             }
         }
-        Section::Algorithm { initial, span } => {
+        Section::Algorithm { initial, span, .. } => {
             let word = if initial.is_some() {
                 "initial algorithm"
             } else {
