@@ -1,5 +1,5 @@
 // export: P.MaybeHeated
-// set: withHeater=0
+// set: withHeater=false
 package P
   type ContinuousState = Real;
   connector PortOut
