@@ -704,6 +704,29 @@ static int cs_allocate(Instance *inst)
     return 0;
 }
 
+/* Says (category logAll) how the solver of a Co-Simulation instance builds
+ * and factorises its iteration matrix. */
+static void cs_describe_solver(const Instance *inst)
+{
+    const CsMatrix *m;
+    if (inst->work == NULL) {
+        return;
+    }
+    m = &inst->work->m;
+    if (m->storage == CS_BAND) {
+        log_message(inst, fmi2OK, LOG_ALL,
+                    "fmi2Instantiate: %lu states, Jacobian from %lu tangent passes, iteration "
+                    "matrix banded (%lu sub-, %lu super-diagonals after reverse Cuthill-McKee)",
+                    (unsigned long)inst->work->n, (unsigned long)m->n_colours,
+                    (unsigned long)m->kl, (unsigned long)m->ku);
+    } else {
+        log_message(inst, fmi2OK, LOG_ALL,
+                    "fmi2Instantiate: %lu states, Jacobian from %lu tangent passes, iteration "
+                    "matrix dense",
+                    (unsigned long)inst->work->n, (unsigned long)m->n_colours);
+    }
+}
+
 static void cs_reset(Instance *inst)
 {
     size_t i, ni = cs_n_inputs(inst->sys);

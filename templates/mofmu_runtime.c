@@ -258,6 +258,7 @@ typedef struct {
 
 /* Provided by mofmu_cosim.h. */
 static size_t cs_n_inputs(const mofmu_system *sys);
+static void cs_describe_solver(const Instance *inst);
 static int cs_allocate(Instance *inst);
 static void cs_free(Instance *inst);
 static void cs_reset(Instance *inst);
@@ -1641,6 +1642,7 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     }
     fill_zero_ranges(inst->sys, inst->zero_ranges);
     reset_values(inst);
+    cs_describe_solver(inst);
     return inst;
 }
 

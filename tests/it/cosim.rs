@@ -296,7 +296,7 @@ fn a_top_level_physical_connector_is_an_input_and_an_output() {
 
 #[test]
 fn the_sparse_solver_colours_and_reorders_states_that_are_stored_apart() {
-    // x[1..40] then y[1..40], each x[i] coupled to y[i] only: 2 colours, and a
+    // x[1..40] then y[1..40], each x[i] coupled to y[i] only: one colour, and a
     // band of 1 after reverse Cuthill-McKee (40 in the states' own order).
     let dir = tempfile::tempdir().unwrap();
     let fmu = export(
