@@ -336,6 +336,24 @@ mod tests {
     }
 
     #[test]
+    fn the_jacobian_pattern_ends_the_file_a_count_and_states_per_row() {
+        let image = SystemImage {
+            model_identifier: "M".into(),
+            states: vec![1, 2],
+            derivatives: vec![3, 4],
+            jacobian: vec![Some(vec![0, 1]), None],
+            ..SystemImage::default()
+        };
+        let bytes = image.to_bytes("{g}");
+        let end = bytes.len() - 8;
+        let mut expected = Vec::new();
+        for v in [2u32, 0, 1, FULL_ROW] {
+            expected.extend_from_slice(&v.to_le_bytes());
+        }
+        assert_eq!(&bytes[end - expected.len()..end], expected.as_slice());
+    }
+
+    #[test]
     fn replacing_the_guid_gives_the_bytes_written_with_it() {
         let image = SystemImage {
             model_identifier: "M".into(),
