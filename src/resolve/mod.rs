@@ -3,9 +3,11 @@
 
 pub mod connect;
 mod connector;
+pub mod constants;
 pub mod elaborate;
 pub mod expr;
 pub mod fingerprint;
+mod initial;
 pub mod model;
 pub mod modifier;
 mod names;
