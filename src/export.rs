@@ -495,12 +495,16 @@ pub fn export_checked(
         .collect();
     let functions = function_units(&sys.classes);
     let system_c = system::generate(&sys, &model_identifier);
+    // One continuous-time dependency analysis serves the Jacobian pattern of
+    // the embedded Co-Simulation solver and the model description.
+    let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
+    let pattern = crate::fmu::dependencies::state_pattern(&continuous, &sys);
     let mut system_resource =
-        system::image(&sys, &schedule, &model_identifier).to_bytes(DRAFT_GUID);
+        system::image(&sys, &schedule, &model_identifier, pattern).to_bytes(DRAFT_GUID);
     let mut table = model_table(&mut sys, &model_identifier, experiment.stop_time);
     table.default_experiment = experiment;
     table.interfaces = interfaces;
-    crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule);
+    crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule, continuous);
     table.source_files = crate::fmu::sources::source_files(
         kernels
             .iter()
