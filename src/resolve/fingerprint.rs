@@ -192,14 +192,21 @@ impl Pass<'_> {
             let mut s = node.parent;
             while let Some(p) = s {
                 let outer = tree.get(p);
-                h.update(self.own[p.0 as usize].0);
                 if let ClassBody::Long(body) = &outer.def.body {
+                    let mut constants = false;
                     for e in &body.elements {
                         if let Element::Component(c) = e {
                             if c.prefixes.constant.is_some() {
+                                constants = true;
                                 self.lookup(&mut h, &c.type_name, Some(p), c.span)?;
                             }
                         }
+                    }
+                    // The constants' values are in the enclosing class's
+                    // own text (only a class with constants is hashed, so
+                    // editing a package without any re-checks nothing).
+                    if constants {
+                        h.update(self.own[p.0 as usize].0);
                     }
                 }
                 if outer.encapsulated() {
