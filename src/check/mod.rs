@@ -54,15 +54,14 @@ impl Checker {
                 "write the operation as equations on Real variables",
             ));
         }
-        match class.kind {
-            ClassKind::Operator => self.diags.push(eliminated(
+        if class.kind == ClassKind::Operator {
+            self.diags.push(eliminated(
                 "MC104",
                 class.kind_span,
                 "an operator class",
                 "the meaning of an operator must not depend on types declared elsewhere",
                 "write the operation as equations on Real variables",
-            )),
-            _ => {}
+            ));
         }
         match &class.body {
             ClassBody::Unsupported { what, span } => self.diags.push(

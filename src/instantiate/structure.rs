@@ -24,7 +24,7 @@ impl Builder<'_, '_> {
         let name = self.dotted(me, &sub.name);
         if let Some(Some(c)) = structure.sub_conditions.get(k) {
             match eval(c, ints, &[]) {
-                Some(v) if v == 0.0 => return None,
+                Some(0.0) => return None,
                 Some(_) => {}
                 None => {
                     self.diags

@@ -135,7 +135,7 @@ pub fn side(
     let indexed_sub =
         r.parts.len() == 2 && model.subs.iter().any(|x| x.name == r.parts[0].name.name);
     for (k, part) in r.parts.iter().enumerate() {
-        if !part.subscripts.is_empty() && !(k == 0 && indexed_sub) {
+        if !(part.subscripts.is_empty() || k == 0 && indexed_sub) {
             return Err(Diagnostic::error(
                 "MC057",
                 r.span,
