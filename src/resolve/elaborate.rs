@@ -32,6 +32,8 @@ pub struct Elaborator<'a> {
     /// How often each class was elaborated (once: the cache keeps failures
     /// too), for the class database's account of its work.
     builds: HashMap<ClassId, usize>,
+    /// Package constants evaluated so far, by qualified name.
+    pub(super) constants: HashMap<String, Arc<super::expr::Constant>>,
 }
 
 /// What a component's type turned out to be.
@@ -60,7 +62,14 @@ impl<'a> Elaborator<'a> {
             cache: HashMap::new(),
             in_progress: Vec::new(),
             builds: HashMap::new(),
+            constants: HashMap::new(),
         }
+    }
+
+    /// Whether `id` is being elaborated (a class that encloses the one
+    /// asking, through a component of a nested class).
+    pub(super) fn in_progress(&self, id: ClassId) -> bool {
+        self.in_progress.contains(&id)
     }
 
     /// How often `id` was elaborated.

@@ -3,6 +3,7 @@
 
 pub mod connect;
 mod connector;
+mod constants;
 pub mod elaborate;
 pub mod expr;
 pub mod fingerprint;

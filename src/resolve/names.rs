@@ -342,6 +342,12 @@ impl Elaborator<'_> {
             return reference(Referent::Var(v));
         }
         let Some(&sub) = scope.subs.get(names[0].as_str()) else {
+            if let Some(c) = self.package_constant(scope.model.id, r) {
+                return reference(match c {
+                    Ok(c) => Referent::Constant(c),
+                    Err(d) => Referent::Unknown(Box::new(d)),
+                });
+            }
             return reference(Referent::Unknown(Box::new(
                 Diagnostic::error("MC022", r.span, format!("unknown variable `{joined}`"))
                     .with_label("not declared in this class")

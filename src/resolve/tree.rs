@@ -515,6 +515,29 @@ impl ClassTree {
         cur
     }
 
+    /// Follows short class definitions (`package Medium = Media.Water`)
+    /// to the long class they stand for.
+    pub fn follow_short(&self, id: ClassId) -> Result<ClassId, Diagnostic> {
+        let mut cur = id;
+        for _ in 0..64 {
+            let node = self.get(cur);
+            let ClassBody::Short(short) = &node.def.body else {
+                return Ok(cur);
+            };
+            match self.lookup(&short.base, node.parent, short.base.span)? {
+                Resolved::Class(c) => cur = c,
+                Resolved::Builtin(_) => return Ok(cur),
+            }
+        }
+        Err(Diagnostic::error(
+            "MC006",
+            self.get(id).def.name.span,
+            "class definitions form a cycle",
+        )
+        .with_label("cyclic class definition")
+        .with_help("a class cannot be defined in terms of itself"))
+    }
+
     pub fn kind(&self, id: ClassId) -> ClassKind {
         self.get(id).def.kind
     }
