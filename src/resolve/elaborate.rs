@@ -175,7 +175,7 @@ impl<'a> Elaborator<'a> {
         pending: &mut Pending<'a>,
         diags: &mut Vec<Diagnostic>,
     ) {
-        let base = match self.tree.lookup(&ext.name, Some(id), ext.span) {
+        let base = match self.tree.lookup_element(&ext.name, id, ext.span) {
             Ok(Resolved::Class(c)) => c,
             Ok(Resolved::Builtin(_)) => {
                 diags.push(
@@ -444,7 +444,7 @@ impl<'a> Elaborator<'a> {
         let mut prefixes = TypePrefixes::default();
         let mut mods: Vec<&'a Argument> = Vec::new();
         let mut dims: Vec<&'a ast::Expr> = Vec::new();
-        let mut resolved = self.tree.lookup(name, Some(scope), at)?;
+        let mut resolved = self.tree.lookup_element(name, scope, at)?;
         let mut depth = 0;
         loop {
             depth += 1;

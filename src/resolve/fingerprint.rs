@@ -72,7 +72,7 @@ impl Fingerprints {
             ));
         }
         let own: Vec<Fingerprint> = (0..n)
-            .map(|i| own_text_hash(tree, sources, ClassId(i as u32)))
+            .map(|i| own_text_hash(tree, sources, tree.generic_of(ClassId(i as u32))))
             .collect();
         let mut pass = Pass {
             tree,
@@ -178,8 +178,20 @@ impl Pass<'_> {
         let mut h = Sha256::new();
         field(&mut h, node.qualified.as_bytes());
         h.update(self.own[id.0 as usize].0);
+        if let Some(spec) = &node.specialisation {
+            // The specialisation's key: the generic class's own text (above)
+            // and each replacement.
+            for (name, c) in &spec.replacements {
+                field(&mut h, name.as_bytes());
+                self.resolution(id, Ok(Resolved::Class(*c)), node.def.span, &mut h)?;
+            }
+        }
         for (name, scope, at) in references(tree, id) {
-            match tree.lookup(name, scope, at) {
+            let found = match scope {
+                Some(s) => tree.lookup_element(name, s, at),
+                None => tree.lookup(name, scope, at),
+            };
+            match found {
                 Ok(Resolved::Builtin(b)) => {
                     field(&mut h, b"builtin");
                     field(&mut h, builtin_name(b).as_bytes());

@@ -10,6 +10,7 @@ pub mod fingerprint;
 pub mod model;
 pub mod modifier;
 mod names;
+mod specialise;
 pub mod tree;
 
 pub use elaborate::Elaborator;
