@@ -15,7 +15,12 @@
 //!   name as written, because what a name denotes depends on the classes
 //!   declared before its use (no look-ahead): adding, removing or
 //!   renaming a class elsewhere can change it. Import targets and the
-//!   packages a dotted name walks through are covered by the same result.
+//!   packages a dotted name walks through are covered by the same result;
+//! - what the names it writes in expressions may denote as package
+//!   constants (`Media.Water.cp`: what `Media.Water` resolves to; a plain
+//!   name: the enclosing classes that may declare it);
+//! - for a specialisation (`specialise`), each redeclared class and its
+//!   replacement: the key the class database compiles it under.
 //!
 //! These are exactly the lookups `Elaborator` makes for the class (the
 //! lookups of a short type's base are that type's own), and elaboration,

@@ -27,9 +27,7 @@ use std::collections::{BTreeMap, HashSet, VecDeque};
 use super::tree::{ClassId, ClassTree, Resolved, Specialisation};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
-use crate::syntax::ast::{
-    Argument, ClassBody, Element, Name, RedeclareClass, TypePrefixes,
-};
+use crate::syntax::ast::{Argument, ClassBody, Element, Name, RedeclareClass, TypePrefixes};
 
 /// How many specialisations a library may make: redeclarations passed
 /// down a hierarchy are few; more means a class specialises itself.
@@ -48,7 +46,9 @@ pub(super) fn run(tree: &mut ClassTree, diags: &mut Vec<Diagnostic>) {
             let (name, args, at, inherited) = match element {
                 Element::Component(c) => (
                     &c.type_name,
-                    c.modification.as_ref().map_or(&[][..], |m| &m.arguments[..]),
+                    c.modification
+                        .as_ref()
+                        .map_or(&[][..], |m| &m.arguments[..]),
                     c.span,
                     false,
                 ),
@@ -176,7 +176,9 @@ fn check(
         )
         .with_label("redeclare of a class that is not replaceable")
         .with_note(node.def.name.span, "declared here without `replaceable`")
-        .with_help("declare it `replaceable package ... constrainedby ...;`, or do not redeclare it"));
+        .with_help(
+            "declare it `replaceable package ... constrainedby ...;`, or do not redeclare it",
+        ));
     }
     if node.def.kind != r.kind {
         return Err(Diagnostic::error(
@@ -191,7 +193,11 @@ fn check(
         )
         .with_label("wrong kind of class")
         .with_note(node.def.name.span, "declared here")
-        .with_help(format!("write `redeclare {} {} = ...`", node.def.kind.keyword(), r.name.name)));
+        .with_help(format!(
+            "write `redeclare {} {} = ...`",
+            node.def.kind.keyword(),
+            r.name.name
+        )));
     }
     let new = match tree.lookup(&r.base, Some(scope), r.base.span) {
         Ok(Resolved::Class(c)) => tree.follow_short(c)?,
@@ -237,13 +243,7 @@ fn conforms(
     let have = interface(tree, new);
     for (name, (shape, span)) in interface(tree, constraining) {
         match have.get(&name) {
-            None => {
-                return Err(constraint(
-                    r,
-                    &format!("it has no element `{name}`"),
-                    span,
-                ))
-            }
+            None => return Err(constraint(r, &format!("it has no element `{name}`"), span)),
             Some((s, _)) if *s != shape => {
                 return Err(constraint(
                     r,
@@ -266,7 +266,12 @@ fn interface(tree: &ClassTree, id: ClassId) -> BTreeMap<String, (String, Span)> 
     out
 }
 
-fn collect(tree: &ClassTree, id: ClassId, out: &mut BTreeMap<String, (String, Span)>, depth: usize) {
+fn collect(
+    tree: &ClassTree,
+    id: ClassId,
+    out: &mut BTreeMap<String, (String, Span)>,
+    depth: usize,
+) {
     if depth > 32 {
         return;
     }
@@ -389,4 +394,3 @@ fn declares(tree: &ClassTree, id: ClassId, name: &str) -> bool {
         .iter()
         .any(|e| matches!(e, Element::Class { class, .. } if class.name.name == name))
 }
-

@@ -59,3 +59,57 @@ fn package_constants_are_folded_with_their_declared_units() {
     assert_eq!(cs[2].elements, vec![1.0, 1990.0]);
     assert!(m.diagnostics().is_empty());
 }
+
+#[test]
+fn a_class_is_specialised_once_per_distinct_set_of_redeclarations() {
+    let base = std::fs::read_to_string(format!("{}/examples/Base.mo", env!("CARGO_MANIFEST_DIR")))
+        .expect("Base.mo");
+    let lib = load_library(vec![
+        ("Base.mo".to_string(), base),
+        (
+            "specialisation.mo".to_string(),
+            fixture("specialisation.mo"),
+        ),
+    ]);
+    assert!(lib.diagnostics.is_empty(), "{:?}", lib.diagnostics);
+    let tree = &lib.tree;
+    let mut db = ClassDb::new(tree, &lib.sources);
+    let m = model(&mut db, tree, "S.Three");
+    let classes: Vec<&str> = m
+        .subs
+        .iter()
+        .map(|s| tree.get(s.class).qualified.as_str())
+        .collect();
+    // The default redeclared is the class as written; two components with
+    // oil share one specialisation.
+    assert_eq!(
+        classes,
+        [
+            "S.Vessel",
+            "S.Vessel",
+            "S.Vessel(Medium = S.Media.Oil)",
+            "S.Vessel(Medium = S.Media.Oil)"
+        ]
+    );
+    assert_eq!(m.subs[2].class, m.subs[3].class);
+    let spec = tree.get(m.subs[2].class);
+    let key = spec.specialisation.as_ref().expect("a specialisation");
+    assert_eq!(key.generic, m.subs[0].class);
+    // Inside the specialisation, the redeclared package's constant.
+    let oil = model(&mut db, tree, "S.Media.Oil");
+    let v = db.model(m.subs[2].class).expect("elaborates");
+    let Equation::Simple { rhs, .. } = &v.equations[0] else {
+        panic!("a simple equation")
+    };
+    let ExprKind::Ref(r) = &rhs.kind else {
+        panic!("a reference")
+    };
+    let Referent::Constant(c) = &r.target else {
+        panic!("a constant")
+    };
+    assert_eq!(c.qualified, format!("{}.cp", oil.qualified));
+    assert_eq!(c.elements, vec![1900.0]);
+    // Passed down: the pipe inside the oil vessel is specialised with oil.
+    let pipe = tree.get(v.subs[0].class);
+    assert_eq!(pipe.qualified, "S.Pipe(Medium = S.Media.Oil)");
+}
