@@ -204,6 +204,7 @@ encapsulated package Mechanical
       connect(root.flangeOnP, revolute.flangeToP);
       connect(revolute.flangeOnP, link.flangeToP);
       connect(link.flangeOnP, body.flangeToP);
+      annotation(experiment(StartTime = 0, StopTime = 3, Tolerance = 1e-06, Interval = 0.01));
     end Pendulum;
 
   end Examples;

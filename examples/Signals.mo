@@ -53,6 +53,34 @@ encapsulated package Signals "Causal signal blocks"
         else height);
     end Ramp;
 
+    block Pulse "Rectangular pulses of the published Pulse (amplitude for width % of every period from startTime), its first ten periods"
+      // The published Pulse repeats forever; this language has no periodic
+      // time event (no `when`/`sample`, no event-generating floor or mod).
+      // Each edge here is a relation of time with a parameter, so an exact
+      // time event, and the block has the first ten periods' twenty edges;
+      // from startTime + 10*period on it stays at offset.
+      parameter Real amplitude = 1 "Height of the pulses";
+      parameter Real width(unit = "1") = 50 "Width of a pulse in % of the period (above 0, below 100)";
+      parameter SI.Time period = 1 "Time of one period (must be positive)";
+      parameter Real offset = 0 "Output between the pulses";
+      parameter SI.Time startTime = 0 "Start of the first pulse";
+      Interfaces.RealOutput y "Pulse signal";
+    protected
+      parameter SI.Time T_width = period*width/100 "Duration of one pulse";
+    equation
+      y = offset + amplitude*(
+        (if time < startTime then 0 else 1) - (if time < startTime + T_width then 0 else 1)
+        + (if time < startTime + period then 0 else 1) - (if time < startTime + period + T_width then 0 else 1)
+        + (if time < startTime + 2*period then 0 else 1) - (if time < startTime + 2*period + T_width then 0 else 1)
+        + (if time < startTime + 3*period then 0 else 1) - (if time < startTime + 3*period + T_width then 0 else 1)
+        + (if time < startTime + 4*period then 0 else 1) - (if time < startTime + 4*period + T_width then 0 else 1)
+        + (if time < startTime + 5*period then 0 else 1) - (if time < startTime + 5*period + T_width then 0 else 1)
+        + (if time < startTime + 6*period then 0 else 1) - (if time < startTime + 6*period + T_width then 0 else 1)
+        + (if time < startTime + 7*period then 0 else 1) - (if time < startTime + 7*period + T_width then 0 else 1)
+        + (if time < startTime + 8*period then 0 else 1) - (if time < startTime + 8*period + T_width then 0 else 1)
+        + (if time < startTime + 9*period then 0 else 1) - (if time < startTime + 9*period + T_width then 0 else 1));
+    end Pulse;
+
   end Sources;
 
   package Continuous "Static and dynamic blocks with continuous signals"
@@ -127,13 +155,23 @@ encapsulated package Signals "Causal signal blocks"
       Continuous.Integrator integrator(k = 1.5, y_start = 1);
     equation
       connect(step.y, integrator.u);
+      annotation(experiment(StartTime = 0, StopTime = 2, Tolerance = 1e-06, Interval = 0.01));
     end StepIntegrator;
+
+    model PulseIntegrator "Ten pulses integrated: every edge is an exact time event"
+      Sources.Pulse pulse(amplitude = 2, width = 30, period = 2, offset = 0.5, startTime = 1);
+      Continuous.Integrator integrator(k = 1, y_start = 0);
+    equation
+      connect(pulse.y, integrator.u);
+      annotation(experiment(StartTime = 0, StopTime = 24, Tolerance = 1e-06, Interval = 0.01));
+    end PulseIntegrator;
 
     model FirstOrderStep "A first-order lag that decays and then follows a step"
       Sources.Step step(height = 1, offset = 0, startTime = 1);
       Continuous.FirstOrder firstOrder(k = 2, T = 0.5, y_start = 0.5);
     equation
       connect(step.y, firstOrder.u);
+      annotation(experiment(StartTime = 0, StopTime = 4, Tolerance = 1e-06, Interval = 0.01));
     end FirstOrderStep;
 
     model SineRampAdd "Sine plus ramp, amplified and integrated"
@@ -147,6 +185,7 @@ encapsulated package Signals "Causal signal blocks"
       connect(ramp.y, add.u2);
       connect(add.y, gain.u);
       connect(gain.y, integrator.u);
+      annotation(experiment(StartTime = 0, StopTime = 5, Tolerance = 1e-06, Interval = 0.01));
     end SineRampAdd;
 
     model PIControlLoop "PI control of a first-order plant after a setpoint step"
@@ -162,6 +201,7 @@ encapsulated package Signals "Causal signal blocks"
       // The plant output fans out to the feedback and to the meter.
       connect(plant.y, feedback.u2);
       connect(plant.y, meter.u);
+      annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-06, Interval = 0.02));
     end PIControlLoop;
 
     model PIPlant "The plant and meter of PIControlLoop on their own, for co-simulation"
@@ -173,6 +213,7 @@ encapsulated package Signals "Causal signal blocks"
       connect(u, plant.u);
       connect(plant.y, y);
       connect(plant.y, meter.u);
+      annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-06, Interval = 0.02));
     end PIPlant;
 
     model PIController "The setpoint, feedback and PI controller of PIControlLoop, for co-simulation"
@@ -186,6 +227,7 @@ encapsulated package Signals "Causal signal blocks"
       connect(measurement, feedback.u2);
       connect(feedback.y, controller.u);
       connect(controller.y, u);
+      annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-06, Interval = 0.02));
     end PIController;
 
   end Examples;

@@ -129,9 +129,11 @@ pub fn write_directory(
         .iter()
         .filter(|v| v.causality == Causality::Input)
         .map(|v| {
-            let start_value = match v.ty {
+            let start_value = match &v.ty {
                 VariableType::Real { start } => start.unwrap_or(0.0),
-                VariableType::Integer { start } => start.unwrap_or(0) as f64,
+                VariableType::Integer { start } | VariableType::Enumeration { start, .. } => {
+                    start.unwrap_or(0) as f64
+                }
                 VariableType::Boolean { start } => f64::from(u8::from(start.unwrap_or(false))),
             };
             (v.name.as_str(), start_value)

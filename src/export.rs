@@ -9,12 +9,12 @@ use crate::fmu::build::model_table;
 use crate::fmu::fmi_rules::check_table;
 use crate::fmu::model_description::{guid_from, model_description_text};
 use crate::fmu::table::Interfaces;
-use crate::fmu::table::ModelTable;
+use crate::fmu::table::{DefaultExperiment, ModelTable};
 use crate::instantiate::{annotate_units, instantiate, instantiate_for_check, SetValue};
 use crate::resolve::tree::ClassTree;
 use crate::resolve::ClassId;
 use crate::source::{FileId, SourceMap, Span};
-use crate::syntax::ast::{ClassBody, ClassKind, StoredDefinition};
+use crate::syntax::ast::{ClassBody, ClassKind, Experiment, StoredDefinition};
 use crate::syntax::parse;
 use crate::units::{ModelUnits, UnitSignatures, Verdict};
 use std::collections::HashSet;
@@ -396,12 +396,14 @@ pub struct ExportOutput {
 }
 
 /// Compiles `model` of the library into kernels, a system file and a model
-/// description that declares both FMI interfaces.
+/// description that declares both FMI interfaces. `stop_time` is the
+/// explicit stop time of the `DefaultExperiment` (an `f64`, or `None` for the
+/// model's `experiment` annotation; see [`default_experiment`]).
 pub fn export_model(
     lib: &Library,
     model: &str,
     sets: &[SetValue],
-    stop_time: f64,
+    stop_time: impl Into<Option<f64>>,
 ) -> Result<ExportOutput, ExportError> {
     export_model_with(lib, model, sets, stop_time, Interfaces::BOTH)
 }
@@ -412,7 +414,7 @@ pub fn export_model_with(
     lib: &Library,
     model: &str,
     sets: &[SetValue],
-    stop_time: f64,
+    stop_time: impl Into<Option<f64>>,
     interfaces: Interfaces,
 ) -> Result<ExportOutput, ExportError> {
     // Export only from a library that checks clean as a whole, so that an
@@ -436,9 +438,10 @@ pub fn export_checked(
     db: &mut ClassDb,
     model: &str,
     sets: &[SetValue],
-    stop_time: f64,
+    stop_time: impl Into<Option<f64>>,
     interfaces: Interfaces,
 ) -> Result<ExportOutput, ExportError> {
+    let stop_time: Option<f64> = stop_time.into();
     let id = lib
         .tree
         .find_qualified(model)
@@ -451,6 +454,9 @@ pub fn export_checked(
             models: exportable_below(&lib.tree, id),
         });
     }
+    let class = &lib.tree.get(id).def;
+    let experiment = default_experiment(class.experiment.as_ref(), stop_time)
+        .map_err(|d| ExportError::Diagnostics(vec![d]))?;
     db.compile_below(id);
     let mut sys = instantiate(db, id, sets).map_err(ExportError::Diagnostics)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
@@ -475,7 +481,8 @@ pub fn export_checked(
     let system_c = system::generate(&sys, &model_identifier);
     let mut system_resource =
         system::image(&sys, &schedule, &model_identifier).to_bytes(DRAFT_GUID);
-    let mut table = model_table(&mut sys, &model_identifier, stop_time);
+    let mut table = model_table(&mut sys, &model_identifier, experiment.stop_time);
+    table.default_experiment = experiment;
     table.interfaces = interfaces;
     crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule);
     table.source_files =
@@ -528,6 +535,66 @@ pub fn export_checked(
         n_instances,
         n_steps,
     })
+}
+
+/// The FMU's `DefaultExperiment`: the model's `experiment` annotation, with
+/// an explicit `stop_time` (`mofmu export --stop-time`) in place of its
+/// `StopTime`. What neither gives is start 0, stop 1, tolerance 1e-6 and no
+/// step size. A value an importer could not use is MX030 at the annotation.
+pub fn default_experiment(
+    annotation: Option<&Experiment>,
+    stop_time: Option<f64>,
+) -> Result<DefaultExperiment, Diagnostic> {
+    let Some(a) = annotation else {
+        return Ok(DefaultExperiment {
+            start_time: 0.0,
+            stop_time: stop_time.unwrap_or(1.0),
+            tolerance: 1e-6,
+            step_size: None,
+        });
+    };
+    let e = DefaultExperiment {
+        start_time: a.start_time.unwrap_or(0.0),
+        stop_time: stop_time.or(a.stop_time).unwrap_or(1.0),
+        tolerance: a.tolerance.unwrap_or(1e-6),
+        step_size: a.interval,
+    };
+    let problem = if !(e.start_time.is_finite() && e.stop_time.is_finite()) {
+        Some("its start and stop times must be finite".to_string())
+    } else if e.stop_time <= e.start_time {
+        Some(format!(
+            "its stop time {} is not after its start time {}{}",
+            e.stop_time,
+            e.start_time,
+            if stop_time.is_some() {
+                " (the stop time is the one given to export)"
+            } else {
+                ""
+            }
+        ))
+    } else if !(e.tolerance > 0.0 && e.tolerance < 1.0) {
+        Some(format!(
+            "its Tolerance {} is not between 0 and 1",
+            e.tolerance
+        ))
+    } else if e.step_size.is_some_and(|h| !(h.is_finite() && h > 0.0)) {
+        Some("its Interval must be positive".to_string())
+    } else {
+        None
+    };
+    match problem {
+        None => Ok(e),
+        Some(problem) => Err(Diagnostic::error(
+            "MX030",
+            a.span,
+            format!("the experiment cannot be the FMU's DefaultExperiment: {problem}"),
+        )
+        .with_label("experiment annotation")
+        .with_help(
+            "give StartTime < StopTime, 0 < Tolerance < 1 and a positive Interval \
+             (or another --stop-time)",
+        )),
+    }
 }
 
 /// The unit diagnostics of class `id` and of the classes of its components,

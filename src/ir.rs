@@ -286,6 +286,15 @@ pub struct Block {
     pub reads: Vec<SlotId>,
 }
 
+/// An enumeration type as the FMU declares it (`<TypeDefinitions>`): its
+/// qualified name and its literals with their descriptions, the first
+/// with the value 1.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct EnumerationType {
+    pub name: String,
+    pub literals: Vec<(String, Option<String>)>,
+}
+
 /// An Integer or Boolean parameter: fixed at export, part of the layout.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IntParam {

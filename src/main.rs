@@ -14,7 +14,7 @@ use mofmu::export::{
     Library,
 };
 use mofmu::fmu::table::Interfaces;
-use mofmu::instantiate::SetValue;
+use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, model::take_build_spec, ObjectCache};
 
@@ -90,12 +90,13 @@ enum Command {
         /// Where to write the .fmu (not needed with --cross-check).
         #[arg(short = 'o', long, required_unless_present = "cross_check")]
         output: Option<PathBuf>,
-        /// Override a parameter: --set rod.n=10000 (repeatable).
+        /// Override a parameter: --set rod.n=10000, --set clip=false, --set mode=Boost (repeatable).
         #[arg(long = "set", value_name = "INST.PARAM=VALUE")]
         sets: Vec<String>,
-        /// Stop time written to the FMU's DefaultExperiment.
-        #[arg(long, default_value_t = 1.0)]
-        stop_time: f64,
+        /// Stop time written to the FMU's DefaultExperiment (default: the
+        /// model's `experiment` annotation, else 1).
+        #[arg(long)]
+        stop_time: Option<f64>,
         /// FMI interfaces declared in modelDescription.xml.
         #[arg(long, value_enum, default_value_t = ExportInterface::Both)]
         interface: ExportInterface,
@@ -268,13 +269,10 @@ fn parse_set(s: &str) -> Result<SetValue> {
     let Some((path, value)) = s.split_once('=') else {
         bail!("--set {s}: expected INST.PARAM=VALUE");
     };
-    let value: f64 = value
-        .trim()
-        .parse()
-        .with_context(|| format!("--set {s}: `{value}` is not a number"))?;
-    if !value.is_finite() {
-        bail!("--set {s}: the value must be finite");
-    }
+    let value = match SetLiteral::parse(value) {
+        Ok(v) => v,
+        Err(why) => bail!("--set {s}: {why}"),
+    };
     Ok(SetValue {
         path: path.trim().to_string(),
         value,

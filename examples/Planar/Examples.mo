@@ -45,6 +45,7 @@ encapsulated package Examples "The planar examples, with the published parameter
   equation
     connect(fixed.flange, freeMotion.flange_a);
     connect(freeMotion.flange_b, body.flange);
+    annotation(experiment(StartTime = 0, StopTime = 3, Tolerance = 1e-06, Interval = 0.01));
   end FreeBody;
 
   model Pendulum "A free swinging pendulum released horizontally"
@@ -56,6 +57,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(fixed.flange, revolute.flange_a);
     connect(revolute.flange_b, fixedTranslation.flange_a);
     connect(fixedTranslation.flange_b, body.flange);
+    annotation(experiment(StartTime = 0, StopTime = 3, Tolerance = 1e-06, Interval = 0.01));
   end Pendulum;
 
   model DoublePendulum "Double pendulum released horizontally (chaotic after a few seconds)"
@@ -73,6 +75,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(fixedTranslation.flange_b, revolute1.flange_a);
     connect(revolute1.flange_b, fixedTranslation1.flange_a);
     connect(fixedTranslation1.flange_b, body1.flange);
+    annotation(experiment(StartTime = 0, StopTime = 3, Tolerance = 1e-06, Interval = 0.01));
   end DoublePendulum;
 
   model CraneCrab "A damped crane crab with a pendulum released at 150 degrees"
@@ -88,6 +91,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(prismatic.flange_b, revolute.flange_a);
     connect(revolute.flange_b, fixedTranslation.flange_a);
     connect(fixedTranslation.flange_b, body.flange);
+    annotation(experiment(StartTime = 0, StopTime = 5, Tolerance = 1e-06, Interval = 0.01));
   end CraneCrab;
 
   model CraneCrabControlled "An inverted pendulum on a crab, balanced by a PD controller"
@@ -111,6 +115,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(revolute.flange_b, angleSensor.flange_b);
     connect(angleSensor.phi, pd.u);
     connect(pd.y, prismatic.u);
+    annotation(experiment(StartTime = 0, StopTime = 3, Tolerance = 1e-06, Interval = 0.01));
   end CraneCrabControlled;
 
   model InvertedCraneCrab "An upright pendulum on a crab made to follow an angle trajectory"
@@ -140,6 +145,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(reference.y, pd.u_ref);
     connect(angleSensor.w, pd.du);
     connect(pd.y, prismatic.u);
+    annotation(experiment(StartTime = 0, StopTime = 3, Tolerance = 1e-06, Interval = 0.01));
   end InvertedCraneCrab;
 
   model PistonEngine "Crank, rod and piston: a kinematic loop with one degree of freedom"
@@ -164,6 +170,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(prismatic.flange_b, bodyPiston.flange);
     connect(pistonRod.flange_b, revolutePiston.flange_a);
     connect(prismatic.flange_b, revolutePiston.flange_b);
+    annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-06, Interval = 0.01));
   end PistonEngine;
 
   model KinematicLoop "A linkage on a sprung slider with a pendulum: a loop with two degrees of freedom"
@@ -188,6 +195,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(revolute3.flange_b, fixedTranslation2.flange_a);
     connect(fixedTranslation1.flange_b, revolute2.flange_a);
     connect(fixedTranslation2.flange_b, revolute2.flange_b);
+    annotation(experiment(StartTime = 0, StopTime = 6, Tolerance = 1e-06, Interval = 0.01));
   end KinematicLoop;
 
   model SpringDamperBody "A free body hanging from a spring-damper attached off its centre of mass"
@@ -202,6 +210,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(freeMotion.flange_b, arm.flange_a);
     connect(fixed.flange, springDamper.flange_a);
     connect(arm.flange_b, springDamper.flange_b);
+    annotation(experiment(StartTime = 0, StopTime = 5, Tolerance = 1e-06, Interval = 0.01));
   end SpringDamperBody;
 
   model FiveLinkPendulum "Five links with a body on every link, assembled from the same classes"
@@ -237,6 +246,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(link4.flange_b, rev5.flange_a);
     connect(rev5.flange_b, link5.flange_a);
     connect(link5.flange_b, body5.flange);
+    annotation(experiment(StartTime = 0, StopTime = 2, Tolerance = 1e-06, Interval = 0.01));
   end FiveLinkPendulum;
 
   // --- Wheels and vehicles ----------------------------------------------
@@ -245,20 +255,29 @@ encapsulated package Examples "The planar examples, with the published parameter
     // The published CounterSpin: the slip 2 + 0.1*15 = 3.5 m/s first makes
     // the wheel slide and turns its spin around; near 2 s the slip reaches
     // the steep adhesion part of the characteristic and the wheel rolls.
+    // TD = 0 in every joint and inertia: the rigid position law q' = v of the
+    // published library. TD = 1e-4 s would lead the positions by TD times the
+    // change of velocity (docs/planar.md, "The dialectic time constant TD").
     Parts.Fixed fixed "The road";
-    Joints.DryFrictionRolling rolling(R = 0.1, vAdhesion = 0.01, vSlide = 0.03, mu_A = 0.5,
+    Joints.DryFrictionRolling rolling(R = 0.1, TD = 0, vAdhesion = 0.01, vSlide = 0.03, mu_A = 0.5,
       mu_S = 0.15, x_start = 0, vx_start = 2, phi_start = 0, w_start = 15);
     Parts.Body body(m = 0.01, I = 0.0005);
   equation
     connect(fixed.flange, rolling.flange_a);
     connect(rolling.flange_b, body.flange);
+    annotation(experiment(StartTime = 0, StopTime = 3, Tolerance = 1e-06, Interval = 0.01));
   end CounterSpin;
 
   model WheelBasedCraneCrab "A pendulum hanging from the hub of a wheel that rolls without slip"
+    // TD = 0 in every joint and inertia: the rigid position law q' = v of the
+    // published library. TD = 1e-4 s would lead the positions by TD times the
+    // change of velocity (docs/planar.md, "The dialectic time constant TD").
+    // Here it matters most: the pendulum whips through its lowest point near
+    // 1 s and 3.2 s, where the lead of TD = 1e-4 s is 1.58 rad/s in rolling.w.
     Parts.Fixed fixed "The road";
-    Joints.IdealRolling rolling(R = 0.3, x_start = 0, phi_start = 0, w_start = 0);
+    Joints.IdealRolling rolling(R = 0.3, TD = 0, x_start = 0, phi_start = 0, w_start = 0);
     Parts.Body body(m = 1, I = 0.1) "Wheel";
-    Joints.Revolute revolute(phi_start = 1.3962634015955, w_start = 0) "Pendulum joint, relative to the turning wheel";
+    Joints.Revolute revolute(TD = 0, phi_start = 1.3962634015955, w_start = 0) "Pendulum joint, relative to the turning wheel";
     Parts.FixedTranslation fixedTranslation(r = {1, 0});
     Parts.Body body1(m = 2, I = 0.2) "Pendulum";
   equation
@@ -267,18 +286,24 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(rolling.flange_b, revolute.flange_a);
     connect(revolute.flange_b, fixedTranslation.flange_a);
     connect(fixedTranslation.flange_b, body1.flange);
+    // Tolerance 1e-8: at 1e-6, FMPy's CVode leaves the published solution by
+    // more than 1e-3 here (docs/planar.md, "Matching the published library").
+    annotation(experiment(StartTime = 0, StopTime = 4.5, Tolerance = 1e-08, Interval = 0.01));
   end WheelBasedCraneCrab;
 
   model TestIdealWheel "An ideal wheel driven round a circle by a constant torque (no gravity)"
     // The wheel sits on a prismatic joint along a free revolute arm; its
     // lateral constraint keeps the radius at 1 m, its rolling constraint
     // ties the arm's rotation to the shaft's.
+    // TD = 0 in every joint and inertia: the rigid position law q' = v of the
+    // published library. TD = 1e-4 s would lead the positions by TD times the
+    // change of velocity (docs/planar.md, "The dialectic time constant TD").
     Parts.Fixed fixed;
-    Joints.Revolute revolute(phi_start = 0, w_start = 0);
-    Joints.Prismatic prismatic(e = {0, 1}, s_start = 1, v_start = 0);
+    Joints.Revolute revolute(TD = 0, phi_start = 0, w_start = 0);
+    Joints.Prismatic prismatic(e = {0, 1}, TD = 0, s_start = 1, v_start = 0);
     Parts.Body body(m = 10, I = 1, g = {0, 0});
     Wheels.IdealWheel idealWheel(radius = 0.3, e = {1, 0});
-    Rotational.Inertia inertia(J = 1, phi_start = 0, w_start = 0);
+    Rotational.Inertia inertia(J = 1, TD = 0, phi_start = 0, w_start = 0);
     Rotational.ConstantTorque engineTorque(tau_constant = 2);
   equation
     connect(fixed.flange, revolute.flange_a);
@@ -287,6 +312,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(prismatic.flange_b, idealWheel.frame);
     connect(inertia.flange, idealWheel.flange);
     connect(inertia.flange, engineTorque.flange);
+    annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-06, Interval = 0.01));
   end TestIdealWheel;
 
   model TestDryFrictionWheel "A dry-friction wheel driven round a circle by a constant torque (no gravity)"
@@ -294,13 +320,16 @@ encapsulated package Examples "The planar examples, with the published parameter
     // up, the longitudinal friction drives the arm round, and the lateral
     // friction holds the body against the centrifugal force until it slides
     // outwards along the prismatic joint.
+    // TD = 0 in every joint and inertia: the rigid position law q' = v of the
+    // published library. TD = 1e-4 s would lead the positions by TD times the
+    // change of velocity (docs/planar.md, "The dialectic time constant TD").
     Parts.Fixed fixed;
-    Joints.Revolute revolute(phi_start = 0, w_start = 0);
-    Joints.Prismatic prismatic(e = {0, 1}, s_start = 1, v_start = 0);
+    Joints.Revolute revolute(TD = 0, phi_start = 0, w_start = 0);
+    Joints.Prismatic prismatic(e = {0, 1}, TD = 0, s_start = 1, v_start = 0);
     Parts.Body body(m = 10, I = 1, g = {0, 0});
     Wheels.DryFrictionWheel dryFrictionWheel(radius = 0.3, e = {1, 0}, N = 100, vAdhesion = 0.1,
       vSlide = 0.3, mu_A = 0.8, mu_S = 0.4);
-    Rotational.Inertia inertia(J = 1, phi_start = 0, w_start = 0);
+    Rotational.Inertia inertia(J = 1, TD = 0, phi_start = 0, w_start = 0);
     Rotational.ConstantTorque engineTorque(tau_constant = 2);
   equation
     connect(fixed.flange, revolute.flange_a);
@@ -309,17 +338,23 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(prismatic.flange_b, dryFrictionWheel.frame);
     connect(inertia.flange, dryFrictionWheel.flange);
     connect(inertia.flange, engineTorque.flange);
+    // Tolerance 1e-8: at 1e-6, FMPy's CVode leaves the published solution by
+    // more than 1e-3 here (docs/planar.md, "Matching the published library").
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
   end TestDryFrictionWheel;
 
   model TestSlipBasedWheel "A slip-based wheel driven round a circle by a constant torque (no gravity)"
+    // TD = 0 in every joint and inertia: the rigid position law q' = v of the
+    // published library. TD = 1e-4 s would lead the positions by TD times the
+    // change of velocity (docs/planar.md, "The dialectic time constant TD").
     Parts.Fixed fixed;
-    Joints.Revolute revolute(phi_start = 0, w_start = 0);
-    Joints.Prismatic prismatic(e = {0, 1}, s_start = 1, v_start = 0);
+    Joints.Revolute revolute(TD = 0, phi_start = 0, w_start = 0);
+    Joints.Prismatic prismatic(e = {0, 1}, TD = 0, s_start = 1, v_start = 0);
     Parts.Body body(m = 10, I = 1, g = {0, 0});
     Wheels.SlipBasedWheel slipBasedWheel(radius = 0.3, e = {1, 0}, N = 100, sAdhesion = 0.04,
       sSlide = 0.12, vAdhesion_min = 0.05, vSlide_min = 0.15, mu_A = 0.8, mu_S = 0.4);
     Sources.Constant dynamicLoad(k = 0);
-    Rotational.Inertia inertia(J = 1, phi_start = 0, w_start = 0);
+    Rotational.Inertia inertia(J = 1, TD = 0, phi_start = 0, w_start = 0);
     Rotational.ConstantTorque engineTorque(tau_constant = 2);
   equation
     connect(fixed.flange, revolute.flange_a);
@@ -329,6 +364,9 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(dynamicLoad.y, slipBasedWheel.dynamicLoad);
     connect(inertia.flange, slipBasedWheel.flange);
     connect(inertia.flange, engineTorque.flange);
+    // Tolerance 1e-8: at 1e-6, FMPy's CVode leaves the published solution by
+    // more than 1e-3 here (docs/planar.md, "Matching the published library").
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
   end TestSlipBasedWheel;
 
   model SingleTrack "A single-track vehicle on ideal wheels: rear drive, a castor front wheel with trail"
@@ -336,19 +374,22 @@ encapsulated package Examples "The planar examples, with the published parameter
     // wheel hangs on a free revolute joint 0.1 m behind its axis and starts
     // turned by 40 degrees. The published wheels have no inertia on their
     // shafts, so each shaft here is a massless Rotational.Inertia.
+    // TD = 0 in every joint and inertia: the rigid position law q' = v of the
+    // published library. TD = 1e-4 s would lead the positions by TD times the
+    // change of velocity (docs/planar.md, "The dialectic time constant TD").
     Parts.Fixed fixed;
-    Joints.FreeMotion freeMotion "Chassis at the rear axle";
+    Joints.FreeMotion freeMotion(TD = 0) "Chassis at the rear axle";
     Parts.Body bodyRear(m = 10, I = 0.1, g = {0, 0});
     Wheels.IdealWheel idealWheelRear(radius = 0.3, e = {0, 1});
-    Rotational.Inertia rearShaft(J = 0) "Massless shaft of the rear wheel";
+    Rotational.Inertia rearShaft(J = 0, TD = 0) "Massless shaft of the rear wheel";
     Rotational.ConstantTorque engineTorque(tau_constant = 2);
     Parts.FixedTranslation chassis(r = {0, 1}) "Rear axle to the steering axis";
     Forces.AirResistance airResistance(c_W = 0.4, area = 2, rho = 1.18, e = {0, 1});
-    Joints.Revolute revolute(phi_start = 0.69813170079773, w_start = 0) "Free steering axis";
+    Joints.Revolute revolute(TD = 0, phi_start = 0.69813170079773, w_start = 0) "Free steering axis";
     Parts.FixedTranslation trail(r = {0, -0.1});
     Parts.Body bodyFront(m = 2, I = 0.1, g = {0, 0});
     Wheels.IdealWheel idealWheelFront(radius = 0.3, e = {0, 1});
-    Rotational.Inertia frontShaft(J = 0) "Massless shaft of the front wheel";
+    Rotational.Inertia frontShaft(J = 0, TD = 0) "Massless shaft of the front wheel";
   equation
     connect(fixed.flange, freeMotion.flange_a);
     connect(freeMotion.flange_b, bodyRear.flange);
@@ -362,19 +403,24 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(trail.flange_b, bodyFront.flange);
     connect(trail.flange_b, idealWheelFront.frame);
     connect(frontShaft.flange, idealWheelFront.flange);
+    annotation(experiment(StartTime = 0, StopTime = 6, Tolerance = 1e-06, Interval = 0.01));
   end SingleTrack;
 
-  model TwoTrack "A two-track vehicle on dry-friction wheels: rear drive through a differential, the first pulse of the published steering torque"
+  model TwoTrack "A two-track vehicle on dry-friction wheels: rear drive through a differential, steered by the published periodic torque pulse"
     // The chassis is a free body at the middle of the rear axle; the front
     // axle is 2 m ahead, the wheels 0.75 m to either side. Both front wheels
     // hang on DrivenRevolute joints with a 0.05 m trail, turned by one
     // massless steering shaft that starts at 25 degrees to the left. The
     // published model turns its steering joints the other way round (chassis
     // at frame_b), so its angle -25 degrees and pulse of -2 N.m are +25
-    // degrees and +2 N.m here; of its periodic pulse (period 2 s, 30 %) the
-    // first one, from 1 s to 1.6 s, lies within the compared horizon.
+    // degrees and +2 N.m here. The pulse is the published one: 2 N.m for 30 %
+    // of every 2 s period from 1 s on (Signals.Sources.Pulse has its first
+    // ten periods, up to 21 s; the published horizon is 3 s).
+    // TD = 0 in every joint and inertia: the rigid position law q' = v of the
+    // published library. TD = 1e-4 s would lead the positions by TD times the
+    // change of velocity (docs/planar.md, "The dialectic time constant TD").
     Parts.Fixed fixed;
-    Joints.FreeMotion freeMotion "Chassis at the middle of the rear axle";
+    Joints.FreeMotion freeMotion(TD = 0) "Chassis at the middle of the rear axle";
     Parts.Body body1(m = 300, I = 0.1, g = {0, 0}) "Chassis";
     Parts.FixedTranslation fixedTranslation1(r = {0, 2}) "Rear axle to front axle";
     // Rear axle, driven through the differential.
@@ -384,8 +430,8 @@ encapsulated package Examples "The planar examples, with the published parameter
       vSlide = 0.3, mu_A = 1, mu_S = 0.7) "Rear left";
     Wheels.DryFrictionWheel wheelJoint3(radius = 0.25, e = {0, 1}, N = 1500, vAdhesion = 0.1,
       vSlide = 0.3, mu_A = 1, mu_S = 0.7) "Rear right";
-    Rotational.Inertia inertia1(J = 1) "Rear left wheel";
-    Rotational.Inertia inertia2(J = 1) "Rear right wheel";
+    Rotational.Inertia inertia1(J = 1, TD = 0) "Rear left wheel";
+    Rotational.Inertia inertia2(J = 1, TD = 0) "Rear right wheel";
     Rotational.IdealDifferential differentialGear;
     Rotational.ConstantTorque constantTorque1(tau_constant = 25) "Drive torque";
     // Front axle, steered.
@@ -393,11 +439,9 @@ encapsulated package Examples "The planar examples, with the published parameter
     Parts.FixedTranslation frontRight(r = {0.75, 0});
     Joints.DrivenRevolute revolute2 "Left steering joint";
     Joints.DrivenRevolute revolute "Right steering joint";
-    Rotational.Inertia steering(J = 0, phi_start = 0.43633231299858, w_start = 0) "Massless steering shaft";
+    Rotational.Inertia steering(J = 0, TD = 0, phi_start = 0.43633231299858, w_start = 0) "Massless steering shaft";
     Rotational.Torque torque "Steering torque";
-    Sources.Step pulseOn(height = 2, startTime = 1);
-    Sources.Step pulseOff(height = -2, startTime = 1.6);
-    Continuous.Add pulse;
+    Sources.Pulse pulse(amplitude = 2, width = 30, period = 2, startTime = 1) "Steering torque pulse";
     Parts.FixedTranslation leftTrail(r = {0, -0.05});
     Parts.FixedTranslation rightTrail(r = {0, -0.05});
     Parts.Body body(m = 100, I = 1, g = {0, 0}) "Front left wheel carrier";
@@ -406,8 +450,8 @@ encapsulated package Examples "The planar examples, with the published parameter
       vSlide = 0.3, mu_A = 1, mu_S = 0.7) "Front left";
     Wheels.DryFrictionWheel wheelJoint4(radius = 0.25, e = {0, 1}, N = 1000, vAdhesion = 0.1,
       vSlide = 0.3, mu_A = 1, mu_S = 0.7) "Front right";
-    Rotational.Inertia inertia(J = 1) "Front left wheel";
-    Rotational.Inertia inertia3(J = 1) "Front right wheel";
+    Rotational.Inertia inertia(J = 1, TD = 0) "Front left wheel";
+    Rotational.Inertia inertia3(J = 1, TD = 0) "Front right wheel";
   equation
     connect(fixed.flange, freeMotion.flange_a);
     connect(freeMotion.flange_b, body1.flange);
@@ -428,8 +472,6 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(steering.flange, revolute2.axis);
     connect(steering.flange, revolute.axis);
     connect(steering.flange, torque.flange);
-    connect(pulseOn.y, pulse.u1);
-    connect(pulseOff.y, pulse.u2);
     connect(pulse.y, torque.tau);
     connect(revolute2.flange_b, leftTrail.flange_a);
     connect(revolute.flange_b, rightTrail.flange_a);
@@ -439,6 +481,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(rightTrail.flange_b, wheelJoint4.frame);
     connect(inertia.flange, wheelJoint1.flange);
     connect(inertia3.flange, wheelJoint4.flange);
+    annotation(experiment(StartTime = 0, StopTime = 3, Tolerance = 1e-06, Interval = 0.01));
   end TwoTrack;
 
   // --- Changing structure as a fixed superset of states -------------------
@@ -475,6 +518,7 @@ encapsulated package Examples "The planar examples, with the published parameter
     connect(ignition2.y, thrustProfile2.u1);
     connect(burnout2.y, thrustProfile2.u2);
     connect(thrustProfile2.y, thrust2.u);
+    annotation(experiment(StartTime = 0, StopTime = 16, Tolerance = 1e-06, Interval = 0.01));
   end TwoStageRocket;
 
 end Examples;

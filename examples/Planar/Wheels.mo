@@ -61,13 +61,13 @@ encapsulated package Wheels "Vehicle wheels: a planar frame that rolls in its dr
     // The contact point slips with (v_long - radius*w, v_lat). The road's
     // force on the vehicle has the magnitude N*mu(|slip|) against the slip.
     // It depends on velocities only, so the wheel is a force element like a
-    // damper and needs no tearing. The slip speed is regularised as
-    // sqrt(|slip|^2 + v_small^2), which keeps the direction of a vanishing
-    // slip finite and is smooth at rest (the published library adds v_small
-    // to |slip| instead; the two differ by less than v_small).
+    // damper and needs no tearing. The slip speed is regularised as the
+    // published DryFrictionWheelJoint and SlipBasedWheelJoint do it,
+    // |slip| + v_small: the direction slip/v_slip stays finite at rest, where
+    // the force vanishes with the slip.
     parameter SI.Length radius = 0.3 "Wheel radius";
     parameter Real e[2] = {1, 0} "Driving direction, resolved in the frame";
-    parameter SI.Velocity v_small = 1e-4 "Regularisation of the slip speed (keeps its direction finite at rest)";
+    parameter SI.Velocity v_small = 1e-4 "Regularisation of the slip speed, added to |slip| as in the published wheel joints";
     Interfaces.FlangeTo frame "Hub, on the vehicle";
     Rotational.FlangeTo flange "Shaft spinning the wheel";
     Real R[2, 2] "Rotation from the frame to the world frame";
@@ -90,7 +90,11 @@ encapsulated package Wheels "Vehicle wheels: a planar frame that rolls in its dr
     v_lat = frame.v0*n0;
     v_slip_long = v_long - radius*flange.w;
     v_slip_lat = v_lat;
-    v_slip = sqrt(v_slip_long^2 + v_slip_lat^2 + v_small^2);
+    // |slip| written so that its derivative stays finite at rest: sqrt has
+    // an infinite slope at 0, and the tangent code that builds the tearing
+    // matrix and the Jacobian would meet 0/0 there. The value is |slip|.
+    v_slip = noEvent(if v_slip_long^2 + v_slip_lat^2 > 0 then sqrt(v_slip_long^2 + v_slip_lat^2)
+      else 0) + v_small;
   end PartialFrictionWheel;
 
   model DryFrictionWheel "Wheel under a regularised dry-friction law with a constant normal load"

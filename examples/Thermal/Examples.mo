@@ -8,6 +8,7 @@ package Examples "Small thermal systems"
   equation
     connect(hot.port, conductor.port_a);
     connect(conductor.port_b, cold.port);
+    annotation(experiment(StartTime = 0, StopTime = 100, Tolerance = 1e-06, Interval = 0.5));
   end TwoCapacitors;
 
   model CapacitorCooling "A hot body cools towards a fixed ambient temperature"
@@ -17,6 +18,7 @@ package Examples "Small thermal systems"
   equation
     connect(ambient.port, conductor.port_a);
     connect(conductor.port_b, body.port);
+    annotation(experiment(StartTime = 0, StopTime = 100, Tolerance = 1e-06, Interval = 0.5));
   end CapacitorCooling;
 
   model HeatedCapacitor "A heated body that loses heat to a fixed ambient temperature"
@@ -30,6 +32,7 @@ package Examples "Small thermal systems"
     connect(body.port, heater.port);
     connect(body.port, conductor.port_a);
     connect(conductor.port_b, ambient.port);
+    annotation(experiment(StartTime = 0, StopTime = 100, Tolerance = 1e-06, Interval = 0.5));
   end HeatedCapacitor;
 
   model RodHeating "A rod heated at one end through a conductor, insulated at the other"
@@ -41,6 +44,7 @@ package Examples "Small thermal systems"
     connect(source.port, conductor.port_a);
     connect(conductor.port_b, rod.port_a);
     connect(rod.port_b, insulation.port);
+    annotation(experiment(StartTime = 0, StopTime = 100, Tolerance = 1e-06, Interval = 0.5));
   end RodHeating;
 
 end Examples;

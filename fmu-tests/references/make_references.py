@@ -165,6 +165,15 @@ def step_integrator(t: np.ndarray) -> dict[str, np.ndarray]:
     return {"integrator.x": y_start + k * integral_of_step}
 
 
+def pulse_integrator(t: np.ndarray) -> dict[str, np.ndarray]:
+    # pulse(amplitude=2, width=30 %, period=2, offset=0.5, startTime=1; its
+    # first ten periods) -> integrator(k=1, y_start=0): the offset's ramp plus
+    # 2 times the time spent inside the pulses [1 + 2j, 1.6 + 2j), j < 10.
+    amplitude, width, period, offset, start = 2.0, 0.3, 2.0, 0.5, 1.0
+    inside = sum(np.clip(t - (start + j * period), 0.0, width * period) for j in range(10))
+    return {"integrator.x": offset * t + amplitude * inside}
+
+
 def first_order_step(t: np.ndarray) -> dict[str, np.ndarray]:
     # step(height=1, offset=0, startTime=1) -> firstOrder(k=2, T=0.5, y_start=0.5)
     # T*x' + x = k*u, u = 0 before the step and 1 after it.
@@ -323,12 +332,44 @@ def acc2_two_vessels(t: np.ndarray) -> dict[str, np.ndarray]:
         return t_inf + (t0 - t_inf) * np.exp(-g * t / (rho * v * cp))
 
     return {"w.T": vessel(4184.0, 995.0), "a.T": vessel(1900.0, 870.0)}
+def acc3_clip(clip: bool) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """Acc3.Clip: u = exp(-t); with clipping y = max(u, 0.5) (the clip
+    starts at the state event t = ln 2), removed = y - u; x integrates y."""
+    lower = 0.5
+
+    def solve(t: np.ndarray) -> dict[str, np.ndarray]:
+        u = np.exp(-t)
+        if not clip:
+            return {"x": 1.0 - u, "y": u, "removed": np.zeros_like(t)}
+        t_event = math.log(1.0 / lower)
+        clipped = t >= t_event
+        y = np.where(clipped, lower, u)
+        x = np.where(clipped, (1.0 - lower) + lower * (t - t_event), 1.0 - u)
+        return {"x": x, "y": y, "removed": y - u}
+
+    return solve
+
+
+def acc6_room(power_factor: float) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """Acc6.Room: C dT/dt = heat - sum(G) (T - 290), T(0) = T_set = 300, with
+    C = 1000, sum(G) = 2 + 3 + 5 and heat = power_factor * 150 (Off 0,
+    Heat 1, Boost 2)."""
+    c, g, t_amb, t_set = 1000.0, 10.0, 290.0, 300.0
+    heat = power_factor * 150.0
+
+    def solve(t: np.ndarray) -> dict[str, np.ndarray]:
+        t_inf = t_amb + heat / g
+        temperature = t_inf + (t_set - t_inf) * np.exp(-g * t / c)
+        return {"T": temperature, "heat": np.full_like(t, heat)}
+
+    return solve
 
 
 # The reference file name (without .csv) -> the function that computes it.
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "StepIntegrator": step_integrator,
     "FirstOrderStep": first_order_step,
+    "PulseIntegrator": pulse_integrator,
     "SineRampAdd": sine_ramp_add,
     "PIControlLoop": pi_control_loop,
     "TwoCapacitors": two_capacitors,
@@ -338,6 +379,11 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "RodHeating_n10": rod_heating(10),
     "RodHeating_n100": rod_heating(100),
     "Acc2_TwoVessels": acc2_two_vessels,
+    "Acc3_Clip": acc3_clip(True),
+    "Acc3_Clip_noclip": acc3_clip(False),
+    "Acc6_Room": acc6_room(1.0),
+    "Acc6_Room_Boost": acc6_room(2.0),
+    "Acc6_Room_Off": acc6_room(0.0),
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)

@@ -132,6 +132,7 @@ class Model:
         self.extra_rhs = extra_rhs  # (t, q, w, x) -> x'
         self.outputs = outputs  # (t, q, w, x) -> dict
         self.events = list(events)
+        self.mode_time = 0.0
 
     def rhs(self, td: float) -> Callable:
         n = self.n
@@ -155,6 +156,10 @@ def integrate(model: Model, t: np.ndarray, td: float, method: str) -> np.ndarray
         mask = (t >= t0) & ((t <= t1) if last else (t < t1))
         # The grid points of this piece and its end, which starts the next piece.
         t_eval = np.unique(np.append(t[mask], t1))
+        # An instant inside the piece: inputs that switch at the events read
+        # their value there, so that the ends of a piece (where an input
+        # switches) see the value of the piece, not the next one's.
+        model.mode_time = 0.5 * (t0 + t1)
         sol = solve_ivp(model.rhs(td), (t0, t1), y, method=method, rtol=1e-11, atol=1e-12,
                         t_eval=t_eval)
         if not sol.success:

@@ -24,6 +24,9 @@ impl Causalizer<'_> {
         for (vi, v) in self.model.vars.iter().enumerate() {
             let is_param = v.variability != ClassVariability::Continuous;
             if let Some(b) = &v.binding {
+                if declared::binding_is_equation(v) {
+                    continue;
+                }
                 if !is_param {
                     self.diags.push(
                         Diagnostic::error(

@@ -312,10 +312,20 @@ impl<'m> Lowerer<'m> {
                     }
                     _ => {}
                 }
+                if let Some(v) = self.array_builtin(&fname, args, e, ctx) {
+                    return v;
+                }
                 let Some((f, n)) = Func::from_name(&fname) else {
-                    return Err(Diagnostic::error("MC023", *func_span, format!("unknown function `{fname}`"))
-                        .with_label("not a built-in function")
-                        .with_help("use one of the built-in functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10 sqrt abs sign min max, der, noEvent, transpose"));
+                    return Err(Diagnostic::error(
+                        "MC023",
+                        *func_span,
+                        format!("unknown function `{fname}`"),
+                    )
+                    .with_label("not a built-in function")
+                    .with_help(format!(
+                        "use one of the built-in functions: {}",
+                        super::builtins::BUILTIN_NAMES
+                    )));
                 };
                 if args.len() != n {
                     return Err(arity(e, &fname, n));
@@ -393,8 +403,12 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    fn relation(&mut self, op: RelOp, a: Ex, b: Ex, ctx: Context) -> Ex {
-        if ctx == Context::Direct || self.loop_depth > 0 {
+    pub(super) fn relation(&mut self, op: RelOp, a: Ex, b: Ex, ctx: Context) -> Ex {
+        // A comparison of structural values (Integer, Boolean and
+        // enumeration parameters, literals) never changes during a run:
+        // it needs no event.
+        let structural = !a.is_dynamic() && !b.is_dynamic();
+        if ctx == Context::Direct || self.loop_depth > 0 || structural {
             return Ex::Rel(op, Box::new(a), Box::new(b), RelKind::Direct);
         }
         let fixed = |e: &Ex, me: &Self| -> bool {

@@ -112,9 +112,14 @@ impl Causalizer<'_> {
                 );
                 Vec::new()
             }
+            Equation::If {
+                branches,
+                else_,
+                span,
+            } => self.if_equation(branches, else_, *span, dims),
             Equation::Assert { .. } => Vec::new(),
-            // `if`, `when` and other call equations are rejected by the
-            // check phase (MC119, MC116, MC105, MC043), which `load_library`
+            // `when` and other call equations are rejected by the check
+            // phase (MC116, MC105, MC043), which `load_library`
             // always runs; reporting them here again would name the same
             // line twice.
             Equation::Rejected { .. } => {
@@ -160,6 +165,28 @@ impl Causalizer<'_> {
         span: Span,
         dims: &[Vec<Affine>],
     ) -> Result<Stmt, Diagnostic> {
+        let (target, value) = self.solve_scalar(l, r, span)?;
+        self.record(&target, span, dims)?;
+        if self.loop_ranges.is_empty() {
+            self.defs.push((target.clone(), value.clone()));
+        }
+        Ok(Stmt::Assign {
+            target: target.slot,
+            index: target.index,
+            value,
+            guard: None,
+            span,
+        })
+    }
+
+    /// The one unknown a scalar equation determines, and its value solved
+    /// from the equation; nothing is recorded as determined yet.
+    pub(super) fn solve_scalar(
+        &mut self,
+        l: Ex,
+        r: Ex,
+        span: Span,
+    ) -> Result<(Target, Ex), Diagnostic> {
         let mut l = self.expand_der(&l, span)?;
         let mut r = self.expand_der(&r, span)?;
         let mut candidates = self.candidates(&l, &r);
@@ -243,17 +270,7 @@ impl Causalizer<'_> {
                 "write the unknown alone on one side, or linearly with a nonzero coefficient",
             )
         })?;
-        self.record(&target, span, dims)?;
-        if self.loop_ranges.is_empty() {
-            self.defs.push((target.clone(), value.clone()));
-        }
-        Ok(Stmt::Assign {
-            target: target.slot,
-            index: target.index,
-            value,
-            guard: None,
-            span,
-        })
+        Ok((target, value))
     }
 
     /// Marks the target as determined (a range of an array when indexed).

@@ -3,8 +3,11 @@
 //! split into blocks by the inputs they depend on.
 
 mod bindings;
+mod builtins;
+mod declared;
 mod derivatives;
 pub mod diff;
+mod if_equation;
 mod lower;
 mod matching;
 pub mod solve;
@@ -69,9 +72,13 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
     };
     let dims = cx.dims();
     let mut stmts = Vec::new();
+    let mut bound = cx.bound_equations();
+    stmts.extend(cx.read_bound(&mut bound, false, &dims));
     for eq in &model.equations {
         stmts.extend(cx.equation(eq, &dims));
+        stmts.extend(cx.read_bound(&mut bound, false, &dims));
     }
+    stmts.extend(cx.read_bound(&mut bound, true, &dims));
     if cx.diags.is_empty() && !cx.skipped_equation {
         // Derivatives that RealWithDerivative outputs carry and that no
         // equation gave explicitly are derived from their defining

@@ -87,6 +87,7 @@ impl Checker {
                     self.stream(s);
                 }
             }
+            ClassBody::Enumeration { .. } => {}
             ClassBody::Long(body) => {
                 for e in &body.elements {
                     self.element(e, encapsulated, class.prefixes.encapsulated.is_some());
@@ -238,15 +239,9 @@ impl Checker {
                 "assignments hide causality in statements instead of declaring it in equations",
                 "write the computation as equations in partially ordered form",
             )),
-            Section::Equation {
-                initial: Some(i), ..
-            } => self.diags.push(eliminated(
-                "MC115",
-                *i,
-                "an `initial equation` section",
-                "initial values come from the `start` of states and from parameters",
-                "give each ContinuousState a `start` value",
-            )),
+            // Initial equations are checked for their one admitted form
+            // (`state = expression of parameters`) when the class is
+            // resolved (MC115, MC096, MC097).
             Section::Equation { equations, .. } => {
                 for e in equations {
                     self.equation(e);
@@ -267,13 +262,15 @@ impl Checker {
                     self.equation(b);
                 }
             }
-            Equation::If { span, .. } => self.diags.push(
-                Diagnostic::error("MC119", *span, "`if` equations are not supported")
-                    .with_label("if-equation")
-                    .with_help(
-                        "write one equation with an if-expression: `x = if c then a else b;`",
-                    ),
-            ),
+            Equation::If {
+                branches, else_, ..
+            } => {
+                for (c, body) in branches {
+                    self.expr(c);
+                    body.iter().for_each(|b| self.equation(b));
+                }
+                else_.iter().for_each(|b| self.equation(b));
+            }
             Equation::When { span } => self.diags.push(discrete(*span, "a `when` equation")),
             Equation::Call { name, args, span } => {
                 let n = name.dotted();

@@ -123,6 +123,11 @@ pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> 
                 VariableType::Boolean {
                     start: Some(iv.value != 0),
                 }
+            } else if let Some(e) = &iv.enumeration {
+                VariableType::Enumeration {
+                    start: Some(iv.value),
+                    declared: e.clone(),
+                }
             } else {
                 VariableType::Integer {
                     start: Some(iv.value),

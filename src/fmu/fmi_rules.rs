@@ -336,15 +336,25 @@ fn check_variable(
 
     // Start values: required for inputs and for exact/approx, forbidden for
     // calculated variables and the independent variable.
-    let has_start = match v.ty {
+    let has_start = match &v.ty {
         VariableType::Real { start } => {
-            if let Some(s) = start {
+            if let Some(s) = *start {
                 finite(Lazy(|| format!("variable `{}`", v.name)), "start", s)?;
             }
             start.is_some()
         }
+        VariableType::Enumeration { start, declared } => {
+            if let Some(s) = *start {
+                if s < 1 || s as usize > declared.literals.len() {
+                    return Err(bad(
+                        "enumeration start is not the value of one of its items",
+                    ));
+                }
+            }
+            start.is_some()
+        }
         VariableType::Integer { start } => {
-            if let Some(s) = start {
+            if let Some(s) = *start {
                 if i32::try_from(s).is_err() {
                     return Err(bad(
                         "Integer start is outside the 32-bit range of fmi2Integer",

@@ -133,6 +133,8 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
         xml.close("UnitDefinitions");
     }
 
+    write_type_definitions(&mut xml, table);
+
     if !table.log_categories.is_empty() {
         xml.open("LogCategories", NO_ATTRS);
         for (name, description) in &table.log_categories {
@@ -213,6 +215,38 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
 /// `<SourceFiles>` of an interface element (`ModelExchange`, and
 /// `CoSimulation` the same way): every C unit in `sources/`, so that an
 /// importer can rebuild the binary for its own platform.
+/// One `<SimpleType>` per enumeration type a variable declares, by name.
+fn write_type_definitions<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
+    let mut types: Vec<&crate::ir::EnumerationType> = table
+        .variables
+        .iter()
+        .filter_map(|v| match &v.ty {
+            VariableType::Enumeration { declared, .. } => Some(&**declared),
+            _ => None,
+        })
+        .collect();
+    types.sort();
+    types.dedup();
+    if types.is_empty() {
+        return;
+    }
+    xml.open("TypeDefinitions", NO_ATTRS);
+    for t in types {
+        xml.open("SimpleType", &[("name", t.name.clone())]);
+        xml.open("Enumeration", NO_ATTRS);
+        for (k, (name, description)) in t.literals.iter().enumerate() {
+            let mut attrs = vec![("name", name.clone()), ("value", (k + 1).to_string())];
+            if let Some(d) = description {
+                attrs.push(("description", d.clone()));
+            }
+            xml.empty("Item", &attrs);
+        }
+        xml.close("Enumeration");
+        xml.close("SimpleType");
+    }
+    xml.close("TypeDefinitions");
+}
+
 fn write_source_files<W: Write>(xml: &mut XmlOut<W>, files: &[String]) {
     xml.open("SourceFiles", NO_ATTRS);
     for file in files {
@@ -280,8 +314,9 @@ fn render_variable<W: Write>(xml: &mut XmlOut<W>, v: &ModelVariable) {
     xml.open("ScalarVariable", &attrs);
 
     let mut ty: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(8);
-    let element = match v.ty {
+    let element = match &v.ty {
         VariableType::Real { start } => {
+            let start = *start;
             let texts = [
                 ("quantity", &v.quantity),
                 ("unit", &v.unit),
@@ -313,6 +348,13 @@ fn render_variable<W: Write>(xml: &mut XmlOut<W>, v: &ModelVariable) {
                 ty.push(("start", Cow::Owned(s.to_string())));
             }
             "Integer"
+        }
+        VariableType::Enumeration { start, declared } => {
+            ty.push(("declaredType", Cow::Owned(declared.name.clone())));
+            if let Some(s) = start {
+                ty.push(("start", Cow::Owned(s.to_string())));
+            }
+            "Enumeration"
         }
         VariableType::Boolean { start } => {
             if let Some(s) = start {

@@ -36,9 +36,21 @@ pub enum Initial {
 /// The FMI type of a variable and its start value, if it has one.
 #[derive(Debug, Clone, PartialEq)]
 pub enum VariableType {
-    Real { start: Option<f64> },
-    Integer { start: Option<i64> },
-    Boolean { start: Option<bool> },
+    Real {
+        start: Option<f64>,
+    },
+    Integer {
+        start: Option<i64>,
+    },
+    Boolean {
+        start: Option<bool>,
+    },
+    /// An enumeration (an Integer value reference): `declared` is its type,
+    /// listed once in `<TypeDefinitions>`.
+    Enumeration {
+        start: Option<i64>,
+        declared: std::sync::Arc<crate::ir::EnumerationType>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

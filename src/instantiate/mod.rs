@@ -2,6 +2,7 @@
 //! sizes and the layout of every Real variable in one vector.
 
 mod layout;
+mod set;
 mod units;
 mod values;
 
@@ -12,7 +13,7 @@ use std::sync::Arc;
 
 use crate::classdb::{ClassDb, ClassEntry};
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Ex, SlotKind};
+use crate::ir::{EnumerationType, Ex, SlotKind};
 use crate::resolve::model::element_name;
 use crate::resolve::tree::Builtin;
 use crate::resolve::ClassId;
@@ -44,7 +45,54 @@ pub const MAX_REALS: usize = EXPORT_MEMORY_CAP / EXPORT_BYTES_PER_REAL;
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetValue {
     pub path: String,
-    pub value: f64,
+    pub value: SetLiteral,
+}
+
+/// The value of a `--set`: a number, `true`/`false`, or the name of an
+/// enumeration literal (checked against the parameter's type when the
+/// model is instantiated).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetLiteral {
+    Number(f64),
+    Bool(bool),
+    Literal(String),
+}
+
+impl From<f64> for SetLiteral {
+    fn from(v: f64) -> SetLiteral {
+        SetLiteral::Number(v)
+    }
+}
+
+impl SetLiteral {
+    /// Reads the text after `=`: a finite number, `true`, `false`, or an
+    /// identifier.
+    pub fn parse(text: &str) -> Result<SetLiteral, String> {
+        let t = text.trim();
+        match t {
+            "true" => return Ok(SetLiteral::Bool(true)),
+            "false" => return Ok(SetLiteral::Bool(false)),
+            _ => {}
+        }
+        if let Ok(v) = t.parse::<f64>() {
+            if !v.is_finite() {
+                return Err("the value must be finite".into());
+            }
+            return Ok(SetLiteral::Number(v));
+        }
+        let ident = t
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if ident {
+            Ok(SetLiteral::Literal(t.to_string()))
+        } else {
+            Err(format!(
+                "`{t}` is not a number, `true`/`false` or an enumeration literal"
+            ))
+        }
+    }
 }
 
 /// What the runtime may do with a Real variable (mirrors MOFMU_KIND_*).
@@ -85,6 +133,8 @@ pub struct IntVar {
     pub name: String,
     pub value: i64,
     pub boolean: bool,
+    /// The enumeration type of an enumeration parameter.
+    pub enumeration: Option<Arc<EnumerationType>>,
     pub description: Option<Arc<str>>,
 }
 
@@ -244,11 +294,20 @@ fn instantiate_with(
         .enumerate()
         .filter_map(|(i, s)| {
             let (subs, var) = set_target(b.db, model, &s.path)?;
+            let value = match set::value_of(b.db, model, &subs, var, s) {
+                Ok(v) => v,
+                Err(d) => {
+                    // Reported once, not again as a path that names nothing.
+                    b.sets_used[i] = true;
+                    b.diags.push(d);
+                    return None;
+                }
+            };
             Some(Incoming {
                 subs,
                 var,
                 start: false,
-                value: vec![Ex::Real(s.value)],
+                value: vec![value],
                 origin: None,
                 set_index: Some(i),
                 span: None,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::{Builder, ClassEntry, Effective, Incoming, IntVar, Purpose, RealKind};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Ex;
+use crate::resolve::constants::enumeration_type;
 use crate::resolve::expr::{Expr, ExprKind, UnOp};
 use crate::resolve::model::{ClassCausality, ClassVariability, Var};
 use crate::resolve::tree::Builtin;
@@ -76,6 +77,10 @@ impl Builder<'_, '_> {
                 name,
                 value: value as i64,
                 boolean: v.ty == Builtin::Boolean,
+                enumeration: match v.ty {
+                    Builtin::Enumeration(c) => enumeration_type(self.db.tree(), c).map(Arc::new),
+                    _ => None,
+                },
                 description: v.description.as_deref().map(Arc::from),
             });
         }

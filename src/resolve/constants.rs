@@ -1,466 +1,192 @@
-//! Package constants: a name a class writes that is none of its variables
-//! or components may denote a `constant` declared in a package
-//! (`Media.Water.cp`, `Medium.rho` through a replaceable package, `SI`-style
-//! import aliases) or in an enclosing class (`cp` inside the package that
-//! declares it). Such a constant is folded to its value when the class is
-//! resolved: the class knows it, so it needs no FMI variable.
+//! Names that stand for constants rather than variables: enumeration
+//! literals (`Mode.Heat`, the literal's number from 1) and the
+//! `Modelica.Constants` names, and the `Modelica.Math` functions, which map
+//! to built-ins without loading the Modelica Standard Library.
 //!
-//! The package that holds a constant is elaborated like any class (its
-//! constants are its variables, `extends PartialLiquid(cp = 4184)` gives
-//! one a value) and its constants are evaluated from their bindings, which
-//! may use literals, other constants, arithmetic, array constructors and
-//! the elementary functions. No look-ahead: the package is looked up at the
-//! point of use, and a constant of an enclosing class must be declared
-//! before it.
+//! The `Modelica.` names map only when `Modelica` names no class the user
+//! loaded (looked up from the point of use, as any name): a library that
+//! ships its own package `Modelica` is read as written.
 
-use std::sync::Arc;
-
-use super::elaborate::Elaborator;
-use super::expr::{BinOp, Constant, Expr, ExprKind, Referent, Subscript, UnOp};
-use super::model::{ClassModel, ClassVariability};
-use super::tree::{before, Builtin, ClassId, Resolved};
+use super::tree::{ClassId, ClassTree, Resolved};
 use crate::diagnostic::Diagnostic;
-use crate::source::Span;
-use crate::syntax::ast;
+use crate::ir::EnumerationType;
+use crate::syntax::ast::{ClassBody, ComponentRef, Ident, Name};
 
-/// A value while a constant is evaluated: a shape (empty for a scalar) and
-/// the elements in row-major order.
-#[derive(Debug, Clone, PartialEq)]
-struct Folded {
-    shape: Vec<usize>,
-    elements: Vec<f64>,
+/// What a dotted name written in an expression is, when it is a constant.
+pub(crate) enum Constant {
+    /// An enumeration literal: its number (1 for the first literal).
+    Literal(i64),
+    /// A `Modelica.Constants` value.
+    Real(f64),
 }
 
-impl Folded {
-    fn scalar(x: f64) -> Folded {
-        Folded {
-            shape: Vec::new(),
-            elements: vec![x],
-        }
+/// The constant `r` names, seen from class `scope`; `None` when it names
+/// none (it is then a variable reference), `Some(Err)` when it names an
+/// enumeration type or `Modelica.Constants` but no literal or constant of
+/// it.
+pub(super) fn constant(
+    tree: &ClassTree,
+    scope: ClassId,
+    r: &ComponentRef,
+) -> Option<Result<Constant, Diagnostic>> {
+    let n = r.parts.len();
+    if n < 2 || r.parts.iter().any(|p| !p.subscripts.is_empty()) {
+        return None;
     }
-}
-
-/// Why a binding is not a value known to the class.
-struct NotConstant;
-
-impl Elaborator<'_> {
-    /// The package constant `r` denotes when used in class `scope`, if it
-    /// names one; `None` when it names no class or enclosing constant at
-    /// all (then it is an unknown variable of the class).
-    pub(super) fn package_constant(
-        &mut self,
-        scope: ClassId,
-        r: &ast::ComponentRef,
-    ) -> Option<Result<Arc<Constant>, Diagnostic>> {
-        if r.parts[..r.parts.len() - 1]
-            .iter()
-            .any(|p| !p.subscripts.is_empty())
-        {
-            return None;
-        }
-        let last = &r.parts.last()?.name;
-        if r.parts.len() == 1 {
-            return self.enclosing_constant(scope, last, r.span);
-        }
-        let prefix = ast::Name {
-            global: r.global,
-            parts: r.parts[..r.parts.len() - 1]
+    let last = &r.parts[n - 1].name;
+    let prefix = Name {
+        global: r.global,
+        parts: r.parts[..n - 1].iter().map(|p| p.name.clone()).collect(),
+        span: r.span,
+    };
+    if let Ok(Resolved::Class(c)) = tree.lookup(&prefix, Some(scope), r.span) {
+        return enumeration_literal(tree, c, last).map(|x| x.map(Constant::Literal));
+    }
+    if !msl_prefix(tree, scope, &prefix, "Constants") || n != 3 {
+        return None;
+    }
+    Some(match msl_constant(&last.name) {
+        Some(v) => Ok(Constant::Real(v)),
+        None => Err(Diagnostic::error(
+            "MC093",
+            last.span,
+            format!("`Modelica.Constants.{}` is not a known constant", last.name),
+        )
+        .with_label("unknown constant")
+        .with_help(format!(
+            "use one of: {}",
+            MSL_CONSTANTS
                 .iter()
-                .map(|p| p.name.clone())
-                .collect(),
-            span: r.span,
-        };
-        let package = match self.tree.lookup(&prefix, Some(scope), r.span) {
-            Ok(Resolved::Class(c)) => c,
-            Ok(Resolved::Builtin(_)) => return None,
-            // The first name denotes no class: an unknown variable.
-            Err(d) if d.code == "MC005" && d.span == prefix.parts[0].span => return None,
-            Err(d) => return Some(Err(d)),
-        };
-        let package = match self.tree.follow_short(package) {
-            Ok(c) => c,
-            Err(d) => return Some(Err(d)),
-        };
-        let model = match self.class(package) {
-            Ok(m) => m,
-            Err(mut ds) => return Some(Err(ds.remove(0))),
-        };
-        let Some(v) = model.var(&last.name) else {
-            let pq = &self.tree.get(package).qualified;
-            return Some(Err(Diagnostic::error(
-                "MC022",
-                last.span,
-                format!("`{pq}` has no constant `{}`", last.name),
-            )
-            .with_label("no such constant")
-            .with_help("check the package for the constant's name")));
-        };
-        Some(self.constant_value(&model, v, r.span))
-    }
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))),
+    })
+}
 
-    /// A constant of a class that encloses `scope` (up to and including
-    /// the first encapsulated one), declared before `at`.
-    fn enclosing_constant(
-        &mut self,
-        scope: ClassId,
-        name: &ast::Ident,
-        at: Span,
-    ) -> Option<Result<Arc<Constant>, Diagnostic>> {
-        let tree = self.tree;
-        let mut cur = scope;
-        loop {
-            if let Some(found) = self.imported_constant(cur, name, at) {
-                return Some(found);
-            }
-            if cur != scope
-                && declares_component(tree.get(cur), &name.name)
-                && !self.in_progress(cur)
-            {
-                if let Ok(model) = self.class(cur) {
-                    if let Some(v) = model.var(&name.name) {
-                        let decl = model.vars[v].span;
-                        if decl.file == at.file && !before(decl, at) {
-                            return Some(Err(look_ahead(name, decl)));
-                        }
-                        return Some(self.constant_value(&model, v, at));
-                    }
-                }
-            }
-            if tree.get(cur).encapsulated() {
-                return None;
-            }
-            cur = tree.get(cur).parent?;
-        }
+/// The built-in function a dotted function name stands for:
+/// `Modelica.Math.sin` is `sin` (when `Modelica` names no loaded class).
+pub(super) fn builtin_function(tree: &ClassTree, scope: ClassId, func: &Name) -> Option<String> {
+    let n = func.parts.len();
+    if n != 3 {
+        return None;
     }
+    let prefix = Name {
+        global: func.global,
+        parts: func.parts[..2].to_vec(),
+        span: func.span,
+    };
+    msl_prefix(tree, scope, &prefix, "Math").then(|| func.parts[2].name.clone())
+}
 
-    /// A constant imported into class `id` by name (`import PC.k;`,
-    /// `import g = Consts.g0;`), the import written before `at`.
-    fn imported_constant(
-        &mut self,
-        id: ClassId,
-        name: &ast::Ident,
-        at: Span,
-    ) -> Option<Result<Arc<Constant>, Diagnostic>> {
-        let tree = self.tree;
-        let imp = tree.get(id).imports().find(|imp| {
-            imp.wildcard.is_none()
-                && before(imp.span, at)
-                && imp.name.parts.len() >= 2
-                && match &imp.alias {
-                    Some(a) => a.name == name.name,
-                    None => imp.name.last().name == name.name,
-                }
-        })?;
-        let n = imp.name.parts.len();
-        let prefix = ast::Name {
-            global: true,
-            parts: imp.name.parts[..n - 1].to_vec(),
-            span: imp.name.span,
-        };
-        // An import of a class is not a constant: the name is then a class.
-        if tree.lookup(&imp.name, None, imp.span).is_ok() {
-            return None;
-        }
-        let package = match tree.lookup(&prefix, None, imp.span) {
-            Ok(Resolved::Class(c)) => tree.follow_short(c),
-            _ => return None,
-        };
-        let package = match package {
-            Ok(p) => p,
-            Err(d) => return Some(Err(d)),
-        };
-        let Ok(model) = self.class(package) else {
-            return None;
-        };
-        let v = model.var(&imp.name.last().name)?;
-        Some(self.constant_value(&model, v, at))
-    }
-
-    /// The value of variable `v` of package `model`, which must be a
-    /// constant with a value the package computes alone.
-    fn constant_value(
-        &mut self,
-        model: &ClassModel,
-        v: usize,
-        at: Span,
-    ) -> Result<Arc<Constant>, Diagnostic> {
-        let var = &model.vars[v];
-        let qualified = format!("{}.{}", model.qualified, var.name);
-        if let Some(c) = self.constants.get(&qualified) {
-            return Ok(c.clone());
-        }
-        if var.variability != ClassVariability::Constant {
-            return Err(Diagnostic::error(
-                "MC086",
-                at,
-                format!("`{qualified}` is not a constant"),
-            )
-            .with_label("not a constant")
-            .with_note(var.span, "declared here")
-            .with_help("only `constant` declarations of a package can be used from a class; declare it `constant`"));
-        }
-        let Some(binding) = &var.binding else {
-            return Err(Diagnostic::error(
-                "MC084",
-                at,
-                format!("constant `{qualified}` has no value"),
-            )
-            .with_label("constant without a value")
-            .with_note(var.span, "declared without a value here")
-            .with_help("give the constant a value, or use a package that extends this one with `extends P(c = value)`"));
-        };
-        let value = fold(model, binding, 0).map_err(|NotConstant| {
-            Diagnostic::error(
-                "MC086",
-                at,
-                format!("the value of constant `{qualified}` is not a constant expression"),
-            )
-            .with_label("value not known to the class")
-            .with_note(binding.span, "its value")
-            .with_help("write the value from literals and other constants (arithmetic, `{...}`, elementary functions)")
-        })?;
-        let literal: Option<Vec<usize>> = var
-            .dims
+/// The enumeration type class `c` declares, `None` when it is no
+/// enumeration.
+pub fn enumeration_type(tree: &ClassTree, c: ClassId) -> Option<EnumerationType> {
+    let node = tree.get(c);
+    let ClassBody::Enumeration { literals, .. } = &node.def.body else {
+        return None;
+    };
+    Some(EnumerationType {
+        name: node.qualified.clone(),
+        literals: literals
             .iter()
-            .map(|d| d.integer().and_then(|n| usize::try_from(n).ok()))
-            .collect();
-        let shape_ok = match literal {
-            Some(dims) => dims == value.shape,
-            None => var.dims.len() == value.shape.len(),
-        };
-        let type_ok = match var.ty {
-            Builtin::Real => true,
-            Builtin::Integer => value.elements.iter().all(|x| x.fract() == 0.0),
-            Builtin::Boolean => value.elements.iter().all(|x| *x == 0.0 || *x == 1.0),
-            Builtin::String => false,
-        };
-        if !shape_ok || !type_ok {
-            return Err(Diagnostic::error(
-                "MC086",
-                at,
+            .map(|l| (l.name.name.clone(), l.description.clone()))
+            .collect(),
+    })
+}
+
+/// The literal `name` of enumeration class `c`; `None` when `c` is not an
+/// enumeration type.
+fn enumeration_literal(
+    tree: &ClassTree,
+    c: ClassId,
+    name: &Ident,
+) -> Option<Result<i64, Diagnostic>> {
+    let node = tree.get(c);
+    let ClassBody::Enumeration { literals, .. } = &node.def.body else {
+        return None;
+    };
+    Some(
+        match literals.iter().position(|l| l.name.name == name.name) {
+            Some(k) => Ok(k as i64 + 1),
+            None => Err(Diagnostic::error(
+                "MC092",
+                name.span,
                 format!(
-                    "the value of constant `{qualified}` does not fit its declared type or size"
+                    "enumeration type `{}` has no literal `{}`",
+                    node.qualified, name.name
                 ),
             )
-            .with_label("value does not fit")
-            .with_note(binding.span, "its value")
-            .with_help("give the constant a value of its declared type and size"));
-        }
-        let c = Arc::new(Constant {
-            qualified: qualified.clone(),
-            ty: var.ty,
-            unit: var.attrs.unit.clone(),
-            shape: value.shape,
-            elements: value.elements,
-        });
-        self.constants.insert(qualified, c.clone());
-        Ok(c)
-    }
-}
-
-fn look_ahead(name: &ast::Ident, decl: Span) -> Diagnostic {
-    Diagnostic::error(
-        "MC085",
-        name.span,
-        format!(
-            "constant `{}` is used before it is declared (look-ahead)",
-            name.name
-        ),
+            .with_label("unknown literal")
+            .with_help(format!(
+                "use one of: {}",
+                literals
+                    .iter()
+                    .map(|l| l.name.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        },
     )
-    .with_label("declared only later")
-    .with_note(decl, "declared here")
-    .with_help("declare the constant above the class that uses it")
 }
 
-/// Whether class `node` (or a class it extends, which only elaboration
-/// can tell) may declare a component `name`: a cheap test before a class
-/// is elaborated for its constants.
-fn declares_component(node: &super::tree::ClassNode, name: &str) -> bool {
-    let ast::ClassBody::Long(body) = &node.def.body else {
+/// Is `prefix` `Modelica.<package>`, with `Modelica` naming no loaded class?
+fn msl_prefix(tree: &ClassTree, scope: ClassId, prefix: &Name, package: &str) -> bool {
+    if prefix.parts.len() != 2
+        || prefix.parts[0].name != "Modelica"
+        || prefix.parts[1].name != package
+    {
         return false;
+    }
+    let first = Name {
+        global: prefix.global,
+        parts: prefix.parts[..1].to_vec(),
+        span: prefix.span,
     };
-    body.elements.iter().any(|e| match e {
-        ast::Element::Component(c) => c.name.name == name,
-        ast::Element::Extends(_) => true,
-        _ => false,
-    })
+    tree.lookup(&first, Some(scope), prefix.span).is_err()
 }
 
-/// Evaluates a constant's binding in the package that declares it.
-fn fold(model: &ClassModel, e: &Expr, depth: usize) -> Result<Folded, NotConstant> {
-    if depth > 64 {
-        return Err(NotConstant);
-    }
-    Ok(match &e.kind {
-        ExprKind::Integer(i) => Folded::scalar(*i as f64),
-        ExprKind::Real(r) => Folded::scalar(*r),
-        ExprKind::Bool(b) => Folded::scalar(f64::from(u8::from(*b))),
-        ExprKind::Ref(r) => {
-            if r.inner_subscript.is_some() {
-                return Err(NotConstant);
-            }
-            let whole = match &r.target {
-                Referent::Var(v) => {
-                    let var = &model.vars[*v];
-                    if var.variability != ClassVariability::Constant {
-                        return Err(NotConstant);
-                    }
-                    fold(model, var.binding.as_ref().ok_or(NotConstant)?, depth + 1)?
-                }
-                Referent::Constant(c) => Folded {
-                    shape: c.shape.clone(),
-                    elements: c.elements.clone(),
-                },
-                _ => return Err(NotConstant),
-            };
-            index(model, whole, &r.subscripts, depth)?
-        }
-        ExprKind::Unary(op, a) => {
-            let a = fold(model, a, depth + 1)?;
-            let f: fn(f64) -> f64 = match op {
-                UnOp::Neg => |x| -x,
-                UnOp::Plus => |x| x,
-                UnOp::Not => |x| f64::from(u8::from(x == 0.0)),
-            };
-            Folded {
-                shape: a.shape,
-                elements: a.elements.into_iter().map(f).collect(),
-            }
-        }
-        ExprKind::Binary(op, a, b) => {
-            let (a, b) = (fold(model, a, depth + 1)?, fold(model, b, depth + 1)?);
-            binary(*op, a, b)?
-        }
-        ExprKind::Array(items) => {
-            let items: Vec<Folded> = items
-                .iter()
-                .map(|x| fold(model, x, depth + 1))
-                .collect::<Result<_, _>>()?;
-            let first = items.first().ok_or(NotConstant)?.shape.clone();
-            if items.iter().any(|x| x.shape != first) {
-                return Err(NotConstant);
-            }
-            let mut shape = vec![items.len()];
-            shape.extend(first);
-            Folded {
-                shape,
-                elements: items.into_iter().flat_map(|x| x.elements).collect(),
-            }
-        }
-        ExprKind::If { branches, else_ } => {
-            for (c, v) in branches {
-                let c = fold(model, c, depth + 1)?;
-                if !c.shape.is_empty() {
-                    return Err(NotConstant);
-                }
-                if c.elements[0] != 0.0 {
-                    return fold(model, v, depth + 1);
-                }
-            }
-            fold(model, else_, depth + 1)?
-        }
-        ExprKind::Call {
-            func, args, named, ..
-        } if !named && args.len() == 1 => {
-            let f: fn(f64) -> f64 = match func.as_str() {
-                "sin" => f64::sin,
-                "cos" => f64::cos,
-                "tan" => f64::tan,
-                "exp" => f64::exp,
-                "log" => f64::ln,
-                "log10" => f64::log10,
-                "sqrt" => f64::sqrt,
-                "abs" => f64::abs,
-                _ => return Err(NotConstant),
-            };
-            let a = fold(model, &args[0], depth + 1)?;
-            if !a.shape.is_empty() {
-                return Err(NotConstant);
-            }
-            Folded::scalar(f(a.elements[0]))
-        }
-        _ => return Err(NotConstant),
-    })
+/// The `Modelica.Constants` of the Modelica Standard Library 4.0 (SI
+/// values of CODATA 2018), by name.
+const MSL_CONSTANTS: &[(&str, f64)] = &[
+    ("e", std::f64::consts::E),
+    ("pi", std::f64::consts::PI),
+    ("D2R", std::f64::consts::PI / 180.0),
+    ("R2D", 180.0 / std::f64::consts::PI),
+    ("gamma", 0.577_215_664_901_532_9),
+    ("eps", 1e-15),
+    ("small", 1e-60),
+    ("inf", 1e60),
+    ("c", 299_792_458.0),
+    ("g_n", 9.80665),
+    ("G", 6.674_30e-11),
+    ("q", 1.602_176_634e-19),
+    ("h", 6.626_070_15e-34),
+    ("k", 1.380_649e-23),
+    ("N_A", 6.022_140_76e23),
+    ("R", 8.314_462_618_153_24),
+    ("F", 96_485.332_123_310_02),
+    ("sigma", 5.670_374_419e-8),
+    ("mu_0", 1.256_637_062_12e-6),
+    ("epsilon_0", 8.854_187_812_8e-12),
+    ("T_zero", -273.15),
+];
+
+fn msl_constant(name: &str) -> Option<f64> {
+    MSL_CONSTANTS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| *v)
 }
 
-/// `whole[i, j]` for literal (or constant) Integer subscripts.
-fn index(
-    model: &ClassModel,
-    whole: Folded,
-    subs: &[Subscript],
-    depth: usize,
-) -> Result<Folded, NotConstant> {
-    if subs.is_empty() {
-        return Ok(whole);
-    }
-    if subs.len() > whole.shape.len() {
-        return Err(NotConstant);
-    }
-    let mut offset = 0usize;
-    let mut stride: usize = whole.shape.iter().product();
-    for (k, s) in subs.iter().enumerate() {
-        let Subscript::Expr(e) = s else {
-            return Err(NotConstant);
-        };
-        let i = fold(model, e, depth + 1)?;
-        let n = whole.shape[k];
-        let i = i.elements.first().copied().ok_or(NotConstant)?;
-        if i.fract() != 0.0 || i < 1.0 || i > n as f64 {
-            return Err(NotConstant);
-        }
-        stride /= n;
-        offset += (i as usize - 1) * stride;
-    }
-    Ok(Folded {
-        shape: whole.shape[subs.len()..].to_vec(),
-        elements: whole.elements[offset..offset + stride].to_vec(),
-    })
-}
+#[cfg(test)]
+mod tests {
+    use super::msl_constant;
 
-/// A binary operation, elementwise on arrays of one shape or between a
-/// scalar and an array (matrix products are not folded).
-fn binary(op: BinOp, a: Folded, b: Folded) -> Result<Folded, NotConstant> {
-    let f: fn(f64, f64) -> f64 = match op {
-        BinOp::Add | BinOp::ElemAdd => |x, y| x + y,
-        BinOp::Sub | BinOp::ElemSub => |x, y| x - y,
-        BinOp::Mul | BinOp::ElemMul => |x, y| x * y,
-        BinOp::Div | BinOp::ElemDiv => |x, y| x / y,
-        BinOp::Pow | BinOp::ElemPow => f64::powf,
-        BinOp::Lt => |x, y| f64::from(u8::from(x < y)),
-        BinOp::Le => |x, y| f64::from(u8::from(x <= y)),
-        BinOp::Gt => |x, y| f64::from(u8::from(x > y)),
-        BinOp::Ge => |x, y| f64::from(u8::from(x >= y)),
-        BinOp::Eq => |x, y| f64::from(u8::from(x == y)),
-        BinOp::Ne => |x, y| f64::from(u8::from(x != y)),
-        BinOp::And => |x, y| f64::from(u8::from(x != 0.0 && y != 0.0)),
-        BinOp::Or => |x, y| f64::from(u8::from(x != 0.0 || y != 0.0)),
-    };
-    let elementwise =
-        !matches!(op, BinOp::Mul | BinOp::Pow) || a.shape.is_empty() || b.shape.is_empty();
-    if !elementwise {
-        return Err(NotConstant);
+    #[test]
+    fn constants_are_the_msl_values() {
+        assert_eq!(msl_constant("pi"), Some(std::f64::consts::PI));
+        assert_eq!(msl_constant("g_n"), Some(9.80665));
+        assert_eq!(msl_constant("nothing"), None);
     }
-    Ok(if a.shape.is_empty() {
-        Folded {
-            elements: b.elements.iter().map(|y| f(a.elements[0], *y)).collect(),
-            shape: b.shape,
-        }
-    } else if b.shape.is_empty() {
-        Folded {
-            elements: a.elements.iter().map(|x| f(*x, b.elements[0])).collect(),
-            shape: a.shape,
-        }
-    } else if a.shape == b.shape {
-        Folded {
-            elements: a
-                .elements
-                .iter()
-                .zip(&b.elements)
-                .map(|(x, y)| f(*x, *y))
-                .collect(),
-            shape: a.shape,
-        }
-    } else {
-        return Err(NotConstant);
-    })
 }

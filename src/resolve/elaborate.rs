@@ -142,6 +142,13 @@ impl<'a> Elaborator<'a> {
         }
         for section in &body.sections {
             if let Section::Equation {
+                initial: Some(_),
+                equations,
+                ..
+            } = section
+            {
+                pending.initial_equations.extend(equations);
+            } else if let Section::Equation {
                 initial: None,
                 equations,
                 ..
@@ -485,6 +492,15 @@ impl<'a> Elaborator<'a> {
                             }
                             dims.extend(short.dims.iter().filter_map(dim_expr));
                             resolved = tree.lookup(&short.base, node.parent, short.base.span)?;
+                        }
+                        ClassBody::Enumeration { .. } => {
+                            return Ok(TypeShape::Scalar {
+                                ty: Builtin::Enumeration(cid),
+                                special,
+                                prefixes,
+                                mods,
+                                dims,
+                            })
                         }
                         _ => {
                             return Ok(match node.def.kind {

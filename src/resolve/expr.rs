@@ -150,6 +150,14 @@ pub enum Equation {
         body: Vec<Equation>,
         span: Span,
     },
+    /// `if c1 then ... elseif c2 then ... else ... end if;`: every branch
+    /// determines the same unknowns in the same order (the causaliser
+    /// checks it and joins the k-th equations into one if-expression).
+    If {
+        branches: Vec<(Expr, Vec<Equation>)>,
+        else_: Vec<Equation>,
+        span: Span,
+    },
     /// `connect` inside a `for` loop (not supported: MC043); the ones
     /// outside loops are the class's connects.
     ConnectInLoop {
@@ -159,7 +167,7 @@ pub enum Equation {
     Assert {
         span: Span,
     },
-    /// An equation the check phase rejects (`if`, `when`, a call other
+    /// An equation the check phase rejects (`when`, a call other
     /// than `assert`), kept only so that nothing is guessed about what it
     /// would have determined.
     Rejected {
@@ -281,6 +289,15 @@ impl Equation {
                 for eq in body {
                     eq.shift(vars, subs);
                 }
+            }
+            Equation::If {
+                branches, else_, ..
+            } => {
+                for (c, body) in branches {
+                    c.shift(vars, subs);
+                    body.iter_mut().for_each(|eq| eq.shift(vars, subs));
+                }
+                else_.iter_mut().for_each(|eq| eq.shift(vars, subs));
             }
             Equation::ConnectInLoop { .. }
             | Equation::Assert { .. }

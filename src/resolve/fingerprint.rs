@@ -365,7 +365,7 @@ fn expression_refs<'t>(tree: &'t ClassTree, id: ClassId, out: &mut Vec<&'t Compo
                 }
             }
         }
-        ClassBody::Unsupported { .. } => {}
+        ClassBody::Unsupported { .. } | ClassBody::Enumeration { .. } => {}
     }
 }
 
@@ -467,7 +467,7 @@ fn references(
     let (elements, short) = match &node.def.body {
         ClassBody::Long(body) => (body.elements.as_slice(), None),
         ClassBody::Short(short) => (&[][..], Some((&short.base, node.parent, short.base.span))),
-        ClassBody::Unsupported { .. } => (&[][..], None),
+        ClassBody::Unsupported { .. } | ClassBody::Enumeration { .. } => (&[][..], None),
     };
     let own = elements.iter().filter_map(move |e| match e {
         Element::Extends(x) => Some((&x.name, Some(id), x.span)),
@@ -483,6 +483,7 @@ fn builtin_name(b: Builtin) -> &'static str {
         Builtin::Integer => "Integer",
         Builtin::Boolean => "Boolean",
         Builtin::String => "String",
+        Builtin::Enumeration(_) => "enumeration",
     }
 }
 

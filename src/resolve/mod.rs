@@ -3,13 +3,15 @@
 
 pub mod connect;
 mod connector;
-mod constants;
+pub mod constants;
 pub mod elaborate;
 pub mod expr;
 pub mod fingerprint;
+mod initial;
 pub mod model;
 pub mod modifier;
 mod names;
+mod package_constants;
 mod specialise;
 pub mod tree;
 

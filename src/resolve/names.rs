@@ -7,8 +7,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::connect::{self, Connect};
+use super::constants::{self, Constant};
 use super::elaborate::Elaborator;
 use super::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, Subscript, UnOp};
+use super::initial;
 use super::model::{ClassModel, MemberError, MemberRef};
 use super::modifier::{self, Modifier};
 use crate::diagnostic::Diagnostic;
@@ -27,6 +29,8 @@ pub struct Pending<'a> {
     /// Modifiers of components (by index), as written.
     pub sub_modifiers: Vec<(usize, &'a [ast::Argument])>,
     pub equations: Vec<&'a ast::Equation>,
+    /// Equations of `initial equation` sections.
+    pub initial_equations: Vec<&'a ast::Equation>,
     pub connects: Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Span)>,
 }
 
@@ -183,6 +187,11 @@ impl Elaborator<'_> {
             .iter()
             .map(|eq| self.resolve_equation(&mut scope, eq))
             .collect();
+        let initial_equations: Vec<Equation> = pending
+            .initial_equations
+            .iter()
+            .map(|eq| self.resolve_equation(&mut scope, eq))
+            .collect();
         let mut connects = Vec::new();
         for (a, b, span) in &pending.connects {
             let mut sub_model = |k: usize| self.sub_model(scope.model, k);
@@ -212,6 +221,11 @@ impl Elaborator<'_> {
         }
         for (k, m) in modifiers {
             model.subs[k].modifiers.push(m);
+        }
+        for eq in initial_equations {
+            if let Err(d) = initial::start_value(model, eq) {
+                faults.push(d);
+            }
         }
         model.equations.extend(equations);
         model.connects.extend(connects);
@@ -249,9 +263,31 @@ impl Elaborator<'_> {
             ast::Equation::Call { name, span, .. } if name.dotted() == "assert" => {
                 Equation::Assert { span: *span }
             }
-            ast::Equation::If { span, .. }
-            | ast::Equation::When { span }
-            | ast::Equation::Call { span, .. } => Equation::Rejected { span: *span },
+            ast::Equation::If {
+                branches,
+                else_,
+                span,
+            } => Equation::If {
+                branches: branches
+                    .iter()
+                    .map(|(c, body)| {
+                        let c = self.resolve_expr(scope, c);
+                        let body = body
+                            .iter()
+                            .map(|eq| self.resolve_equation(scope, eq))
+                            .collect();
+                        (c, body)
+                    })
+                    .collect(),
+                else_: else_
+                    .iter()
+                    .map(|eq| self.resolve_equation(scope, eq))
+                    .collect(),
+                span: *span,
+            },
+            ast::Equation::When { span } | ast::Equation::Call { span, .. } => {
+                Equation::Rejected { span: *span }
+            }
         }
     }
 
@@ -261,7 +297,10 @@ impl Elaborator<'_> {
             ast::ExprKind::Real(r) => ExprKind::Real(*r),
             ast::ExprKind::Bool(b) => ExprKind::Bool(*b),
             ast::ExprKind::String(s) => ExprKind::String(s.clone()),
-            ast::ExprKind::Ref(r) => ExprKind::Ref(self.reference(scope, r)),
+            ast::ExprKind::Ref(r) => match self.named_constant(scope, r) {
+                Some(kind) => kind,
+                None => ExprKind::Ref(self.reference(scope, r)),
+            },
             ast::ExprKind::Binary(op, a, b) => ExprKind::Binary(
                 binary(*op),
                 Box::new(self.resolve_expr(scope, a)),
@@ -276,7 +315,8 @@ impl Elaborator<'_> {
                 ExprKind::Unary(op, Box::new(self.resolve_expr(scope, a)))
             }
             ast::ExprKind::Call { func, args, named } => ExprKind::Call {
-                func: func.dotted(),
+                func: constants::builtin_function(self.tree, scope.model.id, func)
+                    .unwrap_or_else(|| func.dotted()),
                 func_span: func.span,
                 args: args.iter().map(|a| self.resolve_expr(scope, a)).collect(),
                 named: !named.is_empty(),
@@ -304,6 +344,26 @@ impl Elaborator<'_> {
             ast::ExprKind::End => ExprKind::End,
         };
         Expr { kind, span: e.span }
+    }
+
+    /// An enumeration literal or a `Modelica.Constants` name, unless the
+    /// name's first part is a variable or component of the class; a
+    /// literal the type does not have is an unknown reference (reported
+    /// where the expression is read).
+    fn named_constant(&mut self, scope: &Scope, r: &ast::ComponentRef) -> Option<ExprKind> {
+        let first = r.parts[0].name.name.as_str();
+        if r.parts.len() < 2 || scope.vars.contains_key(first) || scope.subs.contains_key(first) {
+            return None;
+        }
+        Some(match constants::constant(self.tree, scope.model.id, r)? {
+            Ok(Constant::Literal(k)) => ExprKind::Integer(k),
+            Ok(Constant::Real(v)) => ExprKind::Real(v),
+            Err(d) => ExprKind::Ref(Reference {
+                target: Referent::Unknown(Box::new(d)),
+                subscripts: Vec::new(),
+                inner_subscript: None,
+            }),
+        })
     }
 
     /// `time`, a loop index, a variable of the class, or else a variable of

@@ -16,6 +16,9 @@ pub enum Builtin {
     Integer,
     Boolean,
     String,
+    /// An enumeration type (its class): an Integer from 1 to the number
+    /// of literals, declared to FMI as an `<Enumeration>`.
+    Enumeration(ClassId),
 }
 
 /// What a type name resolves to.
@@ -518,7 +521,7 @@ impl ClassTree {
                         }
                     }
                 }
-                ClassBody::Unsupported { .. } => {}
+                ClassBody::Unsupported { .. } | ClassBody::Enumeration { .. } => {}
             }
         }
         None

@@ -102,7 +102,24 @@ pub struct ClassDef {
     /// `constrainedby Name` after a replaceable class (its modifiers are
     /// dropped).
     pub constrainedby: Option<Name>,
+    /// The `experiment` of the class annotation, the only annotation kept:
+    /// metadata for export's `DefaultExperiment` (the check ignores it).
+    pub experiment: Option<Experiment>,
     /// From the first prefix to the semicolon after `end Name`.
+    pub span: Span,
+}
+
+/// `annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-6,
+/// Interval = 0.01))` of a class. Each value is kept when it is a number
+/// literal (with an optional sign); any other value is left out, as every
+/// other annotation is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Experiment {
+    pub start_time: Option<f64>,
+    pub stop_time: Option<f64>,
+    pub tolerance: Option<f64>,
+    pub interval: Option<f64>,
+    /// The `experiment(...)` argument.
     pub span: Span,
 }
 
@@ -115,9 +132,22 @@ pub enum ClassBody {
     Long(LongBody),
     /// `type X = Real(unit="m");`, `connector RealInput = input Real;`
     Short(ShortBody),
-    /// `model M = extends ...`, `type E = enumeration(...)`, `der(...)`: kept
-    /// only so the checker can reject them at their span.
+    /// `type Mode = enumeration(Off "..", Heat "..")`: the literals in
+    /// order (the first has the value 1).
+    Enumeration {
+        literals: Vec<EnumLiteral>,
+        span: Span,
+    },
+    /// `model M = extends ...`, `der(...)`, `enumeration(:)`: kept only so
+    /// the checker can reject them at their span.
     Unsupported { what: String, span: Span },
+}
+
+/// One literal of an enumeration type, with its description.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumLiteral {
+    pub name: Ident,
+    pub description: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -69,6 +69,10 @@ fn class_def(out: &mut String, indent: usize, class: &ClassDef, element_prefixes
         ClassBody::Unsupported { what, span } => {
             let _ = write!(head, " unsupported({what} {})", at(*span));
         }
+        ClassBody::Enumeration { literals, span } => {
+            let names: Vec<&str> = literals.iter().map(|l| l.name.name.as_str()).collect();
+            let _ = write!(head, " = enumeration({}) {}", names.join(", "), at(*span));
+        }
         ClassBody::Long(_) => {}
     }
     if let Some(d) = &class.description {
@@ -78,6 +82,21 @@ fn class_def(out: &mut String, indent: usize, class: &ClassDef, element_prefixes
     head.push(' ');
     head.push_str(&at(class.span));
     line(out, indent, &head);
+    if let Some(e) = &class.experiment {
+        let mut text = String::from("experiment(");
+        for (name, value) in [
+            ("StartTime", e.start_time),
+            ("StopTime", e.stop_time),
+            ("Tolerance", e.tolerance),
+            ("Interval", e.interval),
+        ] {
+            if let Some(v) = value {
+                let _ = write!(text, "{name}={v:?} ");
+            }
+        }
+        let _ = write!(text, ") {}", at(e.span));
+        line(out, indent + 1, &text);
+    }
     if let ClassBody::Long(body) = &class.body {
         for element in &body.elements {
             element_line(out, indent + 1, element);

@@ -29,6 +29,7 @@ pub fn parse(file: FileId, text: &str) -> (StoredDefinition, Vec<Diagnostic>) {
         runaway_reported: lexed.reported_runaway,
         depth: 0,
         subscript_depth: 0,
+        experiment: None,
     };
     let definition = parser.stored_definition();
     let mut diagnostics = parser.diagnostics;
@@ -65,6 +66,8 @@ struct Parser<'a> {
     stack_base: usize,
     /// Inside `[...]` subscripts, where `end` is an expression.
     subscript_depth: u32,
+    /// The `experiment` of the annotation of the class being parsed.
+    experiment: Option<Experiment>,
 }
 
 /// Keywords that start a class definition (after element prefixes).
@@ -108,6 +111,63 @@ fn class_kind(tok: Tok) -> Option<ClassKind> {
 
 fn is_block_end_keyword(tok: Tok) -> bool {
     matches!(tok, Tok::Kw(Kw::For | Kw::If | Kw::When | Kw::While))
+}
+
+/// The `experiment(...)` among the arguments of a class annotation: its
+/// number-literal values by name.
+fn experiment_of(arguments: &[Argument]) -> Option<Experiment> {
+    let (arguments, span) = arguments.iter().find_map(|a| match a {
+        Argument::Modify {
+            name,
+            modification: Some(m),
+            span,
+            ..
+        } if name.parts.len() == 1 && name.parts[0].name == "experiment" => {
+            Some((&m.arguments, *span))
+        }
+        _ => None,
+    })?;
+    let mut experiment = Experiment {
+        start_time: None,
+        stop_time: None,
+        tolerance: None,
+        interval: None,
+        span,
+    };
+    for argument in arguments {
+        let Argument::Modify {
+            name,
+            modification:
+                Some(Modification {
+                    binding: Some(value),
+                    ..
+                }),
+            ..
+        } = argument
+        else {
+            continue;
+        };
+        let slot = match name.parts.as_slice() {
+            [part] if part.name == "StartTime" => &mut experiment.start_time,
+            [part] if part.name == "StopTime" => &mut experiment.stop_time,
+            [part] if part.name == "Tolerance" => &mut experiment.tolerance,
+            [part] if part.name == "Interval" => &mut experiment.interval,
+            _ => continue,
+        };
+        *slot = number_literal(value);
+    }
+    Some(experiment)
+}
+
+/// A number literal with an optional sign.
+fn number_literal(e: &Expr) -> Option<f64> {
+    match &e.kind {
+        ExprKind::Real(x) => Some(*x),
+        ExprKind::Integer(i) => Some(*i as f64),
+        ExprKind::Unary(UnOp::Neg, inner) => number_literal(inner).map(|x| -x),
+        ExprKind::Unary(UnOp::Plus, inner) => number_literal(inner),
+        _ => None,
+    }
 }
 
 /// Decode the escapes of a string literal token's text (quotes included).
@@ -580,7 +640,10 @@ impl Parser<'_> {
 
     fn class_definition(&mut self) -> PResult<ClassDef> {
         self.enter()?;
+        // A nested class has its own annotation.
+        let outer = self.experiment.take();
         let result = self.class_definition_inner();
+        self.experiment = outer;
         self.depth -= 1;
         result
     }
@@ -638,6 +701,7 @@ impl Parser<'_> {
             description,
             body,
             constrainedby,
+            experiment: self.experiment.take(),
             span: self.span_from(start),
         })
     }
@@ -687,6 +751,7 @@ impl Parser<'_> {
             description,
             body,
             constrainedby: None,
+            experiment: self.experiment.take(),
             span: self.span_from(start),
         })
     }
@@ -719,6 +784,9 @@ impl Parser<'_> {
     /// Everything after `=` in a short class definition.
     fn short_class_specifier(&mut self) -> PResult<ClassBody> {
         let start = self.start();
+        if self.at_kw(Kw::Enumeration) && self.nth(1) == Tok::LParen && self.nth(2) != Tok::Colon {
+            return self.enumeration_literals(start);
+        }
         if self.at_kw(Kw::Enumeration) || (self.at_kw(Kw::Der) && self.nth(1) == Tok::LParen) {
             let what = if self.at_kw(Kw::Der) {
                 "derivative class `der(...)`"
@@ -759,6 +827,28 @@ impl Parser<'_> {
             dims,
             modification,
         }))
+    }
+
+    /// `enumeration(A "a", B "b")`, from the keyword to the `)`.
+    fn enumeration_literals(&mut self, start: u32) -> PResult<ClassBody> {
+        self.bump();
+        self.bump();
+        let mut literals = Vec::new();
+        while !self.at(Tok::RParen) {
+            let name = self.ident("an enumeration literal")?;
+            let description = self.string_comment()?;
+            literals.push(EnumLiteral { name, description });
+            if self.at(Tok::Comma) {
+                self.bump();
+            } else if !self.at(Tok::RParen) {
+                return Err(self.unexpected("`,` or `)`"));
+            }
+        }
+        self.bump();
+        Ok(ClassBody::Enumeration {
+            literals,
+            span: self.span_from(start),
+        })
     }
 
     /// Skip a balanced `( ... )` group starting at the current `(`.
@@ -901,9 +991,15 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `annotation(...);` standing on its own in a class or section.
+    /// `annotation(...);` standing on its own in a class or section: the
+    /// class annotation, whose `experiment` is kept.
     fn annotation_statement(&mut self) -> PResult<()> {
-        self.annotation_opt()?;
+        if self.eat_kw(Kw::Annotation).is_some() {
+            let arguments = self.class_modification()?;
+            if let Some(experiment) = experiment_of(&arguments) {
+                self.experiment = Some(experiment);
+            }
+        }
         self.expect(Tok::Semi, "`;` after the annotation")?;
         Ok(())
     }

@@ -504,6 +504,17 @@ impl Cx<'_> {
         );
     }
 
+    /// A literal factor or divisor may carry a unit (`(Q - G*(T - T0))/1000`
+    /// with 1000 a heat capacity in J/K): when both sides of an equation
+    /// have fully known units that differ and a side has a literal factor
+    /// or divisor, the literal is read as carrying their quotient. Units
+    /// with unknowns are still unified as written (a literal is `1`), so
+    /// inference does not lose what it can infer.
+    fn literal_carries_unit(&self, l: &Term, r: &Term, lhs: &Expr, rhs: &Expr) -> bool {
+        let (l, r) = (self.solver.normalize(l), self.solver.normalize(r));
+        l.is_constant() && r.is_constant() && l != r && (literal_factor(lhs) || literal_factor(rhs))
+    }
+
     fn same(&mut self, a: Option<Term>, b: Option<Term>, why: Why) -> Option<Term> {
         match (a, b) {
             (Some(a), Some(b)) => {
@@ -527,13 +538,29 @@ impl Cx<'_> {
                 let l = self.expr(lhs);
                 let r = self.expr(rhs);
                 if let (Some(l), Some(r)) = (l, r) {
-                    self.require(&l, &r, Why::EquationSides);
+                    if !self.literal_carries_unit(&l, &r, lhs, rhs) {
+                        self.require(&l, &r, Why::EquationSides);
+                    }
                 }
             }
             Equation::For { body, .. } => {
                 for e in body {
                     self.equation(e);
                 }
+            }
+            // Each branch's equations hold on their own; the conditions
+            // are relations, checked like those of an if-expression.
+            Equation::If {
+                branches,
+                else_,
+                span,
+            } => {
+                for (c, body) in branches {
+                    self.span = *span;
+                    self.expr(c);
+                    body.iter().for_each(|e| self.equation(e));
+                }
+                else_.iter().for_each(|e| self.equation(e));
             }
             Equation::ConnectInLoop { .. }
             | Equation::Assert { .. }
@@ -635,7 +662,35 @@ impl Cx<'_> {
         let second = units.into_iter().next().flatten();
         match f {
             "der" => first.map(|t| t.div(&Term::constant(Dim::seconds()))),
-            "noEvent" | "abs" => first,
+            // The unit of the array's elements (or of the value).
+            "noEvent" | "abs" | "sum" | "transpose" | "skew" => first,
+            "min" | "max" if args.len() == 1 => first,
+            // A product of n elements has the n-th power of their unit, and
+            // n is not known here unless the elements are dimensionless.
+            "product" => {
+                self.dimensionless(first, f);
+                Some(Term::one())
+            }
+            "cross" => match (first, second) {
+                (Some(a), Some(b)) => Some(a.mul(&b)),
+                (a, b) => a.or(b),
+            },
+            // smooth(order, expr) has the unit of expr, fill(value, sizes...)
+            // that of value.
+            "smooth" => second,
+            "fill" => first,
+            "semiLinear" => {
+                // semiLinear(x, k_pos, k_neg) = x*k_pos or x*k_neg: both
+                // slopes have one unit.
+                let k_neg = args.get(2).and_then(|a| self.expr(a));
+                let k = self.same(second, k_neg, Why::Arguments(f));
+                match (first, k) {
+                    (Some(a), Some(b)) => Some(a.mul(&b)),
+                    (a, b) => a.or(b),
+                }
+            }
+            // Sizes, counts and the identity: plain numbers.
+            "size" | "ndims" | "identity" | "zeros" | "ones" => None,
             "sqrt" => first.map(|t| t.pow(Q::new(1, 2))),
             "sign" => Some(Term::one()),
             "min" | "max" => self.same(first, second, Why::Arguments(f)),
@@ -645,7 +700,11 @@ impl Cx<'_> {
             }
             "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "sinh" | "cosh" | "tanh" | "exp"
             | "log" | "log10" => {
-                self.dimensionless(first, f);
+                // `exp(-time)`, `sin(2*time)`: time scaled by literals
+                // only, whose coefficient is read as carrying 1/s.
+                if !args.first().is_some_and(scaled_time) {
+                    self.dimensionless(first, f);
+                }
                 Some(Term::one())
             }
             _ => None,
@@ -796,5 +855,35 @@ fn literal_exponent(e: &Expr) -> Option<Q> {
         ExprKind::Unary(UnOp::Neg, a) => literal_exponent(a).map(|q| -q),
         ExprKind::Unary(UnOp::Plus, a) => literal_exponent(a),
         _ => None,
+    }
+}
+
+/// Whether `e` multiplies or divides by a number literal at its top level
+/// (through negations, sums and parentheses).
+fn literal_factor(e: &Expr) -> bool {
+    let literal = |x: &Expr| matches!(x.kind, ExprKind::Integer(_) | ExprKind::Real(_));
+    match &e.kind {
+        ExprKind::Binary(BinOp::Mul | BinOp::ElemMul, a, b) => {
+            literal(a) || literal(b) || literal_factor(a) || literal_factor(b)
+        }
+        ExprKind::Binary(BinOp::Div | BinOp::ElemDiv, a, b) => literal(b) || literal_factor(a),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => literal_factor(a) || literal_factor(b),
+        ExprKind::Unary(_, a) => literal_factor(a),
+        _ => false,
+    }
+}
+
+/// Whether `e` is `time` scaled by number literals only: `time`, `-time`,
+/// `2*time`, `time/10`.
+fn scaled_time(e: &Expr) -> bool {
+    let literal = |x: &Expr| matches!(x.kind, ExprKind::Integer(_) | ExprKind::Real(_));
+    match &e.kind {
+        ExprKind::Ref(r) => matches!(r.target, Referent::Time),
+        ExprKind::Unary(_, a) => scaled_time(a),
+        ExprKind::Binary(BinOp::Mul | BinOp::ElemMul, a, b) => {
+            (literal(a) && scaled_time(b)) || (scaled_time(a) && literal(b))
+        }
+        ExprKind::Binary(BinOp::Div | BinOp::ElemDiv, a, b) => scaled_time(a) && literal(b),
+        _ => false,
     }
 }

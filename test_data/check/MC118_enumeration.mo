@@ -1,3 +1,3 @@
 package P
-  type Mode = enumeration(on, off); // <- MC118
+  type Mode = enumeration(:); // <- MC118
 end P;

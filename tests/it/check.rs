@@ -18,7 +18,7 @@
 
 use mofmu::diagnostic::Diagnostic;
 use mofmu::export::{check_library, export_model, load_library, ExportError};
-use mofmu::instantiate::SetValue;
+use mofmu::instantiate::{SetLiteral, SetValue};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -78,7 +78,7 @@ fn directives(text: &str) -> Directives {
             let (path, value) = set.split_once('=').expect("`// set: path=value`");
             d.sets.push(SetValue {
                 path: path.trim().to_string(),
-                value: value.trim().parse().expect("a number after `=`"),
+                value: SetLiteral::parse(value).expect("a value after `=`"),
             });
         }
     }

@@ -137,7 +137,7 @@ fn export(case: &Case) -> (ExportOutput, std::path::PathBuf) {
         .iter()
         .map(|(path, value)| SetValue {
             path: path.to_string(),
-            value: *value,
+            value: (*value).into(),
         })
         .collect();
     let out = match export_model(&lib, case.model, &sets, 1.0) {

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 use mofmu::diagnostic::Diagnostic;
 use mofmu::export::{export_model, load_library, ExportError, ExportOutput, Library};
 use mofmu::harness::{simulate, SimOptions};
-use mofmu::instantiate::SetValue;
+use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, model::build_spec, BuildReport, ObjectCache};
 
@@ -44,7 +44,7 @@ pub(crate) fn library(paths: &[&str]) -> Library {
 fn set(path: &str, value: f64) -> SetValue {
     SetValue {
         path: path.to_string(),
-        value,
+        value: value.into(),
     }
 }
 
@@ -249,7 +249,10 @@ pub(crate) fn cases() -> Vec<Case> {
                 .iter()
                 .map(|s| {
                     let (path, value) = s.split_once('=').expect("set is PATH=VALUE");
-                    set(path, value.parse().expect("set value is a number"))
+                    SetValue {
+                        path: path.to_string(),
+                        value: SetLiteral::parse(value).expect("a --set value"),
+                    }
                 })
                 .collect();
             Case {
@@ -991,4 +994,179 @@ fn acc2_a_redeclared_medium_exports_one_kernel_per_specialisation() {
         let error = (last - expected).abs() / expected;
         assert!(error < 1e-6, "{name}: {last} vs {expected}");
     }
+}
+// --- The experiment annotation ---------------------------------------------------
+
+/// A library from one file's text, after `examples/Base.mo`.
+fn library_with(text: &str) -> Library {
+    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
+    let lib = load_library(vec![
+        ("Base.mo".to_string(), base),
+        ("Experiments.mo".to_string(), text.to_string()),
+    ]);
+    assert!(lib.diagnostics.is_empty(), "{:?}", lib.diagnostics);
+    lib
+}
+
+const EXPERIMENTS: &str = r#"
+package Experiments
+  import B = Base;
+  annotation(experiment(StopTime = 99));
+  model Decay
+    parameter Real k = 1;
+    B.ContinuousState x(start = 1);
+  equation
+    der(x) = -k*x;
+    annotation(experiment(StartTime = -1, StopTime = 2.5e1, Tolerance = 1e-7, Interval = 0.05));
+  end Decay;
+  model Plain "No annotation: the defaults, not the package's experiment"
+    B.ContinuousState x(start = 1);
+  equation
+    der(x) = -x;
+  end Plain;
+  model Partly
+    B.ContinuousState x(start = 1);
+    annotation(Documentation(info = "kept out"), experiment(StopTime = 3, Tolerance = 1e-3*2));
+  equation
+    der(x) = -x;
+  end Partly;
+  model Backwards
+    B.ContinuousState x(start = 1);
+  equation
+    der(x) = -x;
+    annotation(experiment(StartTime = 5, StopTime = 2));
+  end Backwards;
+end Experiments;
+"#;
+
+fn experiment_of(
+    lib: &Library,
+    model: &str,
+    stop_time: Option<f64>,
+) -> (f64, f64, f64, Option<f64>) {
+    let out = export_model(lib, model, &[], stop_time)
+        .unwrap_or_else(|e| panic!("exporting {model} failed: {e:?}"));
+    let e = &out.table.default_experiment;
+    (e.start_time, e.stop_time, e.tolerance, e.step_size)
+}
+
+#[test]
+fn the_experiment_annotation_is_the_default_experiment() {
+    let lib = library_with(EXPERIMENTS);
+    // Every value as written, wherever the class annotation stands.
+    assert_eq!(
+        experiment_of(&lib, "Experiments.Decay", None),
+        (-1.0, 25.0, 1e-7, Some(0.05))
+    );
+    // An explicit stop time (`--stop-time`) wins; the rest stays.
+    assert_eq!(
+        experiment_of(&lib, "Experiments.Decay", Some(7.0)),
+        (-1.0, 7.0, 1e-7, Some(0.05))
+    );
+    // A class without an annotation does not inherit its package's.
+    assert_eq!(
+        experiment_of(&lib, "Experiments.Plain", None),
+        (0.0, 1.0, 1e-6, None)
+    );
+    // Other annotations are dropped; a value that is no number literal too.
+    assert_eq!(
+        experiment_of(&lib, "Experiments.Partly", None),
+        (0.0, 3.0, 1e-6, None)
+    );
+    let out = export_model(&lib, "Experiments.Decay", &[], None).expect("exports");
+    let description = out.model_description();
+    assert!(
+        description.contains(
+            r#"<DefaultExperiment startTime="-1" stopTime="25" tolerance="1e-7" stepSize="0.05"/>"#
+        ),
+        "{description}"
+    );
+}
+
+#[test]
+fn an_experiment_no_importer_can_run_is_mx030_at_the_annotation() {
+    let lib = library_with(EXPERIMENTS);
+    let diagnostics = match export_model(&lib, "Experiments.Backwards", &[], None) {
+        Err(ExportError::Diagnostics(d)) => d,
+        other => panic!("expected MX030, got {other:?}"),
+    };
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!(d.code, "MX030");
+    assert!(
+        d.message
+            .contains("stop time 2 is not after its start time 5"),
+        "{d:?}"
+    );
+    assert!(!d.help.is_empty());
+    let file = &lib.sources.get(d.span.file).text;
+    assert_eq!(
+        &file[d.span.start as usize..d.span.end as usize],
+        "experiment(StartTime = 5, StopTime = 2)"
+    );
+    // A later explicit stop time makes it valid; an earlier one does not
+    // repair Decay's start.
+    assert_eq!(
+        experiment_of(&lib, "Experiments.Backwards", Some(6.0)),
+        (5.0, 6.0, 1e-6, None)
+    );
+    match export_model(&lib, "Experiments.Decay", &[], Some(-2.0)) {
+        Err(ExportError::Diagnostics(d)) => {
+            assert_eq!(d[0].code, "MX030");
+            assert!(d[0].message.contains("the one given to export"), "{d:?}");
+        }
+        other => panic!("expected MX030, got {other:?}"),
+    }
+}
+
+#[test]
+fn every_bundled_example_states_its_experiment() {
+    // The examples carry the horizons of their round-trip cases; the
+    // published wheel examples' stop times are the published ones.
+    for case in cases().iter().filter(|c| c.sets.is_empty()) {
+        let libraries: Vec<&str> = case.libraries.iter().map(String::as_str).collect();
+        let lib = library(&libraries);
+        let (start, stop, tolerance, step) = experiment_of(&lib, &case.model, None);
+        assert_eq!(
+            (start, stop, step),
+            (0.0, case.stop_time, Some(case.output_interval)),
+            "{}",
+            case.model
+        );
+        assert!(tolerance <= 1e-6, "{}: tolerance {tolerance}", case.model);
+    }
+}
+
+#[test]
+fn cli_export_and_simulate_default_to_the_experiment() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let fmu = temp.path().join("StepIntegrator.fmu");
+    let fmu_arg = fmu.to_str().expect("a UTF-8 temporary path");
+    let mut args = vec!["export"];
+    args.extend_from_slice(SIGNALS);
+    args.extend_from_slice(&["--model", "Signals.Examples.StepIntegrator", "-o", fmu_arg]);
+    let output = mofmu(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let description = text(&zip_entry(&fmu, "modelDescription.xml"));
+    assert!(
+        description.contains(r#"stopTime="2" tolerance="1e-6" stepSize="0.01""#),
+        "{description}"
+    );
+    // `mofmu simulate` without options runs the FMU's DefaultExperiment.
+    let csv = temp.path().join("result.csv");
+    let csv_arg = csv.to_str().expect("a UTF-8 temporary path");
+    let output = mofmu(&["simulate", fmu_arg, "-o", csv_arg]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let written = std::fs::read_to_string(&csv).expect("simulate wrote the CSV");
+    let last = written.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("2,") || last.starts_with("2.0,"),
+        "last row: {last}"
+    );
+    // An explicit --stop-time wins over the annotation.
+    args.extend_from_slice(&["--stop-time", "0.5"]);
+    let output = mofmu(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let description = text(&zip_entry(&fmu, "modelDescription.xml"));
+    assert!(description.contains(r#"stopTime="0.5""#), "{description}");
 }

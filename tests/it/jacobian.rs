@@ -21,7 +21,7 @@ fn rod_fmu(n: usize) -> std::path::PathBuf {
     let lib = load_library(load_paths(&paths).expect("libraries load"));
     let sets = [SetValue {
         path: "rod.n".into(),
-        value: n as f64,
+        value: (n as f64).into(),
     }];
     let out = export_model(&lib, "Thermal.Examples.RodHeating", &sets, 1.0).expect("exports");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jacobian");

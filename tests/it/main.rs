@@ -4,6 +4,7 @@ mod compare;
 mod cosim;
 mod dependencies;
 mod directional;
+mod equations;
 mod export;
 mod harness;
 mod incremental;

@@ -171,7 +171,7 @@ fn export_fmu(case: &Case, dir: &Path) -> PathBuf {
         .iter()
         .map(|(path, value)| SetValue {
             path: path.to_string(),
-            value: *value,
+            value: (*value).into(),
         })
         .collect();
     let out = match export_model(&lib, case.model, &sets, case.stop_time) {

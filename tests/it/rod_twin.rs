@@ -20,7 +20,7 @@ fn rod_fmu(n: usize) -> Fmu {
     let lib = library(&["examples/Base.mo", "examples/Thermal"]);
     let sets = [SetValue {
         path: "rod.n".into(),
-        value: n as f64,
+        value: (n as f64).into(),
     }];
     let out = export(&lib, "Thermal.Examples.RodHeating", &sets);
     let path = Path::new(env!("CARGO_TARGET_TMPDIR"))

@@ -64,7 +64,7 @@ fn singular_tearing_names_the_linear_response() {
     let fmu = export_fall(
         &[SetValue {
             path: "body.m".into(),
-            value: 0.0,
+            value: 0.0.into(),
         }],
         "fall_massless",
     );

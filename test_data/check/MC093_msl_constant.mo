@@ -1,8 +1,7 @@
 package P
   block B
-    input Real u;
     output Real y;
   equation
-    y = if u > 0 then u else 0;
+    y = 2*Modelica.Constants.pie; // <- MC093
   end B;
 end P;

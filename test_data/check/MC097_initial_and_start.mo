@@ -1,0 +1,14 @@
+encapsulated package Base
+  type ContinuousState = Real;
+end Base;
+package P
+  model M
+    parameter Real k = 2;
+    parameter Real tau(unit = "s") = 1;
+    Base.ContinuousState x(start = 1);
+  initial equation
+    x = k; // <- MC097
+  equation
+    der(x) = (k - x)/tau;
+  end M;
+end P;

@@ -1,0 +1,9 @@
+// export: P.M
+package P
+  model M
+    output Real y;
+  equation
+    y = time;
+    annotation(experiment(StopTime = 10, Tolerance = 2)); // <- MX030
+  end M;
+end P;
