@@ -112,6 +112,9 @@ def compare(
     The summary names the worst variable, where it is worst, its deviation
     and what share of the allowed deviation that is.
     """
+    # The horizon is judged on every row: an event at the stop time (a pulse
+    # edge there) leaves its two rows out of the comparison, not the horizon.
+    covered = (float(result.time[0]), float(result.time[-1])) if result.time.size else None
     result = drop_event_duplicates(result)
     reference = drop_event_duplicates(reference)
     t = result.time
@@ -131,7 +134,7 @@ def compare(
         return Comparison(False, "time is not increasing")
 
     slack = TIME_SLACK * max(1.0, stop_time)
-    if abs(t[0]) > slack or abs(t[-1] - stop_time) > slack:
+    if covered is None or abs(covered[0]) > slack or abs(covered[1] - stop_time) > slack:
         return Comparison(False, f"result covers [{t[0]:.9g}, {t[-1]:.9g}], expected [0, {stop_time:g}]")
     if rt[0] > t[0] + slack or rt[-1] < t[-1] - slack:
         return Comparison(False, f"reference covers [{rt[0]:.9g}, {rt[-1]:.9g}], shorter than the result")
@@ -169,6 +172,7 @@ def on_reference_grid(result: Trajectory, reference: Trajectory, stop_time: floa
     a fine result is judged where the reference has values. Event duplicates
     are dropped first, as `compare` does.
     """
+    raw = result
     result = drop_event_duplicates(result)
     rt = drop_event_duplicates(reference).time
     slack = TIME_SLACK * max(1.0, stop_time)
@@ -178,7 +182,17 @@ def on_reference_grid(result: Trajectory, reference: Trajectory, stop_time: floa
     nearest = np.where(np.abs(rt - left) <= np.abs(right - rt), index - 1, index)
     nearest = np.minimum(nearest, result.time.size - 1)
     keep = np.unique(nearest[np.abs(result.time[nearest] - rt) <= slack])
-    return Trajectory(result.time[keep], {name: values[keep] for name, values in result.columns.items()})
+    picked = Trajectory(result.time[keep], {name: values[keep] for name, values in result.columns.items()})
+    # An event at the stop time: its two rows go along, so that `compare`
+    # skips them as it skips every event instant but sees the horizon covered.
+    end = raw.time[-1] if raw.time.size else None
+    if (end is not None and abs(end - stop_time) <= slack
+            and (picked.time.size == 0 or picked.time[-1] < end - slack)):
+        last = raw.time == end
+        return Trajectory(np.concatenate([picked.time, raw.time[last]]),
+                          {name: np.concatenate([values, raw.columns[name][last]])
+                           for name, values in picked.columns.items()})
+    return picked
 
 
 def read_csv(path: Path) -> Trajectory:
@@ -553,6 +567,11 @@ def self_test(out: Path) -> int:
     jump = np.exp(-t_ev)
     jump[i_ev] = 99.0
     expect("event-duplicates", Trajectory(t_ev, {"x": jump, "y[2]": 300.0 + t_ev}), True)
+    # An event at the stop time: its rows are skipped, the horizon is covered.
+    t_end = np.append(grid, grid[-1])
+    end_jump = np.exp(-t_end)
+    end_jump[-1] = 99.0
+    expect("event-at-stop-time", Trajectory(t_end, {"x": end_jump, "y[2]": 300.0 + t_end}), True)
     # ... but only exact duplicates are skipped.
     t_near = t_ev.copy()
     t_near[i_ev] -= 1e-3

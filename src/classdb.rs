@@ -100,6 +100,14 @@ impl<'a> ClassDb<'a> {
         self.elab.class(id)
     }
 
+    /// The resolved function `id`, built once.
+    pub fn function(
+        &mut self,
+        id: ClassId,
+    ) -> Result<Arc<crate::resolve::function::FunctionModel>, Vec<Diagnostic>> {
+        self.elab.function(id)
+    }
+
     /// The member order of connector class `id` (`MC013`, `MC014`).
     pub fn check_connector(&mut self, id: ClassId) -> Vec<Diagnostic> {
         self.elab.check_connector(id)

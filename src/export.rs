@@ -2,6 +2,7 @@
 //! FMU contains except compiled binaries. No I/O happens here.
 
 use crate::classdb::ClassDb;
+use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{sanitize, Kernel};
 use crate::codegen::system;
 use crate::diagnostic::Diagnostic;
@@ -135,6 +136,22 @@ pub(crate) fn check_class(
     }
     match kind {
         ClassKind::Model | ClassKind::Block | ClassKind::Connector | ClassKind::Class => {}
+        // A function is resolved and checked once, on its own; a record
+        // is its fields.
+        ClassKind::Function | ClassKind::Record => {
+            if has_load_diagnostic(lib, id) {
+                return skipped;
+            }
+            let result = if kind == ClassKind::Function {
+                db.function(id).map(|_| ())
+            } else {
+                db.model(id).map(|_| ())
+            };
+            return ClassCheck {
+                diagnostics: result.err().unwrap_or_default(),
+                compiled: false,
+            };
+        }
         _ => return skipped,
     }
     let model = match db.model(id) {
@@ -387,6 +404,8 @@ pub struct ExportOutput {
     /// rendered (shared with the build, which writes it into the archive).
     pub table: std::sync::Arc<ModelTable>,
     pub kernels: Vec<Kernel>,
+    /// The user functions the model's classes call, each once.
+    pub functions: Vec<FunctionUnit>,
     pub system_c: String,
     /// `resources/mofmu_system.bin`: variables, instances and the schedule
     /// as data (crate::fmu::system_image).
@@ -478,15 +497,24 @@ pub fn export_checked(
         .iter()
         .map(|c| crate::codegen::kernel::of(c).clone())
         .collect();
+    let functions = function_units(&sys.classes);
     let system_c = system::generate(&sys, &model_identifier);
+    // One continuous-time dependency analysis serves the Jacobian pattern of
+    // the embedded Co-Simulation solver and the model description.
+    let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
+    let pattern = crate::fmu::dependencies::state_pattern(&continuous, &sys);
     let mut system_resource =
-        system::image(&sys, &schedule, &model_identifier).to_bytes(DRAFT_GUID);
+        system::image(&sys, &schedule, &model_identifier, pattern).to_bytes(DRAFT_GUID);
     let mut table = model_table(&mut sys, &model_identifier, experiment.stop_time);
     table.default_experiment = experiment;
     table.interfaces = interfaces;
-    crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule);
-    table.source_files =
-        crate::fmu::sources::source_files(kernels.iter().map(|k| k.file_name.as_str()));
+    crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule, continuous);
+    table.source_files = crate::fmu::sources::source_files(
+        kernels
+            .iter()
+            .map(|k| k.file_name.as_str())
+            .chain(functions.iter().map(|f| f.file_name.as_str())),
+    );
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
     drop(sys);
@@ -522,6 +550,9 @@ pub fn export_checked(
         for k in &kernels {
             parts.push(k.text.as_bytes());
         }
+        for f in &functions {
+            parts.push(f.text.as_bytes());
+        }
         guid_from(&parts)
     };
     crate::fmu::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
@@ -530,11 +561,27 @@ pub fn export_checked(
         model_identifier,
         table: std::sync::Arc::new(table),
         kernels,
+        functions,
         system_c,
         system_resource,
         n_instances,
         n_steps,
     })
+}
+
+/// The C units of the user functions the classes call, each once (a
+/// function called by several classes is compiled once).
+fn function_units(classes: &[std::sync::Arc<crate::classdb::ClassEntry>]) -> Vec<FunctionUnit> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for c in classes {
+        for f in crate::resolve::function::functions_of(&c.model) {
+            if seen.insert(f.id) {
+                out.push(crate::codegen::function::unit(&f));
+            }
+        }
+    }
+    out
 }
 
 /// The FMU's `DefaultExperiment`: the model's `experiment` annotation, with

@@ -200,6 +200,10 @@ pub enum Ex {
     Bin(Arith, Box<Ex>, Box<Ex>),
     Rel(RelOp, Box<Ex>, Box<Ex>, RelKind),
     Call(Func, Vec<Ex>),
+    /// A call of a user function by its C symbol (`codegen::function`);
+    /// `true` calls its forward-mode tangent twin, whose arguments are the
+    /// primal arguments followed by their tangents.
+    User(std::sync::Arc<str>, Vec<Ex>, bool),
     If(Vec<(Ex, Ex)>, Box<Ex>),
 }
 
@@ -213,7 +217,7 @@ impl Ex {
                 a.visit(f);
                 b.visit(f);
             }
-            Ex::Call(_, args) => args.iter().for_each(|a| a.visit(f)),
+            Ex::Call(_, args) | Ex::User(_, args, _) => args.iter().for_each(|a| a.visit(f)),
             Ex::If(branches, e) => {
                 for (c, v) in branches {
                     c.visit(f);
@@ -411,6 +415,9 @@ impl Ex {
                 }
                 e.fold(ints)?
             }
+            // A user function runs in the kernel (its failures are reported
+            // there), never at export.
+            Ex::User(..) => return None,
             Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time | Ex::LoopVar(_) => return None,
         })
     }

@@ -9,9 +9,16 @@
  * the next communication point with an embedded RODAS3 Rosenbrock method:
  * four stages, order 3 with an order-2 error estimate, L-stable and stiffly
  * accurate, so stiff components (the dialectic joints of the planar library)
- * are damped, not followed. The Jacobian d(der x)/dx is exact: one pass of
- * the generated tangent code (mofmu_directional) per state. The time
- * derivative of the right-hand side comes from one forward difference.
+ * are damped, not followed. The Jacobian d(der x)/dx is exact and sparse:
+ * its pattern comes with the system resource (the exporter's element-wise
+ * dependency analysis), its columns are coloured once per instance so that
+ * one pass of the generated tangent code fills every column of a colour (a
+ * rod: 3 passes, whatever its length), and the iteration matrix
+ * W = I - h*gamma*J is factorised as a band matrix after a reverse
+ * Cuthill-McKee ordering computed once per instance, or dense when the band
+ * would be no smaller (see "The iteration matrix" below and docs/fmu.md).
+ * The time derivative of the right-hand side comes from one forward
+ * difference.
  *
  * Inside a communication step, time events (relations on time) end an
  * integrator step exactly at the event; state events (event indicators that
@@ -55,6 +62,35 @@
 #define CS_MAX_STEPS 1000000L
 #define CS_MAX_EVENT_ITERATIONS 10000
 
+/* Storage of the iteration matrix W = I - h*gamma*J. */
+enum { CS_DENSE = 0, CS_BAND = 1 };
+
+/* The Jacobian by columns in the pattern's positions, its column colouring,
+ * and W's storage and factors. Built once per instance from the pattern. */
+typedef struct {
+    int storage;
+    /* Column j's rows are row[col_start[j] .. col_start[j + 1]) (ascending),
+     * and J's values val[...] in the same positions. */
+    size_t *col_start;
+    uint32_t *row;
+    double *val;
+    /* Columns of colour c: colour_col[colour_start[c] .. colour_start[c + 1]). */
+    size_t n_colours;
+    size_t *colour_start;
+    uint32_t *colour_col;
+    /* CS_DENSE: W and its LU in a[n*n] (row major), pivot[n]. */
+    double *a;
+    size_t *pivot;
+    /* CS_BAND: state perm[k] is at position k of the reordered matrix and
+     * position[i] is where state i went; W's band in LAPACK's general band
+     * layout (kl sub-, ku super-diagonals and kl more rows for the fill of
+     * row interchanges): element (r, c) at band[c*ldab + kl + ku + r - c].
+     * `permuted` holds a right-hand side in the reordered numbering. */
+    uint32_t *perm, *position;
+    size_t kl, ku, ldab;
+    double *band, *permuted;
+} CsMatrix;
+
 /* Work arrays of a Co-Simulation instance (none for Model Exchange). */
 struct CoSimWork {
     size_t n;        /* states */
@@ -64,8 +100,8 @@ struct CoSimWork {
     double input_time;   /* the time input_start belongs to */
     double *x, *x_last, *f0, *f3, *f4, *work, *dfdt, *stage;
     double *k1, *k2, *k3, *k4;
-    double *jac, *lu;
-    size_t *pivot;
+    /* The iteration matrix (see "The iteration matrix"). */
+    CsMatrix m;
     double last_t; /* start of the last accepted integrator step */
     double *z_lo, *z_hi, *x_hi;
     double rtol;
@@ -73,6 +109,504 @@ struct CoSimWork {
 };
 
 typedef struct CoSimWork CoSimWork;
+
+/* ------------------------------------------------------------------------
+ * The iteration matrix
+ *
+ * J = d(der x)/dx is known by its pattern (mofmu_system.jac_*): row i lists
+ * the states der(x_i) may depend on, a superset of its nonzeros. Once per
+ * instance:
+ *  - the columns are coloured greedily so that no two columns of a colour
+ *    share a row; seeding every column of a colour in one tangent pass then
+ *    gives each of their entries unmixed (Curtis, Powell and Reid). A
+ *    tridiagonal J needs 3 colours whatever n; a row that depends on every
+ *    state makes every column a colour of its own.
+ *  - the states are renumbered by reverse Cuthill-McKee over the symmetric
+ *    pattern of J + J^T, which brings a chain's or a mesh's entries next to
+ *    the diagonal. When the band of kl sub- and ku super-diagonals, plus kl
+ *    rows for the fill of row interchanges (2 kl + ku + 1 rows), is
+ *    narrower than n, W is stored as that band and factorised by LU with
+ *    partial pivoting in O(n kl (kl + ku)); otherwise W is dense (small or
+ *    strongly coupled systems).
+ * Every step fills J from n_colours tangent passes at its start, and every
+ * trial step size assembles and factorises W: a Rosenbrock method keeps its
+ * order only with the exact Jacobian at the step's start and the current
+ * h*gamma in W, so neither is carried over to another step.
+ * ------------------------------------------------------------------------ */
+
+static void cs_matrix_free(CsMatrix *m)
+{
+    free(m->col_start);
+    free(m->row);
+    free(m->val);
+    free(m->colour_start);
+    free(m->colour_col);
+    free(m->a);
+    free(m->pivot);
+    free(m->perm);
+    free(m->position);
+    free(m->band);
+    free(m->permuted);
+    memset(m, 0, sizeof *m);
+}
+
+static int cs_has_full_row(const mofmu_system *sys)
+{
+    size_t i;
+    for (i = 0; i < sys->n_states; i++) {
+        if (sys->jac_full_row[i]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The pattern by columns, with full rows spelled out. Nonzero when out of
+ * memory. */
+static int cs_pattern_columns(CsMatrix *m, const mofmu_system *sys)
+{
+    size_t n = sys->n_states, i, j, p, nnz = sys->jac_row_start[n], full = 0;
+    size_t *next;
+    for (i = 0; i < n; i++) {
+        full += sys->jac_full_row[i];
+    }
+    if (full > 0 && full > ((size_t)-1 / sizeof(double) - nnz) / n) {
+        return 1;
+    }
+    nnz += full * n;
+    m->col_start = (size_t *)allocate(n + 1, sizeof(size_t));
+    m->row = (uint32_t *)allocate(nnz, sizeof(uint32_t));
+    m->val = (double *)allocate(nnz, sizeof(double));
+    next = (size_t *)allocate(n + 1, sizeof(size_t));
+    if (m->col_start == NULL || m->row == NULL || m->val == NULL || next == NULL) {
+        free(next);
+        return 1;
+    }
+    for (i = 0; i < n; i++) {
+        if (sys->jac_full_row[i]) {
+            for (j = 0; j < n; j++) {
+                next[j]++;
+            }
+        } else {
+            for (p = sys->jac_row_start[i]; p < sys->jac_row_start[i + 1]; p++) {
+                next[sys->jac_col[p]]++;
+            }
+        }
+    }
+    for (j = 0; j < n; j++) {
+        m->col_start[j + 1] = m->col_start[j] + next[j];
+        next[j] = m->col_start[j];
+    }
+    /* Rows go in ascending order, as i ascends. */
+    for (i = 0; i < n; i++) {
+        if (sys->jac_full_row[i]) {
+            for (j = 0; j < n; j++) {
+                m->row[next[j]++] = (uint32_t)i;
+            }
+        } else {
+            for (p = sys->jac_row_start[i]; p < sys->jac_row_start[i + 1]; p++) {
+                m->row[next[sys->jac_col[p]]++] = (uint32_t)i;
+            }
+        }
+    }
+    free(next);
+    return 0;
+}
+
+/* Greedy colouring of the columns in their order: each column takes the
+ * least colour no earlier column that shares a row with it has. */
+static int cs_colour_columns(CsMatrix *m, const mofmu_system *sys)
+{
+    size_t n = sys->n_states, j, p, q, c;
+    int full = cs_has_full_row(sys);
+    size_t *colour = (size_t *)allocate(n, sizeof(size_t));
+    size_t *taken = (size_t *)allocate(n, sizeof(size_t)); /* j + 1: taken for column j */
+    size_t *next;
+    if (colour == NULL || taken == NULL) {
+        free(colour);
+        free(taken);
+        return 1;
+    }
+    m->n_colours = 0;
+    for (j = 0; j < n; j++) {
+        if (full) {
+            c = j;
+        } else {
+            for (p = m->col_start[j]; p < m->col_start[j + 1]; p++) {
+                size_t r = m->row[p];
+                for (q = sys->jac_row_start[r]; q < sys->jac_row_start[r + 1]; q++) {
+                    size_t k = sys->jac_col[q];
+                    if (k < j) {
+                        taken[colour[k]] = j + 1;
+                    }
+                }
+            }
+            for (c = 0; taken[c] == j + 1; c++) {
+            }
+        }
+        colour[j] = c;
+        if (c + 1 > m->n_colours) {
+            m->n_colours = c + 1;
+        }
+    }
+    m->colour_start = (size_t *)allocate(m->n_colours + 1, sizeof(size_t));
+    m->colour_col = (uint32_t *)allocate(n, sizeof(uint32_t));
+    next = taken;
+    if (m->colour_start == NULL || m->colour_col == NULL) {
+        free(colour);
+        free(taken);
+        return 1;
+    }
+    memset(next, 0, n * sizeof(size_t));
+    for (j = 0; j < n; j++) {
+        next[colour[j]]++;
+    }
+    for (c = 0; c < m->n_colours; c++) {
+        m->colour_start[c + 1] = m->colour_start[c] + next[c];
+        next[c] = m->colour_start[c];
+    }
+    for (j = 0; j < n; j++) {
+        m->colour_col[next[colour[j]]++] = (uint32_t)j;
+    }
+    free(colour);
+    free(taken);
+    return 0;
+}
+
+/* Breadth-first search from `start` over the nodes not yet visited, each
+ * node's new neighbours in ascending degree (Cuthill-McKee), appended to
+ * order[*count...]. Returns the last node reached. */
+static size_t cs_bfs(const size_t *adj_start, const uint32_t *adj, unsigned char *visited,
+                     uint32_t *order, size_t *count, size_t start)
+{
+    size_t head = *count;
+    order[(*count)++] = (uint32_t)start;
+    visited[start] = 1;
+    while (head < *count) {
+        size_t v = order[head++], first = *count, p, a;
+        for (p = adj_start[v]; p < adj_start[v + 1]; p++) {
+            size_t u = adj[p];
+            if (!visited[u]) {
+                visited[u] = 1;
+                order[(*count)++] = (uint32_t)u;
+            }
+        }
+        for (a = first + 1; a < *count; a++) {
+            uint32_t x = order[a];
+            size_t b = a, dx = adj_start[x + 1] - adj_start[x];
+            while (b > first && adj_start[order[b - 1] + 1] - adj_start[order[b - 1]] > dx) {
+                order[b] = order[b - 1];
+                b--;
+            }
+            order[b] = x;
+        }
+    }
+    return order[*count - 1];
+}
+
+/* Reverse Cuthill-McKee over the pattern of J + J^T (no full rows), each
+ * connected part started from the far end of a search from its first
+ * state (a pseudo-peripheral node), and the band this order gives. */
+static int cs_order_states(CsMatrix *m, const mofmu_system *sys)
+{
+    size_t n = sys->n_states, i, p, nnz = sys->jac_row_start[n], count = 0;
+    size_t *adj_start = (size_t *)allocate(n + 1, sizeof(size_t));
+    size_t *next = (size_t *)allocate(n + 1, sizeof(size_t));
+    uint32_t *adj = (uint32_t *)allocate(2 * nnz, sizeof(uint32_t));
+    unsigned char *visited = (unsigned char *)allocate(n, 1);
+    m->perm = (uint32_t *)allocate(n, sizeof(uint32_t));
+    m->position = (uint32_t *)allocate(n, sizeof(uint32_t));
+    if (adj_start == NULL || next == NULL || adj == NULL || visited == NULL || m->perm == NULL ||
+        m->position == NULL) {
+        free(adj_start);
+        free(next);
+        free(adj);
+        free(visited);
+        return 1;
+    }
+    for (i = 0; i < n; i++) {
+        for (p = sys->jac_row_start[i]; p < sys->jac_row_start[i + 1]; p++) {
+            size_t k = sys->jac_col[p];
+            if (k != i) {
+                next[i]++;
+                next[k]++;
+            }
+        }
+    }
+    for (i = 0; i < n; i++) {
+        adj_start[i + 1] = adj_start[i] + next[i];
+        next[i] = adj_start[i];
+    }
+    for (i = 0; i < n; i++) {
+        for (p = sys->jac_row_start[i]; p < sys->jac_row_start[i + 1]; p++) {
+            size_t k = sys->jac_col[p];
+            if (k != i) {
+                adj[next[i]++] = (uint32_t)k;
+                adj[next[k]++] = (uint32_t)i;
+            }
+        }
+    }
+    for (i = 0; i < n; i++) {
+        if (!visited[i]) {
+            size_t from = count, far, k;
+            far = cs_bfs(adj_start, adj, visited, m->perm, &count, i);
+            for (k = from; k < count; k++) {
+                visited[m->perm[k]] = 0;
+            }
+            count = from;
+            cs_bfs(adj_start, adj, visited, m->perm, &count, far);
+        }
+    }
+    /* Reversed. */
+    for (i = 0; i < n / 2; i++) {
+        uint32_t t = m->perm[i];
+        m->perm[i] = m->perm[n - 1 - i];
+        m->perm[n - 1 - i] = t;
+    }
+    for (i = 0; i < n; i++) {
+        m->position[m->perm[i]] = (uint32_t)i;
+    }
+    m->kl = m->ku = 0;
+    for (i = 0; i < n; i++) {
+        size_t r = m->position[i];
+        for (p = sys->jac_row_start[i]; p < sys->jac_row_start[i + 1]; p++) {
+            size_t c = m->position[sys->jac_col[p]];
+            if (r > c && r - c > m->kl) {
+                m->kl = r - c;
+            }
+            if (c > r && c - r > m->ku) {
+                m->ku = c - r;
+            }
+        }
+    }
+    free(adj_start);
+    free(next);
+    free(adj);
+    free(visited);
+    return 0;
+}
+
+/* Colours, order and storage of the iteration matrix; nonzero when out of
+ * memory (a dense W of n*n doubles that does not fit included). */
+static int cs_matrix_setup(CsMatrix *m, const mofmu_system *sys)
+{
+    size_t n = sys->n_states;
+    memset(m, 0, sizeof *m);
+    if (cs_pattern_columns(m, sys) != 0 || cs_colour_columns(m, sys) != 0) {
+        return 1;
+    }
+    if (n > 0 && !cs_has_full_row(sys)) {
+        if (cs_order_states(m, sys) != 0) {
+            return 1;
+        }
+        m->ldab = 2 * m->kl + m->ku + 1;
+        if (m->ldab < n) {
+            m->storage = CS_BAND;
+            m->band = (double *)allocate(m->ldab * n, sizeof(double));
+            m->pivot = (size_t *)allocate(n, sizeof(size_t));
+            m->permuted = (double *)allocate(n, sizeof(double));
+            return m->band == NULL || m->pivot == NULL || m->permuted == NULL;
+        }
+    }
+    m->storage = CS_DENSE;
+    if (n > 0 && n > ((size_t)-1 / sizeof(double)) / n) {
+        return 1;
+    }
+    m->a = (double *)allocate(n * n, sizeof(double));
+    m->pivot = (size_t *)allocate(n, sizeof(size_t));
+    return m->a == NULL || m->pivot == NULL;
+}
+
+/* LU with partial pivoting of the dense a[n*n] in place; 0 when singular. */
+static int cs_dense_factor(double *a, size_t *pivot, size_t n)
+{
+    size_t i, j, k;
+    for (k = 0; k < n; k++) {
+        size_t p = k;
+        double best = fabs(a[k * n + k]);
+        for (i = k + 1; i < n; i++) {
+            if (fabs(a[i * n + k]) > best) {
+                best = fabs(a[i * n + k]);
+                p = i;
+            }
+        }
+        pivot[k] = p;
+        if (!(best > 0.0) || !isfinite(best)) {
+            return 0;
+        }
+        if (p != k) {
+            for (j = 0; j < n; j++) {
+                double t = a[k * n + j];
+                a[k * n + j] = a[p * n + j];
+                a[p * n + j] = t;
+            }
+        }
+        for (i = k + 1; i < n; i++) {
+            double f = a[i * n + k] / a[k * n + k];
+            a[i * n + k] = f;
+            if (f != 0.0) {
+                for (j = k + 1; j < n; j++) {
+                    a[i * n + j] -= f * a[k * n + j];
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+static void cs_dense_solve(const double *a, const size_t *pivot, size_t n, double *b)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++) {
+        size_t p = pivot[i];
+        if (p != i) {
+            double t = b[i];
+            b[i] = b[p];
+            b[p] = t;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        double sum = b[i];
+        for (j = 0; j < i; j++) {
+            sum -= a[i * n + j] * b[j];
+        }
+        b[i] = sum;
+    }
+    for (i = n; i-- > 0;) {
+        double sum = b[i];
+        for (j = i + 1; j < n; j++) {
+            sum -= a[i * n + j] * b[j];
+        }
+        b[i] = sum / a[i * n + i];
+    }
+}
+
+/* Element (r, c) of the band in its storage. */
+#define CS_BAND_AT(m, r, c) ((m)->band[(c) * (m)->ldab + (m)->kl + (m)->ku + (r) - (c)])
+
+/* LU with partial pivoting of the band in place (LAPACK's dgbtf2 without
+ * blocking): row interchanges within the kl rows below the diagonal, U
+ * widened to kl + ku super-diagonals; 0 when singular. */
+static int cs_band_factor(CsMatrix *m, size_t n)
+{
+    size_t j, r, c, last_column = 0;
+    for (j = 0; j < n; j++) {
+        size_t below = m->kl < n - 1 - j ? m->kl : n - 1 - j, jp = 0, reach;
+        double best = fabs(CS_BAND_AT(m, j, j)), pivot;
+        for (r = 1; r <= below; r++) {
+            if (fabs(CS_BAND_AT(m, j + r, j)) > best) {
+                best = fabs(CS_BAND_AT(m, j + r, j));
+                jp = r;
+            }
+        }
+        m->pivot[j] = j + jp;
+        if (!(best > 0.0) || !isfinite(best)) {
+            return 0;
+        }
+        /* Row j + jp reaches ku + jp columns right of the diagonal. */
+        reach = j + m->ku + jp < n - 1 ? j + m->ku + jp : n - 1;
+        if (reach > last_column) {
+            last_column = reach;
+        }
+        if (jp != 0) {
+            for (c = j; c <= last_column; c++) {
+                double t = CS_BAND_AT(m, j, c);
+                CS_BAND_AT(m, j, c) = CS_BAND_AT(m, j + jp, c);
+                CS_BAND_AT(m, j + jp, c) = t;
+            }
+        }
+        pivot = CS_BAND_AT(m, j, j);
+        for (r = 1; r <= below; r++) {
+            CS_BAND_AT(m, j + r, j) /= pivot;
+        }
+        for (c = j + 1; c <= last_column; c++) {
+            double u = CS_BAND_AT(m, j, c);
+            if (u != 0.0) {
+                for (r = 1; r <= below; r++) {
+                    CS_BAND_AT(m, j + r, c) -= CS_BAND_AT(m, j + r, j) * u;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* Solves with the band factors (LAPACK's dgbtrs): L with the interchanges
+ * in the order they were made, then U. */
+static void cs_band_solve(const CsMatrix *m, size_t n, double *b)
+{
+    size_t i, j, r, width = m->kl + m->ku;
+    for (j = 0; j < n; j++) {
+        size_t below = m->kl < n - 1 - j ? m->kl : n - 1 - j, p = m->pivot[j];
+        if (p != j) {
+            double t = b[j];
+            b[j] = b[p];
+            b[p] = t;
+        }
+        if (b[j] != 0.0) {
+            for (r = 1; r <= below; r++) {
+                b[j + r] -= CS_BAND_AT(m, j + r, j) * b[j];
+            }
+        }
+    }
+    for (j = n; j-- > 0;) {
+        size_t top = j > width ? j - width : 0;
+        b[j] /= CS_BAND_AT(m, j, j);
+        if (b[j] != 0.0) {
+            for (i = top; i < j; i++) {
+                b[i] -= CS_BAND_AT(m, i, j) * b[j];
+            }
+        }
+    }
+}
+
+/* Assembles W = I - hg*J from the Jacobian's values and factorises it; 0
+ * when W is singular. */
+static int cs_matrix_factor(CsMatrix *m, size_t n, double hg)
+{
+    size_t i, j, p;
+    if (m->storage == CS_DENSE) {
+        memset(m->a, 0, n * n * sizeof(double));
+        for (i = 0; i < n; i++) {
+            m->a[i * n + i] = 1.0;
+        }
+        for (j = 0; j < n; j++) {
+            for (p = m->col_start[j]; p < m->col_start[j + 1]; p++) {
+                m->a[(size_t)m->row[p] * n + j] -= hg * m->val[p];
+            }
+        }
+        return cs_dense_factor(m->a, m->pivot, n);
+    }
+    memset(m->band, 0, m->ldab * n * sizeof(double));
+    for (i = 0; i < n; i++) {
+        CS_BAND_AT(m, i, i) = 1.0;
+    }
+    for (j = 0; j < n; j++) {
+        size_t c = m->position[j];
+        for (p = m->col_start[j]; p < m->col_start[j + 1]; p++) {
+            size_t r = m->position[m->row[p]];
+            CS_BAND_AT(m, r, c) -= hg * m->val[p];
+        }
+    }
+    return cs_band_factor(m, n);
+}
+
+/* Replaces b by W^-1 b with the factors of cs_matrix_factor. */
+static void cs_matrix_solve(CsMatrix *m, size_t n, double *b)
+{
+    size_t k;
+    if (m->storage == CS_DENSE) {
+        cs_dense_solve(m->a, m->pivot, n, b);
+        return;
+    }
+    for (k = 0; k < n; k++) {
+        m->permuted[k] = b[m->perm[k]];
+    }
+    cs_band_solve(m, n, m->permuted);
+    for (k = 0; k < n; k++) {
+        b[m->perm[k]] = m->permuted[k];
+    }
+}
 
 /* ------------------------------------------------------------------------
  * Instance life cycle hooks called by mofmu_runtime.c
@@ -109,9 +643,7 @@ static void cs_free(Instance *inst)
     free(w->k2);
     free(w->k3);
     free(w->k4);
-    free(w->jac);
-    free(w->lu);
-    free(w->pivot);
+    cs_matrix_free(&w->m);
     free(w->z_lo);
     free(w->z_hi);
     free(w->x_hi);
@@ -132,10 +664,6 @@ static int cs_allocate(Instance *inst)
     }
     if (inst->type != fmi2CoSimulation) {
         return 0;
-    }
-    /* A square matrix of n*n doubles must fit in size_t. */
-    if (n > 0 && n > ((size_t)-1 / sizeof(double)) / n) {
-        return 1;
     }
     w = (CoSimWork *)allocate(1, sizeof *w);
     if (w == NULL) {
@@ -158,17 +686,14 @@ static int cs_allocate(Instance *inst)
     w->k2 = (double *)allocate(n, sizeof(double));
     w->k3 = (double *)allocate(n, sizeof(double));
     w->k4 = (double *)allocate(n, sizeof(double));
-    w->jac = (double *)allocate(n * n, sizeof(double));
-    w->lu = (double *)allocate(n * n, sizeof(double));
-    w->pivot = (size_t *)allocate(n, sizeof(size_t));
     w->z_lo = (double *)allocate(nz, sizeof(double));
     w->z_hi = (double *)allocate(nz, sizeof(double));
     w->x_hi = (double *)allocate(n, sizeof(double));
     if (w->input_vr == NULL || w->input_start == NULL || w->x == NULL || w->x_last == NULL ||
         w->f0 == NULL || w->f3 == NULL || w->f4 == NULL || w->work == NULL || w->dfdt == NULL ||
         w->stage == NULL || w->k1 == NULL || w->k2 == NULL || w->k3 == NULL || w->k4 == NULL ||
-        w->jac == NULL || w->lu == NULL || w->pivot == NULL || w->z_lo == NULL ||
-        w->z_hi == NULL || w->x_hi == NULL) {
+        w->z_lo == NULL || w->z_hi == NULL || w->x_hi == NULL ||
+        cs_matrix_setup(&w->m, inst->sys) != 0) {
         return 1;
     }
     for (i = 0, k = 0; i < inst->sys->n_reals; i++) {
@@ -177,6 +702,29 @@ static int cs_allocate(Instance *inst)
         }
     }
     return 0;
+}
+
+/* Says (category logAll) how the solver of a Co-Simulation instance builds
+ * and factorises its iteration matrix. */
+static void cs_describe_solver(const Instance *inst)
+{
+    const CsMatrix *m;
+    if (inst->work == NULL) {
+        return;
+    }
+    m = &inst->work->m;
+    if (m->storage == CS_BAND) {
+        log_message(inst, fmi2OK, LOG_ALL,
+                    "fmi2Instantiate: %lu states, Jacobian from %lu tangent passes, iteration "
+                    "matrix banded (%lu sub-, %lu super-diagonals after reverse Cuthill-McKee)",
+                    (unsigned long)inst->work->n, (unsigned long)m->n_colours,
+                    (unsigned long)m->kl, (unsigned long)m->ku);
+    } else {
+        log_message(inst, fmi2OK, LOG_ALL,
+                    "fmi2Instantiate: %lu states, Jacobian from %lu tangent passes, iteration "
+                    "matrix dense",
+                    (unsigned long)inst->work->n, (unsigned long)m->n_colours);
+    }
 }
 
 static void cs_reset(Instance *inst)
@@ -246,18 +794,24 @@ static int cs_rhs(Instance *inst, double t, const double *x, double *f)
     return 0;
 }
 
-/* The Jacobian d(der x)/dx at the point R was last evaluated at, column by
- * column from the generated tangent code. Returns nonzero with w->reason. */
+/* The Jacobian d(der x)/dx at the point R was last evaluated at, into the
+ * pattern's positions: one tangent pass per colour, seeding every column of
+ * the colour at once. Returns nonzero with w->reason. */
 static int cs_jacobian(Instance *inst)
 {
     CoSimWork *w = inst->work;
-    size_t n = w->n, i, j;
+    CsMatrix *m = &w->m;
+    size_t c, q, p, k;
     mofmu_ctx ctx;
-    for (j = 0; j < n; j++) {
-        for (i = 0; i < inst->sys->n_reals; i++) {
-            inst->dR[i] = 0.0;
+    for (c = 0; c < m->n_colours; c++) {
+        /* The tangent pass reads only these entries before writing. */
+        for (k = 0; k < inst->n_zero_ranges; k++) {
+            size_t from = inst->zero_ranges[2 * k], to = inst->zero_ranges[2 * k + 1];
+            memset(inst->dR + from, 0, (to - from) * sizeof inst->dR[0]);
         }
-        inst->dR[inst->sys->state_vr[j]] = 1.0;
+        for (q = m->colour_start[c]; q < m->colour_start[c + 1]; q++) {
+            inst->dR[inst->sys->state_vr[m->colour_col[q]]] = 1.0;
+        }
         init_ctx(inst, &ctx, 0);
         mofmu_directional(inst->R, inst->dR, &ctx);
         if (ctx.failed) {
@@ -265,14 +819,17 @@ static int cs_jacobian(Instance *inst)
                      ctx.message);
             return 1;
         }
-        for (i = 0; i < n; i++) {
-            double d = inst->dR[inst->sys->derivative_vr[i]];
-            if (!isfinite(d)) {
-                snprintf(w->reason, sizeof w->reason,
-                         "the Jacobian is not finite at time %.17g", inst->time);
-                return 1;
+        for (q = m->colour_start[c]; q < m->colour_start[c + 1]; q++) {
+            size_t j = m->colour_col[q];
+            for (p = m->col_start[j]; p < m->col_start[j + 1]; p++) {
+                double d = inst->dR[inst->sys->derivative_vr[m->row[p]]];
+                if (!isfinite(d)) {
+                    snprintf(w->reason, sizeof w->reason,
+                             "the Jacobian is not finite at time %.17g", inst->time);
+                    return 1;
+                }
+                m->val[p] = d;
             }
-            w->jac[i * n + j] = d;
         }
     }
     return 0;
@@ -327,72 +884,6 @@ static fmi2Status cs_exit_initialization(Instance *inst)
  * RODAS3
  * ------------------------------------------------------------------------ */
 
-/* LU with partial pivoting of w->lu in place; 0 when singular. */
-static int cs_lu_factor(CoSimWork *w)
-{
-    size_t n = w->n, i, j, k;
-    double *a = w->lu;
-    for (k = 0; k < n; k++) {
-        size_t p = k;
-        double best = fabs(a[k * n + k]);
-        for (i = k + 1; i < n; i++) {
-            if (fabs(a[i * n + k]) > best) {
-                best = fabs(a[i * n + k]);
-                p = i;
-            }
-        }
-        w->pivot[k] = p;
-        if (!(best > 0.0) || !isfinite(best)) {
-            return 0;
-        }
-        if (p != k) {
-            for (j = 0; j < n; j++) {
-                double t = a[k * n + j];
-                a[k * n + j] = a[p * n + j];
-                a[p * n + j] = t;
-            }
-        }
-        for (i = k + 1; i < n; i++) {
-            double f = a[i * n + k] / a[k * n + k];
-            a[i * n + k] = f;
-            if (f != 0.0) {
-                for (j = k + 1; j < n; j++) {
-                    a[i * n + j] -= f * a[k * n + j];
-                }
-            }
-        }
-    }
-    return 1;
-}
-
-static void cs_lu_solve(const CoSimWork *w, double *b)
-{
-    size_t n = w->n, i, j;
-    const double *a = w->lu;
-    for (i = 0; i < n; i++) {
-        size_t p = w->pivot[i];
-        if (p != i) {
-            double t = b[i];
-            b[i] = b[p];
-            b[p] = t;
-        }
-    }
-    for (i = 0; i < n; i++) {
-        double sum = b[i];
-        for (j = 0; j < i; j++) {
-            sum -= a[i * n + j] * b[j];
-        }
-        b[i] = sum;
-    }
-    for (i = n; i-- > 0;) {
-        double sum = b[i];
-        for (j = i + 1; j < n; j++) {
-            sum -= a[i * n + j] * b[j];
-        }
-        b[i] = sum / a[i * n + i];
-    }
-}
-
 static double cs_increment(const CoSimWork *w, size_t i)
 {
     return 2.0 * w->k1[i] + w->k3[i] + w->k4[i];
@@ -407,14 +898,9 @@ static double cs_increment(const CoSimWork *w, size_t i)
 static double cs_attempt(Instance *inst, double t, const double *x, double h)
 {
     CoSimWork *w = inst->work;
-    size_t n = w->n, i, j;
+    size_t n = w->n, i;
     double hg = h * CS_GAMMA, sum = 0.0;
-    for (i = 0; i < n; i++) {
-        for (j = 0; j < n; j++) {
-            w->lu[i * n + j] = (i == j ? 1.0 : 0.0) - hg * w->jac[i * n + j];
-        }
-    }
-    if (!cs_lu_factor(w)) {
+    if (!cs_matrix_factor(&w->m, n, hg)) {
         snprintf(w->reason, sizeof w->reason, "the iteration matrix is singular at time %.17g",
                  t);
         return -1.0;
@@ -422,11 +908,11 @@ static double cs_attempt(Instance *inst, double t, const double *x, double h)
     for (i = 0; i < n; i++) {
         w->k1[i] = hg * (w->f0[i] + 0.5 * h * w->dfdt[i]);
     }
-    cs_lu_solve(w, w->k1);
+    cs_matrix_solve(&w->m, n, w->k1);
     for (i = 0; i < n; i++) {
         w->k2[i] = hg * (w->f0[i] + 4.0 * w->k1[i] / h + 1.5 * h * w->dfdt[i]);
     }
-    cs_lu_solve(w, w->k2);
+    cs_matrix_solve(&w->m, n, w->k2);
     for (i = 0; i < n; i++) {
         w->stage[i] = x[i] + 2.0 * w->k1[i];
     }
@@ -436,7 +922,7 @@ static double cs_attempt(Instance *inst, double t, const double *x, double h)
     for (i = 0; i < n; i++) {
         w->k3[i] = hg * (w->f3[i] + (w->k1[i] - w->k2[i]) / h);
     }
-    cs_lu_solve(w, w->k3);
+    cs_matrix_solve(&w->m, n, w->k3);
     for (i = 0; i < n; i++) {
         w->stage[i] = x[i] + 2.0 * w->k1[i] + w->k3[i];
     }
@@ -446,7 +932,7 @@ static double cs_attempt(Instance *inst, double t, const double *x, double h)
     for (i = 0; i < n; i++) {
         w->k4[i] = hg * (w->f4[i] + (w->k1[i] - w->k2[i] - 8.0 / 3.0 * w->k3[i]) / h);
     }
-    cs_lu_solve(w, w->k4);
+    cs_matrix_solve(&w->m, n, w->k4);
     for (i = 0; i < n; i++) {
         double x_new = x[i] + cs_increment(w, i);
         double scale = w->rtol + w->rtol * fmax(fabs(x[i]), fabs(x_new));
@@ -891,6 +1377,96 @@ MOFMU_EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c,
     return fmi2OK;
 }
 
+/* The outputs at time `t` with states and inputs as they stand in R and the
+ * relations frozen, into out[k] = R[vr[k]]; 0, or 1 with the kernel's message. */
+static int cs_outputs_at(Instance *inst, double t, const fmi2ValueReference vr[], size_t nvr,
+                         double *out, char *message, size_t message_size)
+{
+    mofmu_ctx ctx;
+    size_t k;
+    inst->time = t;
+    inst->valid = 0;
+    init_ctx(inst, &ctx, 0);
+    mofmu_evaluate(inst->R, &ctx);
+    if (ctx.failed) {
+        snprintf(message, message_size, "%s at time %.17g", ctx.message, t);
+        return 1;
+    }
+    for (k = 0; k < nvr; k++) {
+        out[k] = inst->R[vr[k]];
+    }
+    return 0;
+}
+
+/* d y/dt = dy/dx * der(x) + dy/du * du/dt + dy/dt|(x, u) at the current
+ * point, for the outputs vr[], added into value[]. The first two terms are
+ * one pass of the tangent code seeded with the derivatives of the states
+ * and the input derivatives set for the next step (fmi2SetRealInputDerivatives;
+ * zero unless the master gave them, as the inputs are then held); the last,
+ * the explicit dependence on time, is a central difference at frozen states,
+ * inputs and relations, which is exactly zero for outputs that do not read
+ * time. */
+static fmi2Status cs_first_output_derivatives(Instance *inst, const char *function,
+                                              const fmi2ValueReference vr[], size_t nvr,
+                                              fmi2Real value[])
+{
+    const mofmu_system *sys = inst->sys;
+    CoSimWork *w = inst->work;
+    double t = inst->time, dt = cbrt(DBL_EPSILON) * fmax(fabs(t), 1.0);
+    double *plus, *minus;
+    char message[600];
+    mofmu_ctx ctx;
+    size_t i, k;
+    fmi2Status status = evaluate(inst, function);
+    if (status != fmi2OK) {
+        return status;
+    }
+    for (k = 0; k < inst->n_zero_ranges; k++) {
+        size_t from = inst->zero_ranges[2 * k], to = inst->zero_ranges[2 * k + 1];
+        memset(inst->dR + from, 0, (to - from) * sizeof inst->dR[0]);
+    }
+    for (i = 0; i < sys->n_states; i++) {
+        inst->dR[sys->state_vr[i]] = inst->R[sys->derivative_vr[i]];
+    }
+    for (i = 0; i < w->n_inputs; i++) {
+        inst->dR[w->input_vr[i]] = inst->input_derivative[i];
+    }
+    init_ctx(inst, &ctx, 0);
+    mofmu_directional(inst->R, inst->dR, &ctx);
+    if (ctx.failed) {
+        return log_error(inst, "%s: %s", function, ctx.message);
+    }
+    for (k = 0; k < nvr; k++) {
+        value[k] = inst->dR[vr[k]];
+    }
+    plus = (double *)allocate(2 * nvr, sizeof(double));
+    if (plus == NULL) {
+        return log_error(inst, "%s: out of memory", function);
+    }
+    minus = plus + nvr;
+    message[0] = '\0';
+    if (cs_outputs_at(inst, t + dt, vr, nvr, plus, message, sizeof message) != 0 ||
+        cs_outputs_at(inst, t - dt, vr, nvr, minus, message, sizeof message) != 0) {
+        dt = 0.0;
+    }
+    /* Back to the point itself (deterministic: the same values as before). */
+    inst->time = t;
+    inst->valid = 0;
+    status = evaluate(inst, function);
+    if (status == fmi2OK && dt == 0.0) {
+        status = log_error(inst, "%s: the outputs' dependence on time: %s", function, message);
+    }
+    for (k = 0; k < nvr && status == fmi2OK; k++) {
+        value[k] += (plus[k] - minus[k]) / (2.0 * dt);
+        if (!isfinite(value[k])) {
+            status = log_error(inst, "%s: the derivative of %s is not finite", function,
+                               real_name(sys, vr[k]));
+        }
+    }
+    free(plus);
+    return status;
+}
+
 MOFMU_EXPORT fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c,
                                                      const fmi2ValueReference vr[], size_t nvr,
                                                      const fmi2Integer order[],
@@ -898,6 +1474,7 @@ MOFMU_EXPORT fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c,
 {
     static const char *const function = "fmi2GetRealOutputDerivatives";
     Instance *inst = as_instance(c);
+    size_t i;
     if (inst == NULL) {
         return fmi2Error;
     }
@@ -908,12 +1485,25 @@ MOFMU_EXPORT fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c,
         bad_vrs(inst, function, "Real", vr, nvr, inst->sys->n_reals)) {
         return fmi2Error;
     }
-    if (nvr > 0) {
-        return log_error(inst, "%s: output derivatives are not provided "
-                               "(maxOutputDerivativeOrder is 0)",
-                         function);
+    /* Check the whole request before computing anything. */
+    for (i = 0; i < nvr; i++) {
+        if (inst->sys->real_kind[vr[i]] != MOFMU_KIND_OUTPUT) {
+            return log_error(inst, "%s: %s is not an output", function,
+                             real_name(inst->sys, vr[i]));
+        }
+        if (order[i] != 1) {
+            return log_error(inst, "%s: order %d for %s, but only first derivatives are "
+                                   "provided (maxOutputDerivativeOrder 1)",
+                             function, (int)order[i], real_name(inst->sys, vr[i]));
+        }
     }
-    return fmi2OK;
+    if (nvr == 0) {
+        return fmi2OK;
+    }
+    if (inst->state == STATE_ERROR) {
+        return log_error(inst, "%s: the instance is in the error state", function);
+    }
+    return cs_first_output_derivatives(inst, function, vr, nvr, value);
 }
 
 /* Status queries (FMI 2.0, section 4.2.3). A status the FMU cannot give is

@@ -201,6 +201,14 @@ typedef struct mofmu_system {
     uint32_t *balance_vr;
     uint32_t *residual_vr;
     uint32_t *balance_name_at;
+    /* The pattern of d(der x)/dx, row i (state i's derivative) in compressed
+     * form: the states jac_col[jac_row_start[i] .. jac_row_start[i + 1]),
+     * ascending, unless jac_full_row[i] says the row depends on every state
+     * (then it lists none). The Co-Simulation solver colours and orders the
+     * Jacobian's columns from it. */
+    size_t *jac_row_start;
+    uint32_t *jac_col;
+    unsigned char *jac_full_row;
 } mofmu_system;
 
 /* Reads `resource_location`/mofmu_system.bin (a file: URI or a plain

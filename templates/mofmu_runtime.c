@@ -258,6 +258,7 @@ typedef struct {
 
 /* Provided by mofmu_cosim.h. */
 static size_t cs_n_inputs(const mofmu_system *sys);
+static void cs_describe_solver(const Instance *inst);
 static int cs_allocate(Instance *inst);
 static void cs_free(Instance *inst);
 static void cs_reset(Instance *inst);
@@ -414,7 +415,7 @@ static int bad_vrs(const Instance *inst, const char *function, const char *type,
  * ------------------------------------------------------------------------ */
 
 static const char system_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'Y', 'S'};
-#define SYSTEM_VERSION 1u
+#define SYSTEM_VERSION 2u
 #define SYSTEM_FILE "mofmu_system.bin"
 
 static uint32_t get_u32(const unsigned char **p)
@@ -563,6 +564,9 @@ void mofmu_system_free(mofmu_system *sys)
     free(sys->boolean_value);
     free(sys->state_vr);
     free(sys->derivative_vr);
+    free(sys->jac_row_start);
+    free(sys->jac_col);
+    free(sys->jac_full_row);
     free(sys->instances);
     free(sys->instance_class);
     free(sys->off_pool);
@@ -687,6 +691,52 @@ static unsigned char *read_whole_file(const char *path, size_t *size, char *erro
 }
 
 /* Parses the checked bytes into `sys`. Returns a message, or NULL. */
+/* The state Jacobian's pattern: per state a u32 count (0xFFFFFFFF: the row
+ * depends on every state) and that many ascending state indices. A first
+ * pass over a copy of the cursor counts the entries before anything is
+ * allocated. */
+static const char *parse_jacobian_pattern(mofmu_system *sys, Reader *r)
+{
+    Reader probe = *r;
+    size_t i, k, n = sys->n_states, nnz = 0;
+    for (i = 0; i < n; i++) {
+        uint32_t count = read_u32(&probe);
+        if (count == UINT32_MAX) {
+            continue;
+        }
+        if (!fits(&probe, count, 4)) {
+            return "its Jacobian pattern exceeds its length";
+        }
+        take(&probe, (size_t)count * 4);
+        nnz += count;
+    }
+    if (probe.bad) {
+        return "it ends inside the Jacobian pattern";
+    }
+    sys->jac_row_start = (size_t *)allocate(n + 1, sizeof(size_t));
+    sys->jac_col = (uint32_t *)allocate(nnz, sizeof(uint32_t));
+    sys->jac_full_row = (unsigned char *)allocate(n, 1);
+    if (sys->jac_row_start == NULL || sys->jac_col == NULL || sys->jac_full_row == NULL) {
+        return "out of memory";
+    }
+    for (i = 0, k = 0; i < n; i++) {
+        uint32_t count = read_u32(r), c;
+        sys->jac_row_start[i] = k;
+        if (count == UINT32_MAX) {
+            sys->jac_full_row[i] = 1;
+            continue;
+        }
+        for (c = 0; c < count; c++, k++) {
+            sys->jac_col[k] = read_u32(r);
+            if (sys->jac_col[k] >= n || (c > 0 && sys->jac_col[k] <= sys->jac_col[k - 1])) {
+                return "its Jacobian pattern names a state that does not exist or twice";
+            }
+        }
+    }
+    sys->jac_row_start[n] = k;
+    return r->bad ? "it ends inside the Jacobian pattern" : NULL;
+}
+
 static const char *parse_system(mofmu_system *sys, Reader *r)
 {
     size_t i, j, n_classes, n_sources_total = 0, n_off = 0, n_ints = 0, n_own = 0, nb;
@@ -945,6 +995,12 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
         sys->balance_name_at[i] = read_str(r);
         if (sys->balance_vr[i] >= sys->n_reals || sys->residual_vr[i] >= sys->n_reals) {
             return "a linear response lies outside the variables";
+        }
+    }
+    {
+        const char *problem = parse_jacobian_pattern(sys, r);
+        if (problem != NULL) {
+            return problem;
         }
     }
     if (r->bad || r->left != 0) {
@@ -1586,6 +1642,7 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     }
     fill_zero_ranges(inst->sys, inst->zero_ranges);
     reset_values(inst);
+    cs_describe_solver(inst);
     return inst;
 }
 

@@ -270,6 +270,19 @@ def heated_capacitor(t: np.ndarray) -> dict[str, np.ndarray]:
     return {"body.T": final + (t0 - final) * np.exp(-g / c * t)}
 
 
+def acc1_mixing_tank(t: np.ndarray) -> dict[str, np.ndarray]:
+    # issue 21, Acc1: m*h' = m_flow*(h_in - h) + Q with h = cp*(T - T_ref)
+    # (a linear liquid); h relaxes to h_in + Q/m_flow with time constant
+    # m/m_flow, and T = T_ref + h/cp.
+    m, m_flow, t_in, q = 10.0, 0.1, 288.15, 2000.0
+    cp, t_ref = 4184.0, 273.15
+    h0 = cp * (293.15 - t_ref)
+    h_in = cp * (t_in - t_ref)
+    final = h_in + q / m_flow
+    h = final + (h0 - final) * np.exp(-m_flow / m * t)
+    return {"h": h, "T": t_ref + h / cp}
+
+
 def rod_heating(n: int) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
     """RodHeating with n volumes.
 
@@ -365,6 +378,43 @@ def acc6_room(power_factor: float) -> Callable[[np.ndarray], dict[str, np.ndarra
     return solve
 
 
+def acc4_chain(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Acc4.Chain with n = 3: source(T = 400) -- link[1] -- cap[1] -- link[2]
+    -- cap[2] -- link[3] -- cap[3], every link G = 2, every capacitor
+    C = 50 starting at 300 K, the last one insulated:
+
+        C T1' = G (400 - T1) - G (T1 - T2)
+        C T2' = G (T1 - T2) - G (T2 - T3)
+        C T3' = G (T2 - T3)
+
+    solved exactly by the matrix exponential of the affine system."""
+    c, g, source, t0 = 50.0, 2.0, 400.0, 300.0
+    k = g / c
+    a = np.array([[-2 * k, k, 0.0], [k, -2 * k, k], [0.0, k, -k]])
+    b = np.array([k * source, 0.0, 0.0])
+    x = np.array([affine_expm(a, b, np.full(3, t0), ti) for ti in t])
+    return {f"cap[{i + 1}].T": x[:, i] for i in range(3)}
+
+
+def acc5_moon(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Acc5.Moon: a ball falls from rest at h0 = 10 m under the inner
+    world's g = 1.62 m/s^2: h = h0 - g t^2/2, v = -g t."""
+    g, h0 = 1.62, 10.0
+    return {"ball.h": h0 - 0.5 * g * t**2, "ball.v": -g * t}
+
+
+def acc5_maybe_heated(with_heater: bool) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """Acc5.MaybeHeated: C T' = Q - G (T - T_amb) with C = 200, G = 4,
+    T_amb = T(0) = 293.15 and Q = 50 with the heater, 0 without it."""
+    c, g, t_amb = 200.0, 4.0, 293.15
+    q = 50.0 if with_heater else 0.0
+
+    def solve(t: np.ndarray) -> dict[str, np.ndarray]:
+        return {"body.T": t_amb + q / g * (1.0 - np.exp(-g * t / c))}
+
+    return solve
+
+
 # The reference file name (without .csv) -> the function that computes it.
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "StepIntegrator": step_integrator,
@@ -376,6 +426,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "CapacitorCooling": capacitor_cooling,
     "HeatedCapacitor": heated_capacitor,
     "RodHeating": rod_heating(5),
+    "Acc1_MixingTank": acc1_mixing_tank,
     "RodHeating_n10": rod_heating(10),
     "RodHeating_n100": rod_heating(100),
     "Acc2_TwoVessels": acc2_two_vessels,
@@ -384,6 +435,10 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "Acc6_Room": acc6_room(1.0),
     "Acc6_Room_Boost": acc6_room(2.0),
     "Acc6_Room_Off": acc6_room(0.0),
+    "Acc4_Chain": acc4_chain,
+    "Acc5_Moon": acc5_moon,
+    "Acc5_MaybeHeated": acc5_maybe_heated(True),
+    "Acc5_MaybeHeated_off": acc5_maybe_heated(False),
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)

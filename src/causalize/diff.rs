@@ -61,6 +61,24 @@ pub fn diff<E>(e: &Ex, leaf: &mut dyn FnMut(&Ex) -> Result<Ex, E>) -> Result<Ex,
                 )
             }
         }
+        // The chain rule through a user function is its tangent twin: the
+        // arguments, then their tangents. A tangent call is differentiated
+        // by the caller's `leaf` (second derivatives through functions are
+        // not formed).
+        Ex::User(sym, args, false) => {
+            let mut all = args.clone();
+            let mut any = false;
+            for a in args {
+                let d = diff(a, leaf)?;
+                any |= !is_zero(&d);
+                all.push(d);
+            }
+            if !any {
+                return Ok(Ex::Real(0.0));
+            }
+            Ex::User(sym.clone(), all, true)
+        }
+        Ex::User(_, _, true) => leaf(e)?,
         Ex::Call(f, args) => {
             let a = args[0].clone();
             let da = diff(&args[0], leaf)?;

@@ -11,6 +11,7 @@ mod if_equation;
 mod lower;
 mod matching;
 pub mod solve;
+pub mod structure;
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -24,6 +25,7 @@ use crate::resolve::tree::Builtin;
 use crate::source::Span;
 use lower::{Context, Lowerer, Value};
 use solve::Target;
+use structure::Structure;
 
 /// A modifier on a sub-component written in this class:
 /// `rod(n = 5, T0 = Tstart)`.
@@ -52,6 +54,9 @@ pub struct Causalized {
     pub bindings: Vec<(usize, Vec<Ex>)>,
     pub starts: Vec<(usize, Vec<Ex>)>,
     pub sub_modifiers: Vec<SubModifier>,
+    /// Component array sizes, conditions and connect loops, evaluated per
+    /// instance.
+    pub structure: Structure,
 }
 
 enum Determined {
@@ -71,6 +76,13 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         defs: Vec::new(),
     };
     let dims = cx.dims();
+    let structure = match structure::structure(&mut cx.low, model) {
+        Ok(s) => s,
+        Err(ds) => {
+            cx.diags.extend(ds);
+            Structure::default()
+        }
+    };
     let mut stmts = Vec::new();
     let mut bound = cx.bound_equations();
     stmts.extend(cx.read_bound(&mut bound, false, &dims));
@@ -95,6 +107,22 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
     let mut parameter_stmts = parameter_stmts;
     for (k, m) in sub_modifiers.iter().enumerate() {
         if !m.value.iter().any(|e| e.is_dynamic()) {
+            continue;
+        }
+        let sub = &model.subs[m.target.path[0]];
+        if sub.structural() {
+            cx.diags.push(
+                Diagnostic::error(
+                    "MC124",
+                    m.span,
+                    format!(
+                        "`{}` is an array of components or a conditional component: its modifiers must be known at export",
+                        sub.name
+                    ),
+                )
+                .with_label("value computed at run time")
+                .with_help("give a literal or an expression of Integer/Boolean parameters, or a parameter's value with --set"),
+            );
             continue;
         }
         match cx.modifier_slot(m) {
@@ -164,6 +192,7 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         bindings,
         starts,
         sub_modifiers,
+        structure,
     })
 }
 
@@ -464,6 +493,13 @@ fn rewrite<E>(e: &Ex, f: &mut dyn FnMut(&Ex) -> Option<Result<Ex, E>>) -> Result
             args.iter()
                 .map(|a| rewrite(a, f))
                 .collect::<Result<_, E>>()?,
+        ),
+        Ex::User(sym, args, tangent) => Ex::User(
+            sym.clone(),
+            args.iter()
+                .map(|a| rewrite(a, f))
+                .collect::<Result<_, E>>()?,
+            *tangent,
         ),
         Ex::If(branches, other) => {
             let mut out = Vec::new();

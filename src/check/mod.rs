@@ -6,8 +6,8 @@
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{
-    Argument, ClassBody, ClassDef, ClassKind, Element, Equation, Expr, ExprKind, Modification,
-    Section, StoredDefinition, Subscript,
+    Argument, ClassBody, ClassDef, ClassKind, Element, Equation, Expr, ExprKind, LongBody,
+    Modification, Section, Statement, StoredDefinition, Subscript,
 };
 
 /// Checks one parsed file.
@@ -54,24 +54,14 @@ impl Checker {
                 "write the operation as equations on Real variables",
             ));
         }
-        match class.kind {
-            ClassKind::Operator => self.diags.push(eliminated(
+        if class.kind == ClassKind::Operator {
+            self.diags.push(eliminated(
                 "MC104",
                 class.kind_span,
                 "an operator class",
                 "the meaning of an operator must not depend on types declared elsewhere",
                 "write the operation as equations on Real variables",
-            )),
-            ClassKind::Function | ClassKind::Record => self.diags.push(
-                Diagnostic::error(
-                    "MC117",
-                    class.kind_span,
-                    format!("{} classes are not supported yet", class.kind.keyword()),
-                )
-                .with_label("unsupported class kind")
-                .with_help("use packages, models, blocks, connectors and types"),
-            ),
-            _ => {}
+            ));
         }
         match &class.body {
             ClassBody::Unsupported { what, span } => self.diags.push(
@@ -92,10 +82,122 @@ impl Checker {
                 for e in &body.elements {
                     self.element(e, encapsulated, class.prefixes.encapsulated.is_some());
                 }
-                for s in &body.sections {
-                    self.section(s);
+                match class.kind {
+                    ClassKind::Function => self.function_sections(class, body),
+                    ClassKind::Record => self.record_sections(body),
+                    _ => {
+                        for s in &body.sections {
+                            self.section(s);
+                        }
+                    }
                 }
             }
+        }
+    }
+
+    /// A function has exactly one algorithm section and no equations
+    /// (MC073); its statements are those a function admits (MC077).
+    fn function_sections(&mut self, class: &ClassDef, body: &LongBody) {
+        let mut algorithms = 0;
+        for s in &body.sections {
+            match s {
+                Section::Algorithm {
+                    initial,
+                    statements,
+                    span,
+                } => {
+                    algorithms += 1;
+                    if initial.is_some() || algorithms > 1 {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "MC073",
+                                *span,
+                                "a function has exactly one algorithm section",
+                            )
+                            .with_label(if initial.is_some() {
+                                "initial algorithm in a function"
+                            } else {
+                                "second algorithm section"
+                            })
+                            .with_help("write the whole computation in one `algorithm` section"),
+                        );
+                    }
+                    self.statements(statements);
+                }
+                Section::Equation { span, .. } => self.diags.push(
+                    Diagnostic::error("MC073", *span, "a function cannot have equations")
+                        .with_label("equation section in a function")
+                        .with_help(
+                            "compute the outputs with assignments (`:=`) in the algorithm section",
+                        ),
+                ),
+            }
+        }
+        if body.sections.is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    "MC117",
+                    class.kind_span,
+                    "a function without an algorithm section is not supported",
+                )
+                .with_label("no algorithm section")
+                .with_help(
+                    "compute the outputs in an `algorithm` section; external functions are not supported",
+                ),
+            );
+        }
+    }
+
+    fn statements(&mut self, statements: &[Statement]) {
+        for st in statements {
+            match st {
+                Statement::Other { what, span } => self.diags.push(
+                    Diagnostic::error(
+                        "MC077",
+                        *span,
+                        format!("{what} is not admitted in a function"),
+                    )
+                    .with_label("statement not admitted")
+                    .with_help(
+                        "use assignments `x := expr;`, `if`, `for`, `while`, `break` and `return`",
+                    ),
+                ),
+                Statement::Assign { value, .. } => self.expr(value),
+                Statement::If {
+                    branches, else_, ..
+                } => {
+                    for (c, b) in branches {
+                        self.expr(c);
+                        self.statements(b);
+                    }
+                    self.statements(else_);
+                }
+                Statement::For { range, body, .. } => {
+                    self.expr(range);
+                    self.statements(body);
+                }
+                Statement::While {
+                    condition, body, ..
+                } => {
+                    self.expr(condition);
+                    self.statements(body);
+                }
+                Statement::Return { .. } | Statement::Break { .. } => {}
+            }
+        }
+    }
+
+    /// A record holds fields only (MC078).
+    fn record_sections(&mut self, body: &LongBody) {
+        for s in &body.sections {
+            let span = match s {
+                Section::Algorithm { span, .. } | Section::Equation { span, .. } => *span,
+            };
+            self.diags.push(
+                Diagnostic::error("MC078", span, "a record holds fields only")
+                    .with_label("section in a record")
+                    .with_help("declare the record's fields; compute values in a function"),
+            );
         }
     }
 
@@ -159,14 +261,10 @@ impl Checker {
                 if let Some(s) = c.prefixes.stream {
                     self.stream(s);
                 }
+                // Conditional components are admitted (DESIGN §2.2a); a
+                // conditional variable or connector is MC112 in resolve.
                 if let Some(cond) = &c.condition {
-                    self.diags.push(eliminated(
-                        "MC112",
-                        cond.span,
-                        "a conditional component",
-                        "the structure of a class must not depend on parameter values",
-                        "write two classes, or keep the component and set its parameters",
-                    ));
+                    self.expr(cond);
                 }
                 if let Some(m) = &c.modification {
                     self.modification(m);
@@ -181,15 +279,8 @@ impl Checker {
     }
 
     fn element_prefixes(&mut self, p: &crate::syntax::ast::ElementPrefixes) {
-        for s in [p.inner, p.outer].into_iter().flatten() {
-            self.diags.push(eliminated(
-                "MC103",
-                s,
-                "`inner`/`outer`",
-                "a component must not depend on what an enclosing model happens to declare",
-                "pass the value through a parameter or a connector",
-            ));
-        }
+        // `inner`/`outer` worlds are admitted (DESIGN §2.2a) and checked in
+        // resolve (MC103, MC122) and at export (MX026).
         for s in [p.redeclare, p.replaceable].into_iter().flatten() {
             self.diags.push(eliminated(
                 "MC111",

@@ -64,6 +64,7 @@ pub fn generate(class: &CausalClass) -> Kernel {
     );
     text.push_str("#include <math.h>\n#include \"mofmu_model.h\"\n\n");
     text.push_str(HELPERS);
+    text.push_str(&super::function::prototypes_for(&user_calls(class)));
     text.push_str(&body.replace(PLACEHOLDER, &prefix));
     Kernel {
         qualified: class.qualified.clone(),
@@ -72,6 +73,45 @@ pub fn generate(class: &CausalClass) -> Kernel {
         text,
         n_blocks: class.blocks.len(),
     }
+}
+
+/// The user functions a class calls: symbol and number of arguments.
+fn user_calls(class: &CausalClass) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    let mut visit = |e: &Ex| {
+        e.visit(&mut |x| {
+            if let Ex::User(sym, args, false) = x {
+                if !out.iter().any(|(s, _)| **s == **sym) {
+                    out.push((sym.to_string(), args.len()));
+                }
+            }
+        })
+    };
+    let mut stmts: Vec<&Stmt> = class
+        .parameter_stmts
+        .iter()
+        .chain(&class.start_stmts)
+        .collect();
+    stmts.extend(class.blocks.iter().flat_map(|b| &b.stmts));
+    fn walk(s: &Stmt, f: &mut dyn FnMut(&Ex)) {
+        match s {
+            Stmt::Assign { value, index, .. } => {
+                f(value);
+                if let Some(i) = index {
+                    f(i);
+                }
+            }
+            Stmt::For { lo, hi, body, .. } => {
+                f(lo);
+                f(hi);
+                body.iter().for_each(|b| walk(b, f));
+            }
+        }
+    }
+    for s in stmts {
+        walk(s, &mut visit);
+    }
+    out
 }
 
 /// Prototypes of a kernel's functions, for the system file.
@@ -593,7 +633,7 @@ impl Gen<'_> {
                 self.count_compound(a, counts);
                 self.count_compound(b, counts);
             }
-            Ex::Call(_, args) => {
+            Ex::Call(_, args) | Ex::User(_, args, _) => {
                 *counts.entry(self.real(e)).or_default() += 1;
                 for a in args {
                     self.count_compound(a, counts);
@@ -633,6 +673,13 @@ impl Gen<'_> {
                     .map(|x| self.render_cse(x, counts, names, temps))
                     .collect();
                 format!("{}({})", func_name(*f), a.join(", "))
+            }
+            Ex::User(sym, args, tangent) => {
+                let a: Vec<String> = args
+                    .iter()
+                    .map(|x| self.render_cse(x, counts, names, temps))
+                    .collect();
+                user_call(sym, *tangent, &a)
             }
             _ => return self.real(e),
         };
@@ -684,6 +731,10 @@ impl Gen<'_> {
                 let a: Vec<String> = args.iter().map(|x| self.real(x)).collect();
                 format!("{}({})", func_name(*f), a.join(", "))
             }
+            Ex::User(sym, args, tangent) => {
+                let a: Vec<String> = args.iter().map(|x| self.real(x)).collect();
+                user_call(sym, *tangent, &a)
+            }
             Ex::If(branches, els) => {
                 // A branch may not run: its accesses keep their own checks.
                 self.state.borrow_mut().conditional += 1;
@@ -715,12 +766,23 @@ fn collect_accesses(e: &Ex, out: &mut Vec<(usize, Option<Ex>)>) {
             collect_accesses(a, out);
             collect_accesses(b, out);
         }
-        Ex::Call(_, args) => args.iter().for_each(|a| collect_accesses(a, out)),
+        Ex::Call(_, args) | Ex::User(_, args, _) => {
+            args.iter().for_each(|a| collect_accesses(a, out))
+        }
         _ => {}
     }
 }
 
-fn func_name(f: Func) -> &'static str {
+/// A call of a user function (or its tangent twin) from a kernel: a
+/// failure inside it is reported for the calling instance.
+fn user_call(sym: &str, tangent: bool, args: &[String]) -> String {
+    let suffix = if tangent { "_t" } else { "" };
+    let mut all = vec!["ctx".to_string(), "in->name".to_string()];
+    all.extend(args.iter().cloned());
+    format!("{sym}{suffix}({})", all.join(", "))
+}
+
+pub(crate) fn func_name(f: Func) -> &'static str {
     match f {
         Func::Sin => "sin",
         Func::Cos => "cos",

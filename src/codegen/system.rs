@@ -104,9 +104,15 @@ fn i32_of(n: usize) -> i32 {
     i32::try_from(n).expect("offsets fit 31 bits (MX007 keeps models below)")
 }
 
-/// The system resource of a model: variables, instances, the schedule and
-/// declared tearing, as data.
-pub fn image(sys: &System, schedule: &Schedule, model_identifier: &str) -> SystemImage {
+/// The system resource of a model: variables, instances, the schedule,
+/// declared tearing and the state Jacobian's pattern
+/// (`crate::fmu::dependencies::state_pattern`), as data.
+pub fn image(
+    sys: &System,
+    schedule: &Schedule,
+    model_identifier: &str,
+    pattern: Vec<Option<Vec<u32>>>,
+) -> SystemImage {
     let reals = sys
         .reals
         .iter()
@@ -183,6 +189,7 @@ pub fn image(sys: &System, schedule: &Schedule, model_identifier: &str) -> Syste
                 name: b.name.clone(),
             })
             .collect(),
+        jacobian: pattern,
     }
 }
 

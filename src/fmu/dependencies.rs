@@ -30,10 +30,16 @@ use crate::instantiate::{Instance, RealKind, System};
 use crate::ir::{Arith, Ex, SlotId, Stmt};
 use crate::schedule::{Schedule, Step};
 
-/// Fills [`ModelTable::dependencies`] and [`ModelTable::initial_dependencies`]
+/// Fills [`ModelTable::dependencies`] (from the continuous-time analysis,
+/// [`continuous`]) and [`ModelTable::initial_dependencies`]
 /// for every unknown the table lists. Real variables are the first entries of
 /// the table, so a table index of a Real is its offset in `R`.
-pub fn add_dependencies(table: &mut ModelTable, sys: &System, schedule: &Schedule) {
+pub fn add_dependencies(
+    table: &mut ModelTable,
+    sys: &System,
+    schedule: &Schedule,
+    continuous: Continuous,
+) {
     let extents = Extents::new(sys);
     let entry = |knowns: Vec<usize>| Dependencies {
         kinds: vec![DependencyKind::Dependent; knowns.len()],
@@ -46,7 +52,7 @@ pub fn add_dependencies(table: &mut ModelTable, sys: &System, schedule: &Schedul
     // of unknowns. Sparse patterns (the rod with a million volumes) are
     // listed in full, a few entries per unknown. One mode at a time, so
     // that only one element-wise analysis is in memory.
-    let continuous = propagate(sys, schedule, &extents, Mode::Continuous);
+    let continuous = continuous.0;
     let mut dependencies = BTreeMap::new();
     for &u in table.outputs.iter().chain(&table.derivatives) {
         if u < sys.reals.len() && continuous.size_of_element(u) <= MAX_LISTED_KNOWNS {
@@ -63,6 +69,52 @@ pub fn add_dependencies(table: &mut ModelTable, sys: &System, schedule: &Schedul
         }
     }
     table.initial_dependencies = initial_dependencies;
+}
+
+/// The element-wise dependencies in continuous-time mode, computed once for
+/// both the system resource (the state Jacobian's pattern) and the model
+/// description.
+pub struct Continuous(Propagated);
+
+/// Runs the continuous-time analysis.
+pub fn continuous(sys: &System, schedule: &Schedule) -> Continuous {
+    Continuous(propagate(
+        sys,
+        schedule,
+        &Extents::new(sys),
+        Mode::Continuous,
+    ))
+}
+
+/// The sparsity pattern of d(der x)/dx: per state, in state order, the
+/// states (by their index among the states, ascending) its derivative
+/// depends on, or `None` when it depends on more knowns than are listed
+/// (then the row is taken as full). The same conservative analysis as the
+/// model description's `Derivatives` dependencies, so the embedded
+/// Co-Simulation solver and an importer see one pattern.
+pub fn state_pattern(continuous: &Continuous, sys: &System) -> Vec<Option<Vec<u32>>> {
+    let c = &continuous.0;
+    let mut state_of = vec![u32::MAX; sys.reals.len()];
+    for (k, &s) in sys.states.iter().enumerate() {
+        state_of[s] = u32::try_from(k).expect("states fit 32 bits");
+    }
+    sys.derivatives
+        .iter()
+        .map(|&d| {
+            if c.size_of_element(d) > MAX_LISTED_KNOWNS {
+                return None;
+            }
+            let mut states: Vec<u32> = c
+                .of_element(d)
+                .into_iter()
+                .map(|k| state_of[k])
+                .filter(|&k| k != u32::MAX)
+                .collect();
+            states.sort_unstable();
+            states.dedup();
+            Some(states)
+        })
+        .collect()
 }
 
 /// Unknowns with more knowns than this are listed without dependencies.
@@ -269,7 +321,7 @@ impl Analysis<'_> {
                 self.expression(inst, a, loops, into);
                 self.expression(inst, b, loops, into);
             }
-            Ex::Call(_, args) => {
+            Ex::Call(_, args) | Ex::User(_, args, _) => {
                 for a in args {
                     self.expression(inst, a, loops, into);
                 }

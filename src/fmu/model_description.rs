@@ -93,7 +93,7 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
                 ("modelIdentifier", table.model_identifier.clone()),
                 ("canHandleVariableCommunicationStepSize", "true".to_string()),
                 ("canInterpolateInputs", "true".to_string()),
-                ("maxOutputDerivativeOrder", "0".to_string()),
+                ("maxOutputDerivativeOrder", "1".to_string()),
                 ("canGetAndSetFMUstate", "true".to_string()),
                 ("canSerializeFMUstate", "true".to_string()),
                 ("providesDirectionalDerivative", "true".to_string()),

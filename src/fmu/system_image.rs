@@ -22,6 +22,7 @@
 //!         | { u8 2  u32 target  u32 len  f64 coefficient
 //!             u32 n_sources  n_sources × { u32 offset  u8 negative } }  copy
 //! u32 balance_vr[n_balances]  u32 residual_vr[n_balances]  str name[n_balances]
+//! n_states × { u32 count  u32 state[count] }    (count 0xFFFFFFFF: every state)
 //! u64 FNV-1a of every byte before it
 //! ```
 //!
@@ -32,7 +33,9 @@
 /// Identifies the file; the runtime refuses anything else.
 pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
 /// Bumped on any change of the layout.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// A row of the state Jacobian's pattern that depends on every state.
+pub const FULL_ROW: u32 = u32::MAX;
 /// Its name under `resources/` in the FMU.
 pub const RESOURCE_NAME: &str = "mofmu_system.bin";
 
@@ -105,6 +108,10 @@ pub struct SystemImage {
     pub instances: Vec<InstanceRecord>,
     pub steps: Vec<StepRecord>,
     pub balances: Vec<BalanceRecord>,
+    /// The pattern of d(der x)/dx, one row per state (the states its
+    /// derivative depends on, ascending; `None`: every state). The embedded
+    /// Co-Simulation solver colours and orders its columns from it.
+    pub jacobian: Vec<Option<Vec<u32>>>,
 }
 
 /// A count or index that must fit the format's 32 bits. Exports are
@@ -264,6 +271,22 @@ impl SystemImage {
         for b in &self.balances {
             w.str(&b.name);
         }
+        assert_eq!(
+            self.jacobian.len(),
+            self.states.len(),
+            "one Jacobian row per state"
+        );
+        for row in &self.jacobian {
+            match row {
+                Some(states) => {
+                    w.len(states.len());
+                    for &s in states {
+                        w.u32(s);
+                    }
+                }
+                None => w.u32(FULL_ROW),
+            }
+        }
         let sum = fnv1a(&w.bytes);
         w.bytes.extend_from_slice(&sum.to_le_bytes());
         w.bytes
@@ -310,6 +333,24 @@ mod tests {
         assert_eq!(&bytes[16..19], b"{g}");
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         assert_eq!(sum, fnv1a(body).to_le_bytes());
+    }
+
+    #[test]
+    fn the_jacobian_pattern_ends_the_file_a_count_and_states_per_row() {
+        let image = SystemImage {
+            model_identifier: "M".into(),
+            states: vec![1, 2],
+            derivatives: vec![3, 4],
+            jacobian: vec![Some(vec![0, 1]), None],
+            ..SystemImage::default()
+        };
+        let bytes = image.to_bytes("{g}");
+        let end = bytes.len() - 8;
+        let mut expected = Vec::new();
+        for v in [2u32, 0, 1, FULL_ROW] {
+            expected.extend_from_slice(&v.to_le_bytes());
+        }
+        assert_eq!(&bytes[end - expected.len()..end], expected.as_slice());
     }
 
     #[test]

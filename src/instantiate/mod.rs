@@ -3,9 +3,11 @@
 
 mod layout;
 mod set;
+mod structure;
 mod units;
 mod values;
 
+pub(crate) use structure::eval;
 pub use units::annotate_units;
 
 use std::collections::HashMap;
@@ -158,8 +160,12 @@ pub struct Instance {
     /// Offset in R of every slot of the class kernel.
     pub slot_offsets: Vec<usize>,
     /// The instance of each sub-component of the class (index into
-    /// `System::instances`), once it is instantiated.
+    /// `System::instances`), once it is instantiated; the first element
+    /// of an array of components, `None` for an absent conditional one.
     pub subs: Vec<Option<usize>>,
+    /// The instances of each sub-component: one, the elements of an array
+    /// in order, or none for an absent conditional component.
+    pub elements: Vec<Vec<usize>>,
 }
 
 #[derive(Debug, Clone)]
@@ -217,6 +223,10 @@ struct Incoming {
     origin: Option<(usize, usize)>,
     set_index: Option<usize>,
     span: Option<Span>,
+    /// For a modifier of an array of components: this element's number and
+    /// the number of elements, so a value with one part per element
+    /// (`G = {1, 2, 3}`) gives each its part.
+    element: Option<(usize, usize)>,
 }
 
 /// Instantiates `model` with the given overrides. Classes come compiled
@@ -311,6 +321,7 @@ fn instantiate_with(
                 origin: None,
                 set_index: Some(i),
                 span: None,
+                element: None,
             })
         })
         .collect();
@@ -428,8 +439,10 @@ impl Builder<'_, '_> {
         let effective = self.effective(&incoming);
         let ints = self.integer_parameters(me, &entry, &effective);
         self.sys.instances[me].ints = ints;
+        self.check_outers(me, &entry);
         for vi in 0..entry.model.vars.len() {
             if entry.model.vars[vi].ty == Builtin::Real
+                && !self.outer_real(me, &entry, vi)
                 && !self.real_variable(me, &entry, vi, &effective)
             {
                 // The model is too large (MX007): lay out nothing more.
@@ -465,6 +478,7 @@ impl Builder<'_, '_> {
             indicator_base: self.sys.n_indicators,
             slot_offsets: Vec::new(),
             subs: vec![None; entry.model.subs.len()],
+            elements: vec![Vec::new(); entry.model.subs.len()],
         });
         self.sys.n_relations += causal.n_relations;
         self.sys.n_indicators += causal.n_indicators;
@@ -514,21 +528,43 @@ impl Builder<'_, '_> {
                         origin: Some((me, j)),
                         set_index: None,
                         span: Some(m.span),
+                        element: None,
                     });
                 }
             }
             let child_path = self.dotted(me, &sub.name);
-            let child = self.sys.instances.len();
-            self.instance(
-                sub.class,
-                child_path,
-                Some(me),
-                Some(sub.span),
-                child_incoming,
-                depth + 1,
-            );
-            if self.sys.instances.len() > child {
-                self.sys.instances[me].subs[k] = Some(child);
+            let Some(count) = self.element_count(me, entry, k) else {
+                continue;
+            };
+            for e in 0..count.unwrap_or(1) {
+                let (path, incoming) = match count {
+                    None => (child_path.clone(), child_incoming.clone()),
+                    Some(n) => (
+                        format!("{child_path}[{}]", e + 1),
+                        child_incoming
+                            .iter()
+                            .map(|inc| Incoming {
+                                element: Some((e, n)),
+                                ..inc.clone()
+                            })
+                            .collect(),
+                    ),
+                };
+                let child = self.sys.instances.len();
+                self.instance(
+                    sub.class,
+                    path,
+                    Some(me),
+                    Some(sub.span),
+                    incoming,
+                    depth + 1,
+                );
+                if self.sys.instances.len() > child {
+                    self.sys.instances[me].elements[k].push(child);
+                    if e == 0 {
+                        self.sys.instances[me].subs[k] = Some(child);
+                    }
+                }
             }
         }
     }

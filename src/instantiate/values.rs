@@ -30,9 +30,13 @@ impl Builder<'_, '_> {
         let mut ints = Vec::new();
         for (k, ip) in causalized.causal.int_params.iter().enumerate() {
             let v = &model.vars[ip.var];
+            if let Some(value) = self.outer_int(me, entry, ip.var) {
+                ints.push(value);
+                continue;
+            }
             let name = self.dotted(me, &v.name);
             let value = if let Some(inc) = effective.get(&(ip.var, false)) {
-                self.fold_incoming(inc)
+                self.fold_incoming(inc, 1)
                     .filter(|v| v.len() == 1)
                     .map(|v| v[0])
             } else if let Some(b) = &causalized.int_bindings[k] {
@@ -120,7 +124,9 @@ impl Builder<'_, '_> {
                 Some(None) => (RealKind::CalculatedParameter, none),
                 None => {
                     let start = fold_literal(&v.attrs.start);
-                    if start.is_none() {
+                    // An outer's parameter without an inner is MX026 at
+                    // export, and free when the class is checked alone.
+                    if start.is_none() && entry.model.outer_of(vi).is_none() {
                         self.unset_parameter(me, parent, &v.name, v.span);
                     }
                     (RealKind::Parameter, vec![Some(start.unwrap_or(0.0)); len])
@@ -272,7 +278,7 @@ impl Builder<'_, '_> {
             }
         };
         if let Some(inc) = inc {
-            let folded = spread(self.fold_incoming(inc));
+            let folded = spread(self.fold_incoming(inc, len));
             if folded.is_none() {
                 if let Some((o, k)) = inc.origin {
                     let nv = self.sys.classes[self.sys.instances[o].class]
@@ -295,12 +301,27 @@ impl Builder<'_, '_> {
 
     /// Folds an incoming value (each element) in the terms of the instance
     /// that wrote it.
-    fn fold_incoming(&self, inc: &Incoming) -> Option<Vec<f64>> {
+    ///
+    /// A value for an element of an array of components that has one part
+    /// of `len` numbers per element (`G = {1, 2, 3}` for `link[3]`, `len`
+    /// the variable's number of elements) gives the element its part;
+    /// otherwise each element gets the whole value (`each G = 2`).
+    fn fold_incoming(&self, inc: &Incoming, len: usize) -> Option<Vec<f64>> {
         let ints: &[i64] = match inc.origin {
             Some((o, _)) => &self.sys.instances[o].ints,
             None => &[],
         };
-        inc.value.iter().map(|e| e.fold(ints)).collect()
+        let values: Vec<f64> = inc
+            .value
+            .iter()
+            .map(|e| e.fold(ints))
+            .collect::<Option<_>>()?;
+        match inc.element {
+            Some((e, n)) if n > 1 && values.len() == n * len => {
+                Some(values[e * len..(e + 1) * len].to_vec())
+            }
+            _ => Some(values),
+        }
     }
 }
 

@@ -51,6 +51,13 @@ fn spec_with(out: &ExportOutput, system_c: String, system_resource: Vec<u8>) -> 
             cache: true,
         });
     }
+    for f in &out.functions {
+        sources.push(CSource {
+            name: f.file_name.clone(),
+            text: f.text.clone(),
+            cache: true,
+        });
+    }
     FmuBuildSpec {
         model_identifier: out.model_identifier.clone(),
         model_description: ModelDescriptionSource::Table(out.table.clone()),

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use super::expr::Expr;
 use super::model::{element_name, join_der, ClassCausality, ClassModel, ClassVariability, Sub};
 use super::tree::Builtin;
 use crate::diagnostic::Diagnostic;
@@ -36,6 +37,10 @@ pub struct Side {
     /// The port's name in its class, for messages: `port`, `u`.
     pub name: String,
     pub members: Vec<PortMember>,
+    /// The element of a component array the port belongs to
+    /// (`link[i + 1].port_a`): one 1-based index per dimension, in terms
+    /// of the class and the `for` loops around the connect.
+    pub index: Vec<Expr>,
 }
 
 /// A variable of a port, with what connecting it needs to know.
@@ -61,6 +66,9 @@ pub struct Connect {
     pub a: Side,
     pub b: Side,
     pub span: Span,
+    /// The ranges of the `for` loops around the connect, outermost first
+    /// (each may use the indices of the loops outside it).
+    pub loops: Vec<Expr>,
 }
 
 impl Connect {
@@ -122,8 +130,12 @@ pub fn side(
     r: &ComponentRef,
     sub_model: &mut dyn FnMut(usize) -> Result<Arc<ClassModel>, Diagnostic>,
 ) -> Result<Side, Diagnostic> {
-    for part in &r.parts {
-        if !part.subscripts.is_empty() {
+    // An index on the first part names an element of a component array;
+    // the caller resolves it (`Side::index`).
+    let indexed_sub =
+        r.parts.len() == 2 && model.subs.iter().any(|x| x.name == r.parts[0].name.name);
+    for (k, part) in r.parts.iter().enumerate() {
+        if !(part.subscripts.is_empty() || k == 0 && indexed_sub) {
             return Err(Diagnostic::error(
                 "MC057",
                 r.span,
@@ -142,6 +154,7 @@ pub fn side(
                 port: p,
                 name: c.to_string(),
                 members: members(model, p),
+                index: Vec::new(),
             })
         }
         [s, c] if model.subs.iter().any(|x| x.name == *s) => {
@@ -165,6 +178,7 @@ pub fn side(
                 port: p,
                 name: c.to_string(),
                 members: members(&cm, p),
+                index: Vec::new(),
             })
         }
         _ => Err(Diagnostic::error(
@@ -253,6 +267,41 @@ pub fn connection_sets(
     connects: &[Connect],
     subs: &[Sub],
 ) -> Result<Vec<Transfer>, Vec<Diagnostic>> {
+    form_sets(connects, &|k| subs[k].name.clone())
+}
+
+/// The class-level part of the connection sets of a class whose sets are
+/// formed per instance ([`ClassModel::connections_per_instance`]): the two
+/// sides of every connect match member by member (MC059). The sets
+/// themselves, and MC060 … MC062, come per instance (`schedule`).
+pub fn compatible(connects: &[Connect]) -> Result<Vec<Transfer>, Vec<Diagnostic>> {
+    let diags: Vec<Diagnostic> = connects
+        .iter()
+        .filter(|c| copied_members(&c.a) != copied_members(&c.b))
+        .map(Connect::incompatible)
+        .collect();
+    if diags.is_empty() {
+        Ok(Vec::new())
+    } else {
+        Err(diags)
+    }
+}
+
+/// What a side's copied members are: name in the port and flow prefix.
+fn copied_members(s: &Side) -> BTreeMap<String, bool> {
+    s.members
+        .iter()
+        .filter(|m| m.copied)
+        .map(|m| (m.key.clone(), m.flow))
+        .collect()
+}
+
+/// The connection sets of `connects`, whose sides' `sub` are numbers that
+/// `sub_name` names (a component of the class, or an instance of one).
+pub fn form_sets(
+    connects: &[Connect],
+    sub_name: &dyn Fn(usize) -> String,
+) -> Result<Vec<Transfer>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     // Each distinct side, with the connect it first appears in.
     let mut sides: Vec<(&Side, Span)> = Vec::new();
@@ -271,14 +320,7 @@ pub fn connection_sets(
         }
         r
     }
-    // What a side's copied members are: name in the port and flow prefix.
-    let copied = |s: &Side| -> BTreeMap<String, bool> {
-        s.members
-            .iter()
-            .filter(|m| m.copied)
-            .map(|m| (m.key.clone(), m.flow))
-            .collect()
-    };
+    let copied = copied_members;
     for c in connects {
         if copied(&c.a) != copied(&c.b) {
             diags.push(c.incompatible());
@@ -303,8 +345,8 @@ pub fn connection_sets(
         sets.entry(r).or_default().push(i);
     }
     let label = |side: &Side, m: &PortMember| {
-        let path = side.sub.map_or("", |k| subs[k].name.as_str());
-        element_name(path, &m.name, &[], 0)
+        let path = side.sub.map_or(String::new(), sub_name);
+        element_name(&path, &m.name, &[], 0)
     };
     let mut transfers = Vec::new();
     for members_of_set in sets.values() {

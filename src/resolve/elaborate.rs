@@ -34,6 +34,11 @@ pub struct Elaborator<'a> {
     builds: HashMap<ClassId, usize>,
     /// Package constants evaluated so far, by qualified name.
     pub(super) constants: HashMap<String, Arc<super::expr::Constant>>,
+    /// Resolved functions, built once each (`function`).
+    pub(super) functions:
+        HashMap<ClassId, Result<Arc<super::function::FunctionModel>, Vec<Diagnostic>>>,
+    /// The functions being built: a call of one of them is a recursion.
+    pub(super) fn_in_progress: Vec<ClassId>,
 }
 
 /// What a component's type turned out to be.
@@ -49,6 +54,7 @@ enum TypeShape<'a> {
     },
     Connector(ClassId),
     Component(ClassId),
+    Record(ClassId),
 }
 
 impl<'a> Elaborator<'a> {
@@ -63,6 +69,8 @@ impl<'a> Elaborator<'a> {
             in_progress: Vec::new(),
             builds: HashMap::new(),
             constants: HashMap::new(),
+            functions: HashMap::new(),
+            fn_in_progress: Vec::new(),
         }
     }
 
@@ -123,6 +131,7 @@ impl<'a> Elaborator<'a> {
             equations: Vec::new(),
             connects: Vec::new(),
             transfers: Ok(Vec::new()),
+            outers: Vec::new(),
             faults: Vec::new(),
         };
         let ClassBody::Long(body) = &node.def.body else {
@@ -158,6 +167,9 @@ impl<'a> Elaborator<'a> {
                     match eq {
                         ast::Equation::Connect { a, b, span } => {
                             pending.connects.push((a, b, *span))
+                        }
+                        ast::Equation::For { .. } if only_connects(eq) => {
+                            looped_connects(eq, &mut Vec::new(), &mut pending)
                         }
                         other => pending.equations.push(other),
                     }
@@ -277,6 +289,12 @@ impl<'a> Elaborator<'a> {
                 .with_help("write the size as an Integer literal or parameter"),
             );
         }
+        if !matches!(shape, TypeShape::Component(_)) {
+            if let Some(d) = not_a_component(comp) {
+                diags.push(d);
+                return;
+            }
+        }
         match shape {
             TypeShape::Scalar {
                 ty,
@@ -294,6 +312,7 @@ impl<'a> Elaborator<'a> {
                 };
                 self.variable(comp, variable, own_mods, model, pending, diags)
             }
+            TypeShape::Record(cid) => self.record(comp, cid, &dims, model, diags),
             TypeShape::Connector(cid) => {
                 if !dims.is_empty() {
                     diags.push(
@@ -310,16 +329,20 @@ impl<'a> Elaborator<'a> {
                 self.connector(comp, cid, own_mods, model, pending, diags)
             }
             TypeShape::Component(cid) => {
-                if !dims.is_empty() {
+                if dims.len() > 1 {
                     diags.push(
                         Diagnostic::error(
                             "MC010",
                             comp.name.span,
-                            "arrays of components are not supported yet",
+                            "arrays of components have one dimension",
                         )
-                        .with_label("array of components")
-                        .with_help("declare the components one by one"),
+                        .with_label("array of components of more than one dimension")
+                        .with_help("declare a one-dimensional array, `link[n]`"),
                     );
+                    return;
+                }
+                if comp.element_prefixes.outer.is_some() {
+                    self.outer(comp, cid, model, diags);
                     return;
                 }
                 if comp
@@ -366,15 +389,170 @@ impl<'a> Elaborator<'a> {
                     }
                     return;
                 }
-                pending.sub_modifiers.push((model.subs.len(), own_mods));
+                let k = model.subs.len();
+                pending.sub_modifiers.push((k, own_mods));
+                if !dims.is_empty() {
+                    pending.sub_dims.push((k, dims));
+                }
+                if let Some(c) = &comp.condition {
+                    pending.sub_conditions.push((k, c));
+                }
                 model.subs.push(Sub {
                     name: comp.name.name.clone(),
                     class: cid,
                     modifiers: Vec::new(),
                     protected,
+                    dims: Vec::new(),
+                    condition: None,
+                    inner: comp.element_prefixes.inner.is_some(),
                     span: comp.span,
                 });
             }
+        }
+    }
+
+    /// `outer World world;`: the world's parameters and constants become
+    /// parameters of this class (`world.g`), bound to nothing here: the
+    /// instantiation aliases them to the `inner` component's. A world
+    /// that holds variables, connectors or components is MC122.
+    fn outer(
+        &mut self,
+        comp: &'a ast::Component,
+        cid: ClassId,
+        model: &mut ClassModel,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let world = match self.class(cid) {
+            Ok(w) => w,
+            Err(ds) => {
+                diags.extend(ds);
+                return;
+            }
+        };
+        let holds = world
+            .vars
+            .iter()
+            .find(|v| v.variability == ClassVariability::Continuous)
+            .map(|v| format!("variable `{}`", v.name))
+            .or_else(|| {
+                world
+                    .subs
+                    .first()
+                    .map(|s| format!("component `{}`", s.name))
+            })
+            .or_else(|| {
+                world
+                    .connectors
+                    .first()
+                    .map(|c| format!("connector `{}`", c.name))
+            });
+        if let Some(what) = holds {
+            diags.push(
+                Diagnostic::error(
+                    "MC122",
+                    comp.name.span,
+                    format!(
+                        "`outer {}`: `{}` holds {what}; only a class of parameters and constants can be outer",
+                        comp.name.name, world.qualified
+                    ),
+                )
+                .with_label("outer of a class with variables")
+                .with_help("share parameters through an outer world; pass variables through connectors"),
+            );
+            return;
+        }
+        if comp.modification.is_some() || !comp.dims.is_empty() || comp.condition.is_some() {
+            diags.push(
+                Diagnostic::error(
+                    "MC103",
+                    comp.name.span,
+                    format!(
+                        "`outer {}` cannot be modified, sized or conditional",
+                        comp.name.name
+                    ),
+                )
+                .with_label("outer with a modification")
+                .with_help("set the world's parameters where its `inner` is declared"),
+            );
+            return;
+        }
+        let first = model.vars.len();
+        let subs = model.subs.len();
+        let mut vars = Vec::new();
+        for v in &world.vars {
+            let mut v = v.clone();
+            v.name = format!("{}.{}", comp.name.name, v.name);
+            v.binding = None;
+            v.causality = ClassCausality::Local;
+            v.protected = true;
+            v.span = comp.span;
+            for e in v.expressions_mut() {
+                e.shift(first, subs);
+            }
+            vars.push(model.vars.len());
+            model.vars.push(v);
+        }
+        model.outers.push(super::model::OuterDecl {
+            name: comp.name.name.clone(),
+            class: cid,
+            vars,
+            span: comp.name.span,
+        });
+    }
+
+    /// A record component: its fields, each a variable `comp.field` with
+    /// the component's prefixes (an `input` record is inputs, …).
+    fn record(
+        &mut self,
+        comp: &'a ast::Component,
+        cid: ClassId,
+        dims: &[&'a ast::Expr],
+        model: &mut ClassModel,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let unsupported = |what: &str| {
+            Diagnostic::error(
+                "MC079",
+                comp.name.span,
+                format!("{what} of a record component is not supported yet"),
+            )
+            .with_label("record component")
+            .with_help("declare the record component without it; a record constant in a package can carry values")
+        };
+        if !dims.is_empty() {
+            diags.push(unsupported("an array"));
+            return;
+        }
+        if comp.modification.is_some() {
+            diags.push(unsupported("a modifier or binding"));
+            return;
+        }
+        let record = match self.class(cid) {
+            Ok(r) => r,
+            Err(ds) => {
+                diags.extend(ds);
+                return;
+            }
+        };
+        let p = &comp.prefixes;
+        for field in &record.vars {
+            let mut v = field.clone();
+            v.name = format!("{}.{}", comp.name.name, field.name);
+            if p.constant.is_some() {
+                v.variability = ClassVariability::Constant;
+            } else if p.parameter.is_some() {
+                v.variability = ClassVariability::Parameter;
+            }
+            if p.input.is_some() {
+                v.causality = ClassCausality::Input;
+            } else if p.output.is_some() {
+                v.causality = ClassCausality::Output;
+            }
+            v.protected = comp.visibility == Visibility::Protected;
+            v.span = comp.span;
+            v.binding = None;
+            v.description = comp.description.clone();
+            model.vars.push(v);
         }
     }
 
@@ -508,6 +686,7 @@ impl<'a> Elaborator<'a> {
                                 ClassKind::Model | ClassKind::Block | ClassKind::Class => {
                                     TypeShape::Component(cid)
                                 }
+                                ClassKind::Record => TypeShape::Record(cid),
                                 other => {
                                     return Err(Diagnostic::error(
                                         "MC012",
@@ -647,4 +826,70 @@ pub fn is_linear_response(node: &super::tree::ClassNode) -> bool {
         })
         .collect();
     names == ["residual", "balance"]
+}
+
+/// A conditional, `inner` or `outer` declaration of a variable or a
+/// connector: only components of model and block classes may be
+/// conditional (MC112) or inner/outer (MC103).
+fn not_a_component(comp: &ast::Component) -> Option<Diagnostic> {
+    if let Some(c) = &comp.condition {
+        return Some(
+            Diagnostic::error(
+                "MC112",
+                c.span,
+                format!("`{}` is not a component of a model or block class, so it cannot be conditional", comp.name.name),
+            )
+            .with_label("conditional variable or connector")
+            .with_help("make a component conditional (`Heater heater if withHeater;`), not a variable or connector"),
+        );
+    }
+    let p = &comp.element_prefixes;
+    let s = p.inner.or(p.outer)?;
+    Some(
+        Diagnostic::error(
+            "MC103",
+            s,
+            format!("`{}` is not a component of a model class, so it cannot be inner or outer", comp.name.name),
+        )
+        .with_label("inner/outer variable or connector")
+        .with_help("share parameters through a world model: `outer World world;` with `inner World world;` in an enclosing model"),
+    )
+}
+
+/// A `for` loop whose body holds only connects (and loops of them): its
+/// connects are formed per instance; any other loop is an equation.
+fn only_connects(eq: &ast::Equation) -> bool {
+    match eq {
+        ast::Equation::Connect { .. } => true,
+        ast::Equation::For { body, .. } => body.iter().all(only_connects),
+        _ => false,
+    }
+}
+
+/// The connects of a loop of connects, each with the loops around it.
+fn looped_connects<'a>(
+    eq: &'a ast::Equation,
+    loops: &mut Vec<(&'a str, &'a ast::Expr)>,
+    pending: &mut Pending<'a>,
+) {
+    match eq {
+        ast::Equation::Connect { a, b, span } => {
+            pending.looped_connects.push(super::names::LoopedConnect {
+                loops: loops.clone(),
+                a,
+                b,
+                span: *span,
+            })
+        }
+        ast::Equation::For {
+            index, range, body, ..
+        } => {
+            loops.push((index.name.as_str(), range));
+            for e in body {
+                looped_connects(e, loops, pending);
+            }
+            loops.pop();
+        }
+        _ => {}
+    }
 }

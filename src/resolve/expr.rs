@@ -36,6 +36,13 @@ pub enum ExprKind {
         /// Whether arguments were also passed by name (`f(a, x = 1)`).
         named: bool,
     },
+    /// A call of a user function: its arguments matched to its inputs, in
+    /// the order of `FunctionModel::inputs` (a record argument is its
+    /// fields).
+    FunctionCall {
+        func: std::sync::Arc<super::function::FunctionModel>,
+        args: Vec<Expr>,
+    },
     /// `if c1 then e1 elseif c2 then e2 else e3`
     If {
         branches: Vec<(Expr, Expr)>,
@@ -255,7 +262,9 @@ impl Expr {
                 b.walk_mut(f);
             }
             ExprKind::Unary(_, a) => a.walk_mut(f),
-            ExprKind::Call { args, .. } => args.iter_mut().for_each(|a| a.walk_mut(f)),
+            ExprKind::Call { args, .. } | ExprKind::FunctionCall { args, .. } => {
+                args.iter_mut().for_each(|a| a.walk_mut(f))
+            }
             ExprKind::If { branches, else_ } => {
                 for (c, v) in branches {
                     c.walk_mut(f);

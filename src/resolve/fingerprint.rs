@@ -37,8 +37,8 @@ use super::tree::{Builtin, ClassId, ClassTree, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{
-    Argument, ClassBody, ComponentRef, Element, Equation, Expr, ExprKind, Modification, Name,
-    Section, Subscript,
+    Argument, ClassBody, ClassDef, ClassKind, ComponentRef, Element, Equation, Expr, ExprKind,
+    Modification, Name, Section, Statement, Subscript,
 };
 
 /// A SHA-256 digest.
@@ -213,6 +213,40 @@ impl Pass<'_> {
                 }
             }
         }
+        // The functions and record constructors the class calls, and the
+        // constants of the classes around it (a name the class cannot
+        // resolve among its own may be one of them): their text, and the
+        // classes of their types.
+        for name in calls(&node.def) {
+            self.lookup(&mut h, name, Some(id), name.span)?;
+        }
+        if node.def.kind != ClassKind::Record {
+            let mut s = node.parent;
+            while let Some(p) = s {
+                let outer = tree.get(p);
+                if let ClassBody::Long(body) = &outer.def.body {
+                    let mut constants = false;
+                    for e in &body.elements {
+                        if let Element::Component(c) = e {
+                            if c.prefixes.constant.is_some() {
+                                constants = true;
+                                self.lookup(&mut h, &c.type_name, Some(p), c.span)?;
+                            }
+                        }
+                    }
+                    // The constants' values are in the enclosing class's
+                    // own text (only a class with constants is hashed, so
+                    // editing a package without any re-checks nothing).
+                    if constants {
+                        h.update(self.own[p.0 as usize].0);
+                    }
+                }
+                if outer.encapsulated() {
+                    break;
+                }
+                s = outer.parent;
+            }
+        }
         self.constants(id, &mut h)?;
         let f = Fingerprint(h.finalize().into());
         self.class[id.0 as usize] = State::Done(f);
@@ -271,6 +305,34 @@ impl Pass<'_> {
             Err(d) => {
                 field(h, b"error");
                 lookup_error(h, &d, at);
+            }
+        }
+        Ok(())
+    }
+
+    /// Hashes what `name`, used at `at` in `scope`, resolves to.
+    fn lookup(
+        &mut self,
+        h: &mut Sha256,
+        name: &Name,
+        scope: Option<ClassId>,
+        at: Span,
+    ) -> Result<(), NoFingerprints> {
+        let tree = self.tree;
+        match tree.lookup(name, scope, at) {
+            Ok(Resolved::Builtin(b)) => {
+                field(h, b"builtin");
+                field(h, builtin_name(b).as_bytes());
+            }
+            Ok(Resolved::Class(c)) => {
+                let f = self.class(c)?;
+                field(h, b"class");
+                field(h, tree.get(c).qualified.as_bytes());
+                h.update(f.0);
+            }
+            Err(d) => {
+                field(h, b"error");
+                lookup_error(h, &d, name.span);
             }
         }
         Ok(())
@@ -455,6 +517,153 @@ fn expr_refs<'t>(e: &'t Expr, out: &mut Vec<&'t ComponentRef>) {
         | ExprKind::String(_)
         | ExprKind::End => {}
     }
+}
+
+/// The names of the calls in a class's own text (bindings, modifiers,
+/// equations, algorithm statements), which resolve to functions or record
+/// constructors when they name one.
+fn calls(def: &ClassDef) -> Vec<&Name> {
+    fn expr<'a>(e: &'a Expr, out: &mut Vec<&'a Name>) {
+        match &e.kind {
+            ExprKind::Call { func, args, named } => {
+                out.push(func);
+                args.iter().for_each(|a| expr(a, out));
+                named.iter().for_each(|(_, a)| expr(a, out));
+            }
+            ExprKind::Binary(_, a, b) => {
+                expr(a, out);
+                expr(b, out);
+            }
+            ExprKind::Unary(_, a) => expr(a, out),
+            ExprKind::If { branches, else_ } => {
+                for (c, v) in branches {
+                    expr(c, out);
+                    expr(v, out);
+                }
+                expr(else_, out);
+            }
+            ExprKind::Array(items) => items.iter().for_each(|a| expr(a, out)),
+            ExprKind::Matrix(rows) => rows.iter().flatten().for_each(|a| expr(a, out)),
+            ExprKind::Range { start, step, stop } => {
+                expr(start, out);
+                step.iter().for_each(|s| expr(s, out));
+                expr(stop, out);
+            }
+            ExprKind::Ref(r) => {
+                for p in &r.parts {
+                    for s in &p.subscripts {
+                        if let Subscript::Expr(e) = s {
+                            expr(e, out);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    fn modification<'a>(m: &'a Modification, out: &mut Vec<&'a Name>) {
+        for a in &m.arguments {
+            if let Argument::Modify {
+                modification: Some(m),
+                ..
+            } = a
+            {
+                modification(m, out);
+            }
+        }
+        if let Some(b) = &m.binding {
+            expr(b, out);
+        }
+    }
+    fn equation<'a>(eq: &'a Equation, out: &mut Vec<&'a Name>) {
+        match eq {
+            Equation::Simple { lhs, rhs, .. } => {
+                expr(lhs, out);
+                expr(rhs, out);
+            }
+            Equation::For { range, body, .. } => {
+                expr(range, out);
+                body.iter().for_each(|e| equation(e, out));
+            }
+            Equation::If {
+                branches, else_, ..
+            } => {
+                for (c, b) in branches {
+                    expr(c, out);
+                    b.iter().for_each(|e| equation(e, out));
+                }
+                else_.iter().for_each(|e| equation(e, out));
+            }
+            Equation::Call { args, .. } => args.iter().for_each(|a| expr(a, out)),
+            Equation::Connect { .. } | Equation::When { .. } => {}
+        }
+    }
+    fn statement<'a>(st: &'a Statement, out: &mut Vec<&'a Name>) {
+        match st {
+            Statement::Assign { value, .. } => expr(value, out),
+            Statement::If {
+                branches, else_, ..
+            } => {
+                for (c, b) in branches {
+                    expr(c, out);
+                    b.iter().for_each(|s| statement(s, out));
+                }
+                else_.iter().for_each(|s| statement(s, out));
+            }
+            Statement::For { range, body, .. } => {
+                expr(range, out);
+                body.iter().for_each(|s| statement(s, out));
+            }
+            Statement::While {
+                condition, body, ..
+            } => {
+                expr(condition, out);
+                body.iter().for_each(|s| statement(s, out));
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let ClassBody::Long(body) = &def.body else {
+        return out;
+    };
+    for e in &body.elements {
+        match e {
+            Element::Component(c) => {
+                if let Some(m) = &c.modification {
+                    modification(m, &mut out);
+                }
+                for s in c.dims.iter().chain(&c.type_dims) {
+                    if let Subscript::Expr(e) = s {
+                        expr(e, &mut out);
+                    }
+                }
+            }
+            Element::Extends(x) => {
+                for a in &x.modification {
+                    if let Argument::Modify {
+                        modification: Some(m),
+                        ..
+                    } = a
+                    {
+                        modification(m, &mut out);
+                    }
+                }
+            }
+            Element::Class { .. } | Element::Import(_) => {}
+        }
+    }
+    for s in &body.sections {
+        match s {
+            Section::Equation { equations, .. } => {
+                equations.iter().for_each(|e| equation(e, &mut out))
+            }
+            Section::Algorithm { statements, .. } => {
+                statements.iter().for_each(|s| statement(s, &mut out))
+            }
+        }
+    }
+    out
 }
 
 /// The names `Elaborator` resolves for class `id`, each with the scope and

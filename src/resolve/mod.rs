@@ -3,10 +3,12 @@
 
 pub mod connect;
 mod connector;
+mod constant;
 pub mod constants;
 pub mod elaborate;
 pub mod expr;
 pub mod fingerprint;
+pub mod function;
 mod initial;
 pub mod model;
 pub mod modifier;

@@ -98,6 +98,40 @@ pub struct Sub {
     /// order written (those of an `extends` after the base class's own).
     pub modifiers: Vec<Modifier>,
     pub protected: bool,
+    /// The sizes of an array of components (`link[n]`), as written: an
+    /// Integer literal or parameter expression; empty for one component.
+    /// The instance count is data, like a parameter-sized array: the class
+    /// compiles to the same kernel whatever it is.
+    pub dims: Vec<Expr>,
+    /// The condition of a conditional component (`heater if withHeater`):
+    /// a structural Boolean parameter expression, fixed at export.
+    pub condition: Option<Expr>,
+    /// Declared `inner`: the instance an `outer` of the same name below it
+    /// refers to.
+    pub inner: bool,
+    pub span: Span,
+}
+
+impl Sub {
+    /// Whether the component's instances are chosen per instance of the
+    /// class (an array, or a conditional component): its connects are then
+    /// formed per instance, and equations cannot name its variables.
+    pub fn structural(&self) -> bool {
+        !self.dims.is_empty() || self.condition.is_some()
+    }
+}
+
+/// An `outer` component of a parameter-only class (a "world"): to the
+/// class, its parameters and constants are parameters of its own
+/// (`world.g`), whose values the instantiation takes from the `inner`
+/// component of the same name in an enclosing instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OuterDecl {
+    pub name: String,
+    pub class: ClassId,
+    /// The variables of the class that stand for the world's, in the
+    /// world class's order: `vars[k]` is the world's variable `k`.
+    pub vars: Vec<usize>,
     pub span: Span,
 }
 
@@ -203,6 +237,8 @@ pub struct ClassModel {
     /// The connection sets the connects form, as the copies every instance
     /// of the class makes; or why they cannot be formed.
     pub transfers: Result<Vec<Transfer>, Vec<Diagnostic>>,
+    /// The `outer` components the class declares.
+    pub outers: Vec<OuterDecl>,
     /// Lines of the class (inherited ones included) that name nothing they
     /// may name: a connect side that is not a connector, a modifier of a
     /// component that names no variable of it. The model leaves them out;
@@ -227,6 +263,22 @@ impl Var {
 impl ClassModel {
     pub fn var(&self, name: &str) -> Option<usize> {
         self.vars.iter().position(|v| v.name == name)
+    }
+
+    /// Whether the connection sets are formed per instance (from the
+    /// connects unrolled with the instance's sizes and conditions) rather
+    /// than once for the class: when a connect is in a `for` loop, or names
+    /// an element of a component array or a conditional component.
+    pub fn connections_per_instance(&self) -> bool {
+        self.subs.iter().any(Sub::structural) || self.connects.iter().any(|c| !c.loops.is_empty())
+    }
+
+    /// The outer declaration variable `v` stands for, with the index of
+    /// the world's variable.
+    pub fn outer_of(&self, v: usize) -> Option<(&OuterDecl, usize)> {
+        self.outers
+            .iter()
+            .find_map(|o| o.vars.iter().position(|x| *x == v).map(|k| (o, k)))
     }
 
     /// Everything resolution found wrong with the class: its faults and

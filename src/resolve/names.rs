@@ -13,6 +13,7 @@ use super::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, Subscrip
 use super::initial;
 use super::model::{ClassModel, MemberError, MemberRef};
 use super::modifier::{self, Modifier};
+use super::package_constants::Found;
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast;
@@ -32,6 +33,21 @@ pub struct Pending<'a> {
     /// Equations of `initial equation` sections.
     pub initial_equations: Vec<&'a ast::Equation>,
     pub connects: Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Span)>,
+    /// Sizes of arrays of components, by component index.
+    pub sub_dims: Vec<(usize, Vec<&'a ast::Expr>)>,
+    /// Conditions of conditional components, by component index.
+    pub sub_conditions: Vec<(usize, &'a ast::Expr)>,
+    /// Connects inside `for` loops: the loops around each (index, range),
+    /// outermost first.
+    pub looped_connects: Vec<LoopedConnect<'a>>,
+}
+
+/// A connect inside `for` loops, as written.
+pub struct LoopedConnect<'a> {
+    pub loops: Vec<(&'a str, &'a ast::Expr)>,
+    pub a: &'a ast::ComponentRef,
+    pub b: &'a ast::ComponentRef,
+    pub span: Span,
 }
 
 /// Which value of a variable an expression gives.
@@ -52,6 +68,9 @@ pub struct Scope<'m> {
     vars: HashMap<&'m str, usize>,
     subs: HashMap<&'m str, usize>,
     loops: Vec<String>,
+    /// Components whose instances are chosen per instance (arrays,
+    /// conditional components): equations cannot name their variables.
+    structural: Vec<usize>,
 }
 
 impl<'m> Scope<'m> {
@@ -69,7 +88,44 @@ impl<'m> Scope<'m> {
             vars,
             subs,
             loops: Vec::new(),
+            structural: model
+                .subs
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.structural())
+                .map(|(k, _)| k)
+                .collect(),
         }
+    }
+}
+
+impl Scope<'_> {
+    /// The class (or function) whose names these are.
+    pub fn class_id(&self) -> super::tree::ClassId {
+        self.model.id
+    }
+
+    pub fn push_loop(&mut self, index: &str) {
+        self.loops.push(index.to_string());
+    }
+
+    pub fn pop_loop(&mut self) {
+        self.loops.pop();
+    }
+
+    /// The variables of record variable `name` that hold `fields`, in that
+    /// order, when it has them all.
+    pub fn record_fields(&self, name: &str, fields: &[String]) -> Option<Vec<usize>> {
+        fields
+            .iter()
+            .map(|f| self.vars.get(format!("{name}.{f}").as_str()).copied())
+            .collect()
+    }
+
+    /// Whether `name` is a record variable (its fields are `name.…`).
+    fn is_record(&self, name: &str) -> bool {
+        let prefix = format!("{name}.");
+        self.model.vars.iter().any(|v| v.name.starts_with(&prefix))
     }
 }
 
@@ -140,6 +196,29 @@ impl Elaborator<'_> {
     /// known.
     pub(super) fn resolve(&mut self, model: &mut ClassModel, pending: Pending) {
         let mut scope = Scope::of(model);
+        scope
+            .structural
+            .extend(pending.sub_dims.iter().map(|(k, _)| *k));
+        scope
+            .structural
+            .extend(pending.sub_conditions.iter().map(|(k, _)| *k));
+        let sub_dims: Vec<(usize, Vec<Expr>)> = pending
+            .sub_dims
+            .iter()
+            .map(|(k, ds)| {
+                (
+                    *k,
+                    ds.iter()
+                        .map(|d| self.resolve_expr(&mut scope, d))
+                        .collect(),
+                )
+            })
+            .collect();
+        let sub_conditions: Vec<(usize, Expr)> = pending
+            .sub_conditions
+            .iter()
+            .map(|(k, c)| (*k, self.resolve_expr(&mut scope, c)))
+            .collect();
         let dims: Vec<(usize, Vec<Expr>)> = pending
             .dims
             .iter()
@@ -193,12 +272,33 @@ impl Elaborator<'_> {
             .map(|eq| self.resolve_equation(&mut scope, eq))
             .collect();
         let mut connects = Vec::new();
-        for (a, b, span) in &pending.connects {
-            let mut sub_model = |k: usize| self.sub_model(scope.model, k);
-            let a = connect::side(scope.model, a, &mut sub_model);
-            let b = connect::side(scope.model, b, &mut sub_model);
+        let plain = pending
+            .connects
+            .iter()
+            .map(|(a, b, span)| (&[][..], *a, *b, *span));
+        let looped = pending
+            .looped_connects
+            .iter()
+            .map(|c| (c.loops.as_slice(), c.a, c.b, c.span));
+        for (loops, a, b, span) in plain.chain(looped) {
+            let ranges: Vec<Expr> = loops
+                .iter()
+                .map(|(index, range)| {
+                    let r = self.resolve_expr(&mut scope, range);
+                    scope.loops.push(index.to_string());
+                    r
+                })
+                .collect();
+            let a = self.connect_side(&mut scope, &sub_dims, a);
+            let b = self.connect_side(&mut scope, &sub_dims, b);
+            scope.loops.truncate(scope.loops.len() - loops.len());
             match (a, b) {
-                (Ok(a), Ok(b)) => connects.push(Connect { a, b, span: *span }),
+                (Ok(a), Ok(b)) => connects.push(Connect {
+                    a,
+                    b,
+                    span,
+                    loops: ranges,
+                }),
                 (a, b) => {
                     faults.extend(a.err());
                     faults.extend(b.err());
@@ -230,7 +330,76 @@ impl Elaborator<'_> {
         model.equations.extend(equations);
         model.connects.extend(connects);
         model.faults.extend(faults);
-        model.transfers = connect::connection_sets(&model.connects, &model.subs);
+        for (k, ds) in sub_dims {
+            model.subs[k].dims = ds;
+        }
+        for (k, c) in sub_conditions {
+            model.subs[k].condition = Some(c);
+        }
+        model.transfers = if model.connections_per_instance() {
+            connect::compatible(&model.connects)
+        } else {
+            connect::connection_sets(&model.connects, &model.subs)
+        };
+    }
+
+    /// One side of a connect, with the index of the component array
+    /// element it names (MC120 when the index is missing, or given to a
+    /// component that is not an array).
+    fn connect_side(
+        &mut self,
+        scope: &mut Scope,
+        sub_dims: &[(usize, Vec<Expr>)],
+        r: &ast::ComponentRef,
+    ) -> Result<connect::Side, Diagnostic> {
+        let mut sub_model = |k: usize| self.sub_model(scope.model, k);
+        let mut side = connect::side(scope.model, r, &mut sub_model)?;
+        let Some(k) = side.sub else {
+            return Ok(side);
+        };
+        let written = &r.parts[0].subscripts;
+        let dims = sub_dims
+            .iter()
+            .find(|(j, _)| *j == k)
+            .map_or(0, |(_, d)| d.len());
+        let name = &scope.model.subs[k].name;
+        if written.len() != dims {
+            let (msg, help) = if dims == 0 {
+                (
+                    format!("`{name}` is one component, not an array"),
+                    format!("write `{name}.{}`", side.name),
+                )
+            } else {
+                (
+                    format!("`{name}` is an array of components: connect one element of it"),
+                    format!(
+                        "write `{name}[i].{}`, e.g. in `for i in 1:n loop`",
+                        side.name
+                    ),
+                )
+            };
+            return Err(Diagnostic::error("MC120", r.span, msg)
+                .with_label("index does not match the component")
+                .with_help(help));
+        }
+        for sub in written {
+            match sub {
+                ast::Subscript::Expr(e) => {
+                    let e = self.resolve_expr(scope, e);
+                    side.index.push(e);
+                }
+                ast::Subscript::Colon(span) => {
+                    return Err(Diagnostic::error(
+                        "MC120",
+                        *span,
+                        format!("`{name}[:]` names every element: connect one element at a time"),
+                    )
+                    .with_label("whole array")
+                    .with_help(format!("connect `{name}[i]` in a `for` loop")))
+                }
+            }
+        }
+        Ok(side)
     }
 
     pub(super) fn resolve_equation(&mut self, scope: &mut Scope, eq: &ast::Equation) -> Equation {
@@ -297,10 +466,48 @@ impl Elaborator<'_> {
             ast::ExprKind::Real(r) => ExprKind::Real(*r),
             ast::ExprKind::Bool(b) => ExprKind::Bool(*b),
             ast::ExprKind::String(s) => ExprKind::String(s.clone()),
-            ast::ExprKind::Ref(r) => match self.named_constant(scope, r) {
-                Some(kind) => kind,
-                None => ExprKind::Ref(self.reference(scope, r)),
-            },
+            ast::ExprKind::Ref(r) => {
+                if let Some(kind) = self.named_constant(scope, r) {
+                    return Expr { kind, span: e.span };
+                }
+                let reference = self.reference(scope, r);
+                if !matches!(reference.target, Referent::Unknown(_)) {
+                    ExprKind::Ref(reference)
+                } else {
+                    // Not a variable of the class: a constant of a package
+                    // or an enclosing class, by the one lookup of
+                    // `package_constants.rs`.
+                    match self.constant(scope.class_id(), r) {
+                        Some(Ok(Found::Value(c))) => ExprKind::Ref(Reference {
+                            target: Referent::Constant(c),
+                            ..reference
+                        }),
+                        Some(Ok(Found::Record(super::constant::ConstValue::Number(x)))) => {
+                            ExprKind::Real(x)
+                        }
+                        Some(Ok(Found::Record(super::constant::ConstValue::Record {
+                            class,
+                            ..
+                        }))) => {
+                            return super::function::faulty(
+                                Diagnostic::error(
+                                    "MC079",
+                                    e.span,
+                                    format!("a record `{class}` is not a number"),
+                                )
+                                .with_label("record where a number is expected")
+                                .with_help("pass the record to a function input of its type, or use one of its fields"),
+                                e.span,
+                            )
+                        }
+                        Some(Err(d)) => ExprKind::Ref(Reference {
+                            target: Referent::Unknown(Box::new(d)),
+                            ..reference
+                        }),
+                        None => ExprKind::Ref(reference),
+                    }
+                }
+            }
             ast::ExprKind::Binary(op, a, b) => ExprKind::Binary(
                 binary(*op),
                 Box::new(self.resolve_expr(scope, a)),
@@ -314,13 +521,18 @@ impl Elaborator<'_> {
                 };
                 ExprKind::Unary(op, Box::new(self.resolve_expr(scope, a)))
             }
-            ast::ExprKind::Call { func, args, named } => ExprKind::Call {
-                func: constants::builtin_function(self.tree, scope.model.id, func)
-                    .unwrap_or_else(|| func.dotted()),
-                func_span: func.span,
-                args: args.iter().map(|a| self.resolve_expr(scope, a)).collect(),
-                named: !named.is_empty(),
-            },
+            ast::ExprKind::Call { func, args, named } => {
+                if let Some(call) = self.user_call(scope, func, args, named, e.span) {
+                    return call;
+                }
+                ExprKind::Call {
+                    func: constants::builtin_function(self.tree, scope.model.id, func)
+                        .unwrap_or_else(|| func.dotted()),
+                    func_span: func.span,
+                    args: args.iter().map(|a| self.resolve_expr(scope, a)).collect(),
+                    named: !named.is_empty(),
+                }
+            }
             ast::ExprKind::If { branches, else_ } => ExprKind::If {
                 branches: branches
                     .iter()
@@ -402,11 +614,17 @@ impl Elaborator<'_> {
             return reference(Referent::Var(v));
         }
         let Some(&sub) = scope.subs.get(names[0].as_str()) else {
-            if let Some(c) = self.package_constant(scope.model.id, r) {
-                return reference(match c {
-                    Ok(c) => Referent::Constant(c),
-                    Err(d) => Referent::Unknown(Box::new(d)),
-                });
+            if names.len() > 1 && scope.is_record(&names[0]) {
+                let field = r.parts[1..]
+                    .iter()
+                    .map(|p| p.name.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
+                return reference(Referent::Unknown(Box::new(super::constant::no_field(
+                    &names[0],
+                    &field,
+                    r.parts[1].name.span,
+                ))));
             }
             return reference(Referent::Unknown(Box::new(
                 Diagnostic::error("MC022", r.span, format!("unknown variable `{joined}`"))
@@ -414,6 +632,20 @@ impl Elaborator<'_> {
                     .with_help("declare the variable in this class before the equation section"),
             )));
         };
+        if scope.structural.contains(&sub) {
+            return reference(Referent::Unknown(Box::new(
+                Diagnostic::error(
+                    "MC121",
+                    r.span,
+                    format!(
+                        "`{}` is an array of components or a conditional component: equations cannot name its variables",
+                        names[0]
+                    ),
+                )
+                .with_label("variable of a component that may be absent or one of many")
+                .with_help("connect to it instead (`connect`); connections to an absent component are dropped"),
+            )));
+        }
         let target = match self.member(scope.model, sub, &names[1..]) {
             Ok(m) => Referent::Member(m),
             Err(e) => Referent::Unknown(Box::new(match e {

@@ -40,10 +40,48 @@ impl Folded {
     }
 }
 
+/// What a name denotes when it is a constant (`Elaborator::constant`).
+pub(super) enum Found {
+    /// A number or an array, with its type and unit.
+    Value(Arc<Constant>),
+    /// A record constant, or a number `constant.rs` evaluated (a field
+    /// of a record constant, or a constant computed from one).
+    Record(super::constant::ConstValue),
+}
+
 /// Why a binding is not a value known to the class.
 struct NotConstant;
 
 impl Elaborator<'_> {
+    /// The one lookup of a constant that a name a class writes, which is
+    /// none of its variables or components, may denote: a constant of a
+    /// record type, or a field of one (`water.cp`, `Acc1.water`), is
+    /// evaluated by `constant.rs` to a record value; any other constant
+    /// (a number or an array, with its unit, its value given by an
+    /// `extends` modifier, found through a replaceable package:
+    /// `Medium.rho`) by `package_constant`, and a number only
+    /// `constant.rs` can compute (from a record's field) by `constant_of`.
+    /// `None` when it names no constant.
+    pub(super) fn constant(
+        &mut self,
+        scope: ClassId,
+        r: &ast::ComponentRef,
+    ) -> Option<Result<Found, Diagnostic>> {
+        if let Some(v) = self.record_constant(scope, r) {
+            return Some(v.map(Found::Record));
+        }
+        // A number `constant.rs` alone can compute (one that reads a
+        // record constant's field: `constant Real c = r.b + 1`).
+        match self.package_constant(scope, r) {
+            Some(Ok(c)) => Some(Ok(Found::Value(c))),
+            Some(Err(d)) => match self.constant_of(scope, r) {
+                Some(Ok(v)) => Some(Ok(Found::Record(v))),
+                _ => Some(Err(d)),
+            },
+            None => self.constant_of(scope, r).map(|v| v.map(Found::Record)),
+        }
+    }
+
     /// The package constant `r` denotes when used in class `scope`, if it
     /// names one; `None` when it names no class or enclosing constant at
     /// all (then it is an unknown variable of the class).

@@ -7,10 +7,13 @@ use std::collections::{BTreeMap, BinaryHeap};
 
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
-use crate::resolve::connect::Endpoint;
+use crate::resolve::connect::{self, Connect, Endpoint};
+
+mod unroll;
 use crate::resolve::model::{ClassCausality, ClassVariability};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
+use unroll::instance_connects;
 
 /// `target[e] = coefficient * sum(sign * source[e])` for every element `e`.
 #[derive(Debug, Clone, PartialEq)]
@@ -435,10 +438,44 @@ fn endpoint(sys: &System, p: usize, e: &Endpoint) -> (usize, usize) {
 /// the sizes of the connected variables agree.
 fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<Diagnostic>) {
     let model = &sys.classes[sys.instances[p].class].model;
-    // Connected arrays must have one size in every instance.
-    for c in &model.connects {
+    if model.connections_per_instance() {
+        let Some(connects) = instance_connects(sys, p, diags) else {
+            return;
+        };
+        // The sides name instances directly.
+        let at = |e: &Endpoint| (e.sub.unwrap_or(p), e.var);
+        if !sizes_agree(sys, &connects, &at, diags) {
+            return;
+        }
+        let name = |j: usize| sys.instances[j].path.clone();
+        match connect::form_sets(&connects, &name) {
+            Ok(transfers) => copy_transfers(sys, &transfers, &at, copies),
+            Err(ds) => diags.extend(ds),
+        }
+        return;
+    }
+    let at = |e: &Endpoint| endpoint(sys, p, e);
+    if !sizes_agree(sys, &model.connects, &at, diags) {
+        return;
+    }
+    let transfers = model
+        .transfers
+        .as_ref()
+        .expect("a compiled class has its connection sets");
+    copy_transfers(sys, transfers, &at, copies);
+}
+
+/// Connected arrays must have one size in every instance (MC059).
+fn sizes_agree(
+    sys: &System,
+    connects: &[Connect],
+    at: &dyn Fn(&Endpoint) -> (usize, usize),
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let before = diags.len();
+    for c in connects {
         let len = |side: &crate::resolve::connect::Side, var: usize| {
-            let (i, v) = endpoint(sys, p, &Endpoint { sub: side.sub, var });
+            let (i, v) = at(&Endpoint { sub: side.sub, var });
             sys.instances[i].var_len[v]
         };
         let fits = c.a.members.iter().filter(|m| m.copied).all(|ma| {
@@ -451,16 +488,19 @@ fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<D
             diags.push(c.incompatible());
         }
     }
-    if !diags.is_empty() {
-        return;
-    }
-    let transfers = model
-        .transfers
-        .as_ref()
-        .expect("a compiled class has its connection sets");
+    diags.len() == before
+}
+
+/// The copies the transfers of one instance make.
+fn copy_transfers(
+    sys: &System,
+    transfers: &[crate::resolve::connect::Transfer],
+    at: &dyn Fn(&Endpoint) -> (usize, usize),
+    copies: &mut Vec<Copy>,
+) {
     for t in transfers {
         let place = |e: &Endpoint| {
-            let (i, v) = endpoint(sys, p, e);
+            let (i, v) = at(e);
             let inst = &sys.instances[i];
             let name = &sys.classes[inst.class].model.vars[v].name;
             (
@@ -540,6 +580,16 @@ fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
                     return Err("it raises a quantity that depends on a balance to a power".into());
                 }
                 base
+            }
+            Ex::User(f, args, _) => {
+                for a in args {
+                    if depends(a, d)? {
+                        return Err(format!(
+                            "it passes a quantity that depends on a balance to function `{f}`"
+                        ));
+                    }
+                }
+                false
             }
             Ex::Call(f, args) => {
                 for a in args {

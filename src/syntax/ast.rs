@@ -300,8 +300,69 @@ pub enum Section {
         equations: Vec<Equation>,
         span: Span,
     },
-    /// Statements are not kept: every algorithm section is rejected.
-    Algorithm { initial: Option<Span>, span: Span },
+    /// The statements of a function's algorithm (in any other class the
+    /// section is rejected).
+    Algorithm {
+        initial: Option<Span>,
+        statements: Vec<Statement>,
+        span: Span,
+    },
+}
+
+/// A statement of an algorithm section.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    /// `target := value;`
+    Assign {
+        target: ComponentRef,
+        value: Expr,
+        span: Span,
+    },
+    /// `if c then ... elseif ... else ... end if;`
+    If {
+        branches: Vec<(Expr, Vec<Statement>)>,
+        else_: Vec<Statement>,
+        span: Span,
+    },
+    /// `for i in range loop ... end for;` (one index per loop).
+    For {
+        index: Ident,
+        range: Expr,
+        body: Vec<Statement>,
+        span: Span,
+    },
+    /// `while c loop ... end while;`
+    While {
+        condition: Expr,
+        body: Vec<Statement>,
+        span: Span,
+    },
+    Return {
+        span: Span,
+    },
+    Break {
+        span: Span,
+    },
+    /// A statement functions do not admit (`when`, a call statement,
+    /// `(a, b) := f(x)`), kept so the checker rejects it at its line.
+    Other {
+        what: &'static str,
+        span: Span,
+    },
+}
+
+impl Statement {
+    pub fn span(&self) -> Span {
+        match self {
+            Statement::Assign { span, .. }
+            | Statement::If { span, .. }
+            | Statement::For { span, .. }
+            | Statement::While { span, .. }
+            | Statement::Return { span }
+            | Statement::Break { span }
+            | Statement::Other { span, .. } => *span,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

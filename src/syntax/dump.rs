@@ -83,18 +83,16 @@ fn class_def(out: &mut String, indent: usize, class: &ClassDef, element_prefixes
     head.push_str(&at(class.span));
     line(out, indent, &head);
     if let Some(e) = &class.experiment {
-        let mut text = String::from("experiment(");
-        for (name, value) in [
+        let values: Vec<String> = [
             ("StartTime", e.start_time),
             ("StopTime", e.stop_time),
             ("Tolerance", e.tolerance),
             ("Interval", e.interval),
-        ] {
-            if let Some(v) = value {
-                let _ = write!(text, "{name}={v:?} ");
-            }
-        }
-        let _ = write!(text, ") {}", at(e.span));
+        ]
+        .iter()
+        .filter_map(|(name, value)| value.map(|v| format!("{name} = {v:?}")))
+        .collect();
+        let text = format!("experiment({}) {}", values.join(", "), at(e.span));
         line(out, indent + 1, &text);
     }
     if let ClassBody::Long(body) = &class.body {
@@ -288,7 +286,7 @@ fn section_lines(out: &mut String, indent: usize, section: &Section) {
                 equation_lines(out, indent + 1, eq);
             }
         }
-        Section::Algorithm { initial, span } => {
+        Section::Algorithm { initial, span, .. } => {
             let word = if initial.is_some() {
                 "initial algorithm"
             } else {

@@ -1423,9 +1423,10 @@ impl Parser<'_> {
     }
 
     fn algorithm_section(&mut self, initial: Option<Span>, start: u32) -> Section {
-        self.statement_list(&[]);
+        let statements = self.statement_list(&[]);
         Section::Algorithm {
             initial,
+            statements,
             span: self.span_from(start),
         }
     }
@@ -1614,14 +1615,15 @@ impl Parser<'_> {
         })
     }
 
-    /// Statements are parsed for correctness and dropped.
-    fn statement_list(&mut self, stop: &[Kw]) {
+    /// Statements up to a section keyword, a class `end` or one of `stop`.
+    fn statement_list(&mut self, stop: &[Kw]) -> Vec<Statement> {
+        let mut statements = Vec::new();
         while !self.at_list_end(stop) {
             let start_pos = self.pos;
             let result = if self.at_kw(Kw::Annotation) {
                 self.annotation_statement()
             } else {
-                self.statement()
+                self.statement().map(|s| statements.push(s))
             };
             if result.is_err() {
                 self.rewind(start_pos);
@@ -1629,71 +1631,143 @@ impl Parser<'_> {
                 self.ensure_progress(start_pos);
             }
         }
+        statements
     }
 
-    fn statement(&mut self) -> PResult<()> {
-        self.nested(|p| match p.tok() {
-            Tok::Kw(Kw::If) => {
-                p.bump();
-                loop {
+    fn statement(&mut self) -> PResult<Statement> {
+        self.nested(|p| {
+            let start = p.start();
+            match p.tok() {
+                Tok::Kw(Kw::If) => p.if_statement(start),
+                Tok::Kw(Kw::For) => p.for_statement(start),
+                Tok::Kw(Kw::While) => {
+                    p.bump();
+                    let condition = p.expression()?;
+                    p.expect_kw(Kw::Loop, "`loop`")?;
+                    let body = p.statement_list(&[Kw::End]);
+                    p.block_end(Kw::While)?;
+                    Ok(Statement::While {
+                        condition,
+                        body,
+                        span: p.span_from(start),
+                    })
+                }
+                Tok::Kw(Kw::When) => p.when_statement(start),
+                Tok::Kw(kw @ (Kw::Break | Kw::Return)) => {
+                    p.bump();
+                    p.finish_statement()?;
+                    let span = p.span_from(start);
+                    Ok(if kw == Kw::Break {
+                        Statement::Break { span }
+                    } else {
+                        Statement::Return { span }
+                    })
+                }
+                Tok::LParen => {
+                    // `(a, b) := f(x);`
+                    p.skip_balanced()?;
+                    p.expect(Tok::Assign, "`:=`")?;
                     p.expression()?;
-                    p.expect_kw(Kw::Then, "`then`")?;
-                    p.statement_list(&[Kw::Elseif, Kw::Else, Kw::End]);
-                    if p.eat_kw(Kw::Elseif).is_none() {
-                        break;
-                    }
+                    p.finish_statement()?;
+                    Ok(Statement::Other {
+                        what: "an assignment of several outputs",
+                        span: p.span_from(start),
+                    })
                 }
-                if p.eat_kw(Kw::Else).is_some() {
-                    p.statement_list(&[Kw::End]);
-                }
-                p.block_end(Kw::If)
+                _ => p.assignment_or_call(start),
             }
-            Tok::Kw(Kw::For) => {
-                p.bump();
-                p.for_indices()?;
-                p.expect_kw(Kw::Loop, "`loop`")?;
-                p.statement_list(&[Kw::End]);
-                p.block_end(Kw::For)
+        })
+    }
+
+    fn assignment_or_call(&mut self, start: u32) -> PResult<Statement> {
+        let target = self.expression()?;
+        if self.eat(Tok::Assign).is_some() {
+            let value = self.expression()?;
+            self.finish_statement()?;
+            let span = self.span_from(start);
+            return Ok(match target.kind {
+                ExprKind::Ref(target) => Statement::Assign {
+                    target,
+                    value,
+                    span,
+                },
+                _ => Statement::Other {
+                    what: "an assignment to something other than a variable",
+                    span,
+                },
+            });
+        }
+        if !matches!(target.kind, ExprKind::Call { .. }) {
+            return Err(self.unexpected("`:=`"));
+        }
+        self.finish_statement()?;
+        Ok(Statement::Other {
+            what: "a call statement",
+            span: self.span_from(start),
+        })
+    }
+
+    fn if_statement(&mut self, start: u32) -> PResult<Statement> {
+        self.bump();
+        let mut branches = Vec::new();
+        loop {
+            let condition = self.expression()?;
+            self.expect_kw(Kw::Then, "`then`")?;
+            let body = self.statement_list(&[Kw::Elseif, Kw::Else, Kw::End]);
+            branches.push((condition, body));
+            if self.eat_kw(Kw::Elseif).is_none() {
+                break;
             }
-            Tok::Kw(Kw::While) => {
-                p.bump();
-                p.expression()?;
-                p.expect_kw(Kw::Loop, "`loop`")?;
-                p.statement_list(&[Kw::End]);
-                p.block_end(Kw::While)
+        }
+        let else_ = if self.eat_kw(Kw::Else).is_some() {
+            self.statement_list(&[Kw::End])
+        } else {
+            Vec::new()
+        };
+        self.block_end(Kw::If)?;
+        Ok(Statement::If {
+            branches,
+            else_,
+            span: self.span_from(start),
+        })
+    }
+
+    fn for_statement(&mut self, start: u32) -> PResult<Statement> {
+        self.bump();
+        let indices = self.for_indices()?;
+        self.expect_kw(Kw::Loop, "`loop`")?;
+        let mut body = self.statement_list(&[Kw::End]);
+        self.block_end(Kw::For)?;
+        let span = self.span_from(start);
+        // `for i in a, j in b loop` is the nest of two single loops.
+        for (index, range) in indices.into_iter().rev() {
+            body = vec![Statement::For {
+                index,
+                range,
+                body,
+                span,
+            }];
+        }
+        match body.pop() {
+            Some(outer) => Ok(outer),
+            None => Err(self.unexpected("a loop index")),
+        }
+    }
+
+    fn when_statement(&mut self, start: u32) -> PResult<Statement> {
+        self.bump();
+        loop {
+            self.expression()?;
+            self.expect_kw(Kw::Then, "`then`")?;
+            self.statement_list(&[Kw::Elsewhen, Kw::End]);
+            if self.eat_kw(Kw::Elsewhen).is_none() {
+                break;
             }
-            Tok::Kw(Kw::When) => {
-                p.bump();
-                loop {
-                    p.expression()?;
-                    p.expect_kw(Kw::Then, "`then`")?;
-                    p.statement_list(&[Kw::Elsewhen, Kw::End]);
-                    if p.eat_kw(Kw::Elsewhen).is_none() {
-                        break;
-                    }
-                }
-                p.block_end(Kw::When)
-            }
-            Tok::Kw(Kw::Break | Kw::Return) => {
-                p.bump();
-                p.finish_statement()
-            }
-            Tok::LParen => {
-                // `(a, b) := f(x);`
-                p.skip_balanced()?;
-                p.expect(Tok::Assign, "`:=`")?;
-                p.expression()?;
-                p.finish_statement()
-            }
-            _ => {
-                let target = p.expression()?;
-                if p.eat(Tok::Assign).is_some() {
-                    p.expression()?;
-                } else if !matches!(target.kind, ExprKind::Call { .. }) {
-                    return Err(p.unexpected("`:=`"));
-                }
-                p.finish_statement()
-            }
+        }
+        self.block_end(Kw::When)?;
+        Ok(Statement::Other {
+            what: "a `when` statement",
+            span: self.span_from(start),
         })
     }
 }

@@ -21,6 +21,7 @@ use super::term::{Dim, Mismatch, Solver, Term, Q};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::connect::Side;
 use crate::resolve::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, UnOp};
+use crate::resolve::function::FunctionModel;
 use crate::resolve::model::ClassModel;
 use crate::resolve::modifier::{Attribute, Modifier};
 use crate::resolve::tree::Builtin;
@@ -593,6 +594,7 @@ impl Cx<'_> {
                 self.same(out, t, Why::IfBranches)
             }
             ExprKind::Call { func, args, .. } => self.call(func, args),
+            ExprKind::FunctionCall { func, args } => self.function_call(func, args),
             // Every element of an array has the array's one unit.
             ExprKind::Array(items) => {
                 let mut out = None;
@@ -709,6 +711,19 @@ impl Cx<'_> {
             }
             _ => None,
         }
+    }
+
+    /// A user function's call: each argument in its input's declared unit
+    /// (a record input's fields in theirs), the result in the output's.
+    fn function_call(&mut self, f: &FunctionModel, args: &[Expr]) -> Option<Term> {
+        for (l, a) in f.inputs().zip(args) {
+            let t = self.expr(a);
+            if let (Some(t), Some(u)) = (t, declared(&f.locals[l].unit)) {
+                let name = format!("{}.{}", f.qualified, f.locals[l].name);
+                self.require(&u, &t, Why::Value(&name));
+            }
+        }
+        declared(&f.locals[f.output].unit)
     }
 
     fn reference(&mut self, r: &Reference) -> Option<Term> {
@@ -832,6 +847,13 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// A declared unit as a term (`None` when none is declared, or it does not
+/// parse: the function's own check reports that).
+fn declared(unit: &Option<String>) -> Option<Term> {
+    let u = unit.as_deref().filter(|u| !u.trim().is_empty())?;
+    parse(u).ok().map(|u| constant(&u))
 }
 
 fn constant(u: &Unit) -> Term {

@@ -5,6 +5,6 @@ package P
     y = 1;
   end Source;
   model M
-    Source sources[3]; // <- MC010
+    Source sources[3, 2]; // <- MC010
   end M;
 end P;

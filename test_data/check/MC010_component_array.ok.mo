@@ -5,7 +5,6 @@ package P
     y = 1;
   end Source;
   model M
-    Source source1;
-    Source source2;
+    Source sources[3];
   end M;
 end P;

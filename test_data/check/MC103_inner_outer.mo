@@ -1,11 +1,8 @@
 package P
-  model Env
-    parameter Real T = 300;
-  end Env;
   model M
-    outer Env env; // <- MC103
+    outer parameter Real T; // <- MC103
     output Real y;
   equation
-    y = 1;
+    y = T;
   end M;
 end P;

@@ -1,8 +1,16 @@
+// export: P.System
 package P
-  model M
+  model Env
     parameter Real T = 300;
+  end Env;
+  model M
+    outer Env env;
     output Real y;
   equation
-    y = T;
+    y = env.T;
   end M;
+  model System
+    inner Env env(T = 290);
+    M m;
+  end System;
 end P;

@@ -1,5 +1,5 @@
 package P
-  operator record Complex // <- MC104 MC117
+  operator record Complex // <- MC104
     Real re;
     Real im;
   end Complex;

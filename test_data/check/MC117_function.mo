@@ -2,7 +2,6 @@ package P
   function f // <- MC117
     input Real x;
     output Real y;
-  algorithm // <- MC110
-    y := 2*x;
+  external "C";
   end f;
 end P;

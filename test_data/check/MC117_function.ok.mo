@@ -1,8 +1,14 @@
+// export: P.M
 package P
-  block F
+  function f
     input Real x;
     output Real y;
+  algorithm
+    y := 2*x;
+  end f;
+  model M
+    Real y;
   equation
-    y = 2*x;
-  end F;
+    y = f(time);
+  end M;
 end P;

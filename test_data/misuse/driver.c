@@ -1049,6 +1049,61 @@ static void test_cs_arguments(void)
     printf("Co-Simulation arguments checked%s\n", input >= 0 ? " (with an input)" : "");
 }
 
+/* fmi2GetRealOutputDerivatives: wrong orders, non-outputs, unknown value
+ * references and NULL arrays are refused; the first derivative of every
+ * output agrees with the output's change over a short step (saved and
+ * restored around it, so the instance is left as it was). */
+static void test_cs_output_derivatives(void)
+{
+    Log log;
+    fmi2Component c = cs_in_state(C_COMPLETE, &log);
+    double h = stop_time / 10, r = 0.0, y0 = 0.0, y1 = 0.0, dy = 0.0, tiny;
+    fmi2Integer one = 1, two = 2, zero = 0;
+    fmi2ValueReference time_vr = 0, bad = (fmi2ValueReference)(SYS->n_reals + 3);
+    fmi2FMUstate saved = NULL;
+    size_t i;
+    long output = -1;
+    CHECK(c != NULL, "CS instance: %s", log.last);
+    if (c == NULL) return;
+    for (i = 0; i < SYS->n_reals && output < 0; i++) {
+        if (SYS->real_kind[i] == MOFMU_KIND_OUTPUT) output = (long)i;
+    }
+    CHECK(fmi2DoStep(c, 0.0, h, fmi2True) == fmi2OK, "DoStep: %s", log.last);
+    CHECK(fmi2GetRealOutputDerivatives(c, &time_vr, 1, &one, &r) == fmi2Error,
+          "output derivative of time");
+    CHECK(fmi2GetRealOutputDerivatives(c, &bad, 1, &one, &r) == fmi2Error,
+          "output derivative of an unknown value reference");
+    CHECK(fmi2GetRealOutputDerivatives(c, NULL, 1, &one, &r) == fmi2Error,
+          "output derivatives with NULL vr");
+    if (output >= 0) {
+        fmi2ValueReference vr = (fmi2ValueReference)output;
+        CHECK(fmi2GetRealOutputDerivatives(c, &vr, 1, &two, &r) == fmi2Error,
+              "second-order output derivative");
+        CHECK(fmi2GetRealOutputDerivatives(c, &vr, 1, &zero, &r) == fmi2Error,
+              "zeroth-order output derivative");
+        CHECK(fmi2GetRealOutputDerivatives(c, &vr, 1, NULL, &r) == fmi2Error,
+              "output derivatives with NULL order");
+        CHECK(fmi2GetRealOutputDerivatives(c, &vr, 1, &one, NULL) == fmi2Error,
+              "output derivatives with NULL value");
+        CHECK(fmi2GetReal(c, &vr, 1, &y0) == fmi2OK, "output");
+        CHECK(fmi2GetRealOutputDerivatives(c, &vr, 1, &one, &dy) == fmi2OK && isfinite(dy),
+              "output derivative: %s", log.last);
+        CHECK(fmi2GetReal(c, &vr, 1, &r) == fmi2OK && r == y0,
+              "the output derivative changed the output from %.17g to %.17g", y0, r);
+        CHECK(fmi2GetFMUstate(c, &saved) == fmi2OK, "save");
+        tiny = h * 1e-6;
+        CHECK(fmi2DoStep(c, h, tiny, fmi2False) == fmi2OK, "short step: %s", log.last);
+        CHECK(fmi2GetReal(c, &vr, 1, &y1) == fmi2OK, "output after the short step");
+        CHECK(fabs((y1 - y0) / tiny - dy) <= 1e-3 * (fabs(dy) + fabs(y0) / stop_time) + 1e-9,
+              "d%s/dt = %.17g, but the output changed at %.17g over a short step",
+              SYS->names + SYS->real_name_at[vr], dy, (y1 - y0) / tiny);
+        CHECK(fmi2SetFMUstate(c, saved) == fmi2OK, "restore");
+        fmi2FreeFMUstate(c, &saved);
+    }
+    fmi2FreeInstance(c);
+    printf("output derivatives checked%s\n", output >= 0 ? " (with an output)" : "");
+}
+
 /* Save, step, restore, step: bit-identical; likewise through the
  * serialized bytes. */
 static void test_cs_round_trip(void)
@@ -1145,6 +1200,7 @@ int main(int argc, char **argv)
     test_state_round_trip();
     test_cs_state_table();
     test_cs_arguments();
+    test_cs_output_derivatives();
     test_cs_round_trip();
     free(xbuf);
     free(zbuf);

@@ -293,3 +293,34 @@ fn a_top_level_physical_connector_is_an_input_and_an_output() {
         assert!(error_t <= 1e-5 && error_q <= 1e-5, "{interface:?}");
     }
 }
+
+#[test]
+fn the_sparse_solver_colours_and_reorders_states_that_are_stored_apart() {
+    // x[1..40] then y[1..40], each x[i] coupled to y[i] only: one colour, and a
+    // band of 1 after reverse Cuthill-McKee (40 in the states' own order).
+    let dir = tempfile::tempdir().unwrap();
+    let fmu = export(
+        dir.path(),
+        &["examples/Base.mo", "test_data/cosim/Pairs.mo"],
+        "Pairs.Rotations",
+        10.0,
+        Interfaces::BOTH,
+    );
+    for (variable, i, sine) in [
+        ("x[40]", 40.0, false),
+        ("y[17]", 17.0, true),
+        ("x[1]", 1.0, false),
+    ] {
+        let result = co_simulate(&fmu, 10.0, 1.0, variable);
+        let w = i / 40.0;
+        let error = worst(&result, variable, |t| {
+            if sine {
+                (w * t).sin()
+            } else {
+                (w * t).cos()
+            }
+        });
+        println!("Pairs.Rotations {variable}: worst error {error:.2e}");
+        assert!(error <= 1e-6, "{variable}: worst error {error:e}");
+    }
+}

@@ -422,6 +422,26 @@ fn rod_declares_exactly_the_tridiagonal_pattern() {
         entries += declared.len();
     }
     assert_eq!(entries, 3 * n - 2);
+    // The system resource carries the same pattern for the Co-Simulation
+    // solver: its last section before the checksum, a count and the states
+    // per row.
+    let mut expected = Vec::new();
+    for i in 0..n {
+        let row: Vec<u32> = (i.saturating_sub(1)..=(i + 1).min(n - 1))
+            .map(|k| k as u32)
+            .collect();
+        expected.extend_from_slice(&(row.len() as u32).to_le_bytes());
+        for k in row {
+            expected.extend_from_slice(&k.to_le_bytes());
+        }
+    }
+    let resource = &out.system_resource;
+    let end = resource.len() - 8;
+    assert_eq!(
+        &resource[end - expected.len()..end],
+        expected.as_slice(),
+        "the Jacobian pattern in the system resource"
+    );
 
     let fmu = Fmu::load(&path).expect("loads");
     let mut counts = Counts::default();

@@ -10,7 +10,7 @@ use mofmu::harness::Fmu;
 use super::export::{cases, export, library, package, shared_cache};
 
 /// Central differences with step `h` per state; compares column by column.
-fn check_fmu(fmu_path: &Path, label: &str) -> Result<usize, String> {
+pub(crate) fn check_fmu(fmu_path: &Path, label: &str) -> Result<usize, String> {
     let fmu = Fmu::load(fmu_path).map_err(|e| format!("{label}: {e}"))?;
     let md = fmu.model_description().clone();
     let (state_vr, der_vr) = md

@@ -6,6 +6,7 @@ mod dependencies;
 mod directional;
 mod equations;
 mod export;
+mod functions;
 mod harness;
 mod incremental;
 mod jacobian;

@@ -1,6 +1,7 @@
-// first: MC103
+// first: MC038
 // In the style of the Modelica compliance suite: an outer component that an
-// enclosing model must provide as inner.
+// enclosing model must provide as inner (admitted for a world of
+// parameters); `v` is a plain Real, not a ContinuousState.
 package ModelicaCompliance
   package Scoping
     package InnerOuter
@@ -8,13 +9,13 @@ package ModelicaCompliance
         parameter Real g = 9.81;
       end World;
       model Particle
-        outer World world; // <- MC103
+        outer World world;
         Real v(start = 0);
       equation
-        der(v) = -world.g;
+        der(v) = -world.g; // <- MC038
       end Particle;
       model InnerOuterBasic
-        inner World world(g = 1.62); // <- MC103
+        inner World world(g = 1.62);
         Particle p;
         annotation(__ModelicaAssociation(TestCase(shouldPass = true, section = {"5.4"})),
           experiment(StopTime = 0.01));

@@ -1,0 +1,222 @@
+//! What the instantiation decides per instance from a class's structure:
+//! how many elements each array of components has, whether each
+//! conditional component is present, and the `inner` instance every
+//! `outer` world refers to. None of it enters a class's kernel.
+
+use super::{Builder, ClassEntry, Purpose, MAX_ARRAY_LEN};
+use crate::diagnostic::Diagnostic;
+use crate::ir::Ex;
+use crate::resolve::model::OuterDecl;
+
+impl Builder<'_, '_> {
+    /// The instances component `k` of instance `me` has: `None` when it is
+    /// a conditional component whose condition is false, `Some(None)` for
+    /// one component, `Some(Some(n))` for an array of `n`.
+    pub(super) fn element_count(
+        &mut self,
+        me: usize,
+        entry: &ClassEntry,
+        k: usize,
+    ) -> Option<Option<usize>> {
+        let structure = &entry.causalized.structure;
+        let sub = &entry.model.subs[k];
+        let ints = &self.sys.instances[me].ints;
+        let name = self.dotted(me, &sub.name);
+        if let Some(Some(c)) = structure.sub_conditions.get(k) {
+            match eval(c, ints, &[]) {
+                Some(0.0) => return None,
+                Some(_) => {}
+                None => {
+                    self.diags
+                        .push(unknown_at_export(sub.span, &name, "condition"));
+                    return None;
+                }
+            }
+        }
+        let Some(d) = structure.sub_dims.get(k).and_then(|d| d.first()) else {
+            return Some(None);
+        };
+        match eval(d, ints, &[]) {
+            Some(n) if n.fract() == 0.0 && (0.0..=MAX_ARRAY_LEN as f64).contains(&n) => {
+                Some(Some(n as usize))
+            }
+            Some(n) => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "MX025",
+                        sub.span,
+                        format!("the array of components `{name}` would have {n} elements"),
+                    )
+                    .with_label("not a valid number of components")
+                    .with_help(format!(
+                        "give the size a whole number from 0 to {MAX_ARRAY_LEN}"
+                    )),
+                );
+                None
+            }
+            None => {
+                self.diags.push(unknown_at_export(sub.span, &name, "size"));
+                None
+            }
+        }
+    }
+
+    /// MX026 at each `outer` of instance `me` that no enclosing instance
+    /// declares an `inner` for (before the component, by the rule of no
+    /// look-ahead), when the model is exported. Checked as a component, a
+    /// class takes its outer parameters as its own.
+    pub(super) fn check_outers(&mut self, me: usize, entry: &ClassEntry) {
+        if self.purpose == Purpose::Check {
+            return;
+        }
+        for o in &entry.model.outers {
+            if self.find_inner(me, o).is_none() {
+                let path = self.sys.instances[me].path.clone();
+                let within = if path.is_empty() {
+                    "the exported model".to_string()
+                } else {
+                    format!("`{path}`")
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        "MX026",
+                        o.span,
+                        format!(
+                            "`outer {}` of {within} has no `inner {}` of class `{}` in an enclosing model",
+                            o.name,
+                            o.name,
+                            self.db.tree().get(o.class).qualified
+                        ),
+                    )
+                    .with_label("no inner for this outer")
+                    .with_help(format!(
+                        "declare `inner {} {}(...);` in the model that uses this component, before the component",
+                        self.db.tree().get(o.class).name,
+                        o.name
+                    )),
+                );
+            }
+        }
+    }
+
+    /// The `inner` instance the outer `o` of instance `me` refers to: the
+    /// component of that name declared `inner` in the nearest enclosing
+    /// instance, already instantiated, whose class has every variable of
+    /// the outer's class.
+    fn find_inner(&self, me: usize, o: &OuterDecl) -> Option<usize> {
+        let instances = &self.sys.instances;
+        let mut at = instances[me].parent;
+        while let Some(p) = at {
+            let class = &self.sys.classes[instances[p].class].model;
+            if let Some(k) = class.subs.iter().position(|s| s.inner && s.name == o.name) {
+                let inner = instances[p].subs[k]?;
+                let inner_class = &self.sys.classes[instances[inner].class].model;
+                let world = self.db.elaborated_model(o.class)?;
+                return world
+                    .vars
+                    .iter()
+                    .all(|v| inner_class.var(&v.name).is_some())
+                    .then_some(inner);
+            }
+            at = instances[p].parent;
+        }
+        None
+    }
+
+    /// The inner instance and its variable that variable `vi` of instance
+    /// `me` stands for, if `vi` is a variable of an outer with an inner.
+    fn inner_var(&self, me: usize, entry: &ClassEntry, vi: usize) -> Option<(usize, usize)> {
+        let (o, _) = entry.model.outer_of(vi)?;
+        let inner = self.find_inner(me, o)?;
+        let name = entry.model.vars[vi]
+            .name
+            .strip_prefix(&format!("{}.", o.name))?;
+        let class = &self.sys.classes[self.sys.instances[inner].class].model;
+        Some((inner, class.var(name)?))
+    }
+
+    /// Lays out Real variable `vi` of instance `me` as the inner's
+    /// variable when it stands for one (the outer parameter is the same
+    /// value in `R`, so whoever sets the inner's sets it); false when it is
+    /// not an outer's or has no inner (then it is laid out as a parameter
+    /// of its own).
+    pub(super) fn outer_real(&mut self, me: usize, entry: &ClassEntry, vi: usize) -> bool {
+        let Some((inner, var)) = self.inner_var(me, entry, vi) else {
+            return false;
+        };
+        let (off, len) = {
+            let i = &self.sys.instances[inner];
+            (i.var_offset[var], i.var_len[var])
+        };
+        let Some(off) = off else {
+            return false;
+        };
+        self.sys.instances[me].var_offset[vi] = Some(off);
+        self.sys.instances[me].var_len[vi] = len;
+        true
+    }
+
+    /// The value of Integer or Boolean parameter `vi` of instance `me` when
+    /// it stands for an outer's: `Some(value)` from the inner (0 when there
+    /// is none, reported by [`Builder::check_outers`]), `None` when it is
+    /// not an outer's.
+    pub(super) fn outer_int(&self, me: usize, entry: &ClassEntry, vi: usize) -> Option<i64> {
+        entry.model.outer_of(vi)?;
+        let Some((inner, var)) = self.inner_var(me, entry, vi) else {
+            return Some(0);
+        };
+        let inst = &self.sys.instances[inner];
+        let class = &self.sys.classes[inst.class].causalized.causal;
+        let k = class.int_params.iter().position(|p| p.var == var)?;
+        Some(inst.ints.get(k).copied().unwrap_or(0))
+    }
+}
+
+/// MC123's twin at export: a size or condition that does not evaluate.
+fn unknown_at_export(span: crate::source::Span, name: &str, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        "MC123",
+        span,
+        format!("the {what} of `{name}` cannot be computed at export"),
+    )
+    .with_label("not a structural value")
+    .with_help("use literals and Integer/Boolean parameters that have values")
+}
+
+/// Evaluates a structural expression with the instance's Integer
+/// parameters and the values of the loop indices around it.
+pub(crate) fn eval(e: &Ex, ints: &[i64], loops: &[i64]) -> Option<f64> {
+    fn subst(e: &Ex, loops: &[i64]) -> Option<Ex> {
+        Some(match e {
+            Ex::LoopVar(d) => Ex::Int(*loops.get(*d)?),
+            Ex::Neg(a) => Ex::Neg(Box::new(subst(a, loops)?)),
+            Ex::Not(a) => Ex::Not(Box::new(subst(a, loops)?)),
+            Ex::Bin(op, a, b) => {
+                Ex::Bin(*op, Box::new(subst(a, loops)?), Box::new(subst(b, loops)?))
+            }
+            Ex::Rel(op, a, b, k) => Ex::Rel(
+                *op,
+                Box::new(subst(a, loops)?),
+                Box::new(subst(b, loops)?),
+                *k,
+            ),
+            Ex::Call(f, args) => Ex::Call(
+                *f,
+                args.iter()
+                    .map(|a| subst(a, loops))
+                    .collect::<Option<_>>()?,
+            ),
+            Ex::If(bs, el) => Ex::If(
+                bs.iter()
+                    .map(|(c, v)| Some((subst(c, loops)?, subst(v, loops)?)))
+                    .collect::<Option<_>>()?,
+                Box::new(subst(el, loops)?),
+            ),
+            other => other.clone(),
+        })
+    }
+    if loops.is_empty() {
+        return e.fold(ints);
+    }
+    subst(e, loops)?.fold(ints)
+}

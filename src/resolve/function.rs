@@ -1,0 +1,811 @@
+//! Functions resolved into a syntax-free model: the function's variables
+//! (its class model's, so a record input is its fields), its one output,
+//! and its algorithm as statements over them. Calls of user functions in
+//! any class resolve here too: the callee (declared before the call, no
+//! recursion) and the arguments matched to its inputs.
+
+use std::sync::Arc;
+
+use super::elaborate::Elaborator;
+use super::expr::{Expr, ExprKind, Reference, Referent};
+use super::model::{ClassCausality, ClassModel};
+use super::names::Scope;
+use super::tree::{Builtin, ClassId, Resolved};
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+use crate::syntax::ast::{self, ClassBody, ClassKind, Section};
+
+/// A function, resolved. Compiled once to a C function and its tangent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionModel {
+    pub id: ClassId,
+    pub qualified: String,
+    /// Every variable of the function, in declaration order (a record
+    /// variable is its fields, `liquid.cp`).
+    pub locals: Vec<Local>,
+    /// The inputs as a caller passes them: a scalar, or a record's fields.
+    pub params: Vec<Param>,
+    /// Index of the one output in `locals`.
+    pub output: usize,
+    pub body: Vec<Statement>,
+    /// The function's name where it is declared.
+    pub span: Span,
+}
+
+impl FunctionModel {
+    /// The C symbol of the compiled function (its tangent twin adds `_t`).
+    pub fn symbol(&self) -> String {
+        let name: String = self
+            .qualified
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("F_{name}")
+    }
+
+    /// The locals of the inputs, in the order a call passes its arguments.
+    pub fn inputs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.params.iter().flat_map(|p| p.locals.iter().copied())
+    }
+
+    /// The functions this one calls directly.
+    pub fn callees(&self) -> Vec<Arc<FunctionModel>> {
+        let mut out: Vec<Arc<FunctionModel>> = Vec::new();
+        let mut visit = |e: &Expr| {
+            let mut e = e.clone();
+            e.walk_mut(&mut |x| {
+                if let ExprKind::FunctionCall { func, .. } = &x.kind {
+                    if !out.iter().any(|f| f.id == func.id) {
+                        out.push(func.clone());
+                    }
+                }
+            });
+        };
+        for l in &self.locals {
+            if let Some(d) = &l.default {
+                visit(d);
+            }
+        }
+        for s in &self.body {
+            s.exprs(&mut visit);
+        }
+        out
+    }
+}
+
+/// Every function a class calls, directly or through other functions, each
+/// once, callees before callers (in the order first met).
+pub fn functions_of(model: &ClassModel) -> Vec<Arc<FunctionModel>> {
+    let mut direct: Vec<Arc<FunctionModel>> = Vec::new();
+    let mut note = |e: &Expr| {
+        let mut e = e.clone();
+        e.walk_mut(&mut |x| {
+            if let ExprKind::FunctionCall { func, .. } = &x.kind {
+                direct.push(func.clone());
+            }
+        });
+    };
+    let mut model = model.clone();
+    for v in &mut model.vars {
+        for e in v.expressions_mut() {
+            note(e);
+        }
+    }
+    for s in &model.subs {
+        for m in &s.modifiers {
+            note(&m.value);
+        }
+    }
+    fn equations(eqs: &[super::expr::Equation], note: &mut dyn FnMut(&Expr)) {
+        for eq in eqs {
+            match eq {
+                super::expr::Equation::Simple { lhs, rhs, .. } => {
+                    note(lhs);
+                    note(rhs);
+                }
+                super::expr::Equation::For { range, body, .. } => {
+                    note(range);
+                    equations(body, note);
+                }
+                super::expr::Equation::If {
+                    branches, else_, ..
+                } => {
+                    for (c, body) in branches {
+                        note(c);
+                        equations(body, note);
+                    }
+                    equations(else_, note);
+                }
+                _ => {}
+            }
+        }
+    }
+    equations(&model.equations, &mut note);
+    let mut out: Vec<Arc<FunctionModel>> = Vec::new();
+    fn add(f: &Arc<FunctionModel>, out: &mut Vec<Arc<FunctionModel>>) {
+        if out.iter().any(|g| g.id == f.id) {
+            return;
+        }
+        for c in f.callees() {
+            add(&c, out);
+        }
+        out.push(f.clone());
+    }
+    for f in &direct {
+        add(f, &mut out);
+    }
+    out
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Local {
+    pub name: String,
+    pub ty: Builtin,
+    pub unit: Option<String>,
+    pub role: Role,
+    /// The value a protected variable starts with, or an input's default.
+    pub default: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Input,
+    Output,
+    Protected,
+}
+
+/// One input as a caller sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: String,
+    /// For a record input, its field names (`cp`, `T_ref`); empty for a
+    /// scalar.
+    pub fields: Vec<String>,
+    /// The locals it fills: one, or one per field.
+    pub locals: Vec<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    Assign {
+        target: usize,
+        value: Expr,
+        span: Span,
+    },
+    If {
+        branches: Vec<(Expr, Vec<Statement>)>,
+        else_: Vec<Statement>,
+    },
+    /// `for i in start:stop loop`: the index is `Referent::LoopVar` of
+    /// the loop's nesting depth.
+    For {
+        start: Expr,
+        stop: Expr,
+        body: Vec<Statement>,
+    },
+    While {
+        condition: Expr,
+        body: Vec<Statement>,
+    },
+    Return,
+    Break,
+}
+
+impl Statement {
+    /// Calls `f` on every expression of the statement.
+    pub fn exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Statement::Assign { value, .. } => f(value),
+            Statement::If { branches, else_ } => {
+                for (c, b) in branches {
+                    f(c);
+                    b.iter().for_each(|s| s.exprs(f));
+                }
+                else_.iter().for_each(|s| s.exprs(f));
+            }
+            Statement::For { start, stop, body } => {
+                f(start);
+                f(stop);
+                body.iter().for_each(|s| s.exprs(f));
+            }
+            Statement::While { condition, body } => {
+                f(condition);
+                body.iter().for_each(|s| s.exprs(f));
+            }
+            Statement::Return | Statement::Break => {}
+        }
+    }
+}
+
+fn function_error(
+    code: &'static str,
+    span: Span,
+    message: String,
+    label: &str,
+    help: &str,
+) -> Diagnostic {
+    Diagnostic::error(code, span, message)
+        .with_label(label)
+        .with_help(help)
+}
+
+/// An expression that stands for a fault found while resolving it; the
+/// phase that reads it reports the diagnostic.
+pub(super) fn faulty(d: Diagnostic, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Ref(Reference {
+            target: Referent::Unknown(Box::new(d)),
+            subscripts: Vec::new(),
+            inner_subscript: None,
+        }),
+        span,
+    }
+}
+
+impl Elaborator<'_> {
+    /// The resolved model of function `id`, built once.
+    pub fn function(&mut self, id: ClassId) -> Result<Arc<FunctionModel>, Vec<Diagnostic>> {
+        if let Some(r) = self.functions.get(&id) {
+            return r.clone();
+        }
+        self.fn_in_progress.push(id);
+        let r = self.build_function(id).map(Arc::new);
+        self.fn_in_progress.pop();
+        self.functions.insert(id, r.clone());
+        r
+    }
+
+    fn build_function(&mut self, id: ClassId) -> Result<FunctionModel, Vec<Diagnostic>> {
+        let model = self.class(id)?;
+        let node = self.tree.get(id);
+        let mut diags = Vec::new();
+        let (locals, params, output) = function_locals(&model, node.def.name.span, &mut diags);
+        let mut body = Vec::new();
+        if let ClassBody::Long(b) = &node.def.body {
+            if let Some(statements) = b.sections.iter().find_map(|s| match s {
+                Section::Algorithm { statements, .. } => Some(statements),
+                Section::Equation { .. } => None,
+            }) {
+                let mut scope = Scope::of(&model);
+                body = self.statements(&mut scope, &model, statements, &mut diags);
+            }
+        }
+        for l in &locals {
+            if let Some(d) = &l.default {
+                check_expr(d, &mut diags);
+            }
+        }
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        Ok(FunctionModel {
+            id,
+            qualified: node.qualified.clone(),
+            locals,
+            params,
+            output: output.unwrap_or(0),
+            body,
+            span: node.def.name.span,
+        })
+    }
+
+    fn statements(
+        &mut self,
+        scope: &mut Scope,
+        model: &ClassModel,
+        statements: &[ast::Statement],
+        diags: &mut Vec<Diagnostic>,
+    ) -> Vec<Statement> {
+        let mut out = Vec::new();
+        for st in statements {
+            if let Some(s) = self.statement(scope, model, st, diags) {
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    fn expr_checked(
+        &mut self,
+        scope: &mut Scope,
+        e: &ast::Expr,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Expr {
+        let r = self.resolve_expr(scope, e);
+        check_expr(&r, diags);
+        r
+    }
+
+    fn statement(
+        &mut self,
+        scope: &mut Scope,
+        model: &ClassModel,
+        st: &ast::Statement,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Statement> {
+        Some(match st {
+            ast::Statement::Assign {
+                target,
+                value,
+                span,
+            } => {
+                let value = self.expr_checked(scope, value, diags);
+                let target_expr = self.resolve_expr(
+                    scope,
+                    &ast::Expr {
+                        kind: ast::ExprKind::Ref(target.clone()),
+                        span: target.span,
+                    },
+                );
+                let ExprKind::Ref(r) = target_expr.kind else {
+                    diags.push(not_assignable(target.span));
+                    return None;
+                };
+                match r.target {
+                    Referent::Var(v) if r.subscripts.is_empty() => {
+                        if model.vars[v].causality == ClassCausality::Input {
+                            diags.push(function_error(
+                                "MC072",
+                                target.span,
+                                format!("`{}` is an input of the function", model.vars[v].name),
+                                "assignment to an input",
+                                "assign to an output or a protected variable; inputs are read only",
+                            ));
+                            return None;
+                        }
+                        Statement::Assign {
+                            target: v,
+                            value,
+                            span: *span,
+                        }
+                    }
+                    Referent::Unknown(d) => {
+                        diags.push(*d);
+                        return None;
+                    }
+                    _ => {
+                        diags.push(not_assignable(target.span));
+                        return None;
+                    }
+                }
+            }
+            ast::Statement::If {
+                branches, else_, ..
+            } => Statement::If {
+                branches: branches
+                    .iter()
+                    .map(|(c, b)| {
+                        (
+                            self.expr_checked(scope, c, diags),
+                            self.statements(scope, model, b, diags),
+                        )
+                    })
+                    .collect(),
+                else_: self.statements(scope, model, else_, diags),
+            },
+            ast::Statement::For {
+                index, range, body, ..
+            } => {
+                let ast::ExprKind::Range {
+                    start,
+                    step: None,
+                    stop,
+                } = &range.kind
+                else {
+                    diags.push(function_error(
+                        "MC076",
+                        range.span,
+                        "a loop in a function runs over a range `a:b`".into(),
+                        "not a range `a:b`",
+                        "write the loop as `for i in a:b loop`",
+                    ));
+                    return None;
+                };
+                let start = self.expr_checked(scope, start, diags);
+                let stop = self.expr_checked(scope, stop, diags);
+                scope.push_loop(&index.name);
+                let body = self.statements(scope, model, body, diags);
+                scope.pop_loop();
+                Statement::For { start, stop, body }
+            }
+            ast::Statement::While {
+                condition, body, ..
+            } => Statement::While {
+                condition: self.expr_checked(scope, condition, diags),
+                body: self.statements(scope, model, body, diags),
+            },
+            ast::Statement::Return { .. } => Statement::Return,
+            ast::Statement::Break { .. } => Statement::Break,
+            // Rejected by the check phase (MC077).
+            ast::Statement::Other { .. } => return None,
+        })
+    }
+
+    /// A call `func(args)` written in a class or function whose scope is
+    /// `scope`: `None` when `func` names no user function (a built-in, or
+    /// nothing: the causaliser says which), else the resolved call or the
+    /// reason it has none.
+    pub(super) fn user_call(
+        &mut self,
+        scope: &mut Scope,
+        func: &ast::Name,
+        args: &[ast::Expr],
+        named: &[(ast::Ident, ast::Expr)],
+        span: Span,
+    ) -> Option<Expr> {
+        let found = self.tree.lookup(func, Some(scope.class_id()), func.span);
+        let callee = match found {
+            Ok(Resolved::Class(c)) => c,
+            Err(d) if d.code == "MC001" => return Some(faulty(d, span)),
+            _ => return None,
+        };
+        let node = self.tree.get(callee);
+        match node.def.kind {
+            ClassKind::Function => {}
+            ClassKind::Record => {
+                return Some(faulty(
+                    function_error(
+                        "MC079",
+                        span,
+                        format!("a record `{}` is not a number", node.qualified),
+                        "record where a number is expected",
+                        "pass the record to a function input of its type, or use one of its fields",
+                    ),
+                    span,
+                ))
+            }
+            _ => return None,
+        }
+        if self.fn_in_progress.contains(&callee) {
+            return Some(faulty(
+                function_error(
+                    "MC070",
+                    func.span,
+                    format!("function `{}` calls itself (recursion)", node.qualified),
+                    "recursive call",
+                    "write the computation with a `for` or `while` loop instead of recursion",
+                ),
+                span,
+            ));
+        }
+        let f = match self.function(callee) {
+            Ok(f) => f,
+            Err(mut ds) => return Some(faulty(ds.remove(0), span)),
+        };
+        Some(match self.call_args(scope, &f, args, named, span) {
+            Ok(args) => Expr {
+                kind: ExprKind::FunctionCall { func: f, args },
+                span,
+            },
+            Err(d) => faulty(d, span),
+        })
+    }
+
+    /// The arguments of a call matched to the callee's inputs (positional
+    /// first, then by name), a record argument expanded to its fields.
+    fn call_args(
+        &mut self,
+        scope: &mut Scope,
+        f: &FunctionModel,
+        args: &[ast::Expr],
+        named: &[(ast::Ident, ast::Expr)],
+        span: Span,
+    ) -> Result<Vec<Expr>, Diagnostic> {
+        let arity = |message: String, at: Span| {
+            function_error(
+                "MC075",
+                at,
+                message,
+                "arguments do not match the function's inputs",
+                &format!(
+                    "call `{}` with its inputs: {}",
+                    f.qualified,
+                    f.params
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        };
+        if args.len() > f.params.len() {
+            return Err(arity(
+                format!(
+                    "`{}` takes {} argument(s), {} given",
+                    f.qualified,
+                    f.params.len(),
+                    args.len()
+                ),
+                args[f.params.len()].span,
+            ));
+        }
+        let mut given: Vec<Option<&ast::Expr>> = vec![None; f.params.len()];
+        for (k, a) in args.iter().enumerate() {
+            given[k] = Some(a);
+        }
+        for (name, a) in named {
+            let Some(k) = f.params.iter().position(|p| p.name == name.name) else {
+                return Err(arity(
+                    format!("`{}` has no input `{}`", f.qualified, name.name),
+                    name.span,
+                ));
+            };
+            if given[k].is_some() {
+                return Err(arity(
+                    format!("input `{}` is given twice", name.name),
+                    name.span,
+                ));
+            }
+            given[k] = Some(a);
+        }
+        let mut out = Vec::new();
+        for (p, g) in f.params.iter().zip(given) {
+            match g {
+                Some(a) if p.fields.is_empty() => out.push(self.resolve_expr(scope, a)),
+                Some(a) => out.extend(self.record_arg(scope, &p.fields, a)?),
+                None => {
+                    for &l in &p.locals {
+                        match &f.locals[l].default {
+                            Some(d) if !reads_anything(d) => out.push(d.clone()),
+                            _ => {
+                                return Err(arity(
+                                    format!("input `{}` of `{}` is not given", p.name, f.qualified),
+                                    span,
+                                ))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A record argument as its fields, in the order `fields` names them:
+    /// a record variable of the caller, a record constant, or a record
+    /// constructor.
+    fn record_arg(
+        &mut self,
+        scope: &mut Scope,
+        fields: &[String],
+        a: &ast::Expr,
+    ) -> Result<Vec<Expr>, Diagnostic> {
+        let not_record = || {
+            function_error(
+                "MC075",
+                a.span,
+                "this input is a record; the argument is not one".into(),
+                "not a record",
+                "pass a record variable, a record constant or a record constructor",
+            )
+        };
+        match &a.kind {
+            ast::ExprKind::Ref(r) if r.parts.iter().all(|p| p.subscripts.is_empty()) => {
+                let joined: Vec<&str> = r.parts.iter().map(|p| p.name.name.as_str()).collect();
+                let joined = joined.join(".");
+                if let Some(vars) = scope.record_fields(&joined, fields) {
+                    return Ok(vars
+                        .into_iter()
+                        .map(|v| Expr {
+                            kind: ExprKind::Ref(Reference {
+                                target: Referent::Var(v),
+                                subscripts: Vec::new(),
+                                inner_subscript: None,
+                            }),
+                            span: a.span,
+                        })
+                        .collect());
+                }
+                match self.constant(scope.class_id(), r) {
+                    Some(Ok(super::package_constants::Found::Record(value))) => {
+                        value.fields_as_exprs(fields, a.span)
+                    }
+                    Some(Err(d)) => Err(d),
+                    Some(Ok(super::package_constants::Found::Value(_))) | None => Err(not_record()),
+                }
+            }
+            ast::ExprKind::Call { func, args, named } => {
+                let value = self.constructor(scope.class_id(), func, args, named, a.span, 0)?;
+                value.fields_as_exprs(fields, a.span)
+            }
+            _ => Err(not_record()),
+        }
+    }
+}
+
+fn not_assignable(span: Span) -> Diagnostic {
+    function_error(
+        "MC072",
+        span,
+        "only an output or a protected variable of the function can be assigned".into(),
+        "not assignable",
+        "assign to an output or a protected variable of the function",
+    )
+}
+
+fn reads_anything(e: &Expr) -> bool {
+    let mut e = e.clone();
+    let mut found = false;
+    e.walk_mut(&mut |x| {
+        if matches!(x.kind, ExprKind::Ref(_)) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// The function's locals, its inputs as a caller passes them, and its one
+/// output (MC076 for what a function's variables cannot be).
+fn function_locals(
+    model: &ClassModel,
+    name: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Local>, Vec<Param>, Option<usize>) {
+    let mut locals = Vec::new();
+    let mut params: Vec<Param> = Vec::new();
+    let mut output = None;
+    for (i, v) in model.vars.iter().enumerate() {
+        let bad = |what: &str, help: &str| {
+            function_error(
+                "MC076",
+                v.span,
+                format!("{what} in a function is not supported"),
+                what,
+                help,
+            )
+        };
+        if !v.dims.is_empty() {
+            diags.push(bad(
+                "an array variable",
+                "pass the elements as scalar inputs",
+            ));
+        }
+        if v.ty == Builtin::String {
+            diags.push(bad(
+                "a String variable",
+                "use Real, Integer or Boolean variables",
+            ));
+        }
+        let role = match v.causality {
+            ClassCausality::Input => Role::Input,
+            ClassCausality::Output => Role::Output,
+            ClassCausality::Local if v.protected => Role::Protected,
+            ClassCausality::Local => {
+                diags.push(function_error(
+                    "MC076",
+                    v.span,
+                    format!(
+                        "public variable `{}` of a function is neither input nor output",
+                        v.name
+                    ),
+                    "neither input nor output",
+                    "declare it `input` or `output`, or move it to the `protected` section",
+                ));
+                Role::Protected
+            }
+        };
+        if role == Role::Output {
+            if output.is_some() || v.name.contains('.') {
+                diags.push(function_error(
+                    "MC076",
+                    v.span,
+                    "a function has exactly one scalar output".into(),
+                    "second output or record output",
+                    "return one Real value per function",
+                ));
+            }
+            output = Some(i);
+        }
+        if role == Role::Input {
+            let (param, field) = match v.name.split_once('.') {
+                Some((p, f)) => (p.to_string(), Some(f.to_string())),
+                None => (v.name.clone(), None),
+            };
+            match params.last_mut() {
+                Some(last) if last.name == param && field.is_some() => {
+                    last.fields.extend(field);
+                    last.locals.push(i);
+                }
+                _ => params.push(Param {
+                    name: param,
+                    fields: field.into_iter().collect(),
+                    locals: vec![i],
+                }),
+            }
+        }
+        locals.push(Local {
+            name: v.name.clone(),
+            ty: v.ty,
+            unit: v.attrs.unit.clone(),
+            role,
+            default: v.binding.clone(),
+            span: v.span,
+        });
+    }
+    if output.is_none() {
+        diags.push(function_error(
+            "MC076",
+            name,
+            "a function has exactly one scalar output".into(),
+            "no output",
+            "declare the result as `output Real y;`",
+        ));
+    }
+    (locals, params, output)
+}
+
+/// What a function's expressions may hold: scalars, references to its
+/// variables and loop indices, built-in and user function calls (MC076 for
+/// arrays; the diagnostic of a name that resolves to nothing).
+fn check_expr(e: &Expr, diags: &mut Vec<Diagnostic>) {
+    let mut e = e.clone();
+    let mut found: Option<Diagnostic> = None;
+    e.walk_mut(&mut |x| {
+        if found.is_some() {
+            return;
+        }
+        let span = x.span;
+        found = match &x.kind {
+            ExprKind::Ref(r) => match &r.target {
+                Referent::Unknown(d) => Some((**d).clone()),
+                Referent::Time => Some(function_error(
+                    "MC076",
+                    span,
+                    "a function cannot read `time`".into(),
+                    "time in a function",
+                    "pass the time as an input",
+                )),
+                Referent::Member(_) => Some(function_error(
+                    "MC076",
+                    span,
+                    "a function reads only its own variables".into(),
+                    "not a variable of the function",
+                    "pass the value as an input",
+                )),
+                _ if !r.subscripts.is_empty() => Some(arrays(span)),
+                Referent::Constant(c) if !c.shape.is_empty() => Some(arrays(span)),
+                _ => None,
+            },
+            ExprKind::Call { func, func_span, args, named } => {
+                match crate::ir::Func::from_name(func) {
+                    Some((_, n)) if n == args.len() && !named => None,
+                    Some(_) => Some(function_error(
+                        "MC075",
+                        span,
+                        format!("`{func}` takes a different number of arguments"),
+                        "wrong number of arguments",
+                        "check the built-in function's arguments",
+                    )),
+                    None => Some(
+                        Diagnostic::error("MC023", *func_span, format!("unknown function `{func}`"))
+                            .with_label("not a function declared before this call, nor a built-in")
+                            .with_help("declare the function before the one that calls it, or use a built-in such as sin, exp, log, sqrt, abs, min, max"),
+                    ),
+                }
+            }
+            ExprKind::Array(_) | ExprKind::Matrix(_) | ExprKind::Range { .. } | ExprKind::End => {
+                Some(arrays(span))
+            }
+            ExprKind::String(_) => Some(function_error(
+                "MC076",
+                span,
+                "a String in a function is not supported".into(),
+                "String",
+                "compute with Real, Integer and Boolean values",
+            )),
+            _ => None,
+        };
+    });
+    diags.extend(found);
+}
+
+fn arrays(span: Span) -> Diagnostic {
+    function_error(
+        "MC076",
+        span,
+        "arrays in a function are not supported".into(),
+        "array",
+        "compute with scalars; pass array elements as scalar inputs",
+    )
+}

@@ -1,0 +1,140 @@
+//! The connects of one instance of a class whose connection sets are
+//! formed per instance: `for` loops run over their ranges, element indices
+//! evaluated, each side bound to the instance it names. A connect to an
+//! absent conditional component is dropped, as in Modelica.
+
+use crate::diagnostic::Diagnostic;
+use crate::instantiate::{eval, System};
+use crate::ir::Ex;
+use crate::resolve::connect::{Connect, Side};
+
+/// The connects of instance `p` with every side's `sub` the instance it
+/// names (`None`: a port of `p` itself); `None` when an index is out of
+/// range or cannot be evaluated (reported).
+pub(super) fn instance_connects(
+    sys: &System,
+    p: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<Connect>> {
+    let inst = &sys.instances[p];
+    let entry = &sys.classes[inst.class];
+    let shapes = &entry.causalized.structure.connects;
+    let before = diags.len();
+    let mut out = Vec::new();
+    for (c, shape) in entry.model.connects.iter().zip(shapes) {
+        let mut loops = Vec::with_capacity(shape.loops.len());
+        let mut each = |loops: &[i64], diags: &mut Vec<Diagnostic>| {
+            let a = bind(sys, p, c, &c.a, &shape.a, loops, diags);
+            let b = bind(sys, p, c, &c.b, &shape.b, loops, diags);
+            if let (Some(Some(a)), Some(Some(b))) = (a, b) {
+                out.push(Connect {
+                    a,
+                    b,
+                    span: c.span,
+                    loops: Vec::new(),
+                });
+            }
+        };
+        unroll(&shape.loops, &inst.ints, &mut loops, c, diags, &mut each);
+    }
+    (diags.len() == before).then_some(out)
+}
+
+/// Runs `each` for every value of the loop indices, outermost first.
+fn unroll(
+    ranges: &[(Ex, Ex)],
+    ints: &[i64],
+    loops: &mut Vec<i64>,
+    c: &Connect,
+    diags: &mut Vec<Diagnostic>,
+    each: &mut dyn FnMut(&[i64], &mut Vec<Diagnostic>),
+) {
+    let Some((lo, hi)) = ranges.get(loops.len()) else {
+        each(loops, diags);
+        return;
+    };
+    let (Some(lo), Some(hi)) = (eval(lo, ints, loops), eval(hi, ints, loops)) else {
+        diags.push(not_evaluated(c));
+        return;
+    };
+    let (lo, hi) = (lo as i64, hi as i64);
+    for i in lo..=hi {
+        loops.push(i);
+        unroll(ranges, ints, loops, c, diags, each);
+        loops.pop();
+    }
+}
+
+/// One side bound to its instance: `Some(None)` when it names an absent
+/// conditional component, `None` after a diagnostic.
+fn bind(
+    sys: &System,
+    p: usize,
+    c: &Connect,
+    side: &Side,
+    index: &[Ex],
+    loops: &[i64],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Option<Side>> {
+    let Some(k) = side.sub else {
+        return Some(Some(side.clone()));
+    };
+    let inst = &sys.instances[p];
+    let elements = &inst.elements[k];
+    let model = &sys.classes[inst.class].model;
+    let target = match index.first() {
+        None => match elements.first() {
+            Some(e) => *e,
+            None => return Some(None),
+        },
+        Some(i) => {
+            let Some(i) = eval(i, &inst.ints, loops) else {
+                diags.push(not_evaluated(c));
+                return None;
+            };
+            let n = elements.len();
+            if i.fract() != 0.0 || i < 1.0 || i > n as f64 {
+                let name = &model.subs[k].name;
+                let at = if loops.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (loop indices {})",
+                        loops
+                            .iter()
+                            .map(|l| l.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                diags.push(
+                    Diagnostic::error(
+                        "MX027",
+                        c.span,
+                        format!("`{name}[{i}]`{at} is outside the array `{name}[1:{n}]`"),
+                    )
+                    .with_label("index out of range")
+                    .with_help(format!(
+                        "connect elements 1 to {n} of `{name}`; check the loop's range"
+                    )),
+                );
+                return None;
+            }
+            elements[i as usize - 1]
+        }
+    };
+    let mut bound = side.clone();
+    bound.sub = Some(target);
+    bound.index = Vec::new();
+    Some(Some(bound))
+}
+
+fn not_evaluated(c: &Connect) -> Diagnostic {
+    Diagnostic::error(
+        "MC123",
+        c.span,
+        "the loop range or element index of this connect cannot be computed at export",
+    )
+    .with_label("not a structural value")
+    .with_help("use literals, loop indices and Integer parameters that have values")
+}

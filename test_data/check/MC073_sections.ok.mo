@@ -1,0 +1,9 @@
+package P
+  function f
+    input Real x;
+    output Real y;
+  algorithm
+    y := x;
+    y := 2*y;
+  end f;
+end P;

@@ -1,0 +1,18 @@
+package P
+  function f
+    input Real x;
+    Real z; // <- MC076
+    output Real y;
+  algorithm
+    z := x;
+    y := z;
+  end f;
+  function g
+    input Real x;
+    output Real y;
+    output Real w; // <- MC076
+  algorithm
+    y := x;
+    w := x;
+  end g;
+end P;

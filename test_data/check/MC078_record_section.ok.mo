@@ -1,0 +1,6 @@
+package P
+  record R
+    Real a;
+    Real b;
+  end R;
+end P;

@@ -1,0 +1,21 @@
+package P
+  type ContinuousState = Real;
+  model World
+    parameter Real g = 9.81;
+    Real t;
+  equation
+    t = time;
+  end World;
+  model Ball
+    outer World world; // <- MC122
+    ContinuousState h(start = 10);
+    ContinuousState v(start = 0);
+  equation
+    der(h) = v;
+    der(v) = -world.g;
+  end Ball;
+  model Moon
+    inner World world(g = 1.62);
+    Ball ball;
+  end Moon;
+end P;
