@@ -125,7 +125,11 @@ pub(crate) fn check_class(
         diagnostics: Vec::new(),
         compiled: false,
     };
+    // A specialisation is compiled for the models that use it (its class
+    // as written was checked; what the redeclarations change is checked at
+    // the redeclarations and where the models use it).
     if matches!(node.def.body, ClassBody::Short(_))
+        || node.specialisation.is_some()
         || crate::resolve::elaborate::is_linear_response(node)
     {
         return skipped;

@@ -333,6 +333,18 @@ def rod_heating(n: int) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
     return solve
 
 
+def acc2_two_vessels(t: np.ndarray) -> dict[str, np.ndarray]:
+    # test_data/language/Acc2.mo: rho*V*cp*T' = Q - G*(T - T_amb), T(0) = T0,
+    # for water (cp = 4184, rho = 995) and, redeclared, oil (cp = 1900,
+    # rho = 870): T(t) = T_inf + (T0 - T_inf) exp(-G t/(rho V cp)),
+    # T_inf = T_amb + Q/G.
+    v, q, g, t_amb, t0 = 0.01, 500.0, 20.0, 293.15, 293.15
+    t_inf = t_amb + q / g
+
+    def vessel(cp: float, rho: float) -> np.ndarray:
+        return t_inf + (t0 - t_inf) * np.exp(-g * t / (rho * v * cp))
+
+    return {"w.T": vessel(4184.0, 995.0), "a.T": vessel(1900.0, 870.0)}
 def acc3_clip(clip: bool) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
     """Acc3.Clip: u = exp(-t); with clipping y = max(u, 0.5) (the clip
     starts at the state event t = ln 2), removed = y - u; x integrates y."""
@@ -417,6 +429,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "Acc1_MixingTank": acc1_mixing_tank,
     "RodHeating_n10": rod_heating(10),
     "RodHeating_n100": rod_heating(100),
+    "Acc2_TwoVessels": acc2_two_vessels,
     "Acc3_Clip": acc3_clip(True),
     "Acc3_Clip_noclip": acc3_clip(False),
     "Acc6_Room": acc6_room(1.0),

@@ -542,6 +542,7 @@ impl<'m> Lowerer<'m> {
                 self.index_literal(span, s, &shape, subs)
             }
             Referent::Unknown(d) => Err(Diagnostic::clone(d)),
+            Referent::Constant(c) => constant_value(c, span, subs),
             Referent::Time | Referent::LoopVar(_) => unreachable!("returned above"),
         }
     }
@@ -732,6 +733,64 @@ fn literal_shape(dims: &[Option<i64>]) -> Option<Vec<usize>> {
 
 /// A lowered value: a scalar, or the elements of an array with a literal
 /// shape in row-major order.
+/// The value of a package constant, indexed by literal subscripts.
+fn constant_value(
+    c: &crate::resolve::expr::Constant,
+    span: Span,
+    subs: &[Subscript],
+) -> Result<Value, Diagnostic> {
+    let element = |x: f64| match c.ty {
+        Builtin::Integer => Ex::Int(x as i64),
+        Builtin::Boolean => Ex::Bool(x != 0.0),
+        _ => Ex::Real(x),
+    };
+    let mut offset = 0usize;
+    let mut stride: usize = c.shape.iter().product();
+    if subs.len() > c.shape.len() {
+        return Err(Diagnostic::error(
+            "MC036",
+            span,
+            format!(
+                "constant `{}` has {} dimension(s)",
+                c.qualified,
+                c.shape.len()
+            ),
+        )
+        .with_label("too many subscripts")
+        .with_help("index the constant with one subscript per dimension"));
+    }
+    for (k, s) in subs.iter().enumerate() {
+        let n = c.shape[k];
+        let i = match s {
+            Subscript::Expr(e) => e.integer(),
+            Subscript::Colon(_) => None,
+        };
+        let Some(i) = i.filter(|i| *i >= 1 && *i as usize <= n) else {
+            return Err(Diagnostic::error(
+                "MC036",
+                span,
+                format!(
+                    "a package constant array is indexed by Integer literals within its size ({n})"
+                ),
+            )
+            .with_label("subscript not a literal in range")
+            .with_help(
+                "write the index as a literal, or copy the constant into a parameter array",
+            ));
+        };
+        stride /= n;
+        offset += (i as usize - 1) * stride;
+    }
+    let elements = c.elements[offset..offset + stride]
+        .iter()
+        .map(|x| element(*x))
+        .collect();
+    Ok(Value::from_elements(
+        c.shape[subs.len()..].to_vec(),
+        elements,
+    ))
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Scalar(Ex),

@@ -216,7 +216,11 @@ impl Checker {
             Element::Class {
                 prefixes, class, ..
             } => {
-                self.element_prefixes(prefixes);
+                // A replaceable class is admitted (it makes specialisations);
+                // a `redeclare` element is not.
+                let mut prefixes = prefixes.clone();
+                prefixes.replaceable = None;
+                self.element_prefixes(&prefixes);
                 self.class(class, encapsulated);
             }
             Element::Import(i) => {
@@ -304,12 +308,15 @@ impl Checker {
                     self.modification(m);
                 }
             }
+            // `redeclare package Medium = Media.Oil`: checked where the
+            // tree is built (`resolve::specialise`).
+            Argument::RedeclareClass(_) => {}
             Argument::Redeclare { span } => self.diags.push(eliminated(
                 "MC111",
                 *span,
-                "`redeclare`/`replaceable`",
-                "the class of a component must be known where it is declared",
-                "declare the component with the class you want",
+                "this `redeclare`/`replaceable`",
+                "only classes are redeclared (`redeclare package Medium = Media.Oil`); the class of a component must be known where it is declared",
+                "declare the component with the class you want, or make its class a replaceable class and redeclare that",
             )),
         }
     }

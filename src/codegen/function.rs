@@ -370,6 +370,12 @@ fn lower(e: &Expr) -> Ex {
         ExprKind::Ref(r) => match r.target {
             Referent::Var(i) => Ex::Var(i, None),
             Referent::LoopVar(d) => Ex::LoopVar(d),
+            // A scalar package constant (resolve rejects arrays here).
+            Referent::Constant(ref c) if c.shape.is_empty() => match c.ty {
+                Builtin::Integer => Ex::Int(c.elements[0] as i64),
+                Builtin::Boolean => Ex::Bool(c.elements[0] != 0.0),
+                _ => Ex::Real(c.elements[0]),
+            },
             _ => Ex::Real(f64::NAN),
         },
         ExprKind::Unary(op, a) => match op {

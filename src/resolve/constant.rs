@@ -114,7 +114,32 @@ impl ConstValue {
 }
 
 impl Elaborator<'_> {
-    /// The constant a reference names, seen from class `scope`: `None`
+    /// The record constant (or a field of one, `water.cp`) a reference
+    /// names, seen from class `scope`: `None` when it names no constant of
+    /// a record type (numbers and arrays are `package_constants.rs`'s,
+    /// with their units and the values `extends` modifiers give them).
+    pub(super) fn record_constant(
+        &mut self,
+        scope: ClassId,
+        r: &ast::ComponentRef,
+    ) -> Option<Result<ConstValue, Diagnostic>> {
+        let (owner, comp, k) = self.locate_constant(scope, r)?;
+        let record = matches!(
+            self.tree.lookup(&comp.type_name, Some(owner), comp.span),
+            Ok(Resolved::Class(c)) if self.tree.get(c).def.kind == ClassKind::Record
+        );
+        if !record {
+            return None;
+        }
+        let path: Vec<&ast::Ident> = r.parts[k..].iter().map(|p| &p.name).collect();
+        Some(
+            self.evaluate_constant(owner, &comp, 0)
+                .and_then(|v| v.field(&path)),
+        )
+    }
+
+    /// The constant a reference names, seen from class `scope`, as
+    /// `constant.rs` evaluates it (numbers and records, no units): `None`
     /// when it names no constant.
     pub(super) fn constant_of(
         &mut self,
@@ -124,20 +149,22 @@ impl Elaborator<'_> {
         self.constant_at(scope, r, 0)
     }
 
-    fn constant_at(
-        &mut self,
+    /// The class that declares the constant a reference starts with, the
+    /// constant, and how many parts of the reference name it (the rest
+    /// are record fields).
+    fn locate_constant(
+        &self,
         scope: ClassId,
         r: &ast::ComponentRef,
-        depth: usize,
-    ) -> Option<Result<ConstValue, Diagnostic>> {
+    ) -> Option<(ClassId, ast::Component, usize)> {
         if r.parts.iter().any(|p| !p.subscripts.is_empty()) {
             return None;
         }
         let parts: Vec<&ast::Ident> = r.parts.iter().map(|p| &p.name).collect();
         // `water.cp`: a constant of an enclosing class; `Acc1.water.cp`: a
         // class name, then its constant.
-        let (owner, comp, k) = match self.enclosing_constant(scope, &parts[0].name, r.span) {
-            Some((owner, comp)) => (owner, comp, 1),
+        match self.declared_constant(scope, &parts[0].name, r.span) {
+            Some((owner, comp)) => Some((owner, comp, 1)),
             None => (1..parts.len()).rev().find_map(|k| {
                 let name = ast::Name {
                     global: r.global,
@@ -152,17 +179,27 @@ impl Elaborator<'_> {
                     }
                     _ => None,
                 }
-            })?,
-        };
+            }),
+        }
+    }
+
+    fn constant_at(
+        &mut self,
+        scope: ClassId,
+        r: &ast::ComponentRef,
+        depth: usize,
+    ) -> Option<Result<ConstValue, Diagnostic>> {
+        let (owner, comp, k) = self.locate_constant(scope, r)?;
+        let path: Vec<&ast::Ident> = r.parts[k..].iter().map(|p| &p.name).collect();
         Some(
             self.evaluate_constant(owner, &comp, depth)
-                .and_then(|v| v.field(&parts[k..])),
+                .and_then(|v| v.field(&path)),
         )
     }
 
     /// A constant `name` declared before `at` in `scope` or a class
     /// enclosing it (up to an encapsulated one).
-    fn enclosing_constant(
+    fn declared_constant(
         &self,
         scope: ClassId,
         name: &str,

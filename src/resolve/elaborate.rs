@@ -32,6 +32,8 @@ pub struct Elaborator<'a> {
     /// How often each class was elaborated (once: the cache keeps failures
     /// too), for the class database's account of its work.
     builds: HashMap<ClassId, usize>,
+    /// Package constants evaluated so far, by qualified name.
+    pub(super) constants: HashMap<String, Arc<super::expr::Constant>>,
     /// Resolved functions, built once each (`function`).
     pub(super) functions:
         HashMap<ClassId, Result<Arc<super::function::FunctionModel>, Vec<Diagnostic>>>,
@@ -66,9 +68,16 @@ impl<'a> Elaborator<'a> {
             cache: HashMap::new(),
             in_progress: Vec::new(),
             builds: HashMap::new(),
+            constants: HashMap::new(),
             functions: HashMap::new(),
             fn_in_progress: Vec::new(),
         }
+    }
+
+    /// Whether `id` is being elaborated (a class that encloses the one
+    /// asking, through a component of a nested class).
+    pub(super) fn in_progress(&self, id: ClassId) -> bool {
+        self.in_progress.contains(&id)
     }
 
     /// How often `id` was elaborated.
@@ -185,7 +194,7 @@ impl<'a> Elaborator<'a> {
         pending: &mut Pending<'a>,
         diags: &mut Vec<Diagnostic>,
     ) {
-        let base = match self.tree.lookup(&ext.name, Some(id), ext.span) {
+        let base = match self.tree.lookup_element(&ext.name, id, ext.span) {
             Ok(Resolved::Class(c)) => c,
             Ok(Resolved::Builtin(_)) => {
                 diags.push(
@@ -620,7 +629,7 @@ impl<'a> Elaborator<'a> {
         let mut prefixes = TypePrefixes::default();
         let mut mods: Vec<&'a Argument> = Vec::new();
         let mut dims: Vec<&'a ast::Expr> = Vec::new();
-        let mut resolved = self.tree.lookup(name, Some(scope), at)?;
+        let mut resolved = self.tree.lookup_element(name, scope, at)?;
         let mut depth = 0;
         loop {
             depth += 1;

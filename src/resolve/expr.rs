@@ -115,6 +115,27 @@ pub enum Referent {
     /// Nothing of that name: why (MC022, or the first diagnostic of a
     /// component's class that cannot be elaborated).
     Unknown(Box<Diagnostic>),
+    /// A constant declared in a package (or an enclosing class), folded to
+    /// its value when the class was resolved: the class knows it, so it
+    /// needs no variable of its own.
+    Constant(std::sync::Arc<Constant>),
+}
+
+/// A package constant with its value, as a class that refers to it sees
+/// it (`Medium.cp`, `Media.Water.rho`, `SI`-style aliases followed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Constant {
+    /// Where it is declared, by the qualified name of the package that
+    /// holds it: `Acc2.Media.Water.cp`.
+    pub qualified: String,
+    pub ty: super::tree::Builtin,
+    /// The unit of its declared type (`SI.Density` gives `kg/m3`).
+    pub unit: Option<String>,
+    /// Empty for a scalar.
+    pub shape: Vec<usize>,
+    /// The elements in row-major order (Integer and Boolean values as
+    /// numbers, `true` as 1).
+    pub elements: Vec<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -179,7 +200,10 @@ impl Expr {
                 match &mut r.target {
                     Referent::Var(v) => *v += vars,
                     Referent::Member(m) => m.path[0] += subs,
-                    Referent::Time | Referent::LoopVar(_) | Referent::Unknown(_) => {}
+                    Referent::Time
+                    | Referent::LoopVar(_)
+                    | Referent::Unknown(_)
+                    | Referent::Constant(_) => {}
                 }
             }
         });
@@ -208,7 +232,10 @@ impl Expr {
                             ),
                         ))
                     }
-                    Referent::Time | Referent::LoopVar(_) | Referent::Unknown(_) => {}
+                    Referent::Time
+                    | Referent::LoopVar(_)
+                    | Referent::Unknown(_)
+                    | Referent::Constant(_) => {}
                 }
             }
         });

@@ -15,7 +15,12 @@
 //!   name as written, because what a name denotes depends on the classes
 //!   declared before its use (no look-ahead): adding, removing or
 //!   renaming a class elsewhere can change it. Import targets and the
-//!   packages a dotted name walks through are covered by the same result.
+//!   packages a dotted name walks through are covered by the same result;
+//! - what the names it writes in expressions may denote as package
+//!   constants (`Media.Water.cp`: what `Media.Water` resolves to; a plain
+//!   name: the enclosing classes that may declare it);
+//! - for a specialisation (`specialise`), each redeclared class and its
+//!   replacement: the key the class database compiles it under.
 //!
 //! These are exactly the lookups `Elaborator` makes for the class (the
 //! lookups of a short type's base are that type's own), and elaboration,
@@ -32,8 +37,8 @@ use super::tree::{Builtin, ClassId, ClassTree, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{
-    Argument, ClassBody, ClassDef, ClassKind, Element, Equation, Expr, ExprKind, Modification,
-    Name, Section, Statement, Subscript,
+    Argument, ClassBody, ClassDef, ClassKind, ComponentRef, Element, Equation, Expr, ExprKind,
+    Modification, Name, Section, Statement, Subscript,
 };
 
 /// A SHA-256 digest.
@@ -72,7 +77,7 @@ impl Fingerprints {
             ));
         }
         let own: Vec<Fingerprint> = (0..n)
-            .map(|i| own_text_hash(tree, sources, ClassId(i as u32)))
+            .map(|i| own_text_hash(tree, sources, tree.generic_of(ClassId(i as u32))))
             .collect();
         let mut pass = Pass {
             tree,
@@ -178,8 +183,35 @@ impl Pass<'_> {
         let mut h = Sha256::new();
         field(&mut h, node.qualified.as_bytes());
         h.update(self.own[id.0 as usize].0);
+        if let Some(spec) = &node.specialisation {
+            // The specialisation's key: the generic class's own text (above)
+            // and each replacement.
+            for (name, c) in &spec.replacements {
+                field(&mut h, name.as_bytes());
+                self.resolution(id, Ok(Resolved::Class(*c)), node.def.span, &mut h)?;
+            }
+        }
         for (name, scope, at) in references(tree, id) {
-            self.lookup(&mut h, name, scope, at)?;
+            let found = match scope {
+                Some(s) => tree.lookup_element(name, s, at),
+                None => tree.lookup(name, scope, at),
+            };
+            match found {
+                Ok(Resolved::Builtin(b)) => {
+                    field(&mut h, b"builtin");
+                    field(&mut h, builtin_name(b).as_bytes());
+                }
+                Ok(Resolved::Class(c)) => {
+                    let f = self.class(c)?;
+                    field(&mut h, b"class");
+                    field(&mut h, tree.get(c).qualified.as_bytes());
+                    h.update(f.0);
+                }
+                Err(d) => {
+                    field(&mut h, b"error");
+                    lookup_error(&mut h, &d, name.span);
+                }
+            }
         }
         // The functions and record constructors the class calls, and the
         // constants of the classes around it (a name the class cannot
@@ -215,6 +247,7 @@ impl Pass<'_> {
                 s = outer.parent;
             }
         }
+        self.constants(id, &mut h)?;
         let f = Fingerprint(h.finalize().into());
         self.class[id.0 as usize] = State::Done(f);
         Ok(f)
@@ -222,6 +255,61 @@ impl Pass<'_> {
 }
 
 impl Pass<'_> {
+    /// What the names the class writes in expressions may denote beyond
+    /// its own elements: package constants (`constants.rs`). For a dotted
+    /// name, what its package part resolves to at the point of use; for a
+    /// plain name, the enclosing classes that may declare a constant of
+    /// that name and the imports that may import one. An
+    /// over-approximation (the class's own variables come first), so a
+    /// change of a constant re-checks every class that may read it.
+    fn constants(&mut self, id: ClassId, h: &mut Sha256) -> Result<(), NoFingerprints> {
+        let tree = self.tree;
+        let mut refs = Vec::new();
+        expression_refs(tree, id, &mut refs);
+        for r in refs {
+            if r.parts.len() == 1 {
+                self.enclosing(id, &r.parts[0].name.name, h)?;
+                continue;
+            }
+            let prefix = Name {
+                global: r.global,
+                parts: r.parts[..r.parts.len() - 1]
+                    .iter()
+                    .map(|p| p.name.clone())
+                    .collect(),
+                span: r.span,
+            };
+            self.resolution(id, tree.lookup(&prefix, Some(id), r.span), r.span, h)?;
+        }
+        Ok(())
+    }
+
+    /// Hashes what a lookup gave, as for the names of `references`; a
+    /// class that names itself is covered by its own text.
+    fn resolution(
+        &mut self,
+        id: ClassId,
+        result: Result<Resolved, Diagnostic>,
+        at: Span,
+        h: &mut Sha256,
+    ) -> Result<(), NoFingerprints> {
+        match result {
+            Ok(Resolved::Class(c)) if c == id => field(h, b"self"),
+            Ok(Resolved::Class(c)) => {
+                let f = self.class(c)?;
+                field(h, b"class");
+                field(h, self.tree.get(c).qualified.as_bytes());
+                h.update(f.0);
+            }
+            Ok(Resolved::Builtin(b)) => field(h, builtin_name(b).as_bytes()),
+            Err(d) => {
+                field(h, b"error");
+                lookup_error(h, &d, at);
+            }
+        }
+        Ok(())
+    }
+
     /// Hashes what `name`, used at `at` in `scope`, resolves to.
     fn lookup(
         &mut self,
@@ -248,6 +336,186 @@ impl Pass<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The classes around `id` a plain name may find a constant in.
+    fn enclosing(&mut self, id: ClassId, name: &str, h: &mut Sha256) -> Result<(), NoFingerprints> {
+        let tree = self.tree;
+        let mut cur = id;
+        loop {
+            let node = tree.get(cur);
+            for imp in node.imports() {
+                let visible = match &imp.alias {
+                    Some(a) => a.name == name,
+                    None => imp.name.last().name == name,
+                };
+                if visible && imp.name.parts.len() >= 2 {
+                    let prefix = Name {
+                        global: true,
+                        parts: imp.name.parts[..imp.name.parts.len() - 1].to_vec(),
+                        span: imp.name.span,
+                    };
+                    field(h, name.as_bytes());
+                    self.resolution(id, tree.lookup(&prefix, None, imp.span), imp.span, h)?;
+                }
+            }
+            if cur != id && may_declare(tree, cur, name) {
+                field(h, name.as_bytes());
+                self.resolution(id, Ok(Resolved::Class(cur)), node.def.span, h)?;
+                return Ok(());
+            }
+            if node.encapsulated() {
+                return Ok(());
+            }
+            match node.parent {
+                Some(p) => cur = p,
+                None => return Ok(()),
+            }
+        }
+    }
+}
+
+/// Whether class `id` may declare a component `name` (one it inherits
+/// only elaboration can tell, so any `extends` counts).
+fn may_declare(tree: &ClassTree, id: ClassId, name: &str) -> bool {
+    let ClassBody::Long(body) = &tree.get(id).def.body else {
+        return false;
+    };
+    body.elements.iter().any(|e| match e {
+        Element::Component(c) => c.name.name == name,
+        Element::Extends(_) => true,
+        _ => false,
+    })
+}
+
+/// Every component reference in the expressions class `id` writes itself
+/// (its nested classes have fingerprints of their own).
+fn expression_refs<'t>(tree: &'t ClassTree, id: ClassId, out: &mut Vec<&'t ComponentRef>) {
+    let node = tree.get(id);
+    let mods = |m: &'t Modification, out: &mut Vec<&'t ComponentRef>| modification_refs(m, out);
+    match &node.def.body {
+        ClassBody::Short(short) => {
+            if let Some(m) = &short.modification {
+                mods(m, out);
+            }
+            short.dims.iter().for_each(|d| subscript_refs(d, out));
+        }
+        ClassBody::Long(body) => {
+            for e in &body.elements {
+                match e {
+                    Element::Component(c) => {
+                        if let Some(m) = &c.modification {
+                            mods(m, out);
+                        }
+                        c.dims
+                            .iter()
+                            .chain(&c.type_dims)
+                            .for_each(|d| subscript_refs(d, out));
+                        if let Some(cond) = &c.condition {
+                            expr_refs(cond, out);
+                        }
+                    }
+                    Element::Extends(x) => {
+                        x.modification.iter().for_each(|a| argument_refs(a, out))
+                    }
+                    Element::Class { .. } | Element::Import(_) => {}
+                }
+            }
+            for s in &body.sections {
+                if let Section::Equation { equations, .. } = s {
+                    equations.iter().for_each(|e| equation_refs(e, out));
+                }
+            }
+        }
+        ClassBody::Unsupported { .. } | ClassBody::Enumeration { .. } => {}
+    }
+}
+
+fn modification_refs<'t>(m: &'t Modification, out: &mut Vec<&'t ComponentRef>) {
+    m.arguments.iter().for_each(|a| argument_refs(a, out));
+    if let Some(b) = &m.binding {
+        expr_refs(b, out);
+    }
+}
+
+fn argument_refs<'t>(a: &'t Argument, out: &mut Vec<&'t ComponentRef>) {
+    if let Argument::Modify {
+        modification: Some(m),
+        ..
+    } = a
+    {
+        modification_refs(m, out);
+    }
+}
+
+fn subscript_refs<'t>(s: &'t Subscript, out: &mut Vec<&'t ComponentRef>) {
+    if let Subscript::Expr(e) = s {
+        expr_refs(e, out);
+    }
+}
+
+fn equation_refs<'t>(e: &'t Equation, out: &mut Vec<&'t ComponentRef>) {
+    match e {
+        Equation::Simple { lhs, rhs, .. } => {
+            expr_refs(lhs, out);
+            expr_refs(rhs, out);
+        }
+        Equation::For { range, body, .. } => {
+            expr_refs(range, out);
+            body.iter().for_each(|b| equation_refs(b, out));
+        }
+        Equation::If {
+            branches, else_, ..
+        } => {
+            for (c, body) in branches {
+                expr_refs(c, out);
+                body.iter().for_each(|b| equation_refs(b, out));
+            }
+            else_.iter().for_each(|b| equation_refs(b, out));
+        }
+        Equation::Call { args, .. } => args.iter().for_each(|a| expr_refs(a, out)),
+        Equation::Connect { .. } | Equation::When { .. } => {}
+    }
+}
+
+fn expr_refs<'t>(e: &'t Expr, out: &mut Vec<&'t ComponentRef>) {
+    match &e.kind {
+        ExprKind::Ref(r) => {
+            out.push(r);
+            for p in &r.parts {
+                p.subscripts.iter().for_each(|s| subscript_refs(s, out));
+            }
+        }
+        ExprKind::Binary(_, a, b) => {
+            expr_refs(a, out);
+            expr_refs(b, out);
+        }
+        ExprKind::Unary(_, a) => expr_refs(a, out),
+        ExprKind::Call { args, named, .. } => {
+            args.iter().for_each(|a| expr_refs(a, out));
+            named.iter().for_each(|(_, a)| expr_refs(a, out));
+        }
+        ExprKind::If { branches, else_ } => {
+            for (c, v) in branches {
+                expr_refs(c, out);
+                expr_refs(v, out);
+            }
+            expr_refs(else_, out);
+        }
+        ExprKind::Array(items) => items.iter().for_each(|a| expr_refs(a, out)),
+        ExprKind::Matrix(rows) => rows.iter().flatten().for_each(|a| expr_refs(a, out)),
+        ExprKind::Range { start, step, stop } => {
+            expr_refs(start, out);
+            if let Some(s) = step {
+                expr_refs(s, out);
+            }
+            expr_refs(stop, out);
+        }
+        ExprKind::Integer(_)
+        | ExprKind::Real(_)
+        | ExprKind::Bool(_)
+        | ExprKind::String(_)
+        | ExprKind::End => {}
     }
 }
 

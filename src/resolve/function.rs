@@ -597,10 +597,12 @@ impl Elaborator<'_> {
                         })
                         .collect());
                 }
-                match self.constant_of(scope.class_id(), r) {
-                    Some(Ok(value)) => value.fields_as_exprs(fields, a.span),
+                match self.constant(scope.class_id(), r) {
+                    Some(Ok(super::package_constants::Found::Record(value))) => {
+                        value.fields_as_exprs(fields, a.span)
+                    }
                     Some(Err(d)) => Err(d),
-                    None => Err(not_record()),
+                    Some(Ok(super::package_constants::Found::Value(_))) | None => Err(not_record()),
                 }
             }
             ast::ExprKind::Call { func, args, named } => {
@@ -762,6 +764,7 @@ fn check_expr(e: &Expr, diags: &mut Vec<Diagnostic>) {
                     "pass the value as an input",
                 )),
                 _ if !r.subscripts.is_empty() => Some(arrays(span)),
+                Referent::Constant(c) if !c.shape.is_empty() => Some(arrays(span)),
                 _ => None,
             },
             ExprKind::Call { func, func_span, args, named } => {

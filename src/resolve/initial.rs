@@ -104,7 +104,7 @@ fn variable_read(model: &ClassModel, e: &Expr) -> Option<Span> {
             let fixed = match &r.target {
                 Referent::Var(v) => model.vars[*v].variability != ClassVariability::Continuous,
                 Referent::Member(m) => m.variability != ClassVariability::Continuous,
-                Referent::LoopVar(_) | Referent::Unknown(_) => true,
+                Referent::LoopVar(_) | Referent::Unknown(_) | Referent::Constant(_) => true,
                 Referent::Time => false,
             };
             if !fixed && at.is_none() {

@@ -13,6 +13,8 @@ mod initial;
 pub mod model;
 pub mod modifier;
 mod names;
+mod package_constants;
+mod specialise;
 pub mod tree;
 
 pub use elaborate::Elaborator;

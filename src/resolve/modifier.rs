@@ -116,8 +116,9 @@ pub(super) fn apply_attribute<'a>(
             span,
             ..
         } => (name, modification, *span),
-        // The check phase reports every `redeclare` as MC111.
-        Argument::Redeclare { .. } => return Ok(()),
+        // The check phase reports a redeclared component as MC111; a
+        // redeclared class makes a specialisation (`specialise`).
+        Argument::Redeclare { .. } | Argument::RedeclareClass(_) => return Ok(()),
     };
     let Some(m) = modification else { return Ok(()) };
     let value = m.binding.as_ref();
@@ -249,8 +250,11 @@ pub(super) fn modify_inherited<'a>(
             .with_label("no such element in the base class")
             .with_help("modify only elements the base class declares"))
         }
-        // The check phase reports every `redeclare` as MC111.
-        Argument::Modify { .. } | Argument::Redeclare { .. } => Ok(None),
+        // The check phase reports a redeclared component as MC111; a
+        // redeclared class makes a specialisation (`specialise`).
+        Argument::Modify { .. } | Argument::Redeclare { .. } | Argument::RedeclareClass(_) => {
+            Ok(None)
+        }
     }
 }
 

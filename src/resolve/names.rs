@@ -13,6 +13,7 @@ use super::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, Subscrip
 use super::initial;
 use super::model::{ClassModel, MemberError, MemberRef};
 use super::modifier::{self, Modifier};
+use super::package_constants::Found;
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast;
@@ -473,9 +474,21 @@ impl Elaborator<'_> {
                 if !matches!(reference.target, Referent::Unknown(_)) {
                     ExprKind::Ref(reference)
                 } else {
-                    match self.constant_of(scope.class_id(), r) {
-                        Some(Ok(super::constant::ConstValue::Number(x))) => ExprKind::Real(x),
-                        Some(Ok(super::constant::ConstValue::Record { class, .. })) => {
+                    // Not a variable of the class: a constant of a package
+                    // or an enclosing class, by the one lookup of
+                    // `package_constants.rs`.
+                    match self.constant(scope.class_id(), r) {
+                        Some(Ok(Found::Value(c))) => ExprKind::Ref(Reference {
+                            target: Referent::Constant(c),
+                            ..reference
+                        }),
+                        Some(Ok(Found::Record(super::constant::ConstValue::Number(x)))) => {
+                            ExprKind::Real(x)
+                        }
+                        Some(Ok(Found::Record(super::constant::ConstValue::Record {
+                            class,
+                            ..
+                        }))) => {
                             return super::function::faulty(
                                 Diagnostic::error(
                                     "MC079",
@@ -487,7 +500,10 @@ impl Elaborator<'_> {
                                 e.span,
                             )
                         }
-                        Some(Err(d)) => return super::function::faulty(d, e.span),
+                        Some(Err(d)) => ExprKind::Ref(Reference {
+                            target: Referent::Unknown(Box::new(d)),
+                            ..reference
+                        }),
                         None => ExprKind::Ref(reference),
                     }
                 }

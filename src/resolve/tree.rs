@@ -40,7 +40,24 @@ pub struct ClassNode {
     /// Where the imports are among the elements of `def`: every lookup
     /// inside the class reads them, and a package's elements may number
     /// thousands.
-    import_elements: Vec<usize>,
+    pub(super) import_elements: Vec<usize>,
+    /// For a specialisation (a class with some of its replaceable classes
+    /// redeclared), which class and which redeclarations; `None` for a
+    /// class as written.
+    pub specialisation: Option<Specialisation>,
+}
+
+/// A class specialised by a distinct set of redeclarations: the key under
+/// which it is compiled once (its `ClassId` in the tree, which the class
+/// database and the fingerprint both use).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Specialisation {
+    pub generic: ClassId,
+    /// The replaceable classes of `generic` redeclared, by name (sorted),
+    /// each with the long class that replaces it. A redeclaration that
+    /// names the default is left out, so the same set of classes gives one
+    /// key.
+    pub replacements: Vec<(String, ClassId)>,
 }
 
 impl ClassNode {
@@ -76,6 +93,12 @@ pub struct ClassTree {
     /// few classes of that name instead of every sibling (a package may
     /// hold a thousand).
     by_name: HashMap<String, Vec<ClassId>>,
+    /// The specialisation an element uses instead of the class its type
+    /// or base name denotes, by the class that declares the element and
+    /// where the element starts (`Vessel a(redeclare package Medium = Oil)`).
+    pub(super) specialised: HashMap<(ClassId, u32), ClassId>,
+    /// Every specialisation by its key.
+    pub(super) interned: HashMap<Specialisation, ClassId>,
 }
 
 /// `a` comes strictly before `b` in load order.
@@ -113,6 +136,7 @@ impl ClassTree {
                 tree.add(std::sync::Arc::new(class.clone()), parent, &mut diags);
             }
         }
+        super::specialise::run(&mut tree, &mut diags);
         (tree, diags)
     }
 
@@ -170,6 +194,7 @@ impl ClassTree {
             def,
             children: Vec::new(),
             import_elements,
+            specialisation: None,
         });
         match parent {
             Some(p) => self.classes[p.0 as usize].children.push(id),
@@ -200,6 +225,9 @@ impl ClassTree {
     /// then two classes share one qualified name.
     pub fn declared_twice(&self, id: ClassId) -> bool {
         let node = self.get(id);
+        if node.specialisation.is_some() {
+            return false;
+        }
         self.children_named(node.parent, &node.name).next() != Some(id)
     }
 
@@ -210,6 +238,7 @@ impl ClassTree {
         parent: Option<ClassId>,
         name: &str,
     ) -> impl Iterator<Item = ClassId> + 't {
+        let parent = parent.map(|p| self.generic_of(p));
         self.by_name
             .get(name)
             .into_iter()
@@ -258,6 +287,30 @@ impl ClassTree {
         Ok(Resolved::Class(cur))
     }
 
+    /// The class as written that `id` specialises (`id` itself when it is
+    /// not a specialisation).
+    pub fn generic_of(&self, id: ClassId) -> ClassId {
+        match &self.get(id).specialisation {
+            Some(s) => s.generic,
+            None => id,
+        }
+    }
+
+    /// [`ClassTree::lookup`] of the type of a component or the base of an
+    /// `extends` clause that starts at `at` in class `scope`: the
+    /// specialisation its redeclarations make, if any.
+    pub fn lookup_element(
+        &self,
+        name: &Name,
+        scope: ClassId,
+        at: Span,
+    ) -> Result<Resolved, Diagnostic> {
+        if let Some(s) = self.specialised.get(&(scope, at.start)) {
+            return Ok(Resolved::Class(*s));
+        }
+        self.lookup(name, Some(scope), at)
+    }
+
     fn lookup_first(
         &self,
         ident: &str,
@@ -266,6 +319,11 @@ impl ClassTree {
     ) -> Result<Option<ClassId>, Diagnostic> {
         let mut s = scope;
         while let Some(id) = s {
+            if let Some(spec) = &self.get(id).specialisation {
+                if let Some((_, c)) = spec.replacements.iter().find(|(n, _)| n == ident) {
+                    return Ok(Some(*c));
+                }
+            }
             if let Some(c) = self.child_before(Some(id), ident, at) {
                 return Ok(Some(c));
             }
@@ -516,6 +574,29 @@ impl ClassTree {
             cur = Some(self.child_any(cur, &part.name)?);
         }
         cur
+    }
+
+    /// Follows short class definitions (`package Medium = Media.Water`)
+    /// to the long class they stand for.
+    pub fn follow_short(&self, id: ClassId) -> Result<ClassId, Diagnostic> {
+        let mut cur = id;
+        for _ in 0..64 {
+            let node = self.get(cur);
+            let ClassBody::Short(short) = &node.def.body else {
+                return Ok(cur);
+            };
+            match self.lookup(&short.base, node.parent, short.base.span)? {
+                Resolved::Class(c) => cur = c,
+                Resolved::Builtin(_) => return Ok(cur),
+            }
+        }
+        Err(Diagnostic::error(
+            "MC006",
+            self.get(id).def.name.span,
+            "class definitions form a cycle",
+        )
+        .with_label("cyclic class definition")
+        .with_help("a class cannot be defined in terms of itself"))
     }
 
     pub fn kind(&self, id: ClassId) -> ClassKind {

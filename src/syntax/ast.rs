@@ -99,6 +99,9 @@ pub struct ClassDef {
     pub name: Ident,
     pub description: Option<String>,
     pub body: ClassBody,
+    /// `constrainedby Name` after a replaceable class (its modifiers are
+    /// dropped).
+    pub constrainedby: Option<Name>,
     /// The `experiment` of the class annotation, the only annotation kept:
     /// metadata for export's `DefaultExperiment` (the check ignores it).
     pub experiment: Option<Experiment>,
@@ -270,8 +273,24 @@ pub enum Argument {
         modification: Option<Modification>,
         span: Span,
     },
-    /// `redeclare ...` / `replaceable ...` inside a modification (eliminated).
+    /// `redeclare package Medium = Media.Oil` (or `model`, `block`, ...):
+    /// a replaceable class of the modified element replaced by another.
+    RedeclareClass(RedeclareClass),
+    /// Any other `redeclare ...` / `replaceable ...` inside a modification
+    /// (a redeclared component, a redeclared class with modifiers).
     Redeclare { span: Span },
+}
+
+/// `redeclare package Medium = Media.Oil` in a modification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RedeclareClass {
+    pub kind: ClassKind,
+    /// The replaceable class redeclared.
+    pub name: Ident,
+    /// The class that replaces it.
+    pub base: Name,
+    /// From `redeclare` to the end of the base name.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -257,6 +257,13 @@ fn arguments(args: &[Argument]) -> String {
                 s
             }
             Argument::Redeclare { span } => format!("redeclare{}", at(*span)),
+            Argument::RedeclareClass(r) => format!(
+                "redeclare {} {} = {}{}",
+                r.kind.keyword(),
+                r.name.name,
+                r.base.dotted(),
+                at(r.span)
+            ),
         })
         .collect();
     format!("({})", parts.join(", "))

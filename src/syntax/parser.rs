@@ -691,7 +691,7 @@ impl Parser<'_> {
             let end_name = self.class_end(&name)?;
             (description, ClassBody::Long(LongBody { end_name, ..body }))
         };
-        self.constraining_clause_opt()?;
+        let constrainedby = self.constraining_clause_opt()?;
         self.class_semicolon(&body)?;
         Ok(ClassDef {
             kind,
@@ -700,6 +700,7 @@ impl Parser<'_> {
             name,
             description,
             body,
+            constrainedby,
             experiment: self.experiment.take(),
             span: self.span_from(start),
         })
@@ -749,6 +750,7 @@ impl Parser<'_> {
             name,
             description,
             body,
+            constrainedby: None,
             experiment: self.experiment.take(),
             span: self.span_from(start),
         })
@@ -1213,19 +1215,19 @@ impl Parser<'_> {
         Ok(components)
     }
 
-    /// `constrainedby Name(mods) "text"` after a replaceable element: parsed
-    /// and dropped (replaceable elements are rejected later anyway).
-    fn constraining_clause_opt(&mut self) -> PResult<()> {
+    /// `constrainedby Name(mods) "text"` after a replaceable element: the
+    /// name is kept, its modifiers dropped.
+    fn constraining_clause_opt(&mut self) -> PResult<Option<Name>> {
         if self.eat_kw(Kw::Constrainedby).is_none() {
-            return Ok(());
+            return Ok(None);
         }
-        self.name("the constraining class")?;
+        let name = self.name("the constraining class")?;
         if self.at(Tok::LParen) {
             self.class_modification()?;
         }
         self.string_comment()?;
         self.annotation_opt()?;
-        Ok(())
+        Ok(Some(name))
     }
 
     /// `(args) = e`, `(args)`, `= e`, `:= e`, or nothing.
@@ -1278,6 +1280,9 @@ impl Parser<'_> {
             matches!(p.nth(i), Tok::Kw(Kw::Redeclare | Kw::Replaceable))
         };
         if is_redeclare(self) {
+            if let Some(r) = self.redeclare_class()? {
+                return Ok(Argument::RedeclareClass(r));
+            }
             self.skip_argument()?;
             return Ok(Argument::Redeclare {
                 span: self.span_from(start),
@@ -1295,6 +1300,44 @@ impl Parser<'_> {
             modification,
             span: self.span_from(start),
         })
+    }
+
+    /// `redeclare package Medium = Media.Oil` (a class kind, a name, `=`, a
+    /// class name and at most a description); `None`, consuming nothing,
+    /// for any other form.
+    fn redeclare_class(&mut self) -> PResult<Option<RedeclareClass>> {
+        if self.tok() != Tok::Kw(Kw::Redeclare) {
+            return Ok(None);
+        }
+        let Some(kind) = class_kind(self.nth(1)) else {
+            return Ok(None);
+        };
+        if self.nth(2) != Tok::Ident || self.nth(3) != Tok::Equals {
+            return Ok(None);
+        }
+        let mut i = 4;
+        while self.nth(i) == Tok::Ident && self.nth(i + 1) == Tok::Dot {
+            i += 2;
+        }
+        if self.nth(i) != Tok::Ident
+            || !matches!(self.nth(i + 1), Tok::Comma | Tok::RParen | Tok::String)
+        {
+            return Ok(None);
+        }
+        let start = self.start();
+        self.bump();
+        self.bump();
+        let name = self.ident("the name of the redeclared class")?;
+        self.bump();
+        let base = self.name("the class that replaces it")?;
+        let span = self.span_from(start);
+        self.string_comment()?;
+        Ok(Some(RedeclareClass {
+            kind,
+            name,
+            base,
+            span,
+        }))
     }
 
     /// Skip one modification argument up to the `,` or `)` that ends it.

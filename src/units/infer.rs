@@ -732,6 +732,13 @@ impl Cx<'_> {
             Referent::LoopVar(_) | Referent::Unknown(_) => None,
             Referent::Var(v) => self.own[*v].clone(),
             Referent::Member(m) => self.sub_var(&m.path, m.var, || m.dotted()),
+            // A package constant has the unit of its declared type; one
+            // without adapts like a literal.
+            Referent::Constant(c) => c
+                .unit
+                .as_deref()
+                .and_then(|u| parse(u).ok())
+                .map(|u| constant(&u)),
         }
     }
 

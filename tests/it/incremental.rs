@@ -581,3 +581,61 @@ fn random_edits_check_as_a_full_check_does() {
         }
     }
 }
+
+#[test]
+fn a_changed_package_constant_or_redeclaration_rechecks_the_classes_that_read_it() {
+    let mut s = CheckSession::new();
+    let files = examples(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/Acc2.mo",
+    ]);
+    assert!(recheck(&mut s, &files, true, "first check").is_empty());
+    let rechecked = |s: &CheckSession| s.stats().rechecked.clone();
+
+    // Water's constant: the vessel (its default medium) and the model
+    // that uses it; the specialisation with oil reads nothing of water.
+    let water = edit(&files, "Acc2.mo", "cp = 4184", "cp = 4185");
+    recheck(&mut s, &water, true, "water's cp");
+    let r = rechecked(&s);
+    for class in ["Acc2.Media.Water", "Acc2.Vessel", "Acc2.TwoVessels"] {
+        assert!(r.contains(&class.to_string()), "{class} in {r:?}");
+    }
+    assert!(!r.iter().any(|c| c.contains("Oil")), "{r:?}");
+
+    // Oil's constant: the specialisation with oil and the model, not the
+    // vessel as written.
+    let oil = edit(&water, "Acc2.mo", "cp = 1900", "cp = 1901");
+    recheck(&mut s, &oil, true, "oil's cp");
+    let r = rechecked(&s);
+    for class in [
+        "Acc2.Media.Oil",
+        "Acc2.Vessel(Medium = Acc2.Media.Oil)",
+        "Acc2.TwoVessels",
+    ] {
+        assert!(r.contains(&class.to_string()), "{class} in {r:?}");
+    }
+    assert!(!r.contains(&"Acc2.Vessel".to_string()), "{r:?}");
+
+    // The redeclaration itself: only the model that writes it.
+    let redeclared = edit(
+        &oil,
+        "Acc2.mo",
+        "redeclare package Medium = Media.Oil",
+        "redeclare package Medium = Media.Water",
+    );
+    recheck(&mut s, &redeclared, true, "redeclared to water");
+    assert_eq!(rechecked(&s), names(&["Acc2.TwoVessels"]));
+
+    // A redeclaration outside the constraining class is reported at it,
+    // as a full check does.
+    let wrong = edit(
+        &redeclared,
+        "Acc2.mo",
+        "redeclare package Medium = Media.Water",
+        "redeclare package Medium = Media",
+    );
+    let ds = recheck(&mut s, &wrong, true, "redeclared to a package without cp");
+    assert_eq!(ds.len(), 1);
+    assert_eq!(ds[0].code, "MC082");
+}

@@ -14,6 +14,7 @@ mod misuse;
 mod model_description;
 mod modules;
 mod package;
+mod resolve;
 mod robustness;
 mod rod_twin;
 mod runtime;
