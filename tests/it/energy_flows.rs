@@ -26,6 +26,8 @@ struct Budget {
     losses: &'static [&'static str],
     /// Stored energy of each storage with its initial value.
     storages: &'static [(&'static str, f64)],
+    /// The experiment's stop time and output interval.
+    experiment: (f64, f64),
 }
 
 const BATTERY_DRIVE: Budget = Budget {
@@ -34,6 +36,16 @@ const BATTERY_DRIVE: Budget = Budget {
     loads: &["load.E"],
     losses: &["converter.E_loss", "battery.E_loss"],
     storages: &[("battery.E", 3.6e6)],
+    experiment: (4000.0, 10.0),
+};
+
+const PRIORITY_BUS: Budget = Budget {
+    model: "EnergyFlows.Examples.PriorityBus",
+    sources: &["source.E"],
+    loads: &["load[1].E", "load[2].E"],
+    losses: &[],
+    storages: &[],
+    experiment: (3600.0, 60.0),
 };
 
 const SOLAR_HOUSE: Budget = Budget {
@@ -42,6 +54,7 @@ const SOLAR_HOUSE: Budget = Budget {
     loads: &["house.E"],
     losses: &["charger.E_loss", "battery.E_loss"],
     storages: &[("battery.E", 7.2e6)],
+    experiment: (172800.0, 60.0),
 };
 
 /// Exports the example, packages it and simulates its own experiment at
@@ -65,6 +78,9 @@ fn run(budget: &Budget, name: &str, extra: &[&str]) -> SimResult {
         .collect();
     output.dedup();
     let options = SimOptions {
+        start_time: Some(0.0),
+        stop_time: Some(budget.experiment.0),
+        output_interval: Some(budget.experiment.1),
         relative_tolerance: Some(1e-8),
         output,
         ..SimOptions::default()
@@ -181,6 +197,37 @@ fn battery_drive_empties_at_3240_s_and_keeps_its_balance() {
     assert_relative(energy[before], 1e4 / 0.9, 1e-6, "battery.E at 3230 s");
 }
 
+/// Issue 22's PriorityBus: a 1500 W source serves load[1] (1000 W) first,
+/// so load[2] receives the remaining 500 W and misses 500 W.
+#[test]
+fn priority_bus_gives_load_2_what_load_1_leaves() {
+    let result = run(
+        &PRIORITY_BUS,
+        "PriorityBus",
+        &["load[2].inlet.P", "load[2].E_unmet"],
+    );
+    let points = assert_balanced(&PRIORITY_BUS, &result);
+    assert!(
+        points >= 60,
+        "the experiment's 60 s interval gives {points} points"
+    );
+    for p in result.column("load[2].inlet.P").expect("recorded") {
+        assert_relative(p, 500.0, 1e-12, "load[2] receives");
+    }
+    assert_relative(
+        last(&result, "load[1].E"),
+        1000.0 * 3600.0,
+        1e-8,
+        "load[1] energy",
+    );
+    assert_relative(
+        last(&result, "load[2].E_unmet"),
+        500.0 * 3600.0,
+        1e-8,
+        "load[2] unmet energy",
+    );
+}
+
 /// Issue 22's SolarHouse over two days: the balance holds with a source that
 /// is a signal, a storage that runs full, a charger whose loss heats a room,
 /// and the grid topping up.
@@ -201,4 +248,14 @@ fn solar_house_keeps_its_balance_over_two_days() {
     );
     assert!(last(&result, "house.E_unmet").abs() <= 1e-3);
     assert!(last(&result, "grid.E") > 0.0, "the grid supplies the rest");
+    // No source ever takes power back. At about 458 s the battery's request
+    // (500 W minus PV) reaches its 400 W limit exactly, a tie in floating
+    // point; if the relation stayed on its old branch there, the battery
+    // would keep giving 400 W and the grid would run backwards.
+    for meter in ["pv.E", "grid.E"] {
+        let values = result.column(meter).expect("recorded");
+        for pair in values.windows(2) {
+            assert!(pair[1] >= pair[0] - 1e-9, "{meter} decreases: {pair:?}");
+        }
+    }
 }
