@@ -41,6 +41,7 @@ from scipy.sparse import csc_matrix
 from scipy.linalg import expm
 
 import planar_references
+import thermofluid_references
 import vehicle_references
 
 HERE = Path(__file__).resolve().parent
@@ -442,6 +443,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)
+GENERATORS.update(thermofluid_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,46 @@
+within ThermoFluidStream;
+package Examples "Examples; docs/thermofluid.md derives their reference solutions"
+
+  model FlowResistance "One source feeds a linear-quadratic and a laminar path to sinks at 1 bar"
+    Boundaries.Source source(p0 = 3e5, T0 = 300);
+    Processes.FlowResistance linQuad(law = Interfaces.PressureLoss.linearQuadratic, k = 1000, k2 = 100, r = 0.1, l = 100);
+    Boundaries.Sink sinkLinQuad(p0 = 1e5, m_flow_0 = 40) "Starts at the steady state 40 kg/s";
+    Processes.FlowResistance laminar(law = Interfaces.PressureLoss.laminar, r = 0.02, l = 100, L = 1000);
+    Boundaries.Sink sinkLaminar(p0 = 1e5, m_flow_0 = 0) "Starts at rest";
+  equation
+    connect(source.outlet, linQuad.inlet);
+    connect(linQuad.outlet, sinkLinQuad.inlet);
+    connect(source.outlet, laminar.inlet);
+    connect(laminar.outlet, sinkLaminar.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-08, Interval = 0.01));
+  end FlowResistance;
+
+  model Pump "A pump at its design speed lifts water from 1 bar to 6 bar"
+    SBS.Constant speed(k = 100) "Pump speed, rad/s";
+    Boundaries.Source source(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5, T0 = 300);
+    Processes.Pump pump(redeclare package Medium = Media.SimpleLiquidWater, omega_D = 100, dp_D = 5e5, V_flow_D = 1.6667e-3, slip_D = 0.5, L = 1e4);
+    Boundaries.Sink sink(redeclare package Medium = Media.SimpleLiquidWater, p0 = 6e5);
+  equation
+    connect(speed.y, pump.omega);
+    connect(source.outlet, pump.inlet);
+    connect(pump.outlet, sink.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 30, Tolerance = 1e-08, Interval = 0.01));
+  end Pump;
+
+  model HeatedVolume "Air flows through a volume heated from a 500 K wall"
+    Boundaries.Source source(p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance flowResistance1(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
+    Boundaries.Volume volume(V = 1, p_start = 1.5e5, T_start = 313.15, UA = 400);
+    TC.FixedTemperature wall(T = 500);
+    Processes.FlowResistance flowResistance2(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
+    Boundaries.Sink sink(p0 = 1e5);
+  equation
+    connect(source.outlet, flowResistance1.inlet);
+    connect(flowResistance1.outlet, volume.inlet);
+    connect(wall.port, volume.heatPort);
+    connect(volume.outlet, flowResistance2.inlet);
+    connect(flowResistance2.outlet, sink.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 1, Tolerance = 1e-08, Interval = 0.001));
+  end HeatedVolume;
+
+end Examples;
