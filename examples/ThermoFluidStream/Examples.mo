@@ -43,4 +43,26 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     annotation(experiment(StartTime = 0, StopTime = 1, Tolerance = 1e-08, Interval = 0.001));
   end HeatedVolume;
 
+  model HeatedPipe "Water from a 2 bar source through a pipe, a stiff tank and a heated cell to 1 bar"
+    Boundaries.Source source(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 100);
+    Boundaries.VolumeLiquid tank(V = 0.01, K = 2.2e9, p_ref = 1e5, p_start = 1.5e5, T_start = 293.15);
+    TC.FixedTemperature ambient(T = 293.15) "With the default UA = 0 the tank exchanges no heat";
+    Processes.ConductionElement heater(V = 1e-3, k = 500, T_start = 293.15);
+    TC.FixedTemperature wall(T = 353.15);
+    Sensors.Temperature temperature(redeclare package Medium = Media.SimpleLiquidWater) "Taps the heater's outlet";
+    Processes.FlowResistance outletPipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 100);
+    Boundaries.Sink sink(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+  equation
+    connect(source.outlet, pipe.inlet);
+    connect(pipe.outlet, tank.inlet);
+    connect(ambient.port, tank.heatPort);
+    connect(tank.outlet, heater.inlet);
+    connect(wall.port, heater.heatPort);
+    connect(heater.outlet, outletPipe.inlet);
+    connect(heater.outlet, temperature.inlet);
+    connect(outletPipe.outlet, sink.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
+  end HeatedPipe;
+
 end Examples;

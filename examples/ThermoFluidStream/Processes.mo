@@ -76,4 +76,39 @@ package Processes "Components along a path: they pass the state on and add their
     outlet.h = inlet.h + dh;
   end Pump;
 
+  model ConductionElement "Pipe cell with an enthalpy state, heated through its port: Q = k*(T_port - T)"
+    replaceable package Medium = Media.SimpleLiquidWater constrainedby Media.PartialMedium;
+    parameter SI.Volume V = 1e-3 "Fluid volume of the cell";
+    parameter SI.ThermalConductance k = 200 "Conductance between port and fluid";
+    parameter SI.Temperature T_start = 293.15 "Initial temperature";
+    parameter Units.AbsolutePressure p_start = 1e5 "Pressure at which T_start gives the initial enthalpy";
+    parameter Units.Inertance L = 0.01 "Inertance of the cell";
+    parameter SI.Density rho_min = 1e-10 "Lower bound of the density";
+    parameter Units.SpecificEnthalpy h_start = Media.specificEnthalpy_pT(p_start, T_start, Medium.cp, Medium.R, Medium.rho, Medium.T_ref) "Initial specific enthalpy";
+    Interfaces.Inlet inlet;
+    Interfaces.Outlet outlet;
+    TI.HeatPortIn heatPort;
+    B.ContinuousState h(unit = "J/kg", start = h_start) "Specific enthalpy of the cell";
+    Units.MassFlowRate m_flow "Mass flow rate from inlet to outlet";
+    SI.Mass M "Mass of the cell, quasi-stationary";
+    SI.Temperature T "Temperature of the fluid";
+    SI.HeatFlowRate Q_flow "Heat flow rate into the fluid";
+    Units.SpecificEnthalpy h_in "Enthalpy the flow brings (the cell's own on reverse flow)";
+  equation
+    m_flow = -outlet.m_flow;
+    inlet.m_flow = m_flow;
+    M = V*max(rho_min, Media.density_ph(inlet.p, h, Medium.cp, Medium.R, Medium.rho, Medium.T_ref));
+    T = Media.temperature_ph(inlet.p, h, Medium.cp, Medium.R, Medium.rho, Medium.T_ref);
+    Q_flow = k*(heatPort.T - T);
+    heatPort.Q_flow = Q_flow;
+    h_in = noEvent(if m_flow >= 0 then inlet.h else h);
+    // The cell's mass is taken as stationary (m_in = m_out), as in the
+    // published element with neglectPressureChanges.
+    der(h) = (Q_flow + m_flow*(h_in - h))/M;
+    outlet.r = inlet.r;
+    outlet.L = inlet.L + L;
+    outlet.p = inlet.p;
+    outlet.h = h;
+  end ConductionElement;
+
 end Processes;

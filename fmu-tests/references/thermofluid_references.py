@@ -134,8 +134,60 @@ def heated_volume(t: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
+def heated_pipe(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.HeatedPipe, SimpleLiquidWater: source (2e5 Pa, 293.15 K) --
+    laminar pipe -- tank (V = 0.01 m3, p = p_ref + K (M/(rho V) - 1)) --
+    heater (conduction element: stationary mass rho V_h, enthalpy state,
+    Q = k (T_wall - T)) -- laminar pipe -- sink (1e5 Pa). States: inlet-path
+    flow m1, tank pressure p (dp/dt = K/(rho V) dM/dt) and internal energy
+    U (u = h - p/rho), heater
+    enthalpy h_h, outlet-path flow m2."""
+    rho, cp, t_ref = WATER_RHO, WATER_CP, WATER_T_REF
+    r, l = 0.005, 100.0
+    k_lam = 8 * 1e-3 * l / (PI * rho * r**4)
+    l_pipe = l / (PI * r * r)
+    v, k_bulk, p_ref = 0.01, 2.2e9, 1e5
+    v_h, k_h, t_wall = 1e-3, 500.0, 353.15
+    h_src = cp * (293.15 - t_ref)
+    l1 = L_BOUNDARY + l_pipe + L_BOUNDARY
+    l2 = L_BOUNDARY + L_BOUNDARY + l_pipe + L_BOUNDARY
+
+    def rhs(_t: float, x: np.ndarray) -> list[float]:
+        m1, p, u_tank, h_h, m2 = x
+        m_tank = rho * v * (1 + (p - p_ref) / k_bulk)
+        h = u_tank / m_tank + p / rho
+        temp_h = t_ref + h_h / cp
+        h_in1 = h_src if m1 >= 0 else h
+        h_in2 = h if m2 >= 0 else h_h
+        return [
+            (2e5 - k_lam * m1 - p) / l1,
+            k_bulk / (rho * v) * (m1 - m2),
+            m1 * h_in1 - m2 * h,
+            (k_h * (t_wall - temp_h) + m2 * (h_in2 - h_h)) / (rho * v_h),
+            (p - k_lam * m2 - 1e5) / l2,
+        ]
+
+    p0 = 1.5e5
+    m0 = rho * v * (1 + (p0 - p_ref) / k_bulk)
+    u0 = m0 * (h_src - p0 / rho)
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.0, p0, u0, h_src, 0.0], method="Radau",
+                    t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"HeatedPipe: Radau failed: {sol.message}")
+    m1, p_tank, _, h_h, m2 = sol.y
+    temp_h = t_ref + h_h / cp
+    return {
+        "tank.m_flow_in": m1,
+        "tank.p": p_tank,
+        "heater.T": temp_h,
+        "temperature.T": temp_h,
+        "sink.m_flow": m2,
+    }
+
+
 GENERATORS = {
     "TFS_FlowResistance": flow_resistance,
     "TFS_Pump": pump,
     "TFS_HeatedVolume": heated_volume,
+    "TFS_HeatedPipe": heated_pipe,
 }
