@@ -82,7 +82,14 @@ def pump(t: np.ndarray) -> dict[str, np.ndarray]:
     m_ss = WATER_RHO * (v_nom - 5e5 / k_p)
     tau = l_sum * WATER_RHO / k_p
     m = m_ss * (1 - np.exp(-t / tau))
-    return {"sink.m_flow": m, "pump.V_flow": m / WATER_RHO}
+    # The enthalpy rise: W = tau_st*omega with the published steady torque
+    # (eta_D = 0.75, omega_reg = 1 rad/s) and dh = m W/(m^2 + m_reg^2).
+    k_fric = dp_d * (1 - slip_d) / (slip_d * omega_d) * (1 / 0.75 - 1)
+    v_flow = m / WATER_RHO
+    dp = k_p * (v_nom - v_flow)
+    torque = v_flow * dp * omega / (omega**2 + 1.0**2) + k_fric * (v_nom - v_flow)
+    dh = m * torque * omega / (m**2 + 0.01**2)
+    return {"sink.m_flow": m, "pump.V_flow": v_flow, "pump.dh": dh}
 
 
 def heated_volume(t: np.ndarray) -> dict[str, np.ndarray]:
