@@ -65,4 +65,22 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
   end HeatedPipe;
 
+  model Splitter "Water from one source divides between two pipes of 2x different length into two sinks"
+    Boundaries.Source source(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.01, l = 1);
+    Topology.Splitter splitter;
+    Processes.FlowResistance pipeA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Boundaries.Sink sinkA(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Sink sinkB(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+  equation
+    connect(source.outlet, pipe.inlet);
+    connect(pipe.outlet, splitter.inlet);
+    connect(splitter.outletA, pipeA.inlet);
+    connect(splitter.outletB, pipeB.inlet);
+    connect(pipeA.outlet, sinkA.inlet);
+    connect(pipeB.outlet, sinkB.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
+  end Splitter;
+
 end Examples;

@@ -21,6 +21,8 @@ encapsulated package ThermoFluidStream "ThermoFluid Stream Lite: directed stream
     type SpecificInternalEnergy = Real(unit = "J/kg");
     type InternalEnergy = Real(unit = "J");
     type MassFlowRate = Real(unit = "kg/s");
+    type MassFlowRateWithDerivative = B.RealWithDerivative(unit = "kg/s")
+      "A mass flow rate that carries its acceleration upstream, for the declared tearing of splitters";
     type VolumeFlowRate = Real(unit = "m3/s");
     type Inertance = Real(unit = "m-1") "Inertance of a flow path: pressure per mass flow acceleration";
     type DynamicViscosity = Real(unit = "Pa.s");

@@ -192,9 +192,41 @@ def heated_pipe(t: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
+def splitter(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.Splitter, SimpleLiquidWater: source (2e5 Pa) -- laminar pipe
+    -- splitter -- laminar pipes A (l = 10) and B (l = 20) -- sinks (1e5 Pa).
+    The published equations of the two paths through the shared inlet path
+    (inertance L_up = source + pipe + splitter) are linear in the
+    accelerations:
+    (L_i + L_k) m_i' = -L_up (mA' + mB') + 2e5 - k0 (mA + mB) - k_i m_i - 1e5,
+    solved for (mA', mB') at every step (Radau, rtol 1e-12)."""
+    rho = WATER_RHO
+
+    def laminar(r: float, l: float) -> tuple[float, float]:
+        return 8 * 1e-3 * l / (PI * rho * r**4), l / (PI * r * r)
+
+    k0, l0 = laminar(0.01, 1.0)
+    ka, la = laminar(0.005, 10.0)
+    kb, lb = laminar(0.005, 20.0)
+    l_up = L_BOUNDARY + l0 + 0.01
+    mass = np.array([[la + L_BOUNDARY + l_up, l_up], [l_up, lb + L_BOUNDARY + l_up]])
+
+    def rhs(_t: float, x: np.ndarray) -> np.ndarray:
+        ma, mb = x
+        drive = 2e5 - k0 * (ma + mb) - 1e5
+        return np.linalg.solve(mass, [drive - ka * ma, drive - kb * mb])
+
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.0, 0.0], method="Radau", t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"Splitter: Radau failed: {sol.message}")
+    ma, mb = sol.y
+    return {"sinkA.m_flow": ma, "sinkB.m_flow": mb, "pipe.m_flow": ma + mb}
+
+
 GENERATORS = {
     "TFS_FlowResistance": flow_resistance,
     "TFS_Pump": pump,
     "TFS_HeatedVolume": heated_volume,
     "TFS_HeatedPipe": heated_pipe,
+    "TFS_Splitter": splitter,
 }

@@ -20,5 +20,6 @@ mod rod_twin;
 mod runtime;
 mod syntax;
 mod tearing;
+mod thermofluid;
 mod units;
 mod watch;
