@@ -30,10 +30,13 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
   model HeatedVolume "Air flows through a volume heated from a 500 K wall"
     Boundaries.Source source(p0 = 2e5, T0 = 293.15);
     Processes.FlowResistance flowResistance1(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
-    Boundaries.Volume volume(V = 1, p_start = 1.5e5, T_start = 313.15, UA = 400);
+    // Both paths start with air already flowing (0.1 kg/s): at zero flow the
+    // volume's inflow enthalpy switches (noEvent, as published), and a
+    // start on that kink would leave the Jacobian at t = 0 one-sided.
+    Boundaries.Volume volume(V = 1, p_start = 1.5e5, T_start = 313.15, UA = 400, m_flow_0 = 0.1);
     TC.FixedTemperature wall(T = 500);
     Processes.FlowResistance flowResistance2(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
-    Boundaries.Sink sink(p0 = 1e5);
+    Boundaries.Sink sink(p0 = 1e5, m_flow_0 = 0.1);
   equation
     connect(source.outlet, flowResistance1.inlet);
     connect(flowResistance1.outlet, volume.inlet);

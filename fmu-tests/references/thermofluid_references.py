@@ -96,7 +96,7 @@ def heated_volume(t: np.ndarray) -> dict[str, np.ndarray]:
     """Examples.HeatedVolume: source (2e5 Pa, 293.15 K) -- Cheng pipe --
     volume (1 m3, ideal gas, U A = 400 W/K to 500 K) -- Cheng pipe -- sink
     (1e5 Pa), SimpleAir. States: inlet-path flow m1, mass M, internal energy
-    U, outlet-path flow m2."""
+    U, outlet-path flow m2; both flows start at 0.1 kg/s."""
     r, l, ks = 0.01, 1.0, 1e-5
     l_pipe = l / (PI * r * r)
     v, ua, t_wall = 1.0, 400.0, 500.0
@@ -126,7 +126,7 @@ def heated_volume(t: np.ndarray) -> dict[str, np.ndarray]:
     p0 = 1.5e5
     m_gas0 = p0 / (AIR_R * t0) * v
     u_gas0 = m_gas0 * (AIR_CP * (t0 - AIR_T_REF) - AIR_R * t0)
-    sol = solve_ivp(rhs, (t[0], t[-1]), [0.0, m_gas0, u_gas0, 0.0], method="Radau",
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.1, m_gas0, u_gas0, 0.1], method="Radau",
                     t_eval=t, rtol=1e-12, atol=1e-12)
     if not sol.success:
         raise RuntimeError(f"HeatedVolume: Radau failed: {sol.message}")
