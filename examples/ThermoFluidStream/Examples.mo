@@ -86,4 +86,22 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
   end Splitter;
 
+  model Junction "Cold and hot water from two sources mix in a junction and flow to one sink"
+    Boundaries.Source cold(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Boundaries.Source hot(redeclare package Medium = Media.SimpleLiquidWater, p0 = 3e5, T0 = 353.15);
+    Processes.FlowResistance pipeA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Topology.Junction junction;
+    Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.01, l = 1);
+    Boundaries.Sink sink(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+  equation
+    connect(cold.outlet, pipeA.inlet);
+    connect(hot.outlet, pipeB.inlet);
+    connect(pipeA.outlet, junction.inletA);
+    connect(pipeB.outlet, junction.inletB);
+    connect(junction.outlet, pipe.inlet);
+    connect(pipe.outlet, sink.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
+  end Junction;
+
 end Examples;

@@ -223,10 +223,65 @@ def splitter(t: np.ndarray) -> dict[str, np.ndarray]:
     return {"sinkA.m_flow": ma, "sinkB.m_flow": mb, "pipe.m_flow": ma + mb}
 
 
+def junction(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.Junction, SimpleLiquidWater: cold (2e5 Pa, 293.15 K) -- pipe A
+    (laminar, l = 10) and hot (3e5 Pa, 353.15 K) -- pipe B (l = 20) meet in
+    a junction, then a pipe (l = 1) to the sink (1e5 Pa). The published
+    JunctionN equations, with the junction inertance L_j at every port:
+    (L_up,i + L_j) m_i' = p_i - p_mix - r_mix for each inlet (p_i the
+    inlet's steady pressure after its pipe), (L_j + L_pipe + L_k) m_out'
+    = r_mix + p_mix - k m_out - p_sink, m_out = mA + mB, and the mixing
+    weights w_i = (|m_i| + eps)/(sum |m_j| + 2 eps) on p and h. Three linear
+    equations in (mA', mB', r_mix) per step (Radau, rtol 1e-12)."""
+    rho, eps, l_j = WATER_RHO, 0.01, 0.01
+
+    def laminar(r: float, l: float) -> tuple[float, float]:
+        return 8 * 1e-3 * l / (PI * rho * r**4), l / (PI * r * r)
+
+    ka, la = laminar(0.005, 10.0)
+    kb, lb = laminar(0.005, 20.0)
+    k0, l0 = laminar(0.01, 1.0)
+    h_cold = WATER_CP * (293.15 - WATER_T_REF)
+    h_hot = WATER_CP * (353.15 - WATER_T_REF)
+
+    def mix(ma: float, mb: float) -> tuple[float, float, float]:
+        wa = (abs(ma) + eps) / (abs(ma) + abs(mb) + 2 * eps)
+        pa, pb = 2e5 - ka * ma, 3e5 - kb * mb
+        return wa * pa + (1 - wa) * pb, wa * h_cold + (1 - wa) * h_hot, wa
+
+    def rhs(_t: float, x: np.ndarray) -> np.ndarray:
+        ma, m_out = x
+        mb = m_out - ma
+        p_mix, _, _ = mix(ma, mb)
+        pa, pb = 2e5 - ka * ma, 3e5 - kb * mb
+        # Unknowns (ma', mb', r_mix).
+        a = np.array([
+            [L_BOUNDARY + la + l_j, 0.0, 1.0],
+            [0.0, L_BOUNDARY + lb + l_j, 1.0],
+            [l_j + l0 + L_BOUNDARY, l_j + l0 + L_BOUNDARY, -1.0],
+        ])
+        b = [pa - p_mix, pb - p_mix, p_mix - k0 * m_out - 1e5]
+        dma, dmb, _ = np.linalg.solve(a, b)
+        return np.array([dma, dma + dmb])
+
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.0, 0.0], method="Radau", t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"Junction: Radau failed: {sol.message}")
+    ma, m_out = sol.y
+    mixed = [mix(a, o - a) for a, o in zip(ma, m_out)]
+    return {
+        "junction.mA": ma,
+        "sink.m_flow": m_out,
+        "junction.p_mix": np.array([m[0] for m in mixed]),
+        "junction.h_mix": np.array([m[1] for m in mixed]),
+    }
+
+
 GENERATORS = {
     "TFS_FlowResistance": flow_resistance,
     "TFS_Pump": pump,
     "TFS_HeatedVolume": heated_volume,
     "TFS_HeatedPipe": heated_pipe,
     "TFS_Splitter": splitter,
+    "TFS_Junction": junction,
 }

@@ -32,18 +32,18 @@ fn run(
         })
         .collect();
     let out = export(&lib, model, &sets);
-    let splitters = out
+    let topology = out
         .kernels
         .iter()
-        .filter(|k| k.qualified == "ThermoFluidStream.Topology.Splitter")
+        .filter(|k| k.qualified.starts_with("ThermoFluidStream.Topology."))
         .count();
     // The only linear system an FMU of this library solves is a splitter's
-    // own declared tearing, one balance per splitter instance (each of the
-    // examples has at most one); there are no nonlinear systems in mofmu.
+    // or junction's own declared tearing, one balance per instance (each
+    // example has at most one); there are no nonlinear systems in mofmu.
     assert_eq!(
         n_balances(&out.system_resource),
-        splitters as u32,
-        "{model}: balances beyond the splitters' own"
+        topology as u32,
+        "{model}: balances beyond the splitters' and junctions' own"
     );
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("tfs.fmu");
@@ -141,29 +141,67 @@ fn a_volume_out_of_range_stops_with_its_name() {
     );
 }
 
-/// The splitter's declared tearing couples the two paths through the
-/// acceleration of their shared inlet path: at 20 s the flows agree with
-/// the published equations solved for the accelerations (Radau, rtol
-/// 1e-12, fmu-tests/references/TFS_Splitter.csv) to 1e-6.
-#[test]
-fn splitter_couples_its_paths_by_one_balance() {
-    let result = run("ThermoFluidStream.Examples.Splitter", &[], 20.0).expect("simulates");
-    let reference = std::fs::read_to_string(
-        super::export::repo().join("fmu-tests/references/TFS_Splitter.csv"),
+/// The last row of a committed reference, by column name.
+fn reference_end(stem: &str) -> Vec<(String, f64)> {
+    let text = std::fs::read_to_string(
+        super::export::repo().join(format!("fmu-tests/references/{stem}.csv")),
     )
     .expect("reference");
-    let last_row: Vec<f64> = reference
+    let header: Vec<String> = text
+        .lines()
+        .next()
+        .expect("header")
+        .split(',')
+        .map(|n| n.trim_matches('"').to_string())
+        .collect();
+    let values = text
         .lines()
         .last()
         .expect("rows")
         .split(',')
-        .map(|v| v.parse().expect("a number"))
-        .collect();
-    for (name, expected) in [("sinkA.m_flow", last_row[1]), ("sinkB.m_flow", last_row[2])] {
+        .map(|v| v.parse::<f64>().expect("a number"));
+    header.into_iter().zip(values).skip(1).collect()
+}
+
+/// The states at the end of `model` agree with the reference (Radau, rtol
+/// 1e-12, of the published equations) to 1e-6.
+fn ends_at_reference(model: &str, stem: &str, stop_time: f64, states: &[&str]) {
+    let result = run(model, &[], stop_time).expect("simulates");
+    let reference = reference_end(stem);
+    for name in states {
+        let expected = reference
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("{stem} has {name}"))
+            .1;
         let value = last(&result, name);
         assert!(
             ((value - expected) / expected).abs() < 1e-6,
             "{name}: {value} vs {expected}"
         );
     }
+}
+
+/// The splitter's declared tearing couples the two paths through the
+/// acceleration of their shared inlet path.
+#[test]
+fn splitter_couples_its_paths_by_one_balance() {
+    ends_at_reference(
+        "ThermoFluidStream.Examples.Splitter",
+        "TFS_Splitter",
+        20.0,
+        &["sinkA.m_flow", "sinkB.m_flow"],
+    );
+}
+
+/// The junction closes one inlet path and continues the other; its one
+/// balance reproduces the published symmetric junction equations.
+#[test]
+fn junction_mixes_two_paths_by_one_balance() {
+    ends_at_reference(
+        "ThermoFluidStream.Examples.Junction",
+        "TFS_Junction",
+        20.0,
+        &["junction.mA", "sink.m_flow"],
+    );
 }
