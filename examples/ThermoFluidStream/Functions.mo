@@ -16,7 +16,7 @@ package Functions "Pressure-loss laws and range guards"
     input Units.DynamicViscosity mu;
     input SI.Length r "Radius";
     input SI.Length l "Length";
-  output Units.Pressure dp;
+    output Units.Pressure dp;
   algorithm
     dp := 8*mu*l*m_flow/(Modelica.Constants.pi*rho*r^4);
   end laminarPressureLoss;
