@@ -92,6 +92,9 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     Processes.FlowResistance pipeA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
     Processes.FlowResistance pipeB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
     Topology.Junction junction;
+    Sensors.MassFlowRate massFlow "In the outlet path";
+    Sensors.Pressure pressure "Taps the junction's outlet";
+    Sensors.SpecificEnthalpy enthalpy "Taps the junction's outlet";
     Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.01, l = 1);
     Boundaries.Sink sink(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
   equation
@@ -99,7 +102,10 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     connect(hot.outlet, pipeB.inlet);
     connect(pipeA.outlet, junction.inletA);
     connect(pipeB.outlet, junction.inletB);
-    connect(junction.outlet, pipe.inlet);
+    connect(junction.outlet, massFlow.inlet);
+    connect(junction.outlet, pressure.inlet);
+    connect(junction.outlet, enthalpy.inlet);
+    connect(massFlow.outlet, pipe.inlet);
     connect(pipe.outlet, sink.inlet);
     annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
   end Junction;

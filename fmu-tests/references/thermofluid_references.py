@@ -274,6 +274,9 @@ def junction(t: np.ndarray) -> dict[str, np.ndarray]:
         "sink.m_flow": m_out,
         "junction.p_mix": np.array([m[0] for m in mixed]),
         "junction.h_mix": np.array([m[1] for m in mixed]),
+        "massFlow.m_flow": m_out,
+        "pressure.p": np.array([m[0] for m in mixed]),
+        "enthalpy.h": np.array([m[1] for m in mixed]),
     }
 
 
