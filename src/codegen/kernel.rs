@@ -9,17 +9,18 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::index::{extremes, Lin};
-use crate::classdb::ClassEntry;
 use crate::ir::{Arith, CausalClass, Ex, Func, RelKind, RelOp, Stmt};
 
-pub use crate::classdb::Kernel;
-
-/// The kernel of a class in the class database, generated on the first
-/// call and kept in the entry (so once per class and run).
-pub fn of(entry: &ClassEntry) -> &Kernel {
-    entry
-        .kernel_cell()
-        .get_or_init(|| generate(&entry.causalized.causal))
+/// The generated C for one class. The class database generates it once
+/// per class and run (`ClassDb::kernels`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    pub qualified: String,
+    /// Prefix of every function of the kernel: `K_Thermal_Components_Rod_1a2b3c4d`.
+    pub prefix: String,
+    pub file_name: String,
+    pub text: String,
+    pub n_blocks: usize,
 }
 
 const PLACEHOLDER: &str = "K__PREFIX__";

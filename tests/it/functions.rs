@@ -8,8 +8,8 @@ use std::path::Path;
 
 use mofmu::classdb::ClassDb;
 use mofmu::codegen::function::unit;
-use mofmu::export::check_library;
 use mofmu::harness::Fmu;
+use mofmu::library::check_library;
 
 use super::directional::check_fmu;
 use super::export::{export, library, package, shared_cache};

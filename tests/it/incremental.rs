@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{check_library_with, load_library};
+use mofmu::library::{check_library_with, load_library};
 use mofmu::session::CheckSession;
 
 type Files = Vec<(String, String)>;
