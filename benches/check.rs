@@ -38,7 +38,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use mofmu::export::{check_library, load_library};
+use mofmu::library::{check_library, load_library};
 use mofmu::session::CheckSession;
 
 const MOFMU: &str = env!("CARGO_BIN_EXE_mofmu");

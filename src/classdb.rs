@@ -3,52 +3,35 @@
 //! Without look-ahead, load order is a topological order of the classes,
 //! so one pass can compile every class before any model needs it. Per
 //! class the database keeps its resolved model (through the one
-//! `Elaborator` of the run, which it owns), its causalised form and its C
-//! kernel (generated when first asked for: `check` never needs it) — or the
+//! `Elaborator` of the run, which it owns) and its causalised form — or the
 //! diagnostics that stopped it — and, beside them under the same key, its
-//! unit signature with the unit diagnostics found at the class. `check`
-//! builds the database for the whole library in that pass; the model phases
-//! (instantiation for checking a class as a system or for export, the
-//! units of a model's variables) read entries and never elaborate,
-//! causalise, unit-check or generate code themselves, so a class used by a
-//! hundred models is compiled once per run.
+//! unit signature with the unit diagnostics found at the class and its C
+//! kernel. `check` builds the database for the whole library in that pass
+//! (`crate::library`); export then asks for the kernels of a model's
+//! classes in one explicit step ([`ClassDb::kernels`]), before the system
+//! file is written from them. The model phases (instantiation for checking
+//! a class as a system or for export, the units of a model's variables)
+//! read entries and never elaborate, causalise, unit-check or generate code
+//! themselves, so a class used by a hundred models is compiled once per
+//! run.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::causalize::{causalize, Causalized};
+use crate::codegen::kernel::{self, Kernel};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::ClassModel;
 use crate::resolve::{ClassId, ClassTree, Elaborator};
 use crate::source::SourceMap;
 use crate::units::{signature_of, ClassUnits, UnitSignatures};
 
-/// The compiled form of one class.
+/// The compiled form of one class (its kernel is kept beside it, generated
+/// by [`ClassDb::kernels`] when an export asks: `check` needs none).
 #[derive(Debug)]
 pub struct ClassEntry {
     pub model: Arc<ClassModel>,
     pub causalized: Causalized,
-    /// Generated on first use: `check` needs none, export each once.
-    kernel: OnceLock<Kernel>,
-}
-
-impl ClassEntry {
-    /// Where the class's kernel is kept once generated
-    /// (`codegen::kernel::of` generates it).
-    pub fn kernel_cell(&self) -> &OnceLock<Kernel> {
-        &self.kernel
-    }
-}
-
-/// The generated C for one class (by `codegen::kernel`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Kernel {
-    pub qualified: String,
-    /// Prefix of every function of the kernel: `K_Thermal_Components_Rod_1a2b3c4d`.
-    pub prefix: String,
-    pub file_name: String,
-    pub text: String,
-    pub n_blocks: usize,
 }
 
 /// What compiling a class gave: the entry, or why there is none.
@@ -62,8 +45,7 @@ pub struct Work {
     pub elaborated: usize,
     pub causalized: usize,
     pub unit_checked: usize,
-    /// Whether its kernel was generated (it lives in the class's one
-    /// entry, in a cell that is filled once).
+    /// How often its kernel was generated ([`ClassDb::kernels`]).
     pub kernel_generated: usize,
 }
 
@@ -71,6 +53,8 @@ pub struct ClassDb<'a> {
     /// Builds the class models and keeps them.
     elab: Elaborator<'a>,
     entries: HashMap<ClassId, Built>,
+    /// The kernels generated so far, by class.
+    kernels: HashMap<ClassId, Kernel>,
     units: UnitSignatures,
     /// Classes whose units are being checked: a class that contains itself
     /// is opaque to itself (its elaboration fails anyway).
@@ -85,6 +69,7 @@ impl<'a> ClassDb<'a> {
         ClassDb {
             elab: Elaborator::new(tree, sources),
             entries: HashMap::new(),
+            kernels: HashMap::new(),
             units: UnitSignatures::default(),
             units_in_progress: Vec::new(),
             work: HashMap::new(),
@@ -131,11 +116,7 @@ impl<'a> ClassDb<'a> {
             if !diags.is_empty() {
                 return Err(diags);
             }
-            Ok(Arc::new(ClassEntry {
-                model,
-                causalized,
-                kernel: OnceLock::new(),
-            }))
+            Ok(Arc::new(ClassEntry { model, causalized }))
         });
         self.entries.insert(id, built.clone());
         built
@@ -156,6 +137,27 @@ impl<'a> ClassDb<'a> {
                 pending.extend(entry.model.subs.iter().rev().map(|s| s.class));
             }
         }
+    }
+
+    /// The kernels of `classes`, in that order: each generated from its
+    /// class's causalised form the first time it is asked for and kept, so
+    /// once per class and run. The classes must have compiled (as
+    /// [`ClassDb::compile_below`] leaves a model's classes before it is
+    /// instantiated); the diagnostics of one that did not are the error.
+    pub fn kernels(&mut self, classes: &[ClassId]) -> Result<Vec<Kernel>, Vec<Diagnostic>> {
+        let mut out = Vec::with_capacity(classes.len());
+        for &id in classes {
+            if let Some(k) = self.kernels.get(&id) {
+                out.push(k.clone());
+                continue;
+            }
+            let entry = self.entry(id)?;
+            let k = kernel::generate(&entry.causalized.causal);
+            self.work.entry(id).or_default().kernel_generated += 1;
+            self.kernels.insert(id, k.clone());
+            out.push(k);
+        }
+        Ok(out)
     }
 
     /// The entry of a class compiled before ([`ClassDb::entry`],
@@ -202,12 +204,6 @@ impl<'a> ClassDb<'a> {
         let mut out: BTreeMap<ClassId, Work> = self.work.iter().map(|(id, w)| (*id, *w)).collect();
         for id in self.elab.elaborated() {
             out.entry(id).or_default().elaborated = self.elab.builds(id);
-        }
-        for (id, built) in &self.entries {
-            if let Ok(entry) = built {
-                out.entry(*id).or_default().kernel_generated =
-                    usize::from(entry.kernel.get().is_some());
-            }
         }
         out
     }

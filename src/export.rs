@@ -1,276 +1,24 @@
-//! The compiler core as one function from source texts to everything an
-//! FMU contains except compiled binaries. No I/O happens here.
+//! The compiler core as one function from a checked library to everything
+//! an FMU contains except compiled binaries. No I/O happens here.
 
 use crate::classdb::ClassDb;
 use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{sanitize, Kernel};
-use crate::codegen::system;
 use crate::diagnostic::Diagnostic;
 use crate::fmu::build::model_table;
+use crate::fmu::files::{model_spec, FmuBuildSpec};
 use crate::fmu::fmi_rules::check_table;
 use crate::fmu::model_description::{guid_from, model_description_text};
+use crate::fmu::system;
 use crate::fmu::table::Interfaces;
 use crate::fmu::table::{DefaultExperiment, ModelTable};
-use crate::instantiate::{annotate_units, instantiate, instantiate_for_check, SetValue};
+use crate::instantiate::{annotate_units, instantiate, SetValue};
+use crate::library::{check_library_into, Library};
 use crate::resolve::tree::ClassTree;
 use crate::resolve::ClassId;
-use crate::source::{FileId, SourceMap, Span};
-use crate::syntax::ast::{ClassBody, ClassKind, Experiment, StoredDefinition};
-use crate::syntax::parse;
+use crate::syntax::ast::{ClassBody, ClassKind, Experiment};
 use crate::units::{ModelUnits, UnitSignatures, Verdict};
 use std::collections::HashSet;
-
-/// Parsed sources and their class tree.
-pub struct Library {
-    pub sources: SourceMap,
-    pub tree: ClassTree,
-    /// Syntax and tree-building diagnostics.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// Parses files given as (name, text) in load order.
-pub fn load_library(files: Vec<(String, String)>) -> Library {
-    let mut sources = SourceMap::new();
-    let mut parsed: Vec<StoredDefinition> = Vec::new();
-    let mut diagnostics = Vec::new();
-    for (name, text) in files {
-        let id = sources.add(name, text);
-        let (def, diags) = parse_file(id, &sources.get(id).text);
-        diagnostics.extend(diags);
-        parsed.push(def);
-    }
-    library_of(sources, &parsed, diagnostics)
-}
-
-/// One file's syntax tree, and its syntax diagnostics and those of the
-/// rules that need only the syntax tree.
-pub(crate) fn parse_file(file: FileId, text: &str) -> (StoredDefinition, Vec<Diagnostic>) {
-    let (def, mut diags) = parse(file, text);
-    diags.extend(crate::check::check_file(&def));
-    (def, diags)
-}
-
-/// The library of parsed files (in load order) with their diagnostics.
-pub(crate) fn library_of(
-    sources: SourceMap,
-    parsed: &[StoredDefinition],
-    mut diagnostics: Vec<Diagnostic>,
-) -> Library {
-    let (tree, diags) = ClassTree::build(parsed);
-    diagnostics.extend(diags);
-    Library {
-        sources,
-        tree,
-        diagnostics,
-    }
-}
-
-/// Checks every class of the library that can be compiled on its own:
-/// non-partial models, blocks and connectors; units included.
-pub fn check_library(lib: &Library) -> Vec<Diagnostic> {
-    check_library_with(lib, true)
-}
-
-/// [`check_library`], with unit checking optional (to measure its cost).
-pub fn check_library_with(lib: &Library, check_units: bool) -> Vec<Diagnostic> {
-    check_library_into(lib, check_units, &mut ClassDb::new(&lib.tree, &lib.sources))
-}
-
-/// [`check_library_with`] that leaves every class it compiled in `db` (a
-/// new database of `lib`): one pass in load order elaborates, causalises
-/// and unit-checks each class once, and checking a class as the system of
-/// its components reads its components' entries from there. An export goes
-/// on with the same database ([`export_checked`]).
-pub fn check_library_into(lib: &Library, check_units: bool, db: &mut ClassDb) -> Vec<Diagnostic> {
-    let mut diags = lib.diagnostics.clone();
-    for i in 0..lib.tree.classes.len() {
-        let id = ClassId(i as u32);
-        diags.extend(check_class(lib, db, id, check_units).diagnostics);
-    }
-    // The unit diagnostics follow, class by class in the order their units
-    // were checked: each compiled class in load order, after the classes
-    // of its components.
-    let signatures = db.unit_signatures();
-    for id in signatures.order() {
-        diags.extend(signatures.diagnostics(*id).iter().cloned());
-    }
-    finish_check(lib, diags)
-}
-
-/// What `check` found at one class, in the order it found it.
-pub(crate) struct ClassCheck {
-    /// Diagnostics of elaboration, of the connector's member order, of
-    /// causalisation and of the system check, in the order found. Unit
-    /// diagnostics are not among them: the database keeps those with the
-    /// class's signature.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The class was compiled, so `check` asked for its units.
-    pub compiled: bool,
-}
-
-/// Checks one class as the pass over the library does at that class:
-/// elaboration, then a connector's member order, or a compilable class's
-/// causalisation, units (when `check_units`; its components' classes
-/// first) and its check as the system of its components.
-pub(crate) fn check_class(
-    lib: &Library,
-    db: &mut ClassDb,
-    id: ClassId,
-    check_units: bool,
-) -> ClassCheck {
-    let mut diags = Vec::new();
-    let node = lib.tree.get(id);
-    let kind = node.def.kind;
-    let skipped = ClassCheck {
-        diagnostics: Vec::new(),
-        compiled: false,
-    };
-    // A specialisation is compiled for the models that use it (its class
-    // as written was checked; what the redeclarations change is checked at
-    // the redeclarations and where the models use it).
-    if matches!(node.def.body, ClassBody::Short(_))
-        || node.specialisation.is_some()
-        || crate::resolve::elaborate::is_linear_response(node)
-    {
-        return skipped;
-    }
-    match kind {
-        ClassKind::Model | ClassKind::Block | ClassKind::Connector | ClassKind::Class => {}
-        // A function is resolved and checked once, on its own; a record
-        // is its fields.
-        ClassKind::Function | ClassKind::Record => {
-            if has_load_diagnostic(lib, id) {
-                return skipped;
-            }
-            let result = if kind == ClassKind::Function {
-                db.function(id).map(|_| ())
-            } else {
-                db.model(id).map(|_| ())
-            };
-            return ClassCheck {
-                diagnostics: result.err().unwrap_or_default(),
-                compiled: false,
-            };
-        }
-        _ => return skipped,
-    }
-    let model = match db.model(id) {
-        Ok(m) => m,
-        Err(ds) => {
-            return ClassCheck {
-                diagnostics: ds,
-                compiled: false,
-            }
-        }
-    };
-    if kind == ClassKind::Connector {
-        return ClassCheck {
-            diagnostics: db.check_connector(id),
-            compiled: false,
-        };
-    }
-    if model.partial {
-        return skipped;
-    }
-    // A class that uses an eliminated feature was already reported at
-    // that line; causalising it anyway would report the same line again
-    // (e.g. `delay(...)` as an unknown function) or guess at what the
-    // rejected construct determined.
-    if has_load_diagnostic(lib, id) {
-        return skipped;
-    }
-    if let Err(ds) = db.entry(id) {
-        return ClassCheck {
-            diagnostics: ds,
-            compiled: false,
-        };
-    }
-    // Units: each class once, a class with components from their
-    // signatures (so the fault shows at the lowest level).
-    if check_units {
-        db.units(id);
-    }
-    // Every class is also checked as the system it forms with its
-    // components (its linear responses included): inputs connected,
-    // blocks acyclic, parameters set, residuals affine in the balances.
-    // So `check` finds every compliance fault `export` would.
-    db.compile_below(id);
-    match instantiate_for_check(db, id) {
-        Ok(sys) => {
-            if let Err(ds) = crate::schedule::schedule(&sys) {
-                diags.extend(ds);
-            }
-        }
-        Err(ds) => diags.extend(ds),
-    }
-    ClassCheck {
-        diagnostics: diags,
-        compiled: true,
-    }
-}
-
-/// Whether a syntax, eliminated-feature or tree diagnostic lies inside the
-/// class's text.
-pub(crate) fn has_load_diagnostic(lib: &Library, id: ClassId) -> bool {
-    let span = lib.tree.get(id).def.span;
-    lib.diagnostics.iter().any(|d| contains(span, d.span))
-}
-
-/// The diagnostics of a whole library put in their final form: those that
-/// repeat a line already rejected for an eliminated feature dropped,
-/// sorted by place (stable, so diagnostics at one place keep the order
-/// they were found in), duplicates dropped.
-pub(crate) fn finish_check(lib: &Library, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    drop_consequences_of_eliminated(lib, &mut diags);
-    diags.sort_by_key(|d| (d.span.file, d.span.start));
-    diags.dedup();
-    diags
-}
-
-/// One line, one diagnostic: a line rejected for an eliminated feature
-/// (`MC1xx`, e.g. a `stream` member) is not reported again for what later
-/// phases make of it (the same member as a potential without causality).
-fn drop_consequences_of_eliminated(lib: &Library, diags: &mut Vec<Diagnostic>) {
-    let line = |d: &Diagnostic| {
-        let file = lib.sources.get(d.span.file);
-        (d.span.file, file.line_col(d.span.start).0)
-    };
-    let eliminated: std::collections::HashSet<_> = diags
-        .iter()
-        .filter(|d| d.code.starts_with("MC1"))
-        .map(line)
-        .collect();
-    if eliminated.is_empty() {
-        return;
-    }
-    // A connector that uses an eliminated feature (a `stream` member, an
-    // `expandable` prefix) is acausal by design; the feature is the one
-    // reason it is rejected, so its member order is not reported too.
-    let mut rejected_connectors = Vec::new();
-    for d in diags.iter().filter(|d| d.code.starts_with("MC1")) {
-        let innermost = lib
-            .tree
-            .classes
-            .iter()
-            .filter(|c| contains(c.def.span, d.span))
-            .min_by_key(|c| c.def.span.end - c.def.span.start);
-        if let Some(c) = innermost.filter(|c| c.def.kind == ClassKind::Connector) {
-            rejected_connectors.push(c.def.span);
-        }
-    }
-    diags.retain(|d| {
-        if d.code.starts_with("MC1") || d.code.starts_with("MS") {
-            return true;
-        }
-        let order = matches!(d.code, "MC013" | "MC014");
-        let in_rejected = order && rejected_connectors.iter().any(|s| contains(*s, d.span));
-        !in_rejected && !eliminated.contains(&line(d))
-    });
-}
-
-fn contains(outer: Span, inner: Span) -> bool {
-    outer.file == inner.file && outer.start <= inner.start && inner.end <= outer.end
-}
 
 /// A class's unit verdict and the variables it leaves open.
 #[derive(Debug, Clone, PartialEq)]
@@ -492,19 +240,18 @@ pub fn export_checked(
     // takes the variables' names and texts out of the system instead of
     // copying them (two million of each at 10^6 volumes).
     const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
-    let kernels: Vec<Kernel> = sys
-        .classes
-        .iter()
-        .map(|c| crate::codegen::kernel::of(c).clone())
-        .collect();
+    // Kernel generation is the class database's step: each class's kernel
+    // once per run, the system file then only names them.
+    let classes: Vec<ClassId> = sys.classes.iter().map(|c| c.model.id).collect();
+    let kernels: Vec<Kernel> = db.kernels(&classes).map_err(ExportError::Diagnostics)?;
     let functions = function_units(&sys.classes);
-    let system_c = system::generate(&sys, &model_identifier);
+    let system_c = system::generate(&sys, &kernels, &model_identifier);
     // One continuous-time dependency analysis serves the Jacobian pattern of
     // the embedded Co-Simulation solver and the model description.
     let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
     let pattern = crate::fmu::dependencies::state_pattern(&continuous, &sys);
     let mut system_resource =
-        system::image(&sys, &schedule, &model_identifier, pattern).to_bytes(DRAFT_GUID);
+        system::image(&sys, &kernels, &schedule, &model_identifier, pattern).to_bytes(DRAFT_GUID);
     let mut table = model_table(&mut sys, &model_identifier, experiment.stop_time);
     table.default_experiment = experiment;
     table.interfaces = interfaces;
@@ -674,5 +421,39 @@ impl ExportOutput {
     /// the archive from the table).
     pub fn model_description(&self) -> String {
         model_description_text(&self.table)
+    }
+
+    /// The build of the exported model (`crate::package::build_fmu` builds
+    /// it). Copies the system file and resource; [`Self::take_build_spec`]
+    /// moves them.
+    pub fn build_spec(&self) -> FmuBuildSpec {
+        self.spec_with(self.system_c.clone(), self.system_resource.clone())
+    }
+
+    /// [`Self::build_spec`] that moves the system file and resource out
+    /// (leaving them empty) instead of copying them: a large model's
+    /// resource is memory the export does not need twice.
+    pub fn take_build_spec(&mut self) -> FmuBuildSpec {
+        let system_c = std::mem::take(&mut self.system_c);
+        let resource = std::mem::take(&mut self.system_resource);
+        self.spec_with(system_c, resource)
+    }
+
+    fn spec_with(&self, system_c: String, system_resource: Vec<u8>) -> FmuBuildSpec {
+        let kernels = self
+            .kernels
+            .iter()
+            .map(|k| (k.file_name.as_str(), k.text.as_str()));
+        let functions = self
+            .functions
+            .iter()
+            .map(|f| (f.file_name.as_str(), f.text.as_str()));
+        model_spec(
+            &self.model_identifier,
+            self.table.clone(),
+            kernels.chain(functions),
+            system_c,
+            system_resource,
+        )
     }
 }

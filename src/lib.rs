@@ -22,6 +22,7 @@ pub mod fmu;
 pub mod harness;
 pub mod instantiate;
 pub mod ir;
+pub mod library;
 pub mod loader;
 pub mod package;
 pub mod resolve;

@@ -9,14 +9,12 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{
-    check_library_with, export_model_with, load_library, model_units, unit_verdicts, ExportError,
-    Library,
-};
+use mofmu::export::{export_model_with, model_units, unit_verdicts, ExportError};
 use mofmu::fmu::table::Interfaces;
 use mofmu::instantiate::{SetLiteral, SetValue};
+use mofmu::library::{check_library_with, load_library, Library};
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::take_build_spec, ObjectCache};
+use mofmu::package::{build_fmu, ObjectCache};
 
 mod watch;
 
@@ -357,7 +355,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 (None, None) => bail!("--output or --cross-check is required"),
             };
-            let spec = take_build_spec(&mut out);
+            let spec = out.take_build_spec();
             let mut report = build_fmu(&spec, &output, Some(&cache))?;
             if platforms.contains(&Platform::Win64) {
                 report.fmu_bytes = mofmu::package::win64::add_win64_binary(&output, &spec)?;

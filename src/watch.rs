@@ -23,7 +23,7 @@ use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::Library;
+use mofmu::library::Library;
 use mofmu::loader::load_paths;
 use mofmu::session::CheckSession;
 

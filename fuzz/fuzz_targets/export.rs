@@ -3,13 +3,18 @@
 //! non-partial model and block it declares (instantiation, schedule, units,
 //! kernels, system resource, model description). Every step must return
 //! diagnostics or an `ExportError`, never panic or hang. The input is split
-//! at the first NUL byte into two files loaded in order, like `check`.
+//! at the first NUL byte into two files loaded in order, like `check`
+//! (`common::files_of`).
 #![no_main]
+
+#[path = "common.rs"]
+mod common;
 
 use libfuzzer_sys::fuzz_target;
 use mofmu::classdb::ClassDb;
-use mofmu::export::{check_library_into, export_checked, load_library};
+use mofmu::export::export_checked;
 use mofmu::fmu::table::Interfaces;
+use mofmu::library::{check_library_into, load_library};
 use mofmu::syntax::ast::ClassKind;
 
 /// Models exported per input at most: a fuzzed library of many models
@@ -17,14 +22,9 @@ use mofmu::syntax::ast::ClassKind;
 const MAX_MODELS: usize = 4;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some(files) = common::files_of(data) else {
         return;
     };
-    let files: Vec<(String, String)> = text
-        .splitn(2, '\0')
-        .enumerate()
-        .map(|(i, part)| (format!("input{i}.mo"), part.to_string()))
-        .collect();
     let lib = load_library(files);
     let mut db = ClassDb::new(&lib.tree, &lib.sources);
     let diags = check_library_into(&lib, true, &mut db);

@@ -188,197 +188,16 @@ impl<'m> Lowerer<'m> {
                     UnOp::Not => Value::Scalar(Ex::Not(Box::new(self.scalar(a, e)?))),
                 }
             }
-            ExprKind::Binary(op, a, b) => {
-                let la = self.value(a, ctx)?;
-                let lb = self.value(b, ctx)?;
-                match op {
-                    BinOp::Add | BinOp::ElemAdd => {
-                        elementwise(Arith::Add, la, lb, e, *op == BinOp::ElemAdd)?
-                    }
-                    BinOp::Sub | BinOp::ElemSub => {
-                        elementwise(Arith::Sub, la, lb, e, *op == BinOp::ElemSub)?
-                    }
-                    BinOp::ElemMul => elementwise(Arith::Mul, la, lb, e, true)?,
-                    BinOp::ElemDiv => elementwise(Arith::Div, la, lb, e, true)?,
-                    BinOp::ElemPow => elementwise(Arith::Pow, la, lb, e, true)?,
-                    BinOp::Mul => product(la, lb, e)?,
-                    BinOp::Div => match lb {
-                        Value::Scalar(d) => {
-                            la.map(|x| Ex::Bin(Arith::Div, Box::new(x), Box::new(d.clone())))
-                        }
-                        Value::Array(..) => {
-                            return Err(shape_error(e, "an array cannot be a divisor"))
-                        }
-                    },
-                    BinOp::Pow => {
-                        let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
-                        Value::Scalar(Ex::Bin(Arith::Pow, Box::new(x), Box::new(y)))
-                    }
-                    BinOp::And | BinOp::Or => {
-                        let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
-                        let o = if *op == BinOp::And {
-                            Arith::And
-                        } else {
-                            Arith::Or
-                        };
-                        Value::Scalar(Ex::Bin(o, Box::new(x), Box::new(y)))
-                    }
-                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
-                        let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
-                        let rel = match op {
-                            BinOp::Lt => RelOp::Lt,
-                            BinOp::Le => RelOp::Le,
-                            BinOp::Gt => RelOp::Gt,
-                            BinOp::Ge => RelOp::Ge,
-                            BinOp::Eq => RelOp::Eq,
-                            _ => RelOp::Ne,
-                        };
-                        Value::Scalar(self.relation(rel, x, y, ctx))
-                    }
-                }
-            }
-            ExprKind::If { branches, else_ } => {
-                let mut conds = Vec::new();
-                let mut values = Vec::new();
-                for (c, v) in branches {
-                    conds.push(self.lower(c, ctx)?);
-                    values.push(self.value(v, ctx)?);
-                }
-                let other = self.value(else_, ctx)?;
-                let shape = other.shape();
-                if values.iter().any(|v| v.shape() != shape) {
-                    return Err(shape_error(
-                        e,
-                        "the branches of this if-expression have different sizes",
-                    ));
-                }
-                let n = other.len();
-                let mut out = Vec::with_capacity(n);
-                for k in 0..n {
-                    let bs = conds
-                        .iter()
-                        .zip(&values)
-                        .map(|(c, v)| (c.clone(), v.element(k)))
-                        .collect();
-                    out.push(Ex::If(bs, Box::new(other.element(k))));
-                }
-                Value::from_elements(shape, out)
-            }
+            ExprKind::Binary(op, a, b) => self.binary_value(*op, a, b, e, ctx)?,
+            ExprKind::If { branches, else_ } => self.if_value(branches, else_, e, ctx)?,
             ExprKind::Call {
                 func,
                 func_span,
                 args,
                 named,
-            } => {
-                let fname = func.clone();
-                if *named {
-                    return Err(Diagnostic::error(
-                        "MC035",
-                        e.span,
-                        format!("`{fname}` takes no named arguments"),
-                    )
-                    .with_label("named argument")
-                    .with_help("pass the arguments by position"));
-                }
-                match fname.as_str() {
-                    "der" => {
-                        if args.len() != 1 {
-                            return Err(arity(e, "der", 1));
-                        }
-                        let v = self.value(&args[0], ctx)?;
-                        let shape = v.shape();
-                        let mut out = Vec::new();
-                        for x in v.elements() {
-                            out.push(self.derivative(x, &args[0])?);
-                        }
-                        return Ok(Value::from_elements(shape, out));
-                    }
-                    "noEvent" => {
-                        if args.len() != 1 {
-                            return Err(arity(e, "noEvent", 1));
-                        }
-                        return self.value(&args[0], Context::Direct);
-                    }
-                    "transpose" => {
-                        if args.len() != 1 {
-                            return Err(arity(e, "transpose", 1));
-                        }
-                        return match self.value(&args[0], ctx)? {
-                            Value::Array(shape, el) if shape.len() == 2 => {
-                                let (m, n) = (shape[0], shape[1]);
-                                let mut out = Vec::with_capacity(m * n);
-                                for j in 0..n {
-                                    for i in 0..m {
-                                        out.push(el[i * n + j].clone());
-                                    }
-                                }
-                                Ok(Value::Array(vec![n, m], out))
-                            }
-                            _ => Err(shape_error(e, "transpose takes a matrix")),
-                        };
-                    }
-                    _ => {}
-                }
-                if let Some(v) = self.array_builtin(&fname, args, e, ctx) {
-                    return v;
-                }
-                let Some((f, n)) = Func::from_name(&fname) else {
-                    return Err(Diagnostic::error(
-                        "MC023",
-                        *func_span,
-                        format!("unknown function `{fname}`"),
-                    )
-                    .with_label("not a built-in function")
-                    .with_help(format!(
-                        "use one of the built-in functions: {}",
-                        super::builtins::BUILTIN_NAMES
-                    )));
-                };
-                if args.len() != n {
-                    return Err(arity(e, &fname, n));
-                }
-                if n == 1 {
-                    // One-argument functions apply to each element.
-                    return Ok(self.value(&args[0], ctx)?.map(|x| Ex::Call(f, vec![x])));
-                }
-                let mut la = Vec::new();
-                for a in args {
-                    la.push(self.lower(a, ctx)?);
-                }
-                Value::Scalar(Ex::Call(f, la))
-            }
-            ExprKind::Array(items) => {
-                let mut vals = Vec::new();
-                for it in items {
-                    vals.push(self.value(it, ctx)?);
-                }
-                let inner = vals.first().map(|v| v.shape()).unwrap_or_default();
-                if vals.iter().any(|v| v.shape() != inner) {
-                    return Err(shape_error(
-                        e,
-                        "the elements of this array have different sizes",
-                    ));
-                }
-                let mut shape = vec![vals.len()];
-                shape.extend(inner);
-                Value::Array(shape, vals.into_iter().flat_map(|v| v.elements()).collect())
-            }
-            ExprKind::Matrix(rows) => {
-                let mut out = Vec::new();
-                let cols = rows.first().map(|r| r.len()).unwrap_or(0);
-                for row in rows {
-                    if row.len() != cols {
-                        return Err(shape_error(
-                            e,
-                            "the rows of this matrix have different lengths",
-                        ));
-                    }
-                    for x in row {
-                        out.push(self.lower(x, ctx)?);
-                    }
-                }
-                Value::Array(vec![rows.len(), cols], out)
-            }
+            } => return self.call_value(func, *func_span, args, *named, e, ctx),
+            ExprKind::Array(items) => self.array_value(items, e, ctx)?,
+            ExprKind::Matrix(rows) => self.matrix_value(rows, e, ctx)?,
             ExprKind::Range { .. } => {
                 return Err(Diagnostic::error(
                     "MC036",
@@ -398,6 +217,232 @@ impl<'m> Lowerer<'m> {
                 .with_help("write the size parameter instead of `end`"))
             }
         })
+    }
+
+    /// A binary operation: elementwise, a matrix product, or a scalar
+    /// operation or relation.
+    fn binary_value(
+        &mut self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        e: &Expr,
+        ctx: Context,
+    ) -> Result<Value, Diagnostic> {
+        let la = self.value(a, ctx)?;
+        let lb = self.value(b, ctx)?;
+        Ok(match op {
+            BinOp::Add | BinOp::ElemAdd => {
+                elementwise(Arith::Add, la, lb, e, op == BinOp::ElemAdd)?
+            }
+            BinOp::Sub | BinOp::ElemSub => {
+                elementwise(Arith::Sub, la, lb, e, op == BinOp::ElemSub)?
+            }
+            BinOp::ElemMul => elementwise(Arith::Mul, la, lb, e, true)?,
+            BinOp::ElemDiv => elementwise(Arith::Div, la, lb, e, true)?,
+            BinOp::ElemPow => elementwise(Arith::Pow, la, lb, e, true)?,
+            BinOp::Mul => product(la, lb, e)?,
+            BinOp::Div => match lb {
+                Value::Scalar(d) => {
+                    la.map(|x| Ex::Bin(Arith::Div, Box::new(x), Box::new(d.clone())))
+                }
+                Value::Array(..) => return Err(shape_error(e, "an array cannot be a divisor")),
+            },
+            BinOp::Pow => {
+                let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
+                Value::Scalar(Ex::Bin(Arith::Pow, Box::new(x), Box::new(y)))
+            }
+            BinOp::And | BinOp::Or => {
+                let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
+                let o = if op == BinOp::And {
+                    Arith::And
+                } else {
+                    Arith::Or
+                };
+                Value::Scalar(Ex::Bin(o, Box::new(x), Box::new(y)))
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
+                let rel = match op {
+                    BinOp::Lt => RelOp::Lt,
+                    BinOp::Le => RelOp::Le,
+                    BinOp::Gt => RelOp::Gt,
+                    BinOp::Ge => RelOp::Ge,
+                    BinOp::Eq => RelOp::Eq,
+                    _ => RelOp::Ne,
+                };
+                Value::Scalar(self.relation(rel, x, y, ctx))
+            }
+        })
+    }
+
+    /// An if-expression, element by element over branches of one shape.
+    fn if_value(
+        &mut self,
+        branches: &[(Expr, Expr)],
+        else_: &Expr,
+        e: &Expr,
+        ctx: Context,
+    ) -> Result<Value, Diagnostic> {
+        let mut conds = Vec::new();
+        let mut values = Vec::new();
+        for (c, v) in branches {
+            conds.push(self.lower(c, ctx)?);
+            values.push(self.value(v, ctx)?);
+        }
+        let other = self.value(else_, ctx)?;
+        let shape = other.shape();
+        if values.iter().any(|v| v.shape() != shape) {
+            return Err(shape_error(
+                e,
+                "the branches of this if-expression have different sizes",
+            ));
+        }
+        let n = other.len();
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            let bs = conds
+                .iter()
+                .zip(&values)
+                .map(|(c, v)| (c.clone(), v.element(k)))
+                .collect();
+            out.push(Ex::If(bs, Box::new(other.element(k))));
+        }
+        Ok(Value::from_elements(shape, out))
+    }
+
+    /// A call of a built-in: `der`, `noEvent`, `transpose`, the array
+    /// built-ins, or a mathematical function (elementwise when it takes
+    /// one argument).
+    fn call_value(
+        &mut self,
+        func: &str,
+        func_span: Span,
+        args: &[Expr],
+        named: bool,
+        e: &Expr,
+        ctx: Context,
+    ) -> Result<Value, Diagnostic> {
+        let fname = func.to_string();
+        if named {
+            return Err(Diagnostic::error(
+                "MC035",
+                e.span,
+                format!("`{fname}` takes no named arguments"),
+            )
+            .with_label("named argument")
+            .with_help("pass the arguments by position"));
+        }
+        match fname.as_str() {
+            "der" => {
+                if args.len() != 1 {
+                    return Err(arity(e, "der", 1));
+                }
+                let v = self.value(&args[0], ctx)?;
+                let shape = v.shape();
+                let mut out = Vec::new();
+                for x in v.elements() {
+                    out.push(self.derivative(x, &args[0])?);
+                }
+                return Ok(Value::from_elements(shape, out));
+            }
+            "noEvent" => {
+                if args.len() != 1 {
+                    return Err(arity(e, "noEvent", 1));
+                }
+                return self.value(&args[0], Context::Direct);
+            }
+            "transpose" => {
+                if args.len() != 1 {
+                    return Err(arity(e, "transpose", 1));
+                }
+                return match self.value(&args[0], ctx)? {
+                    Value::Array(shape, el) if shape.len() == 2 => {
+                        let (m, n) = (shape[0], shape[1]);
+                        let mut out = Vec::with_capacity(m * n);
+                        for j in 0..n {
+                            for i in 0..m {
+                                out.push(el[i * n + j].clone());
+                            }
+                        }
+                        Ok(Value::Array(vec![n, m], out))
+                    }
+                    _ => Err(shape_error(e, "transpose takes a matrix")),
+                };
+            }
+            _ => {}
+        }
+        if let Some(v) = self.array_builtin(&fname, args, e, ctx) {
+            return v;
+        }
+        let Some((f, n)) = Func::from_name(&fname) else {
+            return Err(Diagnostic::error(
+                "MC023",
+                func_span,
+                format!("unknown function `{fname}`"),
+            )
+            .with_label("not a built-in function")
+            .with_help(format!(
+                "use one of the built-in functions: {}",
+                super::builtins::BUILTIN_NAMES
+            )));
+        };
+        if args.len() != n {
+            return Err(arity(e, &fname, n));
+        }
+        if n == 1 {
+            // One-argument functions apply to each element.
+            return Ok(self.value(&args[0], ctx)?.map(|x| Ex::Call(f, vec![x])));
+        }
+        let mut la = Vec::new();
+        for a in args {
+            la.push(self.lower(a, ctx)?);
+        }
+        Ok(Value::Scalar(Ex::Call(f, la)))
+    }
+
+    /// An array constructor `{a, b, c}` over elements of one shape.
+    fn array_value(&mut self, items: &[Expr], e: &Expr, ctx: Context) -> Result<Value, Diagnostic> {
+        let mut vals = Vec::new();
+        for it in items {
+            vals.push(self.value(it, ctx)?);
+        }
+        let inner = vals.first().map(|v| v.shape()).unwrap_or_default();
+        if vals.iter().any(|v| v.shape() != inner) {
+            return Err(shape_error(
+                e,
+                "the elements of this array have different sizes",
+            ));
+        }
+        let mut shape = vec![vals.len()];
+        shape.extend(inner);
+        Ok(Value::Array(
+            shape,
+            vals.into_iter().flat_map(|v| v.elements()).collect(),
+        ))
+    }
+
+    /// A matrix `[a, b; c, d]` of scalars, rows of one length.
+    fn matrix_value(
+        &mut self,
+        rows: &[Vec<Expr>],
+        e: &Expr,
+        ctx: Context,
+    ) -> Result<Value, Diagnostic> {
+        let mut out = Vec::new();
+        let cols = rows.first().map(|r| r.len()).unwrap_or(0);
+        for row in rows {
+            if row.len() != cols {
+                return Err(shape_error(
+                    e,
+                    "the rows of this matrix have different lengths",
+                ));
+            }
+            for x in row {
+                out.push(self.lower(x, ctx)?);
+            }
+        }
+        Ok(Value::Array(vec![rows.len(), cols], out))
     }
 
     fn scalar(&self, v: Value, e: &Expr) -> Result<Ex, Diagnostic> {

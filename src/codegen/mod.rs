@@ -1,6 +1,7 @@
-//! C code generation: class kernels, and the system file of one model.
+//! C code generation per class: class kernels and user functions, each from
+//! its class alone. The system file of a model is written by `crate::fmu`
+//! from kernels generated here.
 
 pub mod function;
 pub mod index;
 pub mod kernel;
-pub mod system;

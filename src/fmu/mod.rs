@@ -2,8 +2,10 @@
 
 pub mod build;
 pub mod dependencies;
+pub mod files;
 pub mod fmi_rules;
 pub mod model_description;
 pub mod sources;
+pub mod system;
 pub mod system_image;
 pub mod table;

@@ -10,7 +10,6 @@
 pub mod archive;
 pub mod cache;
 pub mod compile;
-pub mod model;
 pub mod win64;
 
 use std::path::{Path, PathBuf};
@@ -20,55 +19,9 @@ use std::time::{Duration, Instant};
 pub use archive::{write_archive_atomically, ArchiveEntry, Contents};
 pub use cache::{library_key, object_key, ObjectCache, CACHE_DIR_ENV};
 pub use compile::Compiler;
-
-/// One C unit of the FMU.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CSource {
-    /// Plain file name ending in `.c`, e.g. `K_Thermal_Rod_1a2b3c.c`.
-    pub name: String,
-    pub text: String,
-    /// Whether the compiled object may be cached. mofmu's units all are
-    /// (runtime, kernels, system file), so that re-exporting a model copies
-    /// its library from the cache; a unit that is not cacheable keeps the
-    /// library out of the cache too.
-    pub cache: bool,
-}
-
-/// The FMU's `modelDescription.xml`: a text, or a checked table rendered
-/// straight into the archive (a rod of 10^6 volumes has a 750 MB
-/// description, which is never held in memory whole).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ModelDescriptionSource {
-    Text(String),
-    Table(std::sync::Arc<crate::fmu::table::ModelTable>),
-}
-
-impl ModelDescriptionSource {
-    /// Writes the description into `out`.
-    pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        match self {
-            ModelDescriptionSource::Text(text) => out.write_all(text.as_bytes()),
-            ModelDescriptionSource::Table(table) => {
-                crate::fmu::model_description::write_model_description(table, out).map(|_| ())
-            }
-        }
-    }
-}
-
-/// Everything that goes into one FMU.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FmuBuildSpec {
-    /// C identifier; names the shared library `<id>.so`.
-    pub model_identifier: String,
-    pub model_description: ModelDescriptionSource,
-    pub sources: Vec<CSource>,
-    /// Header files (name, text): written next to the sources for
-    /// compilation and shipped in `sources/`.
-    pub headers: Vec<(String, String)>,
-    /// Files under `resources/` (name, bytes): the system resource the
-    /// runtime reads at instantiation.
-    pub resources: Vec<(String, Vec<u8>)>,
-}
+// What a build takes is described below, in `fmu`, so that export can
+// produce it without depending on this step.
+pub use crate::fmu::files::{CSource, FmuBuildSpec, ModelDescriptionSource};
 
 /// What a build did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,9 +16,11 @@
 //!   declared before its use (no look-ahead): adding, removing or
 //!   renaming a class elsewhere can change it. Import targets and the
 //!   packages a dotted name walks through are covered by the same result;
-//! - what the names it writes in expressions may denote as package
-//!   constants (`Media.Water.cp`: what `Media.Water` resolves to; a plain
-//!   name: the enclosing classes that may declare it);
+//! - what the names it writes in expressions (algorithm statements of a
+//!   function included) may denote as package constants
+//!   (`Media.Water.cp`: what `Media.Water` resolves to; a plain name: the
+//!   enclosing classes that may declare it), and the functions it calls;
+//!   both are found on one walk of its own text (`own_expressions`);
 //! - for a specialisation (`specialise`), each redeclared class and its
 //!   replacement: the key the class database compiles it under.
 //!
@@ -221,8 +223,7 @@ impl Pass<'_> {
             self.lookup(&mut h, name, Some(id), name.span)?;
         }
         if node.def.kind != ClassKind::Record {
-            let mut s = node.parent;
-            while let Some(p) = s {
+            for p in tree.constant_scopes(id).skip(1) {
                 let outer = tree.get(p);
                 if let ClassBody::Long(body) = &outer.def.body {
                     let mut constants = false;
@@ -241,10 +242,6 @@ impl Pass<'_> {
                         h.update(self.own[p.0 as usize].0);
                     }
                 }
-                if outer.encapsulated() {
-                    break;
-                }
-                s = outer.parent;
             }
         }
         self.constants(id, &mut h)?;
@@ -341,8 +338,7 @@ impl Pass<'_> {
     /// The classes around `id` a plain name may find a constant in.
     fn enclosing(&mut self, id: ClassId, name: &str, h: &mut Sha256) -> Result<(), NoFingerprints> {
         let tree = self.tree;
-        let mut cur = id;
-        loop {
+        for cur in tree.constant_scopes(id) {
             let node = tree.get(cur);
             for imp in node.imports() {
                 let visible = match &imp.alias {
@@ -359,71 +355,80 @@ impl Pass<'_> {
                     self.resolution(id, tree.lookup(&prefix, None, imp.span), imp.span, h)?;
                 }
             }
-            if cur != id && may_declare(tree, cur, name) {
+            if cur != id && node.may_declare_component(name) {
                 field(h, name.as_bytes());
                 self.resolution(id, Ok(Resolved::Class(cur)), node.def.span, h)?;
                 return Ok(());
             }
-            if node.encapsulated() {
-                return Ok(());
-            }
-            match node.parent {
-                Some(p) => cur = p,
-                None => return Ok(()),
-            }
         }
+        Ok(())
     }
-}
-
-/// Whether class `id` may declare a component `name` (one it inherits
-/// only elaboration can tell, so any `extends` counts).
-fn may_declare(tree: &ClassTree, id: ClassId, name: &str) -> bool {
-    let ClassBody::Long(body) = &tree.get(id).def.body else {
-        return false;
-    };
-    body.elements.iter().any(|e| match e {
-        Element::Component(c) => c.name.name == name,
-        Element::Extends(_) => true,
-        _ => false,
-    })
 }
 
 /// Every component reference in the expressions class `id` writes itself
 /// (its nested classes have fingerprints of their own).
 fn expression_refs<'t>(tree: &'t ClassTree, id: ClassId, out: &mut Vec<&'t ComponentRef>) {
-    let node = tree.get(id);
-    let mods = |m: &'t Modification, out: &mut Vec<&'t ComponentRef>| modification_refs(m, out);
-    match &node.def.body {
+    own_expressions(&tree.get(id).def, &mut |e| {
+        if let ExprKind::Ref(r) = &e.kind {
+            out.push(r);
+        }
+    });
+}
+
+/// The names of the calls in a class's own text (bindings, modifiers,
+/// equations, algorithm statements), which resolve to functions or record
+/// constructors when they name one.
+fn calls(def: &ClassDef) -> Vec<&Name> {
+    let mut out = Vec::new();
+    own_expressions(def, &mut |e| {
+        if let ExprKind::Call { func, .. } = &e.kind {
+            out.push(func);
+        }
+    });
+    out
+}
+
+/// The one walk over what a class writes itself: every expression (and
+/// every subexpression, outermost first) of its modifiers, sizes, condition
+/// attributes, equations and algorithm statements. Both the package
+/// constants and the calls a class may read are found on it, so a
+/// construct read in one place (a function's algorithm) is read in the
+/// other too.
+fn own_expressions<'t>(def: &'t ClassDef, f: &mut dyn FnMut(&'t Expr)) {
+    match &def.body {
         ClassBody::Short(short) => {
             if let Some(m) = &short.modification {
-                mods(m, out);
+                modification_exprs(m, f);
             }
-            short.dims.iter().for_each(|d| subscript_refs(d, out));
+            short.dims.iter().for_each(|d| subscript_exprs(d, f));
         }
         ClassBody::Long(body) => {
             for e in &body.elements {
                 match e {
                     Element::Component(c) => {
                         if let Some(m) = &c.modification {
-                            mods(m, out);
+                            modification_exprs(m, f);
                         }
                         c.dims
                             .iter()
                             .chain(&c.type_dims)
-                            .for_each(|d| subscript_refs(d, out));
+                            .for_each(|d| subscript_exprs(d, f));
                         if let Some(cond) = &c.condition {
-                            expr_refs(cond, out);
+                            expr_exprs(cond, f);
                         }
                     }
-                    Element::Extends(x) => {
-                        x.modification.iter().for_each(|a| argument_refs(a, out))
-                    }
+                    Element::Extends(x) => x.modification.iter().for_each(|a| argument_exprs(a, f)),
                     Element::Class { .. } | Element::Import(_) => {}
                 }
             }
             for s in &body.sections {
-                if let Section::Equation { equations, .. } = s {
-                    equations.iter().for_each(|e| equation_refs(e, out));
+                match s {
+                    Section::Equation { equations, .. } => {
+                        equations.iter().for_each(|e| equation_exprs(e, f))
+                    }
+                    Section::Algorithm { statements, .. } => {
+                        statements.iter().for_each(|s| statement_exprs(s, f))
+                    }
                 }
             }
         }
@@ -431,85 +436,117 @@ fn expression_refs<'t>(tree: &'t ClassTree, id: ClassId, out: &mut Vec<&'t Compo
     }
 }
 
-fn modification_refs<'t>(m: &'t Modification, out: &mut Vec<&'t ComponentRef>) {
-    m.arguments.iter().for_each(|a| argument_refs(a, out));
+fn modification_exprs<'t>(m: &'t Modification, f: &mut dyn FnMut(&'t Expr)) {
+    m.arguments.iter().for_each(|a| argument_exprs(a, f));
     if let Some(b) = &m.binding {
-        expr_refs(b, out);
+        expr_exprs(b, f);
     }
 }
 
-fn argument_refs<'t>(a: &'t Argument, out: &mut Vec<&'t ComponentRef>) {
+fn argument_exprs<'t>(a: &'t Argument, f: &mut dyn FnMut(&'t Expr)) {
     if let Argument::Modify {
         modification: Some(m),
         ..
     } = a
     {
-        modification_refs(m, out);
+        modification_exprs(m, f);
     }
 }
 
-fn subscript_refs<'t>(s: &'t Subscript, out: &mut Vec<&'t ComponentRef>) {
+fn subscript_exprs<'t>(s: &'t Subscript, f: &mut dyn FnMut(&'t Expr)) {
     if let Subscript::Expr(e) = s {
-        expr_refs(e, out);
+        expr_exprs(e, f);
     }
 }
 
-fn equation_refs<'t>(e: &'t Equation, out: &mut Vec<&'t ComponentRef>) {
+fn equation_exprs<'t>(e: &'t Equation, f: &mut dyn FnMut(&'t Expr)) {
     match e {
         Equation::Simple { lhs, rhs, .. } => {
-            expr_refs(lhs, out);
-            expr_refs(rhs, out);
+            expr_exprs(lhs, f);
+            expr_exprs(rhs, f);
         }
         Equation::For { range, body, .. } => {
-            expr_refs(range, out);
-            body.iter().for_each(|b| equation_refs(b, out));
+            expr_exprs(range, f);
+            body.iter().for_each(|b| equation_exprs(b, f));
         }
         Equation::If {
             branches, else_, ..
         } => {
             for (c, body) in branches {
-                expr_refs(c, out);
-                body.iter().for_each(|b| equation_refs(b, out));
+                expr_exprs(c, f);
+                body.iter().for_each(|b| equation_exprs(b, f));
             }
-            else_.iter().for_each(|b| equation_refs(b, out));
+            else_.iter().for_each(|b| equation_exprs(b, f));
         }
-        Equation::Call { args, .. } => args.iter().for_each(|a| expr_refs(a, out)),
+        Equation::Call { args, .. } => args.iter().for_each(|a| expr_exprs(a, f)),
         Equation::Connect { .. } | Equation::When { .. } => {}
     }
 }
 
-fn expr_refs<'t>(e: &'t Expr, out: &mut Vec<&'t ComponentRef>) {
+fn statement_exprs<'t>(st: &'t Statement, f: &mut dyn FnMut(&'t Expr)) {
+    match st {
+        Statement::Assign { target, value, .. } => {
+            for p in &target.parts {
+                p.subscripts.iter().for_each(|s| subscript_exprs(s, f));
+            }
+            expr_exprs(value, f);
+        }
+        Statement::If {
+            branches, else_, ..
+        } => {
+            for (c, b) in branches {
+                expr_exprs(c, f);
+                b.iter().for_each(|s| statement_exprs(s, f));
+            }
+            else_.iter().for_each(|s| statement_exprs(s, f));
+        }
+        Statement::For { range, body, .. } => {
+            expr_exprs(range, f);
+            body.iter().for_each(|s| statement_exprs(s, f));
+        }
+        Statement::While {
+            condition, body, ..
+        } => {
+            expr_exprs(condition, f);
+            body.iter().for_each(|s| statement_exprs(s, f));
+        }
+        Statement::Return { .. } | Statement::Break { .. } | Statement::Other { .. } => {}
+    }
+}
+
+/// `e` and every expression inside it, outermost first.
+fn expr_exprs<'t>(e: &'t Expr, f: &mut dyn FnMut(&'t Expr)) {
+    f(e);
     match &e.kind {
         ExprKind::Ref(r) => {
-            out.push(r);
             for p in &r.parts {
-                p.subscripts.iter().for_each(|s| subscript_refs(s, out));
+                p.subscripts.iter().for_each(|s| subscript_exprs(s, f));
             }
         }
         ExprKind::Binary(_, a, b) => {
-            expr_refs(a, out);
-            expr_refs(b, out);
+            expr_exprs(a, f);
+            expr_exprs(b, f);
         }
-        ExprKind::Unary(_, a) => expr_refs(a, out),
+        ExprKind::Unary(_, a) => expr_exprs(a, f),
         ExprKind::Call { args, named, .. } => {
-            args.iter().for_each(|a| expr_refs(a, out));
-            named.iter().for_each(|(_, a)| expr_refs(a, out));
+            args.iter().for_each(|a| expr_exprs(a, f));
+            named.iter().for_each(|(_, a)| expr_exprs(a, f));
         }
         ExprKind::If { branches, else_ } => {
             for (c, v) in branches {
-                expr_refs(c, out);
-                expr_refs(v, out);
+                expr_exprs(c, f);
+                expr_exprs(v, f);
             }
-            expr_refs(else_, out);
+            expr_exprs(else_, f);
         }
-        ExprKind::Array(items) => items.iter().for_each(|a| expr_refs(a, out)),
-        ExprKind::Matrix(rows) => rows.iter().flatten().for_each(|a| expr_refs(a, out)),
+        ExprKind::Array(items) => items.iter().for_each(|a| expr_exprs(a, f)),
+        ExprKind::Matrix(rows) => rows.iter().flatten().for_each(|a| expr_exprs(a, f)),
         ExprKind::Range { start, step, stop } => {
-            expr_refs(start, out);
+            expr_exprs(start, f);
             if let Some(s) = step {
-                expr_refs(s, out);
+                expr_exprs(s, f);
             }
-            expr_refs(stop, out);
+            expr_exprs(stop, f);
         }
         ExprKind::Integer(_)
         | ExprKind::Real(_)
@@ -517,153 +554,6 @@ fn expr_refs<'t>(e: &'t Expr, out: &mut Vec<&'t ComponentRef>) {
         | ExprKind::String(_)
         | ExprKind::End => {}
     }
-}
-
-/// The names of the calls in a class's own text (bindings, modifiers,
-/// equations, algorithm statements), which resolve to functions or record
-/// constructors when they name one.
-fn calls(def: &ClassDef) -> Vec<&Name> {
-    fn expr<'a>(e: &'a Expr, out: &mut Vec<&'a Name>) {
-        match &e.kind {
-            ExprKind::Call { func, args, named } => {
-                out.push(func);
-                args.iter().for_each(|a| expr(a, out));
-                named.iter().for_each(|(_, a)| expr(a, out));
-            }
-            ExprKind::Binary(_, a, b) => {
-                expr(a, out);
-                expr(b, out);
-            }
-            ExprKind::Unary(_, a) => expr(a, out),
-            ExprKind::If { branches, else_ } => {
-                for (c, v) in branches {
-                    expr(c, out);
-                    expr(v, out);
-                }
-                expr(else_, out);
-            }
-            ExprKind::Array(items) => items.iter().for_each(|a| expr(a, out)),
-            ExprKind::Matrix(rows) => rows.iter().flatten().for_each(|a| expr(a, out)),
-            ExprKind::Range { start, step, stop } => {
-                expr(start, out);
-                step.iter().for_each(|s| expr(s, out));
-                expr(stop, out);
-            }
-            ExprKind::Ref(r) => {
-                for p in &r.parts {
-                    for s in &p.subscripts {
-                        if let Subscript::Expr(e) = s {
-                            expr(e, out);
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    fn modification<'a>(m: &'a Modification, out: &mut Vec<&'a Name>) {
-        for a in &m.arguments {
-            if let Argument::Modify {
-                modification: Some(m),
-                ..
-            } = a
-            {
-                modification(m, out);
-            }
-        }
-        if let Some(b) = &m.binding {
-            expr(b, out);
-        }
-    }
-    fn equation<'a>(eq: &'a Equation, out: &mut Vec<&'a Name>) {
-        match eq {
-            Equation::Simple { lhs, rhs, .. } => {
-                expr(lhs, out);
-                expr(rhs, out);
-            }
-            Equation::For { range, body, .. } => {
-                expr(range, out);
-                body.iter().for_each(|e| equation(e, out));
-            }
-            Equation::If {
-                branches, else_, ..
-            } => {
-                for (c, b) in branches {
-                    expr(c, out);
-                    b.iter().for_each(|e| equation(e, out));
-                }
-                else_.iter().for_each(|e| equation(e, out));
-            }
-            Equation::Call { args, .. } => args.iter().for_each(|a| expr(a, out)),
-            Equation::Connect { .. } | Equation::When { .. } => {}
-        }
-    }
-    fn statement<'a>(st: &'a Statement, out: &mut Vec<&'a Name>) {
-        match st {
-            Statement::Assign { value, .. } => expr(value, out),
-            Statement::If {
-                branches, else_, ..
-            } => {
-                for (c, b) in branches {
-                    expr(c, out);
-                    b.iter().for_each(|s| statement(s, out));
-                }
-                else_.iter().for_each(|s| statement(s, out));
-            }
-            Statement::For { range, body, .. } => {
-                expr(range, out);
-                body.iter().for_each(|s| statement(s, out));
-            }
-            Statement::While {
-                condition, body, ..
-            } => {
-                expr(condition, out);
-                body.iter().for_each(|s| statement(s, out));
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    let ClassBody::Long(body) = &def.body else {
-        return out;
-    };
-    for e in &body.elements {
-        match e {
-            Element::Component(c) => {
-                if let Some(m) = &c.modification {
-                    modification(m, &mut out);
-                }
-                for s in c.dims.iter().chain(&c.type_dims) {
-                    if let Subscript::Expr(e) = s {
-                        expr(e, &mut out);
-                    }
-                }
-            }
-            Element::Extends(x) => {
-                for a in &x.modification {
-                    if let Argument::Modify {
-                        modification: Some(m),
-                        ..
-                    } = a
-                    {
-                        modification(m, &mut out);
-                    }
-                }
-            }
-            Element::Class { .. } | Element::Import(_) => {}
-        }
-    }
-    for s in &body.sections {
-        match s {
-            Section::Equation { equations, .. } => {
-                equations.iter().for_each(|e| equation(e, &mut out))
-            }
-            Section::Algorithm { statements, .. } => {
-                statements.iter().for_each(|s| statement(s, &mut out))
-            }
-        }
-    }
-    out
 }
 
 /// The names `Elaborator` resolves for class `id`, each with the scope and

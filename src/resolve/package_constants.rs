@@ -145,13 +145,12 @@ impl Elaborator<'_> {
         at: Span,
     ) -> Option<Result<Arc<Constant>, Diagnostic>> {
         let tree = self.tree;
-        let mut cur = scope;
-        loop {
+        for cur in tree.constant_scopes(scope) {
             if let Some(found) = self.imported_constant(cur, name, at) {
                 return Some(found);
             }
             if cur != scope
-                && declares_component(tree.get(cur), &name.name)
+                && tree.get(cur).may_declare_component(&name.name)
                 && !self.in_progress(cur)
             {
                 if let Ok(model) = self.class(cur) {
@@ -164,11 +163,8 @@ impl Elaborator<'_> {
                     }
                 }
             }
-            if tree.get(cur).encapsulated() {
-                return None;
-            }
-            cur = tree.get(cur).parent?;
         }
+        None
     }
 
     /// A constant imported into class `id` by name (`import PC.k;`,
@@ -310,20 +306,6 @@ fn look_ahead(name: &ast::Ident, decl: Span) -> Diagnostic {
     .with_label("declared only later")
     .with_note(decl, "declared here")
     .with_help("declare the constant above the class that uses it")
-}
-
-/// Whether class `node` (or a class it extends, which only elaboration
-/// can tell) may declare a component `name`: a cheap test before a class
-/// is elaborated for its constants.
-fn declares_component(node: &super::tree::ClassNode, name: &str) -> bool {
-    let ast::ClassBody::Long(body) = &node.def.body else {
-        return false;
-    };
-    body.elements.iter().any(|e| match e {
-        ast::Element::Component(c) => c.name.name == name,
-        ast::Element::Extends(_) => true,
-        _ => false,
-    })
 }
 
 /// Evaluates a constant's binding in the package that declares it.

@@ -65,6 +65,20 @@ impl ClassNode {
         self.def.prefixes.encapsulated.is_some()
     }
 
+    /// Whether the class may declare a component `name`: it declares one,
+    /// or it extends a class (what it inherits only elaboration can tell).
+    /// A cheap test before a class is elaborated for its constants.
+    pub fn may_declare_component(&self, name: &str) -> bool {
+        let ClassBody::Long(body) = &self.def.body else {
+            return false;
+        };
+        body.elements.iter().any(|e| match e {
+            Element::Component(c) => c.name.name == name,
+            Element::Extends(_) => true,
+            _ => false,
+        })
+    }
+
     /// Where the class starts: uses must come after this point.
     pub fn position(&self) -> Span {
         self.def.span
@@ -208,6 +222,25 @@ impl ClassTree {
 
     pub fn get(&self, id: ClassId) -> &ClassNode {
         &self.classes[id.0 as usize]
+    }
+
+    /// `scope` and the classes around it, innermost first, up to and
+    /// including the first encapsulated one: where a plain name used in
+    /// `scope` may find a constant. The elaborator's lookup of a package
+    /// constant (`package_constants`) and the fingerprint's record of it
+    /// walk these same classes.
+    pub fn constant_scopes(&self, scope: ClassId) -> impl Iterator<Item = ClassId> + '_ {
+        let mut next = Some(scope);
+        std::iter::from_fn(move || {
+            let cur = next?;
+            let node = self.get(cur);
+            next = if node.encapsulated() {
+                None
+            } else {
+                node.parent
+            };
+            Some(cur)
+        })
     }
 
     /// Finds a class by its full dotted name, ignoring declaration order.

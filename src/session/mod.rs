@@ -5,10 +5,10 @@
 //! returns is what `check_library_with` gives for the same texts: the same
 //! diagnostics in the same order at the same places.
 //!
-//! A check of a library is the pass of `export::check_class` over every
+//! A check of a library is the pass of `library::check_class` over every
 //! class in load order, followed by the unit diagnostics of the classes in
 //! the order their units were checked, then put in final form
-//! (`export::finish_check`). The session keeps, per class fingerprint,
+//! (`library::finish_check`). The session keeps, per class fingerprint,
 //! what that pass found at the class (its diagnostics, and whether the
 //! class was compiled) and what the unit check found in it (whether it
 //! elaborates, its components' classes, its unit diagnostics). A class
@@ -34,8 +34,8 @@ use foldhash::fast::FixedState;
 
 use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
-use crate::export::{check_class, finish_check, has_load_diagnostic, library_of, parse_file};
-use crate::export::{check_library_with, Library};
+use crate::library::{check_class, finish_check, has_load_diagnostic, library_of, parse_file};
+use crate::library::{check_library_with, Library};
 use crate::resolve::fingerprint::{Fingerprint, Fingerprints};
 use crate::resolve::ClassId;
 use crate::source::{FileId, SourceMap};

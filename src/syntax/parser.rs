@@ -1414,7 +1414,7 @@ impl Parser<'_> {
 
 impl Parser<'_> {
     fn equation_section(&mut self, initial: Option<Span>, start: u32) -> Section {
-        let equations = self.equation_list(&[]);
+        let equations = self.clause_list::<Equation>(&[]);
         Section::Equation {
             initial,
             equations,
@@ -1423,7 +1423,7 @@ impl Parser<'_> {
     }
 
     fn algorithm_section(&mut self, initial: Option<Span>, start: u32) -> Section {
-        let statements = self.statement_list(&[]);
+        let statements = self.clause_list::<Statement>(&[]);
         Section::Algorithm {
             initial,
             statements,
@@ -1439,25 +1439,6 @@ impl Parser<'_> {
         }
     }
 
-    /// Equations up to a section keyword, a class `end` or one of `stop`.
-    fn equation_list(&mut self, stop: &[Kw]) -> Vec<Equation> {
-        let mut equations = Vec::new();
-        while !self.at_list_end(stop) {
-            let start_pos = self.pos;
-            let result = if self.at_kw(Kw::Annotation) {
-                self.annotation_statement()
-            } else {
-                self.equation().map(|eq| equations.push(eq))
-            };
-            if result.is_err() {
-                self.rewind(start_pos);
-                self.skip_statement();
-                self.ensure_progress(start_pos);
-            }
-        }
-        equations
-    }
-
     /// A string comment and annotation, then the closing `;`.
     fn finish_statement(&mut self) -> PResult<()> {
         self.string_comment()?;
@@ -1470,8 +1451,8 @@ impl Parser<'_> {
         self.nested(|p| {
             let start = p.start();
             match p.tok() {
-                Tok::Kw(Kw::For) => p.for_equation(start),
-                Tok::Kw(Kw::If) => p.if_equation(start),
+                Tok::Kw(Kw::For) => p.for_clause::<Equation>(start),
+                Tok::Kw(Kw::If) => p.if_clause::<Equation>(start),
                 Tok::Kw(Kw::When) => p.when_equation(start),
                 Tok::Kw(Kw::Connect) => p.connect_equation(start),
                 _ => p.simple_or_call_equation(start),
@@ -1551,100 +1532,24 @@ impl Parser<'_> {
         self.finish_statement()
     }
 
-    fn for_equation(&mut self, start: u32) -> PResult<Equation> {
-        self.bump();
-        let indices = self.for_indices()?;
-        self.expect_kw(Kw::Loop, "`loop`")?;
-        let mut body = self.equation_list(&[Kw::End]);
-        self.block_end(Kw::For)?;
-        let span = self.span_from(start);
-        // `for i in a, j in b loop` is the nest of two single loops.
-        for (index, range) in indices.into_iter().rev() {
-            body = vec![Equation::For {
-                index,
-                range,
-                body,
-                span,
-            }];
-        }
-        // `indices` is never empty, so exactly one loop is left.
-        match body.pop() {
-            Some(outer) => Ok(outer),
-            None => Err(self.unexpected("a loop index")),
-        }
-    }
-
-    fn if_equation(&mut self, start: u32) -> PResult<Equation> {
-        self.bump();
-        let mut branches = Vec::new();
-        loop {
-            let condition = self.expression()?;
-            self.expect_kw(Kw::Then, "`then`")?;
-            let body = self.equation_list(&[Kw::Elseif, Kw::Else, Kw::End]);
-            branches.push((condition, body));
-            if self.eat_kw(Kw::Elseif).is_none() {
-                break;
-            }
-        }
-        let else_ = if self.eat_kw(Kw::Else).is_some() {
-            self.equation_list(&[Kw::End])
-        } else {
-            Vec::new()
-        };
-        self.block_end(Kw::If)?;
-        Ok(Equation::If {
-            branches,
-            else_,
-            span: self.span_from(start),
-        })
-    }
-
     fn when_equation(&mut self, start: u32) -> PResult<Equation> {
-        self.bump();
-        loop {
-            self.expression()?;
-            self.expect_kw(Kw::Then, "`then`")?;
-            self.equation_list(&[Kw::Elsewhen, Kw::End]);
-            if self.eat_kw(Kw::Elsewhen).is_none() {
-                break;
-            }
-        }
-        self.block_end(Kw::When)?;
+        self.when_clause::<Equation>()?;
         Ok(Equation::When {
             span: self.span_from(start),
         })
-    }
-
-    /// Statements up to a section keyword, a class `end` or one of `stop`.
-    fn statement_list(&mut self, stop: &[Kw]) -> Vec<Statement> {
-        let mut statements = Vec::new();
-        while !self.at_list_end(stop) {
-            let start_pos = self.pos;
-            let result = if self.at_kw(Kw::Annotation) {
-                self.annotation_statement()
-            } else {
-                self.statement().map(|s| statements.push(s))
-            };
-            if result.is_err() {
-                self.rewind(start_pos);
-                self.skip_statement();
-                self.ensure_progress(start_pos);
-            }
-        }
-        statements
     }
 
     fn statement(&mut self) -> PResult<Statement> {
         self.nested(|p| {
             let start = p.start();
             match p.tok() {
-                Tok::Kw(Kw::If) => p.if_statement(start),
-                Tok::Kw(Kw::For) => p.for_statement(start),
+                Tok::Kw(Kw::If) => p.if_clause::<Statement>(start),
+                Tok::Kw(Kw::For) => p.for_clause::<Statement>(start),
                 Tok::Kw(Kw::While) => {
                     p.bump();
                     let condition = p.expression()?;
                     p.expect_kw(Kw::Loop, "`loop`")?;
-                    let body = p.statement_list(&[Kw::End]);
+                    let body = p.clause_list::<Statement>(&[Kw::End]);
                     p.block_end(Kw::While)?;
                     Ok(Statement::While {
                         condition,
@@ -1707,68 +1612,142 @@ impl Parser<'_> {
         })
     }
 
-    fn if_statement(&mut self, start: u32) -> PResult<Statement> {
+    fn when_statement(&mut self, start: u32) -> PResult<Statement> {
+        self.when_clause::<Statement>()?;
+        Ok(Statement::Other {
+            what: "a `when` statement",
+            span: self.span_from(start),
+        })
+    }
+}
+
+/// What equation and algorithm sections share: a list of clauses, and
+/// `if`, `for` and `when` clauses over bodies of the same kind. One parser
+/// of each serves both (`Parser::clause_list`, `if_clause`, `for_clause`,
+/// `when_clause`).
+trait Clause: Sized {
+    /// One clause (an equation, a statement).
+    fn parse(p: &mut Parser<'_>) -> PResult<Self>;
+    fn if_(branches: Vec<(Expr, Vec<Self>)>, else_: Vec<Self>, span: Span) -> Self;
+    fn for_(index: Ident, range: Expr, body: Vec<Self>, span: Span) -> Self;
+}
+
+impl Clause for Equation {
+    fn parse(p: &mut Parser<'_>) -> PResult<Self> {
+        p.equation()
+    }
+    fn if_(branches: Vec<(Expr, Vec<Self>)>, else_: Vec<Self>, span: Span) -> Self {
+        Equation::If {
+            branches,
+            else_,
+            span,
+        }
+    }
+    fn for_(index: Ident, range: Expr, body: Vec<Self>, span: Span) -> Self {
+        Equation::For {
+            index,
+            range,
+            body,
+            span,
+        }
+    }
+}
+
+impl Clause for Statement {
+    fn parse(p: &mut Parser<'_>) -> PResult<Self> {
+        p.statement()
+    }
+    fn if_(branches: Vec<(Expr, Vec<Self>)>, else_: Vec<Self>, span: Span) -> Self {
+        Statement::If {
+            branches,
+            else_,
+            span,
+        }
+    }
+    fn for_(index: Ident, range: Expr, body: Vec<Self>, span: Span) -> Self {
+        Statement::For {
+            index,
+            range,
+            body,
+            span,
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// Clauses up to a section keyword, a class `end` or one of `stop`.
+    fn clause_list<C: Clause>(&mut self, stop: &[Kw]) -> Vec<C> {
+        let mut clauses = Vec::new();
+        while !self.at_list_end(stop) {
+            let start_pos = self.pos;
+            let result = if self.at_kw(Kw::Annotation) {
+                self.annotation_statement()
+            } else {
+                C::parse(self).map(|c| clauses.push(c))
+            };
+            if result.is_err() {
+                self.rewind(start_pos);
+                self.skip_statement();
+                self.ensure_progress(start_pos);
+            }
+        }
+        clauses
+    }
+
+    /// `if c then ... elseif ... else ... end if;`
+    fn if_clause<C: Clause>(&mut self, start: u32) -> PResult<C> {
         self.bump();
         let mut branches = Vec::new();
         loop {
             let condition = self.expression()?;
             self.expect_kw(Kw::Then, "`then`")?;
-            let body = self.statement_list(&[Kw::Elseif, Kw::Else, Kw::End]);
+            let body = self.clause_list(&[Kw::Elseif, Kw::Else, Kw::End]);
             branches.push((condition, body));
             if self.eat_kw(Kw::Elseif).is_none() {
                 break;
             }
         }
         let else_ = if self.eat_kw(Kw::Else).is_some() {
-            self.statement_list(&[Kw::End])
+            self.clause_list(&[Kw::End])
         } else {
             Vec::new()
         };
         self.block_end(Kw::If)?;
-        Ok(Statement::If {
-            branches,
-            else_,
-            span: self.span_from(start),
-        })
+        Ok(C::if_(branches, else_, self.span_from(start)))
     }
 
-    fn for_statement(&mut self, start: u32) -> PResult<Statement> {
+    /// `for i in range loop ... end for;`
+    fn for_clause<C: Clause>(&mut self, start: u32) -> PResult<C> {
         self.bump();
         let indices = self.for_indices()?;
         self.expect_kw(Kw::Loop, "`loop`")?;
-        let mut body = self.statement_list(&[Kw::End]);
+        let mut body = self.clause_list::<C>(&[Kw::End]);
         self.block_end(Kw::For)?;
         let span = self.span_from(start);
         // `for i in a, j in b loop` is the nest of two single loops.
         for (index, range) in indices.into_iter().rev() {
-            body = vec![Statement::For {
-                index,
-                range,
-                body,
-                span,
-            }];
+            body = vec![C::for_(index, range, body, span)];
         }
+        // `indices` is never empty, so exactly one loop is left.
         match body.pop() {
             Some(outer) => Ok(outer),
             None => Err(self.unexpected("a loop index")),
         }
     }
 
-    fn when_statement(&mut self, start: u32) -> PResult<Statement> {
+    /// `when c then ... elsewhen ... end when;`, parsed to be rejected
+    /// (the checker reports it at its line).
+    fn when_clause<C: Clause>(&mut self) -> PResult<()> {
         self.bump();
         loop {
             self.expression()?;
             self.expect_kw(Kw::Then, "`then`")?;
-            self.statement_list(&[Kw::Elsewhen, Kw::End]);
+            self.clause_list::<C>(&[Kw::Elsewhen, Kw::End]);
             if self.eat_kw(Kw::Elsewhen).is_none() {
                 break;
             }
         }
-        self.block_end(Kw::When)?;
-        Ok(Statement::Other {
-            what: "a `when` statement",
-            span: self.span_from(start),
-        })
+        self.block_end(Kw::When)
     }
 }
 

@@ -17,8 +17,9 @@
 //! `UPDATE_EXPECT=1` rewrites the `.expected` files; review the diff.
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{check_library, export_model, load_library, ExportError};
+use mofmu::export::{export_model, ExportError};
 use mofmu::instantiate::{SetLiteral, SetValue};
+use mofmu::library::{check_library, load_library};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -507,8 +508,9 @@ fn check_finds_every_compliance_fault_export_finds() {
 #[test]
 fn each_class_is_compiled_once_per_check_and_export() {
     use mofmu::classdb::{ClassDb, Work};
-    use mofmu::export::{check_library_into, export_checked};
+    use mofmu::export::export_checked;
     use mofmu::fmu::table::Interfaces;
+    use mofmu::library::check_library_into;
     use mofmu::resolve::ClassId;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for libraries in [

@@ -6,11 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::runtime::repo_path;
-use mofmu::export::{export_model_with, load_library};
+use mofmu::export::export_model_with;
 use mofmu::fmu::table::Interfaces;
 use mofmu::harness::{simulate, HarnessError, InputSignals, Interface, SimOptions, SimResult};
+use mofmu::library::load_library;
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
+use mofmu::package::{build_fmu, ObjectCache};
 
 fn export(
     dir: &Path,
@@ -25,7 +26,7 @@ fn export(
         .unwrap_or_else(|e| panic!("{model}: export failed: {e:?}"));
     let cache = ObjectCache::new(Path::new(env!("CARGO_TARGET_TMPDIR")).join("cosim-cache"));
     let fmu = dir.join(format!("{}.fmu", model.replace('.', "_")));
-    build_fmu(&build_spec(&out), &fmu, Some(&cache)).expect("packaging works");
+    build_fmu(&out.build_spec(), &fmu, Some(&cache)).expect("packaging works");
     fmu
 }
 

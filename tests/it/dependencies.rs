@@ -11,12 +11,13 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use mofmu::export::{export_model, load_library, ExportError, ExportOutput};
+use mofmu::export::{export_model, ExportError, ExportOutput};
 use mofmu::fmu::table::{Causality, Initial, ModelTable, Variability};
 use mofmu::harness::Fmu;
 use mofmu::instantiate::SetValue;
+use mofmu::library::load_library;
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
+use mofmu::package::{build_fmu, ObjectCache};
 
 struct Case {
     name: &'static str,
@@ -148,7 +149,7 @@ fn export(case: &Case) -> (ExportOutput, std::path::PathBuf) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dependencies");
     let cache = ObjectCache::new(dir.join("cache"));
     let fmu = dir.join(format!("{}.fmu", case.name));
-    build_fmu(&build_spec(&out), &fmu, Some(&cache)).expect("packaging works");
+    build_fmu(&out.build_spec(), &fmu, Some(&cache)).expect("packaging works");
     (out, fmu)
 }
 

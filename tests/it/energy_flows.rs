@@ -61,7 +61,7 @@ const SOLAR_HOUSE: Budget = Budget {
 /// the round trip's tolerance, recording every meter of the budget.
 fn run(budget: &Budget, name: &str, extra: &[&str]) -> SimResult {
     let lib = library(ENERGY_FLOWS);
-    let diagnostics = mofmu::export::check_library(&lib);
+    let diagnostics = mofmu::library::check_library(&lib);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let out = export(&lib, budget.model, &[]);
     let dir = tempfile::tempdir().expect("temp dir");

@@ -6,9 +6,10 @@
 //! do not depend on structural values; and small models of each feature
 //! check and export as the language reference says.
 
-use mofmu::export::{check_library, export_model, load_library, ExportError, ExportOutput};
+use mofmu::export::{export_model, ExportError, ExportOutput};
 use mofmu::fmu::model_description::model_description_text;
 use mofmu::instantiate::{SetLiteral, SetValue};
+use mofmu::library::{check_library, load_library};
 
 use crate::export::library;
 
@@ -127,7 +128,7 @@ fn set_literals_are_numbers_booleans_or_names() {
 }
 
 /// A library of one package after `examples/Base.mo`.
-fn checked(text: &str) -> (mofmu::export::Library, Vec<mofmu::diagnostic::Diagnostic>) {
+fn checked(text: &str) -> (mofmu::library::Library, Vec<mofmu::diagnostic::Diagnostic>) {
     let base = std::fs::read_to_string(crate::export::repo().join("examples/Base.mo"))
         .expect("examples/Base.mo");
     let lib = load_library(vec![

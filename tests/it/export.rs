@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{export_model, load_library, ExportError, ExportOutput, Library};
+use mofmu::export::{export_model, ExportError, ExportOutput};
 use mofmu::harness::{simulate, SimOptions};
 use mofmu::instantiate::{SetLiteral, SetValue};
+use mofmu::library::{load_library, Library};
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::build_spec, BuildReport, ObjectCache};
+use mofmu::package::{build_fmu, BuildReport, ObjectCache};
 
 const THERMAL: &[&str] = &["examples/Base.mo", "examples/Thermal"];
 const SIGNALS: &[&str] = &["examples/Base.mo", "examples/Signals.mo"];
@@ -62,7 +63,7 @@ pub(crate) fn shared_cache() -> ObjectCache {
 }
 
 pub(crate) fn package(out: &ExportOutput, path: &Path, cache: &ObjectCache) -> BuildReport {
-    build_fmu(&build_spec(out), path, Some(cache))
+    build_fmu(&out.build_spec(), path, Some(cache))
         .unwrap_or_else(|e| panic!("packaging {} failed: {e}", out.model_identifier))
 }
 
@@ -323,7 +324,7 @@ fn run_case(case: &Case, dir: &Path, cache: &ObjectCache) -> Vec<String> {
         Err(e) => return vec![format!("export failed: {e:?}")],
     };
     let fmu = dir.join(format!("{}.fmu", case.name));
-    if let Err(e) = build_fmu(&build_spec(&out), &fmu, Some(cache)) {
+    if let Err(e) = build_fmu(&out.build_spec(), &fmu, Some(cache)) {
         return vec![format!("packaging failed: {e}")];
     }
     let options = SimOptions {
@@ -811,7 +812,7 @@ fn cli_failed_export_leaves_the_output_alone() {
 #[test]
 fn integer_and_boolean_parameters_have_their_own_value_references() {
     let text = "package Bo\n  block B\n    parameter Boolean on = true;\n    parameter Integer n = 3;\n    parameter Boolean off = false;\n    output Real y;\n  equation\n    y = if on and not off then n else 0;\n  end B;\nend Bo;\n";
-    let lib = mofmu::export::load_library(vec![("bool.mo".into(), text.into())]);
+    let lib = mofmu::library::load_library(vec![("bool.mo".into(), text.into())]);
     let out = export(&lib, "Bo.B", &[]);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("booleans");
     let fmu_path = dir.join("bool.fmu");
@@ -960,7 +961,7 @@ fn acc2_a_redeclared_medium_exports_one_kernel_per_specialisation() {
         "examples/Thermal",
         "test_data/language/Acc2.mo",
     ]);
-    assert!(mofmu::export::check_library(&lib).is_empty());
+    assert!(mofmu::library::check_library(&lib).is_empty());
     let out = export(&lib, "Acc2.TwoVessels", &[]);
     let mut classes: Vec<&str> = out.kernels.iter().map(|k| k.qualified.as_str()).collect();
     classes.sort();

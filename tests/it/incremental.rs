@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{check_library_with, load_library};
+use mofmu::library::{check_library_with, load_library};
 use mofmu::session::CheckSession;
 
 type Files = Vec<(String, String)>;
@@ -638,4 +638,44 @@ fn a_changed_package_constant_or_redeclaration_rechecks_the_classes_that_read_it
     let ds = recheck(&mut s, &wrong, true, "redeclared to a package without cp");
     assert_eq!(ds.len(), 1);
     assert_eq!(ds[0].code, "MC082");
+}
+
+/// A package constant that only a function's algorithm reads is part of
+/// the function's key, and so of every class that calls the function:
+/// renaming it away must re-check both (and report what a full check does).
+#[test]
+fn a_package_constant_read_only_in_a_function_body_rechecks_the_function_and_its_callers() {
+    let library = "package Lib
+  package Consts
+    constant Real k = 2;
+  end Consts;
+  package Fns
+    function twice
+      input Real x;
+      output Real y;
+    algorithm
+      y := Consts.k*x;
+    end twice;
+  end Fns;
+  model M
+    Real y;
+  equation
+    y = Fns.twice(time);
+  end M;
+end Lib;
+";
+    let mut s = CheckSession::new();
+    let files: Files = vec![("Lib.mo".into(), library.into())];
+    assert!(recheck(&mut s, &files, true, "first check").is_empty());
+
+    let changed = edit(&files, "Lib.mo", "k = 2", "k = 3");
+    recheck(&mut s, &changed, true, "k's value");
+    let r = s.stats().rechecked.clone();
+    for class in ["Lib.Consts", "Lib.Fns.twice", "Lib.M"] {
+        assert!(r.contains(&class.to_string()), "{class} in {r:?}");
+    }
+
+    let renamed = edit(&changed, "Lib.mo", "constant Real k", "constant Real kk");
+    let ds = recheck(&mut s, &renamed, true, "k renamed away");
+    assert!(!ds.is_empty(), "a full check reports `Consts.k`");
 }

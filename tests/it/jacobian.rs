@@ -8,12 +8,13 @@ use std::cell::RefCell;
 use std::path::Path;
 
 use diffsol::{FaerVec, Matrix, NonLinearOpJacobian, OdeEquations, Op, Vector};
-use mofmu::export::{export_model, load_library};
+use mofmu::export::export_model;
 use mofmu::harness::integrator::{FmuOde, OdeStructure};
 use mofmu::harness::Fmu;
 use mofmu::instantiate::SetValue;
+use mofmu::library::load_library;
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
+use mofmu::package::{build_fmu, ObjectCache};
 
 fn rod_fmu(n: usize) -> std::path::PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -27,7 +28,7 @@ fn rod_fmu(n: usize) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jacobian");
     let cache = ObjectCache::new(dir.join("cache"));
     let fmu = dir.join(format!("RodHeating_{n}.fmu"));
-    build_fmu(&build_spec(&out), &fmu, Some(&cache)).expect("packaging works");
+    build_fmu(&out.build_spec(), &fmu, Some(&cache)).expect("packaging works");
     fmu
 }
 

@@ -10,6 +10,7 @@ mod export;
 mod functions;
 mod harness;
 mod incremental;
+mod instantiate;
 mod jacobian;
 mod misuse;
 mod model_description;

@@ -22,11 +22,12 @@ use std::process::Command;
 use super::runtime::{c_compiler, repo_path, run};
 use std::sync::OnceLock;
 
-use mofmu::export::{export_model, load_library, ExportError};
+use mofmu::export::{export_model, ExportError};
 use mofmu::harness::unzip::extract;
 use mofmu::instantiate::SetValue;
+use mofmu::library::load_library;
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
+use mofmu::package::{build_fmu, ObjectCache};
 
 struct Case {
     name: &'static str,
@@ -181,7 +182,7 @@ fn export_fmu(case: &Case, dir: &Path) -> PathBuf {
     };
     let cache = ObjectCache::new(Path::new(env!("CARGO_TARGET_TMPDIR")).join("misuse-cache"));
     let fmu = dir.join(format!("{}.fmu", case.name));
-    build_fmu(&build_spec(&out), &fmu, Some(&cache)).expect("packaging works");
+    build_fmu(&out.build_spec(), &fmu, Some(&cache)).expect("packaging works");
     fmu
 }
 

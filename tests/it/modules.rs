@@ -123,14 +123,15 @@ fn instantiate_reads_compiled_classes_and_compiles_nothing() {
 
 /// The syntax tree is read by the front end only: `syntax` itself, `check`
 /// (compliance rules on the tree), `resolve` (which turns it into class
-/// models that hold no syntax type), `export` (which parses the files it
-/// is given) and `session` (which re-parses the files that changed and keeps
+/// models that hold no syntax type), `library` (which parses the files it
+/// is given and checks what kind of class each is), `export` (which reads
+/// a model's kind and `experiment` annotation) and `session` (which re-parses the files that changed and keeps
 /// the syntax trees of the others between checks). Every later phase reads resolved class models, so none of
 /// them can look a name up again or re-read what a class wrote.
 #[test]
 fn no_phase_below_resolve_reads_the_syntax_tree() {
     let graph = module_graph();
-    let front_end = ["syntax", "check", "resolve", "export", "session"];
+    let front_end = ["syntax", "check", "resolve", "library", "export", "session"];
     for (module, deps) in &graph {
         assert!(
             front_end.contains(&module.as_str()) || !deps.contains("syntax"),
@@ -170,4 +171,21 @@ fn the_cycle_finder_finds_a_cycle() {
     graph.entry("c".into()).or_default().insert("a".into());
     let cycle = cycle_from(&graph, "a", &mut Vec::new(), &mut BTreeSet::new());
     assert_eq!(cycle.unwrap(), ["a", "b", "c", "a"]);
+}
+
+/// Export, the incremental session and packaging are peers over the same
+/// lower layers (`library`, `classdb`, `fmu`): none imports another, so the
+/// check policy, the library and the build's description live below them.
+#[test]
+fn export_session_and_package_are_peers() {
+    let graph = module_graph();
+    let peers = ["export", "session", "package"];
+    for module in peers {
+        for other in peers.iter().filter(|p| **p != module) {
+            assert!(
+                !graph[module].contains(*other),
+                "`{module}` imports `{other}`: both should build on the lower layers"
+            );
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! feature.
 
 use mofmu::classdb::ClassDb;
-use mofmu::export::load_library;
+use mofmu::library::load_library;
 use mofmu::resolve::expr::{Constant, Equation, ExprKind, Referent};
 use mofmu::resolve::{ClassModel, ClassTree};
 use std::sync::Arc;

@@ -4,7 +4,8 @@
 //! diagnostics must never be exported.
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{check_library, export_model, load_library, ExportError};
+use mofmu::export::{export_model, ExportError};
+use mofmu::library::{check_library, load_library};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::mpsc;

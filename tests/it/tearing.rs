@@ -6,11 +6,12 @@
 
 use std::path::Path;
 
-use mofmu::export::{export_model, load_library, ExportError};
+use mofmu::export::{export_model, ExportError};
 use mofmu::harness::{simulate, SimOptions};
 use mofmu::instantiate::SetValue;
+use mofmu::library::load_library;
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, model::build_spec, ObjectCache};
+use mofmu::package::{build_fmu, ObjectCache};
 
 fn export_fall(sets: &[SetValue], name: &str) -> std::path::PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -24,7 +25,7 @@ fn export_fall(sets: &[SetValue], name: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tearing");
     let cache = ObjectCache::new(dir.join("cache"));
     let fmu = dir.join(format!("{name}.fmu"));
-    build_fmu(&build_spec(&out), &fmu, Some(&cache)).expect("packaging works");
+    build_fmu(&out.build_spec(), &fmu, Some(&cache)).expect("packaging works");
     fmu
 }
 
@@ -85,7 +86,7 @@ fn carried_derivatives_travel_through_a_connection() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("derivatives");
     let fmu = dir.join("carried.fmu");
     build_fmu(
-        &build_spec(&out),
+        &out.build_spec(),
         &fmu,
         Some(&ObjectCache::new(dir.join("cache"))),
     )
@@ -134,7 +135,7 @@ fn rotational_spring_damper_matches_the_closed_form() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tearing");
     let fmu = dir.join("torsion.fmu");
     build_fmu(
-        &build_spec(&out),
+        &out.build_spec(),
         &fmu,
         Some(&ObjectCache::new(dir.join("cache"))),
     )

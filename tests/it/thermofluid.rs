@@ -88,7 +88,7 @@ fn last(result: &mofmu::harness::SimResult, name: &str) -> f64 {
 #[test]
 fn thermofluid_library_checks_clean() {
     let lib = library(TFS);
-    let diagnostics = mofmu::export::check_library(&lib);
+    let diagnostics = mofmu::library::check_library(&lib);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
 }
 

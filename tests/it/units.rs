@@ -6,7 +6,8 @@
 //! The consistent circuit is also exported, and its model description must
 //! declare the units inferred for the two sources.
 
-use mofmu::export::{check_library, export_model, load_library, model_units, unit_verdicts};
+use mofmu::export::{export_model, model_units, unit_verdicts};
+use mofmu::library::{check_library, load_library};
 use mofmu::source::SourceFile;
 use std::path::{Path, PathBuf};
 

@@ -4,18 +4,20 @@
 
 use std::fmt::Write;
 
-use super::kernel::{self, prototypes};
-use crate::fmu::system_image::{
+use super::system_image::{
     u32_of, BalanceRecord, ClassRecord, InstanceRecord, RealRecord, StepRecord, SystemImage,
 };
+use crate::codegen::kernel::{prototypes, Kernel};
 use crate::instantiate::System;
 use crate::schedule::{Schedule, Step};
 
 /// Generates the system C file: the model identifier and one record per
 /// class with its kernel's entry points. It depends on the model's classes
 /// only, never on array sizes or parameter values; what grows with the
-/// model is in the [`SystemImage`] that [`image`] builds.
-pub fn generate(sys: &System, model_identifier: &str) -> String {
+/// model is in the [`SystemImage`] that [`image`] builds. `kernels` are the
+/// kernels of `sys.classes`, in that order (`ClassDb::kernels`).
+pub fn generate(sys: &System, kernels: &[Kernel], model_identifier: &str) -> String {
+    assert_eq!(kernels.len(), sys.classes.len(), "one kernel per class");
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -23,16 +25,15 @@ pub fn generate(sys: &System, model_identifier: &str) -> String {
         sys.model_name
     );
     s.push_str("#include \"mofmu_model.h\"\n\n");
-    for c in &sys.classes {
-        s.push_str(&prototypes(kernel::of(c)));
+    for k in kernels {
+        s.push_str(&prototypes(k));
     }
     let _ = writeln!(
         s,
         "\nconst char mofmu_model_identifier[] = \"{model_identifier}\";\n"
     );
-    let records = class_records(sys);
-    for (i, c) in sys.classes.iter().enumerate() {
-        let k = kernel::of(c);
+    let records = class_records(sys, kernels);
+    for (i, k) in kernels.iter().enumerate() {
         if k.n_blocks == 0 {
             continue;
         }
@@ -58,8 +59,7 @@ pub fn generate(sys: &System, model_identifier: &str) -> String {
     if records.is_empty() {
         let _ = writeln!(s, "    {{ \"\", 0, 0, 0, 0, 0, 0, 0, 0 }},");
     }
-    for (i, (c, r)) in sys.classes.iter().zip(&records).enumerate() {
-        let k = kernel::of(c);
+    for (i, (k, r)) in kernels.iter().zip(&records).enumerate() {
         let (blocks, tangents) = if k.n_blocks == 0 {
             ("0".to_string(), "0".to_string())
         } else {
@@ -82,16 +82,17 @@ pub fn generate(sys: &System, model_identifier: &str) -> String {
 
 /// The per-class records: what the compiled library and the resource must
 /// agree on.
-fn class_records(sys: &System) -> Vec<ClassRecord> {
+fn class_records(sys: &System, kernels: &[Kernel]) -> Vec<ClassRecord> {
     sys.classes
         .iter()
+        .zip(kernels)
         .enumerate()
-        .map(|(i, c)| {
+        .map(|(i, (c, k))| {
             let first = sys.instances.iter().find(|inst| inst.class == i);
             let lengths = |f: fn(&crate::instantiate::Instance) -> usize| first.map_or(0, f);
             ClassRecord {
                 name: c.model.qualified.clone(),
-                n_blocks: u32_of(kernel::of(c).n_blocks),
+                n_blocks: u32_of(k.n_blocks),
                 n_slots: u32_of(lengths(|inst| inst.slot_offsets.len())),
                 n_ints: u32_of(lengths(|inst| inst.ints.len())),
                 n_own: u32_of(lengths(|inst| inst.own_binding.len())),
@@ -106,9 +107,11 @@ fn i32_of(n: usize) -> i32 {
 
 /// The system resource of a model: variables, instances, the schedule,
 /// declared tearing and the state Jacobian's pattern
-/// (`crate::fmu::dependencies::state_pattern`), as data.
+/// (`super::dependencies::state_pattern`), as data; `kernels` as for
+/// [`generate`].
 pub fn image(
     sys: &System,
+    kernels: &[Kernel],
     schedule: &Schedule,
     model_identifier: &str,
     pattern: Vec<Option<Vec<u32>>>,
@@ -160,7 +163,7 @@ pub fn image(
     }));
     SystemImage {
         model_identifier: model_identifier.to_string(),
-        classes: class_records(sys),
+        classes: class_records(sys, kernels),
         reals,
         integers: sys
             .ints

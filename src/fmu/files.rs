@@ -1,0 +1,111 @@
+//! What goes into one FMU: its C units (the static runtime from
+//! `templates/`, the system file, the class kernels and user functions),
+//! the headers beside them, the model description and the resources. Export
+//! describes an FMU in this form and the packaging step (`crate::package`)
+//! builds it, so neither depends on the other.
+
+use std::sync::Arc;
+
+use super::table::ModelTable;
+
+/// One C unit of the FMU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CSource {
+    /// Plain file name ending in `.c`, e.g. `K_Thermal_Rod_1a2b3c.c`.
+    pub name: String,
+    pub text: String,
+    /// Whether the compiled object may be cached. mofmu's units all are
+    /// (runtime, kernels, system file), so that re-exporting a model copies
+    /// its library from the cache; a unit that is not cacheable keeps the
+    /// library out of the cache too.
+    pub cache: bool,
+}
+
+/// The FMU's `modelDescription.xml`: a text, or a checked table rendered
+/// straight into the archive (a rod of 10^6 volumes has a 750 MB
+/// description, which is never held in memory whole).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelDescriptionSource {
+    Text(String),
+    Table(Arc<ModelTable>),
+}
+
+impl ModelDescriptionSource {
+    /// Writes the description into `out`.
+    pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            ModelDescriptionSource::Text(text) => out.write_all(text.as_bytes()),
+            ModelDescriptionSource::Table(table) => {
+                super::model_description::write_model_description(table, out).map(|_| ())
+            }
+        }
+    }
+}
+
+/// Everything that goes into one FMU.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FmuBuildSpec {
+    /// C identifier; names the shared library `<id>.so`.
+    pub model_identifier: String,
+    pub model_description: ModelDescriptionSource,
+    pub sources: Vec<CSource>,
+    /// Header files (name, text): written next to the sources for
+    /// compilation and shipped in `sources/`.
+    pub headers: Vec<(String, String)>,
+    /// Files under `resources/` (name, bytes): the system resource the
+    /// runtime reads at instantiation.
+    pub resources: Vec<(String, Vec<u8>)>,
+}
+
+/// The texts of the static runtime and its headers (their names in
+/// `sources/` are in `super::sources`).
+pub const RUNTIME_C: &str = include_str!("../../templates/mofmu_runtime.c");
+pub const MODEL_H: &str = include_str!("../../templates/mofmu_model.h");
+pub const FMI2_H: &str = include_str!("../../templates/mofmu_fmi2.h");
+/// The Co-Simulation part of the runtime. It is included by
+/// `mofmu_runtime.c` (one translation unit), so it travels as a header.
+pub const COSIM_H: &str = include_str!("../../templates/mofmu_cosim.h");
+
+/// The build of an exported model: the static runtime, the system file
+/// and the given units (kernels and functions, by file name and text), the
+/// headers, and the system resource.
+pub fn model_spec<'a>(
+    model_identifier: &str,
+    table: Arc<ModelTable>,
+    units: impl IntoIterator<Item = (&'a str, &'a str)>,
+    system_c: String,
+    system_resource: Vec<u8>,
+) -> FmuBuildSpec {
+    let mut sources = vec![
+        CSource {
+            name: super::sources::RUNTIME_C.into(),
+            text: RUNTIME_C.into(),
+            cache: true,
+        },
+        CSource {
+            name: super::sources::SYSTEM_C.into(),
+            text: system_c,
+            // Cached so that a re-export of an unchanged model compiles
+            // nothing and the linked library is found in the cache.
+            cache: true,
+        },
+    ];
+    for (name, text) in units {
+        sources.push(CSource {
+            name: name.into(),
+            text: text.into(),
+            cache: true,
+        });
+    }
+    FmuBuildSpec {
+        model_identifier: model_identifier.into(),
+        model_description: ModelDescriptionSource::Table(table),
+        sources,
+        headers: vec![
+            (super::sources::MODEL_H.into(), MODEL_H.into()),
+            (super::sources::FMI2_H.into(), FMI2_H.into()),
+            (super::sources::COSIM_H.into(), COSIM_H.into()),
+        ],
+        resources: vec![(super::system_image::RESOURCE_NAME.into(), system_resource)],
+    }
+}

@@ -1,0 +1,165 @@
+//! Phase-level tests of instantiate, through its one entry point
+//! (`instantiate` over a checked class database), with fixtures in
+//! `test_data/instantiate/` named by feature: component arrays, inner and
+//! outer, conditional components and `--set` literals.
+
+use mofmu::classdb::ClassDb;
+use mofmu::instantiate::{instantiate, SetLiteral, SetValue, System};
+use mofmu::library::{check_library_into, Library};
+
+use super::export::library;
+
+fn fixture(file: &str) -> Library {
+    library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        &format!("test_data/instantiate/{file}"),
+    ])
+}
+
+/// The system of `model` with `sets`, or the instantiation's diagnostics
+/// by code.
+fn system(lib: &Library, model: &str, sets: &[(&str, SetLiteral)]) -> Result<System, Vec<String>> {
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
+    let diags = check_library_into(lib, true, &mut db);
+    assert!(diags.is_empty(), "the fixture checks clean: {diags:?}");
+    let id = lib.tree.find_qualified(model).expect("the model exists");
+    db.compile_below(id);
+    let sets: Vec<SetValue> = sets
+        .iter()
+        .map(|(path, value)| SetValue {
+            path: path.to_string(),
+            value: value.clone(),
+        })
+        .collect();
+    instantiate(&db, id, &sets).map_err(|ds| ds.into_iter().map(|d| d.code.to_string()).collect())
+}
+
+fn paths(sys: &System) -> Vec<&str> {
+    sys.instances.iter().map(|i| i.path.as_str()).collect()
+}
+
+fn real<'s>(sys: &'s System, name: &str) -> Option<&'s mofmu::instantiate::RealVar> {
+    sys.reals.iter().find(|r| r.name == name)
+}
+
+#[test]
+fn a_component_array_has_one_instance_per_element_at_the_size_its_parameter_gives() {
+    let lib = fixture("component_arrays.mo");
+    for n in [3usize, 7] {
+        let sys = system(
+            &lib,
+            "ComponentArrays.Chain",
+            &[("n", SetLiteral::Number(n as f64))],
+        )
+        .unwrap();
+        let model = &sys.instances[0];
+        // The array components' elements, in order.
+        let caps: Vec<&str> = sys
+            .instances
+            .iter()
+            .filter(|i| i.path.starts_with("cap["))
+            .map(|i| i.path.as_str())
+            .collect();
+        let expected: Vec<String> = (1..=n).map(|i| format!("cap[{i}]")).collect();
+        assert_eq!(caps, expected, "n = {n}");
+        assert!(model.elements.iter().any(|e| e.len() == n), "n = {n}");
+        // One state per capacitor, and each element's parameter set by the
+        // `each` modifier (the state's start is calculated from it).
+        assert_eq!(sys.states.len(), n, "n = {n}");
+        for i in 1..=n {
+            let t = sys
+                .reals
+                .iter()
+                .position(|r| r.name == format!("cap[{i}].T"))
+                .expect("a temperature per element");
+            assert!(sys.states.contains(&t), "cap[{i}].T is a state");
+            let t0 = real(&sys, &format!("cap[{i}].T0")).expect("a parameter per element");
+            assert_eq!(t0.start, Some(300.0), "cap[{i}].T0");
+        }
+        // Every element of the array is of the one class.
+        let classes: std::collections::BTreeSet<usize> = sys
+            .instances
+            .iter()
+            .filter(|i| i.path.starts_with("link["))
+            .map(|i| i.class)
+            .collect();
+        assert_eq!(classes.len(), 1);
+    }
+}
+
+#[test]
+fn an_outer_world_shares_the_inner_worlds_parameters() {
+    let lib = fixture("inner_outer.mo");
+    let sys = system(&lib, "InnerOuter.Moon", &[]).unwrap();
+    let g = real(&sys, "world.g").expect("the inner world's parameter");
+    assert_eq!(g.start, Some(1.62));
+    // The outer worlds are no variables of their own: both balls read the
+    // inner world's slot.
+    for ball in ["ball", "other"] {
+        assert!(
+            real(&sys, &format!("{ball}.world.g")).is_none(),
+            "{ball} has a world of its own: {:?}",
+            sys.reals.iter().map(|r| &r.name).collect::<Vec<_>>()
+        );
+    }
+    let world = paths(&sys).iter().position(|p| *p == "world").unwrap();
+    let g_index = sys
+        .class_of(world)
+        .model
+        .var("g")
+        .expect("World declares g");
+    let g_offset = sys.instances[world].var_offset[g_index].expect("g is a Real");
+    for ball in ["ball", "other"] {
+        let inst = paths(&sys).iter().position(|p| *p == ball).unwrap();
+        assert!(
+            sys.instances[inst].slot_offsets.contains(&g_offset),
+            "{ball}'s kernel does not read the inner world's g"
+        );
+    }
+}
+
+#[test]
+fn a_conditional_component_is_present_or_absent_by_its_boolean() {
+    let lib = fixture("conditional.mo");
+    let with = system(&lib, "Conditional.MaybeHeated", &[]).unwrap();
+    assert!(paths(&with).contains(&"heater"), "{:?}", paths(&with));
+    assert!(real(&with, "heater.Q_flow").is_some());
+    let without = system(
+        &lib,
+        "Conditional.MaybeHeated",
+        &[("withHeater", SetLiteral::Bool(false))],
+    )
+    .unwrap();
+    assert!(
+        !paths(&without).contains(&"heater"),
+        "{:?}",
+        paths(&without)
+    );
+    assert!(real(&without, "heater.Q_flow").is_none());
+    // The rest of the model is the same.
+    assert_eq!(with.states.len(), without.states.len());
+}
+
+#[test]
+fn set_literals_are_checked_against_the_parameters_type() {
+    let lib = fixture("conditional.mo");
+    let model = "Conditional.MaybeHeated";
+    // An enumeration literal by name, a Boolean by `true`/`false`.
+    assert!(system(&lib, model, &[("mode", SetLiteral::Literal("Off".into()))]).is_ok());
+    assert!(system(&lib, model, &[("withHeater", SetLiteral::Bool(true))]).is_ok());
+    // A literal of no such enumeration, a number for a Boolean, a Boolean
+    // for a number: each is its own diagnostic.
+    let codes = |sets: &[(&str, SetLiteral)]| system(&lib, model, sets).err().unwrap_or_default();
+    let wrong_literal = codes(&[("mode", SetLiteral::Literal("Boost".into()))]);
+    let number_for_bool = codes(&[("withHeater", SetLiteral::Number(1.0))]);
+    let bool_for_number = codes(&[("body.C", SetLiteral::Bool(true))]);
+    for (what, found) in [
+        ("a literal of no such enumeration", &wrong_literal),
+        ("a number for a Boolean", &number_for_bool),
+        ("a Boolean for a number", &bool_for_number),
+    ] {
+        assert_eq!(found.len(), 1, "{what}: {found:?}");
+        assert!(found[0].starts_with("MX02"), "{what}: {found:?}");
+    }
+}
