@@ -473,6 +473,7 @@ const SNIPPET_TIME_LIMIT: Duration = Duration::from_secs(120);
 /// enumerations), each with the model its round-trip case exports.
 const SNIPPETS: &[(&str, &str)] = &[
     ("Acc1.mo", "Acc1.MixingTank"),
+    ("Acc2.mo", "Acc2.TwoVessels"),
     ("Acc3.mo", "Acc3.Clip"),
     ("Acc4.mo", "Acc4.Chain"),
     ("Acc5.mo", "Acc5.MaybeHeated"),
