@@ -4,6 +4,7 @@ mod compare;
 mod cosim;
 mod dependencies;
 mod directional;
+mod energy_flows;
 mod equations;
 mod export;
 mod functions;
