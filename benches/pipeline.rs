@@ -1,7 +1,8 @@
 //! Benchmarks of the whole tool, run with `cargo bench --bench pipeline`
 //! (options after `--`: `--runs N`, default 5; `--only-twin` runs only the
 //! comparison with the hand-written twin; `--large-export` runs only the
-//! export of rods of 10^4 to 10^6 volumes).
+//! export of rods of 10^4 to 10^6 volumes; `--chain` runs only the
+//! component-array group).
 //!
 //! Every benchmark is repeated `runs` times and reported as the median, with
 //! the fastest and slowest run beside it. The repetitions are interleaved
@@ -13,6 +14,12 @@
 //!   10^6 after a first export has filled the cache, wall time and peak
 //!   resident memory of the process, the growth exponent of the time, and
 //!   whether the shared library is byte-identical to the one for n = 5.
+//! - With `--chain`: issue 21's scale bar for component arrays. `mofmu
+//!   export` of Acc4's chain (`test_data/language/Acc4.mo`, n conductor and
+//!   capacitor pairs) at n = 10^4 and 10^5 beside the rod at the same n,
+//!   warm cache: wall time, user and system CPU time, peak memory; then
+//!   `fmi2SetContinuousStates` + `fmi2GetDerivatives` per state of the chain
+//!   against the rod at the same n, with the ratio against the bound 2.
 //! - `mofmu export` and `mofmu check` through the release binary, wall time;
 //!   cold cache means a fresh `MOFMU_CACHE_DIR` for every run.
 //! - `fmi2SetContinuousStates` + `fmi2GetDerivatives` through the harness's
@@ -96,6 +103,9 @@ fn run(runs: usize) -> Result<(), String> {
     }
     if std::env::args().any(|a| a == "--large-export") {
         return large_export_group(repo, scratch, &warm_cache, runs);
+    }
+    if std::env::args().any(|a| a == "--chain") {
+        return chain_group(repo, scratch, &warm_cache, runs);
     }
 
     // --- Export and check ---------------------------------------------------
@@ -549,42 +559,66 @@ const LARGE_EXPORT_LIMIT: Duration = Duration::from_secs(10);
 const LARGE_EXPORT_MEMORY_LIMIT: u64 = 2_000_000_000;
 const LIBRARY_ENTRY: &str = "binaries/linux64/Thermal_Examples_RodHeating.so";
 
+/// What one run of the release binary took: wall time, the process's own
+/// user and system CPU time, and its peak resident memory in bytes.
+#[derive(Clone, Copy)]
+struct Measured {
+    wall: Duration,
+    user: Duration,
+    system: Duration,
+    peak: u64,
+}
+
 /// `mofmu export` of the rod with `n` volumes: wall time and the process's
 /// peak resident memory in bytes.
-#[cfg(unix)]
 fn export_measured(
     repo: &Path,
     n: u32,
     out: &Path,
     cache: &Path,
 ) -> Result<(Duration, u64), String> {
+    let m = run_measured(repo, &rod_export_args(n, out)?, cache)?;
+    Ok((m.wall, m.peak))
+}
+
+/// Runs the release binary with `args` in the repository and measures it.
+#[cfg(unix)]
+fn run_measured(repo: &Path, args: &[String], cache: &Path) -> Result<Measured, String> {
     use std::process::Command;
-    let args = rod_export_args(n, out)?;
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_mofmu"))
-        .args(&args)
+        .args(args)
         .current_dir(repo)
         .env("MOFMU_CACHE_DIR", cache)
         .stdout(std::process::Stdio::null())
         .spawn()
         .map_err(|e| format!("running mofmu: {e}"))?;
-    // wait4 instead of Child::wait: it reports the child's own peak RSS.
+    // wait4 instead of Child::wait: it reports the child's own peak RSS
+    // and CPU times.
     let mut status = 0;
     // SAFETY: rusage is plain data, and the pid is our own unwaited child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let pid = child.id() as libc::pid_t;
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let elapsed = started.elapsed();
+    let wall = started.elapsed();
     if waited != pid || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
         return Err(format!("mofmu {} failed (status {status})", args.join(" ")));
     }
-    // ru_maxrss is in KiB on Linux.
-    Ok((elapsed, usage.ru_maxrss as u64 * 1024))
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    Ok(Measured {
+        wall,
+        user: time(usage.ru_utime),
+        system: time(usage.ru_stime),
+        // ru_maxrss is in KiB on Linux.
+        peak: usage.ru_maxrss as u64 * 1024,
+    })
 }
 
 #[cfg(not(unix))]
-fn export_measured(_: &Path, _: u32, _: &Path, _: &Path) -> Result<(Duration, u64), String> {
-    Err("the large-export benchmark measures memory with wait4 (Unix only)".into())
+fn run_measured(_: &Path, _: &[String], _: &Path) -> Result<Measured, String> {
+    Err("the export benchmarks measure memory and CPU time with wait4 (Unix only)".into())
 }
 
 fn zip_entry(fmu: &Path, name: &str) -> Result<Vec<u8>, String> {
@@ -652,5 +686,166 @@ fn large_export_group(
             "NO"
         }
     );
+    Ok(())
+}
+
+/// Chain sizes of the component-array group (each element is a conductor
+/// and a capacitor: two instances, twelve variables, one state).
+const CHAIN_SIZES: &[u32] = &[10_000, 100_000];
+/// The issue's bounds: a warm-cache export of the chain at n = 10^5 (on a
+/// quiet machine), and the chain's derivatives per state against the rod's.
+const CHAIN_EXPORT_LIMIT: Duration = Duration::from_secs(5);
+const CHAIN_DERIVATIVES_LIMIT: f64 = 2.0;
+const ACC4: &str = "test_data/language/Acc4.mo";
+
+/// The arguments of `mofmu export` of Acc4's chain with `n` elements.
+fn chain_export_args(n: u32, out: &Path) -> Result<Vec<String>, String> {
+    let mut args = vec!["export".to_string()];
+    args.extend(THERMAL.iter().map(|s| s.to_string()));
+    args.push(ACC4.to_string());
+    args.extend(
+        [
+            "--model",
+            "Acc4.Chain",
+            "--set",
+            &format!("n={n}"),
+            "-o",
+            path_arg(out)?,
+        ]
+        .map(str::to_string),
+    );
+    Ok(args)
+}
+
+/// Issue 21's scale bar for component arrays: the chain's export and its
+/// derivatives, each side by side with the rod at the same n.
+fn chain_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result<(), String> {
+    let chain = |n: u32| scratch.join(format!("Chain_{n}.fmu"));
+    let rod = |n: u32| scratch.join(format!("RodHeating_chain_{n}.fmu"));
+    // Fill the cache: every size after these compiles nothing.
+    mofmu(
+        repo,
+        &chain_export_args(3, &chain(3))?
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        Some(cache),
+    )?;
+    mofmu_export(repo, 5, &rod(5), cache)?;
+    let library = zip_entry(&chain(3), "binaries/linux64/Acc4_Chain.so")?;
+    let mut rows: Vec<(Row, Vec<Measured>)> = Vec::new();
+    for &n in CHAIN_SIZES {
+        rows.push((Row::new(&format!("export Acc4.Chain n={n}")), Vec::new()));
+        rows.push((Row::new(&format!("export RodHeating n={n}")), Vec::new()));
+    }
+    for _ in 0..runs {
+        for (i, &n) in CHAIN_SIZES.iter().enumerate() {
+            let m = run_measured(repo, &chain_export_args(n, &chain(n))?, cache)?;
+            rows[2 * i].0.add(m.wall);
+            rows[2 * i].1.push(m);
+            let m = run_measured(repo, &rod_export_args(n, &rod(n))?, cache)?;
+            rows[2 * i + 1].0.add(m.wall);
+            rows[2 * i + 1].1.push(m);
+        }
+    }
+    println!("export of the chain and the rod, warm cache (release binary)");
+    println!(
+        "  {:<32} {:>10} {:>10} {:>10} {:>9}   wall (min .. max)",
+        "", "wall", "user", "system", "peak"
+    );
+    let median = |mut v: Vec<Duration>| {
+        v.sort();
+        let mid = v.len() / 2;
+        if v.len() % 2 == 1 {
+            v[mid]
+        } else {
+            (v[mid - 1] + v[mid]) / 2
+        }
+    };
+    for (row, measured) in &rows {
+        println!(
+            "  {:<32} {:>10} {:>10} {:>10} {:>6.0} MB   ({} .. {})",
+            row.name,
+            show(row.median()),
+            show(median(measured.iter().map(|m| m.user).collect())),
+            show(median(measured.iter().map(|m| m.system).collect())),
+            measured.iter().map(|m| m.peak).max().unwrap_or(0) as f64 / 1e6,
+            show(row.min()),
+            show(row.max())
+        );
+    }
+    for (i, &n) in CHAIN_SIZES.iter().enumerate() {
+        let so = zip_entry(&chain(n), "binaries/linux64/Acc4_Chain.so")?;
+        let ratio = rows[2 * i].0.median().as_secs_f64() / rows[2 * i + 1].0.median().as_secs_f64();
+        println!(
+            "  n={n}: chain / rod export time = {ratio:.2}; chain .so identical to n=3: {}",
+            if so == library { "yes" } else { "NO" }
+        );
+    }
+    let last = 2 * (CHAIN_SIZES.len() - 1);
+    println!(
+        "  chain n={} under {} s: {}",
+        CHAIN_SIZES[CHAIN_SIZES.len() - 1],
+        CHAIN_EXPORT_LIMIT.as_secs(),
+        if rows[last].0.median() <= CHAIN_EXPORT_LIMIT {
+            "yes"
+        } else {
+            "NO"
+        }
+    );
+    println!();
+
+    // --- Derivatives per state, chain against rod ----------------------------
+    let loaded: Vec<(u32, Fmu, Fmu)> = CHAIN_SIZES
+        .iter()
+        .map(|&n| {
+            let c = Fmu::load(&chain(n)).map_err(|e| format!("loading the chain n={n}: {e}"))?;
+            let r = Fmu::load(&rod(n)).map_err(|e| format!("loading the rod n={n}: {e}"))?;
+            Ok((n, c, r))
+        })
+        .collect::<Result<_, String>>()?;
+    let mut evaluators = Vec::new();
+    for (n, c, r) in &loaded {
+        evaluators.push((
+            Evaluator::new(c).map_err(|e| format!("chain n={n}: {e}"))?,
+            Row::new(&format!("chain derivatives n={n}")),
+        ));
+        evaluators.push((
+            Evaluator::new(r).map_err(|e| format!("rod n={n}: {e}"))?,
+            Row::new(&format!("rod derivatives n={n}")),
+        ));
+    }
+    for _ in 0..runs {
+        for (evaluator, row) in evaluators.iter_mut() {
+            row.add(evaluator.sample()?);
+        }
+    }
+    println!(
+        "fmi2SetContinuousStates + fmi2GetDerivatives, chain against rod (harness Instance API)"
+    );
+    let per_state = |(evaluator, row): &(Evaluator, Row)| {
+        row.median().as_secs_f64() * 1e9 / evaluator.states.len() as f64
+    };
+    for e in &evaluators {
+        println!(
+            "  {:<32} {:>12.0} ns {:>8.2} ns/state   ({:.0} .. {:.0} ns)",
+            e.1.name,
+            e.1.median().as_secs_f64() * 1e9,
+            per_state(e),
+            e.1.min().as_secs_f64() * 1e9,
+            e.1.max().as_secs_f64() * 1e9
+        );
+    }
+    for (i, &n) in CHAIN_SIZES.iter().enumerate() {
+        let ratio = per_state(&evaluators[2 * i]) / per_state(&evaluators[2 * i + 1]);
+        println!(
+            "  n={n}: chain / rod per state = {ratio:.2} (bound {CHAIN_DERIVATIVES_LIMIT}: {})",
+            if ratio <= CHAIN_DERIVATIVES_LIMIT {
+                "met"
+            } else {
+                "NOT met"
+            }
+        );
+    }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! No equations live at this level.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BinaryHeap;
 
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
@@ -49,10 +49,12 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         return Err(diags);
     }
 
-    // Nodes: blocks in instance order, then copies.
+    // Nodes: blocks in instance order, then copies; what each reads and
+    // writes, as offsets in R (one flat list per direction, so that a
+    // schedule of millions of nodes is a few allocations, not millions).
     let mut nodes: Vec<Step> = Vec::new();
-    let mut reads: Vec<Vec<usize>> = Vec::new();
-    let mut writes: Vec<Vec<usize>> = Vec::new();
+    let mut reads = Lists::default();
+    let mut writes = Lists::default();
     for (i, inst) in sys.instances.iter().enumerate() {
         let class = &sys.classes[inst.class].causalized.causal;
         for (k, b) in class.blocks.iter().enumerate() {
@@ -60,40 +62,40 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                 instance: i,
                 block: k,
             });
-            reads.push(b.reads.iter().map(|s| inst.slot_offsets[*s]).collect());
-            writes.push(b.writes.iter().map(|s| inst.slot_offsets[*s]).collect());
+            reads.push(b.reads.iter().map(|s| inst.slot_offsets[*s]));
+            writes.push(b.writes.iter().map(|s| inst.slot_offsets[*s]));
         }
     }
     for c in copies {
-        reads.push(c.sources.iter().map(|s| s.0).collect());
-        writes.push(vec![c.target]);
+        reads.push(c.sources.iter().map(|s| s.0));
+        writes.push(std::iter::once(c.target));
         nodes.push(Step::Copy(c));
     }
 
-    // Who writes each variable (keyed by its first element in R).
-    let mut writers: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (n, ws) in writes.iter().enumerate() {
-        for w in ws {
-            writers.entry(*w).or_default().push(n);
-        }
-    }
+    // Who writes each variable (keyed by its first element in R), in node
+    // order.
+    let writers = writes.inverted(sys.reals.len());
     let owner = |n: usize| -> Option<usize> {
         match &nodes[n] {
             Step::Block { instance, .. } => Some(*instance),
             Step::Copy(_) => None,
         }
     };
-    for (var, ws) in &writers {
-        let first = ws[0];
+    for var in 0..writers.len() {
+        let ws = writers.get(var);
+        let Some(&first) = ws.first() else {
+            continue;
+        };
         if let Some(&other) = ws
             .iter()
             .find(|w| owner(**w).is_none() || owner(**w) != owner(first))
         {
             if other != first {
-                diags.push(twice(sys, *var, &nodes[first], &nodes[other]));
+                diags.push(twice(sys, var, &nodes[first], &nodes[other]));
             }
         }
     }
+    let written = |v: usize| !writers.get(v).is_empty();
     let balance_vars: std::collections::BTreeSet<usize> =
         sys.balances.iter().map(|b| b.balance).collect();
     let known = |v: usize| {
@@ -124,7 +126,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                 continue;
             }
             let off = inst.var_offset[vi].expect("Real variables are laid out");
-            if !writers.contains_key(&off) {
+            if !written(off) {
                 let what = match v.connector {
                     Some(c) => model.connectors[c].name.clone(),
                     None => v.name.clone(),
@@ -147,14 +149,13 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
         }
     }
-    for (n, rs) in reads.iter().enumerate() {
-        for r in rs {
-            if !known(*r) && !writers.contains_key(r) && sys.reals[*r].kind != RealKind::Input {
-                let _ = n;
+    for n in 0..reads.len() {
+        for &r in reads.get(n) {
+            if !known(r) && !written(r) && sys.reals[r].kind != RealKind::Input {
                 // Unconnected inputs were reported above; anything else
                 // unwritten is a variable nobody determines.
                 if !diags.iter().any(|d| d.code == "MC056") {
-                    diags.push(never_determined(sys, *r));
+                    diags.push(never_determined(sys, r));
                 }
             }
         }
@@ -167,30 +168,27 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
 
     // Edges writer -> reader, then Kahn's algorithm by node number.
     let n = nodes.len();
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut indeg = vec![0usize; n];
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (r, rs) in reads.iter().enumerate() {
-        let mut seen = Vec::new();
-        for v in rs {
-            if let Some(ws) = writers.get(v) {
-                for &w in ws {
-                    if w != r && !seen.contains(&w) {
-                        seen.push(w);
-                        succ[w].push(r);
-                        preds[r].push(w);
-                        indeg[r] += 1;
-                    }
+    let mut preds = Lists::default();
+    let mut seen = Vec::new();
+    for r in 0..n {
+        seen.clear();
+        for v in reads.get(r) {
+            for &w in writers.get(*v) {
+                if w != r && !seen.contains(&w) {
+                    seen.push(w);
                 }
             }
         }
+        preds.push(seen.iter().copied());
     }
+    let succ = preds.inverted(n);
+    let mut indeg: Vec<usize> = (0..n).map(|r| preds.get(r).len()).collect();
     let mut ready: BinaryHeap<Reverse<usize>> =
         (0..n).filter(|i| indeg[*i] == 0).map(Reverse).collect();
     let mut order = Vec::with_capacity(n);
     while let Some(Reverse(x)) = ready.pop() {
         order.push(x);
-        for &s in &succ[x] {
+        for &s in succ.get(x) {
             indeg[s] -= 1;
             if indeg[s] == 0 {
                 ready.push(Reverse(s));
@@ -212,6 +210,61 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         return Err(diags);
     }
     Ok(schedule)
+}
+
+/// A list of numbers per node, all in one vector: node `i`'s are
+/// `items[start[i]..start[i + 1]]`.
+#[derive(Debug)]
+struct Lists {
+    start: Vec<usize>,
+    items: Vec<usize>,
+}
+
+impl Default for Lists {
+    fn default() -> Lists {
+        Lists {
+            start: vec![0],
+            items: Vec::new(),
+        }
+    }
+}
+
+impl Lists {
+    /// Appends the next node's list.
+    fn push(&mut self, items: impl Iterator<Item = usize>) {
+        self.items.extend(items);
+        self.start.push(self.items.len());
+    }
+
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn get(&self, i: usize) -> &[usize] {
+        &self.items[self.start[i]..self.start[i + 1]]
+    }
+
+    /// The inverse relation over `0..targets`: for every number, the nodes
+    /// whose lists hold it, in node order (a counting sort, linear in the
+    /// items).
+    fn inverted(&self, targets: usize) -> Lists {
+        let mut start = vec![0usize; targets + 1];
+        for &t in &self.items {
+            start[t + 1] += 1;
+        }
+        for t in 0..targets {
+            start[t + 1] += start[t];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0usize; self.items.len()];
+        for node in 0..self.len() {
+            for &t in self.get(node) {
+                items[fill[t]] = node;
+                fill[t] += 1;
+            }
+        }
+        Lists { start, items }
+    }
 }
 
 /// `MX005` for a variable that is read but that nothing determines, at the
@@ -329,12 +382,7 @@ fn twice(sys: &System, var: usize, a: &Step, b: &Step) -> Diagnostic {
     .with_help("connect each input to exactly one determining side")
 }
 
-fn algebraic_loop(
-    sys: &System,
-    nodes: &[Step],
-    preds: &[Vec<usize>],
-    indeg: &[usize],
-) -> Diagnostic {
+fn algebraic_loop(sys: &System, nodes: &[Step], preds: &Lists, indeg: &[usize]) -> Diagnostic {
     // Walk backwards through unfinished nodes until one repeats: a cycle.
     let start = (0..nodes.len())
         .find(|i| indeg[*i] > 0)
@@ -342,7 +390,8 @@ fn algebraic_loop(
     let mut path = vec![start];
     let mut cur = start;
     loop {
-        let next = preds[cur]
+        let next = preds
+            .get(cur)
             .iter()
             .copied()
             .find(|p| indeg[*p] > 0)

@@ -950,6 +950,60 @@ fn the_library_is_the_same_for_every_size_and_its_resource_is_checked() {
     assert!(x.iter().all(|&t| t == 300.0), "start values are not read");
 }
 
+/// Issue 21's scale bar for component arrays: Acc4's chain of `n`
+/// conductor–capacitor pairs exported at n = 10 and n = 10^4 ships the same
+/// shared library, and the second export compiles nothing (n instances of a
+/// class add no class code; the sizes live in the system resource). The
+/// large chain loads back with its 10^4 states at their start value.
+#[test]
+fn a_component_array_ships_the_same_library_at_every_size() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/Acc4.mo",
+    ]);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let cache = ObjectCache::new(dir.path().join("cache"));
+    let small = dir.path().join("chain10.fmu");
+    let large = dir.path().join("chain10000.fmu");
+    let first = package(
+        &export(&lib, "Acc4.Chain", &[set("n", 10.0)]),
+        &small,
+        &cache,
+    );
+    assert!(
+        first.objects_compiled > 0,
+        "the first export compiles the kernels"
+    );
+    let report = package(
+        &export(&lib, "Acc4.Chain", &[set("n", 10_000.0)]),
+        &large,
+        &cache,
+    );
+    assert_eq!(
+        (report.objects_compiled, report.library_from_cache),
+        (0, true),
+        "the chain at n = 10^4 compiled something"
+    );
+    let so = "binaries/linux64/Acc4_Chain.so";
+    assert!(
+        zip_entry(&small, so) == zip_entry(&large, so),
+        "the library differs between n = 10 and n = 10^4"
+    );
+    let resource = "resources/mofmu_system.bin";
+    assert_ne!(zip_entry(&small, resource), zip_entry(&large, resource));
+
+    let fmu = mofmu::harness::Fmu::load(&large).expect("loads");
+    assert_eq!(fmu.model_description().derivatives.len(), 10_000);
+    let mut inst = fmu.instantiate("chain", false).expect("instantiates");
+    inst.setup_experiment(None, 0.0, None).expect("setup");
+    inst.enter_initialization_mode().expect("init");
+    inst.exit_initialization_mode().expect("exit init");
+    let mut x = vec![0.0; 10_000];
+    inst.get_continuous_states(&mut x).expect("states");
+    assert!(x.iter().all(|&t| t == 300.0), "start values are not read");
+}
+
 /// Issue 21's Acc2: a replaceable medium redeclared per instance checks
 /// clean, exports one kernel per specialisation (the vessel with water as
 /// written, with oil specialised) and matches the closed form of its
