@@ -451,6 +451,15 @@ fn check_finds_every_compliance_fault_export_finds() {
         ]),
     ));
     libraries.push(("Mechanical".into(), examples(&["examples/Mechanical.mo"])));
+    libraries.push((
+        "ThermoFluidStream".into(),
+        examples(&[
+            "examples/Base.mo",
+            "examples/Signals.mo",
+            "examples/Thermal",
+            "examples/ThermoFluidStream",
+        ]),
+    ));
 
     let mut clean = 0;
     let mut exported_classes = 0;

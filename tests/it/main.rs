@@ -21,5 +21,6 @@ mod rod_twin;
 mod runtime;
 mod syntax;
 mod tearing;
+mod thermofluid;
 mod units;
 mod watch;
