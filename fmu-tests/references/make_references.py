@@ -417,6 +417,38 @@ def acc5_maybe_heated(with_heater: bool) -> Callable[[np.ndarray], dict[str, np.
     return solve
 
 
+def acc_medium_heated_gas(t: np.ndarray) -> dict[str, np.ndarray]:
+    """AccMedium.HeatedGas: an isobaric ideal-gas volume (rho = p/(R T),
+    h = cp (T - T_ref)) with a through-flow, a heater and a loss:
+
+        m cp T' = m_flow cp (T_in - T) + Q - G (T - T_amb),  m = p V/(R T)
+
+    solved with Radau (rtol 1e-12), the state's density and enthalpy from
+    the ideal-gas law."""
+    p, v, m_flow, t_in, q, g, t_amb = 1e5, 0.5, 0.002, 283.15, 400.0, 2.0, 293.15
+    r, cp, t_ref = 287.05, 1005.0, 273.15
+
+    def rhs(_t: float, y: np.ndarray) -> np.ndarray:
+        temperature = y[0]
+        m = p * v / (r * temperature)
+        return np.array([(m_flow * cp * (t_in - temperature) + q - g * (temperature - t_amb)) / (m * cp)])
+
+    sol = solve_ivp(rhs, (0.0, float(t[-1])), [293.15], method="Radau", rtol=1e-12, atol=1e-12, t_eval=t)
+    if not sol.success:
+        raise RuntimeError(f"AccMedium_HeatedGas: Radau failed: {sol.message}")
+    temperature = sol.y[0]
+    rho = p / (r * temperature)
+    return {
+        "T": temperature,
+        "rho": rho,
+        "h": cp * (temperature - t_ref),
+        "m": rho * v,
+        "T_state": temperature,
+        "rho_in": np.full_like(t, p / (r * t_in)),
+        "rho_amb": np.full_like(t, p / (r * t_amb)),
+    }
+
+
 # The reference file name (without .csv) -> the function that computes it.
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "StepIntegrator": step_integrator,
@@ -441,6 +473,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "Acc5_Moon": acc5_moon,
     "Acc5_MaybeHeated": acc5_maybe_heated(True),
     "Acc5_MaybeHeated_off": acc5_maybe_heated(False),
+    "AccMedium_HeatedGas": acc_medium_heated_gas,
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)

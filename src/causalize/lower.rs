@@ -173,12 +173,12 @@ impl<'m> Lowerer<'m> {
                 .with_help("remove the string; only numbers and Booleans are values here"))
             }
             ExprKind::Ref(r) => self.reference_value(r, e.span)?,
-            ExprKind::FunctionCall { func, args } => {
+            ExprKind::FunctionCall { func, args, output } => {
                 let mut lowered = Vec::with_capacity(args.len());
                 for a in args {
                     lowered.push(self.lower(a, ctx)?);
                 }
-                Value::Scalar(Ex::User(func.symbol().into(), lowered, false))
+                Value::Scalar(Ex::User(func.output_symbol(*output).into(), lowered, false))
             }
             ExprKind::Unary(op, a) => {
                 let a = self.value(a, ctx)?;

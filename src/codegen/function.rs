@@ -4,8 +4,10 @@
 //! Calling convention (ARCHITECTURE.md): every argument is a `double` (an
 //! Integer or Boolean input too; a record input is its fields in
 //! declaration order), after the evaluation context and the calling
-//! instance's name, which a failure is reported for; the one output is the
-//! return value. The twin takes the arguments, then their tangents, and
+//! instance's name, which a failure is reported for; the output is the
+//! return value. A function of several outputs (or of a record output)
+//! compiles to one such C function per flat output,
+//! `FunctionModel::output_symbol`. The twin takes the arguments, then their tangents, and
 //! returns the output's tangent. A failure (a logarithm or square root out
 //! of its domain, a result that is not finite or never assigned) calls
 //! `mofmu_fail` like a kernel's failed check. Functions never call the FMI
@@ -81,13 +83,24 @@ pub fn unit(f: &FunctionModel) -> FunctionUnit {
     let callees: Vec<(String, usize)> = f
         .callees()
         .iter()
-        .map(|c| (c.symbol(), c.inputs().count()))
+        .flat_map(|c| {
+            let n = c.inputs().count();
+            (0..c.outputs().count()).map(move |k| (c.output_symbol(k), n))
+        })
         .collect();
     text.push_str(&prototypes_for(&callees));
     text.push_str(HELPERS);
-    g.function(&mut text, &symbol, false);
-    text.push('\n');
-    g.function(&mut text, &symbol, true);
+    // One C function (and its twin) per flat output: a record result is
+    // computed once per field it is read for.
+    for k in 0..f.outputs().count() {
+        if k > 0 {
+            text.push('\n');
+        }
+        let sym = f.output_symbol(k);
+        g.function(&mut text, &sym, f.output(k), false);
+        text.push('\n');
+        g.function(&mut text, &sym, f.output(k), true);
+    }
     let digest = Sha256::digest(format!("{}\n{}", env!("CARGO_PKG_VERSION"), text).as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
     FunctionUnit {
@@ -127,8 +140,9 @@ impl<'a> FnGen<'a> {
         }
     }
 
-    /// `F` (or its twin `F_t`): declarations, statements, the result.
-    fn function(&self, out: &mut String, symbol: &str, tangent: bool) {
+    /// `F` (or its twin `F_t`) returning local `o`: declarations,
+    /// statements, the result.
+    fn function(&self, out: &mut String, symbol: &str, o: usize, tangent: bool) {
         let f = self.f;
         let inputs: Vec<usize> = f.inputs().collect();
         let mut params = vec![
@@ -165,7 +179,6 @@ impl<'a> FnGen<'a> {
         for c in &self.body {
             self.emit(out, c, 1, tangent);
         }
-        let o = f.output;
         let _ = writeln!(out, "mofmu_end_:");
         let message = c_string(&format!(
             "function {} gave no finite value for its output {}",
@@ -406,8 +419,8 @@ fn lower(e: &Expr) -> Ex {
             Some((f, _)) => Ex::Call(f, args.iter().map(lower).collect()),
             None => Ex::Real(f64::NAN),
         },
-        ExprKind::FunctionCall { func, args } => Ex::User(
-            func.symbol().into(),
+        ExprKind::FunctionCall { func, args, output } => Ex::User(
+            func.output_symbol(*output).into(),
             args.iter().map(lower).collect(),
             false,
         ),

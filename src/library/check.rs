@@ -90,12 +90,20 @@ pub(crate) fn check_class(
                 return skipped;
             }
             let result = if kind == ClassKind::Function {
-                db.function(id).map(|_| ())
+                db.function(id).map(|f| {
+                    // Its body's units, in the units its variables declare.
+                    match db.model(id) {
+                        Ok(model) if check_units => {
+                            crate::units::function_units(&f, &model, db.unit_signatures())
+                        }
+                        _ => Vec::new(),
+                    }
+                })
             } else {
-                db.model(id).map(|_| ())
+                db.model(id).map(|_| Vec::new())
             };
             return ClassCheck {
-                diagnostics: result.err().unwrap_or_default(),
+                diagnostics: result.unwrap_or_else(|ds| ds),
                 compiled: false,
             };
         }

@@ -312,7 +312,7 @@ impl<'a> Elaborator<'a> {
                 };
                 self.variable(comp, variable, own_mods, model, pending, diags)
             }
-            TypeShape::Record(cid) => self.record(comp, cid, &dims, model, diags),
+            TypeShape::Record(cid) => self.record(comp, cid, &dims, model, pending, diags),
             TypeShape::Connector(cid) => {
                 if !dims.is_empty() {
                     diags.push(
@@ -508,6 +508,7 @@ impl<'a> Elaborator<'a> {
         cid: ClassId,
         dims: &[&'a ast::Expr],
         model: &mut ClassModel,
+        pending: &mut Pending<'a>,
         diags: &mut Vec<Diagnostic>,
     ) {
         let unsupported = |what: &str| {
@@ -523,9 +524,30 @@ impl<'a> Elaborator<'a> {
             diags.push(unsupported("an array"));
             return;
         }
-        if comp.modification.is_some() {
-            diags.push(unsupported("a modifier or binding"));
-            return;
+        let mut field_values: Vec<(&'a ast::Name, &'a ast::Expr)> = Vec::new();
+        if let Some(m) = &comp.modification {
+            for arg in &m.arguments {
+                match arg {
+                    Argument::Modify {
+                        each: None,
+                        final_: None,
+                        name,
+                        modification:
+                            Some(ast::Modification {
+                                arguments,
+                                binding: Some(value),
+                                ..
+                            }),
+                        ..
+                    } if arguments.is_empty() && name.parts.len() == 1 => {
+                        field_values.push((name, value))
+                    }
+                    _ => {
+                        diags.push(unsupported("a modifier other than `field = value`"));
+                        return;
+                    }
+                }
+            }
         }
         let record = match self.class(cid) {
             Ok(r) => r,
@@ -553,6 +575,32 @@ impl<'a> Elaborator<'a> {
             v.binding = None;
             v.description = comp.description.clone();
             model.vars.push(v);
+        }
+        let first = model.vars.len() - record.vars.len();
+        // `State s(T = 300)`: a field's value, resolved with the class's
+        // bindings.
+        for (name, value) in field_values {
+            let field = &name.parts[0].name;
+            match record.vars.iter().position(|f| f.name == *field) {
+                Some(k) => pending.values.push((first + k, Value::Binding, value)),
+                None => diags.push(
+                    Diagnostic::error(
+                        "MC074",
+                        name.span,
+                        format!("record `{}` has no field `{field}`", record.qualified),
+                    )
+                    .with_label("no such field")
+                    .with_help("modify one of the record's fields"),
+                ),
+            }
+        }
+        // `State s = f(p, T);`: each field bound to its part of the value.
+        if let Some(value) = comp.modification.as_ref().and_then(|m| m.binding.as_ref()) {
+            pending.record_bindings.push(super::names::RecordBinding {
+                vars: (first..model.vars.len()).collect(),
+                fields: record.vars.iter().map(|f| f.name.clone()).collect(),
+                value,
+            });
         }
     }
 

@@ -42,6 +42,9 @@ pub enum ExprKind {
     FunctionCall {
         func: std::sync::Arc<super::function::FunctionModel>,
         args: Vec<Expr>,
+        /// Which flat output the call reads (`FunctionModel::outputs`):
+        /// 0 for a scalar result, a field's position for a record result.
+        output: usize,
     },
     /// `if c1 then e1 elseif c2 then e2 else e3`
     If {

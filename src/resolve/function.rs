@@ -1,6 +1,6 @@
 //! Functions resolved into a syntax-free model: the function's variables
-//! (its class model's, so a record input is its fields), its one output,
-//! and its algorithm as statements over them. Calls of user functions in
+//! (its class model's, so a record input or output is its fields), its
+//! outputs, and its algorithm as statements over them. Calls of user functions in
 //! any class resolve here too: the callee (declared before the call, no
 //! recursion) and the arguments matched to its inputs.
 
@@ -25,8 +25,11 @@ pub struct FunctionModel {
     pub locals: Vec<Local>,
     /// The inputs as a caller passes them: a scalar, or a record's fields.
     pub params: Vec<Param>,
-    /// Index of the one output in `locals`.
-    pub output: usize,
+    /// The outputs in declaration order: a scalar, or a record's fields
+    /// (`output State state;` is `state.p`, `state.T`). A call reads one
+    /// of the flat outputs (`ExprKind::FunctionCall::output`); each
+    /// compiles to its own C function.
+    pub results: Vec<Param>,
     pub body: Vec<Statement>,
     /// The function's name where it is declared.
     pub span: Span,
@@ -46,6 +49,37 @@ impl FunctionModel {
     /// The locals of the inputs, in the order a call passes its arguments.
     pub fn inputs(&self) -> impl Iterator<Item = usize> + '_ {
         self.params.iter().flat_map(|p| p.locals.iter().copied())
+    }
+
+    /// The locals of the outputs, flat (a record output is its fields).
+    pub fn outputs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.results.iter().flat_map(|p| p.locals.iter().copied())
+    }
+
+    /// The local of flat output `k`.
+    pub fn output(&self, k: usize) -> usize {
+        self.outputs().nth(k).unwrap_or(0)
+    }
+
+    /// The C symbol of the function computing flat output `k`: the
+    /// function's own symbol when it has one output, else that symbol and
+    /// the output's name (`F_Medium_setState_pT__state_T`).
+    pub fn output_symbol(&self, k: usize) -> String {
+        if self.outputs().count() <= 1 {
+            return self.symbol();
+        }
+        let name: String = self.locals[self.output(k)]
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("{}__{name}", self.symbol())
+    }
+
+    /// Whether the first output is a record (a call then stands for a
+    /// record, never for a number).
+    pub fn returns_record(&self) -> bool {
+        self.results.first().is_some_and(|r| !r.fields.is_empty())
     }
 
     /// The functions this one calls directly.
@@ -155,7 +189,7 @@ pub enum Role {
     Protected,
 }
 
-/// One input as a caller sees it.
+/// One input (or output) as a caller sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Param {
     pub name: String,
@@ -260,7 +294,7 @@ impl Elaborator<'_> {
         let model = self.class(id)?;
         let node = self.tree.get(id);
         let mut diags = Vec::new();
-        let (locals, params, output) = function_locals(&model, node.def.name.span, &mut diags);
+        let (locals, params, results) = function_locals(&model, node.def.name.span, &mut diags);
         let mut body = Vec::new();
         if let ClassBody::Long(b) = &node.def.body {
             if let Some(statements) = b.sections.iter().find_map(|s| match s {
@@ -284,7 +318,7 @@ impl Elaborator<'_> {
             qualified: node.qualified.clone(),
             locals,
             params,
-            output: output.unwrap_or(0),
+            results,
             body,
             span: node.def.name.span,
         })
@@ -299,11 +333,83 @@ impl Elaborator<'_> {
     ) -> Vec<Statement> {
         let mut out = Vec::new();
         for st in statements {
-            if let Some(s) = self.statement(scope, model, st, diags) {
+            if let Some(assigns) = self.record_assignment(scope, model, st, diags) {
+                out.extend(assigns);
+            } else if let Some(s) = self.statement(scope, model, st, diags) {
                 out.push(s);
             }
         }
         out
+    }
+
+    /// `r := value` for a record variable `r` of the function (its output,
+    /// most often): one assignment per field, in declaration order. `None`
+    /// when the statement is not an assignment to a whole record.
+    fn record_assignment(
+        &mut self,
+        scope: &mut Scope,
+        model: &ClassModel,
+        st: &ast::Statement,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Vec<Statement>> {
+        let ast::Statement::Assign {
+            target,
+            value,
+            span,
+        } = st
+        else {
+            return None;
+        };
+        let [part] = target.parts.as_slice() else {
+            return None;
+        };
+        if !part.subscripts.is_empty() {
+            return None;
+        }
+        let prefix = format!("{}.", part.name.name);
+        let fields: Vec<(usize, String)> = model
+            .vars
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.name.strip_prefix(&prefix).map(|f| (i, f.to_string())))
+            .collect();
+        if fields.is_empty() {
+            return None;
+        }
+        if fields
+            .iter()
+            .any(|(i, _)| model.vars[*i].causality == ClassCausality::Input)
+        {
+            diags.push(function_error(
+                "MC072",
+                target.span,
+                format!("`{}` is an input of the function", part.name.name),
+                "assignment to an input",
+                "assign to an output or a protected variable; inputs are read only",
+            ));
+            return Some(Vec::new());
+        }
+        let names: Vec<String> = fields.iter().map(|(_, f)| f.clone()).collect();
+        match self.record_value(scope, &names, value) {
+            Ok(values) => {
+                values.iter().for_each(|v| check_expr(v, diags));
+                Some(
+                    fields
+                        .iter()
+                        .zip(values)
+                        .map(|((i, _), value)| Statement::Assign {
+                            target: *i,
+                            value,
+                            span: *span,
+                        })
+                        .collect(),
+                )
+            }
+            Err(d) => {
+                diags.push(d);
+                Some(Vec::new())
+            }
+        }
     }
 
     fn expr_checked(
@@ -425,7 +531,9 @@ impl Elaborator<'_> {
     /// A call `func(args)` written in a class or function whose scope is
     /// `scope`: `None` when `func` names no user function (a built-in, or
     /// nothing: the causaliser says which), else the resolved call or the
-    /// reason it has none.
+    /// reason it has none. The call stands for a number: a function whose
+    /// result is a record is refused here (MC079); `record_value` reads
+    /// its fields.
     pub(super) fn user_call(
         &mut self,
         scope: &mut Scope,
@@ -434,52 +542,78 @@ impl Elaborator<'_> {
         named: &[(ast::Ident, ast::Expr)],
         span: Span,
     ) -> Option<Expr> {
+        let f = match self.callee(scope, func, span)? {
+            Ok(f) => f,
+            Err(d) => return Some(faulty(d, span)),
+        };
+        if f.returns_record() {
+            return Some(faulty(
+                function_error(
+                    "MC079",
+                    span,
+                    format!(
+                        "function `{}` returns a record, not a number",
+                        f.qualified
+                    ),
+                    "record where a number is expected",
+                    "pass the result to a function input of its record type, or bind it to a record variable and use its fields",
+                ),
+                span,
+            ));
+        }
+        Some(match self.call_args(scope, &f, args, named, span) {
+            Ok(args) => Expr {
+                kind: ExprKind::FunctionCall {
+                    func: f,
+                    args,
+                    output: 0,
+                },
+                span,
+            },
+            Err(d) => faulty(d, span),
+        })
+    }
+
+    /// The user function `func` names: `None` when it names no function
+    /// (a built-in, or nothing), else the function or why it cannot be
+    /// called (a record constructor where a number is expected, recursion,
+    /// a function with errors).
+    fn callee(
+        &mut self,
+        scope: &Scope,
+        func: &ast::Name,
+        span: Span,
+    ) -> Option<Result<Arc<FunctionModel>, Diagnostic>> {
         let found = self.tree.lookup(func, Some(scope.class_id()), func.span);
         let callee = match found {
             Ok(Resolved::Class(c)) => c,
-            Err(d) if d.code == "MC001" => return Some(faulty(d, span)),
+            Err(d) if d.code == "MC001" => return Some(Err(d)),
             _ => return None,
         };
         let node = self.tree.get(callee);
         match node.def.kind {
             ClassKind::Function => {}
             ClassKind::Record => {
-                return Some(faulty(
-                    function_error(
-                        "MC079",
-                        span,
-                        format!("a record `{}` is not a number", node.qualified),
-                        "record where a number is expected",
-                        "pass the record to a function input of its type, or use one of its fields",
-                    ),
+                return Some(Err(function_error(
+                    "MC079",
                     span,
-                ))
+                    format!("a record `{}` is not a number", node.qualified),
+                    "record where a number is expected",
+                    "pass the record to a function input of its type, or use one of its fields",
+                )))
             }
             _ => return None,
         }
         if self.fn_in_progress.contains(&callee) {
-            return Some(faulty(
-                function_error(
-                    "MC070",
-                    func.span,
-                    format!("function `{}` calls itself (recursion)", node.qualified),
-                    "recursive call",
-                    "write the computation with a `for` or `while` loop instead of recursion",
-                ),
-                span,
-            ));
+            return Some(Err(function_error(
+                "MC070",
+                func.span,
+                format!("function `{}` calls itself (recursion)", node.qualified),
+                "recursive call",
+                "write the computation with a `for` or `while` loop instead of recursion",
+            )));
         }
-        let f = match self.function(callee) {
-            Ok(f) => f,
-            Err(mut ds) => return Some(faulty(ds.remove(0), span)),
-        };
-        Some(match self.call_args(scope, &f, args, named, span) {
-            Ok(args) => Expr {
-                kind: ExprKind::FunctionCall { func: f, args },
-                span,
-            },
-            Err(d) => faulty(d, span),
-        })
+        Some(self.function(callee).map_err(|mut ds| ds.remove(0)))
     }
 
     /// The arguments of a call matched to the callee's inputs (positional
@@ -543,7 +677,7 @@ impl Elaborator<'_> {
         for (p, g) in f.params.iter().zip(given) {
             match g {
                 Some(a) if p.fields.is_empty() => out.push(self.resolve_expr(scope, a)),
-                Some(a) => out.extend(self.record_arg(scope, &p.fields, a)?),
+                Some(a) => out.extend(self.record_value(scope, &p.fields, a)?),
                 None => {
                     for &l in &p.locals {
                         match &f.locals[l].default {
@@ -562,10 +696,11 @@ impl Elaborator<'_> {
         Ok(out)
     }
 
-    /// A record argument as its fields, in the order `fields` names them:
-    /// a record variable of the caller, a record constant, or a record
-    /// constructor.
-    fn record_arg(
+    /// A record value as its fields, in the order `fields` names them: a
+    /// record variable of the caller, a record constant, a record
+    /// constructor (of constants, or of any expressions), or a call of a
+    /// function whose result is a record (one call per field read).
+    pub(super) fn record_value(
         &mut self,
         scope: &mut Scope,
         fields: &[String],
@@ -575,9 +710,9 @@ impl Elaborator<'_> {
             function_error(
                 "MC075",
                 a.span,
-                "this input is a record; the argument is not one".into(),
+                "a record is expected here; this is not one".into(),
                 "not a record",
-                "pass a record variable, a record constant or a record constructor",
+                "pass a record variable, a record constant, a record constructor or a call of a function returning a record",
             )
         };
         match &a.kind {
@@ -606,11 +741,143 @@ impl Elaborator<'_> {
                 }
             }
             ast::ExprKind::Call { func, args, named } => {
-                let value = self.constructor(scope.class_id(), func, args, named, a.span, 0)?;
-                value.fields_as_exprs(fields, a.span)
+                let is_record = matches!(
+                    self.tree.lookup(func, Some(scope.class_id()), func.span),
+                    Ok(Resolved::Class(c)) if self.tree.get(c).def.kind == ClassKind::Record
+                );
+                if is_record {
+                    return match self.constructor(scope.class_id(), func, args, named, a.span, 0) {
+                        Ok(value) => value.fields_as_exprs(fields, a.span),
+                        // Not constants: the constructor's fields are the
+                        // argument expressions themselves.
+                        Err(d) if d.code == "MC079" => {
+                            self.constructor_exprs(scope, func, args, named, fields, a.span)
+                        }
+                        Err(d) => Err(d),
+                    };
+                }
+                let f = match self.callee(scope, func, a.span) {
+                    Some(Ok(f)) => f,
+                    Some(Err(d)) => return Err(d),
+                    None => return Err(not_record()),
+                };
+                let Some(result) = f.results.first().filter(|r| !r.fields.is_empty()) else {
+                    return Err(not_record());
+                };
+                let args = self.call_args(scope, &f, args, named, a.span)?;
+                fields
+                    .iter()
+                    .map(|name| {
+                        let k = result
+                            .fields
+                            .iter()
+                            .position(|x| x == name)
+                            .ok_or_else(|| {
+                                function_error(
+                                    "MC075",
+                                    a.span,
+                                    format!(
+                                        "the record `{}` returns has no field `{name}`",
+                                        f.qualified
+                                    ),
+                                    "record of another type",
+                                    "pass a record of the type the input declares",
+                                )
+                            })?;
+                        Ok(Expr {
+                            kind: ExprKind::FunctionCall {
+                                func: f.clone(),
+                                args: args.clone(),
+                                output: k,
+                            },
+                            span: a.span,
+                        })
+                    })
+                    .collect()
             }
             _ => Err(not_record()),
         }
+    }
+
+    /// A record constructor `R(a, f = b)` whose arguments are expressions
+    /// (not all constants): its fields in the order `fields` names them,
+    /// each the expression given for it, or the field's literal default.
+    fn constructor_exprs(
+        &mut self,
+        scope: &mut Scope,
+        func: &ast::Name,
+        args: &[ast::Expr],
+        named: &[(ast::Ident, ast::Expr)],
+        fields: &[String],
+        span: Span,
+    ) -> Result<Vec<Expr>, Diagnostic> {
+        let Ok(Resolved::Class(record)) = self.tree.lookup(func, Some(scope.class_id()), func.span)
+        else {
+            return Err(function_error(
+                "MC075",
+                span,
+                "not a record constructor".into(),
+                "not a record",
+                "construct the record by its class name",
+            ));
+        };
+        let qualified = self.tree.get(record).qualified.clone();
+        let model = self.class(record).map_err(|mut ds| ds.remove(0))?;
+        let names: Vec<&str> = model.vars.iter().map(|v| v.name.as_str()).collect();
+        let arity = |message: String, at: Span| {
+            function_error(
+                "MC075",
+                at,
+                message,
+                "arguments do not match the record's fields",
+                &format!(
+                    "construct `{qualified}` from its fields: {}",
+                    names.join(", ")
+                ),
+            )
+        };
+        if args.len() > names.len() {
+            return Err(arity(
+                format!(
+                    "record `{qualified}` has {} field(s), {} given",
+                    names.len(),
+                    args.len()
+                ),
+                args[names.len()].span,
+            ));
+        }
+        let mut given: Vec<Option<&ast::Expr>> = vec![None; names.len()];
+        for (k, e) in args.iter().enumerate() {
+            given[k] = Some(e);
+        }
+        for (n, e) in named {
+            let Some(k) = names.iter().position(|x| *x == n.name) else {
+                return Err(arity(
+                    format!("record `{qualified}` has no field `{}`", n.name),
+                    n.span,
+                ));
+            };
+            if given[k].is_some() {
+                return Err(arity(format!("field `{}` is given twice", n.name), n.span));
+            }
+            given[k] = Some(e);
+        }
+        fields
+            .iter()
+            .map(|name| {
+                let Some(k) = names.iter().position(|x| x == name) else {
+                    return Err(arity(
+                        format!("record `{qualified}` has no field `{name}` the input needs"),
+                        span,
+                    ));
+                };
+                match (given[k], &model.vars[k].binding) {
+                    (Some(e), _) => Ok(self.resolve_expr(scope, e)),
+                    (None, Some(d)) if !reads_anything(d) => Ok(d.clone()),
+                    (None, _) => Err(arity(format!("field `{name}` is not given"), span)),
+                }
+            })
+            .collect()
     }
 }
 
@@ -635,16 +902,16 @@ fn reads_anything(e: &Expr) -> bool {
     found
 }
 
-/// The function's locals, its inputs as a caller passes them, and its one
-/// output (MC076 for what a function's variables cannot be).
+/// The function's locals, its inputs as a caller passes them, and its
+/// outputs (MC076 for what a function's variables cannot be).
 fn function_locals(
     model: &ClassModel,
     name: Span,
     diags: &mut Vec<Diagnostic>,
-) -> (Vec<Local>, Vec<Param>, Option<usize>) {
+) -> (Vec<Local>, Vec<Param>, Vec<Param>) {
     let mut locals = Vec::new();
     let mut params: Vec<Param> = Vec::new();
-    let mut output = None;
+    let mut results: Vec<Param> = Vec::new();
     for (i, v) in model.vars.iter().enumerate() {
         let bad = |what: &str, help: &str| {
             function_error(
@@ -685,29 +952,22 @@ fn function_locals(
                 Role::Protected
             }
         };
-        if role == Role::Output {
-            if output.is_some() || v.name.contains('.') {
-                diags.push(function_error(
-                    "MC076",
-                    v.span,
-                    "a function has exactly one scalar output".into(),
-                    "second output or record output",
-                    "return one Real value per function",
-                ));
-            }
-            output = Some(i);
-        }
-        if role == Role::Input {
+        if role != Role::Protected {
+            let list = if role == Role::Input {
+                &mut params
+            } else {
+                &mut results
+            };
             let (param, field) = match v.name.split_once('.') {
                 Some((p, f)) => (p.to_string(), Some(f.to_string())),
                 None => (v.name.clone(), None),
             };
-            match params.last_mut() {
+            match list.last_mut() {
                 Some(last) if last.name == param && field.is_some() => {
                     last.fields.extend(field);
                     last.locals.push(i);
                 }
-                _ => params.push(Param {
+                _ => list.push(Param {
                     name: param,
                     fields: field.into_iter().collect(),
                     locals: vec![i],
@@ -723,16 +983,16 @@ fn function_locals(
             span: v.span,
         });
     }
-    if output.is_none() {
+    if results.is_empty() {
         diags.push(function_error(
             "MC076",
             name,
-            "a function has exactly one scalar output".into(),
+            "a function has at least one output".into(),
             "no output",
             "declare the result as `output Real y;`",
         ));
     }
-    (locals, params, output)
+    (locals, params, results)
 }
 
 /// What a function's expressions may hold: scalars, references to its

@@ -40,6 +40,17 @@ pub struct Pending<'a> {
     /// Connects inside `for` loops: the loops around each (index, range),
     /// outermost first.
     pub looped_connects: Vec<LoopedConnect<'a>>,
+    /// Bindings of record components (`State s = f(p, T);`).
+    pub record_bindings: Vec<RecordBinding<'a>>,
+}
+
+/// A record component bound to a record value, as written.
+pub struct RecordBinding<'a> {
+    /// The component's field variables, in the record's field order.
+    pub vars: Vec<usize>,
+    /// The record's field names, in the same order.
+    pub fields: Vec<String>,
+    pub value: &'a ast::Expr,
 }
 
 /// A connect inside `for` loops, as written.
@@ -231,13 +242,24 @@ impl Elaborator<'_> {
                 )
             })
             .collect();
-        let values: Vec<(usize, Value, Expr)> = pending
+        let mut values: Vec<(usize, Value, Expr)> = pending
             .values
             .iter()
             .map(|(v, which, e)| (*v, *which, self.resolve_expr(&mut scope, e)))
             .collect();
         let mut modifiers: Vec<(usize, Modifier)> = Vec::new();
         let mut faults = Vec::new();
+        for b in &pending.record_bindings {
+            match self.record_value(&mut scope, &b.fields, b.value) {
+                Ok(parts) => values.extend(
+                    b.vars
+                        .iter()
+                        .zip(parts)
+                        .map(|(v, e)| (*v, Value::Binding, e)),
+                ),
+                Err(d) => faults.push(d),
+            }
+        }
         for (k, args) in &pending.sub_modifiers {
             let mut flat = Vec::new();
             modifier::flatten(args, &[], &mut flat);

@@ -287,8 +287,14 @@ fn collect(
             }
             Element::Component(c) if c.visibility == crate::syntax::ast::Visibility::Public => {
                 let ty = predefined(tree, &c.type_name, id, c.span);
+                // A constant's unit is part of what a redeclared package
+                // must keep: `cp` in J/(kg.K) is not `cp` in J/K.
+                let unit = match (&c.prefixes.constant, declared_unit(tree, c, id)) {
+                    (Some(_), Some(u)) => format!(" in \"{u}\""),
+                    _ => String::new(),
+                };
                 let what = format!(
-                    "{}{ty}{}",
+                    "{}{ty}{}{unit}",
                     variability(&c.prefixes),
                     if c.dims.len() + c.type_dims.len() > 0 {
                         format!("[{}]", c.dims.len() + c.type_dims.len())
@@ -341,6 +347,51 @@ fn predefined(tree: &ClassTree, name: &Name, scope: ClassId, at: Span) -> String
         }
     }
     name.dotted()
+}
+
+/// The `unit` a component declares: its own modifier's, else the first
+/// one met following its type down short definitions (`SI.Temperature`).
+fn declared_unit(
+    tree: &ClassTree,
+    c: &crate::syntax::ast::Component,
+    scope: ClassId,
+) -> Option<String> {
+    if let Some(u) = c.modification.as_ref().and_then(unit_of) {
+        return Some(u);
+    }
+    let mut found = tree.lookup(&c.type_name, Some(scope), c.span);
+    for _ in 0..64 {
+        let Ok(Resolved::Class(k)) = found else {
+            return None;
+        };
+        let node = tree.get(k);
+        let ClassBody::Short(short) = &node.def.body else {
+            return None;
+        };
+        if let Some(u) = short.modification.as_ref().and_then(unit_of) {
+            return Some(u);
+        }
+        found = tree.lookup(&short.base, node.parent, short.base.span);
+    }
+    None
+}
+
+/// `unit = "..."` among a modification's arguments, trimmed.
+fn unit_of(m: &crate::syntax::ast::Modification) -> Option<String> {
+    m.arguments.iter().find_map(|a| match a {
+        crate::syntax::ast::Argument::Modify {
+            name,
+            modification:
+                Some(crate::syntax::ast::Modification {
+                    binding: Some(e), ..
+                }),
+            ..
+        } if name.parts.len() == 1 && name.parts[0].name == "unit" => match &e.kind {
+            crate::syntax::ast::ExprKind::String(u) => Some(u.trim().to_string()),
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 /// The class `name` declared in class `id` or a base of it, and whether it

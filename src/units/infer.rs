@@ -21,7 +21,7 @@ use super::term::{Dim, Mismatch, Solver, Term, Q};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::connect::Side;
 use crate::resolve::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, UnOp};
-use crate::resolve::function::FunctionModel;
+use crate::resolve::function::{FunctionModel, Statement};
 use crate::resolve::model::ClassModel;
 use crate::resolve::modifier::{Attribute, Modifier};
 use crate::resolve::tree::Builtin;
@@ -336,6 +336,98 @@ pub fn signature_of(
     cx.finish(declared)
 }
 
+/// Checks the body of function `f` (whose class model is `model`): every
+/// local in its declared unit (an unknown when it declares none), every
+/// assignment's value in its target's unit, every default in its
+/// variable's, and calls of other functions in their inputs' units. A
+/// contradiction is a diagnostic at the statement.
+pub fn function_units(
+    f: &FunctionModel,
+    model: &ClassModel,
+    signatures: &UnitSignatures,
+) -> Vec<Diagnostic> {
+    let mut cx = Cx {
+        model,
+        signatures,
+        solver: Solver::default(),
+        origin: Vec::new(),
+        own: Vec::new(),
+        subs: Vec::new(),
+        vocabulary: Vocabulary::default(),
+        diags: Vec::new(),
+        inconsistent: false,
+        span: f.span,
+    };
+    for l in &f.locals {
+        if l.ty != Builtin::Real {
+            cx.own.push(None);
+            continue;
+        }
+        let text = l.unit.as_deref().map(str::trim).filter(|u| !u.is_empty());
+        let term = match text.map(|u| (u, parse(u))) {
+            Some((u, Ok(unit))) => {
+                cx.vocabulary.add(u);
+                Term::constant(Dim::from_unit(&unit))
+            }
+            // A unit that does not parse is reported where it is declared
+            // (UC001 of the class check); here it is open.
+            _ => cx.fresh(l.name.clone()),
+        };
+        cx.own.push(Some(term));
+    }
+    for (i, l) in f.locals.iter().enumerate() {
+        if let (Some(d), Some(t)) = (&l.default, cx.own[i].clone()) {
+            cx.span = d.span;
+            if let Some(u) = cx.expr(d) {
+                cx.require(&t, &u, Why::Value(&l.name));
+            }
+        }
+    }
+    cx.statements(f, &f.body);
+    cx.diags
+}
+
+impl Cx<'_> {
+    /// The units of a function's statements (`function_units`).
+    fn statements(&mut self, f: &FunctionModel, body: &[Statement]) {
+        for s in body {
+            match s {
+                Statement::Assign {
+                    target,
+                    value,
+                    span,
+                } => {
+                    self.span = *span;
+                    let u = self.expr(value);
+                    if let (Some(t), Some(u)) = (self.own[*target].clone(), u) {
+                        self.require(&t, &u, Why::Value(&f.locals[*target].name));
+                    }
+                }
+                Statement::If { branches, else_ } => {
+                    for (c, b) in branches {
+                        self.span = c.span;
+                        self.expr(c);
+                        self.statements(f, b);
+                    }
+                    self.statements(f, else_);
+                }
+                Statement::For { start, stop, body } => {
+                    self.span = start.span;
+                    self.expr(start);
+                    self.expr(stop);
+                    self.statements(f, body);
+                }
+                Statement::While { condition, body } => {
+                    self.span = condition.span;
+                    self.expr(condition);
+                    self.statements(f, body);
+                }
+                Statement::Return | Statement::Break => {}
+            }
+        }
+    }
+}
+
 impl Cx<'_> {
     fn fresh(&mut self, origin: String) -> Term {
         let k = self.solver.fresh();
@@ -594,7 +686,9 @@ impl Cx<'_> {
                 self.same(out, t, Why::IfBranches)
             }
             ExprKind::Call { func, args, .. } => self.call(func, args),
-            ExprKind::FunctionCall { func, args } => self.function_call(func, args),
+            ExprKind::FunctionCall { func, args, output } => {
+                self.function_call(func, args, *output)
+            }
             // Every element of an array has the array's one unit.
             ExprKind::Array(items) => {
                 let mut out = None;
@@ -714,8 +808,9 @@ impl Cx<'_> {
     }
 
     /// A user function's call: each argument in its input's declared unit
-    /// (a record input's fields in theirs), the result in the output's.
-    fn function_call(&mut self, f: &FunctionModel, args: &[Expr]) -> Option<Term> {
+    /// (a record input's fields in theirs), the result in the unit of the
+    /// output it reads.
+    fn function_call(&mut self, f: &FunctionModel, args: &[Expr], output: usize) -> Option<Term> {
         for (l, a) in f.inputs().zip(args) {
             let t = self.expr(a);
             if let (Some(t), Some(u)) = (t, declared(&f.locals[l].unit)) {
@@ -723,7 +818,7 @@ impl Cx<'_> {
                 self.require(&u, &t, Why::Value(&name));
             }
         }
-        declared(&f.locals[f.output].unit)
+        declared(&f.locals[f.output(output)].unit)
     }
 
     fn reference(&mut self, r: &Reference) -> Option<Term> {

@@ -13,7 +13,7 @@ pub mod print;
 pub mod report;
 pub mod term;
 
-pub use infer::{signature_of, ClassUnits, UnitSignatures, Verdict};
+pub use infer::{function_units, signature_of, ClassUnits, UnitSignatures, Verdict};
 pub use report::{model_units, FlatUnit, ModelUnits, Origin};
 
 impl Verdict {

@@ -10,9 +10,8 @@ package P
   function g
     input Real x;
     output Real y;
-    output Real w; // <- MC076
+    protected Real w[2]; // <- MC076
   algorithm
     y := x;
-    w := x;
   end g;
 end P;

@@ -253,3 +253,61 @@ int main(void) {
         }
     }
 }
+
+const MEDIUM: [&str; 3] = [
+    "examples/Base.mo",
+    "examples/Thermal",
+    "test_data/language/AccMedium.mo",
+];
+
+#[test]
+fn a_record_output_compiles_to_one_function_per_field() {
+    let lib = library(&MEDIUM);
+    let diags = check_library(&lib);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
+    let id = lib
+        .tree
+        .find_qualified("AccMedium.Medium.setState_pT")
+        .expect("declared");
+    let f = db.function(id).expect("resolves");
+    assert_eq!(
+        f.outputs().count(),
+        2,
+        "the record output is its two fields"
+    );
+    assert!(f.returns_record());
+    let text = unit(&f).text;
+    for field in ["state_p", "state_T"] {
+        let sym = format!("F_AccMedium_Medium_setState_pT__{field}");
+        assert!(
+            text.contains(&format!("double {sym}(mofmu_ctx *ctx")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("double {sym}_t(mofmu_ctx *ctx")),
+            "{text}"
+        );
+    }
+    // `density` takes the record's two fields and returns one number.
+    let density = db
+        .function(lib.tree.find_qualified("AccMedium.Medium.density").unwrap())
+        .unwrap();
+    assert_eq!(density.inputs().count(), 2);
+    assert_eq!(density.outputs().count(), 1);
+    assert!(unit(&density)
+        .text
+        .contains("double F_AccMedium_Medium_density(mofmu_ctx *ctx"));
+}
+
+#[test]
+fn directional_derivatives_through_a_record_returning_function_match_central_differences() {
+    let lib = library(&MEDIUM);
+    let out = export(&lib, "AccMedium.HeatedGas", &[]);
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("functions")
+        .join("HeatedGas.fmu");
+    package(&out, &path, &shared_cache());
+    let entries = check_fmu(&path, "AccMedium.HeatedGas").unwrap_or_else(|e| panic!("{e}"));
+    assert!(entries > 0, "no directional derivative checked");
+}
