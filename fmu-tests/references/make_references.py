@@ -398,6 +398,44 @@ def acc4_chain(t: np.ndarray) -> dict[str, np.ndarray]:
     return {f"cap[{i + 1}].T": x[:, i] for i in range(3)}
 
 
+def accconnarrays_star(t: np.ndarray) -> dict[str, np.ndarray]:
+    """AccConnArrays.Star: a hub (C_h = 100, from 400 K) whose three ports
+    each feed one cell of a plate (C = 20 each, from 300 K) through a link
+    of conductance G_i = i:
+
+        C_h T_h' = sum_i G_i (T_i - T_h)
+        C   T_i' = G_i (T_h - T_i)
+
+    solved exactly by the matrix exponential of the linear system."""
+    c_hub, c_cell = 100.0, 20.0
+    g = np.array([1.0, 2.0, 3.0])
+    a = np.zeros((4, 4))
+    a[0, 0] = -g.sum() / c_hub
+    a[0, 1:] = g / c_hub
+    for i in range(3):
+        a[1 + i, 0] = g[i] / c_cell
+        a[1 + i, 1 + i] = -g[i] / c_cell
+    x0 = np.array([400.0, 300.0, 300.0, 300.0])
+    x = np.array([affine_expm(a, np.zeros(4), x0, ti) for ti in t])
+    out = {"hub.T": x[:, 0]}
+    out.update({f"plate.T[{i + 1}]": x[:, 1 + i] for i in range(3)})
+    return out
+
+
+def accconnarrays_pair(t: np.ndarray) -> dict[str, np.ndarray]:
+    """AccConnArrays.Pair: a hub (C_h = 100, from 350 K) whose port 1 feeds a
+    body (C_b = 40, from 300 K) through G_a = 2, whose port 2 loses heat to
+    surroundings at 280 K through G_b = 0.5, and whose port 3 takes no heat:
+
+        C_h T_h' = G_a (T_b - T_h) + G_b (280 - T_h) + 0
+        C_b T_b' = G_a (T_h - T_b)"""
+    c_h, c_b, g_a, g_b, t_env = 100.0, 40.0, 2.0, 0.5, 280.0
+    a = np.array([[-(g_a + g_b) / c_h, g_a / c_h], [g_a / c_b, -g_a / c_b]])
+    b = np.array([g_b * t_env / c_h, 0.0])
+    x = np.array([affine_expm(a, b, np.array([350.0, 300.0]), ti) for ti in t])
+    return {"hub.T": x[:, 0], "body.T": x[:, 1]}
+
+
 def acc5_moon(t: np.ndarray) -> dict[str, np.ndarray]:
     """Acc5.Moon: a ball falls from rest at h0 = 10 m under the inner
     world's g = 1.62 m/s^2: h = h0 - g t^2/2, v = -g t."""
@@ -474,6 +512,8 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "Acc5_MaybeHeated": acc5_maybe_heated(True),
     "Acc5_MaybeHeated_off": acc5_maybe_heated(False),
     "AccMedium_HeatedGas": acc_medium_heated_gas,
+    "AccConnArrays_Star": accconnarrays_star,
+    "AccConnArrays_Pair": accconnarrays_pair,
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)

@@ -30,6 +30,10 @@ pub struct ConnectShape {
     pub loops: Vec<(Ex, Ex)>,
     pub a: Vec<Ex>,
     pub b: Vec<Ex>,
+    /// The element index of each side that names an element of an array
+    /// of connectors.
+    pub a_element: Option<Ex>,
+    pub b_element: Option<Ex>,
 }
 
 /// Whether an expression can be evaluated at export: literals, Integer
@@ -117,6 +121,14 @@ pub(super) fn structure(
                 .iter()
                 .map(|i| lower(low, i, "the index of a connected element", &mut diags))
                 .collect();
+        shape.a_element =
+            c.a.element
+                .as_ref()
+                .map(|i| lower(low, i, "the index of a connected connector", &mut diags));
+        shape.b_element =
+            c.b.element
+                .as_ref()
+                .map(|i| lower(low, i, "the index of a connected connector", &mut diags));
         low.loop_depth = depth;
         out.connects.push(shape);
     }

@@ -41,6 +41,13 @@ pub struct Side {
     /// (`link[i + 1].port_a`): one 1-based index per dimension, in terms
     /// of the class and the `for` loops around the connect.
     pub index: Vec<Expr>,
+    /// The element of an array of connectors the side names
+    /// (`ports[i + 1]`): a 1-based index in terms of the class and the
+    /// `for` loops around the connect; `None` for a whole port.
+    pub element: Option<Expr>,
+    /// That element, 0-based, once the side is bound to an instance
+    /// (`schedule`): connection sets pair elements, not whole arrays.
+    pub at: Option<usize>,
 }
 
 /// A variable of a port, with what connecting it needs to know.
@@ -96,6 +103,9 @@ pub struct Endpoint {
     pub sub: Option<usize>,
     /// Index into the variables of that component's class (or this one).
     pub var: usize,
+    /// For a member of an array of connectors: the element (0-based) the
+    /// connection copies; `None` for the whole variable.
+    pub element: Option<usize>,
 }
 
 impl Endpoint {
@@ -131,30 +141,36 @@ pub fn side(
     sub_model: &mut dyn FnMut(usize) -> Result<Arc<ClassModel>, Diagnostic>,
 ) -> Result<Side, Diagnostic> {
     // An index on the first part names an element of a component array;
-    // the caller resolves it (`Side::index`).
+    // the caller resolves it (`Side::index`). An index on the last part
+    // names an element of an array of connectors (`Side::element`).
     let indexed_sub =
         r.parts.len() == 2 && model.subs.iter().any(|x| x.name == r.parts[0].name.name);
+    let last = r.parts.len() - 1;
     for (k, part) in r.parts.iter().enumerate() {
-        if !(part.subscripts.is_empty() || k == 0 && indexed_sub) {
-            return Err(Diagnostic::error(
-                "MC057",
-                r.span,
-                "connecting array elements is not supported yet",
-            )
-            .with_label("array element")
-            .with_help("connect whole connectors"));
+        if !(part.subscripts.is_empty() || k == 0 && indexed_sub || k == last && k <= 1) {
+            return Err(array_element(r));
         }
     }
+    // An index on the port itself is admitted on an array of connectors only.
+    let port_indexed = !(r.parts[last].subscripts.is_empty() || last == 0 && indexed_sub);
+    let check_indexed = |m: &ClassModel, p: Port| match p {
+        Port::Connector(i) if m.connectors[i].array => Ok(()),
+        _ if port_indexed => Err(array_element(r)),
+        _ => Ok(()),
+    };
     let names: Vec<&str> = r.parts.iter().map(|x| x.name.name.as_str()).collect();
     match names.as_slice() {
         [c] if port(model, c).is_some() => {
             let p = port(model, c).expect("checked");
+            check_indexed(model, p)?;
             Ok(Side {
                 sub: None,
                 port: p,
                 name: c.to_string(),
                 members: members(model, p),
                 index: Vec::new(),
+                element: None,
+                at: None,
             })
         }
         [s, c] if model.subs.iter().any(|x| x.name == *s) => {
@@ -173,12 +189,15 @@ pub fn side(
                 .with_label("not a connector")
                 .with_help("connect connectors or input/output signals of the component"));
             };
+            check_indexed(&cm, p)?;
             Ok(Side {
                 sub: Some(k),
                 port: p,
                 name: c.to_string(),
                 members: members(&cm, p),
                 index: Vec::new(),
+                element: None,
+                at: None,
             })
         }
         _ => Err(Diagnostic::error(
@@ -192,6 +211,18 @@ pub fn side(
         .with_label("not a connector")
         .with_help("write connect(component.connector, other.connector)")),
     }
+}
+
+/// MC057 at a connect side that indexes what is not an array of
+/// components or of connectors (an element of an array signal).
+fn array_element(r: &ComponentRef) -> Diagnostic {
+    Diagnostic::error(
+        "MC057",
+        r.span,
+        "connecting array elements is not supported yet",
+    )
+    .with_label("array element")
+    .with_help("connect whole connectors")
 }
 
 /// The port named `n` in `m`: a connector component, or else an input or
@@ -305,7 +336,7 @@ pub fn form_sets(
     let mut diags = Vec::new();
     // Each distinct side, with the connect it first appears in.
     let mut sides: Vec<(&Side, Span)> = Vec::new();
-    let mut key_of: HashMap<(Option<usize>, Port), usize> = HashMap::new();
+    let mut key_of: HashMap<(Option<usize>, Port, Option<usize>), usize> = HashMap::new();
     let mut parent: Vec<usize> = Vec::new();
     fn find(parent: &mut [usize], x: usize) -> usize {
         let mut r = x;
@@ -328,7 +359,7 @@ pub fn form_sets(
         }
         let mut ids = [0usize; 2];
         for (k, s) in [&c.a, &c.b].into_iter().enumerate() {
-            ids[k] = *key_of.entry((s.sub, s.port)).or_insert_with(|| {
+            ids[k] = *key_of.entry((s.sub, s.port, s.at)).or_insert_with(|| {
                 sides.push((s, c.span));
                 parent.push(parent.len());
                 sides.len() - 1
@@ -346,7 +377,10 @@ pub fn form_sets(
     }
     let label = |side: &Side, m: &PortMember| {
         let path = side.sub.map_or(String::new(), sub_name);
-        element_name(&path, &m.name, &[], 0)
+        match side.at {
+            Some(e) => element_name(&path, &m.name, &[e + 1], e),
+            None => element_name(&path, &m.name, &[], 0),
+        }
     };
     let mut transfers = Vec::new();
     for members_of_set in sets.values() {
@@ -380,6 +414,7 @@ pub fn form_sets(
             let endpoint = |(i, m): &(usize, &PortMember)| Endpoint {
                 sub: sides[*i].0.sub,
                 var: m.var,
+                element: sides[*i].0.at,
             };
             if !flow {
                 if sources.len() != 1 {
@@ -477,6 +512,9 @@ impl Side {
                     m.var += vars;
                 }
             }
+        }
+        for e in self.index.iter_mut().chain(self.element.as_mut()) {
+            e.shift(vars, subs);
         }
     }
 }

@@ -25,7 +25,28 @@ impl<'a> Elaborator<'a> {
         diags: &mut Vec<Diagnostic>,
     ) {
         let protected = comp.visibility == Visibility::Protected;
-        let members = match self.connector_members(cid, &comp.name.name, protected, comp.span) {
+        let dims: Vec<&'a ast::Expr> = comp
+            .type_dims
+            .iter()
+            .chain(&comp.dims)
+            .filter_map(|s| match s {
+                ast::Subscript::Expr(e) => Some(e),
+                ast::Subscript::Colon(_) => None,
+            })
+            .collect();
+        if let Some(d) = connector_array_fault(comp, &dims) {
+            diags.push(d);
+            return;
+        }
+        let array = !dims.is_empty();
+        // The members of an array of connectors are named `inlets[].m_flow`:
+        // one array variable per member, the element's index in the brackets.
+        let prefix = if array {
+            format!("{}[]", comp.name.name)
+        } else {
+            comp.name.name.clone()
+        };
+        let members = match self.connector_members(cid, &prefix, protected, comp.span) {
             Ok(members) => members,
             Err(ds) => {
                 diags.extend(ds);
@@ -33,6 +54,26 @@ impl<'a> Elaborator<'a> {
             }
         };
         let (keys, mut members): (Vec<String>, Vec<Var>) = members.into_iter().unzip();
+        if array {
+            if let Some(m) = members.iter().find(|m| !m.dims.is_empty()) {
+                diags.push(
+                    Diagnostic::error(
+                        "MC126",
+                        comp.name.span,
+                        format!(
+                            "`{}` is an array of connectors whose member `{}` is an array",
+                            comp.name.name,
+                            m.name.replacen("[]", "", 1)
+                        ),
+                    )
+                    .with_label("array of connectors with array members")
+                    .with_help(
+                        "make the connector's members scalars, or declare one connector per port",
+                    ),
+                );
+                return;
+            }
+        }
         let shift = model.vars.len();
         for arg in own_mods {
             if let Err(d) = apply_to_member(&mut members, shift, &comp.name.name, arg, pending) {
@@ -40,6 +81,12 @@ impl<'a> Elaborator<'a> {
             }
         }
         let connector = model.connectors.len();
+        if array {
+            // Every member has the array's size, resolved in this class.
+            for k in 0..members.len() {
+                pending.dims.push((shift + k, dims.clone()));
+            }
+        }
         model.vars.extend(members.into_iter().map(|mut v| {
             v.carried_of = v.carried_of.map(|c| c + shift);
             v.connector = Some(connector);
@@ -51,6 +98,7 @@ impl<'a> Elaborator<'a> {
         model.connectors.push(ConnectorDecl {
             name: comp.name.name.clone(),
             class: cid,
+            array,
             members: keys
                 .into_iter()
                 .enumerate()
@@ -178,6 +226,47 @@ impl<'a> Elaborator<'a> {
             Err(diags)
         }
     }
+}
+
+/// Why an array of connectors cannot be declared as written: more than one
+/// dimension (MC125), or a modifier (MC126). `None` for a scalar connector
+/// or an admitted array.
+fn connector_array_fault(comp: &ast::Component, dims: &[&ast::Expr]) -> Option<Diagnostic> {
+    if dims.len() > 1 {
+        return Some(
+            Diagnostic::error(
+                "MC125",
+                comp.name.span,
+                format!(
+                    "`{}` is an array of connectors with {} dimensions; arrays of connectors have one",
+                    comp.name.name,
+                    dims.len()
+                ),
+            )
+            .with_label("array of connectors of more than one dimension")
+            .with_help(format!(
+                "declare a one-dimensional array, `{}[n]`",
+                comp.name.name
+            )),
+        );
+    }
+    if !dims.is_empty() && comp.modification.is_some() {
+        return Some(
+            Diagnostic::error(
+                "MC126",
+                comp.name.span,
+                format!(
+                    "the array of connectors `{}` cannot be modified",
+                    comp.name.name
+                ),
+            )
+            .with_label("array of connectors with a modifier")
+            .with_help(
+                "declare the array without a modifier; give start values in the connector class",
+            ),
+        );
+    }
+    None
 }
 
 /// Where a connector's member list stands while it is read in order.

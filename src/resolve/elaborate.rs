@@ -313,21 +313,7 @@ impl<'a> Elaborator<'a> {
                 self.variable(comp, variable, own_mods, model, pending, diags)
             }
             TypeShape::Record(cid) => self.record(comp, cid, &dims, model, pending, diags),
-            TypeShape::Connector(cid) => {
-                if !dims.is_empty() {
-                    diags.push(
-                        Diagnostic::error(
-                            "MC009",
-                            comp.name.span,
-                            "arrays of connectors are not supported yet",
-                        )
-                        .with_label("array of connectors")
-                        .with_help("declare one connector per port"),
-                    );
-                    return;
-                }
-                self.connector(comp, cid, own_mods, model, pending, diags)
-            }
+            TypeShape::Connector(cid) => self.connector(comp, cid, own_mods, model, pending, diags),
             TypeShape::Component(cid) => {
                 if dims.len() > 1 {
                     diags.push(
@@ -806,6 +792,9 @@ fn inherit(model: &mut ClassModel, base: &ClassModel) {
         let mut c = c.clone();
         for side in [&mut c.a, &mut c.b] {
             side.shift(vars, subs, connectors);
+        }
+        for range in &mut c.loops {
+            range.shift(vars, subs);
         }
         c
     }));

@@ -208,6 +208,10 @@ impl MemberRef {
 pub struct ConnectorDecl {
     pub name: String,
     pub class: ClassId,
+    /// A one-dimensional array of connectors (`Inlet inlets[n]`): each
+    /// member is then an array variable `inlets[].m_flow` with one element
+    /// per connector, sized like any parameter-sized array.
+    pub array: bool,
     /// Its variables, in declaration order.
     pub members: Vec<ConnectorMember>,
     pub span: Span,
@@ -265,12 +269,34 @@ impl ClassModel {
         self.vars.iter().position(|v| v.name == name)
     }
 
+    /// A variable by its dotted name, where a member of an array of
+    /// connectors is also found without its brackets: `inlets.m_flow`
+    /// names the array variable `inlets[].m_flow`.
+    pub fn var_or_connector_array_member(&self, name: &str) -> Option<usize> {
+        self.var(name).or_else(|| {
+            let (connector, member) = name.split_once('.')?;
+            self.var(&format!("{connector}[].{member}"))
+        })
+    }
+
+    /// Whether variable `v` is a member of an array of connectors.
+    pub fn in_connector_array(&self, v: usize) -> bool {
+        self.vars[v]
+            .connector
+            .is_some_and(|c| self.connectors[c].array)
+    }
+
     /// Whether the connection sets are formed per instance (from the
     /// connects unrolled with the instance's sizes and conditions) rather
     /// than once for the class: when a connect is in a `for` loop, or names
-    /// an element of a component array or a conditional component.
+    /// an element of a component array, of an array of connectors, or a
+    /// conditional component.
     pub fn connections_per_instance(&self) -> bool {
-        self.subs.iter().any(Sub::structural) || self.connects.iter().any(|c| !c.loops.is_empty())
+        self.subs.iter().any(Sub::structural)
+            || self
+                .connects
+                .iter()
+                .any(|c| !c.loops.is_empty() || c.a.element.is_some() || c.b.element.is_some())
     }
 
     /// The outer declaration variable `v` stands for, with the index of
@@ -334,7 +360,14 @@ pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String
         }
         idx.reverse();
         let idx: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
-        flat = format!("{flat}[{}]", idx.join(","));
+        // A member of an array of connectors (`inlets[].m_flow`) takes its
+        // element's index where the connector's name has it:
+        // `inlets[2].m_flow`, as Modelica names it.
+        if shape.len() == 1 && flat.contains("[]") {
+            flat = flat.replacen("[]", &format!("[{}]", idx[0]), 1);
+        } else {
+            flat = format!("{flat}[{}]", idx.join(","));
+        }
     }
     join_der(order, &flat)
 }

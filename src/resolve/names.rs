@@ -175,13 +175,13 @@ impl Elaborator<'_> {
                 });
             }
             let joined = rest.join(".");
-            if let Some(v) = class.var(&joined) {
+            if let Some(v) = class.var_or_connector_array_member(&joined) {
                 let var = &class.vars[v];
                 return Ok(MemberRef {
                     path,
                     var: v,
                     component: names.join("."),
-                    name: joined,
+                    name: var.name.clone(),
                     ty: var.ty,
                     variability: var.variability,
                     causality: var.causality,
@@ -376,6 +376,7 @@ impl Elaborator<'_> {
     ) -> Result<connect::Side, Diagnostic> {
         let mut sub_model = |k: usize| self.sub_model(scope.model, k);
         let mut side = connect::side(scope.model, r, &mut sub_model)?;
+        self.connector_element(scope, r, &mut side)?;
         let Some(k) = side.sub else {
             return Ok(side);
         };
@@ -422,6 +423,59 @@ impl Elaborator<'_> {
             }
         }
         Ok(side)
+    }
+
+    /// The element of an array of connectors a connect side names
+    /// (`ports[i]`, `mixer.inlets[2]`): exactly one index, on an array of
+    /// connectors only (MC127 otherwise).
+    fn connector_element(
+        &mut self,
+        scope: &mut Scope,
+        r: &ast::ComponentRef,
+        side: &mut connect::Side,
+    ) -> Result<(), Diagnostic> {
+        let connect::Port::Connector(c) = side.port else {
+            return Ok(());
+        };
+        let array = match side.sub {
+            None => scope.model.connectors[c].array,
+            Some(k) => self.sub_model(scope.model, k)?.connectors[c].array,
+        };
+        let last = r.parts.last().expect("a connect side has parts");
+        let written = &last.subscripts;
+        let name = &last.name.name;
+        if !array {
+            // An index on a single connector (MC057) was refused before.
+            return Ok(());
+        }
+        let fault = |span, msg: String, label: &str| {
+            Err(Diagnostic::error("MC127", span, msg)
+                .with_label(label.to_string())
+                .with_help(format!(
+                    "connect one element at a time: `{name}[i]`, e.g. in `for i in 1:n loop`"
+                )))
+        };
+        match written.as_slice() {
+            [] => fault(
+                r.span,
+                format!("`{name}` is an array of connectors: connect one element of it"),
+                "whole array of connectors",
+            ),
+            [ast::Subscript::Expr(e)] => {
+                side.element = Some(self.resolve_expr(scope, e));
+                Ok(())
+            }
+            [ast::Subscript::Colon(span)] => fault(
+                *span,
+                format!("`{name}[:]` names every element of an array of connectors"),
+                "whole array of connectors",
+            ),
+            _ => fault(
+                r.span,
+                format!("`{name}` has one dimension: give one index"),
+                "more than one index",
+            ),
+        }
     }
 
     pub(super) fn resolve_equation(&mut self, scope: &mut Scope, eq: &ast::Equation) -> Equation {
@@ -604,7 +658,7 @@ impl Elaborator<'_> {
     /// one of its components; the class's own names come first.
     fn reference(&mut self, scope: &mut Scope, r: &ast::ComponentRef) -> Reference {
         let last = r.parts.last().expect("a reference has parts");
-        let subscripts = last
+        let subscripts: Vec<Subscript> = last
             .subscripts
             .iter()
             .map(|s| match s {
@@ -616,6 +670,9 @@ impl Elaborator<'_> {
             .iter()
             .find(|p| !p.subscripts.is_empty())
             .map(|p| p.name.span);
+        if let Some(element) = self.connector_array_element(scope, r, &subscripts) {
+            return element;
+        }
         let reference = |target| Reference {
             target,
             subscripts,
@@ -691,6 +748,62 @@ impl Elaborator<'_> {
             })),
         };
         reference(target)
+    }
+}
+
+impl Elaborator<'_> {
+    /// A member of an array of connectors, of the class (`inlets[i].m_flow`,
+    /// or the whole array `inlets.m_flow`) or of a component
+    /// (`mixer.ports[2].T`): the array variable `inlets[].m_flow`, indexed
+    /// first by the connector's index, then by the member's own.
+    fn connector_array_element(
+        &mut self,
+        scope: &mut Scope,
+        r: &ast::ComponentRef,
+        last: &[Subscript],
+    ) -> Option<Reference> {
+        let names: Vec<&str> = r.parts.iter().map(|p| p.name.name.as_str()).collect();
+        // The part that names the array of connectors: the first for the
+        // class's own, the second for a component's.
+        let (at, target) = match names.as_slice() {
+            [c, rest @ ..] if !rest.is_empty() => {
+                let key = format!("{c}[].{}", rest.join("."));
+                if let Some(&v) = scope.vars.get(key.as_str()) {
+                    (0, Referent::Var(v))
+                } else {
+                    let &sub = scope.subs.get(c)?;
+                    if rest.len() < 2 || scope.structural.contains(&sub) {
+                        return None;
+                    }
+                    let parts: Vec<String> = rest.iter().map(|x| x.to_string()).collect();
+                    let m = self.member(scope.model, sub, &parts).ok()?;
+                    if !m.name.contains("[].") {
+                        return None;
+                    }
+                    (1, Referent::Member(m))
+                }
+            }
+            _ => return None,
+        };
+        let mut subscripts: Vec<Subscript> = r.parts[at]
+            .subscripts
+            .iter()
+            .map(|s| match s {
+                ast::Subscript::Colon(span) => Subscript::Colon(*span),
+                ast::Subscript::Expr(e) => Subscript::Expr(self.resolve_expr(scope, e)),
+            })
+            .collect();
+        subscripts.extend(last.iter().cloned());
+        let inner_subscript = r.parts[..r.parts.len() - 1]
+            .iter()
+            .enumerate()
+            .find(|(k, p)| *k != at && !p.subscripts.is_empty())
+            .map(|(_, p)| p.name.span);
+        Some(Reference {
+            target,
+            subscripts,
+            inner_subscript,
+        })
     }
 }
 

@@ -66,8 +66,13 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             writes.push(b.writes.iter().map(|s| inst.slot_offsets[*s]));
         }
     }
+    // A copy of one element of an array of connectors reads or writes
+    // inside a variable that blocks read and write whole: for the order,
+    // it counts as reading or writing the whole variable.
+    let element_base = connector_array_elements(sys);
+    let base = |r: usize| element_base.get(&r).copied().unwrap_or(r);
     for c in copies {
-        reads.push(c.sources.iter().map(|s| s.0));
+        reads.push(c.sources.iter().map(|s| base(s.0)));
         writes.push(std::iter::once(c.target));
         nodes.push(Step::Copy(c));
     }
@@ -126,7 +131,14 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                 continue;
             }
             let off = inst.var_offset[vi].expect("Real variables are laid out");
-            if !written(off) {
+            // Every element of an array of connectors is connected on its
+            // own; a whole variable is written from its first element.
+            let elements = if model.in_connector_array(vi) {
+                inst.var_len[vi]
+            } else {
+                1
+            };
+            if (0..elements).any(|e| !written(off + e)) {
                 let what = match v.connector {
                     Some(c) => model.connectors[c].name.clone(),
                     None => v.name.clone(),
@@ -149,6 +161,14 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
         }
     }
+    // Who writes each variable, an element of an array of connectors
+    // counting as its whole variable.
+    let writers = if element_base.is_empty() {
+        writers
+    } else {
+        writes.mapped(base).inverted(sys.reals.len())
+    };
+    let written = |v: usize| !writers.get(v).is_empty();
     for n in 0..reads.len() {
         for &r in reads.get(n) {
             if !known(r) && !written(r) && sys.reals[r].kind != RealKind::Input {
@@ -242,6 +262,14 @@ impl Lists {
 
     fn get(&self, i: usize) -> &[usize] {
         &self.items[self.start[i]..self.start[i + 1]]
+    }
+
+    /// The same lists with every number mapped by `f`.
+    fn mapped(&self, f: impl Fn(usize) -> usize) -> Lists {
+        Lists {
+            start: self.start.clone(),
+            items: self.items.iter().map(|&x| f(x)).collect(),
+        }
     }
 
     /// The inverse relation over `0..targets`: for every number, the nodes
@@ -473,6 +501,23 @@ fn first_span(s: &crate::ir::Stmt) -> Option<Span> {
     }
 }
 
+/// The offsets in `R` of the elements after the first of every member of
+/// an array of connectors, each with its variable's first offset.
+fn connector_array_elements(sys: &System) -> std::collections::HashMap<usize, usize> {
+    let mut out = std::collections::HashMap::new();
+    for inst in &sys.instances {
+        let model = &sys.classes[inst.class].model;
+        for v in 0..model.vars.len() {
+            if let (true, Some(off)) = (model.in_connector_array(v), inst.var_offset[v]) {
+                for e in 1..inst.var_len[v] {
+                    out.insert(off + e, off);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The instance and variable an endpoint of a connection in instance `p`
 /// names.
 fn endpoint(sys: &System, p: usize, e: &Endpoint) -> (usize, usize) {
@@ -524,7 +569,15 @@ fn sizes_agree(
     let before = diags.len();
     for c in connects {
         let len = |side: &crate::resolve::connect::Side, var: usize| {
-            let (i, v) = at(&Endpoint { sub: side.sub, var });
+            if side.at.is_some() {
+                // One element of an array of connectors: a scalar member.
+                return 1;
+            }
+            let (i, v) = at(&Endpoint {
+                sub: side.sub,
+                var,
+                element: None,
+            });
             sys.instances[i].var_len[v]
         };
         let fits = c.a.members.iter().filter(|m| m.copied).all(|ma| {
@@ -552,11 +605,16 @@ fn copy_transfers(
             let (i, v) = at(e);
             let inst = &sys.instances[i];
             let name = &sys.classes[inst.class].model.vars[v].name;
-            (
-                inst.var_offset[v].expect("Real variables are laid out"),
-                inst.var_len[v],
-                sys.flat_name(i, name),
-            )
+            let offset = inst.var_offset[v].expect("Real variables are laid out");
+            match e.element {
+                // One element of a member of an array of connectors.
+                Some(k) => (
+                    offset + k,
+                    1,
+                    crate::resolve::model::element_name(&inst.path, name, &[inst.var_len[v]], k),
+                ),
+                None => (offset, inst.var_len[v], sys.flat_name(i, name)),
+            }
         };
         let (target, len, target_name) = place(&t.target);
         let sources: Vec<(usize, usize, String)> = t.sources.iter().map(place).collect();

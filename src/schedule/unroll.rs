@@ -24,8 +24,10 @@ pub(super) fn instance_connects(
     for (c, shape) in entry.model.connects.iter().zip(shapes) {
         let mut loops = Vec::with_capacity(shape.loops.len());
         let mut each = |loops: &[i64], diags: &mut Vec<Diagnostic>| {
-            let a = bind(sys, p, c, &c.a, &shape.a, loops, diags);
-            let b = bind(sys, p, c, &c.b, &shape.b, loops, diags);
+            let a = bind(sys, p, c, &c.a, &shape.a, loops, diags)
+                .map(|s| s.and_then(|s| element(sys, p, c, s, &shape.a_element, loops, diags)));
+            let b = bind(sys, p, c, &c.b, &shape.b, loops, diags)
+                .map(|s| s.and_then(|s| element(sys, p, c, s, &shape.b_element, loops, diags)));
             if let (Some(Some(a)), Some(Some(b))) = (a, b) {
                 out.push(Connect {
                     a,
@@ -127,6 +129,67 @@ fn bind(
     bound.sub = Some(target);
     bound.index = Vec::new();
     Some(Some(bound))
+}
+
+/// A bound side with the element of an array of connectors it names
+/// evaluated (`Side::at`); `None` after a diagnostic (MX031 for an index
+/// outside the array).
+fn element(
+    sys: &System,
+    p: usize,
+    c: &Connect,
+    mut side: Side,
+    index: &Option<Ex>,
+    loops: &[i64],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Side> {
+    let Some(index) = index else {
+        return Some(side);
+    };
+    // The side is bound: its `sub` is the instance it names.
+    let owner = side.sub.unwrap_or(p);
+    let inst = &sys.instances[p];
+    let Some(i) = eval(index, &inst.ints, loops) else {
+        diags.push(not_evaluated(c));
+        return None;
+    };
+    let first = side.members.iter().find(|m| m.copied)?;
+    let n = sys.instances[owner].var_len[first.var];
+    if i.fract() != 0.0 || i < 1.0 || i > n as f64 {
+        let path = &sys.instances[owner].path;
+        let name = if side.sub.is_some() && !path.is_empty() {
+            format!("{path}.{}", side.name)
+        } else {
+            side.name.clone()
+        };
+        let at = if loops.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (loop indices {})",
+                loops
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        diags.push(
+            Diagnostic::error(
+                "MX031",
+                c.span,
+                format!("`{name}[{i}]`{at} is outside the array of connectors `{name}[1:{n}]`"),
+            )
+            .with_label("connector index out of range")
+            .with_help(format!(
+                "connect elements 1 to {n} of `{name}`; check the loop's range and the array's size"
+            )),
+        );
+        return None;
+    }
+    side.at = Some(i as usize - 1);
+    side.element = None;
+    Some(side)
 }
 
 fn not_evaluated(c: &Connect) -> Diagnostic {

@@ -1050,6 +1050,75 @@ fn acc2_a_redeclared_medium_exports_one_kernel_per_specialisation() {
         assert!(error < 1e-6, "{name}: {last} vs {expected}");
     }
 }
+/// Arrays of connectors: `AccConnArrays` checks clean, exports with every
+/// element a connector of its own (`hub.ports[2].T`), and matches the
+/// reference of `make_references.py` (matrix exponential of the textbook
+/// equations) at the end of its case when loaded back. Growing the plate
+/// past the hub's three ports leaves elements unconnected: MC056 at the
+/// plate, naming the array.
+#[test]
+fn connector_arrays_connect_element_by_element() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccConnArrays.mo",
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (model, reference) in [
+        ("AccConnArrays.Star", "AccConnArrays_Star.csv"),
+        ("AccConnArrays.Pair", "AccConnArrays_Pair.csv"),
+    ] {
+        let out = export(&lib, model, &[]);
+        let names: Vec<&str> = out
+            .table
+            .variables
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect();
+        for port in 1..=3 {
+            assert!(names.contains(&format!("hub.ports[{port}].Q_flow").as_str()));
+        }
+        let path = dir.path().join(format!("{model}.fmu"));
+        package(&out, &path, &shared_cache());
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(100.0),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        let table = std::fs::read_to_string(repo().join("fmu-tests/references").join(reference))
+            .expect("the reference is committed");
+        let header: Vec<String> = table
+            .lines()
+            .next()
+            .expect("a header")
+            .split(',')
+            .map(|h| h.trim_matches('"').to_string())
+            .collect();
+        let last: Vec<f64> = table
+            .lines()
+            .last()
+            .expect("rows")
+            .split(',')
+            .map(|x| x.parse().expect("a number"))
+            .collect();
+        assert_eq!(last[0], 100.0);
+        for (name, expected) in header.iter().zip(&last).skip(1) {
+            let got = *result.column(name).expect("recorded").last().expect("rows");
+            let error = (got - expected).abs() / expected.abs();
+            assert!(error < 1e-6, "{model} {name}: {got} vs {expected}");
+        }
+    }
+    match export_error(&lib, "AccConnArrays.Star", &[set("plate.n", 4.0)]) {
+        ExportError::Diagnostics(ds) => {
+            assert_eq!(ds[0].code, "MC056", "{ds:?}");
+            assert!(ds[0].message.contains("`ports`"), "{}", ds[0].message);
+        }
+        other => panic!("expected MC056, got {other:?}"),
+    }
+}
+
 // --- The experiment annotation ---------------------------------------------------
 
 /// A library from one file's text, after `examples/Base.mo`.

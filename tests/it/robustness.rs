@@ -473,7 +473,7 @@ const SNIPPET_TIME_LIMIT: Duration = Duration::from_secs(120);
 
 /// The language snippets of `test_data/language` (functions, records,
 /// replaceable packages, if-equations, component arrays, outer worlds,
-/// enumerations), each with the model its round-trip case exports.
+/// enumerations, arrays of connectors), each with the model its round-trip case exports.
 const SNIPPETS: &[(&str, &str)] = &[
     ("Acc1.mo", "Acc1.MixingTank"),
     ("Acc2.mo", "Acc2.TwoVessels"),
@@ -482,6 +482,7 @@ const SNIPPETS: &[(&str, &str)] = &[
     ("Acc5.mo", "Acc5.MaybeHeated"),
     ("Acc5.mo", "Acc5.Moon"),
     ("Acc6.mo", "Acc6.Room"),
+    ("AccConnArrays.mo", "AccConnArrays.Star"),
 ];
 
 /// The language snippets mutated like the examples, loaded after `Base.mo`

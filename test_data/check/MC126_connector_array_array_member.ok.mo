@@ -4,6 +4,10 @@ package P
     flow Real i;
   end Pin;
   model M
-    Pin pins[2]; // <- MC009
+    Pin pins[3];
+  equation
+    for k in 1:3 loop
+      pins[k].v = k;
+    end for;
   end M;
 end P;
