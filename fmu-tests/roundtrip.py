@@ -272,6 +272,9 @@ class Case:
     variables: list[str]
     tolerance: Tolerance
     justification: str
+    # FMPy's fixed Co-Simulation step (CS_STEP unless the case says
+    # `cs_step`, for horizons where 1e-3 s steps would be millions).
+    cs_step: float = 1e-3
 
 
 # Communication steps of the Co-Simulation checks: a fixed one, and a tenth
@@ -309,6 +312,7 @@ def load_cases(manifest: Path) -> list[Case]:
                 variables=[str(v) for v in entry["variables"]],
                 tolerance=Tolerance(float(entry["abs_tol"]), float(entry["rel_tol"])),
                 justification=str(entry["justification"]),
+                cs_step=float(entry.get("cs_step", CS_STEP)),
             )
         except KeyError as e:
             raise ValueError(f"{manifest}: a case lacks the key {e}") from None
@@ -471,7 +475,7 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
     # 6. Co-Simulation: FMPy's master at two communication steps, then the
     # harness's own Co-Simulation loop.
     for label, step in (
-        ("fmpy-cs-1e-3-vs-reference", CS_STEP),
+        ("fmpy-cs-1e-3-vs-reference", case.cs_step),
         ("fmpy-cs-0.1T-vs-reference", CS_STOP_FRACTION * case.stop_time),
     ):
         if reference is None:

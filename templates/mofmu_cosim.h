@@ -847,7 +847,7 @@ static fmi2Status cs_event_iteration(Instance *inst, const char *function)
         if (inst->sys->n_relations > 0) {
             memcpy(inst->relations_before, inst->relations, inst->sys->n_relations);
         }
-        init_ctx(inst, &ctx, 1);
+        init_ctx(inst, &ctx, MOFMU_AT_EVENT);
         mofmu_evaluate(inst->R, &ctx);
         if (ctx.failed) {
             return model_failure(inst, function, ctx.message);

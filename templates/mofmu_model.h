@@ -17,12 +17,15 @@ typedef struct mofmu_ctx {
     double time;
     /* Nonzero in initialization and event mode: relations are re-evaluated
      * and their new values stored in `relations`. Zero in continuous-time
-     * mode: relations return their frozen values. */
+     * mode: relations return their frozen values. MOFMU_AT_EVENT (rather
+     * than 1) after initialization, where an indicator that has just reached
+     * exactly zero is crossing (see mofmu_relation). */
     int event_mode;
     /* Smallest time event strictly after `time` found while evaluating in
      * event mode; the runtime sets it to INFINITY before each evaluation. */
     double next_time_event;
-    /* Frozen relation values, one byte per relation slot. */
+    /* Frozen relation values, one byte per relation slot: bit 0 the value,
+     * bit 1 set when the last evaluation in event mode found a tie (a == b). */
     unsigned char *relations;
     /* Event indicator values written during evaluation, or NULL when the
      * caller does not want them. */
@@ -61,8 +64,18 @@ typedef struct mofmu_inst {
 /* Comparison operators of relations. */
 enum { MOFMU_LT = 0, MOFMU_LE = 1, MOFMU_GT = 2, MOFMU_GE = 3, MOFMU_EQ = 4, MOFMU_NE = 5 };
 
+/* The value of mofmu_ctx.event_mode at an event after initialization. */
+enum { MOFMU_AT_EVENT = 2 };
+
 /* A relation between continuous-time values: frozen outside event mode,
- * and `a - b` is reported as event indicator `indicator` (when >= 0). */
+ * and `a - b` is reported as event indicator `indicator` (when >= 0).
+ * At an event where an indicator has reached exactly zero from a strict
+ * side (a tie that the last event did not see), the relation takes the
+ * value of the side the indicator is heading to, the opposite of its
+ * frozen value: importers do not report an indicator leaving zero as a
+ * crossing, so the relation must already hold its value after the tie. A
+ * tie that persists from one event to the next keeps its value; a tie in
+ * initialization takes the plain comparison. */
 int mofmu_relation(mofmu_ctx *ctx, int32_t slot, int32_t indicator, int op, double a, double b);
 
 /* A relation between `time` and a threshold that does not change between

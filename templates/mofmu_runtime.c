@@ -1416,7 +1416,8 @@ static fmi2Status evaluate_checking(Instance *inst, const char *function, int ch
     if (inst->valid) {
         return fmi2OK;
     }
-    event_mode = (inst->state & (STATE_INSTANTIATED | STATE_INITIALIZATION | STATE_EVENT)) != 0;
+    event_mode = (inst->state & STATE_EVENT) != 0 ? MOFMU_AT_EVENT
+                 : (inst->state & (STATE_INSTANTIATED | STATE_INITIALIZATION)) != 0;
     init_ctx(inst, &ctx, event_mode);
     mofmu_evaluate(inst->R, &ctx);
     if (ctx.failed) {
@@ -2732,15 +2733,32 @@ static int compare(int op, double a, double b)
     }
 }
 
+/* Bits of a frozen relation byte (mofmu_model.h). */
+#define RELATION_VALUE 1u
+#define RELATION_TIE 2u
+
 int mofmu_relation(mofmu_ctx *ctx, int32_t slot, int32_t indicator, int op, double a, double b)
 {
     if (indicator >= 0 && ctx->indicators != NULL) {
         ctx->indicators[indicator] = a - b;
     }
     if (ctx->event_mode) {
-        ctx->relations[slot] = (unsigned char)(compare(op, a, b) ? 1 : 0);
+        unsigned int old = ctx->relations[slot];
+        unsigned int value;
+        if (a != b || indicator < 0) {
+            value = compare(op, a, b) ? 1u : 0u;
+        } else if (old & RELATION_TIE) {
+            /* Still at the tie the last event saw: keep its value. */
+            value = (old & RELATION_VALUE) | RELATION_TIE;
+        } else if (ctx->event_mode == MOFMU_AT_EVENT) {
+            /* Reached zero from the side of the frozen value: crossing. */
+            value = ((old & RELATION_VALUE) ^ RELATION_VALUE) | RELATION_TIE;
+        } else {
+            value = (compare(op, a, b) ? 1u : 0u) | RELATION_TIE;
+        }
+        ctx->relations[slot] = (unsigned char)value;
     }
-    return ctx->relations[slot];
+    return ctx->relations[slot] & RELATION_VALUE;
 }
 
 int mofmu_time_relation(mofmu_ctx *ctx, int32_t slot, int op, double threshold)
@@ -2759,7 +2777,7 @@ int mofmu_time_relation(mofmu_ctx *ctx, int32_t slot, int op, double threshold)
             ctx->next_time_event = threshold;
         }
     }
-    return ctx->relations[slot];
+    return ctx->relations[slot] & RELATION_VALUE;
 }
 
 void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message)

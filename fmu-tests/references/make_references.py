@@ -40,7 +40,9 @@ from scipy.integrate import solve_ivp
 from scipy.sparse import csc_matrix
 from scipy.linalg import expm
 
+import energy_flows_references
 import planar_references
+import thermofluid_references
 import vehicle_references
 
 HERE = Path(__file__).resolve().parent
@@ -442,6 +444,8 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)
+GENERATORS.update(energy_flows_references.GENERATORS)
+GENERATORS.update(thermofluid_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------

@@ -441,7 +441,25 @@ fn check_finds_every_compliance_fault_export_finds() {
         "Planar".into(),
         examples(&["examples/Base.mo", "examples/Signals.mo", "examples/Planar"]),
     ));
+    libraries.push((
+        "EnergyFlows".into(),
+        examples(&[
+            "examples/Base.mo",
+            "examples/Signals.mo",
+            "examples/Thermal",
+            "examples/EnergyFlows",
+        ]),
+    ));
     libraries.push(("Mechanical".into(), examples(&["examples/Mechanical.mo"])));
+    libraries.push((
+        "ThermoFluidStream".into(),
+        examples(&[
+            "examples/Base.mo",
+            "examples/Signals.mo",
+            "examples/Thermal",
+            "examples/ThermoFluidStream",
+        ]),
+    ));
 
     let mut clean = 0;
     let mut exported_classes = 0;
@@ -497,6 +515,12 @@ fn each_class_is_compiled_once_per_check_and_export() {
         &["examples/Base.mo", "examples/Thermal"][..],
         &["examples/Base.mo", "examples/Signals.mo"],
         &["examples/Base.mo", "examples/Signals.mo", "examples/Planar"],
+        &[
+            "examples/Base.mo",
+            "examples/Signals.mo",
+            "examples/Thermal",
+            "examples/EnergyFlows",
+        ],
         &["examples/Mechanical.mo"],
     ] {
         let paths: Vec<PathBuf> = libraries.iter().map(|p| root.join(p)).collect();

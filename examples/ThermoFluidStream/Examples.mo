@@ -1,0 +1,113 @@
+within ThermoFluidStream;
+package Examples "Examples; docs/thermofluid.md derives their reference solutions"
+
+  model FlowResistance "One source feeds a linear-quadratic and a laminar path to sinks at 1 bar"
+    Boundaries.Source source(p0 = 3e5, T0 = 300);
+    Processes.FlowResistance linQuad(law = Interfaces.PressureLoss.linearQuadratic, k = 1000, k2 = 100, r = 0.1, l = 100);
+    Boundaries.Sink sinkLinQuad(p0 = 1e5, m_flow_0 = 40) "Starts at the steady state 40 kg/s";
+    Processes.FlowResistance laminar(law = Interfaces.PressureLoss.laminar, r = 0.02, l = 100, L = 1000);
+    Boundaries.Sink sinkLaminar(p0 = 1e5, m_flow_0 = 0) "Starts at rest";
+  equation
+    connect(source.outlet, linQuad.inlet);
+    connect(linQuad.outlet, sinkLinQuad.inlet);
+    connect(source.outlet, laminar.inlet);
+    connect(laminar.outlet, sinkLaminar.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-08, Interval = 0.01));
+  end FlowResistance;
+
+  model Pump "A pump at its design speed lifts water from 1 bar to 6 bar"
+    SBS.Constant speed(k = 100) "Pump speed, rad/s";
+    Boundaries.Source source(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5, T0 = 300);
+    Processes.Pump pump(redeclare package Medium = Media.SimpleLiquidWater, omega_D = 100, dp_D = 5e5, V_flow_D = 1.6667e-3, slip_D = 0.5, L = 1e4);
+    Boundaries.Sink sink(redeclare package Medium = Media.SimpleLiquidWater, p0 = 6e5);
+  equation
+    connect(speed.y, pump.omega);
+    connect(source.outlet, pump.inlet);
+    connect(pump.outlet, sink.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 30, Tolerance = 1e-08, Interval = 0.01));
+  end Pump;
+
+  model HeatedVolume "Air flows through a volume heated from a 500 K wall"
+    Boundaries.Source source(p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance flowResistance1(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
+    // Both paths start with air already flowing (0.1 kg/s): at zero flow the
+    // volume's inflow enthalpy switches (noEvent, as published), and a
+    // start on that kink would leave the Jacobian at t = 0 one-sided.
+    Boundaries.Volume volume(V = 1, p_start = 1.5e5, T_start = 313.15, UA = 400, m_flow_0 = 0.1);
+    TC.FixedTemperature wall(T = 500);
+    Processes.FlowResistance flowResistance2(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
+    Boundaries.Sink sink(p0 = 1e5, m_flow_0 = 0.1);
+  equation
+    connect(source.outlet, flowResistance1.inlet);
+    connect(flowResistance1.outlet, volume.inlet);
+    connect(wall.port, volume.heatPort);
+    connect(volume.outlet, flowResistance2.inlet);
+    connect(flowResistance2.outlet, sink.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 1, Tolerance = 1e-08, Interval = 0.001));
+  end HeatedVolume;
+
+  model HeatedPipe "Water from a 2 bar source through a pipe, a stiff tank and a heated cell to 1 bar"
+    Boundaries.Source source(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 100);
+    Boundaries.VolumeLiquid tank(V = 0.01, K = 2.2e9, p_ref = 1e5, p_start = 1.5e5, T_start = 293.15);
+    TC.FixedTemperature ambient(T = 293.15) "With the default UA = 0 the tank exchanges no heat";
+    Processes.ConductionElement heater(V = 1e-3, k = 500, T_start = 293.15);
+    TC.FixedTemperature wall(T = 353.15);
+    Sensors.Temperature temperature(redeclare package Medium = Media.SimpleLiquidWater) "Taps the heater's outlet";
+    Processes.FlowResistance outletPipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 100);
+    Boundaries.Sink sink(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+  equation
+    connect(source.outlet, pipe.inlet);
+    connect(pipe.outlet, tank.inlet);
+    connect(ambient.port, tank.heatPort);
+    connect(tank.outlet, heater.inlet);
+    connect(wall.port, heater.heatPort);
+    connect(heater.outlet, outletPipe.inlet);
+    connect(heater.outlet, temperature.inlet);
+    connect(outletPipe.outlet, sink.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
+  end HeatedPipe;
+
+  model Splitter "Water from one source divides between two pipes of 2x different length into two sinks"
+    Boundaries.Source source(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.01, l = 1);
+    Topology.Splitter splitter;
+    Processes.FlowResistance pipeA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Boundaries.Sink sinkA(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Sink sinkB(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+  equation
+    connect(source.outlet, pipe.inlet);
+    connect(pipe.outlet, splitter.inlet);
+    connect(splitter.outletA, pipeA.inlet);
+    connect(splitter.outletB, pipeB.inlet);
+    connect(pipeA.outlet, sinkA.inlet);
+    connect(pipeB.outlet, sinkB.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
+  end Splitter;
+
+  model Junction "Cold and hot water from two sources mix in a junction and flow to one sink"
+    Boundaries.Source cold(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Boundaries.Source hot(redeclare package Medium = Media.SimpleLiquidWater, p0 = 3e5, T0 = 353.15);
+    Processes.FlowResistance pipeA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Topology.Junction junction;
+    Sensors.MassFlowRate massFlow "In the outlet path";
+    Sensors.Pressure pressure "Taps the junction's outlet";
+    Sensors.SpecificEnthalpy enthalpy "Taps the junction's outlet";
+    Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.01, l = 1);
+    Boundaries.Sink sink(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+  equation
+    connect(cold.outlet, pipeA.inlet);
+    connect(hot.outlet, pipeB.inlet);
+    connect(pipeA.outlet, junction.inletA);
+    connect(pipeB.outlet, junction.inletB);
+    connect(junction.outlet, massFlow.inlet);
+    connect(junction.outlet, pressure.inlet);
+    connect(junction.outlet, enthalpy.inlet);
+    connect(massFlow.outlet, pipe.inlet);
+    connect(pipe.outlet, sink.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
+  end Junction;
+
+end Examples;

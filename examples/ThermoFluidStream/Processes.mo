@@ -1,0 +1,114 @@
+within ThermoFluidStream;
+package Processes "Components along a path: they pass the state on and add their inertance"
+
+  model FlowResistance "Pipe friction with a choice of law; the steady pressure drops by the loss"
+    replaceable package Medium = Media.SimpleAir constrainedby Media.PartialMedium;
+    parameter Interfaces.PressureLoss law = Interfaces.PressureLoss.laminarTurbulent "Pressure-loss law";
+    parameter SI.Length r = 0.01 "Radius";
+    parameter SI.Length l = 1 "Length";
+    parameter Real k(unit = "1/(m.s)") = 1e3 "Linear coefficient of the linear-quadratic law";
+    parameter Real k2(unit = "1/(kg.m)") = 0 "Quadratic coefficient of the linear-quadratic law";
+    parameter SI.Length ks = 1e-7 "Surface roughness of the laminar-turbulent law";
+    parameter Units.Inertance L = l/(Modelica.Constants.pi*r^2) "Inertance of the pipe";
+    parameter SI.Density rho_min = 1e-10 "Lower bound of the inlet density";
+    Interfaces.Inlet inlet;
+    Interfaces.Outlet outlet;
+    Units.MassFlowRate m_flow "Mass flow rate from inlet to outlet";
+    SI.Density rho_in "Inlet density";
+    Units.DynamicViscosity mu_in "Inlet viscosity";
+    Units.Pressure dp "Pressure difference outlet - inlet";
+  equation
+    m_flow = -outlet.m_flow;
+    inlet.m_flow = m_flow;
+    rho_in = max(rho_min, Media.density_ph(inlet.p, inlet.h, Medium.cp, Medium.R, Medium.rho, Medium.T_ref));
+    mu_in = Medium.mu;
+    dp = -(if law == Interfaces.PressureLoss.linearQuadratic then
+             Functions.linearQuadraticPressureLoss(m_flow, k, k2)
+           elseif law == Interfaces.PressureLoss.laminar then
+             Functions.laminarPressureLoss(m_flow, rho_in, mu_in, r, l)
+           else
+             Functions.laminarTurbulentPressureLoss(m_flow, rho_in, mu_in, r, l, ks));
+    outlet.r = inlet.r;
+    outlet.L = inlet.L + L;
+    outlet.p = inlet.p + dp;
+    outlet.h = inlet.h;
+  end FlowResistance;
+
+  model Pump "Pump with the nominal-flow characteristic, speed as an input"
+    replaceable package Medium = Media.SimpleLiquidWater constrainedby Media.PartialMedium;
+    parameter SI.AngularVelocity omega_D = 314.2 "Design angular velocity";
+    parameter Units.Pressure dp_D = 5e5 "Design pressure rise";
+    parameter Units.VolumeFlowRate V_flow_D = 1.6667e-3 "Design volume flow rate";
+    parameter Real slip_D(unit = "1") = 0.5 "Design slip (V_nominal - V)/V_nominal";
+    parameter Real eta_D(unit = "1") = 0.75 "Design efficiency";
+    parameter Units.Inertance L = 0.01 "Inertance of the pump";
+    parameter Units.MassFlowRate m_flow_reg = 0.01 "Regularisation of h_out = h_in + W/m at zero flow";
+    parameter SI.AngularVelocity omega_reg = 1 "Regularisation of the work at zero speed";
+    parameter SI.Density rho_min = 1e-10 "Lower bound of the inlet density";
+    parameter SI.Volume V_r = V_flow_D*2*Modelica.Constants.pi/omega_D/(1 - slip_D) "Displacement per revolution";
+    parameter Real k_p(unit = "Pa.s/m3") = dp_D/(slip_D/(1 - slip_D)*V_flow_D) "Linear pressure factor";
+    parameter Real k_fric(unit = "N.m.s/m3") = dp_D*(1 - slip_D)/(slip_D*omega_D)*(1/eta_D - 1) "Linear friction factor";
+    SB.RealInput omega(unit = "rad/s") "Speed";
+    Interfaces.Inlet inlet;
+    Interfaces.Outlet outlet;
+    Units.MassFlowRate m_flow "Mass flow rate from inlet to outlet";
+    SI.Density rho_in "Inlet density";
+    Units.VolumeFlowRate V_flow "Volume flow rate";
+    Units.VolumeFlowRate V_flow_nominal "Volume flow rate at zero pressure rise";
+    Units.Pressure dp "Pressure rise";
+    SI.Torque tau "Steady torque";
+    SI.Power W "Work given to the fluid";
+    Units.SpecificEnthalpy dh "Enthalpy rise";
+  equation
+    m_flow = -outlet.m_flow;
+    inlet.m_flow = m_flow;
+    rho_in = max(rho_min, Media.density_ph(inlet.p, inlet.h, Medium.cp, Medium.R, Medium.rho, Medium.T_ref));
+    V_flow = m_flow/rho_in;
+    V_flow_nominal = omega*V_r/(2*Modelica.Constants.pi);
+    dp = k_p*(V_flow_nominal - V_flow);
+    tau = V_flow*dp*omega/(omega^2 + omega_reg^2) + k_fric*(V_flow_nominal - V_flow);
+    W = tau*omega;
+    // W/m, regularised so that zero flow gives zero rise instead of 0/0.
+    dh = m_flow*W/(m_flow^2 + m_flow_reg^2);
+    outlet.r = inlet.r;
+    outlet.L = inlet.L + L;
+    outlet.p = inlet.p + dp;
+    outlet.h = inlet.h + dh;
+  end Pump;
+
+  model ConductionElement "Pipe cell with an enthalpy state, heated through its port: Q = k*(T_port - T)"
+    replaceable package Medium = Media.SimpleLiquidWater constrainedby Media.PartialMedium;
+    parameter SI.Volume V = 1e-3 "Fluid volume of the cell";
+    parameter SI.ThermalConductance k = 200 "Conductance between port and fluid";
+    parameter SI.Temperature T_start = 293.15 "Initial temperature";
+    parameter Units.AbsolutePressure p_start = 1e5 "Pressure at which T_start gives the initial enthalpy";
+    parameter Units.Inertance L = 0.01 "Inertance of the cell";
+    parameter SI.Density rho_min = 1e-10 "Lower bound of the density";
+    parameter Units.SpecificEnthalpy h_start = Media.specificEnthalpy_pT(p_start, T_start, Medium.cp, Medium.R, Medium.rho, Medium.T_ref) "Initial specific enthalpy";
+    Interfaces.Inlet inlet;
+    Interfaces.Outlet outlet;
+    TI.HeatPortIn heatPort;
+    B.ContinuousState h(unit = "J/kg", start = h_start) "Specific enthalpy of the cell";
+    Units.MassFlowRate m_flow "Mass flow rate from inlet to outlet";
+    SI.Mass M "Mass of the cell, quasi-stationary";
+    SI.Temperature T "Temperature of the fluid";
+    SI.HeatFlowRate Q_flow "Heat flow rate into the fluid";
+    Units.SpecificEnthalpy h_in "Enthalpy the flow brings (the cell's own on reverse flow)";
+  equation
+    m_flow = -outlet.m_flow;
+    inlet.m_flow = m_flow;
+    M = V*max(rho_min, Media.density_ph(inlet.p, h, Medium.cp, Medium.R, Medium.rho, Medium.T_ref));
+    T = Media.temperature_ph(inlet.p, h, Medium.cp, Medium.R, Medium.rho, Medium.T_ref);
+    Q_flow = k*(heatPort.T - T);
+    heatPort.Q_flow = Q_flow;
+    h_in = noEvent(if m_flow >= 0 then inlet.h else h);
+    // The cell's mass is taken as stationary (m_in = m_out), as in the
+    // published element with neglectPressureChanges.
+    der(h) = (Q_flow + m_flow*(h_in - h))/M;
+    outlet.r = inlet.r;
+    outlet.L = inlet.L + L;
+    outlet.p = inlet.p;
+    outlet.h = h;
+  end ConductionElement;
+
+end Processes;

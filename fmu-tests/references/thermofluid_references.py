@@ -1,0 +1,290 @@
+"""References of the ThermoFluid Stream Lite examples, without mofmu.
+
+Each function writes down the equations of the published ThermofluidStream
+library for its example by hand (Source: r = 0 and its inertance L on the
+path; FlowResistance: p_out = p_in - dp(m), h_out = h_in, inertance l/(pi r^2);
+Sink: L der(m) = r_in - (p0 - p_in); Volume: mass and internal-energy
+balances of an ideal gas, a path closed at its inlet, the volume's own
+enthalpy leaving through its outlet) with the example's parameters, and
+solves them in closed form or with scipy's Radau at rtol 1e-12. Summed along
+a path, the published equations are one ODE per path:
+(sum of L) der(m) = p_source - p_sink + sum(dp).
+
+The published Volume adds an optional damping pressure
+(k_volume_damping); Lite has none (docs/thermofluid.md), so it is zero here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+PI = math.pi
+
+# SimpleAir and SimpleLiquidWater as issue 22 defines them.
+AIR_CP = 1005.45
+AIR_R = 287.05
+AIR_MU = 1.82e-5
+AIR_T_REF = 298.15
+WATER_CP = 4184.0
+WATER_RHO = 995.586
+WATER_T_REF = 273.15
+
+# Inertance of a boundary (source, sink, volume port): the published
+# library's dropOfCommons.L.
+L_BOUNDARY = 0.01
+
+
+def cheng_pressure_loss(m_flow: float, rho: float, mu: float, r: float, l: float, ks: float) -> float:
+    """Cheng (2008) pressure loss, as the published laminarTurbulentPressureLoss."""
+    u = m_flow / (r * r * PI * rho)
+    re = abs(u) * rho * 2 * r / mu + 0.001
+    a = 1 / (1 + (re / 2720) ** 9)
+    b = 1 / (1 + (re / (160 * 2 * r / ks)) ** 2)
+    # With a == 1 exactly (small Re) the first power is 1 whatever its base.
+    e1 = 2 * (a - 1) * b
+    p1 = 1.0 if e1 == 0 else (1.8 * math.log10(re / 6.8)) ** e1
+    lambda_re = 64**a * re ** (1 - a) * (p1 * (2 * math.log10(3.7 * 2 * r / ks)) ** (2 * (a - 1) * (1 - b)))
+    return lambda_re * l * mu * u / (8 * r * r)
+
+
+def flow_resistance(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.FlowResistance: two independent paths from a 3 bar source to
+    1 bar sinks. linQuad (k = 1000, k2 = 100) starts at its steady state
+    k m + k2 m^2 = 2e5, m = 40. laminar (r = 0.02, l = 100, L = 1000) is
+    linear: sum(L) m' = 2e5 - k m with k = 8 mu l/(pi rho r^4), rho the
+    source density p0/(R T0), so m = (2e5/k)(1 - exp(-k t/sum(L)))."""
+    rho = 3e5 / (AIR_R * 300.0)
+    k = 8 * AIR_MU * 100.0 / (PI * rho * 0.02**4)
+    l_sum = L_BOUNDARY + 1000.0 + L_BOUNDARY
+    m_lam = 2e5 / k * (1 - np.exp(-k * t / l_sum))
+    return {
+        "sinkLinQuad.m_flow": np.full_like(t, 40.0),
+        "sinkLaminar.m_flow": m_lam,
+        "laminar.dp": -k * m_lam,
+    }
+
+
+def pump(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.Pump: the nominal-flow characteristic dp = k_p (V_nom - V)
+    with V_nom = omega V_r/(2 pi), V_r = 2 pi V_D/(omega_D (1 - slip_D)),
+    k_p = dp_D/(slip_D/(1 - slip_D) V_D); the path ODE
+    sum(L) m' = 1e5 - 6e5 + k_p (V_nom - m/rho) is linear, so
+    m = m_ss (1 - exp(-t/tau)), tau = sum(L) rho/k_p, and the volume flow
+    settles at V_nom - 5e5/k_p = V_D."""
+    omega, omega_d, dp_d, v_d, slip_d = 100.0, 100.0, 5e5, 1.6667e-3, 0.5
+    v_r = v_d * 2 * PI / omega_d / (1 - slip_d)
+    k_p = dp_d / (slip_d / (1 - slip_d) * v_d)
+    v_nom = omega * v_r / (2 * PI)
+    l_sum = L_BOUNDARY + 1e4 + L_BOUNDARY
+    m_ss = WATER_RHO * (v_nom - 5e5 / k_p)
+    tau = l_sum * WATER_RHO / k_p
+    m = m_ss * (1 - np.exp(-t / tau))
+    # The enthalpy rise: W = tau_st*omega with the published steady torque
+    # (eta_D = 0.75, omega_reg = 1 rad/s) and dh = m W/(m^2 + m_reg^2).
+    k_fric = dp_d * (1 - slip_d) / (slip_d * omega_d) * (1 / 0.75 - 1)
+    v_flow = m / WATER_RHO
+    dp = k_p * (v_nom - v_flow)
+    torque = v_flow * dp * omega / (omega**2 + 1.0**2) + k_fric * (v_nom - v_flow)
+    dh = m * torque * omega / (m**2 + 0.01**2)
+    return {"sink.m_flow": m, "pump.V_flow": v_flow, "pump.dh": dh}
+
+
+def heated_volume(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.HeatedVolume: source (2e5 Pa, 293.15 K) -- Cheng pipe --
+    volume (1 m3, ideal gas, U A = 400 W/K to 500 K) -- Cheng pipe -- sink
+    (1e5 Pa), SimpleAir. States: inlet-path flow m1, mass M, internal energy
+    U, outlet-path flow m2; both flows start at 0.1 kg/s."""
+    r, l, ks = 0.01, 1.0, 1e-5
+    l_pipe = l / (PI * r * r)
+    v, ua, t_wall = 1.0, 400.0, 500.0
+    p_src, t_src, p_sink = 2e5, 293.15, 1e5
+    h_src = AIR_CP * (t_src - AIR_T_REF)
+    rho_src = p_src / (AIR_R * t_src)
+
+    def gas(m_gas: float, u_gas: float) -> tuple[float, float, float]:
+        u = u_gas / m_gas
+        temp = (u + AIR_CP * AIR_T_REF) / (AIR_CP - AIR_R)
+        return m_gas / v * AIR_R * temp, AIR_CP * (temp - AIR_T_REF), temp
+
+    def rhs(_t: float, x: np.ndarray) -> list[float]:
+        m1, m_gas, u_gas, m2 = x
+        p, h, temp = gas(m_gas, u_gas)
+        dp1 = -cheng_pressure_loss(m1, rho_src, AIR_MU, r, l, ks)
+        dp2 = -cheng_pressure_loss(m2, p / (AIR_R * temp), AIR_MU, r, l, ks)
+        h_in = h_src if m1 >= 0 else h
+        return [
+            (p_src + dp1 - p) / (L_BOUNDARY + l_pipe + L_BOUNDARY),
+            m1 - m2,
+            m1 * h_in - m2 * h + ua * (t_wall - temp),
+            (p + dp2 - p_sink) / (L_BOUNDARY + l_pipe + L_BOUNDARY),
+        ]
+
+    t0 = 313.15
+    p0 = 1.5e5
+    m_gas0 = p0 / (AIR_R * t0) * v
+    u_gas0 = m_gas0 * (AIR_CP * (t0 - AIR_T_REF) - AIR_R * t0)
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.1, m_gas0, u_gas0, 0.1], method="Radau",
+                    t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"HeatedVolume: Radau failed: {sol.message}")
+    m1, m_gas, u_gas, m2 = sol.y
+    p, _, temp = zip(*(gas(a, b) for a, b in zip(m_gas, u_gas)))
+    return {
+        "volume.m_flow_in": m1,
+        "volume.M": m_gas,
+        "volume.p": np.array(p),
+        "volume.T": np.array(temp),
+        "sink.m_flow": m2,
+    }
+
+
+def heated_pipe(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.HeatedPipe, SimpleLiquidWater: source (2e5 Pa, 293.15 K) --
+    laminar pipe -- tank (V = 0.01 m3, p = p_ref + K (M/(rho V) - 1)) --
+    heater (conduction element: stationary mass rho V_h, enthalpy state,
+    Q = k (T_wall - T)) -- laminar pipe -- sink (1e5 Pa). States: inlet-path
+    flow m1, tank pressure p (dp/dt = K/(rho V) dM/dt) and internal energy
+    U (u = h - p/rho), heater
+    enthalpy h_h, outlet-path flow m2."""
+    rho, cp, t_ref = WATER_RHO, WATER_CP, WATER_T_REF
+    r, l = 0.005, 100.0
+    k_lam = 8 * 1e-3 * l / (PI * rho * r**4)
+    l_pipe = l / (PI * r * r)
+    v, k_bulk, p_ref = 0.01, 2.2e9, 1e5
+    v_h, k_h, t_wall = 1e-3, 500.0, 353.15
+    h_src = cp * (293.15 - t_ref)
+    l1 = L_BOUNDARY + l_pipe + L_BOUNDARY
+    l2 = L_BOUNDARY + L_BOUNDARY + l_pipe + L_BOUNDARY
+
+    def rhs(_t: float, x: np.ndarray) -> list[float]:
+        m1, p, u_tank, h_h, m2 = x
+        m_tank = rho * v * (1 + (p - p_ref) / k_bulk)
+        h = u_tank / m_tank + p / rho
+        temp_h = t_ref + h_h / cp
+        h_in1 = h_src if m1 >= 0 else h
+        h_in2 = h if m2 >= 0 else h_h
+        return [
+            (2e5 - k_lam * m1 - p) / l1,
+            k_bulk / (rho * v) * (m1 - m2),
+            m1 * h_in1 - m2 * h,
+            (k_h * (t_wall - temp_h) + m2 * (h_in2 - h_h)) / (rho * v_h),
+            (p - k_lam * m2 - 1e5) / l2,
+        ]
+
+    p0 = 1.5e5
+    m0 = rho * v * (1 + (p0 - p_ref) / k_bulk)
+    u0 = m0 * (h_src - p0 / rho)
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.0, p0, u0, h_src, 0.0], method="Radau",
+                    t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"HeatedPipe: Radau failed: {sol.message}")
+    m1, p_tank, _, h_h, m2 = sol.y
+    temp_h = t_ref + h_h / cp
+    return {
+        "tank.m_flow_in": m1,
+        "tank.p": p_tank,
+        "heater.T": temp_h,
+        "temperature.T": temp_h,
+        "sink.m_flow": m2,
+    }
+
+
+def splitter(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.Splitter, SimpleLiquidWater: source (2e5 Pa) -- laminar pipe
+    -- splitter -- laminar pipes A (l = 10) and B (l = 20) -- sinks (1e5 Pa).
+    The published equations of the two paths through the shared inlet path
+    (inertance L_up = source + pipe + splitter) are linear in the
+    accelerations:
+    (L_i + L_k) m_i' = -L_up (mA' + mB') + 2e5 - k0 (mA + mB) - k_i m_i - 1e5,
+    solved for (mA', mB') at every step (Radau, rtol 1e-12)."""
+    rho = WATER_RHO
+
+    def laminar(r: float, l: float) -> tuple[float, float]:
+        return 8 * 1e-3 * l / (PI * rho * r**4), l / (PI * r * r)
+
+    k0, l0 = laminar(0.01, 1.0)
+    ka, la = laminar(0.005, 10.0)
+    kb, lb = laminar(0.005, 20.0)
+    l_up = L_BOUNDARY + l0 + 0.01
+    mass = np.array([[la + L_BOUNDARY + l_up, l_up], [l_up, lb + L_BOUNDARY + l_up]])
+
+    def rhs(_t: float, x: np.ndarray) -> np.ndarray:
+        ma, mb = x
+        drive = 2e5 - k0 * (ma + mb) - 1e5
+        return np.linalg.solve(mass, [drive - ka * ma, drive - kb * mb])
+
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.0, 0.0], method="Radau", t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"Splitter: Radau failed: {sol.message}")
+    ma, mb = sol.y
+    return {"sinkA.m_flow": ma, "sinkB.m_flow": mb, "pipe.m_flow": ma + mb}
+
+
+def junction(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.Junction, SimpleLiquidWater: cold (2e5 Pa, 293.15 K) -- pipe A
+    (laminar, l = 10) and hot (3e5 Pa, 353.15 K) -- pipe B (l = 20) meet in
+    a junction, then a pipe (l = 1) to the sink (1e5 Pa). The published
+    JunctionN equations, with the junction inertance L_j at every port:
+    (L_up,i + L_j) m_i' = p_i - p_mix - r_mix for each inlet (p_i the
+    inlet's steady pressure after its pipe), (L_j + L_pipe + L_k) m_out'
+    = r_mix + p_mix - k m_out - p_sink, m_out = mA + mB, and the mixing
+    weights w_i = (|m_i| + eps)/(sum |m_j| + 2 eps) on p and h. Three linear
+    equations in (mA', mB', r_mix) per step (Radau, rtol 1e-12)."""
+    rho, eps, l_j = WATER_RHO, 0.01, 0.01
+
+    def laminar(r: float, l: float) -> tuple[float, float]:
+        return 8 * 1e-3 * l / (PI * rho * r**4), l / (PI * r * r)
+
+    ka, la = laminar(0.005, 10.0)
+    kb, lb = laminar(0.005, 20.0)
+    k0, l0 = laminar(0.01, 1.0)
+    h_cold = WATER_CP * (293.15 - WATER_T_REF)
+    h_hot = WATER_CP * (353.15 - WATER_T_REF)
+
+    def mix(ma: float, mb: float) -> tuple[float, float, float]:
+        wa = (abs(ma) + eps) / (abs(ma) + abs(mb) + 2 * eps)
+        pa, pb = 2e5 - ka * ma, 3e5 - kb * mb
+        return wa * pa + (1 - wa) * pb, wa * h_cold + (1 - wa) * h_hot, wa
+
+    def rhs(_t: float, x: np.ndarray) -> np.ndarray:
+        ma, m_out = x
+        mb = m_out - ma
+        p_mix, _, _ = mix(ma, mb)
+        pa, pb = 2e5 - ka * ma, 3e5 - kb * mb
+        # Unknowns (ma', mb', r_mix).
+        a = np.array([
+            [L_BOUNDARY + la + l_j, 0.0, 1.0],
+            [0.0, L_BOUNDARY + lb + l_j, 1.0],
+            [l_j + l0 + L_BOUNDARY, l_j + l0 + L_BOUNDARY, -1.0],
+        ])
+        b = [pa - p_mix, pb - p_mix, p_mix - k0 * m_out - 1e5]
+        dma, dmb, _ = np.linalg.solve(a, b)
+        return np.array([dma, dma + dmb])
+
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.0, 0.0], method="Radau", t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"Junction: Radau failed: {sol.message}")
+    ma, m_out = sol.y
+    mixed = [mix(a, o - a) for a, o in zip(ma, m_out)]
+    return {
+        "junction.mA": ma,
+        "sink.m_flow": m_out,
+        "junction.p_mix": np.array([m[0] for m in mixed]),
+        "junction.h_mix": np.array([m[1] for m in mixed]),
+        "massFlow.m_flow": m_out,
+        "pressure.p": np.array([m[0] for m in mixed]),
+        "enthalpy.h": np.array([m[1] for m in mixed]),
+    }
+
+
+GENERATORS = {
+    "TFS_FlowResistance": flow_resistance,
+    "TFS_Pump": pump,
+    "TFS_HeatedVolume": heated_volume,
+    "TFS_HeatedPipe": heated_pipe,
+    "TFS_Splitter": splitter,
+    "TFS_Junction": junction,
+}
