@@ -25,6 +25,23 @@ pub struct Diagnostic {
     pub help: String,
     /// Further places worth showing (e.g. the connections that close a loop).
     pub notes: Vec<(Span, String)>,
+    /// Edits that make the code compliant, shown under the help line and
+    /// applied by `mofmu check --fix` when machine-applicable.
+    pub suggestions: Vec<Suggestion>,
+}
+
+/// One edit: replace the text of `span` (empty for an insertion) by
+/// `replacement`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suggestion {
+    /// What the edit does, e.g. "declare `v` as a state".
+    pub message: String,
+    pub span: Span,
+    pub replacement: String,
+    /// The edit is certainly what was meant and leaves valid code, so a
+    /// tool may apply it without asking (`check --fix`); otherwise it is
+    /// shown only.
+    pub machine_applicable: bool,
 }
 
 impl Diagnostic {
@@ -37,7 +54,71 @@ impl Diagnostic {
             label: String::new(),
             help: String::new(),
             notes: Vec::new(),
+            suggestions: Vec::new(),
         }
+    }
+
+    /// [`Diagnostic::with_fix`] in place.
+    pub fn push_fix(
+        &mut self,
+        message: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) {
+        self.suggestions.push(Suggestion {
+            message: message.into(),
+            span,
+            replacement: replacement.into(),
+            machine_applicable: true,
+        });
+    }
+
+    /// [`Diagnostic::with_suggestion`] in place.
+    pub fn push_suggestion(
+        &mut self,
+        message: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) {
+        self.suggestions.push(Suggestion {
+            message: message.into(),
+            span,
+            replacement: replacement.into(),
+            machine_applicable: false,
+        });
+    }
+
+    /// Adds an edit that a tool may apply without asking.
+    pub fn with_fix(
+        mut self,
+        message: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> Diagnostic {
+        self.suggestions.push(Suggestion {
+            message: message.into(),
+            span,
+            replacement: replacement.into(),
+            machine_applicable: true,
+        });
+        self
+    }
+
+    /// Adds an edit that is shown but left to the modeller (it may not be
+    /// what was meant).
+    pub fn with_suggestion(
+        mut self,
+        message: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> Diagnostic {
+        self.suggestions.push(Suggestion {
+            message: message.into(),
+            span,
+            replacement: replacement.into(),
+            machine_applicable: false,
+        });
+        self
     }
 
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
@@ -94,9 +175,14 @@ impl Diagnostic {
         .with_code(self.code)
         .with_message(self.message.clone())
         .with_labels(labels);
+        let mut notes = Vec::new();
         if !self.help.is_empty() {
-            d = d.with_notes(vec![format!("help: {}", self.help)]);
+            notes.push(format!("help: {}", self.help));
         }
+        for s in &self.suggestions {
+            notes.push(suggestion_text(s, sources));
+        }
+        d = d.with_notes(notes);
         let config = term::Config::default();
         if color {
             let mut buf = Vec::new();
@@ -109,4 +195,108 @@ impl Diagnostic {
             out
         }
     }
+}
+
+/// `suggestion: declare `v` as a state: replace `Real` with
+/// `Base.ContinuousState` (line 4)`, the form a suggestion takes in the
+/// human output.
+fn suggestion_text(s: &Suggestion, sources: &SourceMap) -> String {
+    let file = sources.get(s.span.file);
+    let (line, _) = file.line_col(s.span.start);
+    let old = &file.text[s.span.start as usize..s.span.end as usize];
+    let edit = if old.contains('\n') || s.replacement.contains('\n') && !old.is_empty() {
+        let (last, _) = file.line_col(s.span.end);
+        let body: Vec<String> = s
+            .replacement
+            .lines()
+            .map(|l| format!("    {}", l.trim_start()))
+            .collect();
+        format!("rewrite lines {line}-{last} as\n{}", body.join("\n"))
+    } else if old.is_empty() {
+        format!("insert `{}` at line {line}", s.replacement.trim_end())
+    } else if s.replacement.is_empty() {
+        format!("remove `{old}` at line {line}")
+    } else {
+        format!("replace `{old}` with `{}` at line {line}", s.replacement)
+    };
+    let how = if s.machine_applicable {
+        " (mofmu check --fix applies it)"
+    } else {
+        ""
+    };
+    format!("suggestion: {}: {edit}{how}", s.message)
+}
+
+impl Diagnostic {
+    /// One JSON object (one line) for editors: code, severity, message,
+    /// label, help, the primary span and notes as file, byte offsets and
+    /// 1-based line/column, and the suggestions with their replacements.
+    pub fn render_json(&self, sources: &SourceMap) -> String {
+        let span = |s: Span| {
+            let file = sources.get(s.file);
+            let (line, column) = file.line_col(s.start);
+            let (end_line, end_column) = file.line_col(s.end);
+            format!(
+                "{{\"file\":{},\"byte_start\":{},\"byte_end\":{},\"line\":{line},\"column\":{column},\"end_line\":{end_line},\"end_column\":{end_column}}}",
+                json_string(&file.name),
+                s.start,
+                s.end
+            )
+        };
+        let notes: Vec<String> = self
+            .notes
+            .iter()
+            .map(|(s, n)| format!("{{\"span\":{},\"message\":{}}}", span(*s), json_string(n)))
+            .collect();
+        let suggestions: Vec<String> = self
+            .suggestions
+            .iter()
+            .map(|s| {
+                format!(
+                    "{{\"message\":{},\"span\":{},\"replacement\":{},\"applicability\":\"{}\"}}",
+                    json_string(&s.message),
+                    span(s.span),
+                    json_string(&s.replacement),
+                    if s.machine_applicable {
+                        "machine-applicable"
+                    } else {
+                        "maybe-incorrect"
+                    }
+                )
+            })
+            .collect();
+        format!(
+            "{{\"code\":{},\"severity\":\"{}\",\"message\":{},\"span\":{},\"label\":{},\"help\":{},\"notes\":[{}],\"suggestions\":[{}]}}",
+            json_string(self.code),
+            match self.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            json_string(&self.message),
+            span(self.span),
+            json_string(&self.label),
+            json_string(&self.help),
+            notes.join(","),
+            suggestions.join(",")
+        )
+    }
+}
+
+/// A JSON string literal (RFC 8259 escapes).
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

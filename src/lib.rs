@@ -18,6 +18,7 @@ pub mod compare;
 pub mod cross_check;
 pub mod diagnostic;
 pub mod export;
+pub mod fix;
 pub mod fmu;
 pub mod harness;
 pub mod instantiate;

@@ -31,13 +31,20 @@ struct Cli {
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum MessageFormat {
+    /// The source line, a label, the help line and any suggestion (stderr).
     Human,
+    /// One line per diagnostic, `path:line:col: error[CODE]: message` (stdout).
     Short,
+    /// One JSON object per line with the spans, help and machine-applicable
+    /// suggestions, for editors (stdout).
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Platform {
+    /// Linux x86-64 (always built).
     Linux64,
+    /// Windows x86-64, cross-compiled with MinGW-w64.
     Win64,
 }
 
@@ -65,6 +72,7 @@ enum SimulateInterface {
 enum Command {
     /// Check libraries for compliance with the methodology.
     Check {
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
         /// Skip unit checking (to measure what it costs).
@@ -72,14 +80,27 @@ enum Command {
         no_units: bool,
         /// Keep running: re-check whenever a file under PATH is saved and
         /// print what changed (new diagnostics, fixed ones, or "clean").
-        #[arg(long)]
+        #[arg(long, conflicts_with = "fix")]
         watch: bool,
-        /// .mo files or library directories, loaded in the order given.
+        /// Apply the machine-applicable suggestions (check again, repeat)
+        /// and print the changes as a unified diff; the files are left
+        /// untouched unless --write is given. What cannot be fixed is
+        /// reported with its explanation.
+        #[arg(long)]
+        fix: bool,
+        /// With --fix: write the fixed files (each whole, through a
+        /// temporary file renamed over it).
+        #[arg(long, requires = "fix")]
+        write: bool,
+        /// .mo files or library directories (package.mo + package.order),
+        /// loaded in the order given: load examples/Base.mo first.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
     /// Export a model as an FMI 2.0 FMU (Model Exchange and Co-Simulation).
     Export {
+        /// .mo files or library directories (package.mo + package.order),
+        /// loaded in the order given: load examples/Base.mo first.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Qualified name of the model, e.g. Thermal.Examples.RodHeating.
@@ -93,20 +114,21 @@ enum Command {
         sets: Vec<String>,
         /// Stop time written to the FMU's DefaultExperiment (default: the
         /// model's `experiment` annotation, else 1).
-        #[arg(long)]
+        #[arg(long, value_name = "T")]
         stop_time: Option<f64>,
         /// FMI interfaces declared in modelDescription.xml.
         #[arg(long, value_enum, default_value_t = ExportInterface::Both)]
         interface: ExportInterface,
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
         /// Binaries beside linux64 (always built): `win64` cross-compiles a
-        /// Windows DLL with MinGW-w64 (repeatable).
+        /// Windows DLL with MinGW-w64 (repeatable; default: linux64 only).
         #[arg(long = "platform", value_enum)]
         platforms: Vec<Platform>,
         /// Also write an FMI Cross-Check directory: <Model>.fmu,
         /// <Model>_ref.csv, <Model>_ref.opt, <Model>_in.csv (when the model
-        /// has inputs) and a README.
+        /// has inputs) and a README (default: none).
         #[arg(long, value_name = "DIR")]
         cross_check: Option<PathBuf>,
         /// The reference for --cross-check: a CSV computed independently of
@@ -116,7 +138,7 @@ enum Command {
         reference: Option<PathBuf>,
         /// Output interval of the cross-check reference (StepSize in
         /// <Model>_ref.opt); default: stop time / 500.
-        #[arg(long, requires = "cross_check")]
+        #[arg(long, value_name = "H", requires = "cross_check")]
         output_interval: Option<f64>,
     },
     /// Compare a result with a reference inside csv-compare's tube; exit 0
@@ -134,43 +156,55 @@ enum Command {
         /// signal of the reference.
         #[arg(long, value_name = "FILE")]
         signals: Option<PathBuf>,
-        /// Write summary.json, index.html and one SVG per signal here.
+        /// Write summary.json, index.html and one SVG per signal here
+        /// (default: no report).
         #[arg(long, value_name = "DIR")]
         report: Option<PathBuf>,
-        /// Write the JSON summary to this file (`-` for standard output).
+        /// Write the JSON summary to this file (`-` for standard output;
+        /// default: none).
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
     },
     /// Print the unit of every variable of a model (declared, inferred or
     /// unknown), or without --model the unit verdict of every class.
     Units {
+        /// .mo files or library directories, loaded in the order given.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Qualified name of the model, e.g. Thermal.Examples.RodHeating.
+        /// Qualified name of the model, e.g. Thermal.Examples.RodHeating
+        /// (default: the verdict of every class instead).
         #[arg(long)]
         model: Option<String>,
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
     },
     /// Load an FMU through its shared library and simulate it. Option names
     /// follow fmusim where they mean the same.
     Simulate {
+        /// The FMI 2.0 FMU to load (any tool's, not only mofmu's).
         fmu: PathBuf,
-        #[arg(long)]
+        /// Start time (default: the FMU's DefaultExperiment StartTime, else 0).
+        #[arg(long, value_name = "T0")]
         start_time: Option<f64>,
-        #[arg(long)]
+        /// Stop time (default: the FMU's DefaultExperiment StopTime, else 1,
+        /// or start + 1 for a start from 1 on).
+        #[arg(long, value_name = "T")]
         stop_time: Option<f64>,
-        #[arg(long)]
+        /// Time between output rows (default: the DefaultExperiment's
+        /// StepSize, else (stop - start) / 500).
+        #[arg(long, value_name = "H")]
         output_interval: Option<f64>,
-        /// Relative tolerance of the integrator.
-        #[arg(long)]
+        /// Relative tolerance of the integrator (default: the
+        /// DefaultExperiment's Tolerance, else 1e-6).
+        #[arg(long, value_name = "RTOL")]
         tolerance: Option<f64>,
         /// Where to write the CSV (default: next to the FMU, .csv).
         #[arg(short = 'o', long, visible_alias = "output-file")]
         output: Option<PathBuf>,
-        /// Variables to record (comma-separated flat names; default: every
-        /// state and output).
-        #[arg(long = "variables", value_delimiter = ',')]
+        /// Variables to record, as columns in the order given
+        /// (comma-separated flat names; default: every state and output).
+        #[arg(long = "variables", value_delimiter = ',', value_name = "A,B,...")]
         variables: Vec<String>,
         /// The interface to drive (default: Model Exchange when the FMU
         /// declares it, else Co-Simulation).
@@ -178,7 +212,8 @@ enum Command {
         interface: Option<SimulateInterface>,
         /// Input signals: a CSV with a `time` column and one column per
         /// input (by name), interpolated linearly as FMPy does
-        /// (`--input-file` is fmusim's name).
+        /// (`--input-file` is fmusim's name; default: inputs keep their
+        /// start values).
         #[arg(long, visible_alias = "input-file", value_name = "FILE.csv")]
         input: Option<PathBuf>,
         /// One variable to record (repeatable; fmusim's name, and names
@@ -195,7 +230,8 @@ enum Command {
         /// silently replaced.
         #[arg(long, default_value = "bdf")]
         solver: String,
-        /// Also plot every recorded variable over time (.svg or .png).
+        /// Also plot every recorded variable over time (.svg or .png;
+        /// default: no plot).
         #[arg(long, value_name = "FILE.svg|png")]
         plot: Option<PathBuf>,
     },
@@ -254,6 +290,7 @@ fn print_diagnostics(lib: &Library, diags: &[Diagnostic], format: MessageFormat)
     for d in diags {
         match format {
             MessageFormat::Short => println!("{}", d.render_short(&lib.sources)),
+            MessageFormat::Json => println!("{}", d.render_json(&lib.sources)),
             MessageFormat::Human => eprint!("{}", d.render_human(&lib.sources, color)),
         }
     }
@@ -289,11 +326,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             paths,
             no_units,
             watch,
+            fix,
+            write,
         } => {
+            if fix {
+                return check_fix(&paths, !no_units, write, message_format);
+            }
             if watch {
                 let format = match message_format {
                     MessageFormat::Human => watch::Format::Human,
                     MessageFormat::Short => watch::Format::Short,
+                    MessageFormat::Json => {
+                        bail!("--watch prints diagnostics as `human` or `short`, not `json`")
+                    }
                 };
                 return watch::watch(&paths, format, !no_units);
             }
@@ -337,6 +382,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Ok(o) => o,
                 Err(ExportError::Diagnostics(d)) => {
                     print_diagnostics(&lib, &d, message_format);
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e @ ExportError::UnknownModel(_)) => {
+                    eprintln!("error: {e}{}", did_you_mean_model(&lib, &model));
                     return Ok(ExitCode::from(1));
                 }
                 Err(e) => {
@@ -476,6 +525,80 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report,
             json,
         } => compare(&reference, &result, tolerance, signals, report, json),
+    }
+}
+
+/// `; did you mean `Pkg.Model`?` for a model name that is a slip of the
+/// qualified name of a model or block of the library.
+fn did_you_mean_model(lib: &Library, model: &str) -> String {
+    let models = lib.tree.classes.iter().filter(|c| {
+        matches!(
+            c.def.kind,
+            mofmu::syntax::ast::ClassKind::Model | mofmu::syntax::ast::ClassKind::Block
+        )
+    });
+    let by_qualified =
+        mofmu::check::teach::closest(model, models.clone().map(|c| c.qualified.as_str()));
+    // A short name written without its package: the models of that name.
+    let by_name = models
+        .filter(|c| c.name == model || c.qualified.ends_with(&format!(".{model}")))
+        .map(|c| c.qualified.as_str())
+        .next();
+    match by_qualified.or(by_name) {
+        Some(best) => format!("; did you mean `{best}`?"),
+        None => String::new(),
+    }
+}
+
+/// `mofmu check --fix [--write]`: the diff of what the suggestions change
+/// (written with --write), then what is left. Exit 0 when the fixed
+/// library is compliant, 1 otherwise.
+fn check_fix(
+    paths: &[PathBuf],
+    check_units: bool,
+    write: bool,
+    format: MessageFormat,
+) -> Result<ExitCode> {
+    let fixed = mofmu::fix::fix(load_paths(paths)?, check_units);
+    let mut changed = 0;
+    for (name, before, after) in &fixed.files {
+        if before == after {
+            continue;
+        }
+        changed += 1;
+        print!("{}", mofmu::fix::unified_diff(name, before, after));
+        if write {
+            mofmu::fix::write_atomically(std::path::Path::new(name), after)
+                .with_context(|| format!("writing {name}"))?;
+        }
+    }
+    let verb = if write { "applied" } else { "would apply" };
+    eprintln!(
+        "fix: {verb} {} edit{} in {changed} file{}{}",
+        fixed.edits,
+        if fixed.edits == 1 { "" } else { "s" },
+        if changed == 1 { "" } else { "s" },
+        if write || changed == 0 {
+            ""
+        } else {
+            " (run with --write to apply)"
+        }
+    );
+    if fixed.remaining.is_empty() {
+        eprintln!(
+            "ok: {} classes checked, no diagnostics{}",
+            fixed.library.tree.classes.len(),
+            if write || changed == 0 {
+                ""
+            } else {
+                " after the fixes"
+            }
+        );
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!("left after the fixes:");
+        print_diagnostics(&fixed.library, &fixed.remaining, format);
+        Ok(ExitCode::from(1))
     }
 }
 

@@ -3,6 +3,8 @@
 //! Rules that need resolution or causality live in `resolve`, `causalize`
 //! and `schedule`.
 
+pub mod teach;
+
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{

@@ -17,7 +17,7 @@ use super::error::HarnessError;
 use super::fmi2::{EventInfo, Instance};
 use super::fmu::Fmu;
 use super::integrator::{self, FmuOde, Integrator, IntegratorStats, OdeStructure};
-use super::model_description::{Causality, ModelDescription, VariableKind};
+use super::model_description::{Causality, ModelDescription, ScalarVariable, VariableKind};
 use super::progress::Progress;
 use super::{SimOptions, SimResult};
 
@@ -526,15 +526,26 @@ impl Recorder {
         for &state in states {
             is_state[state] = true;
         }
-        for (index, variable) in model.variables.iter().enumerate() {
-            let wanted = if output.is_empty() {
-                is_state[index] || variable.causality == Causality::Output
-            } else {
-                output.contains(&variable.name)
-            };
-            if !wanted {
-                continue;
-            }
+        // The columns asked for come in the order asked (a name asked twice
+        // once); without a list, every state and output in model-description
+        // order.
+        let wanted: Vec<&ScalarVariable> = if output.is_empty() {
+            model
+                .variables
+                .iter()
+                .enumerate()
+                .filter(|(index, v)| is_state[*index] || v.causality == Causality::Output)
+                .map(|(_, v)| v)
+                .collect()
+        } else {
+            let mut seen = std::collections::HashSet::new();
+            output
+                .iter()
+                .filter(|name| seen.insert(name.as_str()))
+                .filter_map(|name| model.variable(name))
+                .collect()
+        };
+        for variable in wanted {
             let column = recorder.names.len();
             let target = match variable.kind {
                 VariableKind::Real => &mut recorder.reals,

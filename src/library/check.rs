@@ -179,6 +179,7 @@ pub(crate) fn finish_check(lib: &Library, mut diags: Vec<Diagnostic>) -> Vec<Dia
     drop_consequences_of_eliminated(lib, &mut diags);
     diags.sort_by_key(|d| (d.span.file, d.span.start));
     diags.dedup();
+    crate::check::teach::teach(&lib.sources, &lib.tree, &mut diags);
     diags
 }
 

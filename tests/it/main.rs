@@ -15,6 +15,7 @@ mod jacobian;
 mod misuse;
 mod model_description;
 mod modules;
+mod newcomer;
 mod package;
 mod resolve;
 mod robustness;

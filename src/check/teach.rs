@@ -1,0 +1,744 @@
+//! Diagnostics that teach the methodology: for the plain-Modelica idioms a
+//! newcomer writes, the checker's diagnostics get the compliant form as a
+//! suggestion (an edit, machine-applicable when it is certainly what was
+//! meant), and the diagnostics that only repeat a root cause already
+//! reported in the same class are dropped (one root cause, one error).
+//!
+//! The pass reads only the diagnostics and the syntax of the class each one
+//! lies in; codes and messages keep their meaning, only help lines and
+//! suggestions are added.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diagnostic::Diagnostic;
+use crate::resolve::tree::{ClassNode, ClassTree};
+use crate::source::{SourceMap, Span};
+use crate::syntax::ast::{
+    ClassBody, ClassDef, Component, ComponentRef, Element, Equation, Expr, ExprKind, LongBody,
+    Section, Subscript,
+};
+
+/// The codes causalisation reports for an equation it cannot place.
+const CAUSALISATION: &[&str] = &["MC020", "MC021", "MC024", "MC038"];
+
+/// What the pass reads: the sources and the class tree of the library.
+struct Library<'a> {
+    sources: &'a SourceMap,
+    tree: &'a ClassTree,
+}
+
+/// Adds the compliant forms to `diags` and drops the cascades.
+pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>) {
+    let lib = &Library { sources, tree };
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    // Classes whose first causalisation fault was reported: the rest of
+    // that class's causalisation faults follow from it.
+    // For each class whose root cause was reported: the variables it
+    // concerns (a diagnostic naming one of them is a consequence), or
+    // `None` when every later causalisation fault of the class is.
+    let mut root_reported: HashMap<u32, Option<Vec<String>>> = HashMap::new();
+    // Connectors with a potential reported as acausal: a flow after it
+    // lacks its signal for the same reason.
+    let mut acausal_connectors: HashSet<u32> = HashSet::new();
+    // (class, name) of imports refused because the class is not
+    // encapsulated.
+    let mut ignored_imports: Vec<(Span, String)> = Vec::new();
+    for mut d in std::mem::take(diags) {
+        let class = innermost_class(lib, d.span);
+        let key = class.map(|c| c.def.span.start);
+        if d.code == "MC014" {
+            acausal_connectors.extend(key);
+        }
+        if d.code == "MC013" && key.is_some_and(|k| acausal_connectors.contains(&k)) {
+            continue;
+        }
+        // A name through an import refused as MC114 is unknown because of
+        // that refusal.
+        if d.code == "MC005"
+            && ignored_imports
+                .iter()
+                .any(|(within, alias)| contains(*within, d.span) && text(lib, d.span) == alias)
+        {
+            continue;
+        }
+        if d.code == "MC114" {
+            if let Some(c) = class {
+                ignored_imports.extend(import_names(c, d.span).map(|n| (c.def.span, n)));
+            }
+        }
+        if CAUSALISATION.contains(&d.code) {
+            let consequence = match key.and_then(|k| root_reported.get(&k)) {
+                Some(None) => true,
+                Some(Some(vars)) => vars.iter().any(|v| mentions(&d.message, v)),
+                None => false,
+            };
+            if consequence {
+                continue;
+            }
+        }
+        match d.code {
+            "MC020" | "MC038" => {
+                if let (Some(c), Some(k)) = (class, key) {
+                    if let Some(vars) = state_fix(lib, c, &mut d) {
+                        root_reported.insert(k, Some(vars));
+                    } else if reorder_fix(lib, c, &mut d) {
+                        root_reported.insert(k, None);
+                    }
+                }
+            }
+            "MC022" => {
+                if let Some(c) = class {
+                    variable_did_you_mean(lib, c, &mut d);
+                    // Equations of the class that use what the unknown name
+                    // should have determined are not faults of their own.
+                    root_reported.extend(key.map(|k| (k, None)));
+                }
+            }
+            "MC005" => {
+                if !import_fix(lib, &mut d) {
+                    class_did_you_mean(lib, &mut d);
+                }
+            }
+            "MC114" => encapsulate_fix(lib, class, &mut d),
+            "MC014" => causal_connector_hint(lib, &mut d),
+            "MC055" => {
+                d.help = format!(
+                    "{}: a `Base.LinearResponse` component takes the loop's residual as its input \
+                     `residual` and gives the torn variable as its output `balance` \
+                     (docs/language.md, \"Declared tearing\")",
+                    d.help
+                );
+            }
+            "MC116" => {
+                d.help = "what the methodology offers today: if-expressions and if-equations \
+                          whose relations on time or on states the FMU locates as events \
+                          (docs/language.md, \"Events\"); a held or sampled value becomes a state"
+                    .to_string();
+            }
+            _ => {}
+        }
+        out.push(d);
+    }
+    *diags = out;
+}
+
+fn contains(outer: Span, inner: Span) -> bool {
+    outer.file == inner.file && outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// The name an import at `at` introduces: its alias, or the last part of
+/// the imported name.
+fn import_names(class: &ClassNode, at: Span) -> impl Iterator<Item = String> + '_ {
+    long_body(&class.def)
+        .into_iter()
+        .flat_map(|b| b.elements.iter())
+        .filter_map(move |e| match e {
+            Element::Import(i) if i.span == at => i
+                .alias
+                .as_ref()
+                .map(|a| a.name.clone())
+                .or_else(|| i.name.parts.last().map(|p| p.name.clone())),
+            _ => None,
+        })
+}
+
+/// Whether `message` names `var` as a whole name (`v` in "`v`",
+/// "(i, v)" or "der(v)", not in "`vx`" or "`a.v`").
+fn mentions(message: &str, var: &str) -> bool {
+    message
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']'))
+        .any(|word| word == var)
+}
+
+/// The innermost class whose text holds `span`.
+fn innermost_class<'a>(lib: &Library<'a>, span: Span) -> Option<&'a ClassNode> {
+    lib.tree
+        .classes
+        .iter()
+        .filter(|c| {
+            let s = c.def.span;
+            s.file == span.file && s.start <= span.start && span.end <= s.end
+        })
+        .min_by_key(|c| c.def.span.end - c.def.span.start)
+}
+
+fn text<'a>(lib: &Library<'a>, span: Span) -> &'a str {
+    let file = lib.sources.get(span.file);
+    file.text
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("")
+}
+
+fn long_body(def: &ClassDef) -> Option<&LongBody> {
+    match &def.body {
+        ClassBody::Long(b) => Some(b),
+        _ => None,
+    }
+}
+
+fn components(def: &ClassDef) -> impl Iterator<Item = &Component> {
+    long_body(def)
+        .into_iter()
+        .flat_map(|b| b.elements.iter())
+        .filter_map(|e| match e {
+            Element::Component(c) => Some(c),
+            _ => None,
+        })
+}
+
+/// A variable of the class that is neither a parameter, a constant nor a
+/// signal of its interface, declared with the predefined type `Real`.
+fn is_plain_real(c: &Component) -> bool {
+    let p = &c.prefixes;
+    c.type_name.dotted() == "Real"
+        && p.parameter.is_none()
+        && p.constant.is_none()
+        && p.input.is_none()
+        && p.output.is_none()
+        && p.flow.is_none()
+        && p.discrete.is_none()
+}
+
+fn is_state_type(c: &Component) -> bool {
+    c.type_name
+        .parts
+        .last()
+        .is_some_and(|p| p.name == "ContinuousState")
+}
+
+/// The class's equations outside initial sections.
+fn equations(def: &ClassDef) -> Vec<&Equation> {
+    long_body(def)
+        .into_iter()
+        .flat_map(|b| b.sections.iter())
+        .filter_map(|s| match s {
+            Section::Equation {
+                initial: None,
+                equations,
+                ..
+            } => Some(equations.iter()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// Walks every expression of an equation.
+fn visit_equation(eq: &Equation, f: &mut dyn FnMut(&Expr)) {
+    match eq {
+        Equation::Simple { lhs, rhs, .. } => {
+            visit_expr(lhs, f);
+            visit_expr(rhs, f);
+        }
+        Equation::For { range, body, .. } => {
+            visit_expr(range, f);
+            for e in body {
+                visit_equation(e, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    let subscripts = |r: &ComponentRef, f: &mut dyn FnMut(&Expr)| {
+        for p in &r.parts {
+            for s in &p.subscripts {
+                if let Subscript::Expr(x) = s {
+                    visit_expr(x, f);
+                }
+            }
+        }
+    };
+    match &e.kind {
+        ExprKind::Ref(r) => subscripts(r, f),
+        ExprKind::Binary(_, a, b) => {
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+        ExprKind::Unary(_, a) => visit_expr(a, f),
+        ExprKind::Call { args, named, .. } => {
+            for a in args {
+                visit_expr(a, f);
+            }
+            for (_, a) in named {
+                visit_expr(a, f);
+            }
+        }
+        ExprKind::If { branches, else_ } => {
+            for (c, v) in branches {
+                visit_expr(c, f);
+                visit_expr(v, f);
+            }
+            visit_expr(else_, f);
+        }
+        ExprKind::Array(xs) => {
+            for x in xs {
+                visit_expr(x, f);
+            }
+        }
+        ExprKind::Matrix(rows) => {
+            for x in rows.iter().flatten() {
+                visit_expr(x, f);
+            }
+        }
+        ExprKind::Range { start, step, stop } => {
+            visit_expr(start, f);
+            if let Some(s) = step {
+                visit_expr(s, f);
+            }
+            visit_expr(stop, f);
+        }
+        _ => {}
+    }
+}
+
+/// The variable `der(x)` differentiates, when `e` is such a call of a
+/// one-part name.
+fn der_of(e: &Expr) -> Option<&str> {
+    let ExprKind::Call { func, args, .. } = &e.kind else {
+        return None;
+    };
+    if func.dotted() != "der" || args.len() != 1 {
+        return None;
+    }
+    match &args[0].kind {
+        ExprKind::Ref(r) if r.parts.len() == 1 => Some(r.parts[0].name.name.as_str()),
+        _ => None,
+    }
+}
+
+/// A `der()` of a plain `Real` is the plain-Modelica way of declaring a
+/// state; the methodology declares it by type. The fix retypes every such
+/// variable of the class as `Base.ContinuousState` (its start value stays
+/// its initial value).
+///
+/// Only a diagnostic that names one of those variables gets the fix; the
+/// variables are returned (the class's later faults that name them are
+/// consequences).
+fn state_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) -> Option<Vec<String>> {
+    let mut differentiated: Vec<String> = Vec::new();
+    for eq in equations(&class.def) {
+        visit_equation(eq, &mut |e| {
+            if let Some(x) = der_of(e) {
+                if !differentiated.iter().any(|y| y == x) {
+                    differentiated.push(x.to_string());
+                }
+            }
+        });
+    }
+    let plain: Vec<&Component> = components(&class.def)
+        .filter(|c| is_plain_real(c) && differentiated.contains(&c.name.name))
+        .collect();
+    if !plain.iter().any(|c| mentions(&d.message, &c.name.name)) {
+        return None;
+    }
+    let names: Vec<String> = plain.iter().map(|c| format!("`{}`", c.name.name)).collect();
+    d.help = format!(
+        "a variable whose derivative an equation gives is a state of its class, declared by its \
+         type: declare {} as `Base.ContinuousState` (the start value is the initial value); \
+         der(x) then must be determined by exactly one equation",
+        names.join(", ")
+    );
+    let vars = plain.iter().map(|c| c.name.name.clone()).collect();
+    for c in plain {
+        if text(lib, c.type_name.span) == "Real" {
+            d.push_fix(
+                format!("declare `{}` as a state", c.name.name),
+                c.type_name.span,
+                "Base.ContinuousState",
+            );
+        }
+    }
+    Some(vars)
+}
+
+/// One equation's unknowns in the syntactic view the reorder takes.
+enum Unknowns {
+    /// The names of unknowns it mentions (`der(x)` for a state's derivative).
+    Names(Vec<String>),
+    /// It names something the syntax alone cannot place (a component's
+    /// variable, a loop, an if-equation, a connection).
+    Opaque,
+}
+
+/// MC020 often means only that the equations are written in another
+/// order than partially ordered form needs. When the class's variables are
+/// all its own (no components, no base classes), the order in which each
+/// equation determines exactly one unknown is found from the syntax, and
+/// the fix writes the equations in that order (equation order carries no
+/// meaning in Modelica, so the model is the same).
+fn reorder_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) -> bool {
+    if d.code != "MC020" {
+        return false;
+    }
+    let Some(body) = long_body(&class.def) else {
+        return false;
+    };
+    if body
+        .elements
+        .iter()
+        .any(|e| matches!(e, Element::Extends(_)))
+    {
+        return false;
+    }
+    let mut known: HashSet<String> = ["time".to_string()].into_iter().collect();
+    let mut unknown: HashSet<String> = HashSet::new();
+    for c in components(&class.def) {
+        let p = &c.prefixes;
+        let name = c.name.name.clone();
+        if p.parameter.is_some() || p.constant.is_some() || p.input.is_some() {
+            known.insert(name);
+        } else if is_state_type(c) {
+            unknown.insert(format!("der({name})"));
+            known.insert(name);
+        } else if c.type_name.parts.len() == 1
+            && matches!(
+                c.type_name.dotted().as_str(),
+                "Real" | "Integer" | "Boolean"
+            )
+            || c.type_name.parts.first().is_some_and(|p| p.name == "Base")
+        {
+            unknown.insert(name);
+        } else {
+            // A component of a class: its variables are placed by the
+            // system, not by this class's equation order.
+            return false;
+        }
+    }
+    for e in &body.elements {
+        if let Element::Class { class: def, .. } = e {
+            known.insert(def.name.name.clone());
+        }
+    }
+    let Some(section) = body.sections.iter().find_map(|s| match s {
+        Section::Equation {
+            initial: None,
+            equations,
+            span,
+        } if span.start <= d.span.start && d.span.end <= span.end => Some(equations),
+        _ => None,
+    }) else {
+        return false;
+    };
+    let mut per_equation = Vec::new();
+    for eq in section {
+        let unknowns = equation_unknowns(eq, &known, &unknown);
+        let Unknowns::Names(names) = unknowns else {
+            return false;
+        };
+        let Equation::Simple { span, .. } = eq else {
+            return false;
+        };
+        per_equation.push((*span, names));
+    }
+    let Some(order) = partial_order(&per_equation) else {
+        return false;
+    };
+    if order.iter().enumerate().all(|(k, &i)| k == i) {
+        return false;
+    }
+    // The equations change places; the text between them (indentation,
+    // comments on their own lines) stays where it is.
+    let first = per_equation[0].0;
+    let last = per_equation[per_equation.len() - 1].0;
+    let mut rewritten = String::new();
+    for (k, &i) in order.iter().enumerate() {
+        rewritten.push_str(text(lib, per_equation[i].0));
+        if k + 1 < per_equation.len() {
+            let gap = Span {
+                file: first.file,
+                start: per_equation[k].0.end,
+                end: per_equation[k + 1].0.start,
+            };
+            rewritten.push_str(text(lib, gap));
+        }
+    }
+    d.help = "in partially ordered form each equation comes after the equations that determine \
+              all but one of its unknowns; the equations of this class can be put in that order"
+        .to_string();
+    d.push_fix(
+        "write the equations in partially ordered form",
+        first.to(last),
+        rewritten,
+    );
+    true
+}
+
+fn equation_unknowns(
+    eq: &Equation,
+    known: &HashSet<String>,
+    unknown: &HashSet<String>,
+) -> Unknowns {
+    let Equation::Simple { .. } = eq else {
+        return Unknowns::Opaque;
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut opaque = false;
+    // A reference directly under `der(...)` counts as the derivative.
+    let mut under_der: HashSet<(u32, u32)> = HashSet::new();
+    visit_equation(eq, &mut |e| {
+        if let ExprKind::Call { func, args, .. } = &e.kind {
+            if func.dotted() == "der" {
+                if let (Some(x), Some(a)) = (der_of(e), args.first()) {
+                    under_der.insert((a.span.start, a.span.end));
+                    let n = format!("der({x})");
+                    if unknown.contains(&n) {
+                        if !names.contains(&n) {
+                            names.push(n);
+                        }
+                    } else {
+                        opaque = true;
+                    }
+                } else {
+                    opaque = true;
+                }
+            }
+        }
+    });
+    visit_equation(eq, &mut |e| {
+        let ExprKind::Ref(r) = &e.kind else {
+            return;
+        };
+        if under_der.contains(&(e.span.start, e.span.end)) {
+            return;
+        }
+        if r.parts.len() != 1 || r.parts[0].subscripts.iter().next().is_some() {
+            opaque = true;
+            return;
+        }
+        let n = &r.parts[0].name.name;
+        if unknown.contains(n) {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        } else if !known.contains(n) {
+            opaque = true;
+        }
+    });
+    if opaque {
+        Unknowns::Opaque
+    } else {
+        Unknowns::Names(names)
+    }
+}
+
+/// The order in which each equation determines exactly one unknown not
+/// determined before it (the earliest such equation first), or `None`.
+fn partial_order(equations: &[(Span, Vec<String>)]) -> Option<Vec<usize>> {
+    let mut determined: HashSet<&str> = HashSet::new();
+    let mut order = Vec::new();
+    let mut placed = vec![false; equations.len()];
+    while order.len() < equations.len() {
+        let next = (0..equations.len()).find(|&i| {
+            !placed[i]
+                && equations[i]
+                    .1
+                    .iter()
+                    .filter(|n| !determined.contains(n.as_str()))
+                    .count()
+                    == 1
+        })?;
+        let target = equations[next]
+            .1
+            .iter()
+            .find(|n| !determined.contains(n.as_str()))?;
+        determined.insert(target);
+        placed[next] = true;
+        order.push(next);
+    }
+    Some(order)
+}
+
+/// The encapsulated class around `class` (itself included), if any.
+fn encapsulating<'a>(lib: &'a Library<'a>, class: &'a ClassNode) -> Option<&'a ClassNode> {
+    let mut c = Some(class);
+    while let Some(node) = c {
+        if node.def.prefixes.encapsulated.is_some() {
+            return Some(node);
+        }
+        c = node.parent.map(|p| lib.tree.get(p));
+    }
+    None
+}
+
+/// The indentation of the line `offset` lies on.
+fn indentation(lib: &Library, offset: u32, file: crate::source::FileId) -> String {
+    let text = &lib.sources.get(file).text;
+    let start = text[..offset as usize].rfind('\n').map_or(0, |i| i + 1);
+    text[start..offset as usize]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect()
+}
+
+/// An unknown `Base.X` (or any top-level package's class) inside an
+/// encapsulated class: encapsulation hides every outside name that is not
+/// imported, so the fix is the missing `import Base;`.
+fn import_fix(lib: &Library, d: &mut Diagnostic) -> bool {
+    let Some(class) = innermost_class(lib, d.span) else {
+        return false;
+    };
+    let Some(enc) = encapsulating(lib, class) else {
+        return false;
+    };
+    let first = text(lib, d.span).to_string();
+    // A top-level class of that name declared before the use.
+    let is_root = lib.tree.roots.iter().any(|r| {
+        let root = lib.tree.get(*r);
+        root.name == first
+            && (root.def.span.file, root.def.span.start) < (d.span.file, d.span.start)
+    });
+    if !is_root || enc.name == first {
+        return false;
+    }
+    let Some(body) = long_body(&enc.def) else {
+        return false;
+    };
+    let Some(at) = body.elements.first().map(element_start) else {
+        return false;
+    };
+    let indent = indentation(lib, at.start, at.file);
+    d.help = format!(
+        "`{}` is encapsulated, so it sees outside names only through its imports: add \
+         `import {first};` to it",
+        enc.name
+    );
+    d.push_fix(
+        format!("import `{first}` into `{}`", enc.name),
+        Span {
+            file: at.file,
+            start: at.start,
+            end: at.start,
+        },
+        format!("import {first};\n{indent}"),
+    );
+    true
+}
+
+fn element_start(e: &Element) -> Span {
+    match e {
+        Element::Class { class, .. } => class.span,
+        Element::Extends(x) => x.name.span,
+        Element::Import(i) => i.span,
+        Element::Component(c) => c.span,
+    }
+}
+
+/// MC114: the import stays, the class becomes encapsulated (its whole view
+/// of the outside is then its imports).
+fn encapsulate_fix(lib: &Library, class: Option<&ClassNode>, d: &mut Diagnostic) {
+    let Some(class) = class else {
+        return;
+    };
+    let start = class.def.span;
+    if !text(lib, start).starts_with(|c: char| c.is_alphabetic()) {
+        return;
+    }
+    d.help = format!(
+        "mark `{}` `encapsulated` (then it sees outside classes only through imports, e.g. \
+         `import Base;`), or drop the import and write the full name where it is used",
+        class.name
+    );
+    d.push_fix(
+        format!("make `{}` encapsulated", class.name),
+        Span {
+            file: start.file,
+            start: start.start,
+            end: start.start,
+        },
+        "encapsulated ",
+    );
+}
+
+/// A potential without a causal signal before it: the plain-Modelica
+/// acausal connector. The compliant form makes it a signal.
+fn causal_connector_hint(lib: &Library, d: &mut Diagnostic) {
+    let t = text(lib, d.span).to_string();
+    if !t.starts_with("Real") {
+        return;
+    }
+    d.help = format!(
+        "{}; in the methodology a connector's potentials travel as signals: the usual form is \
+         `output Real e; flow Real f;` (the component that declares the connector computes `e` \
+         and receives `f`) or `input Real e; flow Real f;` for the other direction",
+        d.help
+    );
+    d.push_suggestion(
+        "make the potential an output signal",
+        Span {
+            file: d.span.file,
+            start: d.span.start,
+            end: d.span.start,
+        },
+        "output ",
+    );
+}
+
+/// Levenshtein distance (on characters).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(row[j + 1])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The closest of `candidates` to `name` when it is close enough to be a
+/// slip (at most a third of its letters, and at least one, differ).
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        if c == name {
+            continue;
+        }
+        let dist = edit_distance(&name.to_lowercase(), &c.to_lowercase());
+        if dist <= limit && best.is_none_or(|(d, b)| dist < d || dist == d && c < b) {
+            best = Some((dist, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn class_did_you_mean(lib: &Library, d: &mut Diagnostic) {
+    let written = text(lib, d.span).to_string();
+    let mut names: Vec<&str> = lib.tree.classes.iter().map(|c| c.name.as_str()).collect();
+    names.extend(["Real", "Integer", "Boolean", "String"]);
+    names.sort_unstable();
+    names.dedup();
+    if let Some(best) = closest(&written, names.iter().copied()) {
+        let best = best.to_string();
+        d.push_suggestion(format!("did you mean `{best}`?"), d.span, best);
+    }
+}
+
+fn variable_did_you_mean(lib: &Library, class: &ClassNode, d: &mut Diagnostic) {
+    let written = text(lib, d.span).to_string();
+    if written.contains('.') {
+        return;
+    }
+    let names: Vec<&str> = components(&class.def)
+        .map(|c| c.name.name.as_str())
+        .collect();
+    let counts: HashMap<&str, usize> = names.iter().fold(HashMap::new(), |mut m, n| {
+        *m.entry(*n).or_default() += 1;
+        m
+    });
+    if let Some(best) = closest(&written, counts.keys().copied()) {
+        let best = best.to_string();
+        d.push_suggestion(format!("did you mean `{best}`?"), d.span, best);
+    }
+}

@@ -1,0 +1,4 @@
+connector Pin
+  Real v;
+  flow Real i;
+end Pin;

@@ -1,0 +1,3 @@
+model Rod
+  parameter Base.Units.Lenght L = 1;
+end Rod;

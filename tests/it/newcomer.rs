@@ -1,0 +1,554 @@
+//! A modeller's first hour (issue 26): the diagnostics that teach the
+//! methodology, `check --fix`, the corpus of plain-Modelica newcomer models
+//! and the command line's help.
+//!
+//! * `test_data/teach/NAME.mo` (loaded after `examples/Base.mo`) reports
+//!   exactly `NAME.expected` (human form, no colour) and `NAME.json`
+//!   (one JSON object per diagnostic); every diagnostic there carries a
+//!   suggestion.
+//! * `test_data/newcomer/NAME.mo`: the first diagnostic is `NAME.expected`
+//!   and names the compliant form; `check --fix` makes eight of the ten
+//!   compliant, and those export and match their closed forms (computed
+//!   here from the textbook solutions, never from mofmu).
+//! * `test_data/cli/*.expected`: `mofmu --help` and each subcommand's
+//!   `--help`; every option has text.
+//!
+//! `UPDATE_EXPECT=1` rewrites the expectations; review the diff.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mofmu::export::export_model;
+use mofmu::library::{check_library, load_library};
+use mofmu::fix::{fix, unified_diff};
+use mofmu::harness::{simulate, SimOptions};
+
+use crate::export::{package, repo, shared_cache};
+
+fn base() -> (String, String) {
+    let text = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
+    ("examples/Base.mo".to_string(), text)
+}
+
+/// The files of a fixture as the library loads them: Base, then it.
+fn files(relative: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(repo().join(relative)).expect("fixture readable");
+    vec![base(), (relative.to_string(), text)]
+}
+
+fn fixtures(dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo().join(dir))
+        .expect("fixture directory")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".mo"))
+        .map(|n| format!("{dir}/{n}"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Compares `actual` with the file, or rewrites it under UPDATE_EXPECT.
+fn expect_file(path: &Path, actual: &str) {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(path, actual).expect("writing the expectation");
+        return;
+    }
+    let expected = std::fs::read_to_string(path)
+        .unwrap_or_else(|_| panic!("{} missing (UPDATE_EXPECT=1 writes it)", path.display()));
+    assert_eq!(
+        expected,
+        actual,
+        "{} differs (UPDATE_EXPECT=1 rewrites it)",
+        path.display()
+    );
+}
+
+fn with_extension(relative: &str, ext: &str) -> PathBuf {
+    repo().join(relative).with_extension(ext)
+}
+
+#[test]
+fn teaching_diagnostics_name_the_compliant_form() {
+    for fixture in fixtures("test_data/teach") {
+        let lib = load_library(files(&fixture));
+        let diags = check_library(&lib);
+        assert!(!diags.is_empty(), "{fixture} must be refused");
+        let first = &diags[0];
+        assert!(
+            !first.suggestions.is_empty() || first.code == "MC116",
+            "{fixture}: the first diagnostic carries a suggestion: {first:?}"
+        );
+        let human: String = diags
+            .iter()
+            .map(|d| d.render_human(&lib.sources, false))
+            .collect();
+        expect_file(&with_extension(&fixture, "expected"), &human);
+        let json: String = diags
+            .iter()
+            .map(|d| d.render_json(&lib.sources) + "\n")
+            .collect();
+        for line in json.lines() {
+            let value: serde_json::Value =
+                serde_json::from_str(line).expect("each line is one JSON object");
+            assert!(value["suggestions"].is_array() && value["span"]["line"].is_u64());
+        }
+        expect_file(&with_extension(&fixture, "json"), &json);
+    }
+}
+
+#[test]
+fn cascades_are_suppressed() {
+    // An unknown variable is the one fault of its class: the equation that
+    // then has two unknowns is not reported as well.
+    let lib = load_library(files("test_data/teach/unknown_variable.mo"));
+    let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC022"]);
+    // An acausal potential is the one fault of its connector.
+    let lib = load_library(files("test_data/teach/acausal_connector.mo"));
+    let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC014"]);
+    // A plain Real under der(): one diagnostic, not one per equation.
+    let lib = load_library(files("test_data/newcomer/MassSpringDamper.mo"));
+    let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC038"]);
+}
+
+/// The closed form of each corpus model that `check --fix` makes
+/// compliant: (variable, value at t).
+fn closed_form(model: &str) -> Vec<(&'static str, fn(f64) -> f64)> {
+    // Underdamped second-order step/free response with natural frequency
+    // w0 and damping ratio z, from x(0) = 1, x'(0) = 0.
+    fn free(t: f64, w0: f64, z: f64) -> f64 {
+        let wd = w0 * (1.0 - z * z).sqrt();
+        (-z * w0 * t).exp() * ((wd * t).cos() + z * w0 / wd * (wd * t).sin())
+    }
+    match model {
+        // tau = R*C = 1 s, V = 1.
+        "RCCircuit" => vec![("v", |t| 1.0 - (-t).exp())],
+        // m = 1, k = 4, d = 0.4: w0 = 2, z = d/(2 sqrt(k m)) = 0.1.
+        "MassSpringDamper" => vec![("x", |t| free(t, 2.0, 0.1))],
+        // tau = A/a = 4, filled at 1 to h = 2 (1 - e^(-t/4)) until t = 5,
+        // then drained from h(5).
+        "Tank" => vec![("h", |t| {
+            let fill = |t: f64| 2.0 * (1.0 - (-t / 4.0).exp());
+            if t <= 5.0 {
+                fill(t)
+            } else {
+                fill(5.0) * (-(t - 5.0) / 4.0).exp()
+            }
+        })],
+        "Cooling" => vec![("T", |t| 293.15 + 70.0 * (-0.3 * t).exp())],
+        // w = sqrt(g/L).
+        "Pendulum" => vec![("phi", |t| 0.1 * ((9.81f64 / 2.0).sqrt() * t).cos())],
+        "HeatChain.TwoNodes" => vec![("T1", |t| heat_chain(t).0), ("T2", |t| heat_chain(t).1)],
+        // vC'' + (R/L) vC' + vC/(LC) = V/(LC): w0 = 2, z = 0.25, V = 1.
+        "SeriesRLC" => vec![("vC", |t| 1.0 - free(t, 2.0, 0.25))],
+        "FallingBody" => vec![("h", |t| 10.0 - 9.81 * t * t / 2.0)],
+        _ => Vec::new(),
+    }
+}
+
+/// T - T0 of the two heat capacities: x' = (G/C) M x with
+/// M = [[-2, 1], [1, -1]], x(0) = (50, 100), G/C = 0.2; e^(At) from the two
+/// eigenvalues of A = (G/C) M (Sylvester's formula).
+fn heat_chain(t: f64) -> (f64, f64) {
+    let s: f64 = 0.2;
+    let a = [[-2.0 * s, s], [s, -s]];
+    let tr = a[0][0] + a[1][1];
+    let det = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+    let root = (tr * tr / 4.0 - det).sqrt();
+    let (l1, l2) = (tr / 2.0 + root, tr / 2.0 - root);
+    let x0 = [50.0, 100.0];
+    let apply = |m: [[f64; 2]; 2]| {
+        [
+            m[0][0] * x0[0] + m[0][1] * x0[1],
+            m[1][0] * x0[0] + m[1][1] * x0[1],
+        ]
+    };
+    let shifted = |l: f64| [[a[0][0] - l, a[0][1]], [a[1][0], a[1][1] - l]];
+    let p = apply(shifted(l2));
+    let q = apply(shifted(l1));
+    let e1 = (l1 * t).exp() / (l1 - l2);
+    let e2 = (l2 * t).exp() / (l1 - l2);
+    (300.0 + e1 * p[0] - e2 * q[0], 300.0 + e1 * p[1] - e2 * q[1])
+}
+
+fn model_name(fixture: &str) -> String {
+    let stem = Path::new(fixture)
+        .file_stem()
+        .expect("stem")
+        .to_string_lossy()
+        .into_owned();
+    if stem == "HeatChain" {
+        "HeatChain.TwoNodes".to_string()
+    } else {
+        stem
+    }
+}
+
+#[test]
+fn newcomer_corpus_is_taught_fixed_and_matches_closed_forms() {
+    let corpus = fixtures("test_data/newcomer");
+    assert_eq!(corpus.len(), 10, "ten newcomer models");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = shared_cache();
+    let mut compliant = Vec::new();
+    for fixture in &corpus {
+        let lib = load_library(files(fixture));
+        let diags = check_library(&lib);
+        let first = diags.first().expect("plain Modelica is refused");
+        let human = first.render_human(&lib.sources, false);
+        expect_file(&with_extension(fixture, "expected"), &human);
+        // The first diagnostic names the compliant form: a suggestion, or
+        // for what cannot be fixed, a help line that says what to write.
+        assert!(
+            !first.suggestions.is_empty() || first.help.contains("offers today"),
+            "{fixture}: {human}"
+        );
+        let fixed = fix(files(fixture), true);
+        let (_, before, after) = &fixed.files[1];
+        expect_file(
+            &with_extension(fixture, "fix.diff"),
+            &unified_diff(fixture, before, after),
+        );
+        if !fixed.remaining.is_empty() {
+            assert!(
+                closed_form(&model_name(fixture)).is_empty(),
+                "{fixture} stays refused after --fix: {:?}",
+                fixed.remaining
+            );
+            continue;
+        }
+        compliant.push(fixture.clone());
+        let model = model_name(fixture);
+        let out = export_model(&fixed.library, &model, &[], None)
+            .unwrap_or_else(|e| panic!("{fixture} fixed but not exportable: {e:?}"));
+        let fmu = dir.path().join(format!("{}.fmu", out.model_identifier));
+        package(&out, &fmu, &cache);
+        let expected = closed_form(&model);
+        assert!(!expected.is_empty(), "{fixture}: a closed form is needed");
+        let names: Vec<String> = expected.iter().rev().map(|(n, _)| n.to_string()).collect();
+        let options = SimOptions {
+            relative_tolerance: Some(1e-10),
+            output: names.clone(),
+            ..SimOptions::default()
+        };
+        let result = simulate(&fmu, &options).expect("simulate the fixed model");
+        // The columns come in the order asked (`--variables` keeps it).
+        assert_eq!(&result.names[1..], &names[..], "{fixture}: column order");
+        for (k, (name, f)) in expected.iter().rev().enumerate() {
+            let scale = result
+                .rows
+                .iter()
+                .map(|r| f(r[0]).abs())
+                .fold(0.0, f64::max);
+            for row in &result.rows {
+                let (t, got) = (row[0], row[k + 1]);
+                let want = f(t);
+                assert!(
+                    (got - want).abs() <= 1e-6 * scale,
+                    "{fixture}: {name}({t}) = {got}, closed form {want}"
+                );
+            }
+        }
+    }
+    assert!(
+        compliant.len() >= 8,
+        "check --fix makes at least eight of ten compliant: {compliant:?}"
+    );
+}
+
+fn mofmu(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_mofmu"))
+        .args(args)
+        .current_dir(repo())
+        .env("COLUMNS", "100")
+        .output()
+        .expect("the mofmu binary runs")
+}
+
+#[test]
+fn every_help_is_snapshot_and_every_option_has_text() {
+    let commands: [&[&str]; 6] = [
+        &["--help"],
+        &["check", "--help"],
+        &["export", "--help"],
+        &["units", "--help"],
+        &["simulate", "--help"],
+        &["compare", "--help"],
+    ];
+    for args in commands {
+        let out = mofmu(args);
+        assert!(out.status.success(), "{args:?}");
+        let help = String::from_utf8_lossy(&out.stdout).into_owned();
+        let name = if args.len() == 1 { "mofmu" } else { args[0] };
+        expect_file(&repo().join(format!("test_data/cli/{name}.help")), &help);
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let is_item = trimmed.starts_with('-') || trimmed.starts_with('<');
+            if !is_item || line.len() == trimmed.len() {
+                continue;
+            }
+            // A possible value: `- name: text`.
+            if let Some(value) = trimmed.strip_prefix("- ") {
+                let text = value.split_once(':').map_or("", |(_, t)| t.trim());
+                assert!(
+                    !text.is_empty(),
+                    "{args:?}: value `{value}` has no help text"
+                );
+                continue;
+            }
+            // Text on the same line after the option, or on the next line
+            // (clap's long help puts it there).
+            let same_line = trimmed.split("  ").skip(1).any(|s| !s.trim().is_empty());
+            let next = lines.get(i + 1).map_or("", |l| l.trim());
+            assert!(
+                same_line || (!next.is_empty() && !next.starts_with('-')),
+                "{args:?}: `{trimmed}` has no help text"
+            );
+        }
+    }
+}
+
+#[test]
+fn check_fix_writes_whole_files_and_then_checks_clean() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let model = dir.path().join("RC.mo");
+    std::fs::copy(repo().join("test_data/newcomer/RCCircuit.mo"), &model).expect("copy");
+    let base = repo().join("examples/Base.mo");
+    let (base, model_arg) = (base.to_str().unwrap(), model.to_str().unwrap());
+    // Dry run: a diff, the file untouched.
+    let before = std::fs::read_to_string(&model).unwrap();
+    let dry = mofmu(&["check", "--fix", base, model_arg]);
+    assert!(String::from_utf8_lossy(&dry.stdout).contains("+  Base.ContinuousState v"));
+    assert_eq!(std::fs::read_to_string(&model).unwrap(), before);
+    // --write applies; the file then checks clean.
+    let wrote = mofmu(&["check", "--fix", "--write", base, model_arg]);
+    assert!(
+        wrote.status.success(),
+        "{}",
+        String::from_utf8_lossy(&wrote.stderr)
+    );
+    let check = mofmu(&["check", base, model_arg]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    // JSON messages for editors, one object per line.
+    let json = mofmu(&[
+        "check",
+        "--message-format",
+        "json",
+        base,
+        "test_data/teach/state_real.mo",
+    ]);
+    let line = String::from_utf8_lossy(&json.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string();
+    let value: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(
+        value["suggestions"][0]["replacement"],
+        "Base.ContinuousState"
+    );
+    assert_eq!(
+        value["suggestions"][0]["applicability"],
+        "machine-applicable"
+    );
+}
+
+#[test]
+fn a_wrong_model_name_gets_a_did_you_mean() {
+    let lib_out = mofmu(&[
+        "export",
+        "examples/Base.mo",
+        "examples/Thermal",
+        "--model",
+        "Thermal.Examples.RodHeatin",
+        "-o",
+        "/dev/null",
+    ]);
+    assert!(!lib_out.status.success());
+    let stderr = String::from_utf8_lossy(&lib_out.stderr);
+    assert!(
+        stderr.contains("did you mean `Thermal.Examples.RodHeating`?"),
+        "{stderr}"
+    );
+}
+
+/// The fenced blocks of a Markdown text whose info string is `lang`.
+fn code_blocks<'a>(markdown: &'a str, lang: &str) -> Vec<(usize, &'a str)> {
+    let mut blocks = Vec::new();
+    let fence = format!("```{lang}\n");
+    let mut rest = markdown;
+    let mut offset = 0;
+    while let Some(start) = rest.find(&fence) {
+        let body = &rest[start + fence.len()..];
+        let end = body.find("```").expect("a closed fence");
+        blocks.push((offset + start, &body[..end]));
+        offset += start + fence.len() + end + 3;
+        rest = &body[end + 3..];
+    }
+    blocks
+}
+
+#[test]
+fn porting_guide_examples_hold() {
+    let guide = std::fs::read_to_string(repo().join("docs/from-modelica.md")).expect("guide");
+    let mut sections = 0;
+    for section in guide.split("\n## ").skip(1) {
+        let title = section.lines().next().unwrap_or("");
+        let blocks = code_blocks(section, "modelica");
+        assert_eq!(blocks.len(), 2, "`{title}`: one before and one after");
+        let code = section
+            .split("Before (")
+            .nth(1)
+            .and_then(|s| s.split(|c| c == ',' || c == ')').next())
+            .unwrap_or_else(|| panic!("`{title}`: `Before (CODE):`"));
+        let check = |text: &str| {
+            let lib = load_library(vec![base(), ("guide.mo".to_string(), text.to_string())]);
+            check_library(&lib)
+        };
+        let before = check(blocks[0].1);
+        assert!(
+            before.iter().any(|d| d.code == code),
+            "`{title}`: before is refused with {code}: {before:?}"
+        );
+        let after = check(blocks[1].1);
+        assert!(after.is_empty(), "`{title}`: after is accepted: {after:?}");
+        sections += 1;
+    }
+    assert!(sections >= 9, "{sections} sections");
+}
+
+#[test]
+fn first_model_in_the_readme() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
+    let section = readme
+        .split("## Your first model")
+        .nth(1)
+        .expect("README has `Your first model`");
+    let model = code_blocks(section, "modelica")[0].1;
+    // The README's model is the corpus file without its leading comments.
+    let corpus = std::fs::read_to_string(repo().join("test_data/newcomer/RCCircuit.mo")).unwrap();
+    let corpus: String = corpus
+        .lines()
+        .skip_while(|l| l.starts_with("//"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        model, corpus,
+        "README's first model is test_data/newcomer/RCCircuit.mo"
+    );
+    // The README's commands, in a scratch directory.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("RCCircuit.mo");
+    std::fs::write(&file, model).unwrap();
+    let base = repo().join("examples/Base.mo");
+    let (base, file) = (base.to_str().unwrap(), file.to_str().unwrap());
+    let fmu = dir.path().join("RC.fmu");
+    let csv = dir.path().join("RC.csv");
+    let svg = dir.path().join("RC.svg");
+    let commands = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("the commands");
+    assert!(commands.contains("mofmu check --fix --write examples/Base.mo RCCircuit.mo"));
+    assert!(!mofmu(&["check", base, file]).status.success());
+    assert!(mofmu(&["check", "--fix", "--write", base, file])
+        .status
+        .success());
+    assert!(mofmu(&["check", base, file]).status.success());
+    let export = mofmu(&[
+        "export",
+        base,
+        file,
+        "--model",
+        "RCCircuit",
+        "-o",
+        fmu.to_str().unwrap(),
+    ]);
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    let sim = mofmu(&[
+        "simulate",
+        fmu.to_str().unwrap(),
+        "--variables",
+        "v",
+        "--tolerance",
+        "1e-10",
+        "-o",
+        csv.to_str().unwrap(),
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(
+        sim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("\"time\",\"v\""));
+    let mut rows = 0;
+    for line in lines {
+        let (t, v) = line.split_once(',').expect("two columns");
+        let (t, v): (f64, f64) = (t.parse().unwrap(), v.parse().unwrap());
+        // v(t) = V (1 - e^(-t/(R C))), R C = 1 s.
+        assert!((v - (1.0 - (-t).exp())).abs() <= 1e-6, "v({t}) = {v}");
+        rows += 1;
+    }
+    assert_eq!(rows, 501);
+    assert!(svg.exists());
+}
+
+#[test]
+fn variables_keep_the_order_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("Msd.mo");
+    std::fs::copy(repo().join("test_data/newcomer/MassSpringDamper.mo"), &file).unwrap();
+    let base = repo().join("examples/Base.mo");
+    let (base, file) = (base.to_str().unwrap(), file.to_str().unwrap());
+    assert!(mofmu(&["check", "--fix", "--write", base, file])
+        .status
+        .success());
+    let fmu = dir.path().join("Msd.fmu");
+    let csv = dir.path().join("Msd.csv");
+    let export = mofmu(&[
+        "export",
+        base,
+        file,
+        "--model",
+        "MassSpringDamper",
+        "-o",
+        fmu.to_str().unwrap(),
+    ]);
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    for (asked, header) in [
+        ("v,x", "\"time\",\"v\",\"x\""),
+        ("x,v", "\"time\",\"x\",\"v\""),
+    ] {
+        let sim = mofmu(&[
+            "simulate",
+            fmu.to_str().unwrap(),
+            "--variables",
+            asked,
+            "-o",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(sim.status.success());
+        let text = std::fs::read_to_string(&csv).unwrap();
+        assert_eq!(text.lines().next(), Some(header));
+    }
+}
