@@ -82,7 +82,7 @@ fn apply_round(files: &mut [(String, String)], diags: &[Diagnostic]) -> usize {
         edits.dedup();
         let mut kept: Vec<(usize, usize, &str)> = Vec::new();
         for e in edits {
-            if kept.last().is_none_or(|k| k.1 <= e.0 && k.0 != e.0) {
+            if kept.last().map_or(true, |k| k.1 <= e.0 && k.0 != e.0) {
                 kept.push(e);
             }
         }

@@ -94,11 +94,7 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                     root_reported.extend(key.map(|k| (k, None)));
                 }
             }
-            "MC005" => {
-                if !import_fix(lib, &mut d) {
-                    class_did_you_mean(lib, &mut d);
-                }
-            }
+            "MC005" => import_or_did_you_mean(lib, &mut d),
             "MC114" => encapsulate_fix(lib, class, &mut d),
             "MC014" => causal_connector_hint(lib, &mut d),
             "MC055" => {
@@ -504,7 +500,7 @@ fn equation_unknowns(
         if under_der.contains(&(e.span.start, e.span.end)) {
             return;
         }
-        if r.parts.len() != 1 || r.parts[0].subscripts.iter().next().is_some() {
+        if r.parts.len() != 1 || !r.parts[0].subscripts.is_empty() {
             opaque = true;
             return;
         }
@@ -696,6 +692,14 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// An unknown class: the missing import when one would resolve it, else the
+/// closest class name.
+fn import_or_did_you_mean(lib: &Library, d: &mut Diagnostic) {
+    if !import_fix(lib, d) {
+        class_did_you_mean(lib, d);
+    }
+}
+
 /// The closest of `candidates` to `name` when it is close enough to be a
 /// slip (at most a third of its letters, and at least one, differ).
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
@@ -706,7 +710,7 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             continue;
         }
         let dist = edit_distance(&name.to_lowercase(), &c.to_lowercase());
-        if dist <= limit && best.is_none_or(|(d, b)| dist < d || dist == d && c < b) {
+        if dist <= limit && best.map_or(true, |(d, b)| dist < d || dist == d && c < b) {
             best = Some((dist, c));
         }
     }

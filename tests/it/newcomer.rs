@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mofmu::export::export_model;
-use mofmu::library::{check_library, load_library};
 use mofmu::fix::{fix, unified_diff};
 use mofmu::harness::{simulate, SimOptions};
+use mofmu::library::{check_library, load_library};
 
 use crate::export::{package, repo, shared_cache};
 
@@ -115,7 +115,10 @@ fn cascades_are_suppressed() {
 
 /// The closed form of each corpus model that `check --fix` makes
 /// compliant: (variable, value at t).
-fn closed_form(model: &str) -> Vec<(&'static str, fn(f64) -> f64)> {
+/// A variable and its closed form in time.
+type ClosedForm = (&'static str, fn(f64) -> f64);
+
+fn closed_form(model: &str) -> Vec<ClosedForm> {
     // Underdamped second-order step/free response with natural frequency
     // w0 and damping ratio z, from x(0) = 1, x'(0) = 0.
     fn free(t: f64, w0: f64, z: f64) -> f64 {
@@ -406,7 +409,7 @@ fn porting_guide_examples_hold() {
         let code = section
             .split("Before (")
             .nth(1)
-            .and_then(|s| s.split(|c| c == ',' || c == ')').next())
+            .and_then(|s| s.split([',', ')']).next())
             .unwrap_or_else(|| panic!("`{title}`: `Before (CODE):`"));
         let check = |text: &str| {
             let lib = load_library(vec![base(), ("guide.mo".to_string(), text.to_string())]);
