@@ -67,6 +67,12 @@ STEPS = {
     "HeatedCapacitor": 1e-2,
     "RodHeating": 1e-2,
     "RodHeating_n10": 1e-2,
+    # Energy budgets over hours and days: constant or daily-sine powers
+    # integrated by meters, the room's thermal time constant of hours, the
+    # kinks located as state events by bisection, so 1 s.
+    "EnergyFlows_BatteryDrive": 1.0,
+    "EnergyFlows_PriorityBus": 1.0,
+    "EnergyFlows_SolarHouse": 1.0,
 }
 
 # Share of a case's tolerance that the RK4 error estimate may take.
