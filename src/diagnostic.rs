@@ -65,12 +65,7 @@ impl Diagnostic {
         span: Span,
         replacement: impl Into<String>,
     ) {
-        self.suggestions.push(Suggestion {
-            message: message.into(),
-            span,
-            replacement: replacement.into(),
-            machine_applicable: true,
-        });
+        self.suggest(message.into(), span, replacement.into(), true);
     }
 
     /// [`Diagnostic::with_suggestion`] in place.
@@ -80,12 +75,7 @@ impl Diagnostic {
         span: Span,
         replacement: impl Into<String>,
     ) {
-        self.suggestions.push(Suggestion {
-            message: message.into(),
-            span,
-            replacement: replacement.into(),
-            machine_applicable: false,
-        });
+        self.suggest(message.into(), span, replacement.into(), false);
     }
 
     /// Adds an edit that a tool may apply without asking.
@@ -95,12 +85,7 @@ impl Diagnostic {
         span: Span,
         replacement: impl Into<String>,
     ) -> Diagnostic {
-        self.suggestions.push(Suggestion {
-            message: message.into(),
-            span,
-            replacement: replacement.into(),
-            machine_applicable: true,
-        });
+        self.push_fix(message, span, replacement);
         self
     }
 
@@ -112,13 +97,23 @@ impl Diagnostic {
         span: Span,
         replacement: impl Into<String>,
     ) -> Diagnostic {
-        self.suggestions.push(Suggestion {
-            message: message.into(),
-            span,
-            replacement: replacement.into(),
-            machine_applicable: false,
-        });
+        self.push_suggestion(message, span, replacement);
         self
+    }
+
+    fn suggest(
+        &mut self,
+        message: String,
+        span: Span,
+        replacement: String,
+        machine_applicable: bool,
+    ) {
+        self.suggestions.push(Suggestion {
+            message,
+            span,
+            replacement,
+            machine_applicable,
+        });
     }
 
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {

@@ -34,11 +34,7 @@ pub(super) fn constant(
         return None;
     }
     let last = &r.parts[n - 1].name;
-    let prefix = Name {
-        global: r.global,
-        parts: r.parts[..n - 1].iter().map(|p| p.name.clone()).collect(),
-        span: r.span,
-    };
+    let prefix = r.prefix();
     if let Ok(Resolved::Class(c)) = tree.lookup(&prefix, Some(scope), r.span) {
         return enumeration_literal(tree, c, last).map(|x| x.map(Constant::Literal));
     }

@@ -268,14 +268,7 @@ impl Pass<'_> {
                 self.enclosing(id, &r.parts[0].name.name, h)?;
                 continue;
             }
-            let prefix = Name {
-                global: r.global,
-                parts: r.parts[..r.parts.len() - 1]
-                    .iter()
-                    .map(|p| p.name.clone())
-                    .collect(),
-                span: r.span,
-            };
+            let prefix = r.prefix();
             self.resolution(id, tree.lookup(&prefix, Some(id), r.span), r.span, h)?;
         }
         Ok(())

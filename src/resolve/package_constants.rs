@@ -100,14 +100,7 @@ impl Elaborator<'_> {
         if r.parts.len() == 1 {
             return self.enclosing_constant(scope, last, r.span);
         }
-        let prefix = ast::Name {
-            global: r.global,
-            parts: r.parts[..r.parts.len() - 1]
-                .iter()
-                .map(|p| p.name.clone())
-                .collect(),
-            span: r.span,
-        };
+        let prefix = r.prefix();
         let package = match self.tree.lookup(&prefix, Some(scope), r.span) {
             Ok(Resolved::Class(c)) => c,
             Ok(Resolved::Builtin(_)) => return None,

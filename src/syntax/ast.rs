@@ -493,6 +493,21 @@ pub struct ComponentRef {
     pub span: Span,
 }
 
+impl ComponentRef {
+    /// The class name before the last part (`Medium` of `Medium.cp`), as a
+    /// name to look up; subscripts dropped. Empty for a one-part reference.
+    pub fn prefix(&self) -> Name {
+        Name {
+            global: self.global,
+            parts: self.parts[..self.parts.len().saturating_sub(1)]
+                .iter()
+                .map(|p| p.name.clone())
+                .collect(),
+            span: self.span,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct RefPart {
     pub name: Ident,
