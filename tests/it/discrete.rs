@@ -101,3 +101,45 @@ fn acc_discrete_declares_fmi_types_and_matches_its_reference() {
         }
     }
 }
+
+/// Discrete outputs of the exported model are FMI outputs of their type,
+/// listed in `<Outputs>` with the state they depend on through relations.
+#[test]
+fn discrete_outputs_of_the_model_are_fmi_outputs() {
+    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
+    let text = r#"
+encapsulated package Out
+  import B = Base;
+  model M
+    B.ContinuousState x(start = 0);
+    output Boolean high;
+    output Integer level = if x > 0.5 then 2 else 1;
+  equation
+    der(x) = 1;
+    high = x > 0.3 and level == 1;
+  end M;
+end Out;
+"#;
+    let lib = mofmu::library::load_library(vec![
+        ("Base.mo".to_string(), base),
+        ("Out.mo".to_string(), text.to_string()),
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let out = export(&lib, "Out.M", &[]);
+    let index = |name: &str| {
+        out.table
+            .variables
+            .iter()
+            .position(|v| v.name == name)
+            .unwrap_or_else(|| panic!("`{name}` is an FMI variable"))
+    };
+    for name in ["high", "level"] {
+        let v = &out.table.variables[index(name)];
+        assert_eq!(v.causality, mofmu::fmu::table::Causality::Output, "{name}");
+        assert_eq!(v.variability, Variability::Discrete, "{name}");
+        assert!(out.table.outputs.contains(&index(name)), "{name}");
+    }
+    // Two relations over x are events; `level == 1` compares discrete
+    // values and needs none.
+    assert_eq!(out.table.number_of_event_indicators, 2);
+}
