@@ -1004,6 +1004,72 @@ fn a_component_array_ships_the_same_library_at_every_size() {
     assert!(x.iter().all(|&t| t == 300.0), "start values are not read");
 }
 
+/// An array of components whose class has a state event: the runtime runs
+/// the array's blocks as one repeat of the schedule, each round with its
+/// element's own relations and event indicator. Element `i` integrates
+/// `max(exp(-t), lower_i)`, which is `1 - lower + lower (t - t*)` after
+/// its event at `t* = -ln(lower)`; the four events fall at different times
+/// and each must be located for its own element, in Model Exchange and in
+/// Co-Simulation.
+#[test]
+fn an_array_of_components_with_events_locates_each_elements_event() {
+    let lib = library_with(
+        "encapsulated package Clips
+  import B = Base;
+
+  model Clip \"Integrates exp(-t), clipped from below\"
+    parameter Real lower = 0.5 \"Lower limit\";
+    Real u \"Signal\";
+    Real y \"Clipped signal\";
+    B.ContinuousState x(start = 0) \"Integral of y\";
+  equation
+    u = exp(-time);
+    if u < lower then
+      y = lower;
+    else
+      y = u;
+    end if;
+    der(x) = y;
+  end Clip;
+
+  model Row \"Four clips with different limits\"
+    Clip c[4](lower = {0.8, 0.6, 0.4, 0.2});
+  end Row;
+end Clips;
+",
+    );
+    let out = export(&lib, "Clips.Row", &[]);
+    assert_eq!(out.table.number_of_event_indicators, 4);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("row.fmu");
+    package(&out, &path, &ObjectCache::new(dir.path().join("cache")));
+    let stop = 3.0;
+    for interface in [
+        mofmu::harness::Interface::ModelExchange,
+        mofmu::harness::Interface::CoSimulation,
+    ] {
+        let options = SimOptions {
+            stop_time: Some(stop),
+            relative_tolerance: Some(1e-9),
+            interface: Some(interface),
+            ..SimOptions::default()
+        };
+        let result = simulate(&path, &options).expect("simulates");
+        for (i, lower) in [0.8f64, 0.6, 0.4, 0.2].into_iter().enumerate() {
+            let x = result
+                .column(&format!("c[{}].x", i + 1))
+                .expect("the state is recorded");
+            let at_stop = *x.last().expect("rows");
+            let exact = 1.0 - lower + lower * (stop + lower.ln());
+            assert!(
+                ((at_stop - exact) / exact).abs() < 1e-5,
+                "{interface:?}: c[{}].x({stop}) = {at_stop}, closed form {exact}",
+                i + 1
+            );
+        }
+    }
+}
+
 /// Issue 21's Acc2: a replaceable medium redeclared per instance checks
 /// clean, exports one kernel per specialisation (the vessel with water as
 /// written, with oil specialised) and matches the closed form of its
