@@ -6,7 +6,9 @@
 //!
 //! The pass reads only the diagnostics and the syntax of the class each one
 //! lies in; codes and messages keep their meaning, only help lines and
-//! suggestions are added.
+//! suggestions are added. One exception: an MC020 whose extra unknown no
+//! other equation names is the MC029 it really is ("nothing determines
+//! `i`"), moved to that unknown's declaration.
 
 use std::collections::{HashMap, HashSet};
 
@@ -83,6 +85,8 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                         root_reported.insert(k, Some(vars));
                     } else if reorder_fix(lib, c, &mut d) {
                         root_reported.insert(k, None);
+                    } else if let Some(var) = nothing_determines(lib, c, &mut d) {
+                        root_reported.insert(k, Some(vec![var]));
                     }
                 }
             }
@@ -348,6 +352,129 @@ fn state_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) -> Option<Vec
         }
     }
     Some(vars)
+}
+
+/// An MC020 equation with an unknown that no other equation and no binding
+/// of the class names: that unknown is the fault (its own equation is
+/// missing, typically deleted), so the diagnostic becomes the MC029 it is,
+/// at the unknown's declaration, with the equation as a note. The unknown
+/// returned is the root cause.
+///
+/// Only for a class whose equations the syntax shows whole (no base
+/// classes, if-equations or connections that could determine it).
+fn nothing_determines(lib: &Library, class: &ClassNode, d: &mut Diagnostic) -> Option<String> {
+    if d.code != "MC020" {
+        return None;
+    }
+    let body = long_body(&class.def)?;
+    if body
+        .elements
+        .iter()
+        .any(|e| matches!(e, Element::Extends(_)))
+    {
+        return None;
+    }
+    let all = equations(&class.def);
+    if all
+        .iter()
+        .any(|e| !matches!(e, Equation::Simple { .. } | Equation::For { .. }))
+    {
+        return None;
+    }
+    let this = all.iter().find(|e| e.span() == d.span)?;
+    // The one-part names each equation and each binding mentions.
+    let names_in = |eq: &Equation| {
+        let mut names: HashSet<String> = HashSet::new();
+        visit_equation(eq, &mut |e| {
+            if let ExprKind::Ref(r) = &e.kind {
+                if let Some(p) = r.parts.first() {
+                    names.insert(p.name.name.clone());
+                }
+            }
+        });
+        names
+    };
+    let mut elsewhere: HashSet<String> = HashSet::new();
+    for eq in all.iter().filter(|e| e.span() != d.span) {
+        elsewhere.extend(names_in(eq));
+    }
+    for c in components(&class.def) {
+        if let Some(b) = c.modification.as_ref().and_then(|m| m.binding.as_ref()) {
+            visit_expr(b, &mut |e| {
+                if let ExprKind::Ref(r) = &e.kind {
+                    if let Some(p) = r.parts.first() {
+                        elsewhere.insert(p.name.name.clone());
+                    }
+                }
+            });
+        }
+    }
+    let here = names_in(this);
+    let lonely = components(&class.def).find(|c| {
+        let p = &c.prefixes;
+        let plain_type = matches!(
+            c.type_name.dotted().as_str(),
+            "Real" | "Integer" | "Boolean"
+        ) || (c.type_name.parts.first().is_some_and(|p| p.name == "Base")
+            && !is_state_type(c));
+        plain_type
+            && p.parameter.is_none()
+            && p.constant.is_none()
+            && p.input.is_none()
+            && c.modification
+                .as_ref()
+                .and_then(|m| m.binding.as_ref())
+                .is_none()
+            && here.contains(&c.name.name)
+            && !elsewhere.contains(&c.name.name)
+            && mentions(&d.message, &c.name.name)
+    })?;
+    let name = lonely.name.name.clone();
+    let others: Vec<&str> = d
+        .message
+        .split_once("unknowns (")
+        .and_then(|(_, rest)| rest.rsplit_once(");"))
+        .map(|(list, _)| list.split(", ").filter(|n| *n != name).collect())
+        .unwrap_or_default();
+    let equation = d.span;
+    d.code = "MC029";
+    d.message = format!(
+        "nothing determines `{name}`: the only equation that names it must determine {}",
+        if others.is_empty() {
+            "another unknown".to_string()
+        } else {
+            others
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    d.span = lonely.name.span;
+    d.label = "no equation determines this".to_string();
+    d.help = format!(
+        "add an equation that determines `{name}` before the equation that uses it \
+         (partially ordered form: each equation determines one unknown)"
+    );
+    d.notes
+        .push((equation, format!("the only equation that names `{name}`")));
+    // Shown only: what determines the unknown is the modeller's to write.
+    let file = &lib.sources.get(equation.file).text;
+    let line_start = file[..equation.start as usize]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let indent = &file[line_start..equation.start as usize];
+    let indent = if indent.trim().is_empty() { indent } else { "" };
+    d.push_suggestion(
+        format!("write the equation of `{name}` here"),
+        Span {
+            file: equation.file,
+            start: equation.start,
+            end: equation.start,
+        },
+        format!("{name} = …;\n{indent}"),
+    );
+    Some(name)
 }
 
 /// One equation's unknowns in the syntactic view the reorder takes.
