@@ -993,6 +993,8 @@ fn a_component_array_ships_the_same_library_at_every_size() {
     let resource = "resources/mofmu_system.bin";
     assert_ne!(zip_entry(&small, resource), zip_entry(&large, resource));
 
+    repeats_are_checked_when_loaded(&small);
+
     let fmu = mofmu::harness::Fmu::load(&large).expect("loads");
     assert_eq!(fmu.model_description().derivatives.len(), 10_000);
     let mut inst = fmu.instantiate("chain", false).expect("instantiates");
@@ -1002,6 +1004,48 @@ fn a_component_array_ships_the_same_library_at_every_size() {
     let mut x = vec![0.0; 10_000];
     inst.get_continuous_states(&mut x).expect("states");
     assert!(x.iter().all(|&t| t == 300.0), "start values are not read");
+}
+
+/// The chain at n = 10 runs each array's block as a repeat of 10 rounds
+/// (`u8 3, u32 10, u32 1` then the block's tag): the capacitors' first, the
+/// conductors' next. One more round names an instance past the last
+/// (capacitors are the last instances) or one of another class (after the
+/// conductors come the capacitors); the loader refuses both.
+fn repeats_are_checked_when_loaded(chain10: &Path) {
+    let fmu = mofmu::harness::Fmu::load(chain10).expect("loads");
+    let path = fmu.directory().join("resources/mofmu_system.bin");
+    let good = std::fs::read(&path).expect("the resource is unpacked");
+    let mut pattern = vec![3u8];
+    pattern.extend_from_slice(&10u32.to_le_bytes());
+    pattern.extend_from_slice(&1u32.to_le_bytes());
+    pattern.push(1);
+    let repeats: Vec<usize> = (0..good.len() - pattern.len())
+        .filter(|&i| good[i..i + pattern.len()] == pattern[..])
+        .collect();
+    assert!(repeats.len() >= 2, "the block repeats are in the resource");
+    let with_count = |at: usize, count: u32| {
+        let mut bytes = good.clone();
+        bytes[at + 1..at + 5].copy_from_slice(&count.to_le_bytes());
+        let end = bytes.len() - 8;
+        let sum = mofmu::fmu::system_image::fnv1a(&bytes[..end]);
+        bytes[end..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    };
+    std::fs::write(&path, with_count(repeats[0], 11)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(log.contains("names an unknown instance"), "{log}");
+    std::fs::write(&path, with_count(repeats[1], 11)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(
+        log.contains("a repeat of the schedule mixes classes"),
+        "{log}"
+    );
+    std::fs::write(&path, with_count(repeats[1], 0)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(log.contains("has no rounds"), "{log}");
+    std::fs::write(&path, &good).expect("writes");
+    fmu.instantiate("restored", false)
+        .expect("instantiates again");
 }
 
 /// An array of components whose class has a state event: the runtime runs
