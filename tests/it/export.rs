@@ -993,6 +993,8 @@ fn a_component_array_ships_the_same_library_at_every_size() {
     let resource = "resources/mofmu_system.bin";
     assert_ne!(zip_entry(&small, resource), zip_entry(&large, resource));
 
+    repeats_are_checked_when_loaded(&small);
+
     let fmu = mofmu::harness::Fmu::load(&large).expect("loads");
     assert_eq!(fmu.model_description().derivatives.len(), 10_000);
     let mut inst = fmu.instantiate("chain", false).expect("instantiates");
@@ -1002,6 +1004,114 @@ fn a_component_array_ships_the_same_library_at_every_size() {
     let mut x = vec![0.0; 10_000];
     inst.get_continuous_states(&mut x).expect("states");
     assert!(x.iter().all(|&t| t == 300.0), "start values are not read");
+}
+
+/// The chain at n = 10 runs each array's block as a repeat of 10 rounds
+/// (`u8 3, u32 10, u32 1` then the block's tag): the capacitors' first, the
+/// conductors' next. One more round names an instance past the last
+/// (capacitors are the last instances) or one of another class (after the
+/// conductors come the capacitors); the loader refuses both.
+fn repeats_are_checked_when_loaded(chain10: &Path) {
+    let fmu = mofmu::harness::Fmu::load(chain10).expect("loads");
+    let path = fmu.directory().join("resources/mofmu_system.bin");
+    let good = std::fs::read(&path).expect("the resource is unpacked");
+    let mut pattern = vec![3u8];
+    pattern.extend_from_slice(&10u32.to_le_bytes());
+    pattern.extend_from_slice(&1u32.to_le_bytes());
+    pattern.push(1);
+    let repeats: Vec<usize> = (0..good.len() - pattern.len())
+        .filter(|&i| good[i..i + pattern.len()] == pattern[..])
+        .collect();
+    assert!(repeats.len() >= 2, "the block repeats are in the resource");
+    let with_count = |at: usize, count: u32| {
+        let mut bytes = good.clone();
+        bytes[at + 1..at + 5].copy_from_slice(&count.to_le_bytes());
+        let end = bytes.len() - 8;
+        let sum = mofmu::fmu::system_image::fnv1a(&bytes[..end]);
+        bytes[end..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    };
+    std::fs::write(&path, with_count(repeats[0], 11)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(log.contains("names an unknown instance"), "{log}");
+    std::fs::write(&path, with_count(repeats[1], 11)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(
+        log.contains("a repeat of the schedule mixes classes"),
+        "{log}"
+    );
+    std::fs::write(&path, with_count(repeats[1], 0)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(log.contains("has no rounds"), "{log}");
+    std::fs::write(&path, &good).expect("writes");
+    fmu.instantiate("restored", false)
+        .expect("instantiates again");
+}
+
+/// An array of components whose class has a state event: the runtime runs
+/// the array's blocks as one repeat of the schedule, each round with its
+/// element's own relations and event indicator. Element `i` integrates
+/// `max(exp(-t), lower_i)`, which is `1 - lower + lower (t - t*)` after
+/// its event at `t* = -ln(lower)`; the four events fall at different times
+/// and each must be located for its own element, in Model Exchange and in
+/// Co-Simulation.
+#[test]
+fn an_array_of_components_with_events_locates_each_elements_event() {
+    let lib = library_with(
+        "encapsulated package Clips
+  import B = Base;
+
+  model Clip \"Integrates exp(-t), clipped from below\"
+    parameter Real lower = 0.5 \"Lower limit\";
+    Real u \"Signal\";
+    Real y \"Clipped signal\";
+    B.ContinuousState x(start = 0) \"Integral of y\";
+  equation
+    u = exp(-time);
+    if u < lower then
+      y = lower;
+    else
+      y = u;
+    end if;
+    der(x) = y;
+  end Clip;
+
+  model Row \"Four clips with different limits\"
+    Clip c[4](lower = {0.8, 0.6, 0.4, 0.2});
+  end Row;
+end Clips;
+",
+    );
+    let out = export(&lib, "Clips.Row", &[]);
+    assert_eq!(out.table.number_of_event_indicators, 4);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("row.fmu");
+    package(&out, &path, &ObjectCache::new(dir.path().join("cache")));
+    let stop = 3.0;
+    for interface in [
+        mofmu::harness::Interface::ModelExchange,
+        mofmu::harness::Interface::CoSimulation,
+    ] {
+        let options = SimOptions {
+            stop_time: Some(stop),
+            relative_tolerance: Some(1e-9),
+            interface: Some(interface),
+            ..SimOptions::default()
+        };
+        let result = simulate(&path, &options).expect("simulates");
+        for (i, lower) in [0.8f64, 0.6, 0.4, 0.2].into_iter().enumerate() {
+            let x = result
+                .column(&format!("c[{}].x", i + 1))
+                .expect("the state is recorded");
+            let at_stop = *x.last().expect("rows");
+            let exact = 1.0 - lower + lower * (stop + lower.ln());
+            assert!(
+                ((at_stop - exact) / exact).abs() < 1e-5,
+                "{interface:?}: c[{}].x({stop}) = {at_stop}, closed form {exact}",
+                i + 1
+            );
+        }
+    }
 }
 
 /// Issue 21's Acc2: a replaceable medium redeclared per instance checks
