@@ -11,8 +11,8 @@ For each case of fmu-tests/cases.toml:
    with the same reference;
 5. compare the FMPy and mofmu results with each other;
 6. simulate it with FMPy as a Co-Simulation FMU (the FMU's embedded
-   integrator, relative tolerance 1e-8) at communication steps of 1e-3 and
-   of 0.1 of the stop time, and with `mofmu simulate --interface cs`, each
+   integrator, relative tolerance 1e-8) at communication steps of 1e-3 (or
+   the case's `cs_step`) and of 0.1 of the stop time, and with `mofmu simulate --interface cs`, each
    compared with the same reference and tolerance: the result must not
    depend on the communication step.
 
@@ -311,7 +311,7 @@ CHECKS = (
     "fmpy-vs-reference",
     "mofmu-vs-reference",
     "fmpy-vs-mofmu",
-    "fmpy-cs-1e-3-vs-reference",
+    "fmpy-cs-step-vs-reference",
     "fmpy-cs-0.1T-vs-reference",
     "mofmu-cs-vs-reference",
 )
@@ -498,13 +498,13 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
     # 6. Co-Simulation: FMPy's master at two communication steps, then the
     # harness's own Co-Simulation loop.
     for label, step in (
-        ("fmpy-cs-1e-3-vs-reference", case.cs_step),
+        ("fmpy-cs-step-vs-reference", case.cs_step),
         ("fmpy-cs-0.1T-vs-reference", CS_STOP_FRACTION * case.stop_time),
     ):
         if reference is None:
             report.check(False, case.name, label, reference_error)
             continue
-        started = time.monotonic()
+        started, asked = time.monotonic(), step
         try:
             cs_result = fmpy_simulate_cs(fmu, case, step)
         except Exception as e:  # A broken FMU can make FMPy raise anything.
@@ -514,7 +514,7 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
             cs_result = on_reference_grid(cs_result, reference, case.stop_time)
             step = case.output_interval
         c = compare(cs_result, reference, case.variables, case.tolerance, case.stop_time, step)
-        report.check(c.ok, case.name, label, f"{c.summary} ({time.monotonic() - started:.2f} s)")
+        report.check(c.ok, case.name, label, f"{c.summary} (step {asked:g} s, {time.monotonic() - started:.2f} s)")
 
     cs_csv = out / f"{case.name}.mofmu-cs.csv"
     cs_csv.unlink(missing_ok=True)
@@ -607,6 +607,26 @@ def self_test(out: Path) -> int:
     linear = Trajectory(grid, {"x": 1.0 + 2.0 * grid, "y[2]": 300.0 + grid})
     fine = np.arange(401) * 0.005
     expect("other-grid", Trajectory(fine, {"x": 1.0 + 2.0 * fine, "y[2]": 300.0 + fine}), True, linear)
+    # A reference with an event at t = 1 (a kink: x = 1 - t, then 0) whose two
+    # rows there are dropped: a result row at t = 1 lies between the
+    # reference's rows at 0.99 and 1.01, whose line across the kink is off by
+    # 5e-3, and is not judged; every other row still is.
+    kink_t = np.insert(grid, 100, grid[100])
+    kink = Trajectory(kink_t, {"x": np.maximum(0.0, 1.0 - kink_t), "y[2]": 300.0 + kink_t})
+    exact = Trajectory(grid, {"x": np.maximum(0.0, 1.0 - grid), "y[2]": 300.0 + grid})
+    expect("row-across-a-reference-event-not-judged", exact, True, kink)
+    off_beside = exact.columns["x"].copy()
+    off_beside[99] += 1e-4  # t = 0.99, a row the reference has
+    expect("row-beside-a-reference-event-judged",
+           Trajectory(grid, {"x": off_beside, "y[2]": exact.columns["y[2]"]}), False, kink)
+    off_far = exact.columns["x"].copy()
+    off_far[150] += 1e-4  # t = 1.5, after the event
+    expect("rows-after-a-reference-event-judged",
+           Trajectory(grid, {"x": off_far, "y[2]": exact.columns["y[2]"]}), False, kink)
+    # Without the event rows the same reference is a line through the kink's
+    # neighbours, and the row at t = 1 is judged (and fails).
+    no_event = Trajectory(grid[grid != 1.0], {n: v[grid != 1.0] for n, v in exact.columns.items()})
+    expect("row-across-a-gap-without-event-judged", exact, False, no_event)
     # Missing variables, short horizons, sparse and non-finite results fail.
     expect("missing-variable", Trajectory(grid, {"x": ref.columns["x"]}), False)
     expect("short-horizon", Trajectory(grid[:150], {n: v[:150] for n, v in ref.columns.items()}), False)

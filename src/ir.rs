@@ -315,6 +315,32 @@ pub struct Block {
     pub reads: Vec<SlotId>,
 }
 
+/// The FMI type of a discrete variable: a Boolean or Integer variable that
+/// is not a parameter. It is stored in `R` like a Real and declared to FMI
+/// with its own type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Discrete {
+    Boolean,
+    Integer,
+}
+
+impl Discrete {
+    pub fn name(self) -> &'static str {
+        match self {
+            Discrete::Boolean => "Boolean",
+            Discrete::Integer => "Integer",
+        }
+    }
+
+    /// The name with its indefinite article: "a Boolean", "an Integer".
+    pub fn a_name(self) -> &'static str {
+        match self {
+            Discrete::Boolean => "a Boolean",
+            Discrete::Integer => "an Integer",
+        }
+    }
+}
+
 /// An enumeration type as the FMU declares it (`<TypeDefinitions>`): its
 /// qualified name and its literals with their descriptions, the first
 /// with the value 1.

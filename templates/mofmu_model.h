@@ -190,9 +190,13 @@ typedef struct mofmu_system {
     /* Flat names, NUL-terminated in `names`: real i is names + real_name_at[i]. */
     char *names;
     uint32_t *real_name_at;
-    /* Values of the Integer and Boolean variables (all constants). */
+    /* Values of the Integer and Boolean parameters (constants); a discrete
+     * variable's value lives in R, at integer_real[vr] (boolean_real[vr]),
+     * which is MOFMU_NOT_IN_R for a parameter. */
     int64_t *integer_value;
     unsigned char *boolean_value;
+    uint32_t *integer_real;
+    uint32_t *boolean_real;
     /* Value references of the states and of their derivatives, in state order. */
     uint32_t *state_vr;
     uint32_t *derivative_vr;

@@ -415,7 +415,9 @@ static int bad_vrs(const Instance *inst, const char *function, const char *type,
  * ------------------------------------------------------------------------ */
 
 static const char system_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'Y', 'S'};
-#define SYSTEM_VERSION 2u
+#define SYSTEM_VERSION 3u
+/* An Integer or Boolean that is a parameter, not a discrete variable in R. */
+#define MOFMU_NOT_IN_R 0xFFFFFFFFu
 #define SYSTEM_FILE "mofmu_system.bin"
 
 static uint32_t get_u32(const unsigned char **p)
@@ -562,6 +564,8 @@ void mofmu_system_free(mofmu_system *sys)
     free(sys->real_name_at);
     free(sys->integer_value);
     free(sys->boolean_value);
+    free(sys->integer_real);
+    free(sys->boolean_real);
     free(sys->state_vr);
     free(sys->derivative_vr);
     free(sys->jac_row_start);
@@ -787,8 +791,8 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
     sys->n_balances = nb = read_u32(r);
     /* Every real takes 13 bytes at least, every instance 16, every step 5,
      * every balance 12: larger counts are corrupt. */
-    if (!fits(r, sys->n_reals, 13) || !fits(r, sys->n_integers, 8) ||
-        !fits(r, sys->n_booleans, 1) || !fits(r, sys->n_states, 8) ||
+    if (!fits(r, sys->n_reals, 13) || !fits(r, sys->n_integers, 12) ||
+        !fits(r, sys->n_booleans, 5) || !fits(r, sys->n_states, 8) ||
         !fits(r, sys->n_instances, 16) || !fits(r, sys->n_steps, 5) || !fits(r, nb, 12)) {
         return "its counts exceed its length";
     }
@@ -800,6 +804,8 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
     sys->real_name_at = (uint32_t *)allocate(sys->n_reals, sizeof(uint32_t));
     sys->integer_value = (int64_t *)allocate(sys->n_integers, sizeof(int64_t));
     sys->boolean_value = (unsigned char *)allocate(sys->n_booleans, 1);
+    sys->integer_real = (uint32_t *)allocate(sys->n_integers, sizeof(uint32_t));
+    sys->boolean_real = (uint32_t *)allocate(sys->n_booleans, sizeof(uint32_t));
     sys->state_vr = (uint32_t *)allocate(sys->n_states, sizeof(uint32_t));
     sys->derivative_vr = (uint32_t *)allocate(sys->n_states, sizeof(uint32_t));
     sys->instances = (mofmu_inst *)allocate(sys->n_instances, sizeof(mofmu_inst));
@@ -810,7 +816,8 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
     sys->balance_name_at = (uint32_t *)allocate(nb, sizeof(uint32_t));
     if (sys->real_start == NULL || sys->real_kind == NULL ||
         sys->real_name_at == NULL || sys->integer_value == NULL ||
-        sys->boolean_value == NULL || sys->state_vr == NULL || sys->derivative_vr == NULL ||
+        sys->boolean_value == NULL || sys->integer_real == NULL ||
+        sys->boolean_real == NULL || sys->state_vr == NULL || sys->derivative_vr == NULL ||
         sys->instances == NULL || sys->instance_class == NULL || sys->steps == NULL ||
         sys->balance_vr == NULL || sys->residual_vr == NULL || sys->balance_name_at == NULL) {
         return "out of memory";
@@ -833,6 +840,12 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
     for (i = 0; i < sys->n_booleans; i++) {
         sys->boolean_value[i] = *take(r, 1) != 0;
     }
+    for (i = 0; i < sys->n_integers; i++) {
+        sys->integer_real[i] = read_u32(r);
+    }
+    for (i = 0; i < sys->n_booleans; i++) {
+        sys->boolean_real[i] = read_u32(r);
+    }
     for (i = 0; i < sys->n_states; i++) {
         sys->state_vr[i] = read_u32(r);
     }
@@ -849,6 +862,15 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
              sys->real_kind[s] != MOFMU_KIND_STATE_CALCULATED) ||
             sys->real_kind[d] != MOFMU_KIND_DERIVATIVE) {
             return "the state and derivative tables do not match the variable kinds";
+        }
+    }
+    for (i = 0; i < sys->n_integers + sys->n_booleans; i++) {
+        uint32_t at = i < sys->n_integers ? sys->integer_real[i]
+                                          : sys->boolean_real[i - sys->n_integers];
+        if (at != MOFMU_NOT_IN_R &&
+            (at >= sys->n_reals || (sys->real_kind[at] != MOFMU_KIND_LOCAL &&
+                                    sys->real_kind[at] != MOFMU_KIND_OUTPUT))) {
+            return "a discrete variable is not a computed variable";
         }
     }
     /* The instances: first the sizes of the pools, by class. */
@@ -1806,6 +1828,30 @@ MOFMU_EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr
     return fmi2OK;
 }
 
+/* Whether a request names a discrete variable (a value computed in R). */
+static int discrete_requested(const uint32_t *in_r, const fmi2ValueReference vr[], size_t nvr)
+{
+    size_t i;
+    for (i = 0; i < nvr; i++) {
+        if (in_r[vr[i]] != MOFMU_NOT_IN_R) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The value of Integer variable `vr`: a parameter's, or a discrete
+ * variable's from R (a whole number there by construction; rounded so that
+ * no representation error can move it). */
+static int64_t integer_now(const Instance *inst, fmi2ValueReference vr)
+{
+    uint32_t at = inst->sys->integer_real[vr];
+    if (at == MOFMU_NOT_IN_R) {
+        return inst->sys->integer_value[vr];
+    }
+    return (int64_t)llround(inst->R[at]);
+}
+
 MOFMU_EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[],
                                        size_t nvr, fmi2Integer value[])
 {
@@ -1820,8 +1866,14 @@ MOFMU_EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference
         bad_vrs(inst, "fmi2GetInteger", "Integer", vr, nvr, inst->sys->n_integers)) {
         return fmi2Error;
     }
+    if (discrete_requested(inst->sys->integer_real, vr, nvr)) {
+        fmi2Status status = evaluate(inst, "fmi2GetInteger");
+        if (status != fmi2OK) {
+            return status;
+        }
+    }
     for (i = 0; i < nvr; i++) {
-        int64_t v = inst->sys->integer_value[vr[i]];
+        int64_t v = integer_now(inst, vr[i]);
         if (v < INT_MIN || v > INT_MAX) {
             return log_error(inst, "fmi2GetInteger: value of variable %u does not fit an "
                                    "fmi2Integer",
@@ -1829,7 +1881,7 @@ MOFMU_EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference
         }
     }
     for (i = 0; i < nvr; i++) {
-        value[i] = (fmi2Integer)inst->sys->integer_value[vr[i]];
+        value[i] = (fmi2Integer)integer_now(inst, vr[i]);
     }
     return fmi2OK;
 }
@@ -1866,8 +1918,16 @@ MOFMU_EXPORT fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference
         bad_vrs(inst, "fmi2GetBoolean", "Boolean", vr, nvr, inst->sys->n_booleans)) {
         return fmi2Error;
     }
+    if (discrete_requested(inst->sys->boolean_real, vr, nvr)) {
+        fmi2Status status = evaluate(inst, "fmi2GetBoolean");
+        if (status != fmi2OK) {
+            return status;
+        }
+    }
     for (i = 0; i < nvr; i++) {
-        value[i] = inst->sys->boolean_value[vr[i]] ? fmi2True : fmi2False;
+        uint32_t at = inst->sys->boolean_real[vr[i]];
+        int on = at == MOFMU_NOT_IN_R ? inst->sys->boolean_value[vr[i]] : inst->R[at] != 0.0;
+        value[i] = on ? fmi2True : fmi2False;
     }
     return fmi2OK;
 }

@@ -365,6 +365,43 @@ def acc3_clip(clip: bool) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
     return solve
 
 
+def acc_discrete_cooled_body(t: np.ndarray) -> dict[str, np.ndarray]:
+    """AccDiscrete.CooledBody: C dT/dt = Q_h - G (T - T_amb) - Q_fan with
+    C = 1000, G = 10, T_amb = 280, Q_h = 1000, T(0) = 290, and the fan's
+    stage 0 below 300 K, 1 above, 2 above 310 K, Q_fan = 200*stage. Each
+    stage relaxes T exponentially (time constant C/G = 100 s) towards
+    T_amb + (Q_h - Q_fan)/G: 380, 360, 340 K. T rises through 300 K at
+    t1 = 100 ln(90/80) and through 310 K at t2 = t1 + 100 ln(60/50), so the
+    stage only rises and the events are these two instants."""
+    c, g, t_amb, q_h, p, t0 = 1000.0, 10.0, 280.0, 1000.0, 200.0, 290.0
+    tau = c / g
+
+    def t_eq(stage: int) -> float:
+        return t_amb + (q_h - p * stage) / g
+
+    t1 = tau * math.log((t_eq(0) - t0) / (t_eq(0) - 300.0))
+    t2 = t1 + tau * math.log((t_eq(1) - 300.0) / (t_eq(1) - 310.0))
+    stage = np.where(t >= t2, 2, np.where(t >= t1, 1, 0))
+    temperature = np.where(
+        stage == 0,
+        t_eq(0) + (t0 - t_eq(0)) * np.exp(-t / tau),
+        np.where(
+            stage == 1,
+            t_eq(1) + (300.0 - t_eq(1)) * np.exp(-(t - t1) / tau),
+            t_eq(2) + (310.0 - t_eq(2)) * np.exp(-(t - t2) / tau),
+        ),
+    )
+    hot = (stage >= 1).astype(float)
+    return {
+        "body.T": temperature,
+        "fan.Q": p * stage * hot,
+        "fan.hot": hot,
+        "fan.stage": stage.astype(float),
+        "fan.full": (stage == 2).astype(float),
+        "fan.idle": 1.0 - hot,
+    }
+
+
 def acc6_room(power_factor: float) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
     """Acc6.Room: C dT/dt = heat - sum(G) (T - 290), T(0) = T_set = 300, with
     C = 1000, sum(G) = 2 + 3 + 5 and heat = power_factor * 150 (Off 0,
@@ -545,6 +582,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "AccConnArrays_Pair": accconnarrays_pair,
     "AccMatrix_Linear": accmatrix_linear,
     "AccMatrix_Shifted": accmatrix_shifted,
+    "AccDiscrete_CooledBody": acc_discrete_cooled_body,
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)

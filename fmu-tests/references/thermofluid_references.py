@@ -280,6 +280,130 @@ def junction(t: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
+def cooling_loop(t: np.ndarray, n: int = 10) -> dict[str, np.ndarray]:
+    """Examples.CoolingLoop, SimpleLiquidWater, a closed loop: volume (V =
+    0.01 m3, bulk modulus K = 2.2e9 Pa, 2 bar) -> pump (omega = 100 rad/s;
+    design point omega_D = 100, dp_D = 1e5, V_D = 1e-3, slip_D = 0.5, eta_D
+    = 0.75) -> heater (a conduction element of 1 l, k = 500 W/K to a wall of
+    C = 500 J/K that receives 2 kW) -> splitter -> laminar resistances A (r =
+    4 mm, l = 10 m) and B (l = 20 m) -> junction -> n radiator cells (2 l and
+    500 W/K to 293.15 K in all, shared equally) -> volume.
+
+    The published equations, written with the total pressures P_node at the
+    splitter and P_mix at the junction as unknowns beside the accelerations
+    a = der(m) of the loop flow m = mA + mB and aA = der(mA) of branch A:
+      p_vol + dp_pump(m) - L_c a = P_node               (volume outlet .. splitter)
+      P_node - kA mA - L_A aA = P_mix                   (branch A, into the junction)
+      P_node - kB mB - L_B (a - aA) = P_mix             (branch B)
+      P_mix - L_r a = p_vol                             (junction outlet .. volume inlet)
+    four linear equations per step, with L_c the inertances of the volume
+    port, pump, heater and splitter, L_A (L_B) the resistance's l/(pi r^2)
+    plus the junction port's, L_r the junction's outlet port, the cells' and
+    the volume's inlet port. Steady pressures along the branches follow the
+    junction's mixing rule w_i = (|m_i| + eps)/(sum |m_j| + 2 eps); here
+    both branches bring the heater's enthalpy, so the mix is that enthalpy.
+    Energy: the volume's dp/dt = K/(rho V)(m_in - m_out) (zero: one flow
+    around the loop) and dU/dt = m h_in - m h; the pump adds dh = m W/(m^2 +
+    m_reg^2) with the published steady torque; each cell (mass rho V_cell,
+    stationary) rho V dh_i/dt = k_i (T_port - T_i) + m (h_{i-1} - h_i); the
+    wall C dT_w/dt = 2000 - k_h (T_w - T_h)."""
+    rho, cp, t_ref = WATER_RHO, WATER_CP, WATER_T_REF
+    mu, eps = 1e-3, 0.01
+    l_port = L_BOUNDARY
+    # Pump, as pump() above.
+    omega, omega_d, dp_d, v_d, slip_d, eta_d = 100.0, 100.0, 1e5, 1e-3, 0.5, 0.75
+    v_r = v_d * 2 * PI / omega_d / (1 - slip_d)
+    k_p = dp_d / (slip_d / (1 - slip_d) * v_d)
+    k_fric = dp_d * (1 - slip_d) / (slip_d * omega_d) * (1 / eta_d - 1)
+    v_nom = omega * v_r / (2 * PI)
+    # Resistances (Hagen-Poiseuille) and their inertances.
+    def laminar(r: float, l: float) -> tuple[float, float]:
+        return 8 * mu * l / (PI * rho * r**4), l / (PI * r * r)
+
+    k_a, l_a = laminar(0.004, 10.0)
+    k_b, l_b = laminar(0.004, 20.0)
+    l_c = l_port + l_port + l_port + l_port  # volume outlet, pump, heater, splitter
+    l_ba = l_a + l_port                      # resistance A, junction port
+    l_bb = l_b + l_port
+    l_r = l_port + n * l_port + l_port       # junction outlet, cells, volume inlet
+    v_vol, k_bulk, p_ref = 0.01, 2.2e9, 1e5
+    v_h, k_h, c_wall, q_heater = 1e-3, 500.0, 500.0, 2000.0
+    v_cell, k_cell, t_amb = 2e-3 / n, 500.0 / n, 293.15
+
+    def pump_dh(m: float) -> float:
+        v_flow = m / rho
+        dp = k_p * (v_nom - v_flow)
+        torque = v_flow * dp * omega / (omega**2 + 1.0**2) + k_fric * (v_nom - v_flow)
+        return m * torque * omega / (m**2 + 0.01**2)
+
+    def accelerations(m: float, m_a: float, p_vol: float) -> tuple[float, float]:
+        m_b = m - m_a
+        dp_pump = k_p * (v_nom - m / rho)
+        # Unknowns (a, aA, P_node, P_mix).
+        a = np.array([
+            [l_c, 0.0, 1.0, 0.0],
+            [0.0, l_ba, -1.0, 1.0],
+            [l_bb, -l_bb, -1.0, 1.0],
+            [l_r, 0.0, 0.0, -1.0],
+        ])
+        b = [p_vol + dp_pump, -k_a * m_a, -k_b * m_b, -p_vol]
+        acc, acc_a, _, _ = np.linalg.solve(a, b)
+        return acc, acc_a
+
+    def rhs(_t: float, x: np.ndarray) -> np.ndarray:
+        m, m_a, p_vol, u_vol, t_wall, h_h = x[:6]
+        h_cells = x[6:]
+        m_vol = rho * v_vol * (1 + (p_vol - p_ref) / k_bulk)
+        h_vol = u_vol / m_vol + p_vol / rho
+        acc, acc_a = accelerations(m, m_a, p_vol)
+        # Pump outlet; the heater takes it in while the flow is forward.
+        h_pump = h_vol + pump_dh(m)
+        t_h = t_ref + h_h / cp
+        q_h = k_h * (t_wall - t_h)
+        dh_h = (q_h + m * ((h_pump if m >= 0 else h_h) - h_h)) / (rho * v_h)
+        # Junction: both branches carry the heater's enthalpy.
+        m_b = m - m_a
+        w_a = (abs(m_a) + eps) / (abs(m_a) + abs(m_b) + 2 * eps)
+        h_mix = w_a * h_h + (1 - w_a) * h_h
+        upstream = np.concatenate(([h_mix], h_cells[:-1]))
+        inflow = np.where(m >= 0, upstream, h_cells)
+        t_cells = t_ref + h_cells / cp
+        dh_cells = (k_cell * (t_amb - t_cells) + m * (inflow - h_cells)) / (rho * v_cell)
+        h_in_vol = h_cells[-1] if m >= 0 else h_vol
+        return np.concatenate(([
+            acc,
+            acc_a,
+            k_bulk / (rho * v_vol) * (m - m),
+            m * h_in_vol - m * h_vol,
+            (q_heater - q_h) / c_wall,
+            dh_h,
+        ], dh_cells))
+
+    t0, p0 = 293.15, 2e5
+    h0 = cp * (t0 - t_ref)
+    m_vol0 = rho * v_vol * (1 + (p0 - p_ref) / k_bulk)
+    x0 = np.concatenate(([1.2, 0.8, p0, m_vol0 * (h0 - p0 / rho), t0, h0], np.full(n, h0)))
+    sol = solve_ivp(rhs, (t[0], t[-1]), x0, method="Radau", t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"CoolingLoop: Radau failed: {sol.message}")
+    m, m_a, p_vol, u_vol, t_wall, h_h = sol.y[:6]
+    h_cells = sol.y[6:]
+    m_vol = rho * v_vol * (1 + (p_vol - p_ref) / k_bulk)
+    t_vol = t_ref + (u_vol / m_vol + p_vol / rho) / cp
+    out = {
+        "volume.m_flow_in": m,
+        "junction.mA": m_a,
+        "volume.p": p_vol,
+        "volume.T": t_vol,
+        "heaterWall.T": t_wall,
+        "heater.T": t_ref + h_h / cp,
+        "pump.dh": np.array([pump_dh(v) for v in m]),
+    }
+    for i in range(n):
+        out[f"pipe[{i + 1}].T"] = t_ref + h_cells[i] / cp
+    return out
+
+
 GENERATORS = {
     "TFS_FlowResistance": flow_resistance,
     "TFS_Pump": pump,
@@ -287,4 +411,5 @@ GENERATORS = {
     "TFS_HeatedPipe": heated_pipe,
     "TFS_Splitter": splitter,
     "TFS_Junction": junction,
+    "TFS_CoolingLoop": cooling_loop,
 }

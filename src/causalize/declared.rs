@@ -20,7 +20,7 @@ pub(super) struct BoundEquation {
 /// not a state's or an input's, which stay MC047).
 pub(super) fn binding_is_equation(v: &crate::resolve::model::Var) -> bool {
     v.variability == ClassVariability::Continuous
-        && v.ty == Builtin::Real
+        && (v.ty == Builtin::Real || super::discrete::discrete_type(v).is_some())
         && !v.special.state
         && v.causality != crate::resolve::model::ClassCausality::Input
         && v.binding.is_some()

@@ -42,7 +42,9 @@ impl<'m> Lowerer<'m> {
         let mut slots = Vec::new();
         let mut int_params = Vec::new();
         for (i, v) in model.vars.iter().enumerate() {
-            if v.ty != Builtin::Real {
+            // A discrete variable (a scalar Boolean or Integer that is not a
+            // parameter) is stored like a Real one.
+            if v.ty != Builtin::Real && super::discrete::discrete_type(v).is_none() {
                 if v.variability != ClassVariability::Continuous {
                     int_params.push(i);
                 }
@@ -496,14 +498,19 @@ impl<'m> Lowerer<'m> {
         // enumeration parameters, literals) never changes during a run:
         // it needs no event.
         let structural = !a.is_dynamic() && !b.is_dynamic();
-        if ctx == Context::Direct || self.loop_depth > 0 || structural {
+        // So does one over discrete variables and parameters: it changes
+        // only at the events that change them, and is re-evaluated there.
+        let fixed_between_events = self.fixed_between_events(&a, &b);
+        if ctx == Context::Direct || self.loop_depth > 0 || structural || fixed_between_events {
             return Ex::Rel(op, Box::new(a), Box::new(b), RelKind::Direct);
         }
         let fixed = |e: &Ex, me: &Self| -> bool {
             let mut ok = true;
             e.visit(&mut |x| match x {
                 Ex::Time | Ex::LoopVar(_) => ok = false,
-                Ex::Var(s, _) if !me.is_parameter_slot(*s) => ok = false,
+                Ex::Var(s, _) if !me.is_parameter_slot(*s) && me.slot_discrete(*s).is_none() => {
+                    ok = false
+                }
                 _ => {}
             });
             ok
@@ -552,6 +559,11 @@ impl<'m> Lowerer<'m> {
                 let v = &self.model.vars[i];
                 if v.variability != ClassVariability::Continuous {
                     return Ok(Ex::Real(0.0));
+                }
+                if let Some(ty) = super::discrete::discrete_type(v) {
+                    return Err(super::discrete::derivative_of_discrete(
+                        &v.name, ty, arg.span,
+                    ));
                 }
                 if v.special.state {
                     let d = self.der_slot(i).expect("every state has a derivative slot");
@@ -636,6 +648,9 @@ impl<'m> Lowerer<'m> {
         subs: &[Subscript],
     ) -> Result<Value, Diagnostic> {
         let v = &self.model.vars[vi];
+        if let Some(slot) = self.own_slot(vi).filter(|_| v.ty != Builtin::Real) {
+            return scalar_var(span, slot, subs);
+        }
         if v.ty != Builtin::Real {
             if !subs.is_empty() {
                 return Err(
@@ -648,10 +663,10 @@ impl<'m> Lowerer<'m> {
                 return Err(Diagnostic::error(
                     "MC039",
                     span,
-                    format!("`{}` is an Integer or Boolean variable; only parameters of these types are supported", v.name),
+                    format!("`{}` is a Boolean or Integer input, connector member or array, or an enumeration variable; only parameters and scalar Boolean and Integer variables are supported", v.name),
                 )
-                .with_label("not a parameter")
-                .with_help("declare it as a parameter, or make it Real"));
+                .with_label("not a parameter or a discrete variable")
+                .with_help("declare it as a parameter, as a scalar Boolean or Integer variable that an equation determines, or make it Real"));
             };
             return Ok(Value::Scalar(Ex::IntParam(k)));
         }

@@ -366,6 +366,35 @@ impl Causalizer<'_> {
             .with_help("determine all but one of them in earlier equations (partially ordered form)"));
         }
         let target = candidates.remove(0);
+        if let Some(ty) = self.low.slot_discrete(target.slot) {
+            let alone = Ex::Var(target.slot, None);
+            let value = if l == alone {
+                Ok(r)
+            } else if r == alone {
+                Ok(l)
+            } else {
+                Err(discrete::not_alone(
+                    &self.low.slots[target.slot].name,
+                    ty,
+                    span,
+                ))
+            };
+            let checked = value.and_then(|value| {
+                self.low
+                    .check_discrete_value(target.slot, ty, &value, span)
+                    .map(|()| value)
+            });
+            return match checked {
+                Ok(value) => Ok((target, value)),
+                Err(d) => {
+                    // The equation was meant for this variable: taking it as
+                    // determined keeps its uses from cascading (MC020).
+                    self.determined
+                        .insert(target.slot, Determined::Scalar(span));
+                    Err(d)
+                }
+            };
+        }
         let value = solve::solve(&l, &r, &target).map_err(|why| {
             Diagnostic::error(
                 "MC024",

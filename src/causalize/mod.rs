@@ -7,6 +7,7 @@ mod builtins;
 mod declared;
 mod derivatives;
 pub mod diff;
+pub mod discrete;
 mod if_equation;
 mod lower;
 mod matching;

@@ -6,7 +6,9 @@
 //!
 //! The pass reads only the diagnostics and the syntax of the class each one
 //! lies in; codes and messages keep their meaning, only help lines and
-//! suggestions are added.
+//! suggestions are added. One exception: an MC020 whose extra unknown no
+//! other equation names is the MC029 it really is ("nothing determines
+//! `i`"), moved to that unknown's declaration.
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,8 +16,8 @@ use crate::diagnostic::Diagnostic;
 use crate::resolve::tree::{ClassNode, ClassTree};
 use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{
-    ClassBody, ClassDef, Component, ComponentRef, Element, Equation, Expr, ExprKind, LongBody,
-    Section, Subscript,
+    Argument, ClassBody, ClassDef, Component, ComponentRef, Element, Equation, Expr, ExprKind,
+    LongBody, Section, Subscript,
 };
 
 /// The codes causalisation reports for an equation it cannot place.
@@ -83,6 +85,8 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                         root_reported.insert(k, Some(vars));
                     } else if reorder_fix(lib, c, &mut d) {
                         root_reported.insert(k, None);
+                    } else if let Some(var) = nothing_determines(lib, c, &mut d) {
+                        root_reported.insert(k, Some(vec![var]));
                     }
                 }
             }
@@ -193,6 +197,71 @@ fn is_plain_real(c: &Component) -> bool {
         && p.output.is_none()
         && p.flow.is_none()
         && p.discrete.is_none()
+}
+
+/// A variable of the class that is neither a parameter, a constant nor a
+/// signal of its interface (of any type).
+fn is_plain_variable(c: &Component) -> bool {
+    let p = &c.prefixes;
+    p.parameter.is_none()
+        && p.constant.is_none()
+        && p.input.is_none()
+        && p.output.is_none()
+        && p.flow.is_none()
+        && p.discrete.is_none()
+}
+
+/// The unit of a component's type when the type is derived from `Real`
+/// through short classes (`type Voltage = Real(unit = "V")`): `Some` of
+/// the outermost `unit` on the way down (`Some(None)` without one); `None`
+/// when the type is not such a type or is already a state type.
+fn real_type_unit(lib: &Library, class: &ClassNode, c: &Component) -> Option<Option<String>> {
+    use crate::resolve::tree::{Builtin, Resolved};
+    let scope = lib
+        .tree
+        .classes
+        .iter()
+        .position(|n| std::ptr::eq(n, class))
+        .map(|i| crate::resolve::tree::ClassId(i as u32));
+    let mut unit: Option<String> = None;
+    let mut name = c.type_name.clone();
+    let mut at = c.span;
+    let mut scope = scope;
+    // A chain of short classes is short; the bound stops a cycle.
+    for _ in 0..16 {
+        match lib.tree.lookup(&name, scope, at).ok()? {
+            Resolved::Builtin(Builtin::Real) => return Some(unit),
+            Resolved::Builtin(_) => return None,
+            Resolved::Class(id) => {
+                let node = lib.tree.get(id);
+                if node.name == "ContinuousState" || node.name == "RealWithDerivative" {
+                    return None;
+                }
+                let ClassBody::Short(short) = &node.def.body else {
+                    return None;
+                };
+                if unit.is_none() {
+                    unit = short.modification.as_ref().and_then(|m| {
+                        m.arguments.iter().find_map(|a| match a {
+                            Argument::Modify {
+                                name,
+                                modification: Some(m),
+                                ..
+                            } if name.dotted() == "unit" => match m.binding.as_ref()?.kind {
+                                ExprKind::String(ref s) => Some(s.clone()),
+                                _ => None,
+                            },
+                            _ => None,
+                        })
+                    });
+                }
+                name = short.base.clone();
+                at = node.def.span;
+                scope = node.parent;
+            }
+        }
+    }
+    None
 }
 
 fn is_state_type(c: &Component) -> bool {
@@ -324,30 +393,211 @@ fn state_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) -> Option<Vec
             }
         });
     }
-    let plain: Vec<&Component> = components(&class.def)
-        .filter(|c| is_plain_real(c) && differentiated.contains(&c.name.name))
+    // Each differentiated variable of a Real type: plain `Real` (no unit to
+    // keep), or a type derived from Real such as `SI.Voltage` (its unit).
+    let plain: Vec<(&Component, Option<String>)> = components(&class.def)
+        .filter(|c| differentiated.contains(&c.name.name))
+        .filter_map(|c| {
+            if is_plain_real(c) {
+                Some((c, None))
+            } else if is_plain_variable(c) {
+                real_type_unit(lib, class, c).map(|u| (c, u))
+            } else {
+                None
+            }
+        })
         .collect();
-    if !plain.iter().any(|c| mentions(&d.message, &c.name.name)) {
+    if !plain
+        .iter()
+        .any(|(c, _)| mentions(&d.message, &c.name.name))
+    {
         return None;
     }
-    let names: Vec<String> = plain.iter().map(|c| format!("`{}`", c.name.name)).collect();
+    let names: Vec<String> = plain
+        .iter()
+        .map(|(c, _)| format!("`{}`", c.name.name))
+        .collect();
+    let keeps_unit = if plain.iter().any(|(_, u)| u.is_some()) {
+        ", the unit its type gave stays as `unit`"
+    } else {
+        ""
+    };
     d.help = format!(
         "a variable whose derivative an equation gives is a state of its class, declared by its \
-         type: declare {} as `Base.ContinuousState` (the start value is the initial value); \
-         der(x) then must be determined by exactly one equation",
+         type: declare {} as `Base.ContinuousState` (the start value is the initial \
+         value{keeps_unit}); der(x) then must be determined by exactly one equation",
         names.join(", ")
     );
-    let vars = plain.iter().map(|c| c.name.name.clone()).collect();
-    for c in plain {
-        if text(lib, c.type_name.span) == "Real" {
-            d.push_fix(
-                format!("declare `{}` as a state", c.name.name),
-                c.type_name.span,
-                "Base.ContinuousState",
-            );
+    let vars = plain.iter().map(|(c, _)| c.name.name.clone()).collect();
+    for (c, unit) in plain {
+        let message = format!("declare `{}` as a state", c.name.name);
+        match unit {
+            None => d.push_fix(message, c.type_name.span, "Base.ContinuousState"),
+            Some(unit) => {
+                // The type's unit moves into the declaration's modification.
+                let has_unit = c.modification.as_ref().is_some_and(|m| {
+                    m.arguments.iter().any(
+                        |a| matches!(a, Argument::Modify { name, .. } if name.dotted() == "unit"),
+                    )
+                });
+                let insert = match &c.modification {
+                    _ if has_unit => Some((c.name.span.end, String::new())),
+                    None if c.dims.is_empty() => {
+                        Some((c.name.span.end, format!("(unit = \"{unit}\")")))
+                    }
+                    Some(m) if !m.arguments.is_empty() && text(lib, m.span).starts_with('(') => {
+                        Some((m.span.start + 1, format!("unit = \"{unit}\", ")))
+                    }
+                    _ => None,
+                };
+                match insert {
+                    Some((at, unit_text)) => {
+                        d.push_fix(message.clone(), c.type_name.span, "Base.ContinuousState");
+                        if !unit_text.is_empty() {
+                            d.push_fix(
+                                format!("keep the unit of `{}`", c.name.name),
+                                Span {
+                                    file: c.name.span.file,
+                                    start: at,
+                                    end: at,
+                                },
+                                unit_text,
+                            );
+                        }
+                    }
+                    None => d.push_suggestion(
+                        format!("{message} with unit = \"{unit}\""),
+                        c.type_name.span,
+                        "Base.ContinuousState",
+                    ),
+                }
+            }
         }
     }
     Some(vars)
+}
+
+/// An MC020 equation with an unknown that no other equation and no binding
+/// of the class names: that unknown is the fault (its own equation is
+/// missing, typically deleted), so the diagnostic becomes the MC029 it is,
+/// at the unknown's declaration, with the equation as a note. The unknown
+/// returned is the root cause.
+///
+/// Only for a class whose equations the syntax shows whole (no base
+/// classes, if-equations or connections that could determine it).
+fn nothing_determines(lib: &Library, class: &ClassNode, d: &mut Diagnostic) -> Option<String> {
+    if d.code != "MC020" {
+        return None;
+    }
+    let body = long_body(&class.def)?;
+    if body
+        .elements
+        .iter()
+        .any(|e| matches!(e, Element::Extends(_)))
+    {
+        return None;
+    }
+    let all = equations(&class.def);
+    if all
+        .iter()
+        .any(|e| !matches!(e, Equation::Simple { .. } | Equation::For { .. }))
+    {
+        return None;
+    }
+    let this = all.iter().find(|e| e.span() == d.span)?;
+    // The one-part names each equation and each binding mentions.
+    let names_in = |eq: &Equation| {
+        let mut names: HashSet<String> = HashSet::new();
+        visit_equation(eq, &mut |e| {
+            if let ExprKind::Ref(r) = &e.kind {
+                if let Some(p) = r.parts.first() {
+                    names.insert(p.name.name.clone());
+                }
+            }
+        });
+        names
+    };
+    let mut elsewhere: HashSet<String> = HashSet::new();
+    for eq in all.iter().filter(|e| e.span() != d.span) {
+        elsewhere.extend(names_in(eq));
+    }
+    for c in components(&class.def) {
+        if let Some(b) = c.modification.as_ref().and_then(|m| m.binding.as_ref()) {
+            visit_expr(b, &mut |e| {
+                if let ExprKind::Ref(r) = &e.kind {
+                    if let Some(p) = r.parts.first() {
+                        elsewhere.insert(p.name.name.clone());
+                    }
+                }
+            });
+        }
+    }
+    let here = names_in(this);
+    let lonely = components(&class.def).find(|c| {
+        let p = &c.prefixes;
+        let plain_type = matches!(
+            c.type_name.dotted().as_str(),
+            "Real" | "Integer" | "Boolean"
+        ) || (c.type_name.parts.first().is_some_and(|p| p.name == "Base")
+            && !is_state_type(c));
+        plain_type
+            && p.parameter.is_none()
+            && p.constant.is_none()
+            && p.input.is_none()
+            && c.modification
+                .as_ref()
+                .and_then(|m| m.binding.as_ref())
+                .is_none()
+            && here.contains(&c.name.name)
+            && !elsewhere.contains(&c.name.name)
+            && mentions(&d.message, &c.name.name)
+    })?;
+    let name = lonely.name.name.clone();
+    let others: Vec<&str> = d
+        .message
+        .split_once("unknowns (")
+        .and_then(|(_, rest)| rest.rsplit_once(");"))
+        .map(|(list, _)| list.split(", ").filter(|n| *n != name).collect())
+        .unwrap_or_default();
+    let equation = d.span;
+    d.code = "MC029";
+    d.message = format!(
+        "nothing determines `{name}`: the only equation that names it must determine {}",
+        if others.is_empty() {
+            "another unknown".to_string()
+        } else {
+            others
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    d.span = lonely.name.span;
+    d.label = "no equation determines this".to_string();
+    d.help = format!(
+        "add an equation that determines `{name}` before the equation that uses it \
+         (partially ordered form: each equation determines one unknown)"
+    );
+    d.notes
+        .push((equation, format!("the only equation that names `{name}`")));
+    // Shown only: what determines the unknown is the modeller's to write.
+    let file = &lib.sources.get(equation.file).text;
+    let line_start = file[..equation.start as usize]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let indent = &file[line_start..equation.start as usize];
+    let indent = if indent.trim().is_empty() { indent } else { "" };
+    d.push_suggestion(
+        format!("write the equation of `{name}` here"),
+        Span {
+            file: equation.file,
+            start: equation.start,
+            end: equation.start,
+        },
+        format!("{name} = …;\n{indent}"),
+    );
+    Some(name)
 }
 
 /// One equation's unknowns in the syntactic view the reorder takes.

@@ -6,6 +6,7 @@ use super::table::{
     Variability, VariableType,
 };
 use crate::instantiate::{RealKind, System};
+use crate::ir::Discrete;
 use crate::units::parse::{parse, parse_unit};
 
 /// The table without a GUID; the caller hashes everything and fills it in.
@@ -15,6 +16,8 @@ pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> 
     let mut variables = Vec::with_capacity(sys.reals.len() + sys.ints.len());
     let mut outputs = Vec::new();
     let mut initial_unknowns = Vec::new();
+    let mut next_discrete_integer = sys.ints.iter().filter(|iv| !iv.boolean).count() as u32;
+    let mut next_discrete_boolean = sys.ints.iter().filter(|iv| iv.boolean).count() as u32;
     for (i, r) in sys.reals.iter_mut().enumerate() {
         let (causality, variability, initial, start) = match r.kind {
             RealKind::Time => (Causality::Independent, Variability::Continuous, None, None),
@@ -84,10 +87,32 @@ pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> 
             _ => {}
         }
         let unit = r.unit.take().filter(|u| !u.is_empty());
+        // A discrete variable is stored in R but declared with its own
+        // type, after the parameters of that type.
+        let (value_reference, ty, variability) = match r.discrete {
+            None => (i as u32, VariableType::Real { start }, variability),
+            Some(Discrete::Integer) => {
+                next_discrete_integer += 1;
+                (
+                    next_discrete_integer - 1,
+                    VariableType::Integer { start: None },
+                    Variability::Discrete,
+                )
+            }
+            Some(Discrete::Boolean) => {
+                next_discrete_boolean += 1;
+                (
+                    next_discrete_boolean - 1,
+                    VariableType::Boolean { start: None },
+                    Variability::Discrete,
+                )
+            }
+        };
+        let unit = unit.filter(|_| r.discrete.is_none());
         variables.push(ModelVariable {
             name: std::mem::take(&mut r.name),
-            value_reference: i as u32,
-            ty: VariableType::Real { start },
+            value_reference,
+            ty,
             causality,
             variability,
             initial,

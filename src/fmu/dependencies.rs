@@ -120,6 +120,11 @@ pub fn state_pattern(continuous: &Continuous, sys: &System) -> Vec<Option<Vec<u3
 /// Unknowns with more knowns than this are listed without dependencies.
 pub const MAX_LISTED_KNOWNS: usize = 1000;
 
+/// The one entry of a saturated set of knowns: more than
+/// [`MAX_LISTED_KNOWNS`], taken as all (never an offset: `R` has fewer
+/// elements than `u32::MAX`).
+const SATURATED: u32 = u32::MAX;
+
 /// Which variables are knowns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -199,12 +204,33 @@ impl Analysis<'_> {
     }
 
     /// Adds `knowns` (sorted, without duplicates) to element `offset`,
-    /// unless it is a known or fixed.
+    /// unless it is a known or fixed. An element whose set would pass [`MAX_LISTED_KNOWNS`] is saturated
+    /// instead (it is listed as depending on every known, and so is every
+    /// element that reads it), so that a long chain of accumulations (a
+    /// path's inertance summed over 10^4 cells, in initialization) costs
+    /// linear, not quadratic, time and memory.
     fn write(&mut self, offset: usize, knowns: &[u32]) {
         if self.role.get(offset) != Some(&Role::Unknown) || knowns.is_empty() {
             return;
         }
         let entry = &mut self.deps[offset];
+        if entry.last() == Some(&SATURATED) {
+            return;
+        }
+        if knowns.last() == Some(&SATURATED) || entry.len() + knowns.len() > MAX_LISTED_KNOWNS {
+            // Only a merge can tell whether the union passes the bound.
+            let merged = merge(entry, knowns);
+            if merged.len() == entry.len() {
+                return;
+            }
+            *entry = if merged.len() > MAX_LISTED_KNOWNS || merged.last() == Some(&SATURATED) {
+                vec![SATURATED]
+            } else {
+                merged
+            };
+            self.changed = true;
+            return;
+        }
         if entry.is_empty() {
             entry.extend_from_slice(knowns);
             self.changed = true;
@@ -429,6 +455,7 @@ impl Propagated {
     fn size_of_element(&self, offset: usize) -> usize {
         match self.role.get(offset) {
             Some(Role::Known) => 1,
+            Some(Role::Unknown) if self.deps[offset].last() == Some(&SATURATED) => usize::MAX,
             Some(Role::Unknown) => self.deps[offset].len(),
             _ => 0,
         }

@@ -6,9 +6,11 @@ use std::fmt::Write;
 
 use super::system_image::{
     u32_of, BalanceRecord, ClassRecord, InstanceRecord, RealRecord, StepRecord, SystemImage,
+    NOT_IN_R,
 };
 use crate::codegen::kernel::{prototypes, Kernel};
 use crate::instantiate::System;
+use crate::ir::Discrete;
 use crate::schedule::{Schedule, Step};
 
 /// Generates the system C file: the model identifier and one record per
@@ -142,6 +144,18 @@ pub fn image(
             own: inst.own_binding.clone(),
         })
         .collect();
+    // Discrete variables take the Integer and Boolean value references
+    // after the parameters of their type; their values are read from R.
+    let integer_reals = sys.discrete_reals(Discrete::Integer);
+    let boolean_reals = sys.discrete_reals(Discrete::Boolean);
+    let in_r = |boolean: bool, discrete: &[usize]| -> Vec<u32> {
+        sys.ints
+            .iter()
+            .filter(|i| i.boolean == boolean)
+            .map(|_| NOT_IN_R)
+            .chain(discrete.iter().map(|&r| u32_of(r)))
+            .collect()
+    };
     let mut steps = vec![StepRecord::Time { target: 0 }];
     steps.extend(schedule.steps.iter().map(|step| {
         match step {
@@ -170,13 +184,17 @@ pub fn image(
             .iter()
             .filter(|i| !i.boolean)
             .map(|i| i.value)
+            .chain(integer_reals.iter().map(|_| 0))
             .collect(),
         booleans: sys
             .ints
             .iter()
             .filter(|i| i.boolean)
             .map(|i| i.value != 0)
+            .chain(boolean_reals.iter().map(|_| false))
             .collect(),
+        integer_reals: in_r(false, &integer_reals),
+        boolean_reals: in_r(true, &boolean_reals),
         states: sys.states.iter().map(|&x| u32_of(x)).collect(),
         derivatives: sys.derivatives.iter().map(|&x| u32_of(x)).collect(),
         n_event_indicators: sys.n_indicators,

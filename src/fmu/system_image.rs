@@ -14,6 +14,9 @@
 //! u32 n_balances
 //! f64 start[n_reals]  u8 kind[n_reals]  str name[n_reals]
 //! i64 integer[n_integers]  u8 boolean[n_booleans]
+//! u32 integer_real[n_integers]  u32 boolean_real[n_booleans]
+//!                 (0xFFFFFFFF: a parameter, its value above; else the R
+//!                  index of a discrete variable's value)
 //! u32 state_vr[n_states]  u32 derivative_vr[n_states]
 //! n_instances × { u32 class  str name  i32 relation_base  i32 indicator_base
 //!                 i32 off[n_slots]  i64 ints[n_ints]  u8 own[n_own] }
@@ -33,7 +36,9 @@
 /// Identifies the file; the runtime refuses anything else.
 pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
 /// Bumped on any change of the layout.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
+/// An Integer or Boolean parameter's entry in `integer_real`/`boolean_real`.
+pub const NOT_IN_R: u32 = u32::MAX;
 /// A row of the state Jacobian's pattern that depends on every state.
 pub const FULL_ROW: u32 = u32::MAX;
 /// Its name under `resources/` in the FMU.
@@ -101,6 +106,11 @@ pub struct SystemImage {
     pub reals: Vec<RealRecord>,
     pub integers: Vec<i64>,
     pub booleans: Vec<bool>,
+    /// Per Integer (Boolean) value reference: [`NOT_IN_R`] for a parameter,
+    /// whose value is in `integers` (`booleans`), else the index in `R` of
+    /// a discrete variable's value. Empty means every one is a parameter.
+    pub integer_reals: Vec<u32>,
+    pub boolean_reals: Vec<u32>,
     pub states: Vec<u32>,
     pub derivatives: Vec<u32>,
     pub n_event_indicators: u32,
@@ -205,6 +215,14 @@ impl SystemImage {
         }
         for &b in &self.booleans {
             w.u8(u8::from(b));
+        }
+        for (values, in_r) in [
+            (self.integers.len(), &self.integer_reals),
+            (self.booleans.len(), &self.boolean_reals),
+        ] {
+            for k in 0..values {
+                w.u32(in_r.get(k).copied().unwrap_or(NOT_IN_R));
+            }
         }
         for &s in self.states.iter().chain(&self.derivatives) {
             w.u32(s);

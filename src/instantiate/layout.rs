@@ -81,6 +81,7 @@ impl Builder<'_, '_> {
                 max,
                 nominal,
                 derivative_of: None,
+                discrete: v.discrete(),
             });
             if v.special.state {
                 self.sys.states.push(offset + e);
@@ -177,6 +178,7 @@ impl Builder<'_, '_> {
                     max: None,
                     nominal: None,
                     derivative_of: Some(state_offset + e),
+                    discrete: None,
                 });
                 self.sys.derivatives.push(offset + e);
             }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::classdb::{ClassDb, ClassEntry};
 use crate::diagnostic::Diagnostic;
-use crate::ir::{EnumerationType, Ex, SlotKind};
+use crate::ir::{Discrete, EnumerationType, Ex, SlotKind};
 use crate::resolve::model::element_name;
 use crate::resolve::tree::Builtin;
 use crate::resolve::ClassId;
@@ -128,6 +128,9 @@ pub struct RealVar {
     pub nominal: Option<f64>,
     /// For a derivative: the index of its state in `System::reals`.
     pub derivative_of: Option<usize>,
+    /// For a Boolean or Integer variable that is not a parameter: its FMI
+    /// type. Its value is stored in `R` and declared to FMI with that type.
+    pub discrete: Option<Discrete>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -193,6 +196,15 @@ pub struct Balance {
 }
 
 impl System {
+    /// The discrete variables of type `ty` (indices into `reals`), in the
+    /// order of their value references, which follow those of the
+    /// parameters of that type in `ints`.
+    pub fn discrete_reals(&self, ty: Discrete) -> Vec<usize> {
+        (0..self.reals.len())
+            .filter(|&i| self.reals[i].discrete == Some(ty))
+            .collect()
+    }
+
     pub fn class_of(&self, inst: usize) -> &ClassEntry {
         &self.classes[self.instances[inst].class]
     }
@@ -282,6 +294,7 @@ fn instantiate_with(
                 max: None,
                 nominal: None,
                 derivative_of: None,
+                discrete: None,
             }],
             ints: Vec::new(),
             n_relations: 0,
@@ -441,7 +454,8 @@ impl Builder<'_, '_> {
         self.sys.instances[me].ints = ints;
         self.check_outers(me, &entry);
         for vi in 0..entry.model.vars.len() {
-            if entry.model.vars[vi].ty == Builtin::Real
+            let v = &entry.model.vars[vi];
+            if (v.ty == Builtin::Real || v.discrete().is_some())
                 && !self.outer_real(me, &entry, vi)
                 && !self.real_variable(me, &entry, vi, &effective)
             {

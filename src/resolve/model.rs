@@ -251,6 +251,24 @@ pub struct ClassModel {
 }
 
 impl Var {
+    /// The discrete type of a scalar Boolean or Integer variable that is
+    /// not a parameter, not an input and not a connector member; `None`
+    /// for every other variable.
+    pub fn discrete(&self) -> Option<crate::ir::Discrete> {
+        if self.variability != ClassVariability::Continuous
+            || !self.dims.is_empty()
+            || self.causality == ClassCausality::Input
+            || self.connector.is_some()
+        {
+            return None;
+        }
+        match self.ty {
+            Builtin::Boolean => Some(crate::ir::Discrete::Boolean),
+            Builtin::Integer => Some(crate::ir::Discrete::Integer),
+            _ => None,
+        }
+    }
+
     /// The expressions the variable carries: sizes, binding, attributes.
     pub fn expressions_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
         let a = &mut self.attrs;

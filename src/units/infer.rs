@@ -663,6 +663,19 @@ impl Cx<'_> {
 
     /// The unit of an expression; `None` for a value that adapts to any
     /// unit (a literal in a sum, an Integer, a Boolean).
+    /// `f` with diagnostics placed at `span` (an expression written in
+    /// the text; a synthesised one, of no extent, keeps the outer place).
+    fn at<T>(&mut self, span: Span, f: impl FnOnce(&mut Self) -> T) -> T {
+        let inside = span.start < span.end && span.file == self.span.file;
+        let outer = self.span;
+        if inside {
+            self.span = span;
+        }
+        let out = f(self);
+        self.span = outer;
+        out
+    }
+
     fn expr(&mut self, e: &Expr) -> Option<Term> {
         match &e.kind {
             ExprKind::Integer(_) | ExprKind::Real(_) | ExprKind::Bool(_) | ExprKind::String(_) => {
@@ -674,18 +687,21 @@ impl Cx<'_> {
                 None
             }
             ExprKind::Unary(_, a) => self.expr(a),
-            ExprKind::Binary(op, a, b) => self.binary(*op, a, b),
-            ExprKind::If { branches, else_ } => {
+            // A conflict between operands, branches or arguments is
+            // reported at the expression that combines them, not at the
+            // whole equation.
+            ExprKind::Binary(op, a, b) => self.at(e.span, |cx| cx.binary(*op, a, b)),
+            ExprKind::If { branches, else_ } => self.at(e.span, |cx| {
                 let mut out = None;
                 for (c, v) in branches {
-                    self.expr(c);
-                    let t = self.expr(v);
-                    out = self.same(out, t, Why::IfBranches);
+                    cx.expr(c);
+                    let t = cx.expr(v);
+                    out = cx.same(out, t, Why::IfBranches);
                 }
-                let t = self.expr(else_);
-                self.same(out, t, Why::IfBranches)
-            }
-            ExprKind::Call { func, args, .. } => self.call(func, args),
+                let t = cx.expr(else_);
+                cx.same(out, t, Why::IfBranches)
+            }),
+            ExprKind::Call { func, args, .. } => self.at(e.span, |cx| cx.call(func, args)),
             ExprKind::FunctionCall { func, args, output } => {
                 self.function_call(func, args, *output)
             }

@@ -1,6 +1,6 @@
 package P
   block B
-    Integer k;
+    input Integer k;
     output Real y;
   equation
     y = k; // <- MC039

@@ -35,21 +35,31 @@ pub(crate) fn check_fmu(fmu_path: &Path, label: &str) -> Result<usize, String> {
         let mut checked = 0;
         for j in 0..n {
             let exact = inst.get_directional_derivative(&der_vr, &[state_vr[j]], &[1.0])?;
-            let h = 1e-6 * x[j].abs().max(1.0);
-            let mut plus = x.clone();
-            plus[j] += h;
-            let mut minus = x.clone();
-            minus[j] -= h;
-            let (mut fp, mut fm) = (vec![0.0; n], vec![0.0; n]);
-            inst.set_continuous_states(&plus)?;
-            inst.get_derivatives(&mut fp)?;
-            inst.set_continuous_states(&minus)?;
-            inst.get_derivatives(&mut fm)?;
-            inst.set_continuous_states(&x)?;
-            let fd: Vec<f64> = (0..n).map(|i| (fp[i] - fm[i]) / (2.0 * h)).collect();
+            let mut central = |step: f64| -> Result<Vec<f64>, mofmu::harness::HarnessError> {
+                let h = step * x[j].abs().max(1.0);
+                let mut plus = x.clone();
+                plus[j] += h;
+                let mut minus = x.clone();
+                minus[j] -= h;
+                let (mut fp, mut fm) = (vec![0.0; n], vec![0.0; n]);
+                inst.set_continuous_states(&plus)?;
+                inst.get_derivatives(&mut fp)?;
+                inst.set_continuous_states(&minus)?;
+                inst.get_derivatives(&mut fm)?;
+                inst.set_continuous_states(&x)?;
+                Ok((0..n).map(|i| (fp[i] - fm[i]) / (2.0 * h)).collect())
+            };
+            // A relative step of 1e-6, and 1e-3 where rounding swamps the
+            // smaller one: a derivative formed from the difference of large
+            // pressures (a 2 bar loop over inertances of 0.1 m^-1, in
+            // TFS_CoolingLoop) carries rounding of about eps*p/L = 2e-10,
+            // which a step of 1e-6 turns into 1e-4 of a unit slope. Each
+            // entry is judged against the closer of the two.
+            let fd = central(1e-6)?;
+            let fd_wide = central(1e-3)?;
             let scale = fd.iter().chain(&exact).fold(0.0f64, |m, v| m.max(v.abs())).max(1e-12);
             for i in 0..n {
-                let err = (exact[i] - fd[i]).abs();
+                let err = (exact[i] - fd[i]).abs().min((exact[i] - fd_wide[i]).abs());
                 assert!(
                     err <= 1e-6 * scale,
                     "{label}: d der({})/d state {} exact {} vs central difference {} (error {err:e}, scale {scale:e})",

@@ -865,7 +865,7 @@ fn a_closed_pipe_ends_quietly() {
 
 // --- The system resource ---------------------------------------------------------
 
-fn zip_entry(fmu: &Path, name: &str) -> Vec<u8> {
+pub(crate) fn zip_entry(fmu: &Path, name: &str) -> Vec<u8> {
     let mut archive = zip::ZipArchive::new(std::fs::File::open(fmu).expect("the FMU opens"))
         .expect("the FMU is a zip");
     let mut entry = archive.by_name(name).expect("the entry exists");

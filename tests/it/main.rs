@@ -4,6 +4,7 @@ mod compare;
 mod cosim;
 mod dependencies;
 mod directional;
+mod discrete;
 mod energy_flows;
 mod equations;
 mod export;

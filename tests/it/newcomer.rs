@@ -363,6 +363,37 @@ fn check_fix_writes_whole_files_and_then_checks_clean() {
     );
 }
 
+/// A state of a unit type (`SI.Temperature T`) is fixed to
+/// `Base.ContinuousState` with the type's unit, and then checks clean and
+/// keeps its unit in the FMU's units.
+#[test]
+fn state_fix_keeps_the_unit_of_a_unit_type() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let model = dir.path().join("Warm.mo");
+    std::fs::copy(repo().join("test_data/teach/state_unit_type.mo"), &model).expect("copy");
+    let base = repo().join("examples/Base.mo");
+    let (base, model_arg) = (base.to_str().unwrap(), model.to_str().unwrap());
+    let wrote = mofmu(&["check", "--fix", "--write", base, model_arg]);
+    assert!(
+        wrote.status.success(),
+        "{}",
+        String::from_utf8_lossy(&wrote.stderr)
+    );
+    let fixed = std::fs::read_to_string(&model).unwrap();
+    assert!(
+        fixed.contains("Base.ContinuousState T(unit = \"K\", start = 300);")
+            && fixed.contains("Base.ContinuousState U(unit = \"K\");"),
+        "{fixed}"
+    );
+    let units = mofmu(&["units", base, model_arg]);
+    let report = String::from_utf8_lossy(&units.stdout);
+    assert!(
+        units.status.success() && report.contains("consistent and complete"),
+        "{report}{}",
+        String::from_utf8_lossy(&units.stderr)
+    );
+}
+
 #[test]
 fn a_wrong_model_name_gets_a_did_you_mean() {
     let lib_out = mofmu(&[

@@ -62,6 +62,8 @@ fn fake_system_image() -> SystemImage {
             .collect(),
         integers: vec![2],
         booleans: Vec::new(),
+        integer_reals: Vec::new(),
+        boolean_reals: Vec::new(),
         states: vec![0, 1],
         derivatives: vec![5, 6],
         n_event_indicators: 1,

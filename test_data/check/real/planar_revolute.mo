@@ -1,7 +1,8 @@
-// first: MC020
+// first: MC029
 // A revolute joint written as an acausal balance of frames: with the
 // frame causalities assumed (frame_a known, frame_b to be determined), the
-// angle equation has two unknowns, the joint angle and frame_b.phi.
+// angle equation has two unknowns, the joint angle and frame_b.phi; no
+// other equation names the joint angle, so nothing determines it.
 package PlanarJoint
   connector FrameIn
     input Real x;
@@ -22,11 +23,11 @@ package PlanarJoint
   model Revolute
     FrameIn frame_a;
     FrameOut frame_b;
-    Real phi;
+    Real phi; // <- MC029
   equation
     frame_a.x = frame_b.x;
     frame_a.y = frame_b.y;
-    frame_a.phi + phi = frame_b.phi; // <- MC020
+    frame_a.phi + phi = frame_b.phi;
     frame_a.fx + frame_b.fx = 0;
     frame_a.fy + frame_b.fy = 0;
     frame_a.t + frame_b.t = 0;
