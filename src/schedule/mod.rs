@@ -744,6 +744,16 @@ fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
                 }
                 false
             }
+            Ex::Reduce(op, _, _, _, body) => {
+                let any = depends(body, d)?;
+                if any && *op != crate::ir::Reduction::Sum {
+                    return Err(format!(
+                        "it takes the {op:?} of quantities that depend on a balance"
+                    )
+                    .to_lowercase());
+                }
+                any
+            }
             _ => false,
         })
     }

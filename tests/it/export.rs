@@ -1410,3 +1410,145 @@ fn cli_export_and_simulate_default_to_the_experiment() {
     let description = text(&zip_entry(&fmu, "modelDescription.xml"));
     assert!(description.contains(r#"stopTime="0.5""#), "{description}");
 }
+
+// --- Reductions and matrices over parameter-sized arrays ---------------------------
+
+/// A node of `n` ports heats through `der(T) = sum(ports.Q_flow)/C`, the
+/// ports connected to `n` sinks `G*(T - 300)`: closed form
+/// `T = 300 + 100 exp(-n G t / C)`. Exported at n = 3 and n = 50, the
+/// shipped library is byte-identical (the sum is a loop over the run-time
+/// size) and each size matches its closed form.
+#[test]
+fn reductions_over_parameter_sized_arrays_compile_once() {
+    let lib = library_with(
+        r#"
+encapsulated package Red
+  import B = Base;
+  connector PortOut
+    output Real T;
+    flow Real Q_flow;
+  end PortOut;
+  connector PortIn
+    input Real T;
+    flow Real Q_flow;
+  end PortIn;
+  model Node
+    parameter Integer n = 3;
+    parameter Real C = 100;
+    PortOut ports[n];
+    B.ContinuousState T(start = 400);
+    Real qmax "The largest heat flow into the node";
+    Real Tmin "The coldest port";
+  equation
+    for i in 1:n loop
+      ports[i].T = T;
+    end for;
+    der(T) = sum(ports.Q_flow)/C;
+    qmax = max(ports.Q_flow);
+    Tmin = min(ports.T);
+  end Node;
+  model Sink
+    parameter Real G = 2;
+    PortIn port;
+  equation
+    port.Q_flow = G*(port.T - 300);
+  end Sink;
+  model Star
+    parameter Integer n = 3;
+    Node node(n = n);
+    Sink s[n];
+  equation
+    for i in 1:n loop
+      connect(node.ports[i], s[i].port);
+    end for;
+  end Star;
+end Red;
+"#,
+    );
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = shared_cache();
+    let mut libraries = Vec::new();
+    for n in [3usize, 50] {
+        let path = dir.path().join(format!("star{n}.fmu"));
+        package(
+            &export(&lib, "Red.Star", &[set("n", n as f64)]),
+            &path,
+            &cache,
+        );
+        libraries.push(zip_entry(&path, "binaries/linux64/Red_Star.so"));
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(20.0),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: ["node.T", "node.qmax", "node.Tmin"]
+                .map(String::from)
+                .to_vec(),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        let last = |name: &str| *result.column(name).expect("recorded").last().expect("rows");
+        let t = 300.0 + 100.0 * (-(n as f64) * 2.0 * 20.0 / 100.0).exp();
+        let error = (last("node.T") - t).abs() / t;
+        assert!(error < 1e-6, "n = {n}: {} vs {t}", last("node.T"));
+        // Every port passes -G (T - 300) into the node, and has T.
+        let q = -2.0 * (t - 300.0);
+        assert!((last("node.qmax") - q).abs() < 1e-6 * (1.0 + q.abs()));
+        assert!((last("node.Tmin") - t).abs() < 1e-6 * t);
+    }
+    assert!(
+        libraries[0] == libraries[1],
+        "the library differs between n = 3 and n = 50"
+    );
+}
+
+/// Issue 21's item 11: `AccMatrix` (parameter-sized matrices, `der(x) =
+/// A*x + b*u`, `y = C*x + D*u`, `transpose`, `identity(n)`) checks clean
+/// and matches its matrix-exponential references at t = 5 when loaded back.
+#[test]
+fn matrix_equations_over_parameter_sized_arrays() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccMatrix.mo",
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (model, reference) in [
+        ("AccMatrix.Linear", "AccMatrix_Linear.csv"),
+        ("AccMatrix.Shifted", "AccMatrix_Shifted.csv"),
+    ] {
+        let path = dir.path().join(format!("{model}.fmu"));
+        package(&export(&lib, model, &[]), &path, &shared_cache());
+        let table = std::fs::read_to_string(repo().join("fmu-tests/references").join(reference))
+            .expect("the reference is committed");
+        let header: Vec<String> = table
+            .lines()
+            .next()
+            .expect("a header")
+            .split(',')
+            .map(|h| h.trim_matches('"').to_string())
+            .collect();
+        let last: Vec<f64> = table
+            .lines()
+            .last()
+            .expect("rows")
+            .split(',')
+            .map(|x| x.parse().expect("a number"))
+            .collect();
+        assert_eq!(last[0], 5.0);
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(5.0),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: header[1..].to_vec(),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        for (name, expected) in header.iter().zip(&last).skip(1) {
+            let got = *result.column(name).expect("recorded").last().expect("rows");
+            assert!(
+                (got - expected).abs() < 1e-6 * (1.0 + expected.abs()),
+                "{model} {name}: {got} vs {expected}"
+            );
+        }
+    }
+}
