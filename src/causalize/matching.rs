@@ -218,7 +218,7 @@ impl Causalizer<'_> {
         self.low.loop_depth += 1;
         self.loop_ranges.push((Affine::constant(1), hi.clone()));
         let i = Ex::LoopVar(depth);
-        let stmt = self.scalar_equation(l.at(&[i.clone()]), r.at(&[i]), span, dims);
+        let stmt = self.scalar_equation(l.at(std::slice::from_ref(&i)), r.at(&[i]), span, dims);
         self.low.loop_depth -= 1;
         self.loop_ranges.pop();
         Ok(vec![Stmt::For {
