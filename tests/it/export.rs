@@ -1197,22 +1197,7 @@ fn connector_arrays_connect_element_by_element() {
             ..mofmu::harness::SimOptions::default()
         };
         let result = mofmu::harness::simulate(&path, &options).expect("simulates");
-        let table = std::fs::read_to_string(repo().join("fmu-tests/references").join(reference))
-            .expect("the reference is committed");
-        let header: Vec<String> = table
-            .lines()
-            .next()
-            .expect("a header")
-            .split(',')
-            .map(|h| h.trim_matches('"').to_string())
-            .collect();
-        let last: Vec<f64> = table
-            .lines()
-            .last()
-            .expect("rows")
-            .split(',')
-            .map(|x| x.parse().expect("a number"))
-            .collect();
+        let (header, last) = reference_last_row(reference);
         assert_eq!(last[0], 100.0);
         for (name, expected) in header.iter().zip(&last).skip(1) {
             let got = *result.column(name).expect("recorded").last().expect("rows");
@@ -1519,22 +1504,7 @@ fn matrix_equations_over_parameter_sized_arrays() {
     ] {
         let path = dir.path().join(format!("{model}.fmu"));
         package(&export(&lib, model, &[]), &path, &shared_cache());
-        let table = std::fs::read_to_string(repo().join("fmu-tests/references").join(reference))
-            .expect("the reference is committed");
-        let header: Vec<String> = table
-            .lines()
-            .next()
-            .expect("a header")
-            .split(',')
-            .map(|h| h.trim_matches('"').to_string())
-            .collect();
-        let last: Vec<f64> = table
-            .lines()
-            .last()
-            .expect("rows")
-            .split(',')
-            .map(|x| x.parse().expect("a number"))
-            .collect();
+        let (header, last) = reference_last_row(reference);
         assert_eq!(last[0], 5.0);
         let options = mofmu::harness::SimOptions {
             stop_time: Some(5.0),
@@ -1551,4 +1521,25 @@ fn matrix_equations_over_parameter_sized_arrays() {
             );
         }
     }
+}
+
+/// A committed reference's column names and its last row.
+fn reference_last_row(reference: &str) -> (Vec<String>, Vec<f64>) {
+    let table = std::fs::read_to_string(repo().join("fmu-tests/references").join(reference))
+        .expect("the reference is committed");
+    let header = table
+        .lines()
+        .next()
+        .expect("a header")
+        .split(',')
+        .map(|h| h.trim_matches('"').to_string())
+        .collect();
+    let last = table
+        .lines()
+        .last()
+        .expect("rows")
+        .split(',')
+        .map(|x| x.parse().expect("a number"))
+        .collect();
+    (header, last)
 }
