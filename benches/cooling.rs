@@ -23,7 +23,7 @@ use mofmu::harness::{Fmu, Instance};
 #[allow(dead_code)]
 #[path = "common/mod.rs"]
 mod common;
-use common::{mofmu, mofmu_export, parse_runs, path_arg, rod_export_args, show, Row};
+use common::{mofmu, mofmu_export, path_arg, rod_export_args, show, Row};
 
 const CELLS: u32 = 10_000;
 const LOOP: &str = "ThermoFluidStream.Examples.CoolingLoop";
@@ -43,17 +43,7 @@ const SIM_TOLERANCE: f64 = 1e-8;
 const CALLS: u32 = 200;
 
 fn main() {
-    let runs = match parse_runs(std::env::args().skip(1)) {
-        Ok(runs) => runs,
-        Err(message) => {
-            eprintln!("error: {message}");
-            std::process::exit(2);
-        }
-    };
-    if let Err(message) = run(runs) {
-        eprintln!("error: {message}");
-        std::process::exit(1);
-    }
+    common::bench_main(run);
 }
 
 fn loop_export_args(n: u32, out: &Path) -> Result<Vec<String>, String> {

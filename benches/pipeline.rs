@@ -41,9 +41,7 @@ use mofmu::harness::{Fmu, Instance};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{
-    mofmu, mofmu_export, parse_runs, path_arg, rod_export_args, show, time, Row, THERMAL,
-};
+use common::{mofmu, mofmu_export, path_arg, rod_export_args, show, time, Row, THERMAL};
 
 #[path = "fmpy/mod.rs"]
 mod fmpy;
@@ -75,17 +73,7 @@ const FMPY_RUN: Run = Run {
 const EVAL_SAMPLE_TARGET: Duration = Duration::from_millis(100);
 
 fn main() {
-    let runs = match parse_runs(std::env::args().skip(1)) {
-        Ok(runs) => runs,
-        Err(message) => {
-            eprintln!("error: {message}");
-            std::process::exit(2);
-        }
-    };
-    if let Err(message) = run(runs) {
-        eprintln!("error: {message}");
-        std::process::exit(1);
-    }
+    common::bench_main(run);
 }
 
 /// Reads `--runs N`; ignores the `--bench` flag cargo passes and anything

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::{mofmu, mofmu_export, parse_runs, path_arg, show, time, Row};
+use common::{mofmu, mofmu_export, path_arg, show, time, Row};
 
 #[path = "fmpy/mod.rs"]
 mod fmpy;
@@ -39,17 +39,7 @@ const OUTPUT_INTERVAL: f64 = 0.5;
 const TOLERANCE: f64 = 1e-8;
 
 fn main() {
-    let runs = match parse_runs(std::env::args().skip(1)) {
-        Ok(runs) => runs,
-        Err(message) => {
-            eprintln!("error: {message}");
-            std::process::exit(2);
-        }
-    };
-    if let Err(message) = run(runs) {
-        eprintln!("error: {message}");
-        std::process::exit(1);
-    }
+    common::bench_main(run);
 }
 
 /// Reads `--runs N`; ignores the `--bench` flag cargo passes.

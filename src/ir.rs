@@ -205,6 +205,26 @@ pub enum Ex {
     /// primal arguments followed by their tangents.
     User(std::sync::Arc<str>, Vec<Ex>, bool),
     If(Vec<(Ex, Ex)>, Box<Ex>),
+    /// A reduction over an index range: `op` of `body` for the loop
+    /// variable `depth` running from `lo` to `hi` (Integer expressions).
+    /// It stands for a whole parameter-sized array read in one expression
+    /// (`sum(ports.m_flow)`, a row of `A*x`), so the kernel loops over the
+    /// run-time size and its text does not depend on it.
+    Reduce(Reduction, usize, Box<Ex>, Box<Ex>, Box<Ex>),
+}
+
+/// What a [`Ex::Reduce`] computes from its elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduction {
+    Sum,
+    Product,
+    Min,
+    Max,
+    /// The (first) index of the smallest element: the element whose
+    /// tangent is the tangent of `Min`.
+    ArgMin,
+    /// The (first) index of the largest element.
+    ArgMax,
 }
 
 impl Ex {
@@ -224,6 +244,11 @@ impl Ex {
                     v.visit(f);
                 }
                 e.visit(f);
+            }
+            Ex::Reduce(_, _, lo, hi, body) => {
+                lo.visit(f);
+                hi.visit(f);
+                body.visit(f);
             }
             _ => {}
         }
@@ -355,6 +380,62 @@ impl CausalClass {
 }
 
 impl Ex {
+    /// Rebuilds the expression top-down, replacing every node `f` answers
+    /// for (its children are then not visited).
+    pub fn replace(&self, f: &mut dyn FnMut(&Ex) -> Option<Ex>) -> Ex {
+        if let Some(r) = f(self) {
+            return r;
+        }
+        let b = |x: Ex| Box::new(x);
+        match self {
+            Ex::Var(s, Some(i)) => Ex::Var(*s, Some(b(i.replace(f)))),
+            Ex::DerOf(s, Some(i)) => Ex::DerOf(*s, Some(b(i.replace(f)))),
+            Ex::Tan(s, Some(i)) => Ex::Tan(*s, Some(b(i.replace(f)))),
+            Ex::Neg(a) => Ex::Neg(b(a.replace(f))),
+            Ex::Not(a) => Ex::Not(b(a.replace(f))),
+            Ex::Bin(o, x, y) => Ex::Bin(*o, b(x.replace(f)), b(y.replace(f))),
+            Ex::Rel(o, x, y, k) => Ex::Rel(*o, b(x.replace(f)), b(y.replace(f)), *k),
+            Ex::Call(func, args) => Ex::Call(*func, args.iter().map(|a| a.replace(f)).collect()),
+            Ex::User(sym, args, t) => {
+                Ex::User(sym.clone(), args.iter().map(|a| a.replace(f)).collect(), *t)
+            }
+            Ex::If(branches, other) => Ex::If(
+                branches
+                    .iter()
+                    .map(|(c, v)| (c.replace(f), v.replace(f)))
+                    .collect(),
+                b(other.replace(f)),
+            ),
+            Ex::Reduce(op, d, lo, hi, body) => Ex::Reduce(
+                *op,
+                *d,
+                b(lo.replace(f)),
+                b(hi.replace(f)),
+                b(body.replace(f)),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// Replaces the loop variables `map` names (depth, value) everywhere.
+    pub fn substitute_loop_vars(&self, map: &[(usize, Ex)]) -> Ex {
+        self.replace(&mut |x| match x {
+            Ex::LoopVar(d) => map.iter().find(|(k, _)| k == d).map(|(_, v)| v.clone()),
+            _ => None,
+        })
+    }
+
+    /// One more than the deepest loop variable the expression reads or a
+    /// reduction in it declares: a depth free for a new reduction inside.
+    pub fn free_loop_depth(&self) -> usize {
+        let mut free = 0;
+        self.visit(&mut |x| match x {
+            Ex::LoopVar(d) | Ex::Reduce(_, d, ..) => free = free.max(d + 1),
+            _ => {}
+        });
+        free
+    }
+
     /// Does the expression read a variable or `time` (so it cannot be
     /// folded at export)?
     pub fn is_dynamic(&self) -> bool {
@@ -445,6 +526,9 @@ impl Ex {
             // there), never at export.
             Ex::User(..) => return None,
             Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time | Ex::LoopVar(_) => return None,
+            // A reduction's body reads its loop variable, which only the
+            // kernel's loop gives a value.
+            Ex::Reduce(..) => return None,
         })
     }
 }

@@ -145,17 +145,22 @@ extern const mofmu_class mofmu_classes[];
  * The file format is documented in docs/fmu.md ("The system resource"). */
 
 /* One step of the schedule. */
-enum { MOFMU_STEP_TIME = 0, MOFMU_STEP_BLOCK = 1, MOFMU_STEP_COPY = 2 };
+enum { MOFMU_STEP_TIME = 0, MOFMU_STEP_BLOCK = 1, MOFMU_STEP_COPY = 2, MOFMU_STEP_REPEAT = 3 };
 
 typedef struct mofmu_step {
     uint32_t tag;
     /* TIME: R[target] = time. BLOCK: block `block` of instance `instance`.
      * COPY: R[target + e] = coefficient * (sum of the signed sources
-     * R[source + e]) for e < len. */
+     * R[source + e]) for e < len. REPEAT: the next `body` steps, `count`
+     * times; in round r (from 0) a BLOCK's instance and a COPY's target
+     * and sources are advanced by r times their strides. */
     uint32_t target;
     uint32_t len;
     uint32_t instance;
     uint32_t block;
+    int32_t stride;
+    uint32_t count;
+    uint32_t body;
     /* COPY: sources first_source .. first_source + n_sources - 1 of the
      * system's source tables. */
     uint32_t first_source;
@@ -210,6 +215,7 @@ typedef struct mofmu_system {
     /* The schedule, and the sources of its copies. */
     mofmu_step *steps;
     uint32_t *source_offset;
+    int32_t *source_stride;
     unsigned char *source_negative;
     /* Declared tearing: the balances of the linear responses (value
      * references), the residuals that must vanish (in the same order) and

@@ -415,7 +415,7 @@ static int bad_vrs(const Instance *inst, const char *function, const char *type,
  * ------------------------------------------------------------------------ */
 
 static const char system_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'Y', 'S'};
-#define SYSTEM_VERSION 3u
+#define SYSTEM_VERSION 4u
 /* An Integer or Boolean that is a parameter, not a discrete variable in R. */
 #define MOFMU_NOT_IN_R 0xFFFFFFFFu
 #define SYSTEM_FILE "mofmu_system.bin"
@@ -579,6 +579,7 @@ void mofmu_system_free(mofmu_system *sys)
     free(sys->steps);
     free(sys->source_offset);
     free(sys->source_negative);
+    free(sys->source_stride);
     free(sys->balance_vr);
     free(sys->residual_vr);
     free(sys->balance_name_at);
@@ -739,6 +740,123 @@ static const char *parse_jacobian_pattern(mofmu_system *sys, Reader *r)
     }
     sys->jac_row_start[n] = k;
     return r->bad ? "it ends inside the Jacobian pattern" : NULL;
+}
+
+/* Whether `base + r * stride` lies in [0, limit - len] for every round r
+ * below `count` (it is linear in r, so the first and last round tell). */
+static int strided_within(uint32_t base, int32_t stride, uint32_t count, size_t len,
+                          size_t limit)
+{
+    int64_t last = (int64_t)base + (int64_t)stride * ((int64_t)count - 1);
+    return (size_t)base + len <= limit && last >= 0 && (size_t)last + len <= limit;
+}
+
+/* One block or copy of the schedule, in a repeat of `count` rounds (1
+ * outside a repeat). */
+static const char *parse_step(mofmu_system *sys, Reader *r, mofmu_step *st, uint32_t count,
+                              size_t *n_sources_total)
+{
+    size_t j;
+    if (st->tag == MOFMU_STEP_BLOCK) {
+        const mofmu_class *k;
+        uint32_t c;
+        st->instance = read_u32(r);
+        st->stride = read_i32(r);
+        st->block = read_u32(r);
+        if (r->bad || !strided_within(st->instance, st->stride, count, 1, sys->n_instances)) {
+            return "the schedule names an unknown instance";
+        }
+        k = &mofmu_classes[sys->instance_class[st->instance]];
+        if (st->block >= k->n_blocks) {
+            return "the schedule names an unknown block";
+        }
+        /* Every round's instance must have the class whose block runs. */
+        for (c = 1; c < count; c++) {
+            if (sys->instance_class[st->instance + (int64_t)st->stride * c] !=
+                sys->instance_class[st->instance]) {
+                return "a repeat of the schedule mixes classes";
+            }
+        }
+        st->fn = k->blocks[st->block];
+        st->tangent = k->tangents[st->block];
+        st->inst = &sys->instances[st->instance];
+        return NULL;
+    }
+    st->target = read_u32(r);
+    st->stride = read_i32(r);
+    st->len = read_u32(r);
+    st->coefficient = read_f64(r);
+    st->n_sources = read_u32(r);
+    st->first_source = (uint32_t)*n_sources_total;
+    if (r->bad || !strided_within(st->target, st->stride, count, st->len, sys->n_reals)) {
+        return "the schedule writes outside the variables";
+    }
+    for (j = 0; j < st->n_sources; j++) {
+        uint32_t o = read_u32(r);
+        int32_t stride = read_i32(r);
+        if (r->bad || !strided_within(o, stride, count, st->len, sys->n_reals)) {
+            return "the schedule reads outside the variables";
+        }
+        sys->source_offset[*n_sources_total] = o;
+        sys->source_stride[*n_sources_total] = stride;
+        sys->source_negative[*n_sources_total] = *take(r, 1) != 0;
+        (*n_sources_total)++;
+    }
+    return NULL;
+}
+
+/* The schedule's steps (their number and sources were counted before). A
+ * repeat's body holds blocks and copies only; outside a repeat, strides
+ * are 0. */
+static const char *parse_schedule(mofmu_system *sys, Reader *r)
+{
+    size_t i, k, n_sources_total = 0, body_left = 0;
+    uint32_t count = 1;
+    for (i = 0; i < sys->n_steps; i++) {
+        mofmu_step *st = &sys->steps[i];
+        const char *problem;
+        st->tag = *take(r, 1);
+        if (body_left == 0) {
+            count = 1;
+        }
+        if (st->tag == MOFMU_STEP_TIME || st->tag == MOFMU_STEP_REPEAT) {
+            if (body_left > 0) {
+                return "a repeat of the schedule holds a time or repeat step";
+            }
+            if (st->tag == MOFMU_STEP_TIME) {
+                st->target = read_u32(r);
+                if (st->target >= sys->n_reals) {
+                    return "the schedule writes outside the variables";
+                }
+                continue;
+            }
+            st->count = read_u32(r);
+            st->body = read_u32(r);
+            if (st->count == 0 || st->body == 0 || st->body > sys->n_steps - i - 1) {
+                return "a repeat of the schedule has no rounds or runs past its end";
+            }
+            count = st->count;
+            body_left = st->body;
+            continue;
+        }
+        problem = parse_step(sys, r, st, count, &n_sources_total);
+        if (problem != NULL) {
+            return problem;
+        }
+        if (body_left > 0) {
+            body_left--;
+            continue;
+        }
+        if (st->stride != 0) {
+            return "a step outside a repeat has a stride";
+        }
+        for (k = 0; st->tag == MOFMU_STEP_COPY && k < st->n_sources; k++) {
+            if (sys->source_stride[st->first_source + k] != 0) {
+                return "a step outside a repeat has a stride";
+            }
+        }
+    }
+    return NULL;
 }
 
 static const char *parse_system(mofmu_system *sys, Reader *r)
@@ -940,15 +1058,17 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
         if (tag == MOFMU_STEP_TIME) {
             take(r, 4);
         } else if (tag == MOFMU_STEP_BLOCK) {
+            take(r, 12);
+        } else if (tag == MOFMU_STEP_REPEAT) {
             take(r, 8);
         } else if (tag == MOFMU_STEP_COPY) {
             uint32_t n;
-            take(r, 16);
+            take(r, 20);
             n = read_u32(r);
-            if (!fits(r, n, 5)) {
+            if (!fits(r, n, 9)) {
                 break;
             }
-            take(r, 5 * (size_t)n);
+            take(r, 9 * (size_t)n);
             n_sources_total += n;
         } else {
             return "a step of the schedule has an unknown kind";
@@ -960,51 +1080,16 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
     r->p = after_counts;
     r->left = left_after_counts;
     sys->source_offset = (uint32_t *)allocate(n_sources_total, sizeof(uint32_t));
+    sys->source_stride = (int32_t *)allocate(n_sources_total, sizeof(int32_t));
     sys->source_negative = (unsigned char *)allocate(n_sources_total, 1);
-    if (sys->source_offset == NULL || sys->source_negative == NULL) {
+    if (sys->source_offset == NULL || sys->source_stride == NULL ||
+        sys->source_negative == NULL) {
         return "out of memory";
     }
-    n_sources_total = 0;
-    for (i = 0; i < sys->n_steps; i++) {
-        mofmu_step *st = &sys->steps[i];
-        st->tag = *take(r, 1);
-        if (st->tag == MOFMU_STEP_TIME) {
-            st->target = read_u32(r);
-            if (st->target >= sys->n_reals) {
-                return "the schedule writes outside the variables";
-            }
-        } else if (st->tag == MOFMU_STEP_BLOCK) {
-            const mofmu_class *k;
-            st->instance = read_u32(r);
-            st->block = read_u32(r);
-            if (st->instance >= sys->n_instances) {
-                return "the schedule names an unknown instance";
-            }
-            k = &mofmu_classes[sys->instance_class[st->instance]];
-            if (st->block >= k->n_blocks) {
-                return "the schedule names an unknown block";
-            }
-            st->fn = k->blocks[st->block];
-            st->tangent = k->tangents[st->block];
-            st->inst = &sys->instances[st->instance];
-        } else {
-            st->target = read_u32(r);
-            st->len = read_u32(r);
-            st->coefficient = read_f64(r);
-            st->n_sources = read_u32(r);
-            st->first_source = (uint32_t)n_sources_total;
-            if ((size_t)st->target + st->len > sys->n_reals) {
-                return "the schedule writes outside the variables";
-            }
-            for (j = 0; j < st->n_sources; j++) {
-                uint32_t o = read_u32(r);
-                if ((size_t)o + st->len > sys->n_reals) {
-                    return "the schedule reads outside the variables";
-                }
-                sys->source_offset[n_sources_total] = o;
-                sys->source_negative[n_sources_total] = *take(r, 1) != 0;
-                n_sources_total++;
-            }
+    {
+        const char *problem = parse_schedule(sys, r);
+        if (problem != NULL) {
+            return problem;
         }
     }
     for (i = 0; i < nb; i++) {
@@ -1090,52 +1175,132 @@ mofmu_system *mofmu_system_load(const char *resource_location, char *error, size
 }
 
 /* Runs the schedule once: time, kernel blocks and connection copies. */
-static void copy_step(const mofmu_system *sys, const mofmu_step *st, double *R)
+/* A copy in round `round` of its repeat (0 outside one). */
+static void copy_step(const mofmu_system *sys, const mofmu_step *st, ptrdiff_t round, double *R)
 {
     const uint32_t *src = sys->source_offset + st->first_source;
+    const int32_t *stride = sys->source_stride + st->first_source;
     const unsigned char *negative = sys->source_negative + st->first_source;
+    double *target = R + st->target + round * st->stride;
     size_t e, k;
     for (e = 0; e < st->len; e++) {
         double sum = 0.0;
         if (st->n_sources > 0) {
-            sum = negative[0] ? -R[src[0] + e] : R[src[0] + e];
+            double t = R[src[0] + round * stride[0] + (ptrdiff_t)e];
+            sum = negative[0] ? -t : t;
             for (k = 1; k < st->n_sources; k++) {
-                double t = R[src[k] + e];
+                t = R[src[k] + round * stride[k] + (ptrdiff_t)e];
                 sum = negative[k] ? sum - t : sum + t;
             }
         }
-        R[st->target + e] = st->coefficient * sum;
+        target[e] = st->coefficient * sum;
+    }
+}
+
+/* A copy of one scalar from one source, over every round of its repeat:
+ * the common connection of an array of components, as a strided loop. */
+static void copy_rounds_1(const mofmu_system *sys, const mofmu_step *st, size_t count, double *R)
+{
+    size_t src = st->first_source;
+    const double *from = R + sys->source_offset[src];
+    double *to = R + st->target;
+    ptrdiff_t a = sys->source_stride[src], b = st->stride, r;
+    double c = sys->source_negative[src] ? -st->coefficient : st->coefficient;
+    if (c == 1.0) {
+        for (r = 0; r < (ptrdiff_t)count; r++) {
+            to[r * b] = from[r * a];
+        }
+    } else {
+        /* coefficient * (-x) is -(coefficient * x), bit for bit. */
+        for (r = 0; r < (ptrdiff_t)count; r++) {
+            to[r * b] = c * from[r * a];
+        }
+    }
+}
+
+/* Runs steps [st, st + n) in round `round`, or their tangents when dR is
+ * not NULL (then copies act on dR). */
+static void run_steps(const mofmu_system *sys, const mofmu_step *st, size_t n, ptrdiff_t round,
+                      double *R, double *dR, mofmu_ctx *ctx)
+{
+    const mofmu_step *end = st + n;
+    for (; st < end; st++) {
+        if (st->tag == MOFMU_STEP_BLOCK) {
+            const mofmu_inst *in = st->inst + round * st->stride;
+            if (dR == NULL) {
+                st->fn(R, in, ctx);
+            } else {
+                st->tangent(R, dR, in, ctx);
+            }
+        } else {
+            copy_step(sys, st, round, dR == NULL ? R : dR);
+        }
+    }
+}
+
+/* A repeat: its body `count` times. A body of one step runs as one loop. */
+static void run_repeat(const mofmu_system *sys, const mofmu_step *rep, double *R, double *dR,
+                       mofmu_ctx *ctx)
+{
+    const mofmu_step *st = rep + 1;
+    size_t r, count = rep->count;
+    if (rep->body == 1 && st->tag == MOFMU_STEP_BLOCK) {
+        const mofmu_inst *in = st->inst;
+        ptrdiff_t stride = st->stride;
+        if (dR == NULL) {
+            for (r = 0; r < count; r++, in += stride) {
+                st->fn(R, in, ctx);
+            }
+        } else {
+            for (r = 0; r < count; r++, in += stride) {
+                st->tangent(R, dR, in, ctx);
+            }
+        }
+        return;
+    }
+    if (rep->body == 1 && st->len == 1 && st->n_sources == 1) {
+        copy_rounds_1(sys, st, count, dR == NULL ? R : dR);
+        return;
+    }
+    for (r = 0; r < count; r++) {
+        run_steps(sys, st, rep->body, (ptrdiff_t)r, R, dR, ctx);
+    }
+}
+
+/* Runs the schedule (time, kernel blocks, connection copies, repeats), or
+ * with dR its tangent at the point R: dR holds the tangents of the states,
+ * inputs and balances (zero where not seeded) and receives the tangents of
+ * every variable the schedule computes. */
+static void run_schedule_or_tangent(const mofmu_system *sys, double *R, double *dR,
+                                    mofmu_ctx *ctx)
+{
+    const mofmu_step *st = sys->steps, *end = sys->steps + sys->n_steps;
+    while (st < end) {
+        if (st->tag == MOFMU_STEP_REPEAT) {
+            run_repeat(sys, st, R, dR, ctx);
+            st += 1 + st->body;
+        } else if (st->tag == MOFMU_STEP_TIME) {
+            if (dR == NULL) {
+                R[st->target] = ctx->time;
+            }
+            st++;
+        } else {
+            run_steps(sys, st, 1, 0, R, dR, ctx);
+            st++;
+        }
     }
 }
 
 static void run_schedule(const mofmu_system *sys, double *R, mofmu_ctx *ctx)
 {
-    const mofmu_step *st = sys->steps, *end = sys->steps + sys->n_steps;
-    for (; st < end; st++) {
-        if (st->tag == MOFMU_STEP_BLOCK) {
-            st->fn(R, st->inst, ctx);
-        } else if (st->tag == MOFMU_STEP_COPY) {
-            copy_step(sys, st, R);
-        } else {
-            R[st->target] = ctx->time;
-        }
-    }
+    run_schedule_or_tangent(sys, R, NULL, ctx);
 }
 
-/* The schedule's tangent at the point R: dR holds the tangents of the
- * states, inputs and balances (zero where not seeded) and receives the
- * tangents of every variable the schedule computes. */
+/* The schedule's tangent at the point R (see run_schedule_or_tangent). */
 static void run_schedule_tangent(const mofmu_system *sys, const double *R, double *dR,
                                  mofmu_ctx *ctx)
 {
-    const mofmu_step *st = sys->steps, *end = sys->steps + sys->n_steps;
-    for (; st < end; st++) {
-        if (st->tag == MOFMU_STEP_BLOCK) {
-            st->tangent(R, dR, st->inst, ctx);
-        } else if (st->tag == MOFMU_STEP_COPY) {
-            copy_step(sys, st, dR);
-        }
-    }
+    run_schedule_or_tangent(sys, (double *)R, dR, ctx);
 }
 
 /* Computes calculated parameters, then the start values of states whose

@@ -10,6 +10,22 @@ const MOFMU: &str = env!("CARGO_BIN_EXE_mofmu");
 const ROD_HEATING: &str = "Thermal.Examples.RodHeating";
 pub const THERMAL: &[&str] = &["examples/Base.mo", "examples/Thermal"];
 
+/// A bench's `main`: reads `--runs N` (exit status 2 when malformed) and
+/// runs `run` with it (exit status 1 and its message when it fails).
+pub fn bench_main(run: fn(usize) -> Result<(), String>) {
+    let runs = match parse_runs(std::env::args().skip(1)) {
+        Ok(runs) => runs,
+        Err(message) => {
+            eprintln!("error: {message}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(message) = run(runs) {
+        eprintln!("error: {message}");
+        std::process::exit(1);
+    }
+}
+
 pub fn parse_runs(args: impl Iterator<Item = String>) -> Result<usize, String> {
     let mut runs = 5;
     let mut args = args.peekable();

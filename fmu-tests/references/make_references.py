@@ -490,6 +490,35 @@ def accconnarrays_pair(t: np.ndarray) -> dict[str, np.ndarray]:
     return {"hub.T": x[:, 0], "body.T": x[:, 1]}
 
 
+ACC_MATRIX_A = np.array([[-1.0, 2.0, 0.0], [-2.0, -1.0, 1.0], [0.5, -1.0, -3.0]])
+
+
+def accmatrix_linear(t: np.ndarray) -> dict[str, np.ndarray]:
+    """AccMatrix.Linear: x' = A x + b u with the non-symmetric A above,
+    b = (1, 0, 0.5), u = 2, x(0) = (1, 0, -1); y = C x + D u with
+    C = [[1, 0, 0], [0, 1, 0], [1, 1, 1]], D = (0, 0, 0.1); s = x.x.
+    Solved exactly by the matrix exponential of the affine system."""
+    b = np.array([1.0, 0.0, 0.5])
+    u = 2.0
+    c = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 1.0]])
+    d = np.array([0.0, 0.0, 0.1])
+    x = np.array([affine_expm(ACC_MATRIX_A, b * u, np.array([1.0, 0.0, -1.0]), ti) for ti in t])
+    y = x @ c.T + d * u
+    out = {f"x[{i + 1}]": x[:, i] for i in range(3)}
+    out.update({f"y[{i + 1}]": y[:, i] for i in range(3)})
+    out["s"] = np.sum(x * x, axis=1)
+    return out
+
+
+def accmatrix_shifted(t: np.ndarray) -> dict[str, np.ndarray]:
+    """AccMatrix.Shifted: z' = (At^T - k I) z with At the transpose of a
+    non-symmetric matrix, k = 0.25, z(0) = (1, 1, 1): z(t) = expm(M t) z(0)."""
+    at = np.array([[-1.0, -2.0, 0.5], [2.0, -1.0, -1.0], [0.0, 1.0, -3.0]])
+    m = at.T - 0.25 * np.eye(3)
+    z = np.array([expm(m * ti) @ np.ones(3) for ti in t])
+    return {f"z[{i + 1}]": z[:, i] for i in range(3)}
+
+
 def acc5_moon(t: np.ndarray) -> dict[str, np.ndarray]:
     """Acc5.Moon: a ball falls from rest at h0 = 10 m under the inner
     world's g = 1.62 m/s^2: h = h0 - g t^2/2, v = -g t."""
@@ -569,6 +598,8 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "AccMedium_HeatedGas": acc_medium_heated_gas,
     "AccConnArrays_Star": accconnarrays_star,
     "AccConnArrays_Pair": accconnarrays_pair,
+    "AccMatrix_Linear": accmatrix_linear,
+    "AccMatrix_Shifted": accmatrix_shifted,
     "AccDiscrete_CooledBody": acc_discrete_cooled_body,
 }
 GENERATORS.update(planar_references.GENERATORS)

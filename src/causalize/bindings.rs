@@ -164,6 +164,14 @@ impl Causalizer<'_> {
         match (&value, &want) {
             (Value::Scalar(_), _) if v.dims.is_empty() || broadcast => Some(value.elements()),
             (Value::Array(shape, _), Some(w)) if shape == w => Some(value.elements()),
+            // A parameter-sized array bound to a literal array of its
+            // number of dimensions: the sizes are compared at export, when
+            // they are known (MX034).
+            (Value::Array(shape, _), None)
+                if shape.len() == v.dims.len() && v.dims.iter().any(|d| d.integer().is_none()) =>
+            {
+                Some(value.elements())
+            }
             _ => {
                 self.diags.push(
                     Diagnostic::error(

@@ -6,7 +6,7 @@
 
 use super::lower::{Context, Lowerer, Value};
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Arith, Ex, Func, RelOp};
+use crate::ir::{Arith, Ex, Func, Reduction, RelOp};
 use crate::resolve::expr::{Expr, ExprKind, Referent};
 
 /// The built-in functions the lowerer knows, for the help of MC023.
@@ -34,6 +34,13 @@ impl Lowerer<'_> {
             "cross" => self.cross(args, e, ctx),
             "skew" => self.skew(args, e, ctx),
             "identity" => self.one(args, e, name).and_then(|a| {
+                if a.integer().is_none() {
+                    // A parameter size: a matrix read element by element.
+                    let n = self.lower(a, Context::Direct)?;
+                    if super::affine(&n, 0).is_some() {
+                        return Ok(self.sized_identity(n));
+                    }
+                }
                 let n = literal_size(a)?;
                 let el = (0..n * n)
                     .map(|k| Ex::Int(i64::from(k / n == k % n)))
@@ -76,7 +83,17 @@ impl Lowerer<'_> {
         ctx: Context,
     ) -> Result<Value, Diagnostic> {
         let a = self.one(args, e, name)?;
-        let mut el = self.value(a, ctx)?.elements().into_iter();
+        let value = self.value_any(a, ctx)?;
+        if let Value::Sized(a) = value {
+            let op = match name {
+                "sum" => Reduction::Sum,
+                "product" => Reduction::Product,
+                "min" => Reduction::Min,
+                _ => Reduction::Max,
+            };
+            return Ok(Value::Scalar(self.sized_reduce(op, &a)));
+        }
+        let mut el = value.elements().into_iter();
         let Some(first) = el.next() else {
             return Ok(Value::Scalar(match name {
                 "sum" => Ex::Int(0),

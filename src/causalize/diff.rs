@@ -3,7 +3,7 @@
 //! tangent for linear responses and directional derivatives).
 
 use super::solve::{add, div, is_zero, mul, neg, sub};
-use crate::ir::{Arith, Ex, Func, RelKind, RelOp};
+use crate::ir::{Arith, Ex, Func, Reduction, RelKind, RelOp};
 
 fn call(f: Func, args: Vec<Ex>) -> Ex {
     Ex::Call(f, args)
@@ -127,6 +127,66 @@ pub fn diff<E>(e: &Ex, leaf: &mut dyn FnMut(&Ex) -> Result<Ex, E>) -> Result<Ex,
             }
             Ex::If(out, Box::new(diff(other, leaf)?))
         }
+        Ex::Reduce(op, d, lo, hi, body) => reduction(*op, *d, lo, hi, body, leaf)?,
+    })
+}
+
+/// The derivative of a reduction over `lo..hi` (loop variable `d`): the
+/// sum of the elements' derivatives; for a product each element's
+/// derivative times the product of the others; for `min`/`max` the
+/// derivative of the element that is the extremum (the first of equal
+/// ones, as the reduction itself picks it).
+fn reduction<E>(
+    op: Reduction,
+    d: usize,
+    lo: &Ex,
+    hi: &Ex,
+    body: &Ex,
+    leaf: &mut dyn FnMut(&Ex) -> Result<Ex, E>,
+) -> Result<Ex, E> {
+    let reduce = |op, d, body| {
+        Ex::Reduce(
+            op,
+            d,
+            Box::new(lo.clone()),
+            Box::new(hi.clone()),
+            Box::new(body),
+        )
+    };
+    let db = diff(body, leaf)?;
+    if is_zero(&db) {
+        return Ok(Ex::Real(0.0));
+    }
+    Ok(match op {
+        Reduction::Sum => reduce(Reduction::Sum, d, db),
+        Reduction::Product => {
+            // d(prod x) = sum_i dx_i * prod_{j != i} x_j, which stays exact
+            // when an element is zero.
+            let j = body.free_loop_depth().max(db.free_loop_depth()).max(d + 1);
+            let other = body.substitute_loop_vars(&[(d, Ex::LoopVar(j))]);
+            let same = Ex::Rel(
+                RelOp::Eq,
+                Box::new(Ex::LoopVar(j)),
+                Box::new(Ex::LoopVar(d)),
+                RelKind::Direct,
+            );
+            let others = reduce(
+                Reduction::Product,
+                j,
+                Ex::If(vec![(same, Ex::Real(1.0))], Box::new(other)),
+            );
+            reduce(Reduction::Sum, d, mul(db, others))
+        }
+        Reduction::Min | Reduction::Max => {
+            let arg = if op == Reduction::Min {
+                Reduction::ArgMin
+            } else {
+                Reduction::ArgMax
+            };
+            db.substitute_loop_vars(&[(d, reduce(arg, d, body.clone()))])
+        }
+        // An index: piecewise constant.
+        Reduction::ArgMin | Reduction::ArgMax => Ex::Real(0.0),
     })
 }
 

@@ -87,6 +87,7 @@ impl Lowerer<'_> {
             }),
             Ex::DerOf(..) | Ex::Tan(..) => Err("a derivative".into()),
             Ex::User(..) => Err("the result of a function, which is Real".into()),
+            Ex::Reduce(..) => Err("a reduction over a Real array".into()),
             Ex::Neg(a) => match self.value_type(a)? {
                 Integer => Ok(Integer),
                 Boolean => Err("the negation of a Boolean".into()),

@@ -1,6 +1,7 @@
 //! Lowering of the resolved expressions of one class to [`Ex`] over the
 //! slots of the class.
 
+use super::sized::Sized;
 use super::solve;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
@@ -32,6 +33,8 @@ pub struct Lowerer<'m> {
     pub sub_shapes: std::collections::HashMap<SlotId, Vec<usize>>,
     pub n_relations: u32,
     pub n_indicators: u32,
+    /// Reductions formed so far: each takes its own loop depth.
+    pub n_reductions: usize,
 }
 
 impl<'m> Lowerer<'m> {
@@ -86,6 +89,7 @@ impl<'m> Lowerer<'m> {
             sub_shapes: std::collections::HashMap::new(),
             n_relations: 0,
             n_indicators: 0,
+            n_reductions: 0,
         }
     }
 
@@ -143,7 +147,14 @@ impl<'m> Lowerer<'m> {
 
     /// Lowers an expression that must be scalar.
     pub fn lower(&mut self, e: &Expr, ctx: Context) -> Result<Ex, Diagnostic> {
-        match self.value(e, ctx)? {
+        match self.value_any(e, ctx)? {
+            Value::Sized(_) => Err(Diagnostic::error(
+                "MC063",
+                e.span,
+                "a whole parameter-sized array is used where a scalar is expected",
+            )
+            .with_label("array value")
+            .with_help("index the array, reduce it with `sum`, `product`, `min` or `max`, or use it in an array equation")),
             Value::Scalar(x) => Ok(x),
             Value::Array(shape, _) => Err(Diagnostic::error(
                 "MC063",
@@ -161,6 +172,21 @@ impl<'m> Lowerer<'m> {
     /// Lowers an expression to a scalar or to the elements of an array
     /// with a literal shape.
     pub fn value(&mut self, e: &Expr, ctx: Context) -> Result<Value, Diagnostic> {
+        match self.value_any(e, ctx)? {
+            Value::Sized(_) => Err(Diagnostic::error(
+                "MC134",
+                e.span,
+                "a whole parameter-sized array cannot be used here",
+            )
+            .with_label("whole array of parameter size")
+            .with_help("use it in a whole-array equation, a reduction (`sum`, `product`, `min`, `max`) or a matrix product, or index it inside a `for` loop: `x[i]`")),
+            v => Ok(v),
+        }
+    }
+
+    /// Lowers an expression to a scalar, the elements of an array with a
+    /// literal shape, or a parameter-sized array ([`Value::Sized`]).
+    pub fn value_any(&mut self, e: &Expr, ctx: Context) -> Result<Value, Diagnostic> {
         Ok(match &e.kind {
             ExprKind::Integer(i) => Value::Scalar(Ex::Int(*i)),
             ExprKind::Real(r) => Value::Scalar(Ex::Real(*r)),
@@ -183,7 +209,7 @@ impl<'m> Lowerer<'m> {
                 Value::Scalar(Ex::User(func.output_symbol(*output).into(), lowered, false))
             }
             ExprKind::Unary(op, a) => {
-                let a = self.value(a, ctx)?;
+                let a = self.value_any(a, ctx)?;
                 match op {
                     UnOp::Neg => a.map(|x| Ex::Neg(Box::new(x))),
                     UnOp::Plus => a,
@@ -231,8 +257,11 @@ impl<'m> Lowerer<'m> {
         e: &Expr,
         ctx: Context,
     ) -> Result<Value, Diagnostic> {
-        let la = self.value(a, ctx)?;
-        let lb = self.value(b, ctx)?;
+        let la = self.value_any(a, ctx)?;
+        let lb = self.value_any(b, ctx)?;
+        if matches!(la, Value::Sized(_)) || matches!(lb, Value::Sized(_)) {
+            return self.sized_binary(op, la, lb, e);
+        }
         Ok(match op {
             BinOp::Add | BinOp::ElemAdd => {
                 elementwise(Arith::Add, la, lb, e, op == BinOp::ElemAdd)?
@@ -248,7 +277,9 @@ impl<'m> Lowerer<'m> {
                 Value::Scalar(d) => {
                     la.map(|x| Ex::Bin(Arith::Div, Box::new(x), Box::new(d.clone())))
                 }
-                Value::Array(..) => return Err(shape_error(e, "an array cannot be a divisor")),
+                Value::Array(..) | Value::Sized(_) => {
+                    return Err(shape_error(e, "an array cannot be a divisor"))
+                }
             },
             BinOp::Pow => {
                 let (x, y) = (self.scalar(la, e)?, self.scalar(lb, e)?);
@@ -340,7 +371,11 @@ impl<'m> Lowerer<'m> {
                 if args.len() != 1 {
                     return Err(arity(e, "der", 1));
                 }
-                let v = self.value(&args[0], ctx)?;
+                let v = self.value_any(&args[0], ctx)?;
+                if let Value::Sized(mut a) = v {
+                    a.element = self.derivative(a.element, &args[0])?;
+                    return Ok(Value::Sized(a));
+                }
                 let shape = v.shape();
                 let mut out = Vec::new();
                 for x in v.elements() {
@@ -352,13 +387,14 @@ impl<'m> Lowerer<'m> {
                 if args.len() != 1 {
                     return Err(arity(e, "noEvent", 1));
                 }
-                return self.value(&args[0], Context::Direct);
+                return self.value_any(&args[0], Context::Direct);
             }
             "transpose" => {
                 if args.len() != 1 {
                     return Err(arity(e, "transpose", 1));
                 }
-                return match self.value(&args[0], ctx)? {
+                return match self.value_any(&args[0], ctx)? {
+                    Value::Sized(a) if a.dims.len() == 2 => Ok(Value::Sized(a.transposed())),
                     Value::Array(shape, el) if shape.len() == 2 => {
                         let (m, n) = (shape[0], shape[1]);
                         let mut out = Vec::with_capacity(m * n);
@@ -394,7 +430,7 @@ impl<'m> Lowerer<'m> {
         }
         if n == 1 {
             // One-argument functions apply to each element.
-            return Ok(self.value(&args[0], ctx)?.map(|x| Ex::Call(f, vec![x])));
+            return Ok(self.value_any(&args[0], ctx)?.map(|x| Ex::Call(f, vec![x])));
         }
         let mut la = Vec::new();
         for a in args {
@@ -450,7 +486,7 @@ impl<'m> Lowerer<'m> {
     fn scalar(&self, v: Value, e: &Expr) -> Result<Ex, Diagnostic> {
         match v {
             Value::Scalar(x) => Ok(x),
-            Value::Array(..) => Err(shape_error(
+            Value::Array(..) | Value::Sized(_) => Err(shape_error(
                 e,
                 "an array is used where a scalar is expected",
             )),
@@ -640,26 +676,7 @@ impl<'m> Lowerer<'m> {
         }
         match self.shapes[vi].clone() {
             Some(shape) => self.index_literal(span, slot, &shape, subs),
-            None => match subs {
-                [Subscript::Expr(e)] => {
-                    let i = self.lower(e, Context::Direct)?;
-                    Ok(Value::Scalar(Ex::Var(slot, Some(Box::new(i)))))
-                }
-                [] => Err(Diagnostic::error(
-                    "MC036",
-                    span,
-                    "whole-array expressions over parameter-sized arrays are not supported",
-                )
-                .with_label("whole array of parameter size")
-                .with_help("index the array inside a `for` loop: `x[i]`")),
-                _ => Err(Diagnostic::error(
-                    "MC036",
-                    span,
-                    "a parameter-sized array takes exactly one index",
-                )
-                .with_label("wrong number of indices")
-                .with_help("use one subscript")),
-            },
+            None => self.index_sized(vi, slot, span, subs),
         }
     }
 
@@ -855,6 +872,10 @@ fn constant_value(
 pub enum Value {
     Scalar(Ex),
     Array(Vec<usize>, Vec<Ex>),
+    /// A parameter-sized array, read element by element in a loop: only
+    /// [`Lowerer::value_any`] makes one, and the whole-array equations,
+    /// reductions and products that take it.
+    Sized(Sized),
 }
 
 impl Value {
@@ -870,6 +891,7 @@ impl Value {
         match self {
             Value::Scalar(_) => Vec::new(),
             Value::Array(s, _) => s.clone(),
+            Value::Sized(_) => unreachable!("{SIZED_ONLY}"),
         }
     }
 
@@ -877,6 +899,7 @@ impl Value {
         match self {
             Value::Scalar(_) => 1,
             Value::Array(_, e) => e.len(),
+            Value::Sized(_) => unreachable!("{SIZED_ONLY}"),
         }
     }
 
@@ -884,6 +907,7 @@ impl Value {
         match self {
             Value::Scalar(x) => x.clone(),
             Value::Array(_, e) => e[k].clone(),
+            Value::Sized(_) => unreachable!("{SIZED_ONLY}"),
         }
     }
 
@@ -891,6 +915,7 @@ impl Value {
         match self {
             Value::Scalar(x) => vec![x],
             Value::Array(_, e) => e,
+            Value::Sized(_) => unreachable!("{SIZED_ONLY}"),
         }
     }
 
@@ -898,9 +923,16 @@ impl Value {
         match self {
             Value::Scalar(x) => Value::Scalar(f(x)),
             Value::Array(s, e) => Value::Array(s, e.into_iter().map(f).collect()),
+            Value::Sized(mut a) => {
+                a.element = f(a.element);
+                Value::Sized(a)
+            }
         }
     }
 }
+
+/// Why a literal-shape operation never sees a parameter-sized value.
+const SIZED_ONLY: &str = "a parameter-sized value only reaches the operations of `causalize::sized` (`Lowerer::value` refuses it elsewhere)";
 
 pub fn shape_text(shape: &[usize]) -> String {
     let d: Vec<String> = shape.iter().map(|x| x.to_string()).collect();
@@ -984,6 +1016,7 @@ fn product(a: Value, b: Value, e: &Expr) -> Result<Value, Diagnostic> {
         it.fold(first, |acc, t| bin(Arith::Add, acc, t))
     };
     match (a, b) {
+        (Value::Sized(_), _) | (_, Value::Sized(_)) => unreachable!("{SIZED_ONLY}"),
         (Value::Scalar(x), Value::Scalar(y)) => Ok(Value::Scalar(bin(Arith::Mul, x, y))),
         (Value::Scalar(x), Value::Array(s, el)) => Ok(Value::Array(
             s,

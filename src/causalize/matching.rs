@@ -136,8 +136,11 @@ impl Causalizer<'_> {
         span: Span,
         dims: &[Vec<Affine>],
     ) -> Result<Vec<Stmt>, Diagnostic> {
-        let l = self.low.value(lhs, Context::Equation)?;
-        let r = self.low.value(rhs, Context::Equation)?;
+        let l = self.low.value_any(lhs, Context::Equation)?;
+        let r = self.low.value_any(rhs, Context::Equation)?;
+        if matches!(l, Value::Sized(_)) || matches!(r, Value::Sized(_)) {
+            return self.whole_array(l, r, span, dims);
+        }
         if l.shape() != r.shape() {
             return Err(Diagnostic::error(
                 "MC063",
@@ -156,6 +159,111 @@ impl Causalizer<'_> {
             out.push(self.scalar_equation(l.element(k), r.element(k), span, dims)?);
         }
         Ok(out)
+    }
+
+    /// A whole-array equation over parameter-sized arrays (`der(x) = A*x`):
+    /// a loop over the size whose body determines element `i`, so it
+    /// determines the whole array, as a `for` loop over `1:n` would.
+    fn whole_array(
+        &mut self,
+        l: Value,
+        r: Value,
+        span: Span,
+        dims: &[Vec<Affine>],
+    ) -> Result<Vec<Stmt>, Diagnostic> {
+        let (Value::Sized(l), Value::Sized(r)) = (l, r) else {
+            return Err(Diagnostic::error(
+                "MC132",
+                span,
+                "one side of this equation is a parameter-sized array and the other is not",
+            )
+            .with_label("sizes differ")
+            .with_help("make both sides arrays of the same parameter size, or index both"));
+        };
+        if l.dims.len() != r.dims.len()
+            || !l
+                .dims
+                .iter()
+                .zip(&r.dims)
+                .all(|(a, b)| self.low.same_size(a, b))
+        {
+            return Err(Diagnostic::error(
+                "MC132",
+                span,
+                format!(
+                    "the two sides of this equation have sizes {} and {}",
+                    self.low.dims_text(&l.dims),
+                    self.low.dims_text(&r.dims)
+                ),
+            )
+            .with_label("sizes differ")
+            .with_help("size both sides by the same parameter expression"));
+        }
+        let hi = match l.dims.as_slice() {
+            [n] => affine(n, 0),
+            _ => None,
+        };
+        let Some(hi) = hi else {
+            return Err(Diagnostic::error(
+                "MC135",
+                span,
+                "a whole-array equation over a parameter-sized matrix is not supported",
+            )
+            .with_label("matrix equation")
+            .with_help(
+                "only parameters may be parameter-sized matrices; write the unknowns as vectors",
+            ));
+        };
+        let depth = self.low.loop_depth;
+        self.low.loop_depth += 1;
+        self.loop_ranges.push((Affine::constant(1), hi.clone()));
+        let i = Ex::LoopVar(depth);
+        let stmt = self.scalar_equation(l.at(std::slice::from_ref(&i)), r.at(&[i]), span, dims);
+        self.low.loop_depth -= 1;
+        self.loop_ranges.pop();
+        Ok(vec![Stmt::For {
+            depth,
+            lo: Ex::Int(1),
+            hi: affine_to_ex(&hi),
+            body: vec![stmt?],
+        }])
+    }
+
+    /// MC133 when a reduction in `e` reads an element no earlier equation
+    /// determines: a reduction reads its whole array and determines none
+    /// of it.
+    fn reduction_reads_unknown(&self, e: &Ex, span: Span) -> Result<(), Diagnostic> {
+        let mut unknown = None;
+        e.visit(&mut |x| {
+            if let Ex::Reduce(op, _, _, _, body) = x {
+                body.visit(&mut |y| {
+                    if let Ex::Var(s, i) = y {
+                        if unknown.is_none() && !self.is_known_at(*s, i.as_deref()) {
+                            unknown = Some((*op, *s));
+                        }
+                    }
+                });
+            }
+        });
+        let Some((op, s)) = unknown else {
+            return Ok(());
+        };
+        let what = match op {
+            Reduction::Sum => "a sum",
+            Reduction::Product => "a product",
+            Reduction::Min | Reduction::ArgMin => "a minimum",
+            Reduction::Max | Reduction::ArgMax => "a maximum",
+        };
+        Err(Diagnostic::error(
+            "MC133",
+            span,
+            format!(
+                "{what} over `{}` is read here before every element of it is determined; a reduction determines nothing",
+                self.low.slots[s].name
+            ),
+        )
+        .with_label("reduction over an undetermined array")
+        .with_help("determine every element in earlier equations (a `for` loop or a whole-array equation), then reduce it; one scalar equation cannot determine a whole array"))
     }
 
     pub(super) fn scalar_equation(
@@ -189,6 +297,8 @@ impl Causalizer<'_> {
     ) -> Result<(Target, Ex), Diagnostic> {
         let mut l = self.expand_der(&l, span)?;
         let mut r = self.expand_der(&r, span)?;
+        self.reduction_reads_unknown(&l, span)?;
+        self.reduction_reads_unknown(&r, span)?;
         let mut candidates = self.candidates(&l, &r);
         if candidates.len() > 1 {
             // A derivative carried by a variable determined earlier can be

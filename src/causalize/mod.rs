@@ -11,13 +11,16 @@ pub mod discrete;
 mod if_equation;
 mod lower;
 mod matching;
+mod sized;
 pub mod solve;
 pub mod structure;
 
 use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{self, Affine, Block, CausalClass, Ex, IntParam, SlotId, SlotKind, Stmt};
+use crate::ir::{
+    self, Affine, Block, CausalClass, Ex, IntParam, Reduction, SlotId, SlotKind, Stmt,
+};
 use crate::resolve::connect::Port;
 use crate::resolve::expr::{Equation, Expr, ExprKind, Referent};
 use crate::resolve::model::{ClassModel, ClassVariability, MemberRef};
@@ -230,15 +233,27 @@ impl Causalizer<'_> {
                     ),
                 }
             }
-            if ds.len() > 1 && ds.iter().any(|d| !d.terms.is_empty()) {
+            // A parameter-sized matrix is admitted for Real parameters (and
+            // constants): its elements are data the kernel reads in loops.
+            // An unknown matrix would need equations that determine index
+            // ranges of two dimensions.
+            let parameter = v.variability != ClassVariability::Continuous && v.ty == Builtin::Real;
+            if ds.len() > 1
+                && ds.iter().any(|d| !d.terms.is_empty())
+                && !(parameter && ds.len() == 2)
+            {
                 self.diags.push(
                     Diagnostic::error(
-                        "MC036",
+                        "MC135",
                         v.span,
-                        "arrays of more than one dimension need literal sizes",
+                        format!(
+                            "`{}` is a parameter-sized array of {} dimensions that is not a Real parameter",
+                            v.name,
+                            ds.len()
+                        ),
                     )
-                    .with_label("parameter-sized matrix")
-                    .with_help("give every dimension of a matrix as an Integer literal"),
+                    .with_label("parameter-sized matrix of a variable")
+                    .with_help("only Real parameters may be parameter-sized matrices (`parameter Real A[n, n]`); give a variable one dimension (`Real x[n]`), or literal sizes"),
                 );
             }
             out.push(ds);
@@ -509,6 +524,13 @@ fn rewrite<E>(e: &Ex, f: &mut dyn FnMut(&Ex) -> Option<Result<Ex, E>>) -> Result
             }
             Ex::If(out, b(rewrite(other, f)?))
         }
+        Ex::Reduce(op, d, lo, hi, body) => Ex::Reduce(
+            *op,
+            *d,
+            b(rewrite(lo, f)?),
+            b(rewrite(hi, f)?),
+            b(rewrite(body, f)?),
+        ),
         other => other.clone(),
     })
 }

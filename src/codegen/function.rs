@@ -343,6 +343,7 @@ impl<'a> FnGen<'a> {
             }
             // Not formed from a function's body.
             Ex::DerOf(..) | Ex::IntParam(_) | Ex::Time => "NAN".into(),
+            Ex::Reduce(..) => unreachable!("a function's body forms no reduction"),
         }
     }
 }

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::index::{extremes, Lin};
-use crate::ir::{Arith, CausalClass, Ex, Func, RelKind, RelOp, Stmt};
+use crate::ir::{Arith, CausalClass, Ex, Func, Reduction, RelKind, RelOp, Stmt};
 
 /// The generated C for one class. The class database generates it once
 /// per class and run (`ClassDb::kernels`).
@@ -183,6 +183,10 @@ struct FnState {
     values: BTreeSet<usize>,
     tangents: BTreeSet<usize>,
     ints: BTreeSet<usize>,
+    /// The reductions computed into locals in scope, with the local's name.
+    reductions: Vec<(Ex, String)>,
+    /// Locals made for reductions so far (their names are `a0`, `a1`, ...).
+    n_reductions: usize,
 }
 
 /// An array access whose range is checked ahead (or proven): the 0-based
@@ -302,41 +306,30 @@ impl Gen<'_> {
                 guard,
                 ..
             } => {
-                if guard.is_some() {
-                    self.state.borrow_mut().conditional += 1;
-                }
-                let index = index.as_ref();
-                if tangent {
-                    let d = self.tangent_of(value);
-                    let lhs = self.access(*target, index, true);
-                    let mut temps = Vec::new();
-                    let rhs = self.real_cse(&d, &mut temps);
-                    if temps.is_empty() {
-                        let _ = writeln!(out, "{pad}{lhs} = {rhs};");
-                    } else {
-                        // Subexpressions the derivative repeats (the primal
-                        // value of a quotient, a product's factors) once each.
-                        let _ = writeln!(out, "{pad}{{");
-                        for (k, t) in temps.iter().enumerate() {
-                            let _ = writeln!(out, "{pad}    const double t{k} = {t};");
-                        }
-                        let _ = writeln!(out, "{pad}    {lhs} = {rhs};");
-                        let _ = writeln!(out, "{pad}}}");
-                    }
+                let d = if tangent {
+                    self.tangent_of(value)
                 } else {
-                    let lhs = self.access(*target, index, false);
-                    let rhs = self.real(value);
-                    match guard {
-                        Some(g) => {
-                            let _ = writeln!(out, "{pad}if (in->own_binding[{g}]) {lhs} = {rhs};");
-                        }
-                        None => {
-                            let _ = writeln!(out, "{pad}{lhs} = {rhs};");
-                        }
-                    }
-                }
-                if guard.is_some() {
-                    self.state.borrow_mut().conditional -= 1;
+                    value.clone()
+                };
+                if has_reduction(&d) {
+                    // The reductions are loops into locals of a block
+                    // around the statement.
+                    let _ = writeln!(out, "{pad}{{");
+                    let scope = self.state.borrow().reductions.len();
+                    self.hoist_reductions(out, &d, indent + 1);
+                    self.assign(
+                        out,
+                        *target,
+                        index.as_ref(),
+                        &d,
+                        *guard,
+                        indent + 1,
+                        tangent,
+                    );
+                    self.state.borrow_mut().reductions.truncate(scope);
+                    let _ = writeln!(out, "{pad}}}");
+                } else {
+                    self.assign(out, *target, index.as_ref(), &d, *guard, indent, tangent);
                 }
             }
             Stmt::For {
@@ -366,6 +359,137 @@ impl Gen<'_> {
                 self.state.borrow_mut().loops.pop();
             }
         }
+    }
+
+    /// One assignment `target[index] = d` (`d` the value, or its
+    /// tangent for `tangent`), its reductions already in locals.
+    #[allow(clippy::too_many_arguments)]
+    fn assign(
+        &self,
+        out: &mut String,
+        target: usize,
+        index: Option<&Ex>,
+        d: &Ex,
+        guard: Option<usize>,
+        indent: usize,
+        tangent: bool,
+    ) {
+        let pad = "    ".repeat(indent);
+        if guard.is_some() {
+            self.state.borrow_mut().conditional += 1;
+        }
+        if tangent {
+            let lhs = self.access(target, index, true);
+            let mut temps = Vec::new();
+            let rhs = self.real_cse(d, &mut temps);
+            if temps.is_empty() {
+                let _ = writeln!(out, "{pad}{lhs} = {rhs};");
+            } else {
+                // Subexpressions the derivative repeats (the primal
+                // value of a quotient, a product's factors) once each.
+                let _ = writeln!(out, "{pad}{{");
+                for (k, t) in temps.iter().enumerate() {
+                    let _ = writeln!(out, "{pad}    const double t{k} = {t};");
+                }
+                let _ = writeln!(out, "{pad}    {lhs} = {rhs};");
+                let _ = writeln!(out, "{pad}}}");
+            }
+        } else {
+            let lhs = self.access(target, index, false);
+            let rhs = self.real(d);
+            match guard {
+                Some(g) => {
+                    let _ = writeln!(out, "{pad}if (in->own_binding[{g}]) {lhs} = {rhs};");
+                }
+                None => {
+                    let _ = writeln!(out, "{pad}{lhs} = {rhs};");
+                }
+            }
+        }
+        if guard.is_some() {
+            self.state.borrow_mut().conditional -= 1;
+        }
+    }
+
+    /// Computes every reduction of `e` (outside other reductions) into a
+    /// local, each by a loop over its range: the loop's array accesses are
+    /// checked before it as a `for` loop's are, and reductions nested in its
+    /// body are computed inside it.
+    fn hoist_reductions(&self, out: &mut String, e: &Ex, indent: usize) {
+        let mut found = Vec::new();
+        outer_reductions(e, &mut found);
+        for r in found {
+            if self.reduction_local(r).is_some() {
+                continue;
+            }
+            let Ex::Reduce(op, depth, lo, hi, body) = r else {
+                unreachable!("outer_reductions yields reductions")
+            };
+            let pad = "    ".repeat(indent);
+            let name = {
+                let mut state = self.state.borrow_mut();
+                state.n_reductions += 1;
+                format!("a{}", state.n_reductions - 1)
+            };
+            let (lo_c, hi_c) = (self.int(lo), self.int(hi));
+            let _ = match op {
+                Reduction::Sum => writeln!(out, "{pad}double {name} = 0.0;"),
+                Reduction::Product => writeln!(out, "{pad}double {name} = 1.0;"),
+                Reduction::Min => writeln!(out, "{pad}double {name} = HUGE_VAL;"),
+                Reduction::Max => writeln!(out, "{pad}double {name} = -HUGE_VAL;"),
+                Reduction::ArgMin => writeln!(
+                    out,
+                    "{pad}int64_t {name} = {lo_c}; double {name}_v = HUGE_VAL;"
+                ),
+                Reduction::ArgMax => writeln!(
+                    out,
+                    "{pad}int64_t {name} = {lo_c}; double {name}_v = -HUGE_VAL;"
+                ),
+            };
+            self.state
+                .borrow_mut()
+                .loops
+                .push((*depth, Lin::of(lo), Lin::of(hi)));
+            let mut accesses = Vec::new();
+            collect_accesses(body, &mut accesses);
+            self.check_accesses(out, accesses, indent, Some((&lo_c, &hi_c)));
+            let _ = writeln!(
+                out,
+                "{pad}for (int64_t i{depth} = {lo_c}; i{depth} <= {hi_c}; i{depth}++) {{"
+            );
+            let scope = self.state.borrow().reductions.len();
+            self.hoist_reductions(out, body, indent + 1);
+            let v = self.real(body);
+            let _ = match op {
+                Reduction::Sum => writeln!(out, "{pad}    {name} += {v};"),
+                Reduction::Product => writeln!(out, "{pad}    {name} *= {v};"),
+                Reduction::Min => writeln!(out, "{pad}    {name} = fmin({name}, {v});"),
+                Reduction::Max => writeln!(out, "{pad}    {name} = fmax({name}, {v});"),
+                Reduction::ArgMin | Reduction::ArgMax => {
+                    let rel = if *op == Reduction::ArgMin { "<" } else { ">" };
+                    writeln!(
+                        out,
+                        "{pad}    {{ const double v = {v}; if (v {rel} {name}_v) {{ {name}_v = v; {name} = i{depth}; }} }}"
+                    )
+                }
+            };
+            let _ = writeln!(out, "{pad}}}");
+            let mut state = self.state.borrow_mut();
+            state.reductions.truncate(scope);
+            state.loops.pop();
+            state.reductions.push((r.clone(), name));
+        }
+    }
+
+    /// The local a reduction in scope was computed into.
+    fn reduction_local(&self, r: &Ex) -> Option<String> {
+        let state = self.state.borrow();
+        state
+            .reductions
+            .iter()
+            .rev()
+            .find(|(e, _)| e == r)
+            .map(|(_, n)| n.clone())
     }
 
     /// Emits, before the statements `stmts` (of the innermost loop entered,
@@ -401,6 +525,19 @@ impl Gen<'_> {
             };
             collect_accesses(&value, &mut accesses);
         }
+        self.check_accesses(out, accesses, indent, bounds);
+    }
+
+    /// Emits one check for every access of `accesses` (made in the
+    /// innermost loop entered, of bounds `bounds`, or at the function's top
+    /// level) whose range the index arithmetic does not prove.
+    fn check_accesses(
+        &self,
+        out: &mut String,
+        accesses: Vec<(usize, Option<Ex>)>,
+        indent: usize,
+        bounds: Option<(&str, &str)>,
+    ) {
         let mut seen = BTreeSet::new();
         let pad = "    ".repeat(indent);
         for (slot, index) in accesses {
@@ -524,7 +661,17 @@ impl Gen<'_> {
                 match dims.as_slice() {
                     [] => "1".into(),
                     [d] => self.int(&crate::causalize::affine_to_ex(d)),
-                    many => many.iter().map(|d| d.constant).product::<i64>().to_string(),
+                    many if many.iter().all(|d| d.terms.is_empty()) => {
+                        many.iter().map(|d| d.constant).product::<i64>().to_string()
+                    }
+                    // A parameter-sized matrix: the product of its sizes.
+                    many => {
+                        let factors: Vec<String> = many
+                            .iter()
+                            .map(|d| self.int(&crate::causalize::affine_to_ex(d)))
+                            .collect();
+                        format!("({})", factors.join(" * "))
+                    }
                 }
             }
             SlotKind::Sub { .. } => self.class.slots[slot].size.unwrap_or(1).to_string(),
@@ -575,6 +722,9 @@ impl Gen<'_> {
                 param_name(*k)
             }
             Ex::LoopVar(d) => format!("i{d}"),
+            Ex::Reduce(Reduction::ArgMin | Reduction::ArgMax, ..) => self
+                .reduction_local(e)
+                .expect("a reduction is computed into a local before its statement"),
             Ex::Neg(a) => format!("(-{})", self.int(a)),
             Ex::Bin(op @ (Arith::Add | Arith::Sub | Arith::Mul), a, b) => {
                 let o = match op {
@@ -740,6 +890,15 @@ impl Gen<'_> {
                 let a: Vec<String> = args.iter().map(|x| self.real(x)).collect();
                 user_call(sym, *tangent, &a)
             }
+            Ex::Reduce(op, ..) => {
+                let name = self
+                    .reduction_local(e)
+                    .expect("a reduction is computed into a local before its statement");
+                match op {
+                    Reduction::ArgMin | Reduction::ArgMax => format!("(double){name}"),
+                    _ => name,
+                }
+            }
             Ex::If(branches, els) => {
                 // A branch may not run: its accesses keep their own checks.
                 self.state.borrow_mut().conditional += 1;
@@ -753,6 +912,44 @@ impl Gen<'_> {
                 s
             }
         }
+    }
+}
+
+/// Does the expression hold a reduction?
+fn has_reduction(e: &Ex) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Ex::Reduce(..)));
+    found
+}
+
+/// The reductions of `e` that are not inside another reduction, innermost
+/// first where one's bounds or index hold another.
+fn outer_reductions<'e>(e: &'e Ex, out: &mut Vec<&'e Ex>) {
+    match e {
+        Ex::Reduce(_, _, lo, hi, _) => {
+            outer_reductions(lo, out);
+            outer_reductions(hi, out);
+            out.push(e);
+        }
+        Ex::Var(_, Some(i)) | Ex::DerOf(_, Some(i)) | Ex::Tan(_, Some(i)) => {
+            outer_reductions(i, out)
+        }
+        Ex::Neg(a) | Ex::Not(a) => outer_reductions(a, out),
+        Ex::Bin(_, a, b) | Ex::Rel(_, a, b, _) => {
+            outer_reductions(a, out);
+            outer_reductions(b, out);
+        }
+        Ex::Call(_, args) | Ex::User(_, args, _) => {
+            args.iter().for_each(|a| outer_reductions(a, out))
+        }
+        Ex::If(branches, other) => {
+            for (c, v) in branches {
+                outer_reductions(c, out);
+                outer_reductions(v, out);
+            }
+            outer_reductions(other, out);
+        }
+        _ => {}
     }
 }
 

@@ -179,11 +179,18 @@ pub fn parse_signal_list(text: &str) -> Vec<String> {
 }
 
 /// A number as csv-compare reads it (decimal point, optional exponent,
-/// `nan`/`inf` in any case), also when quoted.
+/// `nan`/`inf` in any case), also when quoted. A Boolean column, as FMPy
+/// writes one (`True`/`False`, in any case), reads as 1 and 0.
 fn parse_number(field: &str) -> Option<f64> {
     let text = field.trim().trim_matches('"').trim();
     if text.is_empty() {
         return None;
+    }
+    if text.eq_ignore_ascii_case("true") {
+        return Some(1.0);
+    }
+    if text.eq_ignore_ascii_case("false") {
+        return Some(0.0);
     }
     text.parse::<f64>().ok()
 }
@@ -216,4 +223,20 @@ fn syntax_error(e: csv::Error) -> TableError {
         _ => e.to_string(),
     };
     TableError::Syntax { line, message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_number;
+
+    #[test]
+    fn numbers_and_booleans_as_importers_write_them() {
+        assert_eq!(parse_number(" 1.5e3 "), Some(1500.0));
+        assert_eq!(parse_number("\"-2\""), Some(-2.0));
+        assert_eq!(parse_number("False"), Some(0.0));
+        assert_eq!(parse_number("\"true\""), Some(1.0));
+        assert!(parse_number("NaN").is_some_and(f64::is_nan));
+        assert_eq!(parse_number("abc"), None);
+        assert_eq!(parse_number(""), None);
+    }
 }

@@ -359,6 +359,25 @@ impl Analysis<'_> {
                 }
                 self.expression(inst, otherwise, loops, into);
             }
+            // Every element the reduction reads, for the instance's range.
+            Ex::Reduce(_, depth, lo, hi, body) => {
+                let mut inner = loops.to_vec();
+                if inner.len() <= *depth {
+                    inner.resize(*depth + 1, None);
+                }
+                match (
+                    evaluate_integer(lo, &inst.ints, loops),
+                    evaluate_integer(hi, &inst.ints, loops),
+                ) {
+                    (Some(lo), Some(hi)) => {
+                        for i in lo..=hi {
+                            inner[*depth] = Some(i);
+                            self.expression(inst, body, &inner, into);
+                        }
+                    }
+                    _ => self.expression(inst, body, &inner, into),
+                }
+            }
         }
     }
 }

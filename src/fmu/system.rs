@@ -5,8 +5,8 @@
 use std::fmt::Write;
 
 use super::system_image::{
-    u32_of, BalanceRecord, ClassRecord, InstanceRecord, RealRecord, StepRecord, SystemImage,
-    NOT_IN_R,
+    roll_up, u32_of, BalanceRecord, ClassRecord, InstanceRecord, RealRecord, Source, StepRecord,
+    SystemImage, NOT_IN_R,
 };
 use crate::codegen::kernel::{prototypes, Kernel};
 use crate::instantiate::System;
@@ -161,20 +161,27 @@ pub fn image(
         match step {
             Step::Block { instance, block } => StepRecord::Block {
                 instance: u32_of(*instance),
+                stride: 0,
                 block: u32_of(*block),
             },
             Step::Copy(c) => StepRecord::Copy {
                 target: u32_of(c.target),
+                stride: 0,
                 len: u32_of(c.len),
                 coefficient: c.coefficient,
                 sources: c
                     .sources
                     .iter()
-                    .map(|&(o, sign)| (u32_of(o), sign < 0.0))
+                    .map(|&(o, sign)| Source {
+                        offset: u32_of(o),
+                        stride: 0,
+                        negative: sign < 0.0,
+                    })
                     .collect(),
             },
         }
     }));
+    let steps = roll_up(steps, &|i| u32_of(sys.instances[i as usize].class));
     SystemImage {
         model_identifier: model_identifier.to_string(),
         classes: class_records(sys, kernels),

@@ -21,22 +21,27 @@
 //! n_instances × { u32 class  str name  i32 relation_base  i32 indicator_base
 //!                 i32 off[n_slots]  i64 ints[n_ints]  u8 own[n_own] }
 //! n_steps × { u8 0  u32 target }                                  time
-//!         | { u8 1  u32 instance  u32 block }                     block
-//!         | { u8 2  u32 target  u32 len  f64 coefficient
-//!             u32 n_sources  n_sources × { u32 offset  u8 negative } }  copy
+//!         | { u8 1  u32 instance  i32 stride  u32 block }         block
+//!         | { u8 2  u32 target  i32 stride  u32 len  f64 coefficient
+//!             u32 n_sources  n_sources × { u32 offset  i32 stride  u8 negative } }  copy
+//!         | { u8 3  u32 count  u32 body }                         repeat
 //! u32 balance_vr[n_balances]  u32 residual_vr[n_balances]  str name[n_balances]
 //! n_states × { u32 count  u32 state[count] }    (count 0xFFFFFFFF: every state)
 //! u64 FNV-1a of every byte before it
 //! ```
 //!
-//! where `str` is a `u32` byte length and UTF-8 bytes. The per-class
+//! where `str` is a `u32` byte length and UTF-8 bytes. A repeat runs the
+//! `body` steps after it `count` times, in order, the `r`-th time (from 0)
+//! with every instance and offset of its body advanced by `r` times its
+//! stride; outside a repeat, strides are 0. It is how a schedule over
+//! arrays of components stays small (see [`roll_up`]). The per-class
 //! lengths are those the compiled kernels expect; the runtime refuses a file
 //! whose classes differ from its own.
 
 /// Identifies the file; the runtime refuses anything else.
 pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
 /// Bumped on any change of the layout.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// An Integer or Boolean parameter's entry in `integer_real`/`boolean_real`.
 pub const NOT_IN_R: u32 = u32::MAX;
 /// A row of the state Jacobian's pattern that depends on every state.
@@ -72,23 +77,228 @@ pub struct InstanceRecord {
     pub own: Vec<u8>,
 }
 
+/// One source of a copy: its offset, its stride in a repeat, and whether it
+/// is subtracted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Source {
+    pub offset: u32,
+    pub stride: i32,
+    pub negative: bool,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum StepRecord {
     /// `R[target] = time`.
-    Time {
-        target: u32,
-    },
+    Time { target: u32 },
+    /// Block `block` of instance `instance` (plus `r * stride` in the
+    /// `r`-th round of a repeat).
     Block {
         instance: u32,
+        stride: i32,
         block: u32,
     },
-    /// `R[target + e] = coefficient * Σ ±R[offset + e]` for `e < len`.
+    /// `R[target + e] = coefficient * Σ ±R[offset + e]` for `e < len`
+    /// (every offset plus `r` times its stride in a repeat's round `r`).
     Copy {
         target: u32,
+        stride: i32,
         len: u32,
         coefficient: f64,
-        sources: Vec<(u32, bool)>,
+        sources: Vec<Source>,
     },
+    /// The next `body` steps, run `count` times.
+    Repeat { count: u32, body: u32 },
+}
+
+/// The longest body a repeat is looked for with: an element of a component
+/// array with a handful of blocks and connections.
+const MAX_BODY: usize = 16;
+
+/// The fewest rounds a repeat is made of. Any two groups of one shape make
+/// a repeat of two rounds; taking those would swallow the first rounds of
+/// the true run into a repeat with a long body, so a run must show its
+/// stride three times.
+const MIN_ROUNDS: usize = 3;
+
+/// A step's offsets (instance, or target and sources) and whether `b` has
+/// the same shape as `a` (kind, class and block, or length, coefficient
+/// and signs); `class_of` gives an instance's class.
+fn same_shape(a: &StepRecord, b: &StepRecord, class_of: &dyn Fn(u32) -> u32) -> bool {
+    match (a, b) {
+        (
+            StepRecord::Block {
+                instance: i, block, ..
+            },
+            StepRecord::Block {
+                instance: j,
+                block: c,
+                ..
+            },
+        ) => block == c && class_of(*i) == class_of(*j),
+        (
+            StepRecord::Copy {
+                len,
+                coefficient,
+                sources,
+                ..
+            },
+            StepRecord::Copy {
+                len: l,
+                coefficient: k,
+                sources: s,
+                ..
+            },
+        ) => {
+            len == l
+                && coefficient.to_bits() == k.to_bits()
+                && sources.len() == s.len()
+                && sources.iter().zip(s).all(|(x, y)| x.negative == y.negative)
+        }
+        _ => false,
+    }
+}
+
+/// The offsets a step's stride moves: its instance, or its target then its
+/// sources.
+fn offsets(step: &StepRecord) -> impl Iterator<Item = i64> + '_ {
+    let (first, sources): (u32, &[Source]) = match step {
+        StepRecord::Block { instance, .. } => (*instance, &[]),
+        StepRecord::Copy {
+            target, sources, ..
+        } => (*target, sources),
+        StepRecord::Time { .. } | StepRecord::Repeat { .. } => {
+            unreachable!("only blocks and copies repeat")
+        }
+    };
+    std::iter::once(i64::from(first)).chain(sources.iter().map(|s| i64::from(s.offset)))
+}
+
+/// How many times the `p` steps at `at` repeat, each round advancing every
+/// offset by the difference between the first two rounds (1 when they do
+/// not repeat at all).
+fn repetitions(steps: &[StepRecord], at: usize, p: usize, class_of: &dyn Fn(u32) -> u32) -> usize {
+    let fits = |s: &StepRecord| matches!(s, StepRecord::Block { .. } | StepRecord::Copy { .. });
+    if at + 2 * p > steps.len() {
+        return 1;
+    }
+    let first = &steps[at..at + p];
+    let second = &steps[at + p..at + 2 * p];
+    if !first
+        .iter()
+        .zip(second)
+        .all(|(a, b)| fits(a) && same_shape(a, b, class_of))
+    {
+        return 1;
+    }
+    let deltas: Vec<Vec<i64>> = first
+        .iter()
+        .zip(second)
+        .map(|(a, b)| offsets(b).zip(offsets(a)).map(|(y, x)| y - x).collect())
+        .collect();
+    if deltas.iter().flatten().any(|d| i32::try_from(*d).is_err()) {
+        return 1;
+    }
+    let mut k = 2;
+    while at + (k + 1) * p <= steps.len() {
+        let round = &steps[at + k * p..at + (k + 1) * p];
+        let again = first.iter().zip(round).zip(&deltas).all(|((a, b), d)| {
+            same_shape(a, b, class_of)
+                && offsets(b)
+                    .zip(offsets(a))
+                    .zip(d)
+                    .all(|((y, x), d)| y == x + d * k as i64)
+        });
+        if !again {
+            break;
+        }
+        k += 1;
+    }
+    k
+}
+
+/// `a` with the strides that lead to `b`, the same step one round later.
+fn with_strides(a: &StepRecord, b: &StepRecord) -> StepRecord {
+    let stride = |x: u32, y: u32| {
+        i32::try_from(i64::from(y) - i64::from(x)).expect("strides were checked to fit")
+    };
+    match (a, b) {
+        (
+            StepRecord::Block {
+                instance, block, ..
+            },
+            StepRecord::Block { instance: j, .. },
+        ) => StepRecord::Block {
+            instance: *instance,
+            stride: stride(*instance, *j),
+            block: *block,
+        },
+        (
+            StepRecord::Copy {
+                target,
+                len,
+                coefficient,
+                sources,
+                ..
+            },
+            StepRecord::Copy {
+                target: t,
+                sources: s,
+                ..
+            },
+        ) => StepRecord::Copy {
+            target: *target,
+            stride: stride(*target, *t),
+            len: *len,
+            coefficient: *coefficient,
+            sources: sources
+                .iter()
+                .zip(s)
+                .map(|(x, y)| Source {
+                    stride: stride(x.offset, y.offset),
+                    ..*x
+                })
+                .collect(),
+        },
+        _ => unreachable!("only blocks and copies of one shape repeat"),
+    }
+}
+
+/// Rolls a schedule of plain steps up into repeats: wherever a group of up
+/// to [`MAX_BODY`] steps recurs (at least [`MIN_ROUNDS`] times) with every instance and offset advancing by
+/// a constant per round (an array of components, connected in a `for`
+/// loop), one repeat of the group with its strides replaces the rounds.
+/// The operations and their order are unchanged, so results are
+/// bit-identical to the plain schedule; the size of the schedule no longer
+/// grows with the arrays. `class_of` gives an instance's class.
+pub fn roll_up(steps: Vec<StepRecord>, class_of: &dyn Fn(u32) -> u32) -> Vec<StepRecord> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < steps.len() {
+        let mut best: Option<(usize, usize)> = None;
+        for p in 1..=MAX_BODY.min((steps.len() - at) / 2) {
+            let k = repetitions(&steps, at, p, class_of);
+            if k >= MIN_ROUNDS && best.map_or(true, |(bp, bk)| k * p > bk * bp) {
+                best = Some((p, k));
+            }
+        }
+        match best {
+            Some((p, k)) => {
+                out.push(StepRecord::Repeat {
+                    count: u32_of(k),
+                    body: u32_of(p),
+                });
+                for j in 0..p {
+                    out.push(with_strides(&steps[at + j], &steps[at + p + j]));
+                }
+                at += k * p;
+            }
+            None => {
+                out.push(steps[at].clone());
+                at += 1;
+            }
+        }
+    }
+    out
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -257,26 +467,39 @@ impl SystemImage {
                     w.u8(0);
                     w.u32(*target);
                 }
-                StepRecord::Block { instance, block } => {
+                StepRecord::Block {
+                    instance,
+                    stride,
+                    block,
+                } => {
                     w.u8(1);
                     w.u32(*instance);
+                    w.i32(*stride);
                     w.u32(*block);
                 }
                 StepRecord::Copy {
                     target,
+                    stride,
                     len,
                     coefficient,
                     sources,
                 } => {
                     w.u8(2);
                     w.u32(*target);
+                    w.i32(*stride);
                     w.u32(*len);
                     w.f64(*coefficient);
                     w.len(sources.len());
-                    for &(offset, negative) in sources {
-                        w.u32(offset);
-                        w.u8(u8::from(negative));
+                    for s in sources {
+                        w.u32(s.offset);
+                        w.i32(s.stride);
+                        w.u8(u8::from(s.negative));
                     }
+                }
+                StepRecord::Repeat { count, body } => {
+                    w.u8(3);
+                    w.u32(*count);
+                    w.u32(*body);
                 }
             }
         }
@@ -369,6 +592,129 @@ mod tests {
             expected.extend_from_slice(&v.to_le_bytes());
         }
         assert_eq!(&bytes[end - expected.len()..end], expected.as_slice());
+    }
+
+    fn copy(target: u32, sources: &[(u32, bool)]) -> StepRecord {
+        StepRecord::Copy {
+            target,
+            stride: 0,
+            len: 1,
+            coefficient: 1.0,
+            sources: sources
+                .iter()
+                .map(|&(offset, negative)| Source {
+                    offset,
+                    stride: 0,
+                    negative,
+                })
+                .collect(),
+        }
+    }
+
+    fn block(instance: u32, block: u32) -> StepRecord {
+        StepRecord::Block {
+            instance,
+            stride: 0,
+            block,
+        }
+    }
+
+    /// Replays a rolled-up schedule as plain steps, as the runtime runs it.
+    fn unrolled(steps: &[StepRecord]) -> Vec<StepRecord> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < steps.len() {
+            let (count, body) = match steps[at] {
+                StepRecord::Repeat { count, body } => {
+                    at += 1;
+                    (count, body as usize)
+                }
+                _ => (1, 1),
+            };
+            for r in 0..i64::from(count) {
+                for s in &steps[at..at + body] {
+                    let moved =
+                        |o: u32, d: i32| u32::try_from(i64::from(o) + r * i64::from(d)).unwrap();
+                    out.push(match s {
+                        StepRecord::Block {
+                            instance,
+                            stride,
+                            block,
+                        } => StepRecord::Block {
+                            instance: moved(*instance, *stride),
+                            stride: 0,
+                            block: *block,
+                        },
+                        StepRecord::Copy {
+                            target,
+                            stride,
+                            len,
+                            coefficient,
+                            sources,
+                        } => StepRecord::Copy {
+                            target: moved(*target, *stride),
+                            stride: 0,
+                            len: *len,
+                            coefficient: *coefficient,
+                            sources: sources
+                                .iter()
+                                .map(|x| Source {
+                                    offset: moved(x.offset, x.stride),
+                                    stride: 0,
+                                    negative: x.negative,
+                                })
+                                .collect(),
+                        },
+                        other => other.clone(),
+                    });
+                }
+            }
+            at += body;
+        }
+        out
+    }
+
+    #[test]
+    fn rolling_up_keeps_every_step_in_order_and_rolls_up_the_rounds_of_an_array() {
+        // Instances 1..=5 of class 1, 6..=10 of class 2: blocks over one
+        // array, then pairs of copies per element, then a block of another
+        // class that must not join the run, then copies of another shape.
+        let class_of = |i: u32| if i <= 5 { 1 } else { 2 };
+        let mut steps = vec![StepRecord::Time { target: 0 }];
+        steps.extend((1..=5).map(|i| block(i, 0)));
+        for e in 0..4u32 {
+            steps.push(copy(100 + 7 * e, &[(200 + 3 * e, false)]));
+            steps.push(copy(101 + 7 * e, &[(200 + 3 * e, false), (300 - e, true)]));
+        }
+        steps.push(block(6, 0));
+        steps.push(copy(50, &[(51, false)]));
+        steps.push(copy(60, &[(61, true)]));
+        steps.push(copy(70, &[(71, false)]));
+        let rolled = roll_up(steps.clone(), &class_of);
+        assert_eq!(unrolled(&rolled), steps);
+        assert_eq!(rolled[1], StepRecord::Repeat { count: 5, body: 1 });
+        assert_eq!(
+            rolled[2],
+            StepRecord::Block {
+                instance: 1,
+                stride: 1,
+                block: 0
+            }
+        );
+        assert_eq!(rolled[3], StepRecord::Repeat { count: 4, body: 2 });
+        let StepRecord::Copy {
+            stride, sources, ..
+        } = &rolled[5]
+        else {
+            panic!("the pair's second copy: {:?}", rolled[5]);
+        };
+        assert_eq!(*stride, 7);
+        assert_eq!(
+            sources.iter().map(|s| s.stride).collect::<Vec<_>>(),
+            vec![3, -1]
+        );
+        // The block of class 2 and the copies of differing signs stay plain.
+        assert_eq!(rolled.len(), 6 + 4);
     }
 
     #[test]

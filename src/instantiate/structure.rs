@@ -212,6 +212,8 @@ pub(crate) fn eval(e: &Ex, ints: &[i64], loops: &[i64]) -> Option<f64> {
                     .collect::<Option<_>>()?,
                 Box::new(subst(el, loops)?),
             ),
+            // A reduction reads variables: it never folds at export.
+            Ex::Reduce(..) => return None,
             other => other.clone(),
         })
     }

@@ -113,6 +113,11 @@ impl Builder<'_, '_> {
                 .find(|(i, _)| *i == vi)
                 .map(|(_, e)| e);
             let inc = effective.get(&(vi, false));
+            if let (None, Some(own), Some(b)) = (inc, own, &v.binding) {
+                if own.len() != len && own.len() != 1 {
+                    self.binding_size_mismatch(me, &v.name, b.span, own.len(), len);
+                }
+            }
             match self.value_of(inc, own, me, vi, len) {
                 Some(Some(x)) => {
                     let values: Vec<f64> = x.iter().flatten().copied().collect();
@@ -171,6 +176,31 @@ impl Builder<'_, '_> {
         } else {
             (kind, starts)
         }
+    }
+
+    /// MX034: a parameter-sized array's binding (an array literal, whose
+    /// size the class cannot know) has another number of elements than
+    /// the array has in this instance.
+    fn binding_size_mismatch(
+        &mut self,
+        me: usize,
+        var: &str,
+        span: Span,
+        given: usize,
+        len: usize,
+    ) {
+        let name = self.dotted(me, var);
+        self.diags.push(
+            Diagnostic::error(
+                "MX034",
+                span,
+                format!("`{name}` has {len} element(s) in this model, but its binding gives {given}"),
+            )
+            .with_label(format!("{given} value(s) for {len} element(s)"))
+            .with_help(format!(
+                "give `{name}` a value of its size with a modifier, or change the size parameter to fit the binding"
+            )),
+        );
     }
 
     /// MX009 when a parameter's value (one number per element) lies outside

@@ -2,9 +2,6 @@
 //! instance, ordered so that each value is computed before it is read.
 //! No equations live at this level.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
 use crate::resolve::connect::{self, Connect, Endpoint};
@@ -186,7 +183,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         return Err(diags);
     }
 
-    // Edges writer -> reader, then Kahn's algorithm by node number.
+    // Edges writer -> reader, then Kahn's algorithm in waves.
     let n = nodes.len();
     let mut preds = Lists::default();
     let mut seen = Vec::new();
@@ -203,18 +200,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
     }
     let succ = preds.inverted(n);
     let mut indeg: Vec<usize> = (0..n).map(|r| preds.get(r).len()).collect();
-    let mut ready: BinaryHeap<Reverse<usize>> =
-        (0..n).filter(|i| indeg[*i] == 0).map(Reverse).collect();
-    let mut order = Vec::with_capacity(n);
-    while let Some(Reverse(x)) = ready.pop() {
-        order.push(x);
-        for &s in succ.get(x) {
-            indeg[s] -= 1;
-            if indeg[s] == 0 {
-                ready.push(Reverse(s));
-            }
-        }
-    }
+    let order = in_waves(n, &succ, &mut indeg);
     if order.len() < n {
         return Err(vec![algebraic_loop(sys, &nodes, &preds, &indeg)]);
     }
@@ -230,6 +216,33 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         return Err(diags);
     }
     Ok(schedule)
+}
+
+/// Kahn's algorithm in waves: first every node nothing precedes, then every
+/// node whose last predecessor is in the previous wave, and so on, each wave
+/// by node number. Nodes are numbered instance by instance, so a wave runs
+/// the same block over a whole array of components in a row and the copies
+/// of one `for` loop of connects in a row: the runs that the system image
+/// stores as one strided step (`crate::fmu::system_image::StepRecord`).
+/// Leaves out the nodes of a cycle (the order is then shorter than `n`).
+fn in_waves(n: usize, succ: &Lists, indeg: &mut [usize]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(n);
+    let mut wave: Vec<usize> = (0..n).filter(|i| indeg[*i] == 0).collect();
+    while !wave.is_empty() {
+        let mut next = Vec::new();
+        for &x in &wave {
+            for &s in succ.get(x) {
+                indeg[s] -= 1;
+                if indeg[s] == 0 {
+                    next.push(s);
+                }
+            }
+        }
+        order.append(&mut wave);
+        next.sort_unstable();
+        wave = next;
+    }
+    order
 }
 
 /// A list of numbers per node, all in one vector: node `i`'s are
@@ -730,6 +743,16 @@ fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
                     return Err("a condition depends on a balance".into());
                 }
                 false
+            }
+            Ex::Reduce(op, _, _, _, body) => {
+                let any = depends(body, d)?;
+                if any && *op != crate::ir::Reduction::Sum {
+                    return Err(format!(
+                        "it takes the {op:?} of quantities that depend on a balance"
+                    )
+                    .to_lowercase());
+                }
+                any
             }
             _ => false,
         })

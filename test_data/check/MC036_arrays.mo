@@ -6,7 +6,7 @@ package P
     output Real z[n];
     output Real w;
   equation
-    y = {u, u}; // <- MC036
+    y[1:2] = {u, u}; // <- MC036
     for i in 1:n loop
       z[i] = u;
     end for;

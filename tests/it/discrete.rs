@@ -74,7 +74,7 @@ fn acc_discrete_declares_fmi_types_and_matches_its_reference() {
     let (header, rows) = reference("AccDiscrete_CooledBody.csv");
     let options = SimOptions {
         stop_time: Some(100.0),
-        output_interval: Some(0.5),
+        output_interval: Some(0.1),
         relative_tolerance: Some(1e-8),
         output: header[1..].to_vec(),
         ..SimOptions::default()

@@ -993,6 +993,8 @@ fn a_component_array_ships_the_same_library_at_every_size() {
     let resource = "resources/mofmu_system.bin";
     assert_ne!(zip_entry(&small, resource), zip_entry(&large, resource));
 
+    repeats_are_checked_when_loaded(&small);
+
     let fmu = mofmu::harness::Fmu::load(&large).expect("loads");
     assert_eq!(fmu.model_description().derivatives.len(), 10_000);
     let mut inst = fmu.instantiate("chain", false).expect("instantiates");
@@ -1002,6 +1004,114 @@ fn a_component_array_ships_the_same_library_at_every_size() {
     let mut x = vec![0.0; 10_000];
     inst.get_continuous_states(&mut x).expect("states");
     assert!(x.iter().all(|&t| t == 300.0), "start values are not read");
+}
+
+/// The chain at n = 10 runs each array's block as a repeat of 10 rounds
+/// (`u8 3, u32 10, u32 1` then the block's tag): the capacitors' first, the
+/// conductors' next. One more round names an instance past the last
+/// (capacitors are the last instances) or one of another class (after the
+/// conductors come the capacitors); the loader refuses both.
+fn repeats_are_checked_when_loaded(chain10: &Path) {
+    let fmu = mofmu::harness::Fmu::load(chain10).expect("loads");
+    let path = fmu.directory().join("resources/mofmu_system.bin");
+    let good = std::fs::read(&path).expect("the resource is unpacked");
+    let mut pattern = vec![3u8];
+    pattern.extend_from_slice(&10u32.to_le_bytes());
+    pattern.extend_from_slice(&1u32.to_le_bytes());
+    pattern.push(1);
+    let repeats: Vec<usize> = (0..good.len() - pattern.len())
+        .filter(|&i| good[i..i + pattern.len()] == pattern[..])
+        .collect();
+    assert!(repeats.len() >= 2, "the block repeats are in the resource");
+    let with_count = |at: usize, count: u32| {
+        let mut bytes = good.clone();
+        bytes[at + 1..at + 5].copy_from_slice(&count.to_le_bytes());
+        let end = bytes.len() - 8;
+        let sum = mofmu::fmu::system_image::fnv1a(&bytes[..end]);
+        bytes[end..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    };
+    std::fs::write(&path, with_count(repeats[0], 11)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(log.contains("names an unknown instance"), "{log}");
+    std::fs::write(&path, with_count(repeats[1], 11)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(
+        log.contains("a repeat of the schedule mixes classes"),
+        "{log}"
+    );
+    std::fs::write(&path, with_count(repeats[1], 0)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(log.contains("has no rounds"), "{log}");
+    std::fs::write(&path, &good).expect("writes");
+    fmu.instantiate("restored", false)
+        .expect("instantiates again");
+}
+
+/// An array of components whose class has a state event: the runtime runs
+/// the array's blocks as one repeat of the schedule, each round with its
+/// element's own relations and event indicator. Element `i` integrates
+/// `max(exp(-t), lower_i)`, which is `1 - lower + lower (t - t*)` after
+/// its event at `t* = -ln(lower)`; the four events fall at different times
+/// and each must be located for its own element, in Model Exchange and in
+/// Co-Simulation.
+#[test]
+fn an_array_of_components_with_events_locates_each_elements_event() {
+    let lib = library_with(
+        "encapsulated package Clips
+  import B = Base;
+
+  model Clip \"Integrates exp(-t), clipped from below\"
+    parameter Real lower = 0.5 \"Lower limit\";
+    Real u \"Signal\";
+    Real y \"Clipped signal\";
+    B.ContinuousState x(start = 0) \"Integral of y\";
+  equation
+    u = exp(-time);
+    if u < lower then
+      y = lower;
+    else
+      y = u;
+    end if;
+    der(x) = y;
+  end Clip;
+
+  model Row \"Four clips with different limits\"
+    Clip c[4](lower = {0.8, 0.6, 0.4, 0.2});
+  end Row;
+end Clips;
+",
+    );
+    let out = export(&lib, "Clips.Row", &[]);
+    assert_eq!(out.table.number_of_event_indicators, 4);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("row.fmu");
+    package(&out, &path, &ObjectCache::new(dir.path().join("cache")));
+    let stop = 3.0;
+    for interface in [
+        mofmu::harness::Interface::ModelExchange,
+        mofmu::harness::Interface::CoSimulation,
+    ] {
+        let options = SimOptions {
+            stop_time: Some(stop),
+            relative_tolerance: Some(1e-9),
+            interface: Some(interface),
+            ..SimOptions::default()
+        };
+        let result = simulate(&path, &options).expect("simulates");
+        for (i, lower) in [0.8f64, 0.6, 0.4, 0.2].into_iter().enumerate() {
+            let x = result
+                .column(&format!("c[{}].x", i + 1))
+                .expect("the state is recorded");
+            let at_stop = *x.last().expect("rows");
+            let exact = 1.0 - lower + lower * (stop + lower.ln());
+            assert!(
+                ((at_stop - exact) / exact).abs() < 1e-5,
+                "{interface:?}: c[{}].x({stop}) = {at_stop}, closed form {exact}",
+                i + 1
+            );
+        }
+    }
 }
 
 /// Issue 21's Acc2: a replaceable medium redeclared per instance checks
@@ -1138,22 +1248,7 @@ fn connector_arrays_connect_element_by_element() {
             ..mofmu::harness::SimOptions::default()
         };
         let result = mofmu::harness::simulate(&path, &options).expect("simulates");
-        let table = std::fs::read_to_string(repo().join("fmu-tests/references").join(reference))
-            .expect("the reference is committed");
-        let header: Vec<String> = table
-            .lines()
-            .next()
-            .expect("a header")
-            .split(',')
-            .map(|h| h.trim_matches('"').to_string())
-            .collect();
-        let last: Vec<f64> = table
-            .lines()
-            .last()
-            .expect("rows")
-            .split(',')
-            .map(|x| x.parse().expect("a number"))
-            .collect();
+        let (header, last) = reference_last_row(reference);
         assert_eq!(last[0], 100.0);
         for (name, expected) in header.iter().zip(&last).skip(1) {
             let got = *result.column(name).expect("recorded").last().expect("rows");
@@ -1350,4 +1445,152 @@ fn cli_export_and_simulate_default_to_the_experiment() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let description = text(&zip_entry(&fmu, "modelDescription.xml"));
     assert!(description.contains(r#"stopTime="0.5""#), "{description}");
+}
+
+// --- Reductions and matrices over parameter-sized arrays ---------------------------
+
+/// A node of `n` ports heats through `der(T) = sum(ports.Q_flow)/C`, the
+/// ports connected to `n` sinks `G*(T - 300)`: closed form
+/// `T = 300 + 100 exp(-n G t / C)`. Exported at n = 3 and n = 50, the
+/// shipped library is byte-identical (the sum is a loop over the run-time
+/// size) and each size matches its closed form.
+#[test]
+fn reductions_over_parameter_sized_arrays_compile_once() {
+    let lib = library_with(
+        r#"
+encapsulated package Red
+  import B = Base;
+  connector PortOut
+    output Real T;
+    flow Real Q_flow;
+  end PortOut;
+  connector PortIn
+    input Real T;
+    flow Real Q_flow;
+  end PortIn;
+  model Node
+    parameter Integer n = 3;
+    parameter Real C = 100;
+    PortOut ports[n];
+    B.ContinuousState T(start = 400);
+    Real qmax "The largest heat flow into the node";
+    Real Tmin "The coldest port";
+  equation
+    for i in 1:n loop
+      ports[i].T = T;
+    end for;
+    der(T) = sum(ports.Q_flow)/C;
+    qmax = max(ports.Q_flow);
+    Tmin = min(ports.T);
+  end Node;
+  model Sink
+    parameter Real G = 2;
+    PortIn port;
+  equation
+    port.Q_flow = G*(port.T - 300);
+  end Sink;
+  model Star
+    parameter Integer n = 3;
+    Node node(n = n);
+    Sink s[n];
+  equation
+    for i in 1:n loop
+      connect(node.ports[i], s[i].port);
+    end for;
+  end Star;
+end Red;
+"#,
+    );
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = shared_cache();
+    let mut libraries = Vec::new();
+    for n in [3usize, 50] {
+        let path = dir.path().join(format!("star{n}.fmu"));
+        package(
+            &export(&lib, "Red.Star", &[set("n", n as f64)]),
+            &path,
+            &cache,
+        );
+        libraries.push(zip_entry(&path, "binaries/linux64/Red_Star.so"));
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(20.0),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: ["node.T", "node.qmax", "node.Tmin"]
+                .map(String::from)
+                .to_vec(),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        let last = |name: &str| *result.column(name).expect("recorded").last().expect("rows");
+        let t = 300.0 + 100.0 * (-(n as f64) * 2.0 * 20.0 / 100.0).exp();
+        let error = (last("node.T") - t).abs() / t;
+        assert!(error < 1e-6, "n = {n}: {} vs {t}", last("node.T"));
+        // Every port passes -G (T - 300) into the node, and has T.
+        let q = -2.0 * (t - 300.0);
+        assert!((last("node.qmax") - q).abs() < 1e-6 * (1.0 + q.abs()));
+        assert!((last("node.Tmin") - t).abs() < 1e-6 * t);
+    }
+    assert!(
+        libraries[0] == libraries[1],
+        "the library differs between n = 3 and n = 50"
+    );
+}
+
+/// Issue 21's item 11: `AccMatrix` (parameter-sized matrices, `der(x) =
+/// A*x + b*u`, `y = C*x + D*u`, `transpose`, `identity(n)`) checks clean
+/// and matches its matrix-exponential references at t = 5 when loaded back.
+#[test]
+fn matrix_equations_over_parameter_sized_arrays() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccMatrix.mo",
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (model, reference) in [
+        ("AccMatrix.Linear", "AccMatrix_Linear.csv"),
+        ("AccMatrix.Shifted", "AccMatrix_Shifted.csv"),
+    ] {
+        let path = dir.path().join(format!("{model}.fmu"));
+        package(&export(&lib, model, &[]), &path, &shared_cache());
+        let (header, last) = reference_last_row(reference);
+        assert_eq!(last[0], 5.0);
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(5.0),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: header[1..].to_vec(),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        for (name, expected) in header.iter().zip(&last).skip(1) {
+            let got = *result.column(name).expect("recorded").last().expect("rows");
+            assert!(
+                (got - expected).abs() < 1e-6 * (1.0 + expected.abs()),
+                "{model} {name}: {got} vs {expected}"
+            );
+        }
+    }
+}
+
+/// A committed reference's column names and its last row.
+fn reference_last_row(reference: &str) -> (Vec<String>, Vec<f64>) {
+    let table = std::fs::read_to_string(repo().join("fmu-tests/references").join(reference))
+        .expect("the reference is committed");
+    let header = table
+        .lines()
+        .next()
+        .expect("a header")
+        .split(',')
+        .map(|h| h.trim_matches('"').to_string())
+        .collect();
+    let last = table
+        .lines()
+        .last()
+        .expect("rows")
+        .split(',')
+        .map(|x| x.parse().expect("a number"))
+        .collect();
+    (header, last)
 }

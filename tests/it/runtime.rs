@@ -79,6 +79,7 @@ fn fake_system_image() -> SystemImage {
         }],
         steps: vec![StepRecord::Block {
             instance: 0,
+            stride: 0,
             block: 0,
         }],
         balances: Vec::new(),
