@@ -1189,6 +1189,7 @@ fn medium_functions_through_a_replaceable_package_match_the_closed_form() {
     let options = mofmu::harness::SimOptions {
         stop_time: Some(3000.0),
         relative_tolerance: Some(ROUND_TRIP_RTOL),
+        output: ["w.T", "w.h", "o.T", "o.h"].map(String::from).to_vec(),
         ..mofmu::harness::SimOptions::default()
     };
     let result = mofmu::harness::simulate(&path, &options).expect("simulates");
