@@ -18,7 +18,7 @@ package Sensors "Sensors with Signal Blocks outputs"
     SB.RealOutput T(unit = "K") "Temperature";
   equation
     inlet.m_flow = 0;
-    T = Media.temperature_ph(inlet.p, inlet.h, Medium.cp, Medium.R, Medium.rho, Medium.T_ref);
+    T = Medium.temperature_ph(inlet.p, inlet.h);
   end Temperature;
 
   model SpecificEnthalpy "Specific enthalpy of the stream"

@@ -135,9 +135,69 @@ fn a_volume_out_of_range_stops_with_its_name() {
     let message = error.to_string();
     assert!(
         message.contains(
-            "volume: function ThermoFluidStream.Media.pressure_du gave no finite value for its output p"
+            "volume: function ThermoFluidStream.Media.SimpleAir.pressure_du gave no finite value for its output p"
         ),
         "{message}"
+    );
+}
+
+/// The media are packages that implement `PartialMedium`'s partial
+/// functions; the liquid implements no `pressure_du`. A gas volume
+/// redeclared to the liquid is refused at its call of the function
+/// (`MC128`), which names the medium and the function; the same volume with
+/// the gas, and the liquid volume with the liquid, check clean.
+#[test]
+fn a_gas_volume_with_the_liquid_is_refused_at_its_pressure_call() {
+    let model = |volume: &str, medium: &str| {
+        format!(
+            r#"
+encapsulated package Wrong
+  import TFS = ThermoFluidStream;
+  import Thermal;
+  model M
+    TFS.Boundaries.Source source(redeclare package Medium = TFS.Media.{medium}, p0 = 2e5, T0 = 293.15);
+    TFS.Boundaries.{volume} volume(redeclare package Medium = TFS.Media.{medium}, V = 0.01);
+    TFS.Boundaries.Sink sink(redeclare package Medium = TFS.Media.{medium}, p0 = 1e5);
+    Thermal.Components.FixedTemperature wall(T = 300);
+  equation
+    connect(source.outlet, volume.inlet);
+    connect(volume.outlet, sink.inlet);
+    connect(wall.port, volume.heatPort);
+  end M;
+end Wrong;
+"#
+        )
+    };
+    let check = |text: String| {
+        let paths: Vec<std::path::PathBuf> =
+            TFS.iter().map(|p| super::export::repo().join(p)).collect();
+        let mut files = mofmu::loader::load_paths(&paths).expect("the examples load");
+        files.push(("Wrong.mo".to_string(), text));
+        let lib = mofmu::library::load_library(files);
+        assert!(lib.diagnostics.is_empty(), "{:?}", lib.diagnostics);
+        let diagnostics = mofmu::library::check_library(&lib);
+        (lib, diagnostics)
+    };
+    let (_, clean) = check(model("Volume", "SimpleAir"));
+    assert!(clean.is_empty(), "{clean:?}");
+    let (_, clean) = check(model("VolumeLiquid", "SimpleLiquidWater"));
+    assert!(clean.is_empty(), "{clean:?}");
+    let (lib, diagnostics) = check(model("Volume", "SimpleLiquidWater"));
+    let first = diagnostics.first().expect("an error");
+    assert_eq!(first.code, "MC128", "{diagnostics:?}");
+    assert!(
+        first
+            .message
+            .contains("ThermoFluidStream.Media.SimpleLiquidWater.pressure_du"),
+        "{}",
+        first.message
+    );
+    assert!(
+        lib.sources
+            .snippet(first.span)
+            .starts_with("Medium.pressure_du"),
+        "{}",
+        lib.sources.snippet(first.span)
     );
 }
 
