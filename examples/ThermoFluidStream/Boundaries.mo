@@ -11,7 +11,7 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     outlet.r = 0;
     outlet.L = L;
     outlet.p = p0;
-    outlet.h = Medium.specificEnthalpy_pT(p0, T0);
+    outlet.h = Medium.specificEnthalpy(Medium.setState_pTX(p0, T0));
   end Source;
 
   model Sink "Sink at a fixed pressure: closes a path and owns its mass flow rate"
@@ -39,9 +39,9 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     Interfaces.Inlet inlet;
     Interfaces.Outlet outlet;
     TI.HeatPortIn heatPort "Connect a Thermal boundary; with UA = 0 no heat flows";
-    parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy_pT(p_start, T_start) "Initial specific enthalpy";
-    parameter SI.Mass M_start = V*Medium.density_ph(p_start, h_start) "Initial mass";
-    parameter Units.InternalEnergy U_start = M_start*Medium.specificInternalEnergy_ph(p_start, h_start) "Initial internal energy";
+    parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy(Medium.setState_pTX(p_start, T_start)) "Initial specific enthalpy";
+    parameter SI.Mass M_start = V*Medium.density(Medium.setState_phX(p_start, h_start)) "Initial mass";
+    parameter Units.InternalEnergy U_start = M_start*Medium.specificInternalEnergy(Medium.setState_phX(p_start, h_start)) "Initial internal energy";
     B.ContinuousState M(unit = "kg", start = M_start) "Mass";
     B.ContinuousState U(unit = "J", start = U_start) "Internal energy";
     B.ContinuousState m_flow_in(unit = "kg/s", start = m_flow_0) "Mass flow rate through the inlet path";
@@ -54,7 +54,7 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
   equation
     p = Medium.pressure_du(M/V, U/M);
     h = Medium.specificEnthalpy_pu(p, U/M);
-    T = Medium.temperature_ph(p, h);
+    T = Medium.temperature(Medium.setState_phX(p, h));
     outlet.r = 0;
     outlet.L = L;
     outlet.p = p;
@@ -79,9 +79,9 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     parameter Units.Inertance L = 0.01 "Inertance of each port";
     parameter Units.MassFlowRate m_flow_0 = 0 "Initial inlet mass flow rate";
     parameter SI.ThermalConductance UA = 0 "Conductance U*A to the heat port";
-    parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy_pT(p_start, T_start) "Initial specific enthalpy";
+    parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy(Medium.setState_pTX(p_start, T_start)) "Initial specific enthalpy";
     parameter SI.Mass M_start = Medium.rho*V*(1 + (p_start - p_ref)/K) "Initial mass";
-    parameter Units.InternalEnergy U_start = M_start*Medium.specificInternalEnergy_ph(p_start, h_start) "Initial internal energy";
+    parameter Units.InternalEnergy U_start = M_start*Medium.specificInternalEnergy(Medium.setState_phX(p_start, h_start)) "Initial internal energy";
     Interfaces.Inlet inlet;
     Interfaces.Outlet outlet;
     TI.HeatPortIn heatPort "Connect a Thermal boundary; with UA = 0 no heat flows";
@@ -101,7 +101,7 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     // would carry the pressure in its ninth digit.
     M = Medium.rho*V*(1 + (p - p_ref)/K);
     h = Medium.specificEnthalpy_pu(p, U/M);
-    T = Medium.temperature_ph(p, h);
+    T = Medium.temperature(Medium.setState_phX(p, h));
     outlet.r = 0;
     outlet.L = L;
     outlet.p = p;

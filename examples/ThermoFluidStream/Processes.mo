@@ -20,8 +20,8 @@ package Processes "Components along a path: they pass the state on and add their
   equation
     m_flow = -outlet.m_flow;
     inlet.m_flow = m_flow;
-    rho_in = max(rho_min, Medium.density_ph(inlet.p, inlet.h));
-    mu_in = Medium.dynamicViscosity_ph(inlet.p, inlet.h);
+    rho_in = max(rho_min, Medium.density(Medium.setState_phX(inlet.p, inlet.h)));
+    mu_in = Medium.dynamicViscosity(Medium.setState_phX(inlet.p, inlet.h));
     dp = -(if law == Interfaces.PressureLoss.linearQuadratic then
              Functions.linearQuadraticPressureLoss(m_flow, k, k2)
            elseif law == Interfaces.PressureLoss.laminar then
@@ -62,7 +62,7 @@ package Processes "Components along a path: they pass the state on and add their
   equation
     m_flow = -outlet.m_flow;
     inlet.m_flow = m_flow;
-    rho_in = max(rho_min, Medium.density_ph(inlet.p, inlet.h));
+    rho_in = max(rho_min, Medium.density(Medium.setState_phX(inlet.p, inlet.h)));
     V_flow = m_flow/rho_in;
     V_flow_nominal = omega*V_r/(2*Modelica.Constants.pi);
     dp = k_p*(V_flow_nominal - V_flow);
@@ -84,7 +84,7 @@ package Processes "Components along a path: they pass the state on and add their
     parameter Units.AbsolutePressure p_start = 1e5 "Pressure at which T_start gives the initial enthalpy";
     parameter Units.Inertance L = 0.01 "Inertance of the cell";
     parameter SI.Density rho_min = 1e-10 "Lower bound of the density";
-    parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy_pT(p_start, T_start) "Initial specific enthalpy";
+    parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy(Medium.setState_pTX(p_start, T_start)) "Initial specific enthalpy";
     Interfaces.Inlet inlet;
     Interfaces.Outlet outlet;
     TI.HeatPortIn heatPort;
@@ -97,8 +97,8 @@ package Processes "Components along a path: they pass the state on and add their
   equation
     m_flow = -outlet.m_flow;
     inlet.m_flow = m_flow;
-    M = V*max(rho_min, Medium.density_ph(inlet.p, h));
-    T = Medium.temperature_ph(inlet.p, h);
+    M = V*max(rho_min, Medium.density(Medium.setState_phX(inlet.p, h)));
+    T = Medium.temperature(Medium.setState_phX(inlet.p, h));
     Q_flow = k*(heatPort.T - T);
     heatPort.Q_flow = Q_flow;
     h_in = noEvent(if m_flow >= 0 then inlet.h else h);

@@ -18,7 +18,7 @@ package Sensors "Sensors with Signal Blocks outputs"
     SB.RealOutput T(unit = "K") "Temperature";
   equation
     inlet.m_flow = 0;
-    T = Medium.temperature_ph(inlet.p, inlet.h);
+    T = Medium.temperature(Medium.setState_phX(inlet.p, inlet.h));
   end Temperature;
 
   model SpecificEnthalpy "Specific enthalpy of the stream"
