@@ -679,3 +679,35 @@ end Lib;
     let ds = recheck(&mut s, &renamed, true, "k renamed away");
     assert!(!ds.is_empty(), "a full check reports `Consts.k`");
 }
+
+/// A plain name in a class nested in a package that extends another is
+/// looked up outwards past that package when it does not declare the name
+/// (`Elaborator` goes on to the next enclosing class): so the class depends
+/// on every enclosing class that may declare it, not only on the first. A
+/// component `k` added to the outer package after the class turns the
+/// class's unknown `k` (MC022) into a use before the declaration (MC085).
+#[test]
+fn a_name_looked_up_past_a_package_that_extends_rechecks_with_the_outer_package() {
+    let text = "package P
+  package Base
+    constant Real c = 1;
+  end Base;
+  package Q
+    extends Base;
+    block B
+      output Real y;
+    equation
+      y = k;
+    end B;
+  end Q;
+  // k
+end P;
+";
+    let files: Files = vec![("P.mo".to_string(), text.to_string())];
+    let mut s = CheckSession::new();
+    let first = recheck(&mut s, &files, true, "first check");
+    assert_eq!(first.iter().map(|d| d.code).collect::<Vec<_>>(), ["MC022"]);
+    let added = edit(&files, "P.mo", "  // k", "  Real k;");
+    let after = recheck(&mut s, &added, true, "k added to P after Q");
+    assert_eq!(after.iter().map(|d| d.code).collect::<Vec<_>>(), ["MC085"]);
+}
