@@ -778,6 +778,15 @@ impl Elaborator<'_> {
                 let f = match self.callee(scope, func, a.span) {
                     Some(Ok(f)) => f,
                     Some(Err(d)) => return Err(d),
+                    // A name that denotes nothing is an unknown function,
+                    // not a value of the wrong kind.
+                    None if self
+                        .tree
+                        .lookup(func, Some(scope.class_id()), func.span)
+                        .is_err() =>
+                    {
+                        return Err(unknown_function(func));
+                    }
                     None => return Err(not_record()),
                 };
                 let Some(result) = f.results.first().filter(|r| !r.fields.is_empty()) else {
@@ -1087,4 +1096,16 @@ fn arrays(span: Span) -> Diagnostic {
         "array",
         "compute with scalars; pass array elements as scalar inputs",
     )
+}
+
+/// `MC023` at a called name that denotes no function.
+fn unknown_function(func: &ast::Name) -> Diagnostic {
+    let joined: Vec<&str> = func.parts.iter().map(|p| p.name.as_str()).collect();
+    Diagnostic::error(
+        "MC023",
+        func.span,
+        format!("unknown function `{}`", joined.join(".")),
+    )
+    .with_label("not a function declared before this call, nor a built-in")
+    .with_help("declare the function before the one that calls it, or use a built-in such as sin, exp, log, sqrt, abs, min, max")
 }
