@@ -511,3 +511,21 @@ fn cosim_connection_file_faults_are_diagnostics_at_their_line() {
         .expect("refused");
     assert_eq!(error.diagnostics[0].code, "CS002", "{error}");
 }
+
+/// `mofmu cosim` prints the connection file's faults at their line and exits with 1.
+#[test]
+fn cosim_command_reports_a_bad_file_with_exit_code_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.toml");
+    std::fs::write(&file, "step = 0.1\nconnections = [\"a.y -> b.u\"\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mofmu"))
+        .arg("cosim")
+        .arg(&file)
+        .output()
+        .expect("mofmu runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error[CS001]"), "{stderr}");
+    assert!(stderr.contains("bad.toml:2:"), "{stderr}");
+    assert!(!dir.path().join("bad.csv").exists());
+}
