@@ -126,7 +126,6 @@ pub fn simulate_co_simulation(
             inputs.apply_slopes(&mut instance, t)?;
         }
         if !instance.do_step(t, t_next - t)? {
-            progress.finish();
             let reached = instance.last_successful_time().unwrap_or(f64::NAN);
             let log: Vec<String> = instance.take_log().iter().map(|m| m.to_string()).collect();
             return Err(HarnessError::Integrator {

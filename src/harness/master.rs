@@ -64,7 +64,6 @@ impl Coupling {
             };
             for (index, instance) in instances.iter_mut().enumerate() {
                 if !instance.do_step(t, t_next - t)? {
-                    progress.finish();
                     let log: Vec<String> =
                         instance.take_log().iter().map(|m| m.to_string()).collect();
                     return Err(HarnessError::Integrator {
