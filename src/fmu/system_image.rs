@@ -381,10 +381,48 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 impl SystemImage {
     /// The resource's bytes with `guid`.
-    pub fn to_bytes(&self, guid: &str) -> Vec<u8> {
+    /// The length of [`SystemImage::to_bytes`]'s result, or a little more
+    /// (steps are counted at their largest fixed size): reserved at once,
+    /// a resource of tens of megabytes is never copied to grow.
+    fn size_hint(&self, guid: &str) -> usize {
         let names: usize = self.reals.iter().map(|r| r.name.len() + 4).sum();
+        let instances: usize = self
+            .instances
+            .iter()
+            .map(|i| 20 + i.name.len() + 4 * i.off.len() + 8 * i.ints.len() + i.own.len())
+            .sum();
+        let steps: usize = self
+            .steps
+            .iter()
+            .map(|s| match s {
+                StepRecord::Copy { sources, .. } => 25 + 9 * sources.len(),
+                _ => 13,
+            })
+            .sum();
+        let classes: usize = self.classes.iter().map(|c| 20 + c.name.len()).sum();
+        let balances: usize = self.balances.iter().map(|b| 12 + b.name.len()).sum();
+        let jacobian: usize = self
+            .jacobian
+            .iter()
+            .map(|r| 4 + 4 * r.as_ref().map_or(0, Vec::len))
+            .sum();
+        let tables = 12 * self.integers.len() + 5 * self.booleans.len() + 8 * self.states.len();
+        128 + guid.len()
+            + self.model_identifier.len()
+            + classes
+            + self.reals.len() * 9
+            + names
+            + tables
+            + instances
+            + steps
+            + balances
+            + jacobian
+    }
+
+    pub fn to_bytes(&self, guid: &str) -> Vec<u8> {
+        let hint = self.size_hint(guid);
         let mut w = Writer {
-            bytes: Vec::with_capacity(64 + self.reals.len() * 9 + names),
+            bytes: Vec::with_capacity(hint),
         };
         w.bytes.extend_from_slice(MAGIC);
         w.u32(VERSION);
@@ -530,6 +568,7 @@ impl SystemImage {
         }
         let sum = fnv1a(&w.bytes);
         w.bytes.extend_from_slice(&sum.to_le_bytes());
+        debug_assert!(w.bytes.len() <= hint, "the size hint covers the resource");
         w.bytes
     }
 }
