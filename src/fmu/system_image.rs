@@ -633,6 +633,72 @@ mod tests {
         assert_eq!(&bytes[end - expected.len()..end], expected.as_slice());
     }
 
+    /// The capacity reserved for the bytes covers every table, so a large
+    /// resource is written without growing (and copying) its buffer; it
+    /// overshoots by the unused room of the smaller steps only.
+    #[test]
+    fn the_size_hint_covers_every_table() {
+        let image = SystemImage {
+            model_identifier: "Model".into(),
+            classes: vec![ClassRecord {
+                name: "A.B".into(),
+                n_blocks: 1,
+                n_slots: 2,
+                n_ints: 1,
+                n_own: 3,
+            }],
+            reals: (0..5)
+                .map(|i| RealRecord {
+                    start: Some(f64::from(i)),
+                    kind: 8,
+                    name: format!("x[{i}]"),
+                })
+                .collect(),
+            integers: vec![4, 5],
+            booleans: vec![true],
+            integer_reals: vec![NOT_IN_R, 3],
+            boolean_reals: vec![NOT_IN_R],
+            states: vec![1, 2],
+            derivatives: vec![3, 4],
+            instances: (0..3)
+                .map(|i| InstanceRecord {
+                    class: 0,
+                    name: format!("a[{i}]"),
+                    relation_base: 0,
+                    indicator_base: 0,
+                    off: vec![1, 2],
+                    ints: vec![7],
+                    own: vec![0, 1, 0],
+                })
+                .collect(),
+            steps: vec![
+                StepRecord::Time { target: 0 },
+                StepRecord::Repeat { count: 3, body: 2 },
+                block(0, 0),
+                copy(1, &[(2, false), (3, true)]),
+            ],
+            balances: vec![BalanceRecord {
+                balance: 1,
+                residual: 2,
+                name: "r".into(),
+            }],
+            jacobian: vec![Some(vec![0, 1]), None],
+            ..SystemImage::default()
+        };
+        let bytes = image.to_bytes("{g}");
+        let hint = image.size_hint("{g}");
+        assert!(
+            bytes.len() <= hint,
+            "{} bytes, {hint} reserved",
+            bytes.len()
+        );
+        assert!(
+            hint - bytes.len() <= 128 + 3 * 8,
+            "{} bytes, {hint} reserved",
+            bytes.len()
+        );
+    }
+
     fn copy(target: u32, sources: &[(u32, bool)]) -> StepRecord {
         StepRecord::Copy {
             target,
