@@ -178,4 +178,33 @@ package Topology "Where paths divide and meet: a splitter closed by declared tea
     end for;
   end JunctionN;
 
+  model JunctionT2 "Two streams into one: JunctionN with N = 2 behind two named inlets"
+    // The published T variants (JunctionT1, JunctionT2) are JunctionN with
+    // N = 2 and differ only in where a diagram draws their ports; Lite has
+    // no diagrams, so one class stands for both.
+    parameter Units.Inertance L = 0.01 "Inertance of each junction port";
+    parameter Units.MassFlowRate m_flow_eps = 0.01 "Regularisation of the mixing weights at zero flow";
+    parameter Units.MassFlowRate m_flow_0 = 0 "Initial mass flow rate of inlet path A";
+    Interfaces.Inlet inletA "Closed here: its flow is a state of the junction";
+    Interfaces.Inlet inletB "Continues into the outlet path";
+    Interfaces.Outlet outlet;
+    JunctionN junction(N = 2, L = L, m_flow_eps = m_flow_eps, m_flow_0 = m_flow_0);
+  equation
+    connect(inletA, junction.inlet[1]);
+    connect(inletB, junction.inlet[2]);
+    connect(junction.outlet, outlet);
+  end JunctionT2;
+
+  model SplitterT2 "One stream into two: SplitterN with N = 2 behind two named outlets"
+    parameter Units.Inertance L = 0.01 "Inertance of the splitter, counted into the inlet path";
+    Interfaces.Inlet inlet;
+    Interfaces.Outlet outletA;
+    Interfaces.Outlet outletB;
+    SplitterN splitter(N = 2, L = L);
+  equation
+    connect(inlet, splitter.inlet);
+    connect(splitter.outlet[1], outletA);
+    connect(splitter.outlet[2], outletB);
+  end SplitterT2;
+
 end Topology;

@@ -228,6 +228,65 @@ fn junction_n_and_splitter_n_follow_the_published_equations() {
     );
 }
 
+/// The T variants (`SplitterT2`, `JunctionT2`) are the N classes with N = 2
+/// behind two named ports: wrappers whose flows, with their carried
+/// derivatives, come through their connects. Examples.Splitter and
+/// Examples.Junction built from them end at the same references.
+#[test]
+fn t_variants_wrap_the_n_classes() {
+    let mut files = TFS.to_vec();
+    files.push("test_data/thermofluid/TVariants.mo");
+    let lib = library(&files);
+    let diagnostics = mofmu::library::check_library(&lib);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    for (model, stem, pairs) in [
+        (
+            "TVariants.Splitter",
+            "TFS_Splitter",
+            &[
+                ("sinkA.m_flow", "sinkA.m_flow"),
+                ("sinkB.m_flow", "sinkB.m_flow"),
+            ],
+        ),
+        (
+            "TVariants.Junction",
+            "TFS_Junction",
+            &[
+                ("junction.junction.m[1]", "junction.mA"),
+                ("sink.m_flow", "sink.m_flow"),
+            ],
+        ),
+    ] {
+        let out = export(&lib, model, &[]);
+        assert_eq!(
+            n_balances(&out.system_resource),
+            u32::from(model.ends_with("Splitter"))
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("t2.fmu");
+        package(&out, &path, &shared_cache());
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(20.0),
+            relative_tolerance: Some(1e-8),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        let reference = reference_end(stem);
+        for (name, reference_name) in pairs {
+            let expected = reference
+                .iter()
+                .find(|(n, _)| n == reference_name)
+                .unwrap_or_else(|| panic!("{stem} has {reference_name}"))
+                .1;
+            let value = last(&result, name);
+            assert!(
+                ((value - expected) / expected).abs() < 1e-6,
+                "{model} {name}: {value} vs {expected}"
+            );
+        }
+    }
+}
+
 /// Every example's FMU: one balance per splitter, none else; the junction
 /// of the cooling loop no longer couples with the splitter.
 #[test]
