@@ -347,6 +347,23 @@ def acc2_two_vessels(t: np.ndarray) -> dict[str, np.ndarray]:
         return t_inf + (t0 - t_inf) * np.exp(-g * t / (rho * v * cp))
 
     return {"w.T": vessel(4184.0, 995.0), "a.T": vessel(1900.0, 870.0)}
+def acc_medium_functions(t: np.ndarray) -> dict[str, np.ndarray]:
+    # test_data/language/AccMediumFunctions.mo: h' = (Q - G*(T - T_amb))/m
+    # with T = T_ref + h/cp (each liquid's temperature(h)), h(0) =
+    # cp*(T0 - T_ref), so m*cp*T' = Q - G*(T - T_amb):
+    # T(t) = T_inf + (T0 - T_inf) exp(-G t/(m cp)), T_inf = T_amb + Q/G;
+    # water cp = 4184, oil cp = 1900; C = m*cp (the inherited function).
+    m, q, g, t_amb, t0, t_ref = 10.0, 500.0, 20.0, 293.15, 293.15, 273.15
+    t_inf = t_amb + q / g
+    out: dict[str, np.ndarray] = {}
+    for name, cp in (("w", 4184.0), ("o", 1900.0)):
+        temp = t_inf + (t0 - t_inf) * np.exp(-g * t / (m * cp))
+        out[f"{name}.T"] = temp
+        out[f"{name}.h"] = cp * (temp - t_ref)
+        out[f"{name}.C"] = np.full_like(t, m * cp)
+    return out
+
+
 def acc3_clip(clip: bool) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
     """Acc3.Clip: u = exp(-t); with clipping y = max(u, 0.5) (the clip
     starts at the state event t = ln 2), removed = y - u; x integrates y."""
@@ -568,6 +585,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "RodHeating_n10": rod_heating(10),
     "RodHeating_n100": rod_heating(100),
     "Acc2_TwoVessels": acc2_two_vessels,
+    "AccMediumFunctions_TwoVessels": acc_medium_functions,
     "Acc3_Clip": acc3_clip(True),
     "Acc3_Clip_noclip": acc3_clip(False),
     "Acc6_Room": acc6_room(1.0),

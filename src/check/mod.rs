@@ -135,7 +135,10 @@ impl Checker {
                 ),
             }
         }
-        if body.sections.is_empty() {
+        // A partial function declares inputs and outputs only; a package
+        // that extends its package implements it (`redeclare function
+        // extends`), and a call of it unimplemented is MC128.
+        if body.sections.is_empty() && class.prefixes.partial.is_none() {
             self.diags.push(
                 Diagnostic::error(
                     "MC117",
@@ -219,9 +222,13 @@ impl Checker {
                 prefixes, class, ..
             } => {
                 // A replaceable class is admitted (it makes specialisations);
-                // a `redeclare` element is not.
+                // a `redeclare` element is not, except the implementation of
+                // an inherited function, `redeclare function extends f`.
                 let mut prefixes = prefixes.clone();
                 prefixes.replaceable = None;
+                if class.class_extension().is_some() {
+                    prefixes.redeclare = None;
+                }
                 self.element_prefixes(&prefixes);
                 self.class(class, encapsulated);
             }

@@ -348,10 +348,12 @@ impl Pass<'_> {
                     self.resolution(id, tree.lookup(&prefix, None, imp.span), imp.span, h)?;
                 }
             }
+            // The elaborator goes on outwards when a class that may declare
+            // the name turns out not to (it only extends a class, or its
+            // declaration does not elaborate): every such class is read.
             if cur != id && node.may_declare_component(name) {
                 field(h, name.as_bytes());
                 self.resolution(id, Ok(Resolved::Class(cur)), node.def.span, h)?;
-                return Ok(());
             }
         }
         Ok(())

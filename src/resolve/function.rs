@@ -604,6 +604,25 @@ impl Elaborator<'_> {
             }
             _ => return None,
         }
+        if node.def.prefixes.partial.is_some() {
+            let parent = node.parent.map(|p| self.tree.get(p));
+            let package = parent.map_or(String::new(), |p| p.qualified.clone());
+            let mut d = function_error(
+                "MC128",
+                func.span,
+                format!(
+                    "function `{}` is partial: `{package}` does not implement it",
+                    node.qualified
+                ),
+                "call of a partial function",
+                &format!(
+                    "implement it in `{package}` with `redeclare function extends {} algorithm ... end {};`, or call it through a package that implements it",
+                    node.name, node.name
+                ),
+            );
+            d = d.with_note(node.def.name.span, "declared partial here");
+            return Some(Err(d));
+        }
         if self.fn_in_progress.contains(&callee) {
             return Some(Err(function_error(
                 "MC070",

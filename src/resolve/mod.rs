@@ -14,6 +14,7 @@ pub mod model;
 pub mod modifier;
 mod names;
 mod package_constants;
+mod package_functions;
 mod specialise;
 pub mod tree;
 

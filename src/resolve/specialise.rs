@@ -307,10 +307,49 @@ fn collect(
             Element::Class {
                 class, visibility, ..
             } if *visibility == crate::syntax::ast::Visibility::Public => {
-                out.insert(
-                    class.name.name.clone(),
-                    (format!("a {}", class.kind.keyword()), class.name.span),
-                );
+                // A function's inputs and outputs are part of what a
+                // redeclared package must keep.
+                let what = match tree
+                    .get(id)
+                    .children
+                    .iter()
+                    .find(|k| tree.get(**k).name == class.name.name)
+                {
+                    Some(&k) if class.kind == crate::syntax::ast::ClassKind::Function => {
+                        let mut params = Vec::new();
+                        signature(tree, k, &mut params, 0);
+                        format!("a function ({})", params.join(", "))
+                    }
+                    _ => format!("a {}", class.kind.keyword()),
+                };
+                out.insert(class.name.name.clone(), (what, class.name.span));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The inputs and outputs of function `id` (its bases' first), as
+/// `input Real h`, in declaration order.
+fn signature(tree: &ClassTree, id: ClassId, out: &mut Vec<String>, depth: usize) {
+    let ClassBody::Long(body) = &tree.get(id).def.body else {
+        return;
+    };
+    for e in &body.elements {
+        match e {
+            Element::Extends(x) if depth < 32 => {
+                if let Ok(Resolved::Class(b)) = tree.lookup(&x.name, Some(id), x.span) {
+                    signature(tree, b, out, depth + 1);
+                }
+            }
+            Element::Component(c) => {
+                let role = match (&c.prefixes.input, &c.prefixes.output) {
+                    (Some(_), _) => "input",
+                    (_, Some(_)) => "output",
+                    _ => continue,
+                };
+                let ty = predefined(tree, &c.type_name, id, c.span);
+                out.push(format!("{role} {ty} {}", c.name.name));
             }
             _ => {}
         }

@@ -150,6 +150,7 @@ impl ClassTree {
                 tree.add(std::sync::Arc::new(class.clone()), parent, &mut diags);
             }
         }
+        super::package_functions::run(&mut tree, &mut diags);
         super::specialise::run(&mut tree, &mut diags);
         (tree, diags)
     }
@@ -291,11 +292,23 @@ impl ClassTree {
 
     /// Resolves a type or class name used at `at` inside class `scope`.
     /// Only what is declared before `at` is visible (no look-ahead).
+    /// A part after a short class (`Medium.temperature` where `Medium =
+    /// Media.Water`) is looked up in the long class it stands for.
     pub fn lookup(
         &self,
         name: &Name,
         scope: Option<ClassId>,
         at: Span,
+    ) -> Result<Resolved, Diagnostic> {
+        self.lookup_in(name, scope, at, true)
+    }
+
+    fn lookup_in(
+        &self,
+        name: &Name,
+        scope: Option<ClassId>,
+        at: Span,
+        through_aliases: bool,
     ) -> Result<Resolved, Diagnostic> {
         let first = &name.parts[0];
         if name.parts.len() == 1 {
@@ -312,12 +325,52 @@ impl ClassTree {
             return Err(self.not_found(name, 0, scope, at));
         };
         for (i, part) in name.parts.iter().enumerate().skip(1) {
-            match self.child_before(Some(cur), &part.name, at) {
+            let found = self.child_before(Some(cur), &part.name, at).or_else(|| {
+                let long = self.alias_target(cur).filter(|_| through_aliases)?;
+                self.child_before(Some(long), &part.name, at)
+            });
+            match found {
                 Some(c) => cur = c,
                 None => return Err(self.not_found(name, i, scope, at)),
             }
         }
         Ok(Resolved::Class(cur))
+    }
+
+    /// The long class a short class stands for, its base looked up without
+    /// following aliases inside it (so a cycle of aliases ends).
+    fn alias_target(&self, id: ClassId) -> Option<ClassId> {
+        let mut cur = id;
+        for _ in 0..64 {
+            let node = self.get(cur);
+            let ClassBody::Short(short) = &node.def.body else {
+                return (cur != id).then_some(cur);
+            };
+            match self.lookup_in(&short.base, node.parent, short.base.span, false) {
+                Ok(Resolved::Class(c)) => cur = c,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Adds `def`, a function that package `package` inherits from a base
+    /// and does not declare, as a class of the package
+    /// (`Media.Water.specificEnthalpy`): its plain names then find the
+    /// package's constants (`resolve::package_functions`).
+    pub(super) fn add_inherited(&mut self, package: ClassId, base: ClassId) -> ClassId {
+        let from = self.get(base).clone();
+        let id = ClassId(self.classes.len() as u32);
+        self.by_name.entry(from.name.clone()).or_default().push(id);
+        self.classes.push(ClassNode {
+            qualified: format!("{}.{}", self.get(package).qualified, from.name),
+            parent: Some(package),
+            children: Vec::new(),
+            specialisation: None,
+            ..from
+        });
+        self.classes[package.0 as usize].children.push(id);
+        id
     }
 
     /// The class as written that `id` specialises (`id` itself when it is

@@ -109,6 +109,28 @@ pub struct ClassDef {
     pub span: Span,
 }
 
+impl ClassDef {
+    /// The `extends f` of a class extension `function extends f ... end f;`
+    /// (the parser makes it the first element): the function `f` that the
+    /// enclosing package inherits, extended.
+    pub fn class_extension(&self) -> Option<&Extends> {
+        let ClassBody::Long(body) = &self.body else {
+            return None;
+        };
+        match body.elements.first() {
+            Some(Element::Extends(x))
+                if self.kind == ClassKind::Function
+                    && !x.name.global
+                    && x.name.parts.len() == 1
+                    && x.name.parts[0].name == self.name.name =>
+            {
+                Some(x)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// `annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-6,
 /// Interval = 0.01))` of a class. Each value is kept when it is a number
 /// literal (with an optional sign); any other value is left out, as every

@@ -719,8 +719,11 @@ impl Parser<'_> {
         }
     }
 
-    /// `model extends Base(mods) ... end Base;` (class extension, kept only
-    /// as unsupported).
+    /// `redeclare function extends f ... end f;` (a class extension): a
+    /// function whose first element is `extends f`, the function `f` the
+    /// enclosing package inherits (the class tree resolves it there:
+    /// `resolve::package_functions`). Any other class extension is kept
+    /// only as unsupported.
     fn class_extends(
         &mut self,
         start: u32,
@@ -732,15 +735,35 @@ impl Parser<'_> {
         self.bump();
         let name = self.ident("the name of the class to extend")?;
         let unsupported_span = self.span_from(extends_start);
-        if self.at(Tok::LParen) {
-            self.class_modification()?;
-        }
+        let modification = if self.at(Tok::LParen) {
+            self.class_modification()?
+        } else {
+            Vec::new()
+        };
         let description = self.string_comment()?;
-        self.composition();
-        self.class_end(&name)?;
-        let body = ClassBody::Unsupported {
-            what: "class extension (`extends` after the class keyword)".to_string(),
-            span: unsupported_span,
+        let mut composition = self.composition();
+        let end_name = self.class_end(&name)?;
+        let body = if kind == ClassKind::Function {
+            let base = Element::Extends(Extends {
+                visibility: Visibility::Public,
+                name: Name {
+                    global: false,
+                    parts: vec![name.clone()],
+                    span: name.span,
+                },
+                modification,
+                span: unsupported_span,
+            });
+            composition.elements.insert(0, base);
+            ClassBody::Long(LongBody {
+                end_name,
+                ..composition
+            })
+        } else {
+            ClassBody::Unsupported {
+                what: "class extension (`extends` after the class keyword)".to_string(),
+                span: unsupported_span,
+            }
         };
         self.class_semicolon(&body)?;
         Ok(ClassDef {

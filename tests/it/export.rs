@@ -1160,6 +1160,58 @@ fn acc2_a_redeclared_medium_exports_one_kernel_per_specialisation() {
         assert!(error < 1e-6, "{name}: {last} vs {expected}");
     }
 }
+/// Functions through a replaceable package (`AccMediumFunctions`): one
+/// kernel per specialisation, and each vessel's enthalpy, reached through
+/// `Medium.temperature(h)` of its own liquid, matches the closed form of
+/// m*cp*T' = Q - G*(T - T_amb) at 3000 s when loaded back.
+#[test]
+fn medium_functions_through_a_replaceable_package_match_the_closed_form() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccMediumFunctions.mo",
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let out = export(&lib, "AccMediumFunctions.TwoVessels", &[]);
+    let mut classes: Vec<&str> = out.kernels.iter().map(|k| k.qualified.as_str()).collect();
+    classes.sort();
+    assert_eq!(
+        classes,
+        [
+            "AccMediumFunctions.TwoVessels",
+            "AccMediumFunctions.Vessel",
+            "AccMediumFunctions.Vessel(Medium = AccMediumFunctions.Media.Oil)"
+        ]
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("AccMediumFunctions.fmu");
+    package(&out, &path, &shared_cache());
+    let options = mofmu::harness::SimOptions {
+        stop_time: Some(3000.0),
+        relative_tolerance: Some(ROUND_TRIP_RTOL),
+        output: ["w.T", "w.h", "o.T", "o.h"].map(String::from).to_vec(),
+        ..mofmu::harness::SimOptions::default()
+    };
+    let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+    let temperature = |cp: f64| {
+        let t_inf = 293.15 + 500.0 / 20.0;
+        t_inf + (293.15 - t_inf) * (-20.0 * 3000.0 / (10.0 * cp)).exp()
+    };
+    for (name, cp) in [("w", 4184.0), ("o", 1900.0)] {
+        let t = temperature(cp);
+        for (var, expected) in [("T", t), ("h", cp * (t - 273.15))] {
+            let column = format!("{name}.{var}");
+            let last = *result
+                .column(&column)
+                .expect("recorded")
+                .last()
+                .expect("rows");
+            let error = (last - expected).abs() / expected;
+            assert!(error < 1e-6, "{column}: {last} vs {expected}");
+        }
+    }
+}
+
 /// Arrays of connectors: `AccConnArrays` checks clean, exports with every
 /// element a connector of its own (`hub.ports[2].T`), and matches the
 /// reference of `make_references.py` (matrix exponential of the textbook

@@ -311,3 +311,55 @@ fn directional_derivatives_through_a_record_returning_function_match_central_dif
     let entries = check_fmu(&path, "AccMedium.HeatedGas").unwrap_or_else(|e| panic!("{e}"));
     assert!(entries > 0, "no directional derivative checked");
 }
+
+const MEDIUM_FUNCTIONS: [&str; 3] = [
+    "examples/Base.mo",
+    "examples/Thermal",
+    "test_data/language/AccMediumFunctions.mo",
+];
+
+/// Functions through a replaceable package: each vessel's specialisation
+/// calls its medium's functions, the partial ones implemented by
+/// `redeclare function extends` and the inherited one (`heatCapacity`)
+/// specialised to each medium's `cp`; each concrete function is one C unit
+/// under its own symbol, and the partial package's own functions none.
+#[test]
+fn functions_through_a_replaceable_package_compile_once_per_medium() {
+    let lib = library(&MEDIUM_FUNCTIONS);
+    let diags = check_library(&lib);
+    assert!(diags.is_empty(), "{diags:?}");
+    let out = export(&lib, "AccMediumFunctions.TwoVessels", &[]);
+    let mut names: Vec<String> = out
+        .functions
+        .iter()
+        .map(|f| {
+            f.file_name
+                .rsplit_once('_')
+                .expect("hash suffix")
+                .0
+                .to_string()
+        })
+        .collect();
+    names.sort();
+    let expected: Vec<String> = ["Oil", "Water"]
+        .iter()
+        .flat_map(|m| {
+            ["heatCapacity", "specificEnthalpy", "temperature"]
+                .map(|f| format!("F_AccMediumFunctions_Media_{m}_{f}"))
+        })
+        .collect();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn directional_derivatives_through_a_replaceable_packages_functions_match_central_differences() {
+    let lib = library(&MEDIUM_FUNCTIONS);
+    let out = export(&lib, "AccMediumFunctions.TwoVessels", &[]);
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("functions")
+        .join("MediumFunctions.fmu");
+    package(&out, &path, &shared_cache());
+    let entries =
+        check_fmu(&path, "AccMediumFunctions.TwoVessels").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(entries, 4, "a 2x2 Jacobian");
+}

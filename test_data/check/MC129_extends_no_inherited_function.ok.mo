@@ -1,0 +1,18 @@
+package P
+  package Media
+    partial package PartialLiquid
+      constant Real cp(unit = "J/(kg.K)");
+      replaceable partial function temperature "T(h)"
+        input Real h(unit = "J/kg");
+        output Real T(unit = "K");
+      end temperature;
+    end PartialLiquid;
+    package Water
+      extends PartialLiquid(cp = 4184);
+      redeclare function extends temperature
+      algorithm
+        T := 273.15 + h/cp;
+      end temperature;
+    end Water;
+  end Media;
+end P;
