@@ -14,7 +14,8 @@ pub enum Severity {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
-    /// Stable code: `MS…` syntax, `MC…` compliance, `UC…` units, `MX…` export.
+    /// Stable code: `MS…` syntax, `MC…` compliance, `UC…` units, `MX…` export,
+    /// `CS…` the connection file of `mofmu cosim`.
     pub code: &'static str,
     pub severity: Severity,
     pub message: String,

@@ -59,6 +59,16 @@ enum ExportInterface {
     Both,
 }
 
+/// How `cosim` moves an input between communication points.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum CosimExtrapolation {
+    /// Zero-order hold: the output's value at the last communication point.
+    Hold,
+    /// First order: the output's value and derivative
+    /// (fmi2GetRealOutputDerivatives -> fmi2SetRealInputDerivatives).
+    Linear,
+}
+
 /// The FMI interface `simulate` drives.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum SimulateInterface {
@@ -140,6 +150,39 @@ enum Command {
         /// <Model>_ref.opt); default: stop time / 500.
         #[arg(long, value_name = "H", requires = "cross_check")]
         output_interval: Option<f64>,
+    },
+    /// Couple the Co-Simulation sides of two or more FMUs through a
+    /// connection file (TOML, docs/cosim.md) with a fixed communication
+    /// step, and write the results as CSV. Exit 0 on success, 1 when the
+    /// connection file has errors, 2 when a run fails.
+    Cosim {
+        /// The connection file: `[[fmu]]` tables (name, path, parameters),
+        /// `connections = ["a.y -> b.u", ...]` and the run's settings.
+        file: PathBuf,
+        /// Start time (default: the file's `start`, else the first FMU's
+        /// DefaultExperiment StartTime, else 0).
+        #[arg(long, value_name = "T0")]
+        start_time: Option<f64>,
+        /// Stop time (default: the file's `stop`, else the first FMU's
+        /// DefaultExperiment StopTime, else start + 1).
+        #[arg(long, value_name = "T")]
+        stop_time: Option<f64>,
+        /// The fixed communication step (default: the file's `step`, else
+        /// (stop - start) / 500).
+        #[arg(long, value_name = "H")]
+        step: Option<f64>,
+        /// How inputs move over a step (default: the file's
+        /// `extrapolation`, else `hold`).
+        #[arg(long, value_enum)]
+        extrapolation: Option<CosimExtrapolation>,
+        /// Relative tolerance passed to every FMU's fmi2SetupExperiment
+        /// (default: the file's `tolerance`, else none: each FMU's own).
+        #[arg(long, value_name = "RTOL")]
+        tolerance: Option<f64>,
+        /// Where to write the CSV (default: next to the connection file,
+        /// .csv).
+        #[arg(short = 'o', long)]
+        output: Option<PathBuf>,
     },
     /// Compare a result with a reference inside csv-compare's tube; exit 0
     /// when every signal passes, 1 when one fails, 2 when an input cannot
@@ -515,6 +558,53 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 plot_result(&fmu, &result, &plot)?;
                 println!("plotted -> {}", plot.display());
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Cosim {
+            file,
+            start_time,
+            stop_time,
+            step,
+            extrapolation,
+            tolerance,
+            output,
+        } => {
+            let overrides = mofmu::harness::Overrides {
+                start: start_time,
+                stop: stop_time,
+                step,
+                extrapolation: extrapolation.map(|e| match e {
+                    CosimExtrapolation::Hold => mofmu::harness::Extrapolation::Hold,
+                    CosimExtrapolation::Linear => mofmu::harness::Extrapolation::Linear,
+                }),
+                tolerance,
+            };
+            let coupling = match mofmu::harness::Coupling::load(&file, &overrides) {
+                Ok(coupling) => coupling,
+                Err(e) => {
+                    let color = std::io::stderr().is_terminal();
+                    for diagnostic in &e.diagnostics {
+                        eprint!("{}", diagnostic.render_human(&e.sources, color));
+                    }
+                    eprintln!(
+                        "error: {} error(s) in {}",
+                        e.diagnostics.len(),
+                        file.display()
+                    );
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            let result = coupling.run(std::io::stderr().is_terminal())?;
+            let csv = output.unwrap_or_else(|| file.with_extension("csv"));
+            result.write_csv(&csv)?;
+            println!(
+                "co-simulated {} FMUs of {} -> {} ({} rows, {} columns)",
+                coupling.fmus.len(),
+                file.display(),
+                csv.display(),
+                result.rows.len(),
+                result.names.len()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Compare {

@@ -115,6 +115,16 @@ enum {
 typedef void (*mofmu_block_fn)(double *R, const mofmu_inst *in, mofmu_ctx *ctx);
 typedef void (*mofmu_tangent_fn)(const double *R, double *dR, const mofmu_inst *in,
                                  mofmu_ctx *ctx);
+/* A block (its tangent) over a run of `count` instances of its class: the
+ * first is `in0`, each next one `inst_stride` records on, with every
+ * variable `real_stride` reals on and the same Integer parameters (the
+ * runtime checks both). One loop of the block's code, round after round,
+ * bit-identical to calling the block on each instance in turn. */
+typedef void (*mofmu_block_n_fn)(double *R, const mofmu_inst *in0, size_t count,
+                                 ptrdiff_t inst_stride, ptrdiff_t real_stride, mofmu_ctx *ctx);
+typedef void (*mofmu_tangent_n_fn)(const double *R, double *dR, const mofmu_inst *in0,
+                                   size_t count, ptrdiff_t inst_stride, ptrdiff_t real_stride,
+                                   mofmu_ctx *ctx);
 
 typedef struct mofmu_class {
     /* Qualified Modelica name, for messages and to match the resource. */
@@ -134,6 +144,11 @@ typedef struct mofmu_class {
     uint32_t n_slots;
     uint32_t n_ints;
     uint32_t n_own;
+    /* The blocks' and tangents' batched entries, in the same numbering
+     * (NULL when there are none: the runtime then calls the blocks one
+     * instance at a time). */
+    const mofmu_block_n_fn *blocks_n;
+    const mofmu_tangent_n_fn *tangents_n;
 } mofmu_class;
 
 extern const char mofmu_model_identifier[];
@@ -171,6 +186,15 @@ typedef struct mofmu_step {
     mofmu_block_fn fn;
     mofmu_tangent_fn tangent;
     const mofmu_inst *inst;
+    /* BLOCK alone in a repeat whose instances lie `real_stride` reals apart
+     * (found at loading): the batched entries that run the whole repeat,
+     * else NULL. REPEAT: nonzero when its body of copies may run step by
+     * step, each over every round (no step writes what another reads or
+     * writes), instead of round by round. */
+    mofmu_block_n_fn fn_n;
+    mofmu_tangent_n_fn tangent_n;
+    ptrdiff_t real_stride;
+    int by_step;
 } mofmu_step;
 
 typedef struct mofmu_system {

@@ -228,6 +228,12 @@ typedef struct {
      * they are copied as one block instead of element by element. */
     long states_at;
     long derivatives_at;
+    /* When they are not consecutive but lie a constant stride apart (an
+     * array of components: one state per element), the first and the
+     * stride (else 0): they are copied by one strided loop instead of
+     * through the reference tables. */
+    size_t states_first, states_stride;
+    size_t derivatives_first, derivatives_stride;
     /* The outputs lie in R[outputs_from, outputs_to): the finiteness check
      * after an evaluation looks only there for them. */
     size_t outputs_from, outputs_to;
@@ -859,6 +865,111 @@ static const char *parse_schedule(mofmu_system *sys, Reader *r)
     return NULL;
 }
 
+/* Whether the `count` instances of a block alone in a repeat lie in R as
+ * the first one shifted by a constant stride (every slot offset advancing
+ * by the same number of reals per round) with the same Integer parameters:
+ * then the kernel's batched entry runs the repeat (st->fn_n). */
+static void plan_batched_block(const mofmu_system *sys, mofmu_step *st, uint32_t count)
+{
+    const mofmu_class *k = &mofmu_classes[sys->instance_class[st->instance]];
+    const mofmu_inst *first = st->inst;
+    int64_t d = 0;
+    uint32_t c;
+    size_t j;
+    if (k->blocks_n == NULL || k->tangents_n == NULL || count < 2) {
+        return;
+    }
+    if (k->n_slots > 0) {
+        d = (int64_t)first[st->stride].off[0] - first->off[0];
+    }
+    for (c = 1; c < count; c++) {
+        const mofmu_inst *in = first + (int64_t)st->stride * c;
+        for (j = 0; j < k->n_slots; j++) {
+            if ((int64_t)in->off[j] != (int64_t)first->off[j] + d * c) {
+                return;
+            }
+        }
+        for (j = 0; j < k->n_ints; j++) {
+            if (in->ints[j] != first->ints[j]) {
+                return;
+            }
+        }
+    }
+    st->fn_n = k->blocks_n[st->block];
+    st->tangent_n = k->tangents_n[st->block];
+    st->real_stride = (ptrdiff_t)d;
+}
+
+/* Whether the progressions a + r*s and b + q*t (r, q below `count`) meet;
+ * with different strides, whether their ranges overlap (conservative). */
+static int progressions_meet(int64_t a, int64_t s, int64_t b, int64_t t, uint32_t count)
+{
+    int64_t a_lo, a_hi, b_lo, b_hi, span = (int64_t)count - 1;
+    if (s == t) {
+        if (s == 0) {
+            return a == b;
+        }
+        return (b - a) % s == 0 && (b - a) / s <= span && (a - b) / s <= span;
+    }
+    a_lo = s < 0 ? a + s * span : a;
+    a_hi = s < 0 ? a : a + s * span;
+    b_lo = t < 0 ? b + t * span : b;
+    b_hi = t < 0 ? b : b + t * span;
+    return a_lo <= b_hi && b_lo <= a_hi;
+}
+
+/* Whether a repeat's body of scalar copies may run step by step, each
+ * over every round: no step writes what another step reads or writes, in
+ * any round, so the order of the rounds' steps cannot matter. */
+static int copies_commute(const mofmu_system *sys, const mofmu_step *body, uint32_t n,
+                          uint32_t count)
+{
+    uint32_t a, b, k;
+    for (a = 0; a < n; a++) {
+        if (body[a].tag != MOFMU_STEP_COPY || body[a].len != 1) {
+            return 0;
+        }
+    }
+    for (a = 0; a < n; a++) {
+        for (b = 0; b < n; b++) {
+            const mofmu_step *w = &body[a], *o = &body[b];
+            if (a == b) {
+                continue;
+            }
+            if (progressions_meet(w->target, w->stride, o->target, o->stride, count)) {
+                return 0;
+            }
+            for (k = 0; k < o->n_sources; k++) {
+                if (progressions_meet(w->target, w->stride,
+                                      sys->source_offset[o->first_source + k],
+                                      sys->source_stride[o->first_source + k], count)) {
+                    return 0;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* How each repeat runs: a block alone through its kernel's batched entry,
+ * a body of commuting copies step by step (see run_repeat). */
+static void plan_repeats(mofmu_system *sys)
+{
+    size_t i;
+    for (i = 0; i < sys->n_steps; i++) {
+        mofmu_step *rep = &sys->steps[i];
+        if (rep->tag != MOFMU_STEP_REPEAT) {
+            continue;
+        }
+        if (rep->body == 1 && rep[1].tag == MOFMU_STEP_BLOCK) {
+            plan_batched_block(sys, &rep[1], rep->count);
+        } else {
+            rep->by_step = copies_commute(sys, rep + 1, rep->body, rep->count);
+        }
+        i += rep->body;
+    }
+}
+
 static const char *parse_system(mofmu_system *sys, Reader *r)
 {
     size_t i, j, n_classes, n_sources_total = 0, n_off = 0, n_ints = 0, n_own = 0, nb;
@@ -1091,6 +1202,7 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
         if (problem != NULL) {
             return problem;
         }
+        plan_repeats(sys);
     }
     for (i = 0; i < nb; i++) {
         sys->balance_vr[i] = read_u32(r);
@@ -1218,6 +1330,39 @@ static void copy_rounds_1(const mofmu_system *sys, const mofmu_step *st, size_t 
     }
 }
 
+/* A copy of one scalar from two sources, over every round of its repeat
+ * (a flow balance of an array of components), as copy_step computes it. */
+static void copy_rounds_2(const mofmu_system *sys, const mofmu_step *st, size_t count, double *R)
+{
+    size_t src = st->first_source;
+    const double *f0 = R + sys->source_offset[src], *f1 = R + sys->source_offset[src + 1];
+    double *to = R + st->target;
+    ptrdiff_t a0 = sys->source_stride[src], a1 = sys->source_stride[src + 1], b = st->stride, r;
+    int n0 = sys->source_negative[src], n1 = sys->source_negative[src + 1];
+    double c = st->coefficient;
+    for (r = 0; r < (ptrdiff_t)count; r++) {
+        double t0 = f0[r * a0], t1 = f1[r * a1];
+        double sum = n0 ? -t0 : t0;
+        sum = n1 ? sum - t1 : sum + t1;
+        to[r * b] = c * sum;
+    }
+}
+
+/* A scalar copy over every round of its repeat, as one loop. */
+static void copy_rounds(const mofmu_system *sys, const mofmu_step *st, size_t count, double *R)
+{
+    size_t r;
+    if (st->len == 1 && st->n_sources == 1) {
+        copy_rounds_1(sys, st, count, R);
+    } else if (st->len == 1 && st->n_sources == 2) {
+        copy_rounds_2(sys, st, count, R);
+    } else {
+        for (r = 0; r < count; r++) {
+            copy_step(sys, st, (ptrdiff_t)r, R);
+        }
+    }
+}
+
 /* Runs steps [st, st + n) in round `round`, or their tangents when dR is
  * not NULL (then copies act on dR). */
 static void run_steps(const mofmu_system *sys, const mofmu_step *st, size_t n, ptrdiff_t round,
@@ -1238,12 +1383,22 @@ static void run_steps(const mofmu_system *sys, const mofmu_step *st, size_t n, p
     }
 }
 
-/* A repeat: its body `count` times. A body of one step runs as one loop. */
+/* A repeat: its body `count` times. A block alone runs through its batched
+ * entry when plan_repeats found one, a copy alone or a body of commuting
+ * copies as one loop per copy; any other body round by round. */
 static void run_repeat(const mofmu_system *sys, const mofmu_step *rep, double *R, double *dR,
                        mofmu_ctx *ctx)
 {
     const mofmu_step *st = rep + 1;
     size_t r, count = rep->count;
+    if (rep->body == 1 && st->fn_n != NULL) {
+        if (dR == NULL) {
+            st->fn_n(R, st->inst, count, st->stride, st->real_stride, ctx);
+        } else {
+            st->tangent_n(R, dR, st->inst, count, st->stride, st->real_stride, ctx);
+        }
+        return;
+    }
     if (rep->body == 1 && st->tag == MOFMU_STEP_BLOCK) {
         const mofmu_inst *in = st->inst;
         ptrdiff_t stride = st->stride;
@@ -1258,8 +1413,10 @@ static void run_repeat(const mofmu_system *sys, const mofmu_step *rep, double *R
         }
         return;
     }
-    if (rep->body == 1 && st->len == 1 && st->n_sources == 1) {
-        copy_rounds_1(sys, st, count, dR == NULL ? R : dR);
+    if (rep->body == 1 || rep->by_step) {
+        for (r = 0; r < rep->body; r++) {
+            copy_rounds(sys, st + r, count, dR == NULL ? R : dR);
+        }
         return;
     }
     for (r = 0; r < count; r++) {
@@ -1480,6 +1637,24 @@ static long consecutive_from(const uint32_t *vr, size_t n)
         }
     }
     return (long)first;
+}
+
+/* The stride of vr[0..n) when its references advance by one constant
+ * stride above 1 (with the first in *first), else 0. */
+static size_t stride_of(const uint32_t *vr, size_t n, size_t *first)
+{
+    size_t i, stride;
+    if (n < 2 || vr[1] <= vr[0] + 1) {
+        return 0;
+    }
+    stride = vr[1] - vr[0];
+    for (i = 2; i < n; i++) {
+        if (vr[i] < vr[i - 1] || vr[i] - vr[i - 1] != stride) {
+            return 0;
+        }
+    }
+    *first = vr[0];
+    return stride;
 }
 
 /* Nonzero for the kinds of reals whose tangent the tangent pass computes
@@ -1818,6 +1993,10 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->log_categories = loggingOn ? ALL_LOG_CATEGORIES : 0;
     inst->states_at = consecutive_from(inst->sys->state_vr, inst->sys->n_states);
     inst->derivatives_at = consecutive_from(inst->sys->derivative_vr, inst->sys->n_states);
+    inst->states_stride =
+        stride_of(inst->sys->state_vr, inst->sys->n_states, &inst->states_first);
+    inst->derivatives_stride =
+        stride_of(inst->sys->derivative_vr, inst->sys->n_states, &inst->derivatives_first);
     inst->outputs_from = inst->sys->n_reals;
     inst->outputs_to = 0;
     for (i = 0; i < inst->sys->n_reals; i++) {
@@ -2825,6 +3004,12 @@ MOFMU_EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real 
     }
     if (inst->states_at >= 0) {
         memcpy(inst->R + inst->states_at, x, nx * sizeof x[0]);
+    } else if (inst->states_stride > 0) {
+        double *to = inst->R + inst->states_first;
+        size_t stride = inst->states_stride;
+        for (i = 0; i < nx; i++) {
+            to[i * stride] = x[i];
+        }
     } else {
         for (i = 0; i < nx; i++) {
             inst->R[inst->sys->state_vr[i]] = x[i];
@@ -2846,6 +3031,30 @@ MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives
         wrong_size(inst, "fmi2GetDerivatives", "nx", nx, inst->sys->n_states) ||
         null_array(inst, "fmi2GetDerivatives", "derivatives", derivatives, nx)) {
         return fmi2Error;
+    }
+    if (inst->derivatives_stride > 0 && inst->state != STATE_ERROR) {
+        /* Strided derivatives too, as all_finite checks. */
+        const double *from;
+        size_t stride = inst->derivatives_stride;
+        int64_t bits = 0;
+        status = evaluate_checking(inst, "fmi2GetDerivatives", 0);
+        if (status != fmi2OK) {
+            return status;
+        }
+        from = inst->R + inst->derivatives_first;
+        for (i = 0; i < nx; i++) {
+            double v = from[i * stride], z = v - v;
+            int64_t b;
+            memcpy(&b, &z, sizeof b);
+            bits |= b;
+            derivatives[i] = v;
+        }
+        if (bits != 0) {
+            inst->valid = 0;
+            return non_finite_derivative(inst, "fmi2GetDerivatives");
+        }
+        inst->valid = 1;
+        return fmi2OK;
     }
     if (inst->derivatives_at >= 0 && inst->state != STATE_ERROR) {
         /* Consecutive derivatives are checked as they are copied out. */

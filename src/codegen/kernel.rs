@@ -57,6 +57,8 @@ pub fn generate(class: &CausalClass) -> Kernel {
         );
         g.function(&mut body, &format!("b{k}"), &b.stmts, false);
         g.function(&mut body, &format!("b{k}_t"), &b.stmts, true);
+        g.batched(&mut body, &format!("b{k}_n"), &b.stmts, false);
+        g.batched(&mut body, &format!("b{k}_t_n"), &b.stmts, true);
     }
     let digest = Sha256::digest(format!("{}\n{}", env!("CARGO_PKG_VERSION"), body).as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
@@ -140,8 +142,19 @@ pub fn prototypes(k: &Kernel) -> String {
             k.prefix
         );
     }
+    for b in 0..k.n_blocks {
+        let _ = writeln!(s, "void {}_b{b}_n({BLOCK_N_PARAMS});", k.prefix);
+        let _ = writeln!(s, "void {}_b{b}_t_n({TANGENT_N_PARAMS});", k.prefix);
+    }
     s
 }
+
+/// Parameters of a block's batched entry (`mofmu_block_n_fn`): the block
+/// over `count` instances, the first `in0`, each next one `inst_stride`
+/// records on and its variables `real_stride` reals on.
+const BLOCK_N_PARAMS: &str = "double *R, const mofmu_inst *in0, size_t count, ptrdiff_t inst_stride, ptrdiff_t real_stride, mofmu_ctx *ctx";
+/// Parameters of a tangent's batched entry (`mofmu_tangent_n_fn`).
+const TANGENT_N_PARAMS: &str = "const double *R, double *dR, const mofmu_inst *in0, size_t count, ptrdiff_t inst_stride, ptrdiff_t real_stride, mofmu_ctx *ctx";
 
 const HELPERS: &str = r#"static double mofmu_sign_(double x) { return (x > 0.0) - (x < 0.0); }
 
@@ -215,16 +228,7 @@ impl Gen<'_> {
     /// indices that cannot be proven in range are checked once, at the top
     /// or before their loop.
     fn function(&self, out: &mut String, suffix: &str, stmts: &[Stmt], tangent: bool) {
-        *self.state.borrow_mut() = FnState::default();
-        let mut body = String::new();
-        let top: Vec<&Stmt> = stmts
-            .iter()
-            .filter(|s| matches!(s, Stmt::Assign { .. }))
-            .collect();
-        self.checks(&mut body, &top, tangent, 1, None);
-        for s in stmts {
-            self.emit(&mut body, s, 1, tangent);
-        }
+        let body = self.body(stmts, tangent, 1);
         let state = self.state.borrow();
         if tangent {
             let _ = writeln!(
@@ -261,6 +265,80 @@ impl Gen<'_> {
         }
         out.push_str(&body);
         let _ = writeln!(out, "}}\n");
+    }
+
+    /// The statements of one kernel function at `indent`, with the checks
+    /// of their array accesses first; what they use is left in `state`.
+    fn body(&self, stmts: &[Stmt], tangent: bool, indent: usize) -> String {
+        *self.state.borrow_mut() = FnState::default();
+        let mut body = String::new();
+        let top: Vec<&Stmt> = stmts
+            .iter()
+            .filter(|s| matches!(s, Stmt::Assign { .. }))
+            .collect();
+        self.checks(&mut body, &top, tangent, indent, None);
+        for s in stmts {
+            self.emit(&mut body, s, indent, tangent);
+        }
+        body
+    }
+
+    /// The batched entry of a block (or of its tangent): the block over a
+    /// run of instances of the class whose variables lie one constant
+    /// stride apart in `R` and whose Integer parameters are equal (the
+    /// runtime checks both when it loads the schedule), as one loop of
+    /// straight-line code. The offsets and Integer parameters are read once,
+    /// from the first instance; each round's body is the plain block's,
+    /// with `in` the round's own record (its name and relations) and the
+    /// `restrict` pointers scoped to the round, so rounds run in order as
+    /// separate calls would and the results are bit-identical.
+    fn batched(&self, out: &mut String, suffix: &str, stmts: &[Stmt], tangent: bool) {
+        let body = self.body(stmts, tangent, 2);
+        let state = self.state.borrow();
+        let params = if tangent {
+            TANGENT_N_PARAMS
+        } else {
+            BLOCK_N_PARAMS
+        };
+        let _ = writeln!(out, "void {PLACEHOLDER}_{suffix}({params}) {{");
+        let _ = writeln!(out, "    (void)R; (void)real_stride; (void)ctx;");
+        if tangent {
+            let _ = writeln!(out, "    (void)dR;");
+        }
+        for k in &state.ints {
+            let _ = writeln!(out, "    const int64_t p{k} = in0->ints[{k}];");
+        }
+        let slots: BTreeSet<usize> = state.values.union(&state.tangents).copied().collect();
+        for s in &slots {
+            let _ = writeln!(out, "    const ptrdiff_t o{s} = in0->off[{s}];");
+        }
+        let _ = writeln!(out, "    for (size_t e = 0; e < count; e++) {{");
+        let _ = writeln!(
+            out,
+            "        const mofmu_inst *const in = in0 + (ptrdiff_t)e * inst_stride;"
+        );
+        let _ = writeln!(
+            out,
+            "        const ptrdiff_t x = (ptrdiff_t)e * real_stride;"
+        );
+        let constness = if tangent { "const " } else { "" };
+        for s in &state.values {
+            let _ = writeln!(
+                out,
+                "        {constness}double *const restrict r{s} = R + o{s} + x; /* {} */",
+                comment(&self.class.slots[*s].name)
+            );
+        }
+        for s in &state.tangents {
+            let _ = writeln!(
+                out,
+                "        double *const restrict d{s} = dR + o{s} + x; /* d {} */",
+                comment(&self.class.slots[*s].name)
+            );
+        }
+        let _ = writeln!(out, "        (void)in; (void)x;");
+        out.push_str(&body);
+        let _ = writeln!(out, "    }}\n}}\n");
     }
 
     /// The derivative of an assignment's value in the direction of the

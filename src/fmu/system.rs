@@ -55,21 +55,42 @@ pub fn generate(sys: &System, kernels: &[Kernel], model_identifier: &str) -> Str
             "static const mofmu_tangent_fn tangents_{i}[] = {{ {} }};",
             tangents.join(", ")
         );
+        let batched = |suffix: &str| -> String {
+            (0..k.n_blocks)
+                .map(|b| format!("{}_b{b}{suffix}", k.prefix))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            s,
+            "static const mofmu_block_n_fn blocks_n_{i}[] = {{ {} }};",
+            batched("_n")
+        );
+        let _ = writeln!(
+            s,
+            "static const mofmu_tangent_n_fn tangents_n_{i}[] = {{ {} }};",
+            batched("_t_n")
+        );
     }
     let _ = writeln!(s, "\nconst size_t mofmu_n_classes = {};", records.len());
     let _ = writeln!(s, "const mofmu_class mofmu_classes[] = {{");
     if records.is_empty() {
-        let _ = writeln!(s, "    {{ \"\", 0, 0, 0, 0, 0, 0, 0, 0 }},");
+        let _ = writeln!(s, "    {{ \"\", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }},");
     }
     for (i, (k, r)) in kernels.iter().zip(&records).enumerate() {
-        let (blocks, tangents) = if k.n_blocks == 0 {
-            ("0".to_string(), "0".to_string())
+        let (blocks, tangents, blocks_n, tangents_n) = if k.n_blocks == 0 {
+            ("0".into(), "0".into(), "0".into(), "0".into())
         } else {
-            (format!("blocks_{i}"), format!("tangents_{i}"))
+            (
+                format!("blocks_{i}"),
+                format!("tangents_{i}"),
+                format!("blocks_n_{i}"),
+                format!("tangents_n_{i}"),
+            )
         };
         let _ = writeln!(
             s,
-            "    {{ \"{}\", {p}_params, {p}_starts, {}, {blocks}, {tangents}, {}, {}, {} }},",
+            "    {{ \"{}\", {p}_params, {p}_starts, {}, {blocks}, {tangents}, {}, {}, {}, {blocks_n}, {tangents_n} }},",
             c_escape(&r.name),
             r.n_blocks,
             r.n_slots,

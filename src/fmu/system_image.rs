@@ -381,10 +381,48 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 impl SystemImage {
     /// The resource's bytes with `guid`.
-    pub fn to_bytes(&self, guid: &str) -> Vec<u8> {
+    /// The length of [`SystemImage::to_bytes`]'s result, or a little more
+    /// (steps are counted at their largest fixed size): reserved at once,
+    /// a resource of tens of megabytes is never copied to grow.
+    fn size_hint(&self, guid: &str) -> usize {
         let names: usize = self.reals.iter().map(|r| r.name.len() + 4).sum();
+        let instances: usize = self
+            .instances
+            .iter()
+            .map(|i| 20 + i.name.len() + 4 * i.off.len() + 8 * i.ints.len() + i.own.len())
+            .sum();
+        let steps: usize = self
+            .steps
+            .iter()
+            .map(|s| match s {
+                StepRecord::Copy { sources, .. } => 25 + 9 * sources.len(),
+                _ => 13,
+            })
+            .sum();
+        let classes: usize = self.classes.iter().map(|c| 20 + c.name.len()).sum();
+        let balances: usize = self.balances.iter().map(|b| 12 + b.name.len()).sum();
+        let jacobian: usize = self
+            .jacobian
+            .iter()
+            .map(|r| 4 + 4 * r.as_ref().map_or(0, Vec::len))
+            .sum();
+        let tables = 12 * self.integers.len() + 5 * self.booleans.len() + 8 * self.states.len();
+        128 + guid.len()
+            + self.model_identifier.len()
+            + classes
+            + self.reals.len() * 9
+            + names
+            + tables
+            + instances
+            + steps
+            + balances
+            + jacobian
+    }
+
+    pub fn to_bytes(&self, guid: &str) -> Vec<u8> {
+        let hint = self.size_hint(guid);
         let mut w = Writer {
-            bytes: Vec::with_capacity(64 + self.reals.len() * 9 + names),
+            bytes: Vec::with_capacity(hint),
         };
         w.bytes.extend_from_slice(MAGIC);
         w.u32(VERSION);
@@ -530,6 +568,7 @@ impl SystemImage {
         }
         let sum = fnv1a(&w.bytes);
         w.bytes.extend_from_slice(&sum.to_le_bytes());
+        debug_assert!(w.bytes.len() <= hint, "the size hint covers the resource");
         w.bytes
     }
 }
@@ -592,6 +631,72 @@ mod tests {
             expected.extend_from_slice(&v.to_le_bytes());
         }
         assert_eq!(&bytes[end - expected.len()..end], expected.as_slice());
+    }
+
+    /// The capacity reserved for the bytes covers every table, so a large
+    /// resource is written without growing (and copying) its buffer; it
+    /// overshoots by the unused room of the smaller steps only.
+    #[test]
+    fn the_size_hint_covers_every_table() {
+        let image = SystemImage {
+            model_identifier: "Model".into(),
+            classes: vec![ClassRecord {
+                name: "A.B".into(),
+                n_blocks: 1,
+                n_slots: 2,
+                n_ints: 1,
+                n_own: 3,
+            }],
+            reals: (0..5)
+                .map(|i| RealRecord {
+                    start: Some(f64::from(i)),
+                    kind: 8,
+                    name: format!("x[{i}]"),
+                })
+                .collect(),
+            integers: vec![4, 5],
+            booleans: vec![true],
+            integer_reals: vec![NOT_IN_R, 3],
+            boolean_reals: vec![NOT_IN_R],
+            states: vec![1, 2],
+            derivatives: vec![3, 4],
+            instances: (0..3)
+                .map(|i| InstanceRecord {
+                    class: 0,
+                    name: format!("a[{i}]"),
+                    relation_base: 0,
+                    indicator_base: 0,
+                    off: vec![1, 2],
+                    ints: vec![7],
+                    own: vec![0, 1, 0],
+                })
+                .collect(),
+            steps: vec![
+                StepRecord::Time { target: 0 },
+                StepRecord::Repeat { count: 3, body: 2 },
+                block(0, 0),
+                copy(1, &[(2, false), (3, true)]),
+            ],
+            balances: vec![BalanceRecord {
+                balance: 1,
+                residual: 2,
+                name: "r".into(),
+            }],
+            jacobian: vec![Some(vec![0, 1]), None],
+            ..SystemImage::default()
+        };
+        let bytes = image.to_bytes("{g}");
+        let hint = image.size_hint("{g}");
+        assert!(
+            bytes.len() <= hint,
+            "{} bytes, {hint} reserved",
+            bytes.len()
+        );
+        assert!(
+            hint - bytes.len() <= 128 + 3 * 8,
+            "{} bytes, {hint} reserved",
+            bytes.len()
+        );
     }
 
     fn copy(target: u32, sources: &[(u32, bool)]) -> StepRecord {

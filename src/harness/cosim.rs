@@ -8,6 +8,7 @@ use super::fmi2::Instance;
 use super::fmu::Fmu;
 use super::input::InputSignals;
 use super::model_description::{Causality, ModelDescription, VariableKind};
+use super::progress::Progress;
 use super::simulate::{initialize, Recorder, Settings, SimStats};
 use super::{SimOptions, SimResult};
 
@@ -86,8 +87,13 @@ impl InputBinding {
     }
 }
 
-/// Simulates the FMU through its Co-Simulation interface.
-pub fn simulate_co_simulation(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessError> {
+/// Simulates the FMU through its Co-Simulation interface, drawing the same progress bar
+/// as the Model Exchange loop when `show_progress` is set.
+pub fn simulate_co_simulation(
+    fmu: &Fmu,
+    opts: &SimOptions,
+    show_progress: bool,
+) -> Result<SimResult, HarnessError> {
     let model = fmu.model_description();
     let Some(capabilities) = &model.co_simulation else {
         return Err(HarnessError::BadOptions(
@@ -105,6 +111,7 @@ pub fn simulate_co_simulation(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult,
     initialize(&mut instance, model, opts, &settings, &inputs)?;
     recorder.record(&mut instance, settings.start)?;
 
+    let progress = Progress::new(show_progress, settings.start, settings.stop);
     let mut t = settings.start;
     let mut k = 1usize;
     while k <= settings.output_count {
@@ -130,11 +137,13 @@ pub fn simulate_co_simulation(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult,
             });
         }
         t = t_next;
+        progress.advance(t);
         if t_next == t_out {
             recorder.record(&mut instance, t)?;
             k += 1;
         }
     }
+    progress.finish();
     instance.terminate()?;
     Ok(recorder.finish(SimStats::default()))
 }

@@ -154,6 +154,16 @@ struct CoSimulationFunctions {
         *const f64,
     ) -> Fmi2Status,
     get_real_status: unsafe extern "C" fn(Fmi2Component, c_int, *mut f64) -> Fmi2Status,
+    /// Mandatory in FMI 2.0 Co-Simulation, but some exporters leave it out.
+    get_real_output_derivatives: Option<
+        unsafe extern "C" fn(
+            Fmi2Component,
+            *const Fmi2ValueReference,
+            usize,
+            *const c_int,
+            *mut f64,
+        ) -> Fmi2Status,
+    >,
 }
 
 impl Fmi2Library {
@@ -225,6 +235,10 @@ impl Fmi2Library {
                             do_step: *do_step,
                             set_real_input_derivatives: *set_real_input_derivatives,
                             get_real_status: *get_real_status,
+                            get_real_output_derivatives: library
+                                .get(b"fmi2GetRealOutputDerivatives\0")
+                                .ok()
+                                .map(|s| *s),
                         })
                     }
                     _ => None,
@@ -872,6 +886,40 @@ impl Instance<'_> {
             )
         };
         self.check("fmi2SetRealInputDerivatives", status)
+    }
+
+    /// `fmi2GetRealOutputDerivatives` of order 1 into `out` (one per reference).
+    pub fn get_real_output_derivatives(
+        &mut self,
+        references: &[Fmi2ValueReference],
+        out: &mut [f64],
+    ) -> Result<(), HarnessError> {
+        const FUNCTION: &str = "fmi2GetRealOutputDerivatives";
+        let get = self
+            .co_simulation(FUNCTION)?
+            .get_real_output_derivatives
+            .ok_or_else(|| HarnessError::MissingSymbol {
+                library: String::new(),
+                symbol: FUNCTION.into(),
+            })?;
+        self.ensure_alive(FUNCTION)?;
+        if references.len() != out.len() {
+            return Err(HarnessError::BadOptions(
+                "output derivatives: one value per reference is needed".into(),
+            ));
+        }
+        let orders = vec![1 as c_int; references.len()];
+        // SAFETY: all three arrays hold `len` elements.
+        let status = unsafe {
+            get(
+                self.component,
+                references.as_ptr(),
+                references.len(),
+                orders.as_ptr(),
+                out.as_mut_ptr(),
+            )
+        };
+        self.check(FUNCTION, status)
     }
 
     /// `fmi2GetRealStatus(fmi2LastSuccessfulTime)`.

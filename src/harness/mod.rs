@@ -6,15 +6,19 @@
 //! library and wraps the C API (with the C logger shim built by `build.rs`),
 //! [`integrator`] is the stiff ODE solver (diffsol's BDF on the FMU's sparse Jacobian),
 //! [`simulate`](mod@simulate) runs the Model Exchange loop, [`cosim`] the Co-Simulation
-//! loop, [`input`] reads input signals and `csv` writes the result.
+//! loop, [`input`] reads input signals and `csv` writes the result. `mofmu cosim`
+//! couples several FMUs: [`coupling`] reads and checks its connection file, `master`
+//! runs the coupled steps.
 
 pub mod cosim;
+pub mod coupling;
 mod csv;
 pub mod error;
 pub mod fmi2;
 mod fmu;
 pub mod input;
 pub mod integrator;
+mod master;
 pub mod model_description;
 mod progress;
 pub mod simulate;
@@ -22,6 +26,7 @@ pub mod unzip;
 
 use std::path::Path;
 
+pub use coupling::{Coupling, CouplingError, Extrapolation, Overrides};
 pub use error::HarnessError;
 pub use fmi2::{EventInfo, Instance, LogMessage};
 pub use fmu::Fmu;

@@ -35,6 +35,10 @@ pub struct ModelDescription {
     pub derivative_dependencies: Vec<Option<Vec<usize>>>,
     /// `ModelExchange/@providesDirectionalDerivative`.
     pub provides_directional_derivative: bool,
+    /// `ModelStructure/Outputs`: per output, its index (0-based into `variables`) and its
+    /// `dependencies` (0-based; `None` when absent: it may depend on every known). A
+    /// co-simulation master reads which inputs reach an output directly from these.
+    pub output_dependencies: Vec<(usize, Option<Vec<usize>>)>,
 }
 
 /// The capability flags of `CoSimulation` that a master needs.
@@ -43,6 +47,8 @@ pub struct CoSimulationCapabilities {
     pub model_identifier: String,
     pub can_handle_variable_communication_step_size: bool,
     pub can_interpolate_inputs: bool,
+    /// `maxOutputDerivativeOrder` (0 when absent).
+    pub max_output_derivative_order: u32,
 }
 
 /// `DefaultExperiment`: every attribute is optional.
@@ -147,6 +153,8 @@ struct Parser {
     /// 1-based `dependencies`.
     raw_derivatives: Vec<usize>,
     raw_derivative_dependencies: Vec<Option<Vec<usize>>>,
+    /// 1-based `index` and `dependencies` of `ModelStructure/Outputs/Unknown`.
+    raw_outputs: Vec<(usize, Option<Vec<usize>>)>,
     provides_directional_derivative: bool,
 }
 
@@ -218,6 +226,9 @@ impl Parser {
                             cs.can_handle_variable_communication_step_size = value == "true"
                         }
                         "canInterpolateInputs" => cs.can_interpolate_inputs = value == "true",
+                        "maxOutputDerivativeOrder" => {
+                            cs.max_output_derivative_order = parse_number(&key, &value)?
+                        }
                         _ => {}
                     }
                 }
@@ -241,27 +252,12 @@ impl Parser {
                 self.variable_type(kind, element)?
             }
             (Some("ModelStructure"), Some("Derivatives"), "Unknown") => {
-                let mut index = None;
-                let mut dependencies = None;
-                for (key, value) in attributes(element)? {
-                    match key.as_str() {
-                        "index" => index = Some(parse_number(&key, &value)?),
-                        "dependencies" => {
-                            dependencies = Some(
-                                value
-                                    .split_ascii_whitespace()
-                                    .map(|known| parse_number(&key, known))
-                                    .collect::<Result<Vec<usize>, _>>()?,
-                            )
-                        }
-                        _ => {}
-                    }
-                }
-                let index = index.ok_or_else(|| {
-                    invalid("a ModelStructure/Derivatives/Unknown has no `index`")
-                })?;
+                let (index, dependencies) = unknown(element, "Derivatives")?;
                 self.raw_derivatives.push(index);
                 self.raw_derivative_dependencies.push(dependencies);
+            }
+            (Some("ModelStructure"), Some("Outputs"), "Unknown") => {
+                self.raw_outputs.push(unknown(element, "Outputs")?);
             }
             _ => {}
         }
@@ -421,7 +417,20 @@ impl Parser {
             }
             derivative_dependencies.push(Some(knowns));
         }
+        let mut output_dependencies = Vec::with_capacity(self.raw_outputs.len());
+        for (index, raw) in self.raw_outputs {
+            let in_range = |i: &usize| (1..=count).contains(i);
+            if !in_range(&index) || !raw.iter().flatten().all(in_range) {
+                return Err(invalid(format!(
+                    "ModelStructure/Outputs lists output {index} or a dependency of it out of \
+                     range: there are {count} variables"
+                )));
+            }
+            let knowns = raw.map(|raw| raw.iter().map(|i| i - 1).collect());
+            output_dependencies.push((index - 1, knowns));
+        }
         Ok(ModelDescription {
+            output_dependencies,
             fmi_version,
             model_name: self.model_name,
             guid: self.guid,
@@ -436,6 +445,32 @@ impl Parser {
             provides_directional_derivative: self.provides_directional_derivative,
         })
     }
+}
+
+/// The 1-based `index` and `dependencies` of a `ModelStructure/<list>/Unknown`.
+fn unknown(
+    element: &BytesStart<'_>,
+    list: &str,
+) -> Result<(usize, Option<Vec<usize>>), HarnessError> {
+    let mut index = None;
+    let mut dependencies = None;
+    for (key, value) in attributes(element)? {
+        match key.as_str() {
+            "index" => index = Some(parse_number(&key, &value)?),
+            "dependencies" => {
+                dependencies = Some(
+                    value
+                        .split_ascii_whitespace()
+                        .map(|known| parse_number(&key, known))
+                        .collect::<Result<Vec<usize>, _>>()?,
+                )
+            }
+            _ => {}
+        }
+    }
+    let index =
+        index.ok_or_else(|| invalid(format!("a ModelStructure/{list}/Unknown has no `index`")))?;
+    Ok((index, dependencies))
 }
 
 fn element_name(element: &BytesStart<'_>) -> Result<String, HarnessError> {

@@ -50,3 +50,15 @@ impl Progress {
         }
     }
 }
+
+impl Drop for Progress {
+    /// A run that ends in an error returns through `?` without reaching `finish`: the
+    /// bar goes away then too, so the error message stands on a clean line.
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            if !bar.is_finished() {
+                bar.finish_and_clear();
+            }
+        }
+    }
+}

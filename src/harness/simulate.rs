@@ -71,7 +71,7 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
         None => !model.model_exchange,
     };
     if co_simulation {
-        return super::cosim::simulate_co_simulation(fmu, opts);
+        return super::cosim::simulate_co_simulation(fmu, opts, show_progress);
     }
     let inputs = InputBinding::new(model, opts.input.as_ref())?;
     let settings = Settings::resolve(model, opts)?;

@@ -13,7 +13,44 @@ use crate::diagnostic::Diagnostic;
 use crate::resolve::model::{element_name, Tearing};
 use crate::resolve::tree::Builtin;
 
+/// The texts of one variable of a class, shared by all its instances and
+/// elements (one allocation per class, not per instance).
+#[derive(Clone)]
+pub(super) struct VarTexts {
+    unit: Option<Arc<str>>,
+    display_unit: Option<Arc<str>>,
+    quantity: Option<Arc<str>>,
+    description: Option<Arc<str>>,
+    derivative_unit: Option<Arc<str>>,
+}
+
 impl Builder<'_, '_> {
+    /// The texts of variable `vi` of instance `me`'s class, made on the
+    /// first instance of the class.
+    fn var_texts(&mut self, me: usize, entry: &ClassEntry, vi: usize) -> VarTexts {
+        let class = self.sys.instances[me].class;
+        if self.texts.len() <= class {
+            self.texts.resize(class + 1, Vec::new());
+        }
+        let per_class = &mut self.texts[class];
+        if per_class.len() < entry.model.vars.len() {
+            per_class.resize(entry.model.vars.len(), None);
+        }
+        per_class[vi]
+            .get_or_insert_with(|| {
+                let v = &entry.model.vars[vi];
+                let text = |t: &Option<String>| t.as_deref().map(Arc::<str>::from);
+                VarTexts {
+                    unit: text(&v.attrs.unit),
+                    display_unit: text(&v.attrs.display_unit),
+                    quantity: text(&v.attrs.quantity),
+                    description: text(&v.description),
+                    derivative_unit: v.attrs.unit.as_ref().map(|u| Arc::from(derivative_unit(u))),
+                }
+            })
+            .clone()
+    }
+
     /// Lays out Real variable `vi` of the instance: its elements in `R`,
     /// each with its kind and start value. `false` when the model has
     /// grown too large to go on (MX007).
@@ -62,10 +99,15 @@ impl Builder<'_, '_> {
                 name: self.dotted(me, v.name.trim_end_matches(".balance")),
             });
         }
+        let VarTexts {
+            unit,
+            display_unit,
+            quantity,
+            description,
+            ..
+        } = self.var_texts(me, entry, vi);
+        let v = &entry.model.vars[vi];
         let path = &self.sys.instances[me].path;
-        let text = |t: &Option<String>| t.as_deref().map(Arc::<str>::from);
-        let (unit, display_unit) = (text(&v.attrs.unit), text(&v.attrs.display_unit));
-        let (quantity, description) = (text(&v.attrs.quantity), text(&v.description));
         let (min, max) = (fold_literal(&v.attrs.min), fold_literal(&v.attrs.max));
         let nominal = fold_literal(&v.attrs.nominal);
         for (e, start) in starts.into_iter().enumerate() {
@@ -163,7 +205,7 @@ impl Builder<'_, '_> {
             let state_offset = self.sys.instances[me].var_offset[vi].expect("states are Real");
             let offset = self.sys.reals.len();
             self.sys.instances[me].der_offset[vi] = Some(offset);
-            let unit = v.attrs.unit.as_ref().map(|u| Arc::from(derivative_unit(u)));
+            let unit = self.var_texts(me, entry, vi).derivative_unit;
             for e in 0..len {
                 let base = &self.sys.reals[state_offset + e].name;
                 self.sys.reals.push(RealVar {

@@ -308,6 +308,7 @@ fn instantiate_with(
         model_span,
         too_large: false,
         purpose,
+        texts: Vec::new(),
     };
     b.sys.model_name = model_name;
     // A `--set` path that names no variable is reported below: it is
@@ -391,6 +392,10 @@ struct Builder<'e, 'a> {
     /// MX007 was reported: stop laying out variables.
     too_large: bool,
     purpose: Purpose,
+    /// The texts of each class's variables (unit, display unit, quantity,
+    /// description; the unit of a state's derivative), made once per class
+    /// and shared by every instance: `[class][variable]`.
+    texts: Vec<Vec<Option<layout::VarTexts>>>,
 }
 
 impl Builder<'_, '_> {

@@ -3,6 +3,7 @@
 //! database): what `modelDescription.xml` declares for every Real variable
 //! that does not declare a unit itself.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::System;
@@ -20,6 +21,8 @@ pub fn annotate_units(sys: &mut System, signatures: &UnitSignatures) {
         return;
     };
     let mut inst_params: Vec<Option<Vec<Term>>> = Vec::with_capacity(sys.instances.len());
+    // One allocation per distinct unit, shared by every variable that has it.
+    let mut interned: HashSet<Arc<str>> = HashSet::new();
     for i in 0..sys.instances.len() {
         let inst = &sys.instances[i];
         let class = sys.classes[inst.class].model.id;
@@ -51,7 +54,7 @@ pub fn annotate_units(sys: &mut System, signatures: &UnitSignatures) {
                 let len = inst.var_len[vi];
                 if cu.declared[vi].is_none() {
                     if let (Some(off), (Some(unit), _)) = (inst.var_offset[vi], named(&root, &t)) {
-                        let unit: Arc<str> = Arc::from(unit);
+                        let unit = intern(&mut interned, &unit);
                         for r in &mut sys.reals[off..off + len] {
                             r.unit = Some(unit.clone());
                         }
@@ -59,7 +62,7 @@ pub fn annotate_units(sys: &mut System, signatures: &UnitSignatures) {
                 }
                 if let Some(off) = inst.der_offset[vi] {
                     let (unit, _) = named(&root, &t.div(&Term::constant(Dim::seconds())));
-                    let unit = unit.map(Arc::<str>::from);
+                    let unit = unit.map(|u| intern(&mut interned, &u));
                     for r in &mut sys.reals[off..off + len] {
                         r.unit = unit.clone();
                     }
@@ -68,4 +71,14 @@ pub fn annotate_units(sys: &mut System, signatures: &UnitSignatures) {
         }
         inst_params.push(params);
     }
+}
+
+/// The shared copy of `unit`, made on its first use.
+fn intern(interned: &mut HashSet<Arc<str>>, unit: &str) -> Arc<str> {
+    if let Some(u) = interned.get(unit) {
+        return u.clone();
+    }
+    let u: Arc<str> = Arc::from(unit);
+    interned.insert(u.clone());
+    u
 }

@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 use super::runtime::repo_path;
 use mofmu::export::export_model_with;
 use mofmu::fmu::table::Interfaces;
-use mofmu::harness::{simulate, HarnessError, InputSignals, Interface, SimOptions, SimResult};
+use mofmu::harness::{
+    simulate, Coupling, Extrapolation, HarnessError, InputSignals, Interface, Overrides,
+    SimOptions, SimResult,
+};
 use mofmu::library::load_library;
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, ObjectCache};
@@ -324,4 +327,205 @@ fn the_sparse_solver_colours_and_reorders_states_that_are_stored_apart() {
         println!("Pairs.Rotations {variable}: worst error {error:.2e}");
         assert!(error <= 1e-6, "{variable}: worst error {error:e}");
     }
+}
+
+/// The PI loop of Signals.Examples.PIControlLoop split into two FMUs (PIPlant,
+/// PIController), with the setpoint's step moved to t = 0 so the coupled signals are
+/// smooth: r = 1, e = r - p, u = k (x + e), der(x) = e / Ti, der(p) = (u - p) / Tp with
+/// k = 2, Ti = 0.8, Tp = 1.5. With z = (x, p) - (0.5, 1) this is z' = A z,
+/// A = [[0, -1.25], [4/3, -2]], whose eigenvalues are -1 ± iω, ω = sqrt(2/3); so
+/// exp(A t) = e^-t (cos ωt I + sin ωt / ω (A + I)) (Cayley-Hamilton: (A + I)² = -ω² I).
+fn pi_loop_closed_form(t: f64) -> [f64; 2] {
+    let w = (2.0f64 / 3.0).sqrt();
+    let d0 = [-0.5, -1.0];
+    let b = [[1.0, -1.25], [4.0 / 3.0, -1.0]];
+    let (c, s) = ((w * t).cos(), (w * t).sin() / w);
+    let decay = (-t).exp();
+    let mut z = [0.0; 2];
+    for (i, zi) in z.iter_mut().enumerate() {
+        let bd = b[i][0] * d0[0] + b[i][1] * d0[1];
+        *zi = decay * (c * d0[i] + s * bd);
+    }
+    [z[0] + 0.5, z[1] + 1.0]
+}
+
+const PI_LOOP_FILE: &str = r#"# The PI loop from two FMUs
+stop = 10.0
+step = 0.1
+tolerance = 1e-10
+connections = [
+  "plant.y -> controller.measurement",
+  "controller.u -> plant.u",
+]
+
+[[fmu]]
+name = "plant"
+path = "plant.fmu"
+
+[[fmu]]
+name = "controller"
+path = "controller.fmu"
+parameters = { "setpoint.startTime" = 0 }
+"#;
+
+fn export_pi_pair(dir: &Path) {
+    for (model, name) in [("PIPlant", "plant"), ("PIController", "controller")] {
+        let fmu = export(
+            dir,
+            SIGNALS,
+            &format!("Signals.Examples.{model}"),
+            10.0,
+            Interfaces::CO_SIMULATION,
+        );
+        std::fs::rename(fmu, dir.join(format!("{name}.fmu"))).unwrap();
+    }
+}
+
+/// Largest error of the controller's and the plant's states against the closed form
+/// over all communication points.
+fn pi_loop_error(file: &Path, step: f64, extrapolation: Extrapolation) -> f64 {
+    let overrides = Overrides {
+        step: Some(step),
+        extrapolation: Some(extrapolation),
+        ..Overrides::default()
+    };
+    let coupling = Coupling::load(file, &overrides).unwrap_or_else(|e| panic!("{e}"));
+    let result = coupling.run(false).unwrap_or_else(|e| panic!("{e}"));
+    let times = result.column("time").unwrap();
+    let x = result.column("controller.controller.x").unwrap();
+    let p = result.column("plant.plant.x").unwrap();
+    assert!((times.last().unwrap() - 10.0).abs() < 1e-12, "{times:?}");
+    assert_eq!(times.len(), (10.0 / step).round() as usize + 1);
+    let mut worst = 0.0f64;
+    for k in 0..times.len() {
+        let exact = pi_loop_closed_form(times[k]);
+        worst = worst
+            .max((x[k] - exact[0]).abs())
+            .max((p[k] - exact[1]).abs());
+    }
+    worst
+}
+
+#[test]
+fn cosim_converges_at_first_order_with_hold_and_second_with_output_derivatives() {
+    let dir = tempfile::tempdir().unwrap();
+    export_pi_pair(dir.path());
+    let file = dir.path().join("loop.toml");
+    std::fs::write(&file, PI_LOOP_FILE).unwrap();
+    let steps = [0.1, 0.05, 0.025];
+    for (extrapolation, low, high) in [
+        // Zero-order hold is first order: the error halves with the step.
+        (Extrapolation::Hold, 1.8, 2.3),
+        // Values and exact output derivatives: second order, a quarter per halving.
+        (Extrapolation::Linear, 3.5, 4.5),
+    ] {
+        let errors: Vec<f64> = steps
+            .iter()
+            .map(|&h| pi_loop_error(&file, h, extrapolation))
+            .collect();
+        for (pair, h) in errors.windows(2).zip(&steps[1..]) {
+            let ratio = pair[0] / pair[1];
+            println!(
+                "{extrapolation:?}: step {h}: error {:.3e}, fell by {ratio:.3}x on halving",
+                pair[1]
+            );
+            assert!(
+                (low..=high).contains(&ratio),
+                "{extrapolation:?}: errors {errors:?}, ratio {ratio}"
+            );
+        }
+        if extrapolation == Extrapolation::Linear {
+            assert!(errors[2] < 2e-4, "{errors:?}");
+        }
+    }
+}
+
+/// Each connection file fault is one diagnostic at its line, with its code.
+#[test]
+fn cosim_connection_file_faults_are_diagnostics_at_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    export_pi_pair(dir.path());
+    let fmus = "\n[[fmu]]\nname = \"plant\"\npath = \"plant.fmu\"\n\n[[fmu]]\nname = \"controller\"\npath = \"controller.fmu\"\n";
+    let cases: &[(&str, &str, &str)] = &[
+        ("syntax", "step = = 1\n", "CS001 1"),
+        ("unknown key", "stpe = 0.1\n", "CS001 1"),
+        ("bad step", "step = 0\n", "CS010 1"),
+        ("bad extrapolation", "extrapolation = \"cubic\"\n", "CS010 1"),
+        ("no arrow", "connections = [\n\"plant.y controller.measurement\"]\n", "CS003 2"),
+        ("unknown fmu", "connections = [\n\"plnt.y -> controller.measurement\"]\n", "CS004 2"),
+        ("unknown variable", "connections = [\n\"plant.y -> controller.measure\"]\n", "CS005 2"),
+        ("not an output", "connections = [\n\"plant.u -> controller.measurement\"]\n", "CS006 2"),
+        ("not an input", "connections = [\n\"plant.y -> controller.u\"]\n", "CS006 2"),
+        (
+            "driven twice",
+            "connections = [\n\"plant.y -> controller.measurement\",\n\"controller.u -> controller.measurement\"]\n",
+            "CS008 3",
+        ),
+        (
+            // The controller's output reads its input directly: a loop into itself.
+            "feed-through loop",
+            "connections = [\n\"controller.u -> controller.measurement\"]\n",
+            "CS009 2",
+        ),
+    ];
+    for (what, head, expected) in cases {
+        let file = dir.path().join("bad.toml");
+        std::fs::write(&file, format!("{head}{fmus}")).unwrap();
+        let error = match Coupling::load(&file, &Overrides::default()) {
+            Ok(_) => panic!("{what}: accepted"),
+            Err(e) => e,
+        };
+        let found: Vec<String> = error
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let line = error.sources.get(d.span.file).line_col(d.span.start).0;
+                format!("{} {line}", d.code)
+            })
+            .collect();
+        assert_eq!(found, vec![expected.to_string()], "{what}: {error}");
+        assert!(error
+            .diagnostics
+            .iter()
+            .all(|d| !d.help.is_empty() && !d.label.is_empty()));
+    }
+    // Parameters: a wrong type, an unknown name, a variable that cannot be set.
+    let file = dir.path().join("bad.toml");
+    let parameters = "parameters = { \"setpoint.startTime\" = true }\n";
+    std::fs::write(&file, format!("{fmus}{parameters}")).unwrap();
+    let error = Coupling::load(&file, &Overrides::default())
+        .err()
+        .expect("refused");
+    assert_eq!(error.diagnostics[0].code, "CS007", "{error}");
+    let parameters = "parameters = { \"nothing\" = 1, \"u\" = 2 }\n";
+    std::fs::write(&file, format!("{fmus}{parameters}")).unwrap();
+    let error = Coupling::load(&file, &Overrides::default())
+        .err()
+        .expect("refused");
+    let codes: Vec<_> = error.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["CS005", "CS006"], "{error}");
+    // A missing FMU file.
+    std::fs::write(&file, fmus.replace("plant.fmu", "missing.fmu")).unwrap();
+    let error = Coupling::load(&file, &Overrides::default())
+        .err()
+        .expect("refused");
+    assert_eq!(error.diagnostics[0].code, "CS002", "{error}");
+}
+
+/// `mofmu cosim` prints the connection file's faults at their line and exits with 1.
+#[test]
+fn cosim_command_reports_a_bad_file_with_exit_code_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.toml");
+    std::fs::write(&file, "step = 0.1\nconnections = [\"a.y -> b.u\"\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mofmu"))
+        .arg("cosim")
+        .arg(&file)
+        .output()
+        .expect("mofmu runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error[CS001]"), "{stderr}");
+    assert!(stderr.contains("bad.toml:2:"), "{stderr}");
+    assert!(!dir.path().join("bad.csv").exists());
 }

@@ -1006,6 +1006,86 @@ fn a_component_array_ships_the_same_library_at_every_size() {
     assert!(x.iter().all(|&t| t == 300.0), "start values are not read");
 }
 
+/// The chain's right-hand side as the runtime runs it for an array of
+/// components (each array's block through the kernel's batched entry, the
+/// `for` loops' connection copies as strided loops) against the textbook
+/// equations of n conductors (Q_i = G (T_{i-1} - T_i), T_0 the source's
+/// 400 K) and capacitors (C der(T_i) = Q_i - Q_{i+1}, Q_{n+1} = 0), at
+/// distinct temperatures: bit for bit, since both compute the same
+/// operations (the flow balance -((-Q_i) + Q_{i+1}) is Q_i - Q_{i+1}
+/// exactly). The tangent along a seed of every state is checked the same
+/// way against the equations' linearisation.
+#[test]
+fn an_array_of_components_runs_its_batched_blocks_as_the_equations_say() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/Acc4.mo",
+    ]);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let n = 37;
+    let path = dir.path().join("chain.fmu");
+    package(
+        &export(&lib, "Acc4.Chain", &[set("n", n as f64)]),
+        &path,
+        &shared_cache(),
+    );
+    let fmu = mofmu::harness::Fmu::load(&path).expect("loads");
+    let (state_vr, der_vr) = fmu
+        .model_description()
+        .state_and_derivative_references()
+        .expect("states");
+    assert_eq!(state_vr.len(), n);
+    let mut inst = fmu.instantiate("chain", false).expect("instantiates");
+    inst.setup_experiment(None, 0.0, None).expect("setup");
+    inst.enter_initialization_mode().expect("init");
+    inst.exit_initialization_mode().expect("exit init");
+    while inst
+        .new_discrete_states()
+        .expect("event")
+        .new_discrete_states_needed
+        != 0
+    {}
+    inst.enter_continuous_time_mode().expect("continuous time");
+    let (g, c, source) = (2.0f64, 50.0f64, 400.0f64);
+    let t: Vec<f64> = (0..n)
+        .map(|i| 300.0 + 1.7 * i as f64 + (i * i % 7) as f64)
+        .collect();
+    inst.set_continuous_states(&t).expect("states");
+    let mut ours = vec![0.0; n];
+    inst.get_derivatives(&mut ours).expect("derivatives");
+    let flow = |x: &[f64], left: f64, i: usize| -> f64 {
+        let before = if i == 0 { left } else { x[i - 1] };
+        g * (before - x[i])
+    };
+    let expected: Vec<f64> = (0..n)
+        .map(|i| {
+            let next = if i + 1 < n {
+                flow(&t, source, i + 1)
+            } else {
+                0.0
+            };
+            (flow(&t, source, i) - next) / c
+        })
+        .collect();
+    assert_eq!(ours, expected, "the chain's derivatives");
+    let seed: Vec<f64> = (0..n).map(|i| 0.25 + (i % 5) as f64).collect();
+    let tangent = inst
+        .get_directional_derivative(&der_vr, &state_vr, &seed)
+        .expect("tangent");
+    let expected: Vec<f64> = (0..n)
+        .map(|i| {
+            let next = if i + 1 < n {
+                flow(&seed, 0.0, i + 1)
+            } else {
+                0.0
+            };
+            (flow(&seed, 0.0, i) - next) / c
+        })
+        .collect();
+    assert_eq!(tangent, expected, "the chain's tangent");
+}
+
 /// The chain at n = 10 runs each array's block as a repeat of 10 rounds
 /// (`u8 3, u32 10, u32 1` then the block's tag): the capacitors' first, the
 /// conductors' next. One more round names an instance past the last

@@ -272,13 +272,14 @@ fn mofmu(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn every_help_is_snapshot_and_every_option_has_text() {
-    let commands: [&[&str]; 6] = [
+    let commands: [&[&str]; 7] = [
         &["--help"],
         &["check", "--help"],
         &["export", "--help"],
         &["units", "--help"],
         &["simulate", "--help"],
         &["compare", "--help"],
+        &["cosim", "--help"],
     ];
     for args in commands {
         let out = mofmu(args);
