@@ -118,22 +118,50 @@ package Components "Sources, storages, converters, loads and distributors"
     der(E_loss) = P_loss;
   end SurplusCharger;
 
-  model PriorityBus "Serves two consumers in priority order: outlet1 first, outlet2 from what is left"
-    // Written for two outlets: connector arrays (`PowerOut outlet[n]`) are
-    // not admitted yet (MC009). Outlet 1 receives min(its request, the
-    // availability); outlet 2 is offered what is left and receives the rest
-    // of what the supplier delivers, min(its request, its availability),
-    // because the supplier delivers min(the sum of the requests, the
-    // availability). The inlet requests the sum.
+  model PrioritySplit "Serves one consumer first and offers what is left to the next"
+    // Outlet `served` receives min(its request, the availability); `rest` is
+    // offered what is left and receives the rest of what the supplier
+    // delivers, which is min(its request, its availability) because the
+    // supplier delivers min(the sum of the requests, the availability). The
+    // inlet requests the sum. One stage of a PriorityBus.
     Interfaces.PowerIn inlet "From the supplier";
-    Interfaces.PowerOut outlet1 "Priority 1: served first";
-    Interfaces.PowerOut outlet2 "Priority 2: served from what outlet1 leaves";
+    Interfaces.PowerOut served "Served first";
+    Interfaces.PowerOut rest "Served from what `served` leaves";
   equation
-    inlet.P_req = outlet1.P_req + outlet2.P_req;
-    outlet1.P_avail = inlet.P_avail;
-    outlet1.P = if outlet1.P_req < outlet1.P_avail then outlet1.P_req else outlet1.P_avail;
-    outlet2.P_avail = inlet.P_avail - outlet1.P;
-    outlet2.P = inlet.P - outlet1.P;
+    inlet.P_req = served.P_req + rest.P_req;
+    served.P_avail = inlet.P_avail;
+    served.P = if served.P_req < served.P_avail then served.P_req else served.P_avail;
+    rest.P_avail = inlet.P_avail - served.P;
+    rest.P = inlet.P - served.P;
+  end PrioritySplit;
+
+  model NoDemand "Consumer that requests nothing: closes the chain of a PriorityBus"
+    Interfaces.PowerIn inlet;
+  equation
+    inlet.P_req = 0;
+  end NoDemand;
+
+  model PriorityBus "Serves n consumers in priority order: outlet[1] first, each next one from what the earlier ones leave"
+    // A chain of n PrioritySplit stages: stage i serves outlet[i] and offers
+    // the rest to stage i + 1; the last stage's rest goes to a NoDemand. So
+    // outlet k is offered P_avail - (P_1 + ... + P_{k-1}) and receives
+    // min(P_req_k, that), the recurrence written as connections of one class
+    // each, which every size n compiles to the same kernels.
+    parameter Integer n = 2 "Number of outlets";
+    Interfaces.PowerIn inlet "From the supplier";
+    Interfaces.PowerOut outlet[n] "Consumers; outlet[1] has the highest priority";
+  protected
+    PrioritySplit stage[n] "Stage i serves outlet[i]";
+    NoDemand chainEnd "Takes the last stage's rest: nothing";
+  equation
+    connect(inlet, stage[1].inlet);
+    for i in 1:n loop
+      connect(stage[i].served, outlet[i]);
+    end for;
+    for i in 1:n - 1 loop
+      connect(stage[i].rest, stage[i + 1].inlet);
+    end for;
+    connect(stage[n].rest, chainEnd.inlet);
   end PriorityBus;
 
 end Components;

@@ -53,14 +53,13 @@ package Examples "Energy budgets of small electrified systems"
 
   model PriorityBus "A 1500 W source serves two 1000 W loads in priority order"
     Components.Source source(P_max = 1500);
-    Components.PriorityBus bus;
+    Components.PriorityBus bus(n = 2);
     S.Sources.Constant demand[2](each k = 1000);
     Components.Load load[2] "load[1] has priority 1, load[2] priority 2";
   equation
     connect(source.outlet, bus.inlet);
-    connect(bus.outlet1, load[1].inlet);
-    connect(bus.outlet2, load[2].inlet);
     for i in 1:2 loop
+      connect(bus.outlet[i], load[i].inlet);
       connect(demand[i].y, load[i].P_demand);
     end for;
     annotation(experiment(StartTime = 0, StopTime = 3600, Tolerance = 1e-08, Interval = 60));

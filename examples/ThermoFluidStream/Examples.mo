@@ -160,4 +160,34 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     annotation(experiment(StartTime = 0, StopTime = 600, Tolerance = 1e-08, Interval = 0.5));
   end CoolingLoop;
 
+  model JunctionN "Water at three temperatures mixes in a three-way junction and divides between two sinks"
+    Boundaries.Source cold(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Boundaries.Source warm(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2.5e5, T0 = 323.15);
+    Boundaries.Source hot(redeclare package Medium = Media.SimpleLiquidWater, p0 = 3e5, T0 = 353.15);
+    Processes.FlowResistance pipe1(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipe2(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Processes.FlowResistance pipe3(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 30);
+    Topology.JunctionN junction(N = 3);
+    Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.01, l = 1);
+    Topology.SplitterN splitter(N = 2);
+    Processes.FlowResistance pipeA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Boundaries.Sink sinkA(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Sink sinkB(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+  equation
+    connect(cold.outlet, pipe1.inlet);
+    connect(warm.outlet, pipe2.inlet);
+    connect(hot.outlet, pipe3.inlet);
+    connect(pipe1.outlet, junction.inlet[1]);
+    connect(pipe2.outlet, junction.inlet[2]);
+    connect(pipe3.outlet, junction.inlet[3]);
+    connect(junction.outlet, pipe.inlet);
+    connect(pipe.outlet, splitter.inlet);
+    connect(splitter.outlet[1], pipeA.inlet);
+    connect(splitter.outlet[2], pipeB.inlet);
+    connect(pipeA.outlet, sinkA.inlet);
+    connect(pipeB.outlet, sinkB.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
+  end JunctionN;
+
 end Examples;

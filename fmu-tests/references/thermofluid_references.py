@@ -404,6 +404,83 @@ def cooling_loop(t: np.ndarray, n: int = 10) -> dict[str, np.ndarray]:
     return out
 
 
+def junction_n(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.JunctionN, SimpleLiquidWater: cold (2e5 Pa, 293.15 K), warm
+    (2.5e5 Pa, 323.15 K) and hot (3e5 Pa, 353.15 K) through laminar pipes
+    1..3 (r = 5 mm, l = 10, 20, 30 m) into a three-way junction, a pipe
+    (r = 1 cm, l = 1 m) into a two-way splitter, laminar pipes A (l = 10) and
+    B (l = 20) into sinks at 1e5 Pa. The published JunctionN and SplitterN
+    equations, with the junction inertance L_j at every port and the
+    splitter's L_s at its inlet:
+      (L_b + l_i + L_j) m_i' = p_i - p_mix - r_mix          (inlet i)
+      r_node = r_mix - (L_j + l_0 + L_s) m_out'             (junction .. splitter)
+      (l_k + L_b) m_k' = r_node + p_mix - k_0 m_out - k_k m_k - 1e5   (k = A, B)
+      m_out = m_1 + m_2 + m_3 = m_A + m_B,
+    p_i = p0_i - k_i m_i, and the mixing weights w_i = (|m_i| + eps)/
+    (sum |m_j| + 3 eps) on p and h. Six linear equations in (m_1', m_2',
+    m_3', m_A', m_B', r_mix) per step; states (m_1, m_2, m_A, m_B), with
+    m_3 = m_A + m_B - m_1 - m_2 (Radau, rtol 1e-12)."""
+    rho, eps, l_j, l_s = WATER_RHO, 0.01, 0.01, 0.01
+
+    def laminar(r: float, l: float) -> tuple[float, float]:
+        return 8 * 1e-3 * l / (PI * rho * r**4), l / (PI * r * r)
+
+    pipes = [laminar(0.005, l) for l in (10.0, 20.0, 30.0)]
+    k0, l0 = laminar(0.01, 1.0)
+    ka, la = laminar(0.005, 10.0)
+    kb, lb = laminar(0.005, 20.0)
+    p0 = [2e5, 2.5e5, 3e5]
+    h0 = [WATER_CP * (temp - WATER_T_REF) for temp in (293.15, 323.15, 353.15)]
+    l_mid = l_j + l0 + l_s
+
+    def mix(m_in: list[float]) -> tuple[float, float]:
+        a = [abs(m) + eps for m in m_in]
+        w = [x / sum(a) for x in a]
+        p = [p0[i] - pipes[i][0] * m_in[i] for i in range(3)]
+        return sum(w[i] * p[i] for i in range(3)), sum(w[i] * h0[i] for i in range(3))
+
+    def inflows(x: np.ndarray) -> list[float]:
+        m1, m2, ma, mb = x
+        return [m1, m2, ma + mb - m1 - m2]
+
+    def rhs(_t: float, x: np.ndarray) -> np.ndarray:
+        m_in = inflows(x)
+        ma, mb = x[2], x[3]
+        m_out = ma + mb
+        p_mix, _ = mix(m_in)
+        # Unknowns (m1', m2', m3', mA', mB', r_mix).
+        a = np.zeros((6, 6))
+        b = np.zeros(6)
+        for i in range(3):
+            a[i, i] = L_BOUNDARY + pipes[i][1] + l_j
+            a[i, 5] = 1.0
+            b[i] = p0[i] - pipes[i][0] * m_in[i] - p_mix
+        for row, (k, l, m) in ((3, (ka, la, ma)), (4, (kb, lb, mb))):
+            a[row, row] = l + L_BOUNDARY
+            a[row, 3] += l_mid
+            a[row, 4] += l_mid
+            a[row, 5] = -1.0
+            b[row] = p_mix - k0 * m_out - k * m - 1e5
+        a[5, :5] = [1.0, 1.0, 1.0, -1.0, -1.0]
+        d = np.linalg.solve(a, b)
+        return np.array([d[0], d[1], d[3], d[4]])
+
+    sol = solve_ivp(rhs, (t[0], t[-1]), [0.0, 0.0, 0.0, 0.0], method="Radau", t_eval=t, rtol=1e-12, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(f"JunctionN: Radau failed: {sol.message}")
+    m_in = [inflows(sol.y[:, j]) for j in range(len(t))]
+    mixed = [mix(m) for m in m_in]
+    return {
+        "junction.m[1]": sol.y[0],
+        "junction.m[2]": sol.y[1],
+        "junction.m_in[3]": np.array([m[2] for m in m_in]),
+        "sinkA.m_flow": sol.y[2],
+        "sinkB.m_flow": sol.y[3],
+        "junction.p_mix": np.array([m[0] for m in mixed]),
+        "junction.h_mix": np.array([m[1] for m in mixed]),
+    }
+
+
 GENERATORS = {
     "TFS_FlowResistance": flow_resistance,
     "TFS_Pump": pump,
@@ -411,5 +488,6 @@ GENERATORS = {
     "TFS_HeatedPipe": heated_pipe,
     "TFS_Splitter": splitter,
     "TFS_Junction": junction,
+    "TFS_JunctionN": junction_n,
     "TFS_CoolingLoop": cooling_loop,
 }

@@ -138,6 +138,7 @@ impl Causalizer<'_> {
     /// variables the class determines and gives no explicit equation for.
     pub(super) fn carried_derivatives(&mut self) -> Vec<Stmt> {
         let mut out = Vec::new();
+        let connected = self.connected_ports();
         for (v, var) in self.model.vars.iter().enumerate() {
             let Some(base) = var.carried_of else { continue };
             let (Some(slot), Some(base_slot)) = (self.low.own_slot(v), self.low.own_slot(base))
@@ -145,6 +146,24 @@ impl Causalizer<'_> {
                 continue;
             };
             if self.low.slots[slot].known || self.is_known(slot) {
+                continue;
+            }
+            // A member of a port that a connect names and that no equation
+            // of the class determines (a wrapper's `inletA.m_flow`, summed
+            // from a component's port) comes with its carried derivatives
+            // through the same connection.
+            let mut root = base;
+            while let Some(b) = self.model.vars[root].carried_of {
+                root = b;
+            }
+            let port = match var.connector {
+                Some(c) => Port::Connector(c),
+                None => Port::Signal(root),
+            };
+            let root_slot = self.low.own_slot(root);
+            if connected.contains(&port)
+                && !self.defs.iter().any(|(t, _)| Some(t.slot) == root_slot)
+            {
                 continue;
             }
             let indices: Vec<Option<Ex>> = match &self.low.shapes[v] {

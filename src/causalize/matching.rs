@@ -478,16 +478,19 @@ impl Causalizer<'_> {
         Ok(())
     }
 
-    pub(super) fn check_complete(&mut self, dims: &[Vec<Affine>]) {
-        // The class's own ports that a connect names.
-        let connected: BTreeSet<Port> = self
-            .model
+    /// The class's own ports that a connect names.
+    pub(super) fn connected_ports(&self) -> BTreeSet<Port> {
+        self.model
             .connects
             .iter()
             .flat_map(|c| [&c.a, &c.b])
             .filter(|side| side.sub.is_none())
             .map(|side| side.port)
-            .collect();
+            .collect()
+    }
+
+    pub(super) fn check_complete(&mut self, dims: &[Vec<Affine>]) {
+        let connected = self.connected_ports();
         for s in 0..self.low.slots.len() {
             let slot = &self.low.slots[s];
             if slot.known {
@@ -503,10 +506,15 @@ impl Causalizer<'_> {
                 continue;
             }
             // A connector member, or a top-level signal such as
-            // `RealOutput y`, may be determined by a connection instead.
+            // `RealOutput y` (with the derivatives it carries), may be
+            // determined by a connection instead.
+            let mut root = var;
+            while let Some(b) = self.model.vars[root].carried_of {
+                root = b;
+            }
             let port = match v.connector {
                 Some(c) => Port::Connector(c),
-                None => Port::Signal(var),
+                None => Port::Signal(root),
             };
             if connected.contains(&port) {
                 continue;

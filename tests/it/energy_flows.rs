@@ -15,8 +15,19 @@ const ENERGY_FLOWS: &[&str] = &[
     "examples/EnergyFlows",
 ];
 
+/// A test model beside the library: PriorityBus over three outlets.
+const THREE_LOADS: &[&str] = &[
+    "examples/Base.mo",
+    "examples/Signals.mo",
+    "examples/Thermal",
+    "examples/EnergyFlows",
+    "test_data/energy_flows/ThreeLoads.mo",
+];
+
 /// The meters of one example: which states add up to what.
 struct Budget {
+    /// The files to load.
+    libraries: &'static [&'static str],
     model: &'static str,
     /// Energy meters of the sources (delivered energy).
     sources: &'static [&'static str],
@@ -31,6 +42,7 @@ struct Budget {
 }
 
 const BATTERY_DRIVE: Budget = Budget {
+    libraries: ENERGY_FLOWS,
     model: "EnergyFlows.Examples.BatteryDrive",
     sources: &["noCharging.E"],
     loads: &["load.E"],
@@ -40,6 +52,7 @@ const BATTERY_DRIVE: Budget = Budget {
 };
 
 const PRIORITY_BUS: Budget = Budget {
+    libraries: ENERGY_FLOWS,
     model: "EnergyFlows.Examples.PriorityBus",
     sources: &["source.E"],
     loads: &["load[1].E", "load[2].E"],
@@ -48,7 +61,18 @@ const PRIORITY_BUS: Budget = Budget {
     experiment: (3600.0, 60.0),
 };
 
+const PRIORITY_BUS_3: Budget = Budget {
+    libraries: THREE_LOADS,
+    model: "ThreeLoads.PriorityBus3",
+    sources: &["source.E"],
+    loads: &["load[1].E", "load[2].E", "load[3].E"],
+    losses: &[],
+    storages: &[],
+    experiment: (3600.0, 60.0),
+};
+
 const SOLAR_HOUSE: Budget = Budget {
+    libraries: ENERGY_FLOWS,
     model: "EnergyFlows.Examples.SolarHouse",
     sources: &["pv.E", "grid.E"],
     loads: &["house.E"],
@@ -60,7 +84,7 @@ const SOLAR_HOUSE: Budget = Budget {
 /// Exports the example, packages it and simulates its own experiment at
 /// the round trip's tolerance, recording every meter of the budget.
 fn run(budget: &Budget, name: &str, extra: &[&str]) -> SimResult {
-    let lib = library(ENERGY_FLOWS);
+    let lib = library(budget.libraries);
     let diagnostics = mofmu::library::check_library(&lib);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let out = export(&lib, budget.model, &[]);
@@ -258,4 +282,38 @@ fn solar_house_keeps_its_balance_over_two_days() {
             assert!(pair[1] >= pair[0] - 1e-9, "{meter} decreases: {pair:?}");
         }
     }
+}
+
+/// PriorityBus over a connector array of three outlets (its stages are a
+/// component array, so any n compiles the same kernels): a 2500 W source
+/// serves load[1] and load[2] whole (1000 W each) and load[3] the 500 W
+/// they leave; the budget balances.
+#[test]
+fn priority_bus_serves_three_outlets_in_order() {
+    let result = run(
+        &PRIORITY_BUS_3,
+        "PriorityBus3",
+        &[
+            "load[1].inlet.P",
+            "load[2].inlet.P",
+            "load[3].inlet.P",
+            "load[3].E_unmet",
+        ],
+    );
+    assert_balanced(&PRIORITY_BUS_3, &result);
+    for (name, expected) in [
+        ("load[1].inlet.P", 1000.0),
+        ("load[2].inlet.P", 1000.0),
+        ("load[3].inlet.P", 500.0),
+    ] {
+        for p in result.column(name).expect("recorded") {
+            assert_relative(p, expected, 1e-12, name);
+        }
+    }
+    assert_relative(
+        last(&result, "load[3].E_unmet"),
+        500.0 * 3600.0,
+        1e-8,
+        "load[3] unmet energy",
+    );
 }

@@ -77,14 +77,28 @@ fn singular_tearing_names_the_linear_response() {
 
 #[test]
 fn carried_derivatives_travel_through_a_connection() {
+    carried_derivatives_reach_the_receiver("Carried.mo", "W2.M", "carried.fmu");
+}
+
+/// A wrapper that only connects its own output to a component's passes the
+/// carried derivatives on through that connection (before, MC065 asked the
+/// wrapper for an equation it could not write).
+#[test]
+fn carried_derivatives_travel_through_a_wrapper() {
+    carried_derivatives_reach_the_receiver("Wrapped.mo", "W3.M", "wrapped.fmu");
+}
+
+/// Exports `model` of `test_data/derivatives/<file>`, where a receiver reads
+/// v = der(x) and a = der(der(x)) of x = 3 sin(2t), and checks both.
+fn carried_derivatives_reach_the_receiver(file: &str, model: &str, fmu_name: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files =
-        load_paths(&[root.join("test_data/derivatives/Carried.mo")]).expect("fixture loads");
+        load_paths(&[root.join("test_data/derivatives").join(file)]).expect("fixture loads");
     let lib = load_library(files);
     let out =
-        export_model(&lib, "W2.M", &[], 1.0).unwrap_or_else(|e| panic!("export failed: {e:?}"));
+        export_model(&lib, model, &[], 1.0).unwrap_or_else(|e| panic!("export failed: {e:?}"));
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("derivatives");
-    let fmu = dir.join("carried.fmu");
+    let fmu = dir.join(fmu_name);
     build_fmu(
         &out.build_spec(),
         &fmu,

@@ -1,6 +1,7 @@
 //! ThermoFluid Stream Lite (examples/ThermoFluidStream): the library checks
-//! clean, every example exports with no declared tearing (so its FMU solves
-//! no linear system and, as every mofmu FMU, no nonlinear one), loads back
+//! clean, every example exports with one declared tearing per splitter and
+//! none else (so its FMU solves no linear system larger than a splitter's
+//! own 1x1 and, as every mofmu FMU, no nonlinear one), loads back
 //! and ends where the closed forms of docs/thermofluid.md say; a volume
 //! driven out of the medium's range stops the FMU with a message that names
 //! the volume.
@@ -32,18 +33,10 @@ fn run(
         })
         .collect();
     let out = export(&lib, model, &sets);
-    let topology = out
-        .kernels
-        .iter()
-        .filter(|k| k.qualified.starts_with("ThermoFluidStream.Topology."))
-        .count();
-    // The only linear system an FMU of this library solves is a splitter's
-    // or junction's own declared tearing, one balance per instance (each
-    // example has at most one); there are no nonlinear systems in mofmu.
     assert_eq!(
         n_balances(&out.system_resource),
-        topology as u32,
-        "{model}: balances beyond the splitters' and junctions' own"
+        splitters(model),
+        "{model}: balances beyond the splitters' own"
     );
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("tfs.fmu");
@@ -54,6 +47,16 @@ fn run(
         ..mofmu::harness::SimOptions::default()
     };
     mofmu::harness::simulate(&path, &options)
+}
+
+/// The splitters of each example: the only classes with a declared tearing
+/// (one balance each). Junctions pass their inlet paths' parallel inertance
+/// downstream and need none.
+fn splitters(model: &str) -> u32 {
+    match model.rsplit('.').next().expect("a name") {
+        "Splitter" | "JunctionN" | "CoolingLoop" => 1,
+        _ => 0,
+    }
 }
 
 /// `n_balances` of the system resource (its layout: src/fmu/system_image.rs).
@@ -254,16 +257,120 @@ fn splitter_couples_its_paths_by_one_balance() {
     );
 }
 
-/// The junction closes one inlet path and continues the other; its one
-/// balance reproduces the published symmetric junction equations.
+/// The junction closes one inlet path and continues the other; with no
+/// balance (its outlet carries the inlet paths' parallel inertance) it
+/// reproduces the published symmetric junction equations.
 #[test]
-fn junction_mixes_two_paths_by_one_balance() {
+fn junction_mixes_two_paths_without_a_balance() {
     ends_at_reference(
         "ThermoFluidStream.Examples.Junction",
         "TFS_Junction",
         20.0,
         &["junction.mA", "sink.m_flow"],
     );
+}
+
+/// JunctionN over a connector array of three inlets, then SplitterN over two
+/// outlets: the published JunctionN/SplitterN equations, one balance (the
+/// splitter's own) in the FMU.
+#[test]
+fn junction_n_and_splitter_n_follow_the_published_equations() {
+    ends_at_reference(
+        "ThermoFluidStream.Examples.JunctionN",
+        "TFS_JunctionN",
+        20.0,
+        &[
+            "junction.m[1]",
+            "junction.m[2]",
+            "sinkA.m_flow",
+            "sinkB.m_flow",
+        ],
+    );
+}
+
+/// The T variants (`SplitterT2`, `JunctionT2`) are the N classes with N = 2
+/// behind two named ports: wrappers whose flows, with their carried
+/// derivatives, come through their connects. Examples.Splitter and
+/// Examples.Junction built from them end at the same references.
+#[test]
+fn t_variants_wrap_the_n_classes() {
+    let mut files = TFS.to_vec();
+    files.push("test_data/thermofluid/TVariants.mo");
+    let lib = library(&files);
+    let diagnostics = mofmu::library::check_library(&lib);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    for (model, stem, pairs) in [
+        (
+            "TVariants.Splitter",
+            "TFS_Splitter",
+            &[
+                ("sinkA.m_flow", "sinkA.m_flow"),
+                ("sinkB.m_flow", "sinkB.m_flow"),
+            ],
+        ),
+        (
+            "TVariants.Junction",
+            "TFS_Junction",
+            &[
+                ("junction.junction.m[1]", "junction.mA"),
+                ("sink.m_flow", "sink.m_flow"),
+            ],
+        ),
+    ] {
+        let out = export(&lib, model, &[]);
+        assert_eq!(
+            n_balances(&out.system_resource),
+            u32::from(model.ends_with("Splitter"))
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("t2.fmu");
+        package(&out, &path, &shared_cache());
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(20.0),
+            relative_tolerance: Some(1e-8),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        let reference = reference_end(stem);
+        for (name, reference_name) in pairs {
+            let expected = reference
+                .iter()
+                .find(|(n, _)| n == reference_name)
+                .unwrap_or_else(|| panic!("{stem} has {reference_name}"))
+                .1;
+            let value = last(&result, name);
+            assert!(
+                ((value - expected) / expected).abs() < 1e-6,
+                "{model} {name}: {value} vs {expected}"
+            );
+        }
+    }
+}
+
+/// Every example's FMU: one balance per splitter, none else; the junction
+/// of the cooling loop no longer couples with the splitter.
+#[test]
+fn every_example_solves_at_most_its_splitters_own_systems() {
+    let lib = library(TFS);
+    for name in [
+        "FlowResistance",
+        "Pump",
+        "HeatedVolume",
+        "HeatedPipe",
+        "Splitter",
+        "Junction",
+        "JunctionN",
+        "CoolingLoop",
+    ] {
+        let model = format!("ThermoFluidStream.Examples.{name}");
+        let out = export(&lib, &model, &[]);
+        let balances = n_balances(&out.system_resource);
+        match balances {
+            0 => eprintln!("{model}: no balance, no linear system"),
+            b => eprintln!("{model}: {b} balance(s), one {b}x{b} linear system"),
+        }
+        assert_eq!(balances, splitters(&model), "{model}");
+    }
 }
 
 const COOLING_LOOP: &str = "ThermoFluidStream.Examples.CoolingLoop";
@@ -289,14 +396,14 @@ fn cumulative(t: &[f64], y: &[f64]) -> Vec<f64> {
 /// the heater wall), to 1e-4 of the heat that has come in, at every output
 /// point. The final temperatures' rises above the 293.15 K ambient agree
 /// with the reference (Radau of the published equations) to 1e-4, and so
-/// do the flows. Two declared tearings (splitter and junction) close the
-/// loop: the FMU solves one 2x2 linear system, at every n.
+/// do the flows. One declared tearing (the splitter's) closes the loop: the
+/// FMU solves one 1x1 linear system, at every n.
 #[test]
 fn cooling_loop_conserves_energy_and_ends_at_the_reference() {
     let n = 10;
     let lib = library(TFS);
     let out = export(&lib, COOLING_LOOP, &[]);
-    assert_eq!(n_balances(&out.system_resource), 2, "splitter and junction");
+    assert_eq!(n_balances(&out.system_resource), 1, "the splitter's own");
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("loop.fmu");
     package(&out, &path, &shared_cache());
@@ -411,7 +518,7 @@ fn cooling_loop_conserves_energy_and_ends_at_the_reference() {
 /// Issue 22's scale row: the cooling loop with n = 10^4 radiator cells
 /// compiles no class code after n = 10 (the cells are instances of one
 /// ConductionElement kernel; n lives in the system resource) and ships the
-/// same shared library; its 2x2 linear system stays 2x2.
+/// same shared library; its 1x1 linear system stays 1x1.
 #[test]
 fn cooling_loop_at_ten_thousand_cells_compiles_nothing_new() {
     use super::export::zip_entry;
@@ -429,7 +536,7 @@ fn cooling_loop_at_ten_thousand_cells_compiles_nothing_new() {
     let first = package(&export(&lib, COOLING_LOOP, &set_n(10.0)), &small, &cache);
     assert!(first.objects_compiled > 0, "the first export compiles");
     let out = export(&lib, COOLING_LOOP, &set_n(10_000.0));
-    assert_eq!(n_balances(&out.system_resource), 2);
+    assert_eq!(n_balances(&out.system_resource), 1);
     let report = package(&out, &large, &cache);
     assert_eq!(
         (report.objects_compiled, report.library_from_cache),
