@@ -204,20 +204,24 @@ fn line_ops<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<Op<'a>> {
     ops
 }
 
-/// Writes `text` to `path` whole or not at all: into a temporary file in
+/// Writes `bytes` to `path` whole or not at all: into a temporary file in
 /// the same directory, then renamed over the original.
-pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
+    tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
-    }
+    // Temporary files are private (0600): keep the replaced file's mode, or
+    // give a new file an ordinary one.
+    let permissions = match std::fs::metadata(path) {
+        Ok(meta) => meta.permissions(),
+        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    };
+    let _ = std::fs::set_permissions(tmp.path(), permissions);
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

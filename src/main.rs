@@ -658,7 +658,7 @@ fn check_fix(
         changed += 1;
         print!("{}", mofmu::fix::unified_diff(name, before, after));
         if write {
-            mofmu::fix::write_atomically(std::path::Path::new(name), after)
+            mofmu::fix::write_atomically(std::path::Path::new(name), after.as_bytes())
                 .with_context(|| format!("writing {name}"))?;
         }
     }

@@ -21,6 +21,8 @@ pub enum PlotError {
     Draw(String),
     #[error("a plot is written as .svg or .png, not `{0}`")]
     Format(String),
+    #[error("writing the plot `{0}` failed: {1}")]
+    Write(String, std::io::Error),
     #[error("there is nothing to plot: {0}")]
     Empty(&'static str),
 }
@@ -89,19 +91,43 @@ pub fn write_result_plot(
         .unwrap_or("")
         .to_ascii_lowercase();
     let size = (1024, 640);
-    match extension.as_str() {
+    let bytes = match extension.as_str() {
         "svg" => {
-            let root = SVGBackend::new(path, size).into_drawing_area();
-            draw_result(&root, title, time, names, columns).map_err(draw_error)?;
-            root.present().map_err(draw_error)
+            let mut text = String::new();
+            {
+                let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+                draw_result(&root, title, time, names, columns).map_err(draw_error)?;
+                root.present().map_err(draw_error)?;
+            }
+            text.into_bytes()
         }
         "png" => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            draw_result(&root, title, time, names, columns).map_err(draw_error)?;
-            root.present().map_err(draw_error)
+            let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
+            {
+                let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+                draw_result(&root, title, time, names, columns).map_err(draw_error)?;
+                root.present().map_err(draw_error)?;
+            }
+            encode_png(&pixels, size)?
         }
-        _ => Err(PlotError::Format(path.display().to_string())),
-    }
+        _ => return Err(PlotError::Format(path.display().to_string())),
+    };
+    // Whole or not at all: a failed write leaves no half-written plot.
+    crate::fix::write_atomically(path, &bytes)
+        .map_err(|e| PlotError::Write(path.display().to_string(), e))
+}
+
+/// RGB pixels, row by row, as a PNG file's bytes.
+fn encode_png(pixels: &[u8], (width, height): (u32, u32)) -> Result<Vec<u8>, PlotError> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let encoded = encoder
+        .write_header()
+        .and_then(|mut writer| writer.write_image_data(pixels));
+    encoded.map_err(|e| PlotError::Draw(format!("encoding the PNG failed: {e}")))?;
+    Ok(bytes)
 }
 
 type DrawResult<E> = Result<(), DrawingAreaErrorKind<E>>;
