@@ -98,6 +98,12 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                     root_reported.extend(key.map(|k| (k, None)));
                 }
             }
+            // An equation that calls an unknown function, or a partial one the
+            // medium does not implement, cannot be placed: the unknowns it
+            // should have determined leave the rest of the class undetermined.
+            "MC023" | "MC128" => {
+                root_reported.extend(key.map(|k| (k, None)));
+            }
             "MC005" => import_or_did_you_mean(lib, &mut d),
             "MC114" => encapsulate_fix(lib, class, &mut d),
             "MC014" => causal_connector_hint(lib, &mut d),

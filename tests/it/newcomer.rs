@@ -107,6 +107,14 @@ fn cascades_are_suppressed() {
     let lib = load_library(files("test_data/teach/acausal_connector.mo"));
     let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
     assert_eq!(codes, ["MC014"]);
+    // An unknown function is the one fault of its class: the equations
+    // after the call are undetermined because of it.
+    let lag = "model Lag\n  parameter Real T = 1;\n  Base.ContinuousState x(start = 0);\n  \
+               Real y;\n  Real z;\nequation\n  y = sqr(time);\n  z = 2*y;\n  \
+               T*der(x) = z - x;\nend Lag;\n";
+    let lib = load_library(vec![base(), ("Lag.mo".to_string(), lag.to_string())]);
+    let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC023"]);
     // A plain Real under der(): one diagnostic, not one per equation.
     let lib = load_library(files("test_data/newcomer/MassSpringDamper.mo"));
     let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
