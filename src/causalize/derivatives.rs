@@ -152,14 +152,7 @@ impl Causalizer<'_> {
             // of the class determines (a wrapper's `inletA.m_flow`, summed
             // from a component's port) comes with its carried derivatives
             // through the same connection.
-            let mut root = base;
-            while let Some(b) = self.model.vars[root].carried_of {
-                root = b;
-            }
-            let port = match var.connector {
-                Some(c) => Port::Connector(c),
-                None => Port::Signal(root),
-            };
+            let (root, port) = self.connection_port(v);
             let root_slot = self.low.own_slot(root);
             if connected.contains(&port)
                 && !self.defs.iter().any(|(t, _)| Some(t.slot) == root_slot)

@@ -489,6 +489,21 @@ impl Causalizer<'_> {
             .collect()
     }
 
+    /// Where a connection may determine `var`: the variable whose carried
+    /// derivative it is (itself when it carries none), and the port, a
+    /// connector member or a top-level signal, that a connect names.
+    pub(super) fn connection_port(&self, var: usize) -> (usize, Port) {
+        let mut root = var;
+        while let Some(b) = self.model.vars[root].carried_of {
+            root = b;
+        }
+        let port = match self.model.vars[var].connector {
+            Some(c) => Port::Connector(c),
+            None => Port::Signal(root),
+        };
+        (root, port)
+    }
+
     pub(super) fn check_complete(&mut self, dims: &[Vec<Affine>]) {
         let connected = self.connected_ports();
         for s in 0..self.low.slots.len() {
@@ -508,14 +523,7 @@ impl Causalizer<'_> {
             // A connector member, or a top-level signal such as
             // `RealOutput y` (with the derivatives it carries), may be
             // determined by a connection instead.
-            let mut root = var;
-            while let Some(b) = self.model.vars[root].carried_of {
-                root = b;
-            }
-            let port = match v.connector {
-                Some(c) => Port::Connector(c),
-                None => Port::Signal(root),
-            };
+            let (_, port) = self.connection_port(var);
             if connected.contains(&port) {
                 continue;
             }
