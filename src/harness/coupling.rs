@@ -48,7 +48,8 @@ pub struct Port {
     pub kind: VariableKind,
 }
 
-/// A value set before initialisation.
+/// A value of an FMU variable: a parameter set before initialisation, or a value
+/// moved along a connection.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Value {
     Real(f64),

@@ -15,14 +15,6 @@ use super::model_description::VariableKind;
 use super::progress::Progress;
 use super::{SimResult, SimStats};
 
-/// One value moved between FMUs.
-#[derive(Debug, Clone, Copy)]
-enum Moved {
-    Real(f64),
-    Integer(i32),
-    Boolean(bool),
-}
-
 impl Coupling {
     /// Runs the coupled simulation and returns one row per communication point
     /// (`time`, then the plan's columns).
@@ -115,11 +107,6 @@ fn communication_steps(start: f64, stop: f64, step: f64) -> usize {
 fn exchange(instances: &mut [Instance<'_>], plan: &Plan) -> Result<(), HarnessError> {
     for &(from, to) in &plan.connections {
         let value = get_value(&mut instances[from.fmu], from)?;
-        let value = match value {
-            Moved::Real(x) => Value::Real(x),
-            Moved::Integer(x) => Value::Integer(x),
-            Moved::Boolean(b) => Value::Boolean(b),
-        };
         set_value(&mut instances[to.fmu], to, value)?;
     }
     Ok(())
@@ -145,24 +132,24 @@ fn record(instances: &mut [Instance<'_>], plan: &Plan, t: f64) -> Result<Vec<f64
     row.push(t);
     for &(_, port) in &plan.columns {
         row.push(match get_value(&mut instances[port.fmu], port)? {
-            Moved::Real(x) => x,
-            Moved::Integer(x) => x as f64,
-            Moved::Boolean(b) => f64::from(u8::from(b)),
+            Value::Real(x) => x,
+            Value::Integer(x) => x as f64,
+            Value::Boolean(b) => f64::from(u8::from(b)),
         });
     }
     Ok(row)
 }
 
-fn get_value(instance: &mut Instance<'_>, port: Port) -> Result<Moved, HarnessError> {
+fn get_value(instance: &mut Instance<'_>, port: Port) -> Result<Value, HarnessError> {
     let reference = [port.reference];
     Ok(match port.kind {
-        VariableKind::Real => Moved::Real(instance.get_real(&reference)?[0]),
+        VariableKind::Real => Value::Real(instance.get_real(&reference)?[0]),
         VariableKind::Integer | VariableKind::Enumeration => {
-            Moved::Integer(instance.get_integer(&reference)?[0])
+            Value::Integer(instance.get_integer(&reference)?[0])
         }
-        VariableKind::Boolean => Moved::Boolean(instance.get_boolean(&reference)?[0]),
+        VariableKind::Boolean => Value::Boolean(instance.get_boolean(&reference)?[0]),
         // The connection file's check admits no String variable.
-        VariableKind::String => Moved::Real(f64::NAN),
+        VariableKind::String => Value::Real(f64::NAN),
     })
 }
 
