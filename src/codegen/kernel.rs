@@ -246,25 +246,40 @@ impl Gen<'_> {
         for k in &state.ints {
             let _ = writeln!(out, "    const int64_t p{k} = in->ints[{k}];");
         }
-        // Slots are disjoint ranges of R (and of dR), so no two of these
-        // pointers reach the same element: `restrict` is sound.
-        let constness = if tangent { "const " } else { "" };
-        for s in &state.values {
-            let _ = writeln!(
-                out,
-                "    {constness}double *const restrict r{s} = R + in->off[{s}]; /* {} */",
-                comment(&self.class.slots[*s].name)
-            );
-        }
-        for s in &state.tangents {
-            let _ = writeln!(
-                out,
-                "    double *const restrict d{s} = dR + in->off[{s}]; /* d {} */",
-                comment(&self.class.slots[*s].name)
-            );
-        }
+        self.slot_pointers(out, &state, tangent, "    ", &|s| format!("in->off[{s}]"));
         out.push_str(&body);
         let _ = writeln!(out, "}}\n");
+    }
+
+    /// The base pointers of the slots a function uses, `r<s>` into `R` (and
+    /// `d<s>` into `dR`), at the offset `offset(s)` gives. Slots are disjoint
+    /// ranges of R (and of dR), so no two of these pointers reach the same
+    /// element: `restrict` is sound.
+    fn slot_pointers(
+        &self,
+        out: &mut String,
+        state: &FnState,
+        tangent: bool,
+        indent: &str,
+        offset: &dyn Fn(usize) -> String,
+    ) {
+        let constness = if tangent { "const " } else { "" };
+        for &s in &state.values {
+            let _ = writeln!(
+                out,
+                "{indent}{constness}double *const restrict r{s} = R + {}; /* {} */",
+                offset(s),
+                comment(&self.class.slots[s].name)
+            );
+        }
+        for &s in &state.tangents {
+            let _ = writeln!(
+                out,
+                "{indent}double *const restrict d{s} = dR + {}; /* d {} */",
+                offset(s),
+                comment(&self.class.slots[s].name)
+            );
+        }
     }
 
     /// The statements of one kernel function at `indent`, with the checks
@@ -321,21 +336,7 @@ impl Gen<'_> {
             out,
             "        const ptrdiff_t x = (ptrdiff_t)e * real_stride;"
         );
-        let constness = if tangent { "const " } else { "" };
-        for s in &state.values {
-            let _ = writeln!(
-                out,
-                "        {constness}double *const restrict r{s} = R + o{s} + x; /* {} */",
-                comment(&self.class.slots[*s].name)
-            );
-        }
-        for s in &state.tangents {
-            let _ = writeln!(
-                out,
-                "        double *const restrict d{s} = dR + o{s} + x; /* d {} */",
-                comment(&self.class.slots[*s].name)
-            );
-        }
+        self.slot_pointers(out, &state, tangent, "        ", &|s| format!("o{s} + x"));
         let _ = writeln!(out, "        (void)in; (void)x;");
         out.push_str(&body);
         let _ = writeln!(out, "    }}\n}}\n");
