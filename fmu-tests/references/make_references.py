@@ -538,6 +538,16 @@ def acc5_maybe_heated(with_heater: bool) -> Callable[[np.ndarray], dict[str, np.
     return solve
 
 
+def acc_outputs_spiral(t: np.ndarray) -> dict[str, np.ndarray]:
+    """AccOutputs.Spiral: x' = -d x - w y, y' = w x - d y from (1, 0), so
+    x + i y = exp((i w - d) t); vx, vy are the right-hand sides and r the
+    radius exp(-d t). w = 2, d = 0.3."""
+    w, d = 2.0, 0.3
+    decay = np.exp(-d * t)
+    x, y = decay * np.cos(w * t), decay * np.sin(w * t)
+    return {"x": x, "y": y, "vx": -d * x - w * y, "vy": w * x - d * y, "r": decay}
+
+
 def acc_medium_heated_gas(t: np.ndarray) -> dict[str, np.ndarray]:
     """AccMedium.HeatedGas: an isobaric ideal-gas volume (rho = p/(R T),
     h = cp (T - T_ref)) with a through-flow, a heater and a loss:
@@ -601,6 +611,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "AccMatrix_Linear": accmatrix_linear,
     "AccMatrix_Shifted": accmatrix_shifted,
     "AccDiscrete_CooledBody": acc_discrete_cooled_body,
+    "AccOutputs_Spiral": acc_outputs_spiral,
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)

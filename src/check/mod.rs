@@ -168,6 +168,10 @@ impl Checker {
                     ),
                 ),
                 Statement::Assign { value, .. } => self.expr(value),
+                Statement::Outputs { targets, value, .. } => {
+                    targets.iter().flatten().for_each(|t| self.expr(t));
+                    self.expr(value);
+                }
                 Statement::If {
                     branches, else_, ..
                 } => {
@@ -370,6 +374,10 @@ impl Checker {
                     body.iter().for_each(|b| self.equation(b));
                 }
                 else_.iter().for_each(|b| self.equation(b));
+            }
+            Equation::Outputs { targets, value, .. } => {
+                targets.iter().flatten().for_each(|t| self.expr(t));
+                self.expr(value);
             }
             Equation::When { span } => self.diags.push(discrete(*span, "a `when` equation")),
             Equation::Call { name, args, span } => {

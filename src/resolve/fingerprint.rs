@@ -474,6 +474,10 @@ fn equation_exprs<'t>(e: &'t Equation, f: &mut dyn FnMut(&'t Expr)) {
             else_.iter().for_each(|b| equation_exprs(b, f));
         }
         Equation::Call { args, .. } => args.iter().for_each(|a| expr_exprs(a, f)),
+        Equation::Outputs { targets, value, .. } => {
+            targets.iter().flatten().for_each(|t| expr_exprs(t, f));
+            expr_exprs(value, f);
+        }
         Equation::Connect { .. } | Equation::When { .. } => {}
     }
 }
@@ -504,6 +508,10 @@ fn statement_exprs<'t>(st: &'t Statement, f: &mut dyn FnMut(&'t Expr)) {
         } => {
             expr_exprs(condition, f);
             body.iter().for_each(|s| statement_exprs(s, f));
+        }
+        Statement::Outputs { targets, value, .. } => {
+            targets.iter().flatten().for_each(|t| expr_exprs(t, f));
+            expr_exprs(value, f);
         }
         Statement::Return { .. } | Statement::Break { .. } | Statement::Other { .. } => {}
     }

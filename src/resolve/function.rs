@@ -15,6 +15,10 @@ use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{self, ClassBody, ClassKind, Section};
 
+/// A resolved output-list call: the function, its arguments, and per
+/// written place the place's target and the flat output it reads.
+pub(super) type OutputListCall<'e> = (Arc<FunctionModel>, Vec<Expr>, Vec<(&'e ast::Expr, usize)>);
+
 /// A function, resolved. Compiled once to a C function and its tangent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionModel {
@@ -333,13 +337,156 @@ impl Elaborator<'_> {
     ) -> Vec<Statement> {
         let mut out = Vec::new();
         for st in statements {
-            if let Some(assigns) = self.record_assignment(scope, model, st, diags) {
+            if let ast::Statement::Outputs {
+                targets,
+                value,
+                span,
+            } = st
+            {
+                out.extend(self.output_assignments(scope, model, targets, value, *span, diags));
+            } else if let Some(assigns) = self.record_assignment(scope, model, st, diags) {
                 out.extend(assigns);
             } else if let Some(s) = self.statement(scope, model, st, diags) {
                 out.push(s);
             }
         }
         out
+    }
+
+    /// `(a, , b) := f(x)`: one assignment per place, each reading its
+    /// output of the call. The places are assigned in order, so none may be
+    /// an argument of the call (MC142): the second would read the first's
+    /// new value.
+    fn output_assignments(
+        &mut self,
+        scope: &mut Scope,
+        model: &ClassModel,
+        targets: &[Option<ast::Expr>],
+        value: &ast::Expr,
+        span: Span,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Vec<Statement> {
+        let (f, args, places) = match self.output_list_call(scope, targets, value) {
+            Ok(call) => call,
+            Err(d) => {
+                diags.push(d);
+                return Vec::new();
+            }
+        };
+        args.iter().for_each(|a| check_expr(a, diags));
+        let mut out = Vec::new();
+        for (target, output) in places {
+            let ast::ExprKind::Ref(r) = &target.kind else {
+                unreachable!("output_list_call keeps references only")
+            };
+            let assign = ast::Statement::Assign {
+                target: r.clone(),
+                value: ast::Expr {
+                    kind: ast::ExprKind::Integer(0),
+                    span: value.span,
+                },
+                span,
+            };
+            let Some(Statement::Assign { target: v, .. }) =
+                self.statement(scope, model, &assign, diags)
+            else {
+                return Vec::new();
+            };
+            if args.iter().any(|a| reads_local(a, v)) {
+                diags.push(function_error(
+                    "MC142",
+                    target.span,
+                    format!(
+                        "`{}` is assigned by this output list and read by the call's arguments",
+                        model.vars[v].name
+                    ),
+                    "assigned and read",
+                    "assign the output to a new protected variable, then copy it",
+                ));
+                return Vec::new();
+            }
+            out.push(Statement::Assign {
+                target: v,
+                value: Expr {
+                    kind: ExprKind::FunctionCall {
+                        func: f.clone(),
+                        args: args.clone(),
+                        output,
+                    },
+                    span: value.span,
+                },
+                span,
+            });
+        }
+        out
+    }
+
+    /// The call of an output list `(a, , b) = f(x)`: the function, its
+    /// arguments, and per written place its target with the flat output it
+    /// reads. The value must call a user function (MC139) with at least as
+    /// many outputs as places (MC140); each place names a variable and
+    /// reads a scalar output (MC141).
+    pub(super) fn output_list_call<'e>(
+        &mut self,
+        scope: &mut Scope,
+        targets: &'e [Option<ast::Expr>],
+        value: &ast::Expr,
+    ) -> Result<OutputListCall<'e>, Diagnostic> {
+        let not_call = || {
+            function_error(
+                "MC139",
+                value.span,
+                "an output list `(a, b) = ...` takes the outputs of a call of a user function"
+                    .into(),
+                "not a call of a user function",
+                "call a function declared before this line, e.g. `(a, b) = f(x)`",
+            )
+        };
+        let ast::ExprKind::Call { func, args, named } = &value.kind else {
+            return Err(not_call());
+        };
+        let f = match self.callee(scope, func, value.span) {
+            Some(f) => f?,
+            None => return Err(not_call()),
+        };
+        if targets.len() > f.results.len() {
+            return Err(function_error(
+                "MC140",
+                value.span,
+                format!(
+                    "the output list has {} places, but `{}` has {} output(s)",
+                    targets.len(),
+                    f.qualified,
+                    f.results.len()
+                ),
+                "fewer outputs than places",
+                "give one place per output, in the order the function declares them",
+            ));
+        }
+        let mut places = Vec::new();
+        let mut flat = 0;
+        for (target, result) in targets.iter().zip(&f.results) {
+            if let Some(t) = target {
+                if !result.fields.is_empty() || !matches!(t.kind, ast::ExprKind::Ref(_)) {
+                    let what = if result.fields.is_empty() {
+                        "this place is not a variable".to_string()
+                    } else {
+                        format!("output `{}` of `{}` is a record", result.name, f.qualified)
+                    };
+                    return Err(function_error(
+                        "MC141",
+                        t.span,
+                        what,
+                        "not a variable taking a number",
+                        "name one variable per place, for an output that is a number; leave a record output's place empty and call the function for it alone",
+                    ));
+                }
+                places.push((t, flat));
+            }
+            flat += result.locals.len();
+        }
+        let args = self.call_args(scope, &f, args, named, value.span)?;
+        Ok((f, args, places))
     }
 
     /// `r := value` for a record variable `r` of the function (its output,
@@ -523,8 +670,9 @@ impl Elaborator<'_> {
             },
             ast::Statement::Return { .. } => Statement::Return,
             ast::Statement::Break { .. } => Statement::Break,
-            // Rejected by the check phase (MC077).
-            ast::Statement::Other { .. } => return None,
+            // Rejected by the check phase (MC077); output lists are
+            // expanded by `statements`.
+            ast::Statement::Other { .. } | ast::Statement::Outputs { .. } => return None,
         })
     }
 
@@ -917,6 +1065,22 @@ fn not_assignable(span: Span) -> Diagnostic {
         "not assignable",
         "assign to an output or a protected variable of the function",
     )
+}
+
+/// Whether `e` reads local `v` of the function.
+fn reads_local(e: &Expr, v: usize) -> bool {
+    let mut e = e.clone();
+    let mut found = false;
+    e.walk_mut(&mut |x| {
+        if let ExprKind::Ref(Reference {
+            target: Referent::Var(w),
+            ..
+        }) = &x.kind
+        {
+            found |= *w == v;
+        }
+    });
+    found
 }
 
 fn reads_anything(e: &Expr) -> bool {

@@ -283,16 +283,9 @@ impl Elaborator<'_> {
                 }
             }
         }
-        let equations: Vec<Equation> = pending
-            .equations
-            .iter()
-            .map(|eq| self.resolve_equation(&mut scope, eq))
-            .collect();
-        let initial_equations: Vec<Equation> = pending
-            .initial_equations
-            .iter()
-            .map(|eq| self.resolve_equation(&mut scope, eq))
-            .collect();
+        let equations = self.resolve_equations(&mut scope, pending.equations.iter().copied());
+        let initial_equations =
+            self.resolve_equations(&mut scope, pending.initial_equations.iter().copied());
         let mut connects = Vec::new();
         let plain = pending
             .connects
@@ -493,10 +486,7 @@ impl Elaborator<'_> {
             } => {
                 let range = self.resolve_expr(scope, range);
                 scope.loops.push(index.name.clone());
-                let body = body
-                    .iter()
-                    .map(|eq| self.resolve_equation(scope, eq))
-                    .collect();
+                let body = self.resolve_equations(scope, body);
                 scope.loops.pop();
                 Equation::For {
                     range,
@@ -517,23 +507,68 @@ impl Elaborator<'_> {
                     .iter()
                     .map(|(c, body)| {
                         let c = self.resolve_expr(scope, c);
-                        let body = body
-                            .iter()
-                            .map(|eq| self.resolve_equation(scope, eq))
-                            .collect();
+                        let body = self.resolve_equations(scope, body);
                         (c, body)
                     })
                     .collect(),
-                else_: else_
-                    .iter()
-                    .map(|eq| self.resolve_equation(scope, eq))
-                    .collect(),
+                else_: self.resolve_equations(scope, else_),
                 span: *span,
             },
             ast::Equation::When { span } | ast::Equation::Call { span, .. } => {
                 Equation::Rejected { span: *span }
             }
+            ast::Equation::Outputs { span, .. } => {
+                unreachable!("output lists are expanded by resolve_equations ({span:?})")
+            }
         }
+    }
+
+    /// Equations in order; an output list `(a, , b) = f(x)` is one
+    /// equation per written place, `a = f(x)` reading its output.
+    pub(super) fn resolve_equations<'e>(
+        &mut self,
+        scope: &mut Scope,
+        eqs: impl IntoIterator<Item = &'e ast::Equation>,
+    ) -> Vec<Equation> {
+        let mut out = Vec::new();
+        for eq in eqs {
+            let ast::Equation::Outputs {
+                targets,
+                value,
+                span,
+            } = eq
+            else {
+                out.push(self.resolve_equation(scope, eq));
+                continue;
+            };
+            match self.output_list_call(scope, targets, value) {
+                Ok((func, args, places)) => {
+                    for (target, output) in places {
+                        out.push(Equation::Simple {
+                            lhs: self.resolve_expr(scope, target),
+                            rhs: Expr {
+                                kind: ExprKind::FunctionCall {
+                                    func: func.clone(),
+                                    args: args.clone(),
+                                    output,
+                                },
+                                span: value.span,
+                            },
+                            span: *span,
+                        });
+                    }
+                }
+                Err(d) => out.push(Equation::Simple {
+                    lhs: super::function::faulty(d, value.span),
+                    rhs: Expr {
+                        kind: ExprKind::Integer(0),
+                        span: value.span,
+                    },
+                    span: *span,
+                }),
+            }
+        }
+        out
     }
 
     pub(super) fn resolve_expr(&mut self, scope: &mut Scope, e: &ast::Expr) -> Expr {

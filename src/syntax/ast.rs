@@ -365,8 +365,15 @@ pub enum Statement {
     Break {
         span: Span,
     },
-    /// A statement functions do not admit (`when`, a call statement,
-    /// `(a, b) := f(x)`), kept so the checker rejects it at its line.
+    /// `(a, , b) := f(x);`: the outputs of one call, in order; an empty
+    /// place skips an output.
+    Outputs {
+        targets: Vec<Option<Expr>>,
+        value: Expr,
+        span: Span,
+    },
+    /// A statement functions do not admit (`when`, a call statement),
+    /// kept so the checker rejects it at its line.
     Other {
         what: &'static str,
         span: Span,
@@ -382,6 +389,7 @@ impl Statement {
             | Statement::While { span, .. }
             | Statement::Return { span }
             | Statement::Break { span }
+            | Statement::Outputs { span, .. }
             | Statement::Other { span, .. } => *span,
         }
     }
@@ -415,6 +423,13 @@ pub enum Equation {
     When {
         span: Span,
     },
+    /// `(a, , b) = f(x);`: the outputs of one call, in order; an empty
+    /// place skips an output.
+    Outputs {
+        targets: Vec<Option<Expr>>,
+        value: Expr,
+        span: Span,
+    },
     /// A call used as an equation: `assert(...)`, `reinit(...)`,
     /// `Connections.root(...)`.
     Call {
@@ -432,6 +447,7 @@ impl Equation {
             | Equation::For { span, .. }
             | Equation::If { span, .. }
             | Equation::When { span }
+            | Equation::Outputs { span, .. }
             | Equation::Call { span, .. } => *span,
         }
     }

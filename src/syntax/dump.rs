@@ -339,6 +339,23 @@ fn equation_lines(out: &mut String, indent: usize, eq: &Equation) {
             }
         }
         Equation::When { span } => line(out, indent, &format!("when-equation {}", at(*span))),
+        Equation::Outputs {
+            targets,
+            value,
+            span,
+        } => {
+            let targets: Vec<String> = targets
+                .iter()
+                .map(|t| t.as_ref().map(dump_expr).unwrap_or_default())
+                .collect();
+            let text = format!(
+                "outputs ({}) = {} {}",
+                targets.join(", "),
+                dump_expr(value),
+                at(*span)
+            );
+            line(out, indent, &text);
+        }
         Equation::Call { name, args, span } => {
             let args: Vec<String> = args.iter().map(dump_expr).collect();
             let text = format!("call {}({}) {}", name.dotted(), args.join(", "), at(*span));

@@ -1478,6 +1478,14 @@ impl Parser<'_> {
                 Tok::Kw(Kw::If) => p.if_clause::<Equation>(start),
                 Tok::Kw(Kw::When) => p.when_equation(start),
                 Tok::Kw(Kw::Connect) => p.connect_equation(start),
+                Tok::LParen if p.output_list_ahead(Tok::Equals) => {
+                    let (targets, value) = p.output_list(Tok::Equals, "`=`")?;
+                    Ok(Equation::Outputs {
+                        targets,
+                        value,
+                        span: p.span_from(start),
+                    })
+                }
                 _ => p.simple_or_call_equation(start),
             }
         })
@@ -1510,6 +1518,51 @@ impl Parser<'_> {
             }
             _ => Err(self.unexpected("`=`")),
         }
+    }
+
+    /// Whether an output list `(a, , b)` followed by `after` (`=` or
+    /// `:=`) starts here: a parenthesis whose matching `)` is followed by
+    /// `after`, with a comma at its own level. Reads ahead only.
+    fn output_list_ahead(&self, after: Tok) -> bool {
+        let mut level = 0usize;
+        let mut comma = false;
+        for ahead in 0.. {
+            match self.nth(ahead) {
+                Tok::LParen | Tok::LBrace | Tok::LBracket => level += 1,
+                Tok::RParen | Tok::RBrace | Tok::RBracket => {
+                    level = level.saturating_sub(1);
+                    if level == 0 {
+                        return comma && self.nth(ahead + 1) == after;
+                    }
+                }
+                Tok::Comma if level == 1 => comma = true,
+                Tok::Eof | Tok::Semi => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// `(a, , b) = f(x);` from its `(` to its `;`: the places (an empty
+    /// one skips an output) and the value.
+    fn output_list(&mut self, after: Tok, what: &str) -> PResult<(Vec<Option<Expr>>, Expr)> {
+        self.expect(Tok::LParen, "`(`")?;
+        let mut targets = Vec::new();
+        loop {
+            if self.at(Tok::Comma) || self.at(Tok::RParen) {
+                targets.push(None);
+            } else {
+                targets.push(Some(self.expression()?));
+            }
+            if self.eat(Tok::Comma).is_none() {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "`,` or `)`")?;
+        self.expect(after, what)?;
+        let value = self.expression()?;
+        self.finish_statement()?;
+        Ok((targets, value))
     }
 
     fn connect_equation(&mut self, start: u32) -> PResult<Equation> {
@@ -1591,14 +1644,11 @@ impl Parser<'_> {
                         Statement::Return { span }
                     })
                 }
-                Tok::LParen => {
-                    // `(a, b) := f(x);`
-                    p.skip_balanced()?;
-                    p.expect(Tok::Assign, "`:=`")?;
-                    p.expression()?;
-                    p.finish_statement()?;
-                    Ok(Statement::Other {
-                        what: "an assignment of several outputs",
+                Tok::LParen if p.output_list_ahead(Tok::Assign) => {
+                    let (targets, value) = p.output_list(Tok::Assign, "`:=`")?;
+                    Ok(Statement::Outputs {
+                        targets,
+                        value,
                         span: p.span_from(start),
                     })
                 }

@@ -363,3 +363,56 @@ fn directional_derivatives_through_a_replaceable_packages_functions_match_centra
         check_fmu(&path, "AccMediumFunctions.TwoVessels").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(entries, 4, "a 2x2 Jacobian");
 }
+
+const OUTPUTS: [&str; 3] = [
+    "examples/Base.mo",
+    "examples/Thermal",
+    "test_data/language/AccOutputs.mo",
+];
+
+/// `(rx, ry) := rotate(x, y, w)` in a function: one assignment per place,
+/// each a call of the C function of its output (and its tangent twin).
+#[test]
+fn an_output_list_in_an_algorithm_reads_one_output_per_place() {
+    let lib = library(&OUTPUTS);
+    let diags = check_library(&lib);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
+    let field = db
+        .function(
+            lib.tree
+                .find_qualified("AccOutputs.field")
+                .expect("declared"),
+        )
+        .expect("resolves");
+    let rotate = db
+        .function(
+            lib.tree
+                .find_qualified("AccOutputs.rotate")
+                .expect("declared"),
+        )
+        .expect("resolves");
+    assert_eq!(rotate.outputs().count(), 3);
+    let text = unit(&field).text;
+    for out in ["rx", "ry"] {
+        let sym = format!("F_AccOutputs_rotate__{out}");
+        assert!(text.contains(&format!("{sym}(ctx")), "{text}");
+        assert!(text.contains(&format!("{sym}_t(ctx")), "{text}");
+    }
+    assert!(!text.contains("F_AccOutputs_rotate__length(ctx"), "{text}");
+}
+
+/// `(vx, vy) = field(x, y, w, d)` and `(, , r) = rotate(x, y, w)` in
+/// equations: the model exports, and its Jacobian through both output
+/// lists matches central differences.
+#[test]
+fn directional_derivatives_through_output_lists_match_central_differences() {
+    let lib = library(&OUTPUTS);
+    let out = export(&lib, "AccOutputs.Spiral", &[]);
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("functions")
+        .join("Spiral.fmu");
+    package(&out, &path, &shared_cache());
+    let entries = check_fmu(&path, "AccOutputs.Spiral").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(entries, 4, "a 2x2 Jacobian");
+}
