@@ -548,6 +548,22 @@ def acc_outputs_spiral(t: np.ndarray) -> dict[str, np.ndarray]:
     return {"x": x, "y": y, "vx": -d * x - w * y, "vy": w * x - d * y, "r": decay}
 
 
+def acc_state_record(t: np.ndarray) -> dict[str, np.ndarray]:
+    """AccStateRecord.TwoVessels: h' = Q/m from h(0) = 2e4 J/kg (Q = 100 W,
+    m = 1 kg) in both vessels; T = T_ref + h/cp per medium (water 4184, oil
+    1900 J/(kg K), T_ref = 273.15 K); the state record at 1 bar and 300 K
+    holds h = cp*(300 - T_ref)."""
+    t_ref = 273.15
+    h = 2e4 + 100.0 * t
+    out: dict[str, np.ndarray] = {}
+    for name, cp in (("w", 4184.0), ("o", 1900.0)):
+        out[f"{name}.h"] = h
+        out[f"{name}.T"] = t_ref + h / cp
+        out[f"{name}.state.h"] = np.full_like(t, cp * (300.0 - t_ref))
+        out[f"{name}.state.p"] = np.full_like(t, 1e5)
+    return out
+
+
 def acc_medium_heated_gas(t: np.ndarray) -> dict[str, np.ndarray]:
     """AccMedium.HeatedGas: an isobaric ideal-gas volume (rho = p/(R T),
     h = cp (T - T_ref)) with a through-flow, a heater and a loss:
@@ -612,6 +628,7 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "AccMatrix_Shifted": accmatrix_shifted,
     "AccDiscrete_CooledBody": acc_discrete_cooled_body,
     "AccOutputs_Spiral": acc_outputs_spiral,
+    "AccStateRecord_TwoVessels": acc_state_record,
 }
 GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)

@@ -1,12 +1,15 @@
-//! Functions of packages that extend packages: what `Medium.temperature(h)`
-//! calls when `Medium` is a replaceable package.
+//! Functions and records of packages that extend packages: what
+//! `Medium.temperature(h)` calls and `Medium.ThermodynamicState` names when
+//! `Medium` is a replaceable package.
 //!
 //! A package that extends a package (`package Water extends
 //! PartialLiquid(cp = 4184);`) inherits its functions: each function of a
 //! base that the package does not declare itself becomes a class of the
 //! package (`Media.Water.specificEnthalpy`, the same definition), so its
 //! plain names find the package's constants (`cp` is Water's) and it
-//! compiles once per package, under its own C symbol.
+//! compiles once per package, under its own C symbol. Records are
+//! inherited the same way, so `Medium.ThermodynamicState` and the inherited
+//! functions' plain `ThermodynamicState` find the package's record.
 //!
 //! A package implements an inherited partial function by a class
 //! extension, `redeclare function extends temperature algorithm ... end
@@ -91,8 +94,8 @@ fn resolve_extension(tree: &mut ClassTree, id: ClassId, diags: &mut Vec<Diagnost
     tree.classes[id.0 as usize].def = Arc::new(def);
 }
 
-/// Adds to package `id` each function its bases declare (or inherit) and
-/// it does not declare itself.
+/// Adds to package `id` each function and record its bases declare (or
+/// inherit) and it does not declare itself.
 fn inherit_functions(tree: &mut ClassTree, id: ClassId) {
     let mut found: Vec<(String, ClassId)> = Vec::new();
     collect_functions(tree, id, 0, &mut found);
@@ -108,8 +111,8 @@ fn inherit_functions(tree: &mut ClassTree, id: ClassId) {
     }
 }
 
-/// The functions the bases of class `id` declare, nearest first, each name
-/// once.
+/// The functions and records the bases of class `id` declare, nearest
+/// first, each name once.
 fn collect_functions(
     tree: &ClassTree,
     id: ClassId,
@@ -122,7 +125,8 @@ fn collect_functions(
     for base in bases(tree, id) {
         for &c in &tree.get(base).children {
             let child = tree.get(c);
-            if child.def.kind == ClassKind::Function && !out.iter().any(|(n, _)| *n == child.name) {
+            let inheritable = matches!(child.def.kind, ClassKind::Function | ClassKind::Record);
+            if inheritable && !out.iter().any(|(n, _)| *n == child.name) {
                 out.push((child.name.clone(), c));
             }
         }

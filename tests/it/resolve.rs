@@ -113,3 +113,44 @@ fn a_class_is_specialised_once_per_distinct_set_of_redeclarations() {
     let pipe = tree.get(v.subs[0].class);
     assert_eq!(pipe.qualified, "S.Pipe(Medium = S.Media.Oil)");
 }
+
+/// A record declared in a partial package is inherited, with the
+/// functions, by each package that extends it: `Medium.ThermodynamicState`
+/// in a vessel specialised to oil is the oil package's record, and the
+/// inherited functions' plain `ThermodynamicState` finds it too.
+#[test]
+fn records_are_inherited_through_packages_and_found_through_a_redeclared_one() {
+    let read =
+        |p: &str| std::fs::read_to_string(format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))).expect(p);
+    let lib = load_library(vec![
+        ("Base.mo".to_string(), read("examples/Base.mo")),
+        (
+            "AccStateRecord.mo".to_string(),
+            read("test_data/language/AccStateRecord.mo"),
+        ),
+    ]);
+    assert!(lib.diagnostics.is_empty(), "{:?}", lib.diagnostics);
+    let tree = &lib.tree;
+    for medium in ["Water", "Oil"] {
+        let record = format!("AccStateRecord.Media.{medium}.ThermodynamicState");
+        assert!(tree.find_qualified(&record).is_some(), "{record}");
+    }
+    let mut db = ClassDb::new(tree, &lib.sources);
+    let m = model(&mut db, tree, "AccStateRecord.TwoVessels");
+    let oil = db.model(m.subs[1].class).expect("elaborates");
+    assert!(oil.diagnostics().is_empty(), "{:?}", oil.diagnostics());
+    let names: Vec<&str> = oil.vars.iter().map(|v| v.name.as_str()).collect();
+    assert!(
+        names.contains(&"state.p") && names.contains(&"state.h"),
+        "{names:?}"
+    );
+    // The state's binding calls the oil package's own setState_pT.
+    let calls: Vec<String> = mofmu::resolve::function::functions_of(&oil)
+        .iter()
+        .map(|f| f.qualified.clone())
+        .collect();
+    assert!(
+        calls.contains(&"AccStateRecord.Media.Oil.setState_pT".to_string()),
+        "{calls:?}"
+    );
+}
