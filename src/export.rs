@@ -6,6 +6,7 @@ use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{sanitize, Kernel};
 use crate::diagnostic::Diagnostic;
 use crate::fmu::build::model_table;
+use crate::fmu::expose::Expose;
 use crate::fmu::files::{model_spec, FmuBuildSpec};
 use crate::fmu::fmi_rules::check_table;
 use crate::fmu::model_description::{guid_from, model_description_text};
@@ -160,6 +161,33 @@ pub struct ExportOutput {
     pub system_resource: Vec<u8>,
     pub n_instances: usize,
     pub n_steps: usize,
+    /// The FMI version of the description and the runtime's entry points.
+    pub fmi_version: FmiVersion,
+    /// With `--expose` other than `all`: the size in bytes of the
+    /// description with every variable, and of the one written.
+    pub description_bytes: Option<(u64, u64)>,
+}
+
+/// The FMI standard an FMU is exported for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FmiVersion {
+    /// FMI 2.0 (the default).
+    #[default]
+    Fmi2,
+    /// FMI 3.0: the same runtime core behind the fmi3 entry points
+    /// (`templates/mofmu_fmi3.c`) and an FMI 3.0 description.
+    Fmi3,
+}
+
+/// How a model is exported, beside the model, the `--set` values and the
+/// stop time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ExportOptions {
+    /// The interfaces the description declares (the binary has both).
+    pub interfaces: Interfaces,
+    /// The variables the description lists.
+    pub expose: Expose,
+    pub fmi_version: FmiVersion,
 }
 
 /// Compiles `model` of the library into kernels, a system file and a model
@@ -184,6 +212,21 @@ pub fn export_model_with(
     stop_time: impl Into<Option<f64>>,
     interfaces: Interfaces,
 ) -> Result<ExportOutput, ExportError> {
+    let options = ExportOptions {
+        interfaces,
+        ..ExportOptions::default()
+    };
+    export_model_options(lib, model, sets, stop_time, options)
+}
+
+/// [`export_model`] with every export option (`mofmu export`).
+pub fn export_model_options(
+    lib: &Library,
+    model: &str,
+    sets: &[SetValue],
+    stop_time: impl Into<Option<f64>>,
+    options: ExportOptions,
+) -> Result<ExportOutput, ExportError> {
     // Export only from a library that checks clean as a whole, so that an
     // FMU never comes from sources the checker rejects.
     let mut db = ClassDb::new(&lib.tree, &lib.sources);
@@ -191,7 +234,7 @@ pub fn export_model_with(
     if !library_diags.is_empty() {
         return Err(ExportError::Diagnostics(library_diags));
     }
-    export_checked(lib, &mut db, model, sets, stop_time, interfaces)
+    export_checked_options(lib, &mut db, model, sets, stop_time, options)
 }
 
 /// [`export_model_with`] after the check: goes on with the database a clean
@@ -208,6 +251,27 @@ pub fn export_checked(
     stop_time: impl Into<Option<f64>>,
     interfaces: Interfaces,
 ) -> Result<ExportOutput, ExportError> {
+    let options = ExportOptions {
+        interfaces,
+        ..ExportOptions::default()
+    };
+    export_checked_options(lib, db, model, sets, stop_time, options)
+}
+
+/// [`export_checked`] with every export option.
+pub fn export_checked_options(
+    lib: &Library,
+    db: &mut ClassDb,
+    model: &str,
+    sets: &[SetValue],
+    stop_time: impl Into<Option<f64>>,
+    options: ExportOptions,
+) -> Result<ExportOutput, ExportError> {
+    let ExportOptions {
+        interfaces,
+        expose,
+        fmi_version,
+    } = options;
     let stop_time: Option<f64> = stop_time.into();
     let id = lib
         .tree
@@ -262,6 +326,8 @@ pub fn export_checked(
             .map(|k| k.file_name.as_str())
             .chain(functions.iter().map(|f| f.file_name.as_str())),
     );
+    table.guid = DRAFT_GUID.to_string();
+    let description_bytes = exposed(&mut table, expose, fmi_version);
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
     drop(sys);
@@ -284,7 +350,15 @@ pub fn export_checked(
     // description itself is not hashed (it follows from the same inputs),
     // so it never has to exist as a whole in memory.
     let guid = {
-        let options = format!("{model}\n{sets:?}\n{stop_time:?}\n{interfaces:?}");
+        // Options added since are hashed only when not the default, so a
+        // default export keeps its GUID (and bytes).
+        let mut options = format!("{model}\n{sets:?}\n{stop_time:?}\n{interfaces:?}");
+        if expose != Expose::All {
+            options.push_str(&format!("\nexpose {expose:?}"));
+        }
+        if fmi_version != FmiVersion::Fmi2 {
+            options.push_str(&format!("\nfmi {fmi_version:?}"));
+        }
         let mut parts: Vec<&[u8]> = vec![
             env!("CARGO_PKG_VERSION").as_bytes(),
             options.as_bytes(),
@@ -313,7 +387,43 @@ pub fn export_checked(
         system_resource,
         n_instances,
         n_steps,
+        fmi_version,
+        description_bytes,
     })
+}
+
+/// Applies `--expose` to the table; for a choice other than `all`, the
+/// description's size in bytes before and after (each rendered into a
+/// counter, not into memory).
+fn exposed(table: &mut ModelTable, expose: Expose, fmi: FmiVersion) -> Option<(u64, u64)> {
+    if expose == Expose::All {
+        return None;
+    }
+    let size = |table: &ModelTable| {
+        let written = match fmi {
+            FmiVersion::Fmi2 => {
+                crate::fmu::model_description::write_model_description(table, ByteCount(0))
+            }
+            FmiVersion::Fmi3 => crate::fmu::fmi3::write_model_description(table, ByteCount(0)),
+        };
+        written.map(|c| c.0).unwrap_or(0)
+    };
+    let all = size(table);
+    crate::fmu::expose::apply(table, expose);
+    Some((all, size(table)))
+}
+
+/// A writer that only counts the bytes written.
+struct ByteCount(u64);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The C units of the user functions the classes call, each once (a
@@ -448,7 +558,11 @@ impl ExportOutput {
             .functions
             .iter()
             .map(|f| (f.file_name.as_str(), f.text.as_str()));
-        model_spec(
+        let spec = match self.fmi_version {
+            FmiVersion::Fmi2 => model_spec,
+            FmiVersion::Fmi3 => crate::fmu::files::model_spec_fmi3,
+        };
+        spec(
             &self.model_identifier,
             self.table.clone(),
             kernels.chain(functions),

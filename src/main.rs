@@ -9,7 +9,10 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use mofmu::diagnostic::Diagnostic;
-use mofmu::export::{export_model_with, model_units, unit_verdicts, ExportError};
+use mofmu::export::{
+    export_model_options, model_units, unit_verdicts, ExportError, ExportOptions, FmiVersion,
+};
+use mofmu::fmu::expose::Expose;
 use mofmu::fmu::table::Interfaces;
 use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::library::{check_library_with, load_library, Library};
@@ -57,6 +60,28 @@ enum ExportInterface {
     Cs,
     /// Both (one binary serves both).
     Both,
+}
+
+/// The variables an exported FMU's description lists.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum ExportExpose {
+    /// Every variable.
+    All,
+    /// Inputs, outputs, parameters, states and their derivatives.
+    Interface,
+    /// States and their derivatives, inputs and outputs.
+    States,
+}
+
+/// The FMI standard of an exported FMU.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum ExportFmiVersion {
+    /// FMI 2.0.
+    #[value(name = "2")]
+    V2,
+    /// FMI 3.0 (scalar variables; no structural parameters yet).
+    #[value(name = "3")]
+    V3,
 }
 
 /// How `cosim` moves an input between communication points.
@@ -129,6 +154,15 @@ enum Command {
         /// FMI interfaces declared in modelDescription.xml.
         #[arg(long, value_enum, default_value_t = ExportInterface::Both)]
         interface: ExportInterface,
+        /// Variables listed in modelDescription.xml: `interface` and
+        /// `states` leave internal variables out (value references and the
+        /// binary unchanged), for smaller descriptions of large models.
+        #[arg(long, value_enum, default_value_t = ExportExpose::All)]
+        expose: ExportExpose,
+        /// The FMI standard of the FMU: 2 (FMI 2.0) or 3 (FMI 3.0, the same
+        /// runtime behind the fmi3 functions).
+        #[arg(long, value_enum, default_value_t = ExportFmiVersion::V2)]
+        fmi_version: ExportFmiVersion,
         /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
@@ -407,6 +441,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             sets,
             stop_time,
             interface,
+            expose,
+            fmi_version,
             message_format,
             cross_check,
             reference,
@@ -421,7 +457,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExportInterface::Cs => Interfaces::CO_SIMULATION,
                 ExportInterface::Both => Interfaces::BOTH,
             };
-            let mut out = match export_model_with(&lib, &model, &sets, stop_time, interfaces) {
+            let options = ExportOptions {
+                interfaces,
+                expose: match expose {
+                    ExportExpose::All => Expose::All,
+                    ExportExpose::Interface => Expose::Interface,
+                    ExportExpose::States => Expose::States,
+                },
+                fmi_version: match fmi_version {
+                    ExportFmiVersion::V2 => FmiVersion::Fmi2,
+                    ExportFmiVersion::V3 => FmiVersion::Fmi3,
+                },
+            };
+            let mut out = match export_model_options(&lib, &model, &sets, stop_time, options) {
                 Ok(o) => o,
                 Err(ExportError::Diagnostics(d)) => {
                     print_diagnostics(&lib, &d, message_format);
@@ -469,6 +517,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 },
                 started.elapsed().as_secs_f64()
             );
+            if let Some((all, written)) = out.description_bytes {
+                println!(
+                    "modelDescription.xml: {written} bytes, {} variables listed ({all} bytes with every variable: {:.1}% smaller)",
+                    out.table.variables.len(),
+                    100.0 * (1.0 - written as f64 / all.max(1) as f64)
+                );
+            }
             if let Some(dir) = cross_check {
                 let written = mofmu::cross_check::write_directory(
                     &dir,

@@ -28,15 +28,29 @@ pub struct CSource {
 pub enum ModelDescriptionSource {
     Text(String),
     Table(Arc<ModelTable>),
+    /// The table rendered as an FMI 3.0 description (`super::fmi3`).
+    Fmi3Table(Arc<ModelTable>),
 }
 
 impl ModelDescriptionSource {
+    /// The folder under `binaries/` of the Linux x86-64 library: FMI 2.0's
+    /// `linux64`, FMI 3.0's `x86_64-linux`.
+    pub fn linux_binaries(&self) -> &'static str {
+        match self {
+            ModelDescriptionSource::Fmi3Table(_) => "x86_64-linux",
+            _ => "linux64",
+        }
+    }
+
     /// Writes the description into `out`.
     pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match self {
             ModelDescriptionSource::Text(text) => out.write_all(text.as_bytes()),
             ModelDescriptionSource::Table(table) => {
                 super::model_description::write_model_description(table, out).map(|_| ())
+            }
+            ModelDescriptionSource::Fmi3Table(table) => {
+                super::fmi3::write_model_description(table, out).map(|_| ())
             }
         }
     }
@@ -65,6 +79,10 @@ pub const FMI2_H: &str = include_str!("../../templates/mofmu_fmi2.h");
 /// The Co-Simulation part of the runtime. It is included by
 /// `mofmu_runtime.c` (one translation unit), so it travels as a header.
 pub const COSIM_H: &str = include_str!("../../templates/mofmu_cosim.h");
+/// The FMI 3.0 entry points: the unit an FMI 3 FMU compiles in place of
+/// the runtime, which it includes whole, and their declarations.
+pub const FMI3_C: &str = include_str!("../../templates/mofmu_fmi3.c");
+pub const FMI3_H: &str = include_str!("../../templates/mofmu_fmi3.h");
 
 /// The build of an exported model: the static runtime, the system file
 /// and the given units (kernels and functions, by file name and text), the
@@ -108,4 +126,33 @@ pub fn model_spec<'a>(
         ],
         resources: vec![(super::system_image::RESOURCE_NAME.into(), system_resource)],
     }
+}
+
+/// [`model_spec`] for FMI 3.0: the FMI 3 description, and `mofmu_fmi3.c`
+/// compiled in place of the runtime, which it includes (so the runtime
+/// travels beside the headers, and the FMU also exports the fmi2 functions
+/// it wraps).
+pub fn model_spec_fmi3<'a>(
+    model_identifier: &str,
+    table: Arc<ModelTable>,
+    units: impl IntoIterator<Item = (&'a str, &'a str)>,
+    system_c: String,
+    system_resource: Vec<u8>,
+) -> FmuBuildSpec {
+    let mut spec = model_spec(
+        model_identifier,
+        table.clone(),
+        units,
+        system_c,
+        system_resource,
+    );
+    spec.model_description = ModelDescriptionSource::Fmi3Table(table);
+    let runtime = &mut spec.sources[0];
+    runtime.name = super::sources::FMI3_C.into();
+    runtime.text = FMI3_C.into();
+    spec.headers.extend([
+        (super::sources::RUNTIME_C.into(), RUNTIME_C.into()),
+        (super::sources::FMI3_H.into(), FMI3_H.into()),
+    ]);
+    spec
 }

@@ -2,7 +2,9 @@
 
 pub mod build;
 pub mod dependencies;
+pub mod expose;
 pub mod files;
+pub mod fmi3;
 pub mod fmi_rules;
 pub mod model_description;
 pub mod sources;

@@ -102,36 +102,7 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
         );
     }
 
-    if !table.unit_definitions.is_empty() {
-        xml.open("UnitDefinitions", NO_ATTRS);
-        for unit in &table.unit_definitions {
-            xml.open("Unit", &[("name", unit.name.clone())]);
-            let exponents = [
-                ("kg", unit.kg),
-                ("m", unit.m),
-                ("s", unit.s),
-                ("A", unit.a),
-                ("K", unit.k),
-                ("mol", unit.mol),
-                ("cd", unit.cd),
-                ("rad", unit.rad),
-            ];
-            let mut base: Vec<(&str, String)> = exponents
-                .iter()
-                .filter(|(_, e)| *e != 0)
-                .map(|(name, e)| (*name, e.to_string()))
-                .collect();
-            push_factor_offset(&mut base, unit.factor, unit.offset);
-            xml.empty("BaseUnit", &base);
-            for display in &unit.display_units {
-                let mut attrs = vec![("name", display.name.clone())];
-                push_factor_offset(&mut attrs, display.factor, display.offset);
-                xml.empty("DisplayUnit", &attrs);
-            }
-            xml.close("Unit");
-        }
-        xml.close("UnitDefinitions");
-    }
+    write_unit_definitions(&mut xml, table);
 
     write_type_definitions(&mut xml, table);
 
@@ -210,6 +181,40 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
 
     xml.close("fmiModelDescription");
     xml.finish()
+}
+
+/// `<UnitDefinitions>`: the same element in FMI 2.0 and 3.0.
+pub(super) fn write_unit_definitions<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
+    if !table.unit_definitions.is_empty() {
+        xml.open("UnitDefinitions", NO_ATTRS);
+        for unit in &table.unit_definitions {
+            xml.open("Unit", &[("name", unit.name.clone())]);
+            let exponents = [
+                ("kg", unit.kg),
+                ("m", unit.m),
+                ("s", unit.s),
+                ("A", unit.a),
+                ("K", unit.k),
+                ("mol", unit.mol),
+                ("cd", unit.cd),
+                ("rad", unit.rad),
+            ];
+            let mut base: Vec<(&str, String)> = exponents
+                .iter()
+                .filter(|(_, e)| *e != 0)
+                .map(|(name, e)| (*name, e.to_string()))
+                .collect();
+            push_factor_offset(&mut base, unit.factor, unit.offset);
+            xml.empty("BaseUnit", &base);
+            for display in &unit.display_units {
+                let mut attrs = vec![("name", display.name.clone())];
+                push_factor_offset(&mut attrs, display.factor, display.offset);
+                xml.empty("DisplayUnit", &attrs);
+            }
+            xml.close("Unit");
+        }
+        xml.close("UnitDefinitions");
+    }
 }
 
 /// `<SourceFiles>` of an interface element (`ModelExchange`, and
@@ -367,7 +372,11 @@ fn render_variable<W: Write>(xml: &mut XmlOut<W>, v: &ModelVariable) {
     xml.close("ScalarVariable");
 }
 
-fn push_factor_offset(attrs: &mut Vec<(&'static str, String)>, factor: f64, offset: f64) {
+pub(super) fn push_factor_offset(
+    attrs: &mut Vec<(&'static str, String)>,
+    factor: f64,
+    offset: f64,
+) {
     if factor != 1.0 {
         attrs.push(("factor", format_real(factor)));
     }
@@ -376,7 +385,7 @@ fn push_factor_offset(attrs: &mut Vec<(&'static str, String)>, factor: f64, offs
     }
 }
 
-fn causality_name(c: Causality) -> &'static str {
+pub(super) fn causality_name(c: Causality) -> &'static str {
     match c {
         Causality::Parameter => "parameter",
         Causality::CalculatedParameter => "calculatedParameter",
@@ -387,7 +396,7 @@ fn causality_name(c: Causality) -> &'static str {
     }
 }
 
-fn variability_name(v: Variability) -> &'static str {
+pub(super) fn variability_name(v: Variability) -> &'static str {
     match v {
         Variability::Constant => "constant",
         Variability::Fixed => "fixed",
@@ -397,7 +406,7 @@ fn variability_name(v: Variability) -> &'static str {
     }
 }
 
-fn dependency_kind_name(k: DependencyKind) -> &'static str {
+pub(super) fn dependency_kind_name(k: DependencyKind) -> &'static str {
     match k {
         DependencyKind::Dependent => "dependent",
         DependencyKind::Constant => "constant",
@@ -407,7 +416,7 @@ fn dependency_kind_name(k: DependencyKind) -> &'static str {
     }
 }
 
-fn initial_name(i: Initial) -> &'static str {
+pub(super) fn initial_name(i: Initial) -> &'static str {
     match i {
         Initial::Exact => "exact",
         Initial::Approx => "approx",
@@ -421,19 +430,19 @@ fn initial_name(i: Initial) -> &'static str {
 /// A minimal XML writer: one element per line, indented by two spaces per
 /// level, attribute values escaped. Written straight into `W` without an
 /// allocation per attribute: at 10^6 volumes a rod's description is 750 MB.
-struct XmlOut<W: Write> {
+pub(super) struct XmlOut<W: Write> {
     out: W,
     depth: usize,
     /// The first write error; later writes are skipped.
     failed: Option<std::io::Error>,
 }
 
-const NO_ATTRS: &[(&str, &str)] = &[];
+pub(super) const NO_ATTRS: &[(&str, &str)] = &[];
 
 const INDENT: &[u8] = b"                                                                ";
 
 impl<W: Write> XmlOut<W> {
-    fn new(out: W) -> Self {
+    pub(super) fn new(out: W) -> Self {
         XmlOut {
             out,
             depth: 0,
@@ -449,7 +458,7 @@ impl<W: Write> XmlOut<W> {
         }
     }
 
-    fn decl(&mut self) {
+    pub(super) fn decl(&mut self) {
         self.raw(br#"<?xml version="1.0" encoding="UTF-8"?>"#);
     }
 
@@ -477,16 +486,16 @@ impl<W: Write> XmlOut<W> {
         self.raw(if empty { b"/>" } else { b">" });
     }
 
-    fn open<S: AsRef<str>>(&mut self, name: &str, attrs: &[(&str, S)]) {
+    pub(super) fn open<S: AsRef<str>>(&mut self, name: &str, attrs: &[(&str, S)]) {
         self.tag(name, attrs, false);
         self.depth += 1;
     }
 
-    fn empty<S: AsRef<str>>(&mut self, name: &str, attrs: &[(&str, S)]) {
+    pub(super) fn empty<S: AsRef<str>>(&mut self, name: &str, attrs: &[(&str, S)]) {
         self.tag(name, attrs, true);
     }
 
-    fn close(&mut self, name: &str) {
+    pub(super) fn close(&mut self, name: &str) {
         self.depth -= 1;
         self.line();
         self.raw(b"</");
@@ -517,7 +526,7 @@ impl<W: Write> XmlOut<W> {
         self.raw(&bytes[from..]);
     }
 
-    fn finish(mut self) -> std::io::Result<W> {
+    pub(super) fn finish(mut self) -> std::io::Result<W> {
         self.raw(b"\n");
         match self.failed {
             Some(e) => Err(e),

@@ -19,6 +19,12 @@ pub const FMI2_H: &str = "mofmu_fmi2.h";
 /// (not a unit of its own).
 pub const COSIM_H: &str = "mofmu_cosim.h";
 
+/// The FMI 3.0 entry points, the unit an FMI 3 FMU compiles in place of
+/// the runtime (which it includes).
+pub const FMI3_C: &str = "mofmu_fmi3.c";
+/// The FMI 3.0 declarations.
+pub const FMI3_H: &str = "mofmu_fmi3.h";
+
 /// The C units of a model, in the order they are compiled: the runtime, the
 /// system file, then one file per class kernel.
 pub fn source_files<'a>(kernel_files: impl IntoIterator<Item = &'a str>) -> Vec<String> {

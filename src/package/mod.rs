@@ -150,7 +150,10 @@ pub fn build_fmu_with(
             executable: false,
         },
         ArchiveEntry {
-            path: format!("binaries/linux64/{library}"),
+            path: format!(
+                "binaries/{}/{library}",
+                spec.model_description.linux_binaries()
+            ),
             bytes: library_bytes.into(),
             executable: true,
         },
@@ -305,8 +308,10 @@ fn check_spec(spec: &FmuBuildSpec) -> Result<(), PackageError> {
             ));
         }
     }
+    // A `.c` file among the headers is a unit that another unit includes
+    // (the runtime, under the FMI 3 entry points).
     for (name, _) in &spec.headers {
-        if !name.ends_with(".h") || name.len() < 3 {
+        if !(name.ends_with(".h") || name.ends_with(".c")) || name.len() < 3 {
             return invalid(format!("header `{name}` must be named `<name>.h`"));
         }
     }

@@ -1675,3 +1675,216 @@ fn reference_last_row(reference: &str) -> (Vec<String>, Vec<f64>) {
         .collect();
     (header, last)
 }
+
+// --- export --expose ---------------------------------------------------------
+
+/// `--expose states` and `interface` leave internal variables out of the
+/// description and nothing else: the kept variables keep their names and
+/// value references, the generated code is the same, and the FMU simulates
+/// to the same numbers (the harness reads the renumbered ModelStructure for
+/// its Jacobian pattern, so that is exercised too).
+#[test]
+fn expose_leaves_internal_variables_out_and_simulates_the_same() {
+    use mofmu::export::{export_model_options, ExportOptions};
+    use mofmu::fmu::expose::Expose;
+    use mofmu::fmu::table::Causality;
+    let planar = ["examples/Base.mo", "examples/Signals.mo", "examples/Planar"];
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let cache = shared_cache();
+    for (paths, model, stop) in [
+        (THERMAL, ROD_HEATING, 10.0),
+        (&planar[..], "Planar.Examples.DoublePendulum", 2.0),
+    ] {
+        let lib = library(paths);
+        let with = |expose| {
+            let options = ExportOptions {
+                expose,
+                ..ExportOptions::default()
+            };
+            export_model_options(&lib, model, &[], stop, options)
+                .unwrap_or_else(|e| panic!("exporting {model} with {expose:?}: {e:?}"))
+        };
+        let all = with(Expose::All);
+        assert_eq!(all.description_bytes, None);
+        let mut states_names = Vec::new();
+        for expose in [Expose::States, Expose::Interface] {
+            let out = with(expose);
+            assert_eq!(
+                out.system_c, all.system_c,
+                "{model}: the system file changed"
+            );
+            let (before, after) = out.description_bytes.expect("sizes are reported");
+            assert_eq!(before as usize, all.model_description().len());
+            assert_eq!(after as usize, out.model_description().len());
+            assert!(after < before, "{model} {expose:?}: {after} >= {before}");
+            // Exactly the variables the choice keeps, with their references.
+            let is_state: BTreeSet<usize> = all
+                .table
+                .variables
+                .iter()
+                .filter_map(|v| v.derivative_of)
+                .collect();
+            let expected: Vec<(String, u32)> = all
+                .table
+                .variables
+                .iter()
+                .enumerate()
+                .filter(|(i, v)| {
+                    is_state.contains(i)
+                        || v.derivative_of.is_some()
+                        || matches!(
+                            v.causality,
+                            Causality::Input | Causality::Output | Causality::Independent
+                        )
+                        || (expose == Expose::Interface
+                            && matches!(
+                                v.causality,
+                                Causality::Parameter | Causality::CalculatedParameter
+                            ))
+                })
+                .map(|(_, v)| (v.name.clone(), v.value_reference))
+                .collect();
+            let listed: Vec<(String, u32)> = out
+                .table
+                .variables
+                .iter()
+                .map(|v| (v.name.clone(), v.value_reference))
+                .collect();
+            assert_eq!(listed, expected, "{model} {expose:?}");
+            assert_eq!(out.table.derivatives.len(), all.table.derivatives.len());
+            if expose == Expose::States {
+                states_names = out
+                    .table
+                    .derivatives
+                    .iter()
+                    .map(|&d| out.table.variables[d].derivative_of.unwrap())
+                    .map(|s| out.table.variables[s].name.clone())
+                    .collect();
+                let fmu_all = temp.path().join("all.fmu");
+                let fmu_states = temp.path().join("states.fmu");
+                package(&all, &fmu_all, &cache);
+                package(&out, &fmu_states, &cache);
+                let options = SimOptions {
+                    start_time: Some(0.0),
+                    stop_time: Some(stop),
+                    output_interval: Some(stop / 100.0),
+                    relative_tolerance: Some(ROUND_TRIP_RTOL),
+                    output: states_names.clone(),
+                    ..SimOptions::default()
+                };
+                let a = simulate(&fmu_all, &options).expect("the full FMU simulates");
+                let b = simulate(&fmu_states, &options).expect("the exposed FMU simulates");
+                assert_eq!(a.names, b.names);
+                assert!(a.rows.len() > 100, "{model}: {} rows", a.rows.len());
+                assert_eq!(a.rows, b.rows, "{model}: the results differ");
+            }
+        }
+        assert!(!states_names.is_empty());
+    }
+}
+
+// --- export --fmi-version 3 --------------------------------------------------
+
+/// The FMI 3.0 export: an FMI 3.0 description whose value references are
+/// unique across types, the library under `binaries/x86_64-linux`,
+/// exporting every fmi3 function FMPy binds (and, as it wraps them, the
+/// fmi2 functions) and needing only libc and libm. FMPy's validation and
+/// simulation against the references are in fmu-tests/fmi3_roundtrip.py.
+#[test]
+fn fmi3_export_has_an_fmi3_description_and_the_fmi3_functions() {
+    use mofmu::export::{export_model_options, ExportOptions, FmiVersion};
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccDiscrete.mo",
+    ]);
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let out = export_model_options(&lib, "AccDiscrete.CooledBody", &[], 100.0, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
+    let two = export_model_options(
+        &lib,
+        "AccDiscrete.CooledBody",
+        &[],
+        100.0,
+        ExportOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("FMI 2 export: {e:?}"));
+    assert_ne!(out.table.guid, two.table.guid, "the FMI version is hashed");
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let fmu = temp.path().join("CooledBody.fmu");
+    package(&out, &fmu, &shared_cache());
+    let mut archive =
+        zip::ZipArchive::new(std::fs::File::open(&fmu).expect("the FMU")).expect("a zip archive");
+    let mut description = String::new();
+    archive
+        .by_name("modelDescription.xml")
+        .expect("a description")
+        .read_to_string(&mut description)
+        .expect("UTF-8");
+    assert!(description.contains(r#"fmiVersion="3.0""#));
+    assert!(description.contains(&format!(r#"instantiationToken="{}""#, out.table.guid)));
+    for element in [
+        "<Float64 ",
+        "<Boolean ",
+        "<Int32 ",
+        "<ContinuousStateDerivative ",
+    ] {
+        assert!(
+            description.contains(element),
+            "no {element} in\n{description}"
+        );
+    }
+    // Value references are unique across all variables.
+    let mut seen = BTreeSet::new();
+    for line in description.lines() {
+        let line = line.trim_start();
+        let is_variable = ["<Float64 ", "<Int32 ", "<Boolean ", "<Enumeration "]
+            .iter()
+            .any(|e| line.starts_with(e));
+        if let (true, Some(at)) = (is_variable, line.find(r#"valueReference=""#)) {
+            let rest = &line[at + 16..];
+            let vr: u32 = rest[..rest.find('"').unwrap()].parse().unwrap();
+            assert!(seen.insert(vr), "value reference {vr} twice");
+        }
+    }
+    assert_eq!(
+        seen.len(),
+        out.table.variables.len() + 1,
+        "variables and the indicators"
+    );
+    let mut library = Vec::new();
+    archive
+        .by_name("binaries/x86_64-linux/AccDiscrete_CooledBody.so")
+        .expect("the FMI 3 binary folder")
+        .read_to_end(&mut library)
+        .expect("the library");
+    let (defined, needed) = dynamic_linkage(&library);
+    for f in [
+        "fmi3InstantiateModelExchange",
+        "fmi3InstantiateCoSimulation",
+        "fmi3GetFloat64",
+        "fmi3GetBoolean",
+        "fmi3UpdateDiscreteStates",
+        "fmi3GetContinuousStateDerivatives",
+        "fmi3DoStep",
+        "fmi3GetDirectionalDerivative",
+        "fmi3SerializeFMUState",
+    ] {
+        assert!(defined.contains(f), "{f} is not exported");
+    }
+    assert!(
+        defined
+            .iter()
+            .all(|s| s.starts_with("fmi2") || s.starts_with("fmi3")),
+        "{defined:?}"
+    );
+    for lib in &needed {
+        assert!(
+            lib.starts_with("libc.so") || lib.starts_with("libm.so"),
+            "needs {lib}"
+        );
+    }
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Round-trip example models through `mofmu export --fmi-version 3` and FMPy.
+
+For each case of fmu-tests/cases.toml (or those whose name contains `-k`):
+
+1. `mofmu export --fmi-version 3` the model, and the FMI 2.0 export of it;
+2. validate the FMI 3 FMU with FMPy (the list of problems must be empty);
+3. simulate it with FMPy as Model Exchange (CVode, relative tolerance 1e-8)
+   and compare with the case's independent reference at the case's
+   tolerance (as roundtrip.py does for FMI 2.0);
+4. compare it with FMPy's CVode on the FMI 2.0 export at the same tolerance;
+5. with `--cs`: simulate the FMI 3 FMU as Co-Simulation (fmi3DoStep, the
+   embedded RODAS3) at the case's communication step and compare with the
+   reference.
+
+The comparison, the tolerances and the reporting are roundtrip.py's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import roundtrip as rt  # noqa: E402
+
+
+def simulate(fmu: Path, case: rt.Case, fmi_type: str) -> rt.Trajectory:
+    from fmpy import simulate_fmu
+
+    options = dict(
+        validate=False,
+        fmi_type=fmi_type,
+        relative_tolerance=rt.FMPY_RELATIVE_TOLERANCE,
+        start_time=0.0,
+        stop_time=case.stop_time,
+        output=case.variables,
+    )
+    if fmi_type == "ModelExchange":
+        options.update(solver=rt.FMPY_SOLVER, output_interval=case.output_interval)
+    else:
+        options.update(output_interval=case.cs_step)
+    result = simulate_fmu(str(fmu), **options)
+    return rt.Trajectory(
+        np.asarray(result["time"], dtype=float),
+        {name: np.asarray(result[name], dtype=float) for name in case.variables},
+    )
+
+
+def run_case(case: rt.Case, mofmu: Path, out: Path, report: rt.Report, cs: bool) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    fmus = {}
+    for version in ("2", "3"):
+        fmu = out / f"{case.name}.fmi{version}.fmu"
+        fmu.unlink(missing_ok=True)
+        command = [str(mofmu), "export", *case.libraries, "--model", case.model, "-o", str(fmu)]
+        command += ["--fmi-version", version]
+        for assignment in case.sets:
+            command += ["--set", assignment]
+        ok, detail = rt.run_command(command, out / f"{case.name}.fmi{version}.export.log")
+        if not report.check(ok and fmu.is_file(), case.name, f"export-fmi{version}", detail):
+            return
+        fmus[version] = fmu
+
+    from fmpy.validation import validate_fmu
+
+    try:
+        problems = validate_fmu(str(fmus["3"]))
+        report.check(not problems, case.name, "validate-fmi3", "; ".join(problems) or "no problems")
+    except Exception as e:  # FMPy raises many kinds on a broken FMU.
+        report.check(False, case.name, "validate-fmi3", f"{type(e).__name__}: {e}")
+
+    reference = rt.read_csv(case.reference)
+    try:
+        fmi3 = simulate(fmus["3"], case, "ModelExchange")
+        fmi2 = simulate(fmus["2"], case, "ModelExchange")
+    except Exception as e:
+        report.check(False, case.name, "fmpy-fmi3-vs-reference", f"FMPy failed: {type(e).__name__}: {e}")
+        return
+    c = rt.compare(fmi3, reference, case.variables, case.tolerance, case.stop_time, case.output_interval)
+    report.check(c.ok, case.name, "fmpy-fmi3-vs-reference", c.summary)
+    c = rt.compare(fmi3, fmi2, case.variables, case.tolerance, case.stop_time, case.output_interval)
+    report.check(c.ok, case.name, "fmpy-fmi3-vs-fmi2", c.summary)
+    if cs:
+        try:
+            result = simulate(fmus["3"], case, "CoSimulation")
+        except Exception as e:
+            report.check(False, case.name, "fmpy-cs-fmi3-vs-reference", f"FMPy failed: {type(e).__name__}: {e}")
+            return
+        step = case.cs_step
+        if step < case.output_interval:
+            # As roundtrip.py does: the fine CS result on the reference's grid.
+            result = rt.on_reference_grid(result, reference, case.stop_time)
+            step = case.output_interval
+        c = rt.compare(result, reference, case.variables, case.tolerance, case.stop_time, step)
+        report.check(c.ok, case.name, "fmpy-cs-fmi3-vs-reference", c.summary)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--manifest", type=Path, default=rt.DEFAULT_MANIFEST)
+    parser.add_argument("--mofmu", type=Path, default=rt.DEFAULT_MOFMU)
+    parser.add_argument("--out", type=Path, default=rt.DEFAULT_OUT / "fmi3")
+    parser.add_argument("-k", action="append", default=[], help="run the cases whose name contains this")
+    parser.add_argument("--cs", action="store_true", help="also run the FMI 3 Co-Simulation check")
+    args = parser.parse_args(argv)
+    report = rt.Report()
+    for case in rt.load_cases(args.manifest):
+        if args.k and not any(k in case.name for k in args.k):
+            continue
+        run_case(case, args.mofmu, args.out, report, args.cs)
+    return report.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,951 @@
+/* mofmu: the FMI 3.0 entry points (Model Exchange and Co-Simulation).
+ *
+ * The FMU of `mofmu export --fmi-version 3` compiles this unit instead of
+ * mofmu_runtime.c: it includes the static runtime whole (one translation
+ * unit, as mofmu_cosim.h is) and adds the fmi3 functions over the same
+ * core, so there is one evaluation, one state machine and one FMU state
+ * for both standards. An FMI 3 instance is the runtime's instance; each
+ * fmi3 function checks and converts its arguments and calls the fmi2
+ * function of the same meaning, whose allowed-state masks, argument checks
+ * and messages apply unchanged.
+ *
+ * Value references. FMI 3 numbers all variables in one space; the runtime
+ * numbers Reals (indices into R), Integers and Booleans separately. The
+ * model description adds a base per table: Float64 variables keep their
+ * index in R, Int32 and Enumeration (Int64) variables are
+ * MOFMU_FMI3_INTEGER_BASE + index, Booleans MOFMU_FMI3_BOOLEAN_BASE +
+ * index, and the event indicators are one Float64 array at
+ * MOFMU_FMI3_INDICATORS (the bases are repeated in src/fmu/fmi3.rs).
+ *
+ * Not offered: configuration mode (no structural parameters yet), adjoint
+ * derivatives, clocks and scheduled execution, event mode in
+ * Co-Simulation, intermediate update; those functions return fmi3Error
+ * with a message. */
+
+#include "mofmu_runtime.c"
+#include "mofmu_fmi3.h"
+
+#define MOFMU_FMI3_INTEGER_BASE 0x40000000u
+#define MOFMU_FMI3_BOOLEAN_BASE 0x60000000u
+#define MOFMU_FMI3_INDICATORS 0x7fffff00u
+
+/* The importer's FMI 3 logger, behind the runtime's FMI 2 logger (which
+ * the instance calls with the constant format "%s"). */
+typedef struct {
+    fmi3LogMessageCallback log;
+    fmi3InstanceEnvironment environment;
+} Fmi3Logger;
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void fmi3_logger(fmi2ComponentEnvironment environment, fmi2String instanceName,
+                        fmi2Status status, fmi2String category, fmi2String message, ...)
+{
+    const Fmi3Logger *logger = (const Fmi3Logger *)environment;
+    char text[1200];
+    va_list args;
+    (void)instanceName;
+    if (logger == NULL || logger->log == NULL) {
+        return;
+    }
+    va_start(args, message);
+    vsnprintf(text, sizeof text, message, args);
+    va_end(args);
+    logger->log(logger->environment, (fmi3Status)status, category, text);
+}
+
+static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
+                                 fmi3String instantiationToken, fmi3String resourcePath,
+                                 fmi3Boolean loggingOn, fmi3InstanceEnvironment environment,
+                                 fmi3LogMessageCallback logMessage)
+{
+    Fmi3Logger *logger = (Fmi3Logger *)allocate(1, sizeof *logger);
+    fmi2Component c;
+    if (logger == NULL) {
+        return NULL;
+    }
+    logger->log = logMessage;
+    logger->environment = environment;
+    {
+        const fmi2CallbackFunctions functions = {fmi3_logger, NULL, NULL, NULL, logger};
+        c = fmi2Instantiate(instanceName, type, instantiationToken, resourcePath, &functions,
+                            fmi2False, loggingOn ? fmi2True : fmi2False);
+    }
+    if (c == NULL) {
+        free(logger);
+    }
+    return c;
+}
+
+MOFMU_EXPORT const char *fmi3GetVersion(void)
+{
+    return MOFMU_FMI3_VERSION;
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn,
+                                            size_t nCategories, const fmi3String categories[])
+{
+    return (fmi3Status)fmi2SetDebugLogging(instance, loggingOn ? fmi2True : fmi2False,
+                                           nCategories, categories);
+}
+
+MOFMU_EXPORT fmi3Instance fmi3InstantiateModelExchange(
+    fmi3String instanceName, fmi3String instantiationToken, fmi3String resourcePath,
+    fmi3Boolean visible, fmi3Boolean loggingOn, fmi3InstanceEnvironment instanceEnvironment,
+    fmi3LogMessageCallback logMessage)
+{
+    (void)visible;
+    return instantiate3(instanceName, fmi2ModelExchange, instantiationToken, resourcePath,
+                        loggingOn, instanceEnvironment, logMessage);
+}
+
+MOFMU_EXPORT fmi3Instance fmi3InstantiateCoSimulation(
+    fmi3String instanceName, fmi3String instantiationToken, fmi3String resourcePath,
+    fmi3Boolean visible, fmi3Boolean loggingOn, fmi3Boolean eventModeUsed,
+    fmi3Boolean earlyReturnAllowed, const fmi3ValueReference requiredIntermediateVariables[],
+    size_t nRequiredIntermediateVariables, fmi3InstanceEnvironment instanceEnvironment,
+    fmi3LogMessageCallback logMessage, fmi3IntermediateUpdateCallback intermediateUpdate)
+{
+    (void)visible;
+    (void)earlyReturnAllowed;
+    (void)requiredIntermediateVariables;
+    (void)nRequiredIntermediateVariables;
+    (void)intermediateUpdate;
+    if (eventModeUsed) {
+        /* hasEventMode is false: the importer must not ask for it. */
+        if (logMessage != NULL) {
+            logMessage(instanceEnvironment, fmi3Error, "logStatusError",
+                       "fmi3InstantiateCoSimulation: this FMU has no event mode in "
+                       "Co-Simulation (hasEventMode=\"false\"); eventModeUsed must be false");
+        }
+        return NULL;
+    }
+    return instantiate3(instanceName, fmi2CoSimulation, instantiationToken, resourcePath,
+                        loggingOn, instanceEnvironment, logMessage);
+}
+
+MOFMU_EXPORT fmi3Instance fmi3InstantiateScheduledExecution(
+    fmi3String instanceName, fmi3String instantiationToken, fmi3String resourcePath,
+    fmi3Boolean visible, fmi3Boolean loggingOn, fmi3InstanceEnvironment instanceEnvironment,
+    fmi3LogMessageCallback logMessage, fmi3ClockUpdateCallback clockUpdate,
+    fmi3LockPreemptionCallback lockPreemption, fmi3UnlockPreemptionCallback unlockPreemption)
+{
+    (void)instanceName;
+    (void)instantiationToken;
+    (void)resourcePath;
+    (void)visible;
+    (void)loggingOn;
+    (void)clockUpdate;
+    (void)lockPreemption;
+    (void)unlockPreemption;
+    if (logMessage != NULL) {
+        logMessage(instanceEnvironment, fmi3Error, "logStatusError",
+                   "fmi3InstantiateScheduledExecution: this FMU offers Model Exchange and "
+                   "Co-Simulation, not Scheduled Execution");
+    }
+    return NULL;
+}
+
+MOFMU_EXPORT void fmi3FreeInstance(fmi3Instance instance)
+{
+    Instance *inst = as_instance(instance);
+    void *logger;
+    if (inst == NULL) {
+        return;
+    }
+    logger = inst->environment;
+    fmi2FreeInstance(instance);
+    free(logger);
+}
+
+MOFMU_EXPORT fmi3Status fmi3EnterInitializationMode(fmi3Instance instance,
+                                                    fmi3Boolean toleranceDefined,
+                                                    fmi3Float64 tolerance, fmi3Float64 startTime,
+                                                    fmi3Boolean stopTimeDefined,
+                                                    fmi3Float64 stopTime)
+{
+    fmi2Status s = fmi2SetupExperiment(instance, toleranceDefined ? fmi2True : fmi2False,
+                                       tolerance, startTime,
+                                       stopTimeDefined ? fmi2True : fmi2False, stopTime);
+    if (s > fmi2Warning) {
+        return (fmi3Status)s;
+    }
+    return (fmi3Status)fmi2EnterInitializationMode(instance);
+}
+
+MOFMU_EXPORT fmi3Status fmi3ExitInitializationMode(fmi3Instance instance)
+{
+    return (fmi3Status)fmi2ExitInitializationMode(instance);
+}
+
+MOFMU_EXPORT fmi3Status fmi3EnterEventMode(fmi3Instance instance)
+{
+    return (fmi3Status)fmi2EnterEventMode(instance);
+}
+
+MOFMU_EXPORT fmi3Status fmi3Terminate(fmi3Instance instance)
+{
+    return (fmi3Status)fmi2Terminate(instance);
+}
+
+MOFMU_EXPORT fmi3Status fmi3Reset(fmi3Instance instance)
+{
+    return (fmi3Status)fmi2Reset(instance);
+}
+
+/* ------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------ */
+
+/* A refusal of an FMI 3 function itself (its own checks, before any fmi2
+ * function runs). */
+static fmi3Status refuse3(fmi3Instance instance, const char *function, const char *why)
+{
+    Instance *inst = as_instance(instance);
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    return (fmi3Status)log_error(inst, "%s: %s", function, why);
+}
+
+/* Scalars only: one value per value reference. */
+static int not_scalar(fmi3Instance instance, const char *function, size_t nvr, size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    if (inst == NULL) {
+        return 1;
+    }
+    if (nValues != nvr) {
+        log_error(inst, "%s: %zu value references need %zu values, not %zu", function, nvr,
+                  nvr, nValues);
+        return 1;
+    }
+    return 0;
+}
+
+/* The runtime's value references of `vrs`, each less `base` and below
+ * `base + span`, into `out` (NULL when one is outside: then the reason is
+ * logged). */
+static fmi2ValueReference *table_references(Instance *inst, const char *function,
+                                            const fmi3ValueReference vrs[], size_t nvr,
+                                            uint32_t base, uint32_t span, const char *type)
+{
+    fmi2ValueReference *out = (fmi2ValueReference *)allocate(nvr, sizeof *out);
+    size_t i;
+    if (out == NULL) {
+        log_error(inst, "%s: out of memory", function);
+        return NULL;
+    }
+    for (i = 0; i < nvr; i++) {
+        if (vrs[i] < base || vrs[i] - base >= span) {
+            log_error(inst, "%s: value reference %u is not a variable of type %s", function,
+                      (unsigned)vrs[i], type);
+            free(out);
+            return NULL;
+        }
+        out[i] = vrs[i] - base;
+    }
+    return out;
+}
+
+static int bad_call(Instance *inst, const char *function, const void *vrs, size_t nvr,
+                    const void *values)
+{
+    if (inst == NULL) {
+        return 1;
+    }
+    return null_array(inst, function, "valueReferences", vrs, nvr) ||
+           null_array(inst, function, "values", values, nvr);
+}
+
+/* Float64: R by index, and the event indicators as one array. */
+MOFMU_EXPORT fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                       size_t nvr, fmi3Float64 values[], size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    size_t i, at = 0, wanted = 0;
+    int indicators = 0;
+    fmi2Status s = fmi2OK;
+    if (inst == NULL || null_array(inst, "fmi3GetFloat64", "valueReferences", vrs, nvr) ||
+        null_array(inst, "fmi3GetFloat64", "values", values, nValues)) {
+        return fmi3Error;
+    }
+    for (i = 0; i < nvr; i++) {
+        int indicator = vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0;
+        indicators |= indicator;
+        wanted += indicator ? inst->sys->n_event_indicators : 1;
+    }
+    if (wanted != nValues) {
+        return refuse3(instance, "fmi3GetFloat64",
+                       "the number of values does not match the value references");
+    }
+    if (!indicators) {
+        return (fmi3Status)fmi2GetReal(instance, vrs, nvr, values);
+    }
+    for (i = 0; i < nvr && s <= fmi2Warning; i++) {
+        if (vrs[i] == MOFMU_FMI3_INDICATORS) {
+            s = fmi2GetEventIndicators(instance, values + at, inst->sys->n_event_indicators);
+            at += inst->sys->n_event_indicators;
+        } else {
+            s = fmi2GetReal(instance, vrs + i, 1, values + at);
+            at++;
+        }
+    }
+    return (fmi3Status)s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                       size_t nvr, const fmi3Float64 values[], size_t nValues)
+{
+    if (not_scalar(instance, "fmi3SetFloat64", nvr, nValues)) {
+        return fmi3Error;
+    }
+    return (fmi3Status)fmi2SetReal(instance, vrs, nvr, values);
+}
+
+/* Integers (Int32, and Int64 for enumerations) through fmi2GetInteger. */
+static fmi3Status get_integers(fmi3Instance instance, const char *function,
+                               const fmi3ValueReference vrs[], size_t nvr, int64_t *out64,
+                               int32_t *out32, size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    fmi2ValueReference *refs;
+    fmi2Integer *buffer;
+    fmi2Status s;
+    size_t i;
+    if (bad_call(inst, function, vrs, nvr, out64 != NULL ? (void *)out64 : (void *)out32) ||
+        not_scalar(instance, function, nvr, nValues)) {
+        return fmi3Error;
+    }
+    refs = table_references(inst, function, vrs, nvr, MOFMU_FMI3_INTEGER_BASE,
+                            (uint32_t)inst->sys->n_integers, "Int32 or Enumeration");
+    if (refs == NULL) {
+        return fmi3Error;
+    }
+    buffer = (fmi2Integer *)allocate(nvr, sizeof *buffer);
+    if (buffer == NULL) {
+        free(refs);
+        return (fmi3Status)log_error(inst, "%s: out of memory", function);
+    }
+    s = fmi2GetInteger(instance, refs, nvr, buffer);
+    if (s <= fmi2Warning) {
+        for (i = 0; i < nvr; i++) {
+            if (out64 != NULL) {
+                out64[i] = buffer[i];
+            } else {
+                out32[i] = buffer[i];
+            }
+        }
+    }
+    free(buffer);
+    free(refs);
+    return (fmi3Status)s;
+}
+
+static fmi3Status set_integers(fmi3Instance instance, const char *function,
+                               const fmi3ValueReference vrs[], size_t nvr, const int64_t *in64,
+                               const int32_t *in32, size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    fmi2ValueReference *refs;
+    fmi2Integer *buffer;
+    fmi2Status s;
+    size_t i;
+    if (bad_call(inst, function, vrs, nvr, in64 != NULL ? (const void *)in64 : (const void *)in32) ||
+        not_scalar(instance, function, nvr, nValues)) {
+        return fmi3Error;
+    }
+    refs = table_references(inst, function, vrs, nvr, MOFMU_FMI3_INTEGER_BASE,
+                            (uint32_t)inst->sys->n_integers, "Int32 or Enumeration");
+    if (refs == NULL) {
+        return fmi3Error;
+    }
+    buffer = (fmi2Integer *)allocate(nvr, sizeof *buffer);
+    if (buffer == NULL) {
+        free(refs);
+        return (fmi3Status)log_error(inst, "%s: out of memory", function);
+    }
+    for (i = 0; i < nvr; i++) {
+        int64_t v = in64 != NULL ? in64[i] : in32[i];
+        if (v < INT32_MIN || v > INT32_MAX) {
+            free(buffer);
+            free(refs);
+            return (fmi3Status)log_error(inst, "%s: value %lld is out of range", function,
+                                         (long long)v);
+        }
+        buffer[i] = (fmi2Integer)v;
+    }
+    s = fmi2SetInteger(instance, refs, nvr, buffer);
+    free(buffer);
+    free(refs);
+    return (fmi3Status)s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetInt32(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                     size_t nvr, fmi3Int32 values[], size_t nValues)
+{
+    return get_integers(instance, "fmi3GetInt32", vrs, nvr, NULL, values, nValues);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetInt64(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                     size_t nvr, fmi3Int64 values[], size_t nValues)
+{
+    return get_integers(instance, "fmi3GetInt64", vrs, nvr, values, NULL, nValues);
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetInt32(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                     size_t nvr, const fmi3Int32 values[], size_t nValues)
+{
+    return set_integers(instance, "fmi3SetInt32", vrs, nvr, NULL, values, nValues);
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetInt64(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                     size_t nvr, const fmi3Int64 values[], size_t nValues)
+{
+    return set_integers(instance, "fmi3SetInt64", vrs, nvr, values, NULL, nValues);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetBoolean(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                       size_t nvr, fmi3Boolean values[], size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    fmi2ValueReference *refs;
+    fmi2Boolean *buffer;
+    fmi2Status s;
+    size_t i;
+    if (bad_call(inst, "fmi3GetBoolean", vrs, nvr, values) ||
+        not_scalar(instance, "fmi3GetBoolean", nvr, nValues)) {
+        return fmi3Error;
+    }
+    refs = table_references(inst, "fmi3GetBoolean", vrs, nvr, MOFMU_FMI3_BOOLEAN_BASE,
+                            (uint32_t)inst->sys->n_booleans, "Boolean");
+    if (refs == NULL) {
+        return fmi3Error;
+    }
+    buffer = (fmi2Boolean *)allocate(nvr, sizeof *buffer);
+    if (buffer == NULL) {
+        free(refs);
+        return (fmi3Status)log_error(inst, "fmi3GetBoolean: out of memory");
+    }
+    s = fmi2GetBoolean(instance, refs, nvr, buffer);
+    if (s <= fmi2Warning) {
+        for (i = 0; i < nvr; i++) {
+            values[i] = buffer[i] != fmi2False;
+        }
+    }
+    free(buffer);
+    free(refs);
+    return (fmi3Status)s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetBoolean(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                       size_t nvr, const fmi3Boolean values[], size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    fmi2ValueReference *refs;
+    fmi2Boolean *buffer;
+    fmi2Status s;
+    size_t i;
+    if (bad_call(inst, "fmi3SetBoolean", vrs, nvr, values) ||
+        not_scalar(instance, "fmi3SetBoolean", nvr, nValues)) {
+        return fmi3Error;
+    }
+    refs = table_references(inst, "fmi3SetBoolean", vrs, nvr, MOFMU_FMI3_BOOLEAN_BASE,
+                            (uint32_t)inst->sys->n_booleans, "Boolean");
+    if (refs == NULL) {
+        return fmi3Error;
+    }
+    buffer = (fmi2Boolean *)allocate(nvr, sizeof *buffer);
+    if (buffer == NULL) {
+        free(refs);
+        return (fmi3Status)log_error(inst, "fmi3SetBoolean: out of memory");
+    }
+    for (i = 0; i < nvr; i++) {
+        buffer[i] = values[i] ? fmi2True : fmi2False;
+    }
+    s = fmi2SetBoolean(instance, refs, nvr, buffer);
+    free(buffer);
+    free(refs);
+    return (fmi3Status)s;
+}
+
+/* The types this FMU has no variables of: any value reference is unknown. */
+static fmi3Status no_variables(fmi3Instance instance, const char *function, size_t nvr,
+                               const char *type)
+{
+    Instance *inst = as_instance(instance);
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    if (nvr == 0) {
+        return fmi3OK;
+    }
+    return (fmi3Status)log_error(inst, "%s: this FMU has no variables of type %s", function,
+                                 type);
+}
+
+#define MOFMU_FMI3_ABSENT(Name, Type, Label)                                                    \
+    MOFMU_EXPORT fmi3Status fmi3Get##Name(fmi3Instance instance,                              \
+                                          const fmi3ValueReference vrs[], size_t nvr,         \
+                                          Type values[], size_t nValues)                      \
+    {                                                                                         \
+        (void)vrs;                                                                            \
+        (void)values;                                                                         \
+        (void)nValues;                                                                        \
+        return no_variables(instance, "fmi3Get" #Name, nvr, Label);                           \
+    }                                                                                         \
+    MOFMU_EXPORT fmi3Status fmi3Set##Name(fmi3Instance instance,                              \
+                                          const fmi3ValueReference vrs[], size_t nvr,         \
+                                          const Type values[], size_t nValues)                \
+    {                                                                                         \
+        (void)vrs;                                                                            \
+        (void)values;                                                                         \
+        (void)nValues;                                                                        \
+        return no_variables(instance, "fmi3Set" #Name, nvr, Label);                           \
+    }
+
+MOFMU_FMI3_ABSENT(Float32, fmi3Float32, "Float32")
+MOFMU_FMI3_ABSENT(Int8, fmi3Int8, "Int8")
+MOFMU_FMI3_ABSENT(UInt8, fmi3UInt8, "UInt8")
+MOFMU_FMI3_ABSENT(Int16, fmi3Int16, "Int16")
+MOFMU_FMI3_ABSENT(UInt16, fmi3UInt16, "UInt16")
+MOFMU_FMI3_ABSENT(UInt32, fmi3UInt32, "UInt32")
+MOFMU_FMI3_ABSENT(UInt64, fmi3UInt64, "UInt64")
+MOFMU_FMI3_ABSENT(String, fmi3String, "String")
+
+MOFMU_EXPORT fmi3Status fmi3GetBinary(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                      size_t nvr, size_t valueSizes[], fmi3Binary values[],
+                                      size_t nValues)
+{
+    (void)vrs;
+    (void)valueSizes;
+    (void)values;
+    (void)nValues;
+    return no_variables(instance, "fmi3GetBinary", nvr, "Binary");
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetBinary(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                      size_t nvr, const size_t valueSizes[],
+                                      const fmi3Binary values[], size_t nValues)
+{
+    (void)vrs;
+    (void)valueSizes;
+    (void)values;
+    (void)nValues;
+    return no_variables(instance, "fmi3SetBinary", nvr, "Binary");
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetClock(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                     size_t nvr, fmi3Clock values[])
+{
+    (void)vrs;
+    (void)values;
+    return no_variables(instance, "fmi3GetClock", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetClock(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                     size_t nvr, const fmi3Clock values[])
+{
+    (void)vrs;
+    (void)values;
+    return no_variables(instance, "fmi3SetClock", nvr, "Clock");
+}
+
+/* ------------------------------------------------------------------------
+ * What this FMU does not offer
+ * ------------------------------------------------------------------------ */
+
+static fmi3Status not_offered(fmi3Instance instance, const char *function, const char *what)
+{
+    return refuse3(instance, function, what);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetNumberOfVariableDependencies(fmi3Instance instance,
+                                                            fmi3ValueReference valueReference,
+                                                            size_t *nDependencies)
+{
+    (void)valueReference;
+    (void)nDependencies;
+    return not_offered(instance, "fmi3GetNumberOfVariableDependencies",
+                       "not offered (providesPerElementDependencies=\"false\"); the "
+                       "dependencies are in the model description's ModelStructure");
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetVariableDependencies(
+    fmi3Instance instance, fmi3ValueReference dependent, size_t elementIndicesOfDependent[],
+    fmi3ValueReference independents[], size_t elementIndicesOfIndependents[],
+    int dependencyKinds[], size_t nDependencies)
+{
+    (void)dependent;
+    (void)elementIndicesOfDependent;
+    (void)independents;
+    (void)elementIndicesOfIndependents;
+    (void)dependencyKinds;
+    (void)nDependencies;
+    return not_offered(instance, "fmi3GetVariableDependencies",
+                       "not offered (providesPerElementDependencies=\"false\"); the "
+                       "dependencies are in the model description's ModelStructure");
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetAdjointDerivative(
+    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
+    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+    fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    (void)unknowns;
+    (void)nUnknowns;
+    (void)knowns;
+    (void)nKnowns;
+    (void)seed;
+    (void)nSeed;
+    (void)sensitivity;
+    (void)nSensitivity;
+    return not_offered(instance, "fmi3GetAdjointDerivative",
+                       "not offered (providesAdjointDerivatives=\"false\")");
+}
+
+MOFMU_EXPORT fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)
+{
+    return not_offered(instance, "fmi3EnterConfigurationMode",
+                       "this FMU has no structural parameters");
+}
+
+MOFMU_EXPORT fmi3Status fmi3ExitConfigurationMode(fmi3Instance instance)
+{
+    return not_offered(instance, "fmi3ExitConfigurationMode",
+                       "this FMU has no structural parameters");
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetIntervalDecimal(fmi3Instance instance,
+                                               const fmi3ValueReference vrs[], size_t nvr,
+                                               fmi3Float64 intervals[],
+                                               fmi3IntervalQualifier qualifiers[])
+{
+    (void)vrs;
+    (void)intervals;
+    (void)qualifiers;
+    return no_variables(instance, "fmi3GetIntervalDecimal", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetIntervalFraction(fmi3Instance instance,
+                                                const fmi3ValueReference vrs[], size_t nvr,
+                                                fmi3UInt64 counters[],
+                                                fmi3UInt64 resolutions[],
+                                                fmi3IntervalQualifier qualifiers[])
+{
+    (void)vrs;
+    (void)counters;
+    (void)resolutions;
+    (void)qualifiers;
+    return no_variables(instance, "fmi3GetIntervalFraction", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetShiftDecimal(fmi3Instance instance,
+                                            const fmi3ValueReference vrs[], size_t nvr,
+                                            fmi3Float64 shifts[])
+{
+    (void)vrs;
+    (void)shifts;
+    return no_variables(instance, "fmi3GetShiftDecimal", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetShiftFraction(fmi3Instance instance,
+                                             const fmi3ValueReference vrs[], size_t nvr,
+                                             fmi3UInt64 counters[], fmi3UInt64 resolutions[])
+{
+    (void)vrs;
+    (void)counters;
+    (void)resolutions;
+    return no_variables(instance, "fmi3GetShiftFraction", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetIntervalDecimal(fmi3Instance instance,
+                                               const fmi3ValueReference vrs[], size_t nvr,
+                                               const fmi3Float64 intervals[])
+{
+    (void)vrs;
+    (void)intervals;
+    return no_variables(instance, "fmi3SetIntervalDecimal", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetIntervalFraction(fmi3Instance instance,
+                                                const fmi3ValueReference vrs[], size_t nvr,
+                                                const fmi3UInt64 counters[],
+                                                const fmi3UInt64 resolutions[])
+{
+    (void)vrs;
+    (void)counters;
+    (void)resolutions;
+    return no_variables(instance, "fmi3SetIntervalFraction", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetShiftDecimal(fmi3Instance instance,
+                                            const fmi3ValueReference vrs[], size_t nvr,
+                                            const fmi3Float64 shifts[])
+{
+    (void)vrs;
+    (void)shifts;
+    return no_variables(instance, "fmi3SetShiftDecimal", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetShiftFraction(fmi3Instance instance,
+                                             const fmi3ValueReference vrs[], size_t nvr,
+                                             const fmi3UInt64 counters[],
+                                             const fmi3UInt64 resolutions[])
+{
+    (void)vrs;
+    (void)counters;
+    (void)resolutions;
+    return no_variables(instance, "fmi3SetShiftFraction", nvr, "Clock");
+}
+
+MOFMU_EXPORT fmi3Status fmi3ActivateModelPartition(fmi3Instance instance,
+                                                   fmi3ValueReference clockReference,
+                                                   fmi3Float64 activationTime)
+{
+    (void)clockReference;
+    (void)activationTime;
+    return not_offered(instance, "fmi3ActivateModelPartition",
+                       "this FMU offers no Scheduled Execution");
+}
+
+MOFMU_EXPORT fmi3Status fmi3EvaluateDiscreteStates(fmi3Instance instance)
+{
+    return not_offered(instance, "fmi3EvaluateDiscreteStates",
+                       "not offered (providesEvaluateDiscreteStates=\"false\")");
+}
+
+MOFMU_EXPORT fmi3Status fmi3EnterStepMode(fmi3Instance instance)
+{
+    return not_offered(instance, "fmi3EnterStepMode",
+                       "this FMU has no event mode in Co-Simulation (hasEventMode=\"false\")");
+}
+
+/* ------------------------------------------------------------------------
+ * FMU state, derivatives, events, Model Exchange, Co-Simulation
+ * ------------------------------------------------------------------------ */
+
+MOFMU_EXPORT fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState *FMUState)
+{
+    return (fmi3Status)fmi2GetFMUstate(instance, FMUState);
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState FMUState)
+{
+    return (fmi3Status)fmi2SetFMUstate(instance, FMUState);
+}
+
+MOFMU_EXPORT fmi3Status fmi3FreeFMUState(fmi3Instance instance, fmi3FMUState *FMUState)
+{
+    return (fmi3Status)fmi2FreeFMUstate(instance, FMUState);
+}
+
+MOFMU_EXPORT fmi3Status fmi3SerializedFMUStateSize(fmi3Instance instance,
+                                                   fmi3FMUState FMUState, size_t *size)
+{
+    return (fmi3Status)fmi2SerializedFMUstateSize(instance, FMUState, size);
+}
+
+MOFMU_EXPORT fmi3Status fmi3SerializeFMUState(fmi3Instance instance, fmi3FMUState FMUState,
+                                              fmi3Byte serializedState[], size_t size)
+{
+    return (fmi3Status)fmi2SerializeFMUstate(instance, FMUState, (fmi2Byte *)serializedState,
+                                             size);
+}
+
+MOFMU_EXPORT fmi3Status fmi3DeserializeFMUState(fmi3Instance instance,
+                                                const fmi3Byte serializedState[], size_t size,
+                                                fmi3FMUState *FMUState)
+{
+    return (fmi3Status)fmi2DeSerializeFMUstate(instance, (const fmi2Byte *)serializedState,
+                                               size, FMUState);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetDirectionalDerivative(
+    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
+    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+    fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    if (nSeed != nKnowns || nSensitivity != nUnknowns) {
+        return refuse3(instance, "fmi3GetDirectionalDerivative",
+                       "nSeed must equal nKnowns and nSensitivity nUnknowns (scalar variables)");
+    }
+    return (fmi3Status)fmi2GetDirectionalDerivative(instance, unknowns, nUnknowns, knowns,
+                                                    nKnowns, seed, sensitivity);
+}
+
+MOFMU_EXPORT fmi3Status fmi3UpdateDiscreteStates(
+    fmi3Instance instance, fmi3Boolean *discreteStatesNeedUpdate,
+    fmi3Boolean *terminateSimulation, fmi3Boolean *nominalsOfContinuousStatesChanged,
+    fmi3Boolean *valuesOfContinuousStatesChanged, fmi3Boolean *nextEventTimeDefined,
+    fmi3Float64 *nextEventTime)
+{
+    fmi2EventInfo info;
+    fmi2Status s;
+    Instance *inst = as_instance(instance);
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    if (discreteStatesNeedUpdate == NULL || terminateSimulation == NULL ||
+        nominalsOfContinuousStatesChanged == NULL || valuesOfContinuousStatesChanged == NULL ||
+        nextEventTimeDefined == NULL || nextEventTime == NULL) {
+        return refuse3(instance, "fmi3UpdateDiscreteStates", "an output argument is NULL");
+    }
+    memset(&info, 0, sizeof info);
+    s = fmi2NewDiscreteStates(instance, &info);
+    if (s <= fmi2Warning) {
+        *discreteStatesNeedUpdate = info.newDiscreteStatesNeeded != fmi2False;
+        *terminateSimulation = info.terminateSimulation != fmi2False;
+        *nominalsOfContinuousStatesChanged = info.nominalsOfContinuousStatesChanged != fmi2False;
+        *valuesOfContinuousStatesChanged = info.valuesOfContinuousStatesChanged != fmi2False;
+        *nextEventTimeDefined = info.nextEventTimeDefined != fmi2False;
+        *nextEventTime = info.nextEventTime;
+    }
+    return (fmi3Status)s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3EnterContinuousTimeMode(fmi3Instance instance)
+{
+    return (fmi3Status)fmi2EnterContinuousTimeMode(instance);
+}
+
+MOFMU_EXPORT fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance,
+                                                    fmi3Boolean noSetFMUStatePriorToCurrentPoint,
+                                                    fmi3Boolean *enterEventMode,
+                                                    fmi3Boolean *terminateSimulation)
+{
+    fmi2Boolean event = fmi2False, terminate = fmi2False;
+    fmi2Status s;
+    if (enterEventMode == NULL || terminateSimulation == NULL) {
+        return refuse3(instance, "fmi3CompletedIntegratorStep", "an output argument is NULL");
+    }
+    s = fmi2CompletedIntegratorStep(instance,
+                                    noSetFMUStatePriorToCurrentPoint ? fmi2True : fmi2False,
+                                    &event, &terminate);
+    if (s <= fmi2Warning) {
+        *enterEventMode = event != fmi2False;
+        *terminateSimulation = terminate != fmi2False;
+    }
+    return (fmi3Status)s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time)
+{
+    return (fmi3Status)fmi2SetTime(instance, time);
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetContinuousStates(fmi3Instance instance,
+                                                const fmi3Float64 continuousStates[],
+                                                size_t nContinuousStates)
+{
+    return (fmi3Status)fmi2SetContinuousStates(instance, continuousStates, nContinuousStates);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetContinuousStateDerivatives(fmi3Instance instance,
+                                                          fmi3Float64 derivatives[],
+                                                          size_t nContinuousStates)
+{
+    return (fmi3Status)fmi2GetDerivatives(instance, derivatives, nContinuousStates);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetEventIndicators(fmi3Instance instance,
+                                               fmi3Float64 eventIndicators[],
+                                               size_t nEventIndicators)
+{
+    return (fmi3Status)fmi2GetEventIndicators(instance, eventIndicators, nEventIndicators);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetContinuousStates(fmi3Instance instance,
+                                                fmi3Float64 continuousStates[],
+                                                size_t nContinuousStates)
+{
+    return (fmi3Status)fmi2GetContinuousStates(instance, continuousStates, nContinuousStates);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance,
+                                                          fmi3Float64 nominals[],
+                                                          size_t nContinuousStates)
+{
+    return (fmi3Status)fmi2GetNominalsOfContinuousStates(instance, nominals,
+                                                         nContinuousStates);
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetNumberOfEventIndicators(fmi3Instance instance,
+                                                       size_t *nEventIndicators)
+{
+    Instance *inst = as_instance(instance);
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    if (nEventIndicators == NULL) {
+        return refuse3(instance, "fmi3GetNumberOfEventIndicators", "the output is NULL");
+    }
+    *nEventIndicators = inst->sys->n_event_indicators;
+    return fmi3OK;
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetNumberOfContinuousStates(fmi3Instance instance,
+                                                        size_t *nContinuousStates)
+{
+    Instance *inst = as_instance(instance);
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    if (nContinuousStates == NULL) {
+        return refuse3(instance, "fmi3GetNumberOfContinuousStates", "the output is NULL");
+    }
+    *nContinuousStates = inst->sys->n_states;
+    return fmi3OK;
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetOutputDerivatives(fmi3Instance instance,
+                                                 const fmi3ValueReference vrs[], size_t nvr,
+                                                 const fmi3Int32 orders[], fmi3Float64 values[],
+                                                 size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    fmi2Integer *order;
+    fmi2Status s;
+    size_t i;
+    if (bad_call(inst, "fmi3GetOutputDerivatives", vrs, nvr, values) ||
+        null_array(inst, "fmi3GetOutputDerivatives", "orders", orders, nvr) ||
+        not_scalar(instance, "fmi3GetOutputDerivatives", nvr, nValues)) {
+        return fmi3Error;
+    }
+    order = (fmi2Integer *)allocate(nvr, sizeof *order);
+    if (order == NULL) {
+        return (fmi3Status)log_error(inst, "fmi3GetOutputDerivatives: out of memory");
+    }
+    for (i = 0; i < nvr; i++) {
+        order[i] = orders[i];
+    }
+    s = fmi2GetRealOutputDerivatives(instance, vrs, nvr, order, values);
+    free(order);
+    return (fmi3Status)s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoint,
+                                   fmi3Float64 communicationStepSize,
+                                   fmi3Boolean noSetFMUStatePriorToCurrentPoint,
+                                   fmi3Boolean *eventHandlingNeeded,
+                                   fmi3Boolean *terminateSimulation, fmi3Boolean *earlyReturn,
+                                   fmi3Float64 *lastSuccessfulTime)
+{
+    fmi2Status s;
+    fmi2Real reached = currentCommunicationPoint;
+    if (eventHandlingNeeded == NULL || terminateSimulation == NULL || earlyReturn == NULL ||
+        lastSuccessfulTime == NULL) {
+        return refuse3(instance, "fmi3DoStep", "an output argument is NULL");
+    }
+    s = fmi2DoStep(instance, currentCommunicationPoint, communicationStepSize,
+                   noSetFMUStatePriorToCurrentPoint ? fmi2True : fmi2False);
+    if (s == fmi2OK || s == fmi2Warning || s == fmi2Discard) {
+        (void)fmi2GetRealStatus(instance, fmi2LastSuccessfulTime, &reached);
+    }
+    *eventHandlingNeeded = false;
+    *terminateSimulation = false;
+    *earlyReturn = false;
+    *lastSuccessfulTime = reached;
+    return (fmi3Status)s;
+}
