@@ -1530,7 +1530,7 @@ static fmi2Status update_parameters(Instance *inst, const char *function)
 typedef double mofmu_v2d_ __attribute__((vector_size(16)));
 typedef int64_t mofmu_v2i_ __attribute__((vector_size(16)));
 
-static int all_finite(const double *x, size_t n)
+static int all_finite_sse2(const double *x, size_t n)
 {
     mofmu_v2i_ acc0 = {0, 0}, acc1 = {0, 0};
     int64_t bits = 0;
@@ -1560,7 +1560,7 @@ static int all_finite(const double *x, size_t n)
 
 /* Copies x[0..n) to dst and says, as all_finite, whether every value is
  * finite: one pass where a check and a copy would take two. */
-static int copy_all_finite(double *dst, const double *x, size_t n)
+static int copy_all_finite_sse2(double *dst, const double *x, size_t n)
 {
     mofmu_v2i_ acc0 = {0, 0}, acc1 = {0, 0};
     int64_t bits = 0;
@@ -1589,6 +1589,92 @@ static int copy_all_finite(double *dst, const double *x, size_t n)
     acc0 |= acc1;
     bits |= acc0[0] | acc0[1];
     return bits == 0;
+}
+
+/* The same two passes with 256-bit vectors, for x86-64 processors with AVX2
+ * (chosen at run time; the FMU is still built with the baseline flags): half
+ * the instructions per element, so the copy runs at memcpy's speed and the
+ * check in half the time. The results are the same bits as the SSE2 loops'. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define MOFMU_HAVE_AVX2_PATH 1
+typedef double mofmu_v4d_ __attribute__((vector_size(32)));
+typedef int64_t mofmu_v4i_ __attribute__((vector_size(32)));
+
+__attribute__((target("avx2"))) static int all_finite_avx2(const double *x, size_t n)
+{
+    mofmu_v4i_ acc0 = {0, 0, 0, 0}, acc1 = {0, 0, 0, 0};
+    int64_t bits = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        mofmu_v4d_ v0, v1;
+        mofmu_v4i_ d0, d1;
+        memcpy(&v0, x + i, sizeof v0);
+        memcpy(&v1, x + i + 4, sizeof v1);
+        v0 = v0 - v0;
+        v1 = v1 - v1;
+        memcpy(&d0, &v0, sizeof d0);
+        memcpy(&d1, &v1, sizeof d1);
+        acc0 |= d0;
+        acc1 |= d1;
+    }
+    acc0 |= acc1;
+    bits = acc0[0] | acc0[1] | acc0[2] | acc0[3];
+    return bits == 0 && all_finite_sse2(x + i, n - i);
+}
+
+__attribute__((target("avx2"))) static int copy_all_finite_avx2(double *dst, const double *x,
+                                                                size_t n)
+{
+    mofmu_v4i_ acc0 = {0, 0, 0, 0}, acc1 = {0, 0, 0, 0};
+    int64_t bits = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        mofmu_v4d_ v0, v1, z0, z1;
+        mofmu_v4i_ d0, d1;
+        memcpy(&v0, x + i, sizeof v0);
+        memcpy(&v1, x + i + 4, sizeof v1);
+        memcpy(dst + i, &v0, sizeof v0);
+        memcpy(dst + i + 4, &v1, sizeof v1);
+        z0 = v0 - v0;
+        z1 = v1 - v1;
+        memcpy(&d0, &z0, sizeof d0);
+        memcpy(&d1, &z1, sizeof d1);
+        acc0 |= d0;
+        acc1 |= d1;
+    }
+    acc0 |= acc1;
+    bits = acc0[0] | acc0[1] | acc0[2] | acc0[3];
+    /* The tail is copied whatever the head held, as the SSE2 loop does. */
+    return copy_all_finite_sse2(dst + i, x + i, n - i) && bits == 0;
+}
+
+/* Nonzero when the processor runs the AVX2 loops (asked once per call: a
+ * load of the flags libgcc filled in when the library was loaded). */
+static int have_avx2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+#endif
+
+static int all_finite(const double *x, size_t n)
+{
+#ifdef MOFMU_HAVE_AVX2_PATH
+    if (n >= 64 && have_avx2()) {
+        return all_finite_avx2(x, n);
+    }
+#endif
+    return all_finite_sse2(x, n);
+}
+
+static int copy_all_finite(double *dst, const double *x, size_t n)
+{
+#ifdef MOFMU_HAVE_AVX2_PATH
+    if (n >= 64 && have_avx2()) {
+        return copy_all_finite_avx2(dst, x, n);
+    }
+#endif
+    return copy_all_finite_sse2(dst, x, n);
 }
 
 typedef uint32_t mofmu_v4u_ __attribute__((vector_size(16)));
