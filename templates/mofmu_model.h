@@ -40,7 +40,21 @@ typedef struct mofmu_ctx {
      * returns fmi2Error with `message`. */
     int failed;
     char message[512];
+    /* Zero, or while fmi2GetDerivatives evaluates straight into the
+     * importer's array: the reals der_from .. der_from + der_count - 1 of R
+     * (the consecutive derivatives) are written to der_to[0 ..] instead. */
+    size_t der_from, der_count;
+    double *der_to;
 } mofmu_ctx;
+
+/* Where a kernel writes (and reads) the derivative slot at R + off: there,
+ * or the same element of ctx->der_to (an array derivative lies wholly
+ * inside the derivatives, since they are all its elements). */
+static inline double *mofmu_der(double *R, ptrdiff_t off, const mofmu_ctx *ctx)
+{
+    size_t k = (size_t)off - ctx->der_from;
+    return k < ctx->der_count ? ctx->der_to + k : R + off;
+}
 
 /* What generated code knows about one instance of a class. */
 typedef struct mofmu_inst {

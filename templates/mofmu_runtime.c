@@ -228,6 +228,12 @@ typedef struct {
      * they are copied as one block instead of element by element. */
     long states_at;
     long derivatives_at;
+    /* fmi2GetDerivatives may evaluate the consecutive derivatives straight
+     * into the importer's array (no copy out of R): nothing but the kernels
+     * reads them (see derivatives_direct). While it does, `evaluate_into`
+     * is that array. */
+    int derivatives_direct;
+    double *evaluate_into;
     /* When they are not consecutive but lie a constant stride apart (an
      * array of components: one state per element), the first and the
      * stride (else 0): they are copied by one strided loop instead of
@@ -1489,6 +1495,11 @@ static void init_ctx(Instance *inst, mofmu_ctx *ctx, int event_mode)
     ctx->system = inst->sys;
     ctx->failed = 0;
     ctx->message[0] = '\0';
+    if (inst->evaluate_into != NULL) {
+        ctx->der_from = (size_t)inst->derivatives_at;
+        ctx->der_count = inst->sys->n_states;
+        ctx->der_to = inst->evaluate_into;
+    }
 }
 
 /* A model failure: the instance can no longer be trusted. */
@@ -1530,7 +1541,7 @@ static fmi2Status update_parameters(Instance *inst, const char *function)
 typedef double mofmu_v2d_ __attribute__((vector_size(16)));
 typedef int64_t mofmu_v2i_ __attribute__((vector_size(16)));
 
-static int all_finite(const double *x, size_t n)
+static int all_finite_sse2(const double *x, size_t n)
 {
     mofmu_v2i_ acc0 = {0, 0}, acc1 = {0, 0};
     int64_t bits = 0;
@@ -1560,7 +1571,7 @@ static int all_finite(const double *x, size_t n)
 
 /* Copies x[0..n) to dst and says, as all_finite, whether every value is
  * finite: one pass where a check and a copy would take two. */
-static int copy_all_finite(double *dst, const double *x, size_t n)
+static int copy_all_finite_sse2(double *dst, const double *x, size_t n)
 {
     mofmu_v2i_ acc0 = {0, 0}, acc1 = {0, 0};
     int64_t bits = 0;
@@ -1589,6 +1600,105 @@ static int copy_all_finite(double *dst, const double *x, size_t n)
     acc0 |= acc1;
     bits |= acc0[0] | acc0[1];
     return bits == 0;
+}
+
+/* The same two passes with 256-bit vectors, for x86-64 processors with AVX2
+ * (chosen at run time; the FMU is still built with the baseline flags): half
+ * the instructions per element, so the copy runs at memcpy's speed and the
+ * check in half the time. The results are the same bits as the SSE2 loops'. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define MOFMU_HAVE_AVX2_PATH 1
+typedef double mofmu_v4d_ __attribute__((vector_size(32)));
+typedef int64_t mofmu_v4i_ __attribute__((vector_size(32)));
+
+/* x * 0 is +-0 for a finite x and NaN otherwise: OR-ing the bits gathers
+ * at most a sign bit from finite values, the exponent bits of any NaN. One
+ * multiply (with its load folded) and one OR per four values, sixteen values
+ * a time. */
+__attribute__((target("avx2"))) static int all_finite_avx2(const double *x, size_t n)
+{
+    const mofmu_v4d_ zero = {0.0, 0.0, 0.0, 0.0};
+    mofmu_v4i_ acc0 = {0, 0, 0, 0}, acc1 = acc0, acc2 = acc0, acc3 = acc0;
+    int64_t bits;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        mofmu_v4d_ v0, v1, v2, v3;
+        mofmu_v4i_ d0, d1, d2, d3;
+        memcpy(&v0, x + i, sizeof v0);
+        memcpy(&v1, x + i + 4, sizeof v1);
+        memcpy(&v2, x + i + 8, sizeof v2);
+        memcpy(&v3, x + i + 12, sizeof v3);
+        v0 = v0 * zero;
+        v1 = v1 * zero;
+        v2 = v2 * zero;
+        v3 = v3 * zero;
+        memcpy(&d0, &v0, sizeof d0);
+        memcpy(&d1, &v1, sizeof d1);
+        memcpy(&d2, &v2, sizeof d2);
+        memcpy(&d3, &v3, sizeof d3);
+        acc0 |= d0;
+        acc1 |= d1;
+        acc2 |= d2;
+        acc3 |= d3;
+    }
+    acc0 |= acc1 | acc2 | acc3;
+    bits = acc0[0] | acc0[1] | acc0[2] | acc0[3];
+    return (bits & INT64_C(0x7ff0000000000000)) == 0 && all_finite_sse2(x + i, n - i);
+}
+
+__attribute__((target("avx2"))) static int copy_all_finite_avx2(double *dst, const double *x,
+                                                                size_t n)
+{
+    mofmu_v4i_ acc0 = {0, 0, 0, 0}, acc1 = {0, 0, 0, 0};
+    int64_t bits = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        mofmu_v4d_ v0, v1, z0, z1;
+        mofmu_v4i_ d0, d1;
+        memcpy(&v0, x + i, sizeof v0);
+        memcpy(&v1, x + i + 4, sizeof v1);
+        memcpy(dst + i, &v0, sizeof v0);
+        memcpy(dst + i + 4, &v1, sizeof v1);
+        z0 = v0 - v0;
+        z1 = v1 - v1;
+        memcpy(&d0, &z0, sizeof d0);
+        memcpy(&d1, &z1, sizeof d1);
+        acc0 |= d0;
+        acc1 |= d1;
+    }
+    acc0 |= acc1;
+    bits = acc0[0] | acc0[1] | acc0[2] | acc0[3];
+    /* The tail is copied whatever the head held, as the SSE2 loop does. */
+    return copy_all_finite_sse2(dst + i, x + i, n - i) && bits == 0;
+}
+
+/* Nonzero when the processor runs the AVX2 loops (asked once per call: a
+ * load of the flags libgcc filled in when the library was loaded). */
+static int have_avx2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+#endif
+
+static int all_finite(const double *x, size_t n)
+{
+#ifdef MOFMU_HAVE_AVX2_PATH
+    if (n >= 64 && have_avx2()) {
+        return all_finite_avx2(x, n);
+    }
+#endif
+    return all_finite_sse2(x, n);
+}
+
+static int copy_all_finite(double *dst, const double *x, size_t n)
+{
+#ifdef MOFMU_HAVE_AVX2_PATH
+    if (n >= 64 && have_avx2()) {
+        return copy_all_finite_avx2(dst, x, n);
+    }
+#endif
+    return copy_all_finite_sse2(dst, x, n);
 }
 
 typedef uint32_t mofmu_v4u_ __attribute__((vector_size(16)));
@@ -1637,6 +1747,61 @@ static long consecutive_from(const uint32_t *vr, size_t n)
         }
     }
     return (long)first;
+}
+
+/* Whether reals [at, at + len) over `count` rounds `stride` apart meet
+ * [from, to). */
+static int rounds_meet(int64_t at, int64_t len, int64_t stride, uint32_t count, int64_t from,
+                       int64_t to)
+{
+    int64_t last = at + stride * (int64_t)(count - 1);
+    int64_t low = at < last ? at : last, high = (at > last ? at : last) + len;
+    return low < to && from < high;
+}
+
+/* Whether fmi2GetDerivatives may evaluate the derivatives R[at, at + n)
+ * straight into the importer's array: they are consecutive, only kernels
+ * touch them (no connection copy reads or writes one; kernels reach them
+ * through mofmu_der), and one pass computes them (no linear responses,
+ * whose tangent passes read R, and no event indicators, which would then
+ * need an evaluation of their own right after). */
+static int derivatives_direct(const mofmu_system *sys, long at)
+{
+    int64_t from = at, to = at + (int64_t)sys->n_states;
+    uint32_t count = 1, body_left = 0;
+    size_t i, k;
+    if (at < 0 || sys->n_states == 0 || sys->n_balances > 0 || sys->n_event_indicators > 0) {
+        return 0;
+    }
+    for (i = 0; i < sys->n_steps; i++) {
+        const mofmu_step *st = &sys->steps[i];
+        if (st->tag == MOFMU_STEP_REPEAT) {
+            count = st->count;
+            body_left = st->body;
+            continue;
+        }
+        if (body_left == 0) {
+            count = 1;
+        } else {
+            body_left--;
+        }
+        if (st->tag == MOFMU_STEP_TIME && st->target >= from && st->target < to) {
+            return 0;
+        }
+        if (st->tag != MOFMU_STEP_COPY) {
+            continue;
+        }
+        if (rounds_meet(st->target, st->len, st->stride, count, from, to)) {
+            return 0;
+        }
+        for (k = st->first_source; k < st->first_source + st->n_sources; k++) {
+            if (rounds_meet(sys->source_offset[k], st->len, sys->source_stride[k], count, from,
+                            to)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
 }
 
 /* The stride of vr[0..n) when its references advance by one constant
@@ -1746,16 +1911,22 @@ static fmi2Status non_finite_trial(Instance *inst, const char *function, const c
 }
 
 /* The fmi2Discard (or error) for a non-finite derivative at a trial point. */
-static fmi2Status non_finite_derivative(Instance *inst, const char *function)
+static fmi2Status non_finite_derivative_value(Instance *inst, const char *function, long vr,
+                                              double value)
 {
     char message[600];
+    snprintf(message, sizeof message, "derivative %s is not finite (%g) at time %.17g",
+             real_name(inst->sys, vr), value, inst->time);
+    return non_finite_trial(inst, function, message);
+}
+
+static fmi2Status non_finite_derivative(Instance *inst, const char *function)
+{
     long bad = first_non_finite(inst, MOFMU_KIND_DERIVATIVE);
     if (bad < 0) {
         bad = 0;
     }
-    snprintf(message, sizeof message, "derivative %s is not finite (%g) at time %.17g",
-             real_name(inst->sys, bad), inst->R[bad], inst->time);
-    return non_finite_trial(inst, function, message);
+    return non_finite_derivative_value(inst, function, bad, inst->R[bad]);
 }
 
 /* Brings outputs, locals, derivatives and event indicators up to date.
@@ -1993,6 +2164,7 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->log_categories = loggingOn ? ALL_LOG_CATEGORIES : 0;
     inst->states_at = consecutive_from(inst->sys->state_vr, inst->sys->n_states);
     inst->derivatives_at = consecutive_from(inst->sys->derivative_vr, inst->sys->n_states);
+    inst->derivatives_direct = derivatives_direct(inst->sys, inst->derivatives_at);
     inst->states_stride =
         stride_of(inst->sys->state_vr, inst->sys->n_states, &inst->states_first);
     inst->derivatives_stride =
@@ -3019,6 +3191,29 @@ MOFMU_EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real 
     return fmi2OK;
 }
 
+/* fmi2GetDerivatives by one evaluation whose kernels write the derivatives
+ * into `derivatives` itself (one pass less than writing them into R and
+ * copying them out), then checked there. R's derivatives are left stale, so
+ * the values stay invalid and the next getter evaluates again. On a
+ * non-finite derivative (fmi2Discard) the array holds what the evaluation
+ * wrote: a discarded trial point is one the importer rejects. */
+static fmi2Status derivatives_into(Instance *inst, fmi2Real derivatives[], size_t nx)
+{
+    fmi2Status status;
+    size_t i;
+    inst->evaluate_into = derivatives;
+    status = evaluate_checking(inst, "fmi2GetDerivatives", 0);
+    inst->evaluate_into = NULL;
+    inst->valid = 0;
+    if (status != fmi2OK || all_finite(derivatives, nx)) {
+        return status;
+    }
+    for (i = 0; i < nx && isfinite(derivatives[i]); i++) {
+    }
+    return non_finite_derivative_value(inst, "fmi2GetDerivatives", inst->sys->derivative_vr[i],
+                                       derivatives[i]);
+}
+
 MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives[], size_t nx)
 {
     Instance *inst = as_instance(c);
@@ -3055,6 +3250,9 @@ MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives
         }
         inst->valid = 1;
         return fmi2OK;
+    }
+    if (inst->derivatives_direct && !inst->valid && inst->state != STATE_ERROR) {
+        return derivatives_into(inst, derivatives, nx);
     }
     if (inst->derivatives_at >= 0 && inst->state != STATE_ERROR) {
         /* Consecutive derivatives are checked as they are copied out. */

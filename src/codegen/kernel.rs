@@ -9,7 +9,7 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::index::{extremes, Lin};
-use crate::ir::{Arith, CausalClass, Ex, Func, Reduction, RelKind, RelOp, Stmt};
+use crate::ir::{Arith, CausalClass, Ex, Func, Reduction, RelKind, RelOp, SlotKind, Stmt};
 
 /// The generated C for one class. The class database generates it once
 /// per class and run (`ClassDb::kernels`).
@@ -196,6 +196,13 @@ struct FnState {
     values: BTreeSet<usize>,
     tangents: BTreeSet<usize>,
     ints: BTreeSet<usize>,
+    /// Slots of R the function assigns.
+    written: BTreeSet<usize>,
+    /// Scalar slots the function reads and never assigns: read once into a
+    /// local `h<s>` at the top (through a `restrict` pointer the compiler
+    /// would otherwise load them again on every use, e.g. once per element
+    /// of a loop that writes another slot).
+    hoisted: BTreeSet<usize>,
     /// The reductions computed into locals in scope, with the local's name.
     reductions: Vec<(Ex, String)>,
     /// Locals made for reductions so far (their names are `a0`, `a1`, ...).
@@ -265,12 +272,22 @@ impl Gen<'_> {
     ) {
         let constness = if tangent { "const " } else { "" };
         for &s in &state.values {
+            let slot = &self.class.slots[s];
+            // A derivative is written where the runtime asks (R, or an
+            // importer's array while fmi2GetDerivatives evaluates into it).
+            let place = if !tangent && matches!(slot.kind, SlotKind::Der(_)) {
+                format!("mofmu_der(R, {}, ctx)", offset(s))
+            } else {
+                format!("R + {}", offset(s))
+            };
             let _ = writeln!(
                 out,
-                "{indent}{constness}double *const restrict r{s} = R + {}; /* {} */",
-                offset(s),
-                comment(&self.class.slots[s].name)
+                "{indent}{constness}double *const restrict r{s} = {place}; /* {} */",
+                comment(&slot.name)
             );
+        }
+        for &s in &state.hoisted {
+            let _ = writeln!(out, "{indent}const double h{s} = r{s}[0];");
         }
         for &s in &state.tangents {
             let _ = writeln!(
@@ -286,6 +303,16 @@ impl Gen<'_> {
     /// of their array accesses first; what they use is left in `state`.
     fn body(&self, stmts: &[Stmt], tangent: bool, indent: usize) -> String {
         *self.state.borrow_mut() = FnState::default();
+        if !tangent {
+            // A tangent function writes dR only; R is constant there.
+            let mut written = BTreeSet::new();
+            for s in stmts {
+                s.for_each_assign(&mut |target, _, _| {
+                    written.insert(target);
+                });
+            }
+            self.state.borrow_mut().written = written;
+        }
         let mut body = String::new();
         let top: Vec<&Stmt> = stmts
             .iter()
@@ -767,6 +794,15 @@ impl Gen<'_> {
                 format!("d{slot}")
             } else {
                 state.values.insert(slot);
+                let slot_info = &self.class.slots[slot];
+                if matches!(index, None | Some(Ex::Int(1)))
+                    && !slot_info.is_array
+                    && slot_info.size.is_none()
+                    && !state.written.contains(&slot)
+                {
+                    state.hoisted.insert(slot);
+                    return format!("h{slot}");
+                }
                 format!("r{slot}")
             }
         };

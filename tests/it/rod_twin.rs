@@ -162,3 +162,57 @@ fn directional_derivatives_follow_the_order_of_the_references() {
         "references wrapping past u32::MAX must be refused"
     );
 }
+
+/// fmi2GetDerivatives of a model whose derivatives are consecutive and
+/// touched by kernels alone evaluates them straight into the caller's array
+/// (no copy out of R). The values left behind must stay consistent: the
+/// derivatives read back through fmi2GetReal and a second
+/// fmi2GetDerivatives are the same bits; a non-finite derivative is
+/// fmi2Discard naming it (in the vector loop and in its scalar tail), and
+/// the instance computes the next point as before.
+#[test]
+fn derivatives_evaluated_into_the_callers_array_stay_consistent() {
+    let twin = twin::RodTwin::build().unwrap_or_else(|e| panic!("building the twin: {e}"));
+    // 100 volumes: twelve vectors of eight and a tail of four.
+    let n = 100;
+    let fmu = rod_fmu(n);
+    let (mut inst, _, der_vr) = integrating(&fmu);
+    // The discard names the derivative through the logger.
+    inst.set_debug_logging(true).unwrap();
+    let t: Vec<f64> = (0..n)
+        .map(|i| 300.0 + 41.0 * ((i as f64) * 0.37).cos())
+        .collect();
+    inst.set_continuous_states(&t).unwrap();
+    let mut ours = vec![f64::NAN; n];
+    inst.get_derivatives(&mut ours).unwrap();
+    let mut theirs = vec![0.0; n];
+    twin.derivatives(&t, &mut theirs);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&ours), bits(&theirs), "the derivatives are the twin's");
+    let read_back = inst.get_real(&der_vr).unwrap();
+    assert_eq!(
+        bits(&read_back),
+        bits(&theirs),
+        "fmi2GetReal of the derivatives"
+    );
+    let mut again = vec![0.0; n];
+    inst.get_derivatives(&mut again).unwrap();
+    assert_eq!(bits(&again), bits(&theirs), "a second fmi2GetDerivatives");
+    for bad in [3usize, 98] {
+        // Finite states whose derivative overflows at volume `bad` alone.
+        let mut huge = t.clone();
+        huge[bad] = 1.5e306;
+        inst.set_continuous_states(&huge).unwrap();
+        let mut out = vec![0.0; n];
+        let err = inst.get_derivatives(&mut out).unwrap_err().to_string();
+        let name = format!("der(rod.T[{}])", bad + 1);
+        assert!(
+            err.contains("Discard") && err.contains(&name),
+            "a non-finite derivative at volume {} is fmi2Discard naming {name}: {err}",
+            bad + 1
+        );
+        inst.set_continuous_states(&t).unwrap();
+        inst.get_derivatives(&mut out).unwrap();
+        assert_eq!(bits(&out), bits(&theirs), "the point after the discard");
+    }
+}
