@@ -428,7 +428,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     return Ok(ExitCode::from(1));
                 }
                 Err(e @ ExportError::UnknownModel(_)) => {
-                    eprintln!("error: {e}{}", did_you_mean_model(&lib, &model));
+                    eprintln!(
+                        "error: {e}{}",
+                        mofmu::export::did_you_mean_model(&lib, &model)
+                    );
                     return Ok(ExitCode::from(1));
                 }
                 Err(e) => {
@@ -615,28 +618,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report,
             json,
         } => compare(&reference, &result, tolerance, signals, report, json),
-    }
-}
-
-/// `; did you mean `Pkg.Model`?` for a model name that is a slip of the
-/// qualified name of a model or block of the library.
-fn did_you_mean_model(lib: &Library, model: &str) -> String {
-    let models = lib.tree.classes.iter().filter(|c| {
-        matches!(
-            c.def.kind,
-            mofmu::syntax::ast::ClassKind::Model | mofmu::syntax::ast::ClassKind::Block
-        )
-    });
-    let by_qualified =
-        mofmu::check::teach::closest(model, models.clone().map(|c| c.qualified.as_str()));
-    // A short name written without its package: the models of that name.
-    let by_name = models
-        .filter(|c| c.name == model || c.qualified.ends_with(&format!(".{model}")))
-        .map(|c| c.qualified.as_str())
-        .next();
-    match by_qualified.or(by_name) {
-        Some(best) => format!("; did you mean `{best}`?"),
-        None => String::new(),
     }
 }
 
