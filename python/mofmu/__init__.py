@@ -28,6 +28,7 @@ import numpy as np
 
 from . import _native
 from ._native import MofmuError
+from ._sweep import SweepResult, sweep
 
 __version__: str = _native.__version__
 
@@ -41,6 +42,8 @@ __all__ = [
     "export",
     "load",
     "simulate",
+    "sweep",
+    "SweepResult",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
