@@ -30,5 +30,6 @@ pub mod resolve;
 pub mod schedule;
 pub mod session;
 pub mod source;
+pub mod sweep;
 pub mod syntax;
 pub mod units;

@@ -1,4 +1,4 @@
-//! The `mofmu` command line: check, export, simulate.
+//! The `mofmu` command line: check, export, simulate, sweep.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -221,6 +221,56 @@ enum Command {
         /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
+    },
+    /// Simulate one FMU once per case of a grid or a table of start values,
+    /// on worker threads, into a Parquet dataset (docs/sweep.md): DIR/summary.parquet
+    /// and DIR/trajectories/case=<id>/part-0.parquet. Re-running resumes. Exit 0
+    /// when every case ran (failed cases are rows with their status), 1 when the
+    /// cases or outputs are wrong, 2 when the sweep cannot run.
+    Sweep {
+        /// The FMI 2.0 FMU to simulate.
+        fmu: PathBuf,
+        /// A grid axis NAME=a:b:n (n points from a to b inclusive) or
+        /// NAME=v1,v2,... (repeatable: the cases are the cartesian product, the
+        /// first axis varying slowest).
+        #[arg(
+            long,
+            value_name = "NAME=SPEC",
+            required_unless_present = "cases",
+            conflicts_with = "cases"
+        )]
+        grid: Vec<String>,
+        /// A CSV table of cases: a header of parameter names, one row per case.
+        #[arg(long, value_name = "CASES.csv")]
+        cases: Option<PathBuf>,
+        /// Start time (default: the FMU's DefaultExperiment StartTime, else 0).
+        #[arg(long, value_name = "T0")]
+        start_time: Option<f64>,
+        /// Stop time (default: the FMU's DefaultExperiment StopTime, else 1).
+        #[arg(long, value_name = "T")]
+        stop_time: Option<f64>,
+        /// Time between output rows (default: the DefaultExperiment's
+        /// StepSize, else (stop - start) / 500).
+        #[arg(long, value_name = "H")]
+        output_interval: Option<f64>,
+        /// Relative tolerance of the integrator (default: the
+        /// DefaultExperiment's Tolerance, else 1e-6).
+        #[arg(long, value_name = "RTOL")]
+        tolerance: Option<f64>,
+        /// The variables to record in each trajectory; their final values go
+        /// into the summary as final.<name>.
+        #[arg(long, value_delimiter = ',', value_name = "A,B,...", required = true)]
+        outputs: Vec<String>,
+        /// The dataset folder.
+        #[arg(short = 'o', long, value_name = "DIR")]
+        output: PathBuf,
+        /// Worker threads (default: the number of cores).
+        #[arg(long, value_name = "N")]
+        workers: Option<usize>,
+        /// The interface to drive (default: Model Exchange when the FMU
+        /// declares it, else Co-Simulation).
+        #[arg(long, value_enum)]
+        interface: Option<SimulateInterface>,
     },
     /// Load an FMU through its shared library and simulate it. Option names
     /// follow fmusim where they mean the same.
@@ -563,6 +613,34 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Sweep {
+            fmu,
+            grid,
+            cases,
+            start_time,
+            stop_time,
+            output_interval,
+            tolerance,
+            outputs,
+            output,
+            workers,
+            interface,
+        } => {
+            let opts = mofmu::sweep::SweepOptions {
+                start_time,
+                stop_time,
+                output_interval,
+                relative_tolerance: tolerance,
+                interface: interface.map(|i| match i {
+                    SimulateInterface::Me => mofmu::harness::Interface::ModelExchange,
+                    SimulateInterface::Cs => mofmu::harness::Interface::CoSimulation,
+                }),
+                outputs,
+                dir: output,
+                workers,
+            };
+            sweep(&fmu, &grid, cases.as_deref(), &opts)
+        }
         Command::Cosim {
             file,
             start_time,
@@ -619,6 +697,44 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
         } => compare(&reference, &result, tolerance, signals, report, json),
     }
+}
+
+/// `mofmu sweep`: the cases, the run, one line of what it did. Errors in the
+/// cases or outputs exit with 1, a sweep that cannot run with 2.
+fn sweep(
+    fmu: &std::path::Path,
+    grid: &[String],
+    cases: Option<&std::path::Path>,
+    opts: &mofmu::sweep::SweepOptions,
+) -> Result<ExitCode> {
+    use mofmu::sweep::{Cases, SweepError};
+    let table = match cases {
+        Some(path) => Cases::from_csv(path),
+        None => Cases::from_grids(grid),
+    };
+    let progress = std::io::stderr().is_terminal();
+    let summary = match table.and_then(|table| mofmu::sweep::run_local(fmu, &table, opts, progress))
+    {
+        Ok(summary) => summary,
+        Err(e) => {
+            eprintln!("error[{}]: {e}", e.code());
+            let input = !matches!(
+                e,
+                SweepError::Harness(_) | SweepError::Io { .. } | SweepError::Parquet(_)
+            );
+            return Ok(ExitCode::from(if input { 1 } else { 2 }));
+        }
+    };
+    println!(
+        "swept {} cases of {} -> {} ({} run, {} already done; {} failed)",
+        summary.results.len(),
+        fmu.display(),
+        opts.dir.display(),
+        summary.ran,
+        summary.skipped,
+        summary.failed()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `mofmu check --fix [--write]`: the diff of what the suggestions change

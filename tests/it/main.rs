@@ -22,6 +22,7 @@ mod resolve;
 mod robustness;
 mod rod_twin;
 mod runtime;
+mod sweep;
 mod syntax;
 mod tearing;
 mod thermofluid;
