@@ -271,6 +271,16 @@ enum Command {
         /// declares it, else Co-Simulation).
         #[arg(long, value_enum)]
         interface: Option<SimulateInterface>,
+        /// Run the cases on this Dask cluster (tcp://HOST:PORT) instead of local
+        /// threads: the run is handed to the Python package (`python3 -m mofmu
+        /// sweep`, or $MOFMU_PYTHON), which needs dask.distributed; the dataset
+        /// is the same.
+        #[arg(long, value_name = "ADDR")]
+        scheduler: Option<String>,
+        /// Cases per Dask task (with --scheduler; default: about a quarter of
+        /// the cases per worker, at most 64).
+        #[arg(long, value_name = "N", requires = "scheduler")]
+        batch_size: Option<usize>,
     },
     /// Load an FMU through its shared library and simulate it. Option names
     /// follow fmusim where they mean the same.
@@ -625,7 +635,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output,
             workers,
             interface,
+            scheduler,
+            batch_size: _,
         } => {
+            if scheduler.is_some() {
+                return sweep_on_dask();
+            }
             let opts = mofmu::sweep::SweepOptions {
                 start_time,
                 stop_time,
@@ -697,6 +712,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
         } => compare(&reference, &result, tolerance, signals, report, json),
     }
+}
+
+/// `mofmu sweep --scheduler ADDR`: the Dask executor lives in the Python package, so
+/// the command's own arguments go to `python3 -m mofmu sweep` (the same interface).
+fn sweep_on_dask() -> Result<ExitCode> {
+    let python = std::env::var_os("MOFMU_PYTHON").unwrap_or_else(|| "python3".into());
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .skip_while(|a| a.as_os_str() != "sweep")
+        .collect();
+    let status = std::process::Command::new(&python)
+        .arg("-m")
+        .arg("mofmu")
+        .args(&args)
+        .status()
+        .with_context(|| {
+            format!(
+                "--scheduler: starting `{}` (set MOFMU_PYTHON to the Python that has the \
+                 mofmu package: bash scripts/python-package PYTHON)",
+                python.to_string_lossy()
+            )
+        })?;
+    Ok(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(2)),
+        None => ExitCode::from(2),
+    })
 }
 
 /// `mofmu sweep`: the cases, the run, one line of what it did. Errors in the

@@ -32,3 +32,32 @@ class LoadedFmu:
         outputs: Sequence[str],
         interface: Optional[str],
     ) -> Tuple[List[str], bytes, int]: ...
+
+def sweep_cases(grids: Sequence[str], csv: Optional[str] = None) -> Tuple[List[str], List[List[float]]]: ...
+def sweep_pending(
+    fmu: str,
+    names: Sequence[str],
+    rows: Sequence[Sequence[float]],
+    outputs: Sequence[str],
+    out: str,
+    start_time: Optional[float],
+    stop_time: Optional[float],
+    output_interval: Optional[float],
+    tolerance: Optional[float],
+    interface: Optional[str],
+) -> List[int]: ...
+def sweep(
+    fmu: str,
+    names: Sequence[str],
+    rows: Sequence[Sequence[float]],
+    outputs: Sequence[str],
+    out: str,
+    start_time: Optional[float],
+    stop_time: Optional[float],
+    output_interval: Optional[float],
+    tolerance: Optional[float],
+    interface: Optional[str],
+    workers: Optional[int],
+    only: Optional[Sequence[int]],
+    progress: bool,
+) -> Dict[str, int]: ...

@@ -105,14 +105,18 @@ def sweep(
     names, rows = _case_table(grid, cases)
     settings = (start_time, stop_time, output_interval, tolerance, interface)
     fmu, out, outputs = os.fspath(fmu), os.fspath(out), [str(o) for o in outputs]
+    ran_on_dask = None
     if scheduler is not None:
-        _run_on_dask(fmu, names, rows, outputs, out, settings, scheduler, batch_size, progress)
+        ran_on_dask = _run_on_dask(fmu, names, rows, outputs, out, settings, scheduler, batch_size, progress)
         workers, progress = 1, False
+    # Locally: the run. After Dask: the summary of the cases the workers ran (a local
+    # pass finds them done; it runs only a case whose file could not be placed).
     done = _native.sweep(fmu, names, rows, outputs, out, *settings, workers, None, progress)
+    ran = done["ran"] + (ran_on_dask or 0)
     return SweepResult(
         cases=len(rows),
-        ran=done["ran"],
-        skipped=done["skipped"],
+        ran=ran,
+        skipped=len(rows) - ran,
         failed=done["failed"],
         summary=os.path.join(out, "summary.parquet"),
         trajectories=os.path.join(out, "trajectories"),
@@ -177,7 +181,8 @@ def _place(out: str, case: int, payload: bytes) -> None:
         raise
 
 
-def _run_on_dask(fmu, names, rows, outputs, out, settings, scheduler, batch_size, progress):
+def _run_on_dask(fmu, names, rows, outputs, out, settings, scheduler, batch_size, progress) -> int:
+    """Runs the pending cases on the cluster and places their files; the number run."""
     try:
         from dask.distributed import Client, as_completed
     except ImportError as e:  # pragma: no cover - depends on the environment
@@ -186,7 +191,7 @@ def _run_on_dask(fmu, names, rows, outputs, out, settings, scheduler, batch_size
         ) from e
     pending = _native.sweep_pending(fmu, names, rows, outputs, out, *settings)
     if not pending:
-        return
+        return 0
     with open(fmu, "rb") as f:
         data = f.read()
     digest = hashlib.sha256(data).hexdigest()
@@ -212,3 +217,4 @@ def _run_on_dask(fmu, names, rows, outputs, out, settings, scheduler, batch_size
                 print(f"\rmofmu sweep: {done}/{len(batches)} batches", end="", flush=True)
         if progress:
             print()
+    return len(pending)

@@ -19,6 +19,7 @@ use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::library::{check_library_with, load_library, Library};
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, ObjectCache};
+use mofmu::sweep::{Cases, SweepError, SweepOptions};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -184,16 +185,7 @@ impl LoadedFmu {
         outputs: Vec<String>,
         interface: Option<&str>,
     ) -> PyResult<(Vec<String>, Bound<'py, PyBytes>, usize)> {
-        let interface = match interface {
-            None => None,
-            Some("me") => Some(Interface::ModelExchange),
-            Some("cs") => Some(Interface::CoSimulation),
-            Some(other) => {
-                return Err(error(format!(
-                    "interface={other:?}: expected \"me\" or \"cs\""
-                )))
-            }
-        };
+        let interface = interface_of(interface)?;
         let opts = SimOptions {
             start_time,
             stop_time,
@@ -219,6 +211,128 @@ impl LoadedFmu {
     }
 }
 
+fn sweep_error(e: SweepError) -> PyErr {
+    MofmuError::new_err(format!("{}: {e}", e.code()))
+}
+
+fn interface_of(interface: Option<&str>) -> PyResult<Option<Interface>> {
+    match interface {
+        None => Ok(None),
+        Some("me") => Ok(Some(Interface::ModelExchange)),
+        Some("cs") => Ok(Some(Interface::CoSimulation)),
+        Some(other) => Err(error(format!(
+            "interface={other:?}: expected \"me\" or \"cs\""
+        ))),
+    }
+}
+
+/// The case table of a sweep: from grids (`NAME=SPEC`) or a CSV file.
+#[pyfunction]
+#[pyo3(signature = (grids, csv = None))]
+fn sweep_cases(grids: Vec<String>, csv: Option<PathBuf>) -> PyResult<(Vec<String>, Vec<Vec<f64>>)> {
+    let cases = match csv {
+        Some(path) => Cases::from_csv(&path),
+        None => Cases::from_grids(&grids),
+    }
+    .map_err(sweep_error)?;
+    Ok((cases.names, cases.rows))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn sweep_options(
+    outputs: Vec<String>,
+    dir: PathBuf,
+    start_time: Option<f64>,
+    stop_time: Option<f64>,
+    output_interval: Option<f64>,
+    tolerance: Option<f64>,
+    interface: Option<&str>,
+    workers: Option<usize>,
+) -> PyResult<SweepOptions> {
+    Ok(SweepOptions {
+        start_time,
+        stop_time,
+        output_interval,
+        relative_tolerance: tolerance,
+        interface: interface_of(interface)?,
+        outputs,
+        dir,
+        workers,
+    })
+}
+
+/// The cases of the table that the dataset `out` does not hold yet.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn sweep_pending(
+    py: Python<'_>,
+    fmu: PathBuf,
+    names: Vec<String>,
+    rows: Vec<Vec<f64>>,
+    outputs: Vec<String>,
+    out: PathBuf,
+    start_time: Option<f64>,
+    stop_time: Option<f64>,
+    output_interval: Option<f64>,
+    tolerance: Option<f64>,
+    interface: Option<&str>,
+) -> PyResult<Vec<usize>> {
+    let opts = sweep_options(
+        outputs,
+        out,
+        start_time,
+        stop_time,
+        output_interval,
+        tolerance,
+        interface,
+        None,
+    )?;
+    let cases = Cases { names, rows };
+    py.detach(|| mofmu::sweep::pending(&fmu, &cases, &opts))
+        .map_err(sweep_error)
+}
+
+/// Runs the cases (`only`, or all) that the dataset `out` lacks on `workers` threads,
+/// as `mofmu sweep` does; returns `ran`, `skipped` and `failed`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn sweep<'py>(
+    py: Python<'py>,
+    fmu: PathBuf,
+    names: Vec<String>,
+    rows: Vec<Vec<f64>>,
+    outputs: Vec<String>,
+    out: PathBuf,
+    start_time: Option<f64>,
+    stop_time: Option<f64>,
+    output_interval: Option<f64>,
+    tolerance: Option<f64>,
+    interface: Option<&str>,
+    workers: Option<usize>,
+    only: Option<Vec<usize>>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = sweep_options(
+        outputs,
+        out,
+        start_time,
+        stop_time,
+        output_interval,
+        tolerance,
+        interface,
+        workers,
+    )?;
+    let cases = Cases { names, rows };
+    let summary = py
+        .detach(|| mofmu::sweep::run_selected(&fmu, &cases, &opts, only.as_deref(), progress))
+        .map_err(sweep_error)?;
+    let d = PyDict::new(py);
+    d.set_item("ran", summary.ran)?;
+    d.set_item("skipped", summary.skipped)?;
+    d.set_item("failed", summary.failed())?;
+    Ok(d)
+}
+
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -226,6 +340,9 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(export, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_cases, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_pending, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_class::<LoadedFmu>()?;
     Ok(())
 }
