@@ -2,7 +2,7 @@
 
 Exports the heated rod, sweeps it over a CSV table of cases (one of which fails: a zero
 density makes the heat capacity zero), and checks that pyarrow reads the summary with the
-documented columns and types, that the trajectories read as one Hive-partitioned dataset with a
+documented columns and types, that the same cases as a Parquet table give the same rows, that the trajectories read as one Hive-partitioned dataset with a
 `case` column, and that a case's trajectory equals `mofmu simulate` of that case (whose CSV
 holds every digit) exactly.
 
@@ -75,6 +75,16 @@ def main():
             column = [r[header.index(name)] for r in values]
             assert list(case2[name]) == column, f"{name} differs from mofmu simulate"
         assert frame["final.rod.T[5]"][2] == values[-1][header.index("rod.T[5]")]
+        # The same cases as a Parquet table written by pandas give the same rows.
+        table = tmp / "cases.parquet"
+        pd.DataFrame({"conductor.G": [0.5, 1.0, 2.0], "rod.rho": [2700, 0, 2700]}).to_parquet(table)
+        again = tmp / "again"
+        run(mofmu, "sweep", fmu, "--cases", table, "--stop-time", "50",
+            "--outputs", ",".join(OUTPUTS), "-o", again)
+        other = pq.read_table(again / "summary.parquet").to_pandas()
+        columns = [c for c in expected if c != "wall_s"]
+        pd.testing.assert_frame_equal(other[columns], frame[columns])
+
         print(f"sweep dataset: {len(frame)} summary rows, {len(trajectories)} trajectory rows; "
               "pyarrow and pandas read it, case 2 equals mofmu simulate bit for bit")
 

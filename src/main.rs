@@ -240,8 +240,9 @@ enum Command {
             conflicts_with = "cases"
         )]
         grid: Vec<String>,
-        /// A CSV table of cases: a header of parameter names, one row per case.
-        #[arg(long, value_name = "CASES.csv")]
+        /// A table of cases, one row per case: a CSV file with a header of
+        /// parameter names, or a .parquet file with a numeric column per parameter.
+        #[arg(long, value_name = "CASES.csv|parquet")]
         cases: Option<PathBuf>,
         /// Start time (default: the FMU's DefaultExperiment StartTime, else 0).
         #[arg(long, value_name = "T0")]
@@ -750,7 +751,7 @@ fn sweep(
 ) -> Result<ExitCode> {
     use mofmu::sweep::{Cases, SweepError};
     let table = match cases {
-        Some(path) => Cases::from_csv(path),
+        Some(path) => Cases::from_file(path),
         None => Cases::from_grids(grid),
     };
     let progress = std::io::stderr().is_terminal();

@@ -226,12 +226,12 @@ fn interface_of(interface: Option<&str>) -> PyResult<Option<Interface>> {
     }
 }
 
-/// The case table of a sweep: from grids (`NAME=SPEC`) or a CSV file.
+/// The case table of a sweep: from grids (`NAME=SPEC`) or a CSV or Parquet file.
 #[pyfunction]
-#[pyo3(signature = (grids, csv = None))]
-fn sweep_cases(grids: Vec<String>, csv: Option<PathBuf>) -> PyResult<(Vec<String>, Vec<Vec<f64>>)> {
-    let cases = match csv {
-        Some(path) => Cases::from_csv(&path),
+#[pyo3(signature = (grids, table = None))]
+fn sweep_cases(grids: Vec<String>, table: Option<PathBuf>) -> PyResult<(Vec<String>, Vec<Vec<f64>>)> {
+    let cases = match table {
+        Some(path) => Cases::from_file(&path),
         None => Cases::from_grids(&grids),
     }
     .map_err(sweep_error)?;

@@ -64,6 +64,85 @@ impl Cases {
         Cases::parse_csv(path, &text)
     }
 
+    /// A Parquet table (as pandas' `to_parquet` writes one): a column per parameter,
+    /// numeric or Boolean, one row per case; nulls are refused.
+    pub fn from_parquet(path: &Path) -> Result<Cases, SweepError> {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        use parquet::record::Field;
+        let fault = |line: u64, message: String| SweepError::Cases {
+            path: path.to_path_buf(),
+            line,
+            message,
+        };
+        let file =
+            std::fs::File::open(path).map_err(|e| fault(0, format!("cannot read it: {e}")))?;
+        let reader = SerializedFileReader::new(file)
+            .map_err(|e| fault(0, format!("not a Parquet file: {e}")))?;
+        let rows_iter = reader
+            .get_row_iter(None)
+            .map_err(|e| fault(0, format!("cannot read its rows: {e}")))?;
+        let mut names: Vec<String> = Vec::new();
+        let mut rows = Vec::new();
+        for (index, row) in rows_iter.enumerate() {
+            // Rows are numbered from 1, as a reader of the table counts them.
+            let number = index as u64 + 1;
+            let row = row.map_err(|e| fault(number, e.to_string()))?;
+            let mut values = Vec::new();
+            for (column, (name, field)) in row.get_column_iter().enumerate() {
+                if index == 0 {
+                    names.push(name.clone());
+                } else if names.get(column) != Some(name) {
+                    return Err(fault(number, "rows with different columns".into()));
+                }
+                let value = match field {
+                    Field::Bool(b) => f64::from(u8::from(*b)),
+                    Field::Byte(v) => f64::from(*v),
+                    Field::Short(v) => f64::from(*v),
+                    Field::Int(v) => f64::from(*v),
+                    Field::Long(v) => *v as f64,
+                    Field::UByte(v) => f64::from(*v),
+                    Field::UShort(v) => f64::from(*v),
+                    Field::UInt(v) => f64::from(*v),
+                    Field::ULong(v) => *v as f64,
+                    Field::Float(v) => f64::from(*v),
+                    Field::Double(v) => *v,
+                    other => {
+                        return Err(fault(number, format!("`{name}` is {other}, not a number")))
+                    }
+                };
+                if !value.is_finite() {
+                    return Err(fault(
+                        number,
+                        format!("`{name}` is {value}, not a finite number"),
+                    ));
+                }
+                values.push(value);
+            }
+            rows.push(values);
+        }
+        for (i, name) in names.iter().enumerate() {
+            if names[..i].contains(name) {
+                return Err(SweepError::DuplicateParameter(name.clone()));
+            }
+        }
+        if rows.is_empty() || names.is_empty() {
+            return Err(SweepError::NoCases(format!(
+                "{} has no rows",
+                path.display()
+            )));
+        }
+        Ok(Cases { names, rows })
+    }
+
+    /// A table of cases by its extension: `.parquet` or CSV.
+    pub fn from_file(path: &Path) -> Result<Cases, SweepError> {
+        if path.extension().is_some_and(|e| e == "parquet") {
+            Cases::from_parquet(path)
+        } else {
+            Cases::from_csv(path)
+        }
+    }
+
     /// [`Cases::from_csv`] of text already read (`path` names it in errors).
     pub fn parse_csv(path: &Path, text: &str) -> Result<Cases, SweepError> {
         let fault = |line: u64, message: String| SweepError::Cases {

@@ -280,7 +280,7 @@ fn mofmu(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn every_help_is_snapshot_and_every_option_has_text() {
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 8] = [
         &["--help"],
         &["check", "--help"],
         &["export", "--help"],
@@ -288,6 +288,7 @@ fn every_help_is_snapshot_and_every_option_has_text() {
         &["simulate", "--help"],
         &["compare", "--help"],
         &["cosim", "--help"],
+        &["sweep", "--help"],
     ];
     for args in commands {
         let out = mofmu(args);
