@@ -89,7 +89,7 @@ def sweep(
 
     The cases are a ``grid`` (``{"rod.G": "0.5:2:16", "T0": [290, 300]}``: ``a:b:n`` is n
     points from a to b inclusive, a list its values; several axes give their cartesian
-    product, the first varying slowest) or ``cases`` (a CSV path with a header of
+    product, the first varying slowest) or ``cases`` (a CSV or Parquet path with a header of
     parameter names, or a mapping / DataFrame of columns). Each case sets its values as
     start values, as ``mofmu simulate --start-value`` does. ``out`` receives
     ``summary.parquet`` (``case``, one column per parameter, ``status``, ``message``,

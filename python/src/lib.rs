@@ -229,7 +229,10 @@ fn interface_of(interface: Option<&str>) -> PyResult<Option<Interface>> {
 /// The case table of a sweep: from grids (`NAME=SPEC`) or a CSV or Parquet file.
 #[pyfunction]
 #[pyo3(signature = (grids, table = None))]
-fn sweep_cases(grids: Vec<String>, table: Option<PathBuf>) -> PyResult<(Vec<String>, Vec<Vec<f64>>)> {
+fn sweep_cases(
+    grids: Vec<String>,
+    table: Option<PathBuf>,
+) -> PyResult<(Vec<String>, Vec<Vec<f64>>)> {
     let cases = match table {
         Some(path) => Cases::from_file(&path),
         None => Cases::from_grids(&grids),
