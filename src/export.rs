@@ -115,6 +115,28 @@ pub enum ExportError {
     Diagnostics(Vec<Diagnostic>),
 }
 
+/// `; did you mean `Pkg.Model`?` for a model name that is a slip of the
+/// qualified name of a model or block of the library.
+pub fn did_you_mean_model(lib: &Library, model: &str) -> String {
+    let models = lib.tree.classes.iter().filter(|c| {
+        matches!(
+            c.def.kind,
+            crate::syntax::ast::ClassKind::Model | crate::syntax::ast::ClassKind::Block
+        )
+    });
+    let by_qualified =
+        crate::check::teach::closest(model, models.clone().map(|c| c.qualified.as_str()));
+    // A short name written without its package: the models of that name.
+    let by_name = models
+        .filter(|c| c.name == model || c.qualified.ends_with(&format!(".{model}")))
+        .map(|c| c.qualified.as_str())
+        .next();
+    match by_qualified.or(by_name) {
+        Some(best) => format!("; did you mean `{best}`?"),
+        None => String::new(),
+    }
+}
+
 fn models_hint(models: &[String]) -> String {
     const SHOWN: usize = 8;
     match models.len() {

@@ -306,6 +306,16 @@ enum Command {
         /// declares it, else Co-Simulation).
         #[arg(long, value_enum)]
         interface: Option<SimulateInterface>,
+        /// Run the cases on this Dask cluster (tcp://HOST:PORT) instead of local
+        /// threads: the run is handed to the Python package (`python3 -m mofmu
+        /// sweep`, or $MOFMU_PYTHON), which needs dask.distributed; the dataset
+        /// is the same.
+        #[arg(long, value_name = "ADDR")]
+        scheduler: Option<String>,
+        /// Cases per Dask task (with --scheduler; default: about a quarter of
+        /// the cases per worker, at most 64).
+        #[arg(long, value_name = "N", requires = "scheduler")]
+        batch_size: Option<usize>,
     },
     /// Load an FMU through its shared library and simulate it. Option names
     /// follow fmusim where they mean the same.
@@ -527,7 +537,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     return Ok(ExitCode::from(1));
                 }
                 Err(e @ ExportError::UnknownModel(_)) => {
-                    eprintln!("error: {e}{}", did_you_mean_model(&lib, &model));
+                    eprintln!(
+                        "error: {e}{}",
+                        mofmu::export::did_you_mean_model(&lib, &model)
+                    );
                     return Ok(ExitCode::from(1));
                 }
                 Err(e) => {
@@ -678,7 +691,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output,
             workers,
             interface,
+            scheduler,
+            batch_size: _,
         } => {
+            if scheduler.is_some() {
+                return sweep_on_dask();
+            }
             let opts = mofmu::sweep::SweepOptions {
                 start_time,
                 stop_time,
@@ -752,6 +770,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
+/// `mofmu sweep --scheduler ADDR`: the Dask executor lives in the Python package, so
+/// the command's own arguments go to `python3 -m mofmu sweep` (the same interface).
+fn sweep_on_dask() -> Result<ExitCode> {
+    let python = std::env::var_os("MOFMU_PYTHON").unwrap_or_else(|| "python3".into());
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .skip_while(|a| a.as_os_str() != "sweep")
+        .collect();
+    let status = std::process::Command::new(&python)
+        .arg("-m")
+        .arg("mofmu")
+        .args(&args)
+        .status()
+        .with_context(|| {
+            format!(
+                "--scheduler: starting `{}` (set MOFMU_PYTHON to the Python that has the \
+                 mofmu package: bash scripts/python-package PYTHON)",
+                python.to_string_lossy()
+            )
+        })?;
+    Ok(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(2)),
+        None => ExitCode::from(2),
+    })
+}
+
 /// `mofmu sweep`: the cases, the run, one line of what it did. Errors in the
 /// cases or outputs exit with 1, a sweep that cannot run with 2.
 fn sweep(
@@ -788,28 +832,6 @@ fn sweep(
         summary.failed()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// `; did you mean `Pkg.Model`?` for a model name that is a slip of the
-/// qualified name of a model or block of the library.
-fn did_you_mean_model(lib: &Library, model: &str) -> String {
-    let models = lib.tree.classes.iter().filter(|c| {
-        matches!(
-            c.def.kind,
-            mofmu::syntax::ast::ClassKind::Model | mofmu::syntax::ast::ClassKind::Block
-        )
-    });
-    let by_qualified =
-        mofmu::check::teach::closest(model, models.clone().map(|c| c.qualified.as_str()));
-    // A short name written without its package: the models of that name.
-    let by_name = models
-        .filter(|c| c.name == model || c.qualified.ends_with(&format!(".{model}")))
-        .map(|c| c.qualified.as_str())
-        .next();
-    match by_qualified.or(by_name) {
-        Some(best) => format!("; did you mean `{best}`?"),
-        None => String::new(),
-    }
 }
 
 /// `mofmu check --fix [--write]`: the diff of what the suggestions change

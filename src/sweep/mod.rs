@@ -215,10 +215,65 @@ pub fn run_local(
     opts: &SweepOptions,
     progress: bool,
 ) -> Result<Summary, SweepError> {
+    run_selected(fmu, cases, opts, None, progress)
+}
+
+/// The cases of `cases` that the dataset in `opts.dir` does not hold yet (with the same
+/// settings and values), in case order: what [`run_local`] would run. The Dask
+/// executor of the Python package asks this before it sends cases to its workers.
+pub fn pending(fmu: &Path, cases: &Cases, opts: &SweepOptions) -> Result<Vec<usize>, SweepError> {
+    let (_, results) = known_results(fmu, cases, opts)?;
+    Ok((0..cases.rows.len())
+        .filter(|&case| results[case].is_none())
+        .collect())
+}
+
+/// What the dataset holds for `cases`, after checking the cases and outputs against
+/// the FMU: the settings key and, per case, its row when its file has the same
+/// settings and values.
+fn known_results(
+    fmu: &Path,
+    cases: &Cases,
+    opts: &SweepOptions,
+) -> Result<(String, Vec<Option<CaseResult>>), SweepError> {
     let loaded = Fmu::load(fmu)?;
     cases.validate(loaded.model_description())?;
     validate_outputs(&opts.outputs, loaded.model_description())?;
     drop(loaded);
+    let settings = settings_key(fmu, opts)?;
+    let dir = &opts.dir;
+    std::fs::create_dir_all(dir).map_err(|source| SweepError::Io {
+        path: dir.clone(),
+        source,
+    })?;
+    dataset::tidy(dir, cases.rows.len())?;
+    let results = (0..cases.rows.len())
+        .map(|case| {
+            let record = dataset::read_case(dir, case)?;
+            let same = record.settings == settings
+                && record.names == cases.names
+                && record.values == bits(&cases.rows[case]);
+            same.then(|| record.result(case)).flatten()
+        })
+        .collect();
+    Ok((settings, results))
+}
+
+/// [`run_local`] restricted to the cases `only` (every case when `None`); the summary
+/// holds every case the dataset has. A worker of the Dask executor runs its batch so.
+pub fn run_selected(
+    fmu: &Path,
+    cases: &Cases,
+    opts: &SweepOptions,
+    only: Option<&[usize]>,
+    progress: bool,
+) -> Result<Summary, SweepError> {
+    if let Some(&case) = only.and_then(|o| o.iter().find(|&&c| c >= cases.rows.len())) {
+        return Err(SweepError::BadOptions(format!(
+            "case {case} is not a case of the table ({} cases)",
+            cases.rows.len()
+        )));
+    }
     let workers = match opts.workers {
         Some(0) => {
             return Err(SweepError::BadOptions(
@@ -228,28 +283,19 @@ pub fn run_local(
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let settings = settings_key(fmu, opts)?;
-    let dir = &opts.dir;
-    std::fs::create_dir_all(dir).map_err(|source| SweepError::Io {
-        path: dir.clone(),
-        source,
-    })?;
-    dataset::tidy(dir, cases.rows.len())?;
-
     // What the dataset already holds: cases with the same settings and values.
-    let mut results: Vec<Option<CaseResult>> = (0..cases.rows.len())
-        .map(|case| {
-            let record = dataset::read_case(dir, case)?;
-            let same = record.settings == settings
-                && record.names == cases.names
-                && record.values == bits(&cases.rows[case]);
-            same.then(|| record.result(case)).flatten()
-        })
-        .collect();
-    let pending: Vec<usize> = (0..cases.rows.len())
+    let (settings, mut results) = known_results(fmu, cases, opts)?;
+    let dir = &opts.dir;
+    let selected: Vec<usize> = match only {
+        Some(only) => only.to_vec(),
+        None => (0..cases.rows.len()).collect(),
+    };
+    let pending: Vec<usize> = selected
+        .iter()
+        .copied()
         .filter(|&case| results[case].is_none())
         .collect();
-    let skipped = cases.rows.len() - pending.len();
+    let skipped = selected.len() - pending.len();
 
     let run = Run {
         fmu,
@@ -294,7 +340,7 @@ pub fn run_local(
         }
     });
     bar.finish();
-    let complete = results.iter().all(Option::is_some);
+    let complete = selected.iter().all(|&case| results[case].is_some());
     let results: Vec<CaseResult> = results.into_iter().flatten().collect();
     dataset::write_summary(dir, &cases.names, &opts.outputs, &results)?;
     if let Some(error) = error {
