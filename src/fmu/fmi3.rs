@@ -16,7 +16,7 @@ use std::io::Write;
 
 use super::model_description::{
     causality_name, dependency_kind_name, format_real, initial_name, variability_name,
-    write_unit_definitions, XmlOut, NO_ATTRS,
+    write_log_categories_and_experiment, write_unit_definitions, XmlOut, NO_ATTRS,
 };
 use super::table::{ModelTable, ModelVariable, VariableType};
 
@@ -56,26 +56,7 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
     write_interfaces(&mut xml, table);
     write_unit_definitions(&mut xml, table);
     write_type_definitions(&mut xml, table);
-    if !table.log_categories.is_empty() {
-        xml.open("LogCategories", NO_ATTRS);
-        for (name, description) in &table.log_categories {
-            xml.empty(
-                "Category",
-                &[("name", name.clone()), ("description", description.clone())],
-            );
-        }
-        xml.close("LogCategories");
-    }
-    let e = &table.default_experiment;
-    let mut experiment = vec![
-        ("startTime", format_real(e.start_time)),
-        ("stopTime", format_real(e.stop_time)),
-        ("tolerance", format_real(e.tolerance)),
-    ];
-    if let Some(h) = e.step_size {
-        experiment.push(("stepSize", format_real(h)));
-    }
-    xml.empty("DefaultExperiment", &experiment);
+    write_log_categories_and_experiment(&mut xml, table);
 
     xml.open("ModelVariables", NO_ATTRS);
     for v in &table.variables {

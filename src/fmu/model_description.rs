@@ -106,27 +106,7 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
 
     write_type_definitions(&mut xml, table);
 
-    if !table.log_categories.is_empty() {
-        xml.open("LogCategories", NO_ATTRS);
-        for (name, description) in &table.log_categories {
-            xml.empty(
-                "Category",
-                &[("name", name.clone()), ("description", description.clone())],
-            );
-        }
-        xml.close("LogCategories");
-    }
-
-    let e = &table.default_experiment;
-    let mut experiment = vec![
-        ("startTime", format_real(e.start_time)),
-        ("stopTime", format_real(e.stop_time)),
-        ("tolerance", format_real(e.tolerance)),
-    ];
-    if let Some(h) = e.step_size {
-        experiment.push(("stepSize", format_real(h)));
-    }
-    xml.empty("DefaultExperiment", &experiment);
+    write_log_categories_and_experiment(&mut xml, table);
 
     xml.open("ModelVariables", NO_ATTRS);
     for v in &table.variables {
@@ -181,6 +161,35 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
 
     xml.close("fmiModelDescription");
     xml.finish()
+}
+
+/// `<LogCategories>` (when the model declares any) and `<DefaultExperiment>`: the same
+/// elements in FMI 2.0 and FMI 3.0 descriptions.
+pub(super) fn write_log_categories_and_experiment<W: Write>(
+    xml: &mut XmlOut<W>,
+    table: &ModelTable,
+) {
+    if !table.log_categories.is_empty() {
+        xml.open("LogCategories", NO_ATTRS);
+        for (name, description) in &table.log_categories {
+            xml.empty(
+                "Category",
+                &[("name", name.clone()), ("description", description.clone())],
+            );
+        }
+        xml.close("LogCategories");
+    }
+
+    let e = &table.default_experiment;
+    let mut experiment = vec![
+        ("startTime", format_real(e.start_time)),
+        ("stopTime", format_real(e.stop_time)),
+        ("tolerance", format_real(e.tolerance)),
+    ];
+    if let Some(h) = e.step_size {
+        experiment.push(("stepSize", format_real(h)));
+    }
+    xml.empty("DefaultExperiment", &experiment);
 }
 
 /// `<UnitDefinitions>`: the same element in FMI 2.0 and 3.0.
