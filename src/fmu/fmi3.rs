@@ -15,8 +15,9 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use super::model_description::{
-    causality_name, dependency_kind_name, format_real, initial_name, variability_name,
-    write_log_categories_and_experiment, write_unit_definitions, XmlOut, NO_ATTRS,
+    causality_name, dependency_kind_name, enumeration_types, format_real, initial_name,
+    variability_name, write_log_categories_and_experiment, write_unit_definitions, XmlOut,
+    NO_ATTRS,
 };
 use super::table::{ModelTable, ModelVariable, VariableType};
 
@@ -130,16 +131,7 @@ fn write_interfaces<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
 
 /// One `<EnumerationType>` per enumeration type a variable declares.
 fn write_type_definitions<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
-    let mut types: Vec<&crate::ir::EnumerationType> = table
-        .variables
-        .iter()
-        .filter_map(|v| match &v.ty {
-            VariableType::Enumeration { declared, .. } => Some(&**declared),
-            _ => None,
-        })
-        .collect();
-    types.sort();
-    types.dedup();
+    let types = enumeration_types(table);
     if types.is_empty() {
         return;
     }

@@ -226,21 +226,9 @@ pub(super) fn write_unit_definitions<W: Write>(xml: &mut XmlOut<W>, table: &Mode
     }
 }
 
-/// `<SourceFiles>` of an interface element (`ModelExchange`, and
-/// `CoSimulation` the same way): every C unit in `sources/`, so that an
-/// importer can rebuild the binary for its own platform.
 /// One `<SimpleType>` per enumeration type a variable declares, by name.
 fn write_type_definitions<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
-    let mut types: Vec<&crate::ir::EnumerationType> = table
-        .variables
-        .iter()
-        .filter_map(|v| match &v.ty {
-            VariableType::Enumeration { declared, .. } => Some(&**declared),
-            _ => None,
-        })
-        .collect();
-    types.sort();
-    types.dedup();
+    let types = enumeration_types(table);
     if types.is_empty() {
         return;
     }
@@ -261,6 +249,25 @@ fn write_type_definitions<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
     xml.close("TypeDefinitions");
 }
 
+/// The enumeration types the variables declare, each once, in order: the type
+/// definitions of FMI 2.0 and 3.0 descriptions alike.
+pub(super) fn enumeration_types(table: &ModelTable) -> Vec<&crate::ir::EnumerationType> {
+    let mut types: Vec<&crate::ir::EnumerationType> = table
+        .variables
+        .iter()
+        .filter_map(|v| match &v.ty {
+            VariableType::Enumeration { declared, .. } => Some(&**declared),
+            _ => None,
+        })
+        .collect();
+    types.sort();
+    types.dedup();
+    types
+}
+
+/// `<SourceFiles>` of an interface element (`ModelExchange`, and
+/// `CoSimulation` the same way): every C unit in `sources/`, so that an
+/// importer can rebuild the binary for its own platform.
 fn write_source_files<W: Write>(xml: &mut XmlOut<W>, files: &[String]) {
     xml.open("SourceFiles", NO_ATTRS);
     for file in files {
