@@ -316,6 +316,11 @@ enum Command {
         /// the cases per worker, at most 64).
         #[arg(long, value_name = "N", requires = "scheduler")]
         batch_size: Option<usize>,
+        /// After the sweep, draw every output over time for every case into this
+        /// SVG or PNG file (one panel per output; a line per case coloured by the
+        /// first varied parameter, or median and percentile bands beyond 100 cases).
+        #[arg(long, value_name = "FILE.svg|png")]
+        plot: Option<PathBuf>,
     },
     /// Load an FMU through its shared library and simulate it. Option names
     /// follow fmusim where they mean the same.
@@ -693,7 +698,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             interface,
             scheduler,
             batch_size: _,
+            plot,
         } => {
+            if let Some(file) = &plot {
+                if let Err(e) = mofmu::sweep::check_plot_path(file) {
+                    eprintln!("error[{}]: {e}", e.code());
+                    return Ok(ExitCode::from(1));
+                }
+            }
             if scheduler.is_some() {
                 return sweep_on_dask();
             }
@@ -710,7 +722,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 dir: output,
                 workers,
             };
-            sweep(&fmu, &grid, cases.as_deref(), &opts)
+            sweep(&fmu, &grid, cases.as_deref(), &opts, plot.as_deref())
         }
         Command::Cosim {
             file,
@@ -803,6 +815,7 @@ fn sweep(
     grid: &[String],
     cases: Option<&std::path::Path>,
     opts: &mofmu::sweep::SweepOptions,
+    plot: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
     use mofmu::sweep::{Cases, SweepError};
     let table = match cases {
@@ -831,6 +844,15 @@ fn sweep(
         summary.skipped,
         summary.failed()
     );
+    if let Some(file) = plot {
+        match mofmu::sweep::plot(&opts.dir, file) {
+            Ok(report) => println!("{}", report.describe(file)),
+            Err(e) => {
+                eprintln!("error[{}]: {e}", e.code());
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

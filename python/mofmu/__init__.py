@@ -28,7 +28,7 @@ import numpy as np
 
 from . import _native
 from ._native import MofmuError
-from ._sweep import SweepResult, sweep
+from ._sweep import SweepResult, plot_sweep, sweep
 
 __version__: str = _native.__version__
 
@@ -43,6 +43,7 @@ __all__ = [
     "load",
     "simulate",
     "sweep",
+    "plot_sweep",
     "SweepResult",
 ]
 

@@ -28,6 +28,7 @@ def main(argv=None) -> int:
     s.add_argument("--scheduler", metavar="tcp://HOST:PORT")
     s.add_argument("--batch-size", type=int)
     s.add_argument("--interface", choices=["me", "cs"])
+    s.add_argument("--plot", metavar="FILE.svg|png")
     args = ap.parse_args(argv)
 
     if bool(args.grid) == bool(args.cases):
@@ -46,7 +47,7 @@ def main(argv=None) -> int:
             grid=grid, cases=args.cases, start_time=args.start_time, stop_time=args.stop_time,
             output_interval=args.output_interval, tolerance=args.tolerance,
             interface=args.interface, workers=args.workers, scheduler=args.scheduler,
-            batch_size=args.batch_size, progress=sys.stderr.isatty(),
+            batch_size=args.batch_size, progress=sys.stderr.isatty(), plot=args.plot,
         )
     except MofmuError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -55,6 +56,8 @@ def main(argv=None) -> int:
         f"swept {args.fmu} -> {args.output}: {result.cases} cases ({result.ran} run, "
         f"{result.skipped} already done, {result.failed} not ok)"
     )
+    if result.plot:
+        print(f"plotted -> {result.plot}")
     return 0
 
 

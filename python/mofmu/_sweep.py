@@ -37,6 +37,8 @@ class SweepResult:
     failed: int
     summary: str
     trajectories: str
+    #: The plot file drawn with ``plot=...``, else None.
+    plot: Optional[str] = None
 
 
 def _grid_args(grid: Mapping[str, GridSpec]) -> List[str]:
@@ -84,6 +86,7 @@ def sweep(
     scheduler: Optional[str] = None,
     batch_size: Optional[int] = None,
     progress: bool = False,
+    plot: Optional[PathLike] = None,
 ) -> SweepResult:
     """Simulates ``fmu`` once per case into the Parquet dataset ``out``, as ``mofmu sweep``.
 
@@ -101,7 +104,12 @@ def sweep(
     ``scheduler="tcp://HOST:PORT"``, the cases run on that Dask cluster (needs
     ``dask.distributed``, and ``mofmu`` installed on the workers) in batches of
     ``batch_size`` cases.
+
+    ``plot="file.svg"`` (or ``.png``) then draws every output over time for every case
+    into that file (as ``mofmu sweep --plot``; :func:`plot_sweep` draws an existing dataset).
     """
+    if plot is not None:
+        _native.check_plot_path(os.fspath(plot))
     names, rows = _case_table(grid, cases)
     settings = (start_time, stop_time, output_interval, tolerance, interface)
     fmu, out, outputs = os.fspath(fmu), os.fspath(out), [str(o) for o in outputs]
@@ -113,6 +121,8 @@ def sweep(
     # pass finds them done; it runs only a case whose file could not be placed).
     done = _native.sweep(fmu, names, rows, outputs, out, *settings, workers, None, progress)
     ran = done["ran"] + (ran_on_dask or 0)
+    if plot is not None:
+        _native.plot_sweep(out, os.fspath(plot))
     return SweepResult(
         cases=len(rows),
         ran=ran,
@@ -120,7 +130,17 @@ def sweep(
         failed=done["failed"],
         summary=os.path.join(out, "summary.parquet"),
         trajectories=os.path.join(out, "trajectories"),
+        plot=None if plot is None else os.fspath(plot),
     )
+
+
+def plot_sweep(out: PathLike, file: PathLike) -> Dict[str, object]:
+    """Draws every recorded output of every case of the sweep dataset ``out`` into the SVG
+    or PNG file ``file``: one panel per output over time, a line per case coloured by the first
+    parameter that varies (more than 100 cases: median, 10-90 % and min-max bands). Cases
+    that are not ``ok`` are counted in the title, not drawn. Returns ``cases``, ``drawn``,
+    ``style`` (``"lines"`` or ``"bands"``), ``outputs`` and ``colour_by``."""
+    return _native.plot_sweep(os.fspath(out), os.fspath(file))
 
 
 # --- The Dask executor ---------------------------------------------------------------

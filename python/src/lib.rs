@@ -336,6 +336,34 @@ fn sweep<'py>(
     Ok(d)
 }
 
+/// Draws every output of every case of the dataset `out` into the SVG or PNG file `file`, as
+/// `mofmu sweep --plot` does; returns what it drew.
+#[pyfunction]
+fn plot_sweep<'py>(py: Python<'py>, out: PathBuf, file: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    let report = py
+        .detach(|| mofmu::sweep::plot(&out, &file))
+        .map_err(sweep_error)?;
+    let d = PyDict::new(py);
+    d.set_item("cases", report.cases)?;
+    d.set_item("drawn", report.drawn)?;
+    d.set_item(
+        "style",
+        match report.style {
+            mofmu::sweep::PlotStyle::Lines => "lines",
+            mofmu::sweep::PlotStyle::Bands => "bands",
+        },
+    )?;
+    d.set_item("outputs", report.outputs)?;
+    d.set_item("colour_by", report.colour_by)?;
+    Ok(d)
+}
+
+/// Refuses a plot file name that is not `.svg` or `.png` (before a sweep runs).
+#[pyfunction]
+fn check_plot_path(file: PathBuf) -> PyResult<()> {
+    mofmu::sweep::check_plot_path(&file).map_err(sweep_error)
+}
+
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -346,6 +374,8 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep_cases, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_pending, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(plot_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(check_plot_path, m)?)?;
     m.add_class::<LoadedFmu>()?;
     Ok(())
 }

@@ -91,6 +91,30 @@ class Sweeps(Rod, unittest.TestCase):
         r = mofmu.sweep(self.rod, OUTPUTS, out, cases={"conductor.G": [1.0, 3.0]}, stop_time=20)
         self.assertEqual((r.cases, r.ran, r.failed), (2, 2, 0))
 
+    def test_plot(self):
+        import xml.etree.ElementTree as ET
+
+        out = self.tmp / "plotted"
+        svg = self.tmp / "plots" / "rod.svg"
+        grid = {"conductor.G": [0.5, 1.0, 2.0]}
+        r = mofmu.sweep(self.rod, OUTPUTS, out, grid=grid, stop_time=20, plot=svg)
+        self.assertEqual(r.plot, str(svg))
+        root = ET.parse(svg).getroot()
+        ns = "{http://www.w3.org/2000/svg}"
+        # A line per case and output (grid lines and ticks have two points each).
+        lines = [p for p in root.iter(f"{ns}polyline") if len(p.get("points").split()) > 10]
+        self.assertEqual(len(lines), 3 * len(OUTPUTS))
+        drawn = mofmu.plot_sweep(out, self.tmp / "again.svg")
+        self.assertEqual((drawn["cases"], drawn["drawn"], drawn["style"]), (3, 3, "lines"))
+        self.assertEqual(drawn["colour_by"], "conductor.G")
+        self.assertEqual((self.tmp / "again.svg").read_bytes(), svg.read_bytes())
+        mofmu.plot_sweep(out, self.tmp / "rod.png")
+        self.assertEqual((self.tmp / "rod.png").read_bytes()[:4], b"\x89PNG")
+        # A plot that cannot be written as asked is refused before anything runs.
+        with self.assertRaisesRegex(mofmu.MofmuError, r"\.svg or \.png"):
+            mofmu.sweep(self.rod, OUTPUTS, self.tmp / "never", grid=grid, stop_time=20, plot="rod.pdf")
+        self.assertFalse((self.tmp / "never").exists())
+
     def test_unknown_parameter_is_an_error_before_anything_runs(self):
         out = self.tmp / "bad"
         with self.assertRaisesRegex(mofmu.MofmuError, "conductor.GG"):
@@ -139,7 +163,7 @@ class DaskSweep(Rod, unittest.TestCase):
 
             def run():
                 result["r"] = mofmu.sweep(self.rod, OUTPUTS, out, grid=grid, stop_time=200,
-                                          scheduler=address, batch_size=4)
+                                          scheduler=address, batch_size=4, plot=self.tmp / "dask.svg")
 
             thread = threading.Thread(target=run)
             thread.start()
@@ -158,6 +182,11 @@ class DaskSweep(Rod, unittest.TestCase):
             self.assertEqual((result["r"].cases, result["r"].ran), (200, 200))
             self.assertEqual(result["r"].failed, 0)
             self.assertEqual(len(read_summary(out / "summary.parquet")), 200)
+            # 200 cases are drawn as bands, from the dataset the workers filled.
+            import xml.etree.ElementTree as ET
+
+            bands = list(ET.parse(self.tmp / "dask.svg").getroot().iter("{http://www.w3.org/2000/svg}polygon"))
+            self.assertEqual(len(bands), 2 * len(OUTPUTS), "min-max and 10-90 % per output")
             self.assert_cases_equal_single_runs(out, names, rows, 200)
         finally:
             for p in procs:

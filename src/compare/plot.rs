@@ -27,7 +27,7 @@ pub enum PlotError {
     Empty(&'static str),
 }
 
-const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 /// More samples than this are thinned out per pixel column before drawing
 /// (the first, lowest, highest and last sample of each column are kept),
 /// so a long result gives a plot of bounded size that looks the same.
@@ -43,7 +43,7 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
-fn register_font() {
+pub(crate) fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The font is compiled in, so it always parses.
@@ -75,28 +75,39 @@ pub fn signal_svg(
     Ok(text)
 }
 
-/// Every column of a result over time in one chart, written to `path` as
-/// SVG or PNG (by its extension).
-pub fn write_result_plot(
-    path: &Path,
-    title: &str,
-    time: &[f64],
-    names: &[String],
-    columns: &[Vec<f64>],
-) -> Result<(), PlotError> {
-    register_font();
-    let extension = path
-        .extension()
+/// What draws one plot on any backend (SVG text or a pixel buffer).
+pub(crate) trait Drawing {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB::ErrorType>;
+}
+
+/// Refuses a plot path whose extension is neither `.svg` nor `.png`.
+pub fn check_plot_format(path: &Path) -> Result<(), PlotError> {
+    match extension(path).as_str() {
+        "svg" | "png" => Ok(()),
+        _ => Err(PlotError::Format(path.display().to_string())),
+    }
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
         .and_then(|e| e.to_str())
         .unwrap_or("")
-        .to_ascii_lowercase();
-    let size = (1024, 640);
-    let bytes = match extension.as_str() {
+        .to_ascii_lowercase()
+}
+
+/// Draws `drawing` into `path` as SVG or PNG (by its extension), whole or not at all.
+pub(crate) fn write_plot(
+    path: &Path,
+    size: (u32, u32),
+    drawing: &impl Drawing,
+) -> Result<(), PlotError> {
+    register_font();
+    let bytes = match extension(path).as_str() {
         "svg" => {
             let mut text = String::new();
             {
                 let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
-                draw_result(&root, title, time, names, columns).map_err(draw_error)?;
+                drawing.draw(&root).map_err(draw_error)?;
                 root.present().map_err(draw_error)?;
             }
             text.into_bytes()
@@ -105,7 +116,7 @@ pub fn write_result_plot(
             let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
             {
                 let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
-                draw_result(&root, title, time, names, columns).map_err(draw_error)?;
+                drawing.draw(&root).map_err(draw_error)?;
                 root.present().map_err(draw_error)?;
             }
             encode_png(&pixels, size)?
@@ -115,6 +126,40 @@ pub fn write_result_plot(
     // Whole or not at all: a failed write leaves no half-written plot.
     crate::fix::write_atomically(path, &bytes)
         .map_err(|e| PlotError::Write(path.display().to_string(), e))
+}
+
+/// Every column of a result over time in one chart, written to `path` as
+/// SVG or PNG (by its extension).
+pub fn write_result_plot(
+    path: &Path,
+    title: &str,
+    time: &[f64],
+    names: &[String],
+    columns: &[Vec<f64>],
+) -> Result<(), PlotError> {
+    write_plot(
+        path,
+        (1024, 640),
+        &ResultDrawing {
+            title,
+            time,
+            names,
+            columns,
+        },
+    )
+}
+
+struct ResultDrawing<'a> {
+    title: &'a str,
+    time: &'a [f64],
+    names: &'a [String],
+    columns: &'a [Vec<f64>],
+}
+
+impl Drawing for ResultDrawing<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB::ErrorType> {
+        draw_result(root, self.title, self.time, self.names, self.columns)
+    }
 }
 
 /// RGB pixels, row by row, as a PNG file's bytes.
@@ -130,7 +175,7 @@ fn encode_png(pixels: &[u8], (width, height): (u32, u32)) -> Result<Vec<u8>, Plo
     Ok(bytes)
 }
 
-type DrawResult<E> = Result<(), DrawingAreaErrorKind<E>>;
+pub(crate) type DrawResult<E> = Result<(), DrawingAreaErrorKind<E>>;
 
 fn draw_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> PlotError {
     PlotError::Draw(e.to_string())
@@ -284,7 +329,7 @@ fn draw_result<DB: DrawingBackend>(
 }
 
 /// The finite points of a line, thinned to about [`MAX_LINE_POINTS`].
-fn thin(time: &[f64], values: &[f64]) -> Vec<(f64, f64)> {
+pub(crate) fn thin(time: &[f64], values: &[f64]) -> Vec<(f64, f64)> {
     let points: Vec<(f64, f64)> = time
         .iter()
         .zip(values)
@@ -316,7 +361,7 @@ fn thin(time: &[f64], values: &[f64]) -> Vec<(f64, f64)> {
 /// The tube's outline thinned to about [`MAX_LINE_POINTS`]: per pixel
 /// column the lowest lower and the highest upper bound at the column's first
 /// and last time, so the drawn tube is never narrower than the real one.
-fn thin_band(outline: &[(f64, f64, f64)]) -> Vec<(f64, f64, f64)> {
+pub(crate) fn thin_band(outline: &[(f64, f64, f64)]) -> Vec<(f64, f64, f64)> {
     if outline.len() <= MAX_LINE_POINTS {
         return outline.to_vec();
     }
@@ -333,7 +378,7 @@ fn thin_band(outline: &[(f64, f64, f64)]) -> Vec<(f64, f64, f64)> {
 
 /// The range of the finite values with 5 % room on each side (and a unit
 /// range around a constant).
-fn padded_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+pub(crate) fn padded_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values.filter(|v| v.is_finite()) {
         low = low.min(v);

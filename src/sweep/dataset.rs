@@ -198,6 +198,33 @@ pub(super) fn read_case(dir: &Path, case: usize) -> Option<CaseRecord> {
     serde_json::from_str(value).ok()
 }
 
+/// A case's trajectory: the column names (`time` first, then the outputs) and one
+/// vector per column. `None` when the case has no readable file.
+pub(super) fn read_trajectory(dir: &Path, case: usize) -> Option<(Vec<String>, Vec<Vec<f64>>)> {
+    use parquet::record::Field;
+    let file = fs::File::open(case_file(dir, case)).ok()?;
+    let reader = SerializedFileReader::new(file).ok()?;
+    let names: Vec<String> = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect();
+    let mut columns = vec![Vec::new(); names.len()];
+    for row in reader.get_row_iter(None).ok()? {
+        let row = row.ok()?;
+        for (column, (_, field)) in row.get_column_iter().enumerate() {
+            let Field::Double(value) = field else {
+                return None;
+            };
+            columns.get_mut(column)?.push(*value);
+        }
+    }
+    Some((names, columns))
+}
+
 /// Writes `summary.parquet` from the results (in case order), atomically.
 pub(super) fn write_summary(
     dir: &Path,

@@ -18,6 +18,7 @@
 
 mod cases;
 mod dataset;
+mod plot;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,6 +31,9 @@ use crate::harness::{simulate_fmu, Fmu, HarnessError, Interface, SimOptions, Sim
 
 pub use cases::{validate_outputs, Cases};
 use dataset::CaseRecord;
+pub use plot::{
+    check_plot_path, figure, plot, Figure, Line, Panel, PlotReport, PlotStyle, MAX_LINES,
+};
 
 /// A sweep's settings besides its cases.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,7 +118,7 @@ impl Summary {
 }
 
 /// Every way a sweep can fail before or around its cases (a case's own failure is
-/// recorded in its row instead). Each has a stable code, SW001…SW013 (docs/sweep.md).
+/// recorded in its row instead). Each has a stable code, SW001…SW014 (docs/sweep.md).
 #[derive(Debug, thiserror::Error)]
 pub enum SweepError {
     #[error("--grid {grid}: {reason}")]
@@ -159,6 +163,8 @@ pub enum SweepError {
     Parquet(String),
     #[error("invalid sweep options: {0}")]
     BadOptions(String),
+    #[error("--plot: {0}")]
+    Plot(String),
 }
 
 impl SweepError {
@@ -178,6 +184,7 @@ impl SweepError {
             SweepError::Io { .. } => "SW011",
             SweepError::Parquet(_) => "SW012",
             SweepError::BadOptions(_) => "SW013",
+            SweepError::Plot(_) => "SW014",
         }
     }
 }

@@ -17,7 +17,7 @@ use mofmu::harness::{simulate, SimOptions};
 use mofmu::library::load_library;
 use mofmu::loader::load_paths;
 use mofmu::package::{build_fmu, ObjectCache};
-use mofmu::sweep::{run_local, Cases, Status, SweepError, SweepOptions};
+use mofmu::sweep::{run_local, Cases, PlotStyle, Status, SweepError, SweepOptions};
 
 const ROD: &str = "Thermal.Examples.RodHeating";
 const OUTPUTS: [&str; 2] = ["rod.T[1]", "rod.T[5]"];
@@ -374,4 +374,123 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// `--plot`: a line per case per output panel holding that case's trajectory, coloured
+/// by the first varied parameter; the file is well-formed SVG with a line per case and
+/// panel (or a PNG); the same dataset gives the same bytes; a failed case is counted, not
+/// drawn; a folder without a dataset is SW014.
+#[test]
+fn a_plot_draws_every_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let csv = dir.path().join("cases.csv");
+    std::fs::write(
+        &csv,
+        "conductor.G,rod.rho\n0.5,2700\n2,2700\n1,1000\n1,0\n0.5,1000\n",
+    )
+    .unwrap();
+    let cases = Cases::from_csv(&csv).unwrap();
+    let mut opts = options(&out);
+    opts.outputs.push("rod.rho".into());
+    let summary = run_local(rod_fmu(), &cases, &opts, false).unwrap();
+    // A zero density fails the case (as in csv_cases_and_a_failing_case_recorded).
+    assert_eq!(summary.failed(), 1);
+
+    let figure = mofmu::sweep::figure(&out).unwrap();
+    assert_eq!(figure.title, "5 cases (1 not ok, not drawn)");
+    assert_eq!(figure.style, PlotStyle::Lines);
+    assert_eq!(figure.scale, Some(("conductor.G".to_string(), 0.5, 2.0)));
+    assert_eq!(figure.panels.len(), 3, "one panel per output");
+    for (o, panel) in figure.panels.iter().enumerate() {
+        assert_eq!(panel.output, opts.outputs[o]);
+        let drawn: Vec<usize> = panel.lines.iter().map(|l| l.case).collect();
+        assert_eq!(drawn, vec![0, 1, 2, 4], "the ok cases");
+        for line in &panel.lines {
+            let row = &trajectory(&out, line.case);
+            assert_eq!(line.time, column(row, "time"));
+            assert_eq!(line.values, column(row, &opts.outputs[o]));
+            assert_eq!(
+                line.values.last().copied(),
+                Some(summary.results[line.case].finals[o])
+            );
+            let g = summary.results[line.case].values[0];
+            assert_eq!(line.at, (g - 0.5) / 1.5, "case {}", line.case);
+        }
+    }
+
+    let file = dir.path().join("plot.svg");
+    let report = mofmu::sweep::plot(&out, &file).unwrap();
+    assert_eq!((report.cases, report.drawn), (5, 4));
+    assert_eq!(report.colour_by.as_deref(), Some("conductor.G"));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    let mut reader = quick_xml::Reader::from_str(&svg);
+    let mut polylines = 0;
+    loop {
+        match reader.read_event().expect("the plot is well-formed XML") {
+            quick_xml::events::Event::Eof => break,
+            // Grid lines and ticks are polylines of two points; the cases' have hundreds.
+            quick_xml::events::Event::Empty(e) | quick_xml::events::Event::Start(e)
+                if e.name().as_ref() == b"polyline" =>
+            {
+                let points = e.try_get_attribute("points").unwrap().unwrap();
+                if points.value.split(|&b| b == b' ').count() > 10 {
+                    polylines += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(polylines, 4 * 3, "a line per drawn case and panel");
+    let again = dir.path().join("again.svg");
+    mofmu::sweep::plot(&out, &again).unwrap();
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        svg.as_bytes(),
+        "deterministic"
+    );
+    let png = dir.path().join("plot.png");
+    mofmu::sweep::plot(&out, &png).unwrap();
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let error = mofmu::sweep::plot(&empty, &file).unwrap_err();
+    assert_eq!(error.code(), "SW014", "{error}");
+    let error = mofmu::sweep::plot(&out, &dir.path().join("plot.pdf")).unwrap_err();
+    assert_eq!(error.code(), "SW014", "{error}");
+}
+
+/// More cases than `MAX_LINES` are drawn as bands: at the stop time they span the least
+/// to the greatest final value, the median line is the median of them, and the 10–90 %
+/// band lies inside.
+#[test]
+fn many_cases_are_drawn_as_bands() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let n = mofmu::sweep::MAX_LINES + 3;
+    let cases = grids(&[&format!("conductor.G=0.2:3:{n}")]);
+    let mut opts = options(&out);
+    opts.outputs.truncate(1);
+    let summary = run_local(rod_fmu(), &cases, &opts, false).unwrap();
+    let figure = mofmu::sweep::figure(&out).unwrap();
+    assert_eq!(figure.style, PlotStyle::Bands);
+    assert_eq!((figure.cases, figure.drawn), (n, n));
+    let (time, q) = figure.panels[0].bands.as_ref().unwrap();
+    assert_eq!(time.last(), Some(&STOP));
+    let mut finals: Vec<f64> = summary.results.iter().map(|r| r.finals[0]).collect();
+    finals.sort_by(f64::total_cmp);
+    let at_stop: Vec<f64> = q.iter().map(|b| *b.last().unwrap()).collect();
+    assert_eq!(at_stop[0], finals[0]);
+    assert_eq!(
+        at_stop[2],
+        finals[n / 2],
+        "n is odd: the median is a case's value"
+    );
+    assert_eq!(at_stop[4], finals[n - 1]);
+    for k in 0..time.len() {
+        assert!(q[0][k] <= q[1][k] && q[1][k] <= q[2][k], "at {}", time[k]);
+        assert!(q[2][k] <= q[3][k] && q[3][k] <= q[4][k], "at {}", time[k]);
+    }
+    mofmu::sweep::plot(&out, &dir.path().join("bands.svg")).unwrap();
 }
