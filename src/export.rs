@@ -349,6 +349,14 @@ pub fn export_checked_options(
             .chain(functions.iter().map(|f| f.file_name.as_str())),
     );
     table.guid = DRAFT_GUID.to_string();
+    if !sys.absent_reals.is_empty() {
+        // The variables of absent conditional connectors are not the
+        // model's: the description does not list them.
+        let keep: Vec<bool> = (0..table.variables.len())
+            .map(|i| !sys.absent_reals.contains(&i))
+            .collect();
+        crate::fmu::expose::keep_only(&mut table, &keep);
+    }
     let description_bytes = exposed(&mut table, expose, fmi_version);
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.

@@ -35,10 +35,11 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     parameter SI.Temperature T_start = 293.15 "Initial temperature";
     parameter Units.Inertance L = 0.01 "Inertance of each port";
     parameter Units.MassFlowRate m_flow_0 = 0 "Initial inlet mass flow rate";
-    parameter SI.ThermalConductance UA = 0 "Conductance U*A to the heat port";
+    parameter Boolean useHeatPort = false "Give the volume a heat port (absent by default, as published)";
+    parameter SI.ThermalConductance UA = 0 "Conductance U*A to the heat port, when there is one";
     Interfaces.Inlet inlet;
     Interfaces.Outlet outlet;
-    TI.HeatPortIn heatPort "Connect a Thermal boundary; with UA = 0 no heat flows";
+    TI.HeatPortIn heatPort if useHeatPort "Connect a Thermal boundary";
     parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy(Medium.setState_pTX(p_start, T_start)) "Initial specific enthalpy";
     parameter SI.Mass M_start = V*Medium.density(Medium.setState_phX(p_start, h_start)) "Initial mass";
     parameter Units.InternalEnergy U_start = M_start*Medium.specificInternalEnergy(Medium.setState_phX(p_start, h_start)) "Initial internal energy";
@@ -63,8 +64,14 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     der(m_flow_in) = (inlet.r + inlet.p - p)/(inlet.L + L);
     m_flow_out = -outlet.m_flow;
     h_in = noEvent(if m_flow_in >= 0 then inlet.h else h);
-    Q_flow = UA*(heatPort.T - T);
-    heatPort.Q_flow = Q_flow;
+    // The heat port is there only when useHeatPort is true: its members
+    // are named in the branch of that condition alone.
+    if useHeatPort then
+      heatPort.Q_flow = UA*(heatPort.T - T);
+      Q_flow = heatPort.Q_flow;
+    else
+      Q_flow = 0;
+    end if;
     der(M) = m_flow_in - m_flow_out;
     der(U) = m_flow_in*h_in - m_flow_out*h + Q_flow;
   end Volume;
@@ -78,13 +85,14 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     parameter SI.Temperature T_start = 293.15 "Initial temperature";
     parameter Units.Inertance L = 0.01 "Inertance of each port";
     parameter Units.MassFlowRate m_flow_0 = 0 "Initial inlet mass flow rate";
-    parameter SI.ThermalConductance UA = 0 "Conductance U*A to the heat port";
+    parameter Boolean useHeatPort = false "Give the volume a heat port (absent by default, as published)";
+    parameter SI.ThermalConductance UA = 0 "Conductance U*A to the heat port, when there is one";
     parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy(Medium.setState_pTX(p_start, T_start)) "Initial specific enthalpy";
     parameter SI.Mass M_start = Medium.rho*V*(1 + (p_start - p_ref)/K) "Initial mass";
     parameter Units.InternalEnergy U_start = M_start*Medium.specificInternalEnergy(Medium.setState_phX(p_start, h_start)) "Initial internal energy";
     Interfaces.Inlet inlet;
     Interfaces.Outlet outlet;
-    TI.HeatPortIn heatPort "Connect a Thermal boundary; with UA = 0 no heat flows";
+    TI.HeatPortIn heatPort if useHeatPort "Connect a Thermal boundary";
     B.ContinuousState p(unit = "Pa", start = p_start) "Pressure";
     B.ContinuousState U(unit = "J", start = U_start) "Internal energy";
     B.ContinuousState m_flow_in(unit = "kg/s", start = m_flow_0) "Mass flow rate through the inlet path";
@@ -110,8 +118,14 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     der(m_flow_in) = (inlet.r + inlet.p - p)/(inlet.L + L);
     m_flow_out = -outlet.m_flow;
     h_in = noEvent(if m_flow_in >= 0 then inlet.h else h);
-    Q_flow = UA*(heatPort.T - T);
-    heatPort.Q_flow = Q_flow;
+    // The heat port is there only when useHeatPort is true: its members
+    // are named in the branch of that condition alone.
+    if useHeatPort then
+      heatPort.Q_flow = UA*(heatPort.T - T);
+      Q_flow = heatPort.Q_flow;
+    else
+      Q_flow = 0;
+    end if;
     der(p) = K/(Medium.rho*V)*(m_flow_in - m_flow_out);
     der(U) = m_flow_in*h_in - m_flow_out*h + Q_flow;
   end VolumeLiquid;

@@ -28,13 +28,14 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
   end Pump;
 
   model HeatedVolume "Air flows through a volume heated from a 500 K wall"
+    parameter Boolean heated = true "Heat the volume from the wall; false: the volume has no heat port and there is no wall";
     Boundaries.Source source(p0 = 2e5, T0 = 293.15);
     Processes.FlowResistance flowResistance1(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
     // Both paths start with air already flowing (0.1 kg/s): at zero flow the
     // volume's inflow enthalpy switches (noEvent, as published), and a
     // start on that kink would leave the Jacobian at t = 0 one-sided.
-    Boundaries.Volume volume(V = 1, p_start = 1.5e5, T_start = 313.15, UA = 400, m_flow_0 = 0.1);
-    TC.FixedTemperature wall(T = 500);
+    Boundaries.Volume volume(V = 1, p_start = 1.5e5, T_start = 313.15, useHeatPort = heated, UA = 400, m_flow_0 = 0.1);
+    TC.FixedTemperature wall(T = 500) if heated;
     Processes.FlowResistance flowResistance2(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
     Boundaries.Sink sink(p0 = 1e5, m_flow_0 = 0.1);
   equation
@@ -50,7 +51,6 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     Boundaries.Source source(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
     Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 100);
     Boundaries.VolumeLiquid tank(V = 0.01, K = 2.2e9, p_ref = 1e5, p_start = 1.5e5, T_start = 293.15);
-    TC.FixedTemperature ambient(T = 293.15) "With the default UA = 0 the tank exchanges no heat";
     Processes.ConductionElement heater(V = 1e-3, k = 500, T_start = 293.15);
     TC.FixedTemperature wall(T = 353.15);
     Sensors.Temperature temperature(redeclare package Medium = Media.SimpleLiquidWater) "Taps the heater's outlet";
@@ -59,7 +59,6 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
   equation
     connect(source.outlet, pipe.inlet);
     connect(pipe.outlet, tank.inlet);
-    connect(ambient.port, tank.heatPort);
     connect(tank.outlet, heater.inlet);
     connect(wall.port, heater.heatPort);
     connect(heater.outlet, outletPipe.inlet);
@@ -136,7 +135,7 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     Processes.FlowResistance resB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.004, l = 20) "Twice the resistance of resA";
     Topology.Junction junction(m_flow_0 = 0.8) "Path A (through resA) starts at about its steady flow";
     Processes.ConductionElement pipe[n](each V = 2e-3/n, each k = 500/n, each T_start = 293.15, each p_start = 2e5) "Radiator cells";
-    TC.FixedTemperature ambient(T = 293.15) "Takes the radiator's heat; the volume's port (UA = 0) exchanges none";
+    TC.FixedTemperature ambient(T = 293.15) "Takes the radiator's heat (the volume has no heat port)";
   equation
     connect(speed.y, pump.omega);
     connect(volume.outlet, pump.inlet);
@@ -156,7 +155,6 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
       connect(ambient.port, pipe[i].heatPort);
     end for;
     connect(pipe[n].outlet, volume.inlet);
-    connect(ambient.port, volume.heatPort);
     annotation(experiment(StartTime = 0, StopTime = 600, Tolerance = 1e-08, Interval = 0.5));
   end CoolingLoop;
 

@@ -92,14 +92,15 @@ def pump(t: np.ndarray) -> dict[str, np.ndarray]:
     return {"sink.m_flow": m, "pump.V_flow": v_flow, "pump.dh": dh}
 
 
-def heated_volume(t: np.ndarray) -> dict[str, np.ndarray]:
+def heated_volume(t: np.ndarray, ua: float = 400.0) -> dict[str, np.ndarray]:
     """Examples.HeatedVolume: source (2e5 Pa, 293.15 K) -- Cheng pipe --
     volume (1 m3, ideal gas, U A = 400 W/K to 500 K) -- Cheng pipe -- sink
     (1e5 Pa), SimpleAir. States: inlet-path flow m1, mass M, internal energy
-    U, outlet-path flow m2; both flows start at 0.1 kg/s."""
+    U, outlet-path flow m2; both flows start at 0.1 kg/s. With ua = 0 the
+    volume has no heat port (`heated = false`): no heat enters the gas."""
     r, l, ks = 0.01, 1.0, 1e-5
     l_pipe = l / (PI * r * r)
-    v, ua, t_wall = 1.0, 400.0, 500.0
+    v, t_wall = 1.0, 500.0
     p_src, t_src, p_sink = 2e5, 293.15, 1e5
     h_src = AIR_CP * (t_src - AIR_T_REF)
     rho_src = p_src / (AIR_R * t_src)
@@ -485,6 +486,7 @@ GENERATORS = {
     "TFS_FlowResistance": flow_resistance,
     "TFS_Pump": pump,
     "TFS_HeatedVolume": heated_volume,
+    "TFS_HeatedVolume_NoPort": lambda t: heated_volume(t, ua=0.0),
     "TFS_HeatedPipe": heated_pipe,
     "TFS_Splitter": splitter,
     "TFS_Junction": junction,

@@ -51,31 +51,55 @@ impl Causalizer<'_> {
         for body in branches.iter().map(|(_, b)| b.as_slice()).chain([else_]) {
             bodies.push(self.lower_branch(body)?);
         }
-        let n = bodies[0].len();
-        for (b, body) in bodies.iter().enumerate().skip(1) {
-            if body.len() != n {
+        if self.model.connectors.iter().all(|c| c.condition.is_none()) {
+            equal_lengths(branches, &bodies, span)?;
+        }
+        // Equations of a branch that determine a member of a conditional
+        // connector guarded by that branch's condition stand only there:
+        // where the connector is absent the member is zero (nothing reads
+        // it, it is not in the FMU). The other equations are joined, the
+        // k-th of each branch with the k-th of the others.
+        let mut next = vec![0; bodies.len()];
+        let mut out = Vec::new();
+        let mut k = 0;
+        loop {
+            for b in 0..branches.len() {
+                while let Some((l, r, at)) = bodies[b].get(next[b]).cloned() {
+                    let (t, v) = self.solve_scalar(l, r, at)?;
+                    if !self.guarded_member(&t, &branches[b].0) {
+                        break;
+                    }
+                    next[b] += 1;
+                    out.push(self.padded_member(t, v, b, &conds, at, dims)?);
+                }
+            }
+            let left: Vec<bool> = (0..bodies.len())
+                .map(|b| next[b] < bodies[b].len())
+                .collect();
+            if left.iter().all(|l| !l) {
+                break;
+            }
+            if let Some(b) = (0..bodies.len()).find(|&b| left[b] != left[0]) {
                 let at = branch_span(branches, b, &bodies, span);
+                let (more, fewer) = if left[0] { (0, b) } else { (b, 0) };
                 return Err(Diagnostic::error(
                     "MC090",
                     at,
                     format!(
-                        "the {} of this if-equation has {} equation{} but the first branch has {n}",
-                        branch_name(b, branches.len()),
-                        body.len(),
-                        if body.len() == 1 { "" } else { "s" }
+                        "the {} of this if-equation determines {k} unknown{} that the {} does not",
+                        branch_name(more, branches.len()),
+                        if k == 1 { " before one" } else { "s before one" },
+                        branch_name(fewer, branches.len()),
                     ),
                 )
                 .with_label("different number of equations")
                 .with_help(
-                    "every branch (including `else`) must determine the same unknowns, in the same order",
+                    "every branch (including `else`) must determine the same unknowns, in the same order (members of a conditional connector only in the branch of its condition)",
                 ));
             }
-        }
-        let mut out = Vec::new();
-        for k in 0..n {
             let mut solved: Vec<(Target, Ex)> = Vec::new();
             for (b, body) in bodies.iter().enumerate() {
-                let (l, r, at) = body[k].clone();
+                let (l, r, at) = body[next[b]].clone();
                 let (t, v) = self.solve_scalar(l, r, at)?;
                 if let Some((first, _)) = solved.first() {
                     if *first != t {
@@ -99,23 +123,77 @@ impl Causalizer<'_> {
                 solved.push((t, v));
             }
             let (target, _) = solved[0].clone();
-            let at = bodies[0][k].2;
+            let at = bodies[0][next[0]].2;
+            for n in &mut next {
+                *n += 1;
+            }
+            k += 1;
             let mut values: Vec<Ex> = solved.into_iter().map(|(_, v)| v).collect();
             let other = values.pop().expect("an if-equation has an else part");
             let value = Ex::If(conds.iter().cloned().zip(values).collect(), Box::new(other));
-            self.record(&target, at, dims)?;
-            if self.loop_ranges.is_empty() {
-                self.defs.push((target.clone(), value.clone()));
-            }
-            out.push(Stmt::Assign {
-                target: target.slot,
-                index: target.index,
-                value,
-                guard: None,
-                span: at,
-            });
+            out.push(self.assign_joined(target, value, at, dims)?);
         }
         Ok(out)
+    }
+
+    /// Records the joined value of `target` and its assignment.
+    fn assign_joined(
+        &mut self,
+        target: Target,
+        value: Ex,
+        at: Span,
+        dims: &[Vec<Affine>],
+    ) -> Result<Stmt, Diagnostic> {
+        self.record(&target, at, dims)?;
+        if self.loop_ranges.is_empty() {
+            self.defs.push((target.clone(), value.clone()));
+        }
+        Ok(Stmt::Assign {
+            target: target.slot,
+            index: target.index,
+            value,
+            guard: None,
+            span: at,
+        })
+    }
+
+    /// Whether `t` is a member of a conditional connector of the class
+    /// whose condition is `condition`.
+    fn guarded_member(&self, t: &Target, condition: &Expr) -> bool {
+        let SlotKind::Own(v) = self.low.slots[t.slot].kind else {
+            return false;
+        };
+        let Some(c) = self.model.vars[v].connector else {
+            return false;
+        };
+        self.model.connectors[c]
+            .condition
+            .as_ref()
+            .is_some_and(|own| crate::resolve::conditional::same_condition(own, condition))
+    }
+
+    /// A member of a conditional connector determined in branch `b`: its
+    /// value there, zero in every other branch (where the connector is
+    /// absent).
+    fn padded_member(
+        &mut self,
+        target: Target,
+        value: Ex,
+        b: usize,
+        conds: &[Ex],
+        at: Span,
+        dims: &[Vec<Affine>],
+    ) -> Result<Stmt, Diagnostic> {
+        let arms = conds
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let v = if i == b { value.clone() } else { Ex::Real(0.0) };
+                (c.clone(), v)
+            })
+            .collect();
+        let value = Ex::If(arms, Box::new(Ex::Real(0.0)));
+        self.assign_joined(target, value, at, dims)
     }
 
     /// A condition reads only what is known where the if-equation stands.
@@ -187,6 +265,35 @@ impl Causalizer<'_> {
         }
         Ok(out)
     }
+}
+
+/// MC090 when the branches have different numbers of equations.
+fn equal_lengths(
+    branches: &[(Expr, Vec<Equation>)],
+    bodies: &[Lowered],
+    span: Span,
+) -> Result<(), Diagnostic> {
+    let n = bodies[0].len();
+    for (b, body) in bodies.iter().enumerate().skip(1) {
+        if body.len() != n {
+            let at = branch_span(branches, b, bodies, span);
+            return Err(Diagnostic::error(
+                "MC090",
+                at,
+                format!(
+                    "the {} of this if-equation has {} equation{} but the first branch has {n}",
+                    branch_name(b, branches.len()),
+                    body.len(),
+                    if body.len() == 1 { "" } else { "s" }
+                ),
+            )
+            .with_label("different number of equations")
+            .with_help(
+                "every branch (including `else`) must determine the same unknowns, in the same order",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `then` branch number `b` (0-based, the else part last) in words.

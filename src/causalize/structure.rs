@@ -18,6 +18,8 @@ pub struct Structure {
     pub sub_dims: Vec<Vec<Ex>>,
     /// Per component: its condition, if it is conditional.
     pub sub_conditions: Vec<Option<Ex>>,
+    /// Per connector: its condition, if it is a conditional connector.
+    pub connector_conditions: Vec<Option<Ex>>,
     /// Per connect of `ClassModel::connects`.
     pub connects: Vec<ConnectShape>,
 }
@@ -89,6 +91,31 @@ pub(super) fn structure(
             )
         });
         out.sub_conditions.push(cond);
+    }
+    for c in &model.connectors {
+        let cond = c.condition.as_ref().map(|e| match low.lower(e, Context::Direct) {
+            Ok(x) if structural(&x) => x,
+            Ok(_) => {
+                diags.push(
+                    Diagnostic::error(
+                        "MC143",
+                        e.span,
+                        format!(
+                            "the condition of the conditional connector `{}` must be known at export: an expression of literals and Boolean or Integer parameters",
+                            c.name
+                        ),
+                    )
+                    .with_label("not a parameter expression")
+                    .with_help("use a Boolean parameter (`parameter Boolean useHeatPort = false;`): it is fixed when the model is exported, `--set` may change it"),
+                );
+                Ex::Int(0)
+            }
+            Err(d) => {
+                diags.push(d);
+                Ex::Int(0)
+            }
+        });
+        out.connector_conditions.push(cond);
     }
     for c in &model.connects {
         let mut shape = ConnectShape::default();

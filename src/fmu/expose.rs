@@ -61,6 +61,13 @@ pub fn apply(table: &mut ModelTable, expose: Expose) {
         return;
     }
     let keep = kept(table, expose);
+    keep_only(table, &keep);
+}
+
+/// Leaves out of `table` the variables whose `keep` flag is false (by
+/// index), renumbering as [`apply`] does: `--expose`, and the variables of
+/// absent conditional connectors, which no model description lists.
+pub fn keep_only(table: &mut ModelTable, keep: &[bool]) {
     let mut new_index = vec![usize::MAX; keep.len()];
     let mut next = 0;
     for (i, &k) in keep.iter().enumerate() {
@@ -72,7 +79,7 @@ pub fn apply(table: &mut ModelTable, expose: Expose) {
     let variables = std::mem::take(&mut table.variables);
     table.variables = variables
         .into_iter()
-        .zip(&keep)
+        .zip(keep)
         .filter(|(_, &k)| k)
         .map(|(mut v, _)| {
             v.derivative_of = v.derivative_of.map(|s| new_index[s]);

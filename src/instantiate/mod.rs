@@ -169,6 +169,10 @@ pub struct Instance {
     /// The instances of each sub-component: one, the elements of an array
     /// in order, or none for an absent conditional component.
     pub elements: Vec<Vec<usize>>,
+    /// The conditional connectors of the class whose condition is false
+    /// for this instance (indices into `ClassModel::connectors`): connects
+    /// that name them are dropped and their variables are not in the FMU.
+    pub absent_connectors: Vec<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -186,6 +190,10 @@ pub struct System {
     /// Declared tearing: the balance and residual of every LinearResponse
     /// component (indices into `reals`) with the component's flat name.
     pub balances: Vec<Balance>,
+    /// The variables (indices into `reals`) of absent conditional
+    /// connectors: laid out for the kernel, which never reads them where
+    /// the connector is absent, and left out of the model description.
+    pub absent_reals: std::collections::BTreeSet<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -302,6 +310,7 @@ fn instantiate_with(
             states: Vec::new(),
             derivatives: Vec::new(),
             balances: Vec::new(),
+            absent_reals: Default::default(),
         },
         diags: Vec::new(),
         sets_used: vec![false; sets.len()],
@@ -469,6 +478,7 @@ impl Builder<'_, '_> {
             }
         }
         self.state_derivatives(me, &entry);
+        self.absent_connectors(me, &entry);
         self.sub_components(me, &entry, &incoming, depth);
     }
 
@@ -498,6 +508,7 @@ impl Builder<'_, '_> {
             slot_offsets: Vec::new(),
             subs: vec![None; entry.model.subs.len()],
             elements: vec![Vec::new(); entry.model.subs.len()],
+            absent_connectors: Vec::new(),
         });
         self.sys.n_relations += causal.n_relations;
         self.sys.n_indicators += causal.n_indicators;

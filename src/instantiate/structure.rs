@@ -61,6 +61,39 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// The conditional connectors of instance `me` whose condition is
+    /// false, and their variables (MC123 when a condition cannot be
+    /// evaluated, as for a conditional component).
+    pub(super) fn absent_connectors(&mut self, me: usize, entry: &ClassEntry) {
+        let conditions = &entry.causalized.structure.connector_conditions;
+        for (c, cond) in conditions.iter().enumerate() {
+            let Some(cond) = cond else {
+                continue;
+            };
+            let present = match eval(cond, &self.sys.instances[me].ints, &[]) {
+                Some(v) => v != 0.0,
+                None => {
+                    let decl = &entry.model.connectors[c];
+                    let name = self.dotted(me, &decl.name);
+                    self.diags
+                        .push(unknown_at_export(decl.span, &name, "condition"));
+                    continue;
+                }
+            };
+            if present {
+                continue;
+            }
+            self.sys.instances[me].absent_connectors.push(c);
+            for m in &entry.model.connectors[c].members {
+                let inst = &self.sys.instances[me];
+                if let Some(off) = inst.var_offset[m.var] {
+                    let len = inst.var_len[m.var].max(1);
+                    self.sys.absent_reals.extend(off..off + len);
+                }
+            }
+        }
+    }
+
     /// MX026 at each `outer` of instance `me` that no enclosing instance
     /// declares an `inner` for (before the component, by the rule of no
     /// look-ahead), when the model is exported. Checked as a component, a

@@ -48,6 +48,9 @@ pub struct Side {
     /// That element, 0-based, once the side is bound to an instance
     /// (`schedule`): connection sets pair elements, not whole arrays.
     pub at: Option<usize>,
+    /// The port is a conditional connector (in its class): whether the
+    /// connect is kept is decided per instance.
+    pub conditional: bool,
 }
 
 /// A variable of a port, with what connecting it needs to know.
@@ -132,6 +135,11 @@ pub struct Transfer {
     pub span: Span,
 }
 
+/// Whether port `p` of `model` is a conditional connector.
+fn conditional(model: &ClassModel, p: Port) -> bool {
+    matches!(p, Port::Connector(i) if model.connectors[i].condition.is_some())
+}
+
 /// Resolves one side of a connect written in `model`. `sub_model` gives
 /// the model of a component's class (or the first diagnostic of a class
 /// that has none).
@@ -171,6 +179,7 @@ pub fn side(
                 index: Vec::new(),
                 element: None,
                 at: None,
+                conditional: conditional(model, p),
             })
         }
         [s, c] if model.subs.iter().any(|x| x.name == *s) => {
@@ -198,6 +207,7 @@ pub fn side(
                 index: Vec::new(),
                 element: None,
                 at: None,
+                conditional: conditional(&cm, p),
             })
         }
         _ => Err(Diagnostic::error(

@@ -81,6 +81,9 @@ impl<'a> Elaborator<'a> {
             }
         }
         let connector = model.connectors.len();
+        if let Some(c) = &comp.condition {
+            pending.connector_conditions.push((connector, c));
+        }
         if array {
             // Every member has the array's size, resolved in this class.
             for k in 0..members.len() {
@@ -107,6 +110,7 @@ impl<'a> Elaborator<'a> {
                     key,
                 })
                 .collect(),
+            condition: None,
             span: comp.span,
         });
     }

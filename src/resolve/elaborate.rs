@@ -289,8 +289,17 @@ impl<'a> Elaborator<'a> {
                 .with_help("write the size as an Integer literal or parameter"),
             );
         }
+        // A connector of a model or block class may be conditional (one
+        // connector, not an array of them); a variable may not.
+        let conditional_connector = matches!(shape, TypeShape::Connector(_))
+            && comp.dims.is_empty()
+            && comp.type_dims.is_empty()
+            && matches!(
+                self.tree.get(id).def.kind,
+                ClassKind::Model | ClassKind::Block | ClassKind::Class
+            );
         if !matches!(shape, TypeShape::Component(_)) {
-            if let Some(d) = not_a_component(comp) {
+            if let Some(d) = not_a_component(comp, conditional_connector) {
                 diags.push(d);
                 return;
             }
@@ -781,6 +790,9 @@ fn inherit(model: &mut ClassModel, base: &ClassModel) {
         for m in &mut c.members {
             m.var += vars;
         }
+        if let Some(e) = &mut c.condition {
+            e.shift(vars, subs);
+        }
         c
     }));
     model.equations.extend(base.equations.iter().map(|eq| {
@@ -868,8 +880,8 @@ pub fn is_linear_response(node: &super::tree::ClassNode) -> bool {
 /// A conditional, `inner` or `outer` declaration of a variable or a
 /// connector: only components of model and block classes may be
 /// conditional (MC112) or inner/outer (MC103).
-fn not_a_component(comp: &ast::Component) -> Option<Diagnostic> {
-    if let Some(c) = &comp.condition {
+fn not_a_component(comp: &ast::Component, conditional_connector: bool) -> Option<Diagnostic> {
+    if let (Some(c), false) = (&comp.condition, conditional_connector) {
         return Some(
             Diagnostic::error(
                 "MC112",

@@ -1,6 +1,7 @@
 //! Name resolution without look-ahead, and elaboration of single classes
 //! into resolved class models.
 
+pub mod conditional;
 pub mod connect;
 mod connector;
 mod constant;

@@ -214,6 +214,11 @@ pub struct ConnectorDecl {
     pub array: bool,
     /// Its variables, in declaration order.
     pub members: Vec<ConnectorMember>,
+    /// The condition of a conditional connector (`heatPort if
+    /// useHeatPort`): a structural Boolean parameter expression, fixed at
+    /// export. Its members may be named only in the branches of
+    /// if-equations with this condition (MC144).
+    pub condition: Option<Expr>,
     pub span: Span,
 }
 
@@ -307,14 +312,18 @@ impl ClassModel {
     /// Whether the connection sets are formed per instance (from the
     /// connects unrolled with the instance's sizes and conditions) rather
     /// than once for the class: when a connect is in a `for` loop, or names
-    /// an element of a component array, of an array of connectors, or a
-    /// conditional component.
+    /// an element of a component array, of an array of connectors, a
+    /// conditional component or a conditional connector.
     pub fn connections_per_instance(&self) -> bool {
         self.subs.iter().any(Sub::structural)
             || self
                 .connects
                 .iter()
                 .any(|c| !c.loops.is_empty() || c.a.element.is_some() || c.b.element.is_some())
+            || self
+                .connects
+                .iter()
+                .any(|c| c.a.conditional || c.b.conditional)
     }
 
     /// The outer declaration variable `v` stands for, with the index of

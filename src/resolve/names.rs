@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::conditional;
 use super::connect::{self, Connect};
 use super::constants::{self, Constant};
 use super::elaborate::Elaborator;
@@ -37,6 +38,8 @@ pub struct Pending<'a> {
     pub sub_dims: Vec<(usize, Vec<&'a ast::Expr>)>,
     /// Conditions of conditional components, by component index.
     pub sub_conditions: Vec<(usize, &'a ast::Expr)>,
+    /// Conditions of conditional connectors, by connector index.
+    pub connector_conditions: Vec<(usize, &'a ast::Expr)>,
     /// Connects inside `for` loops: the loops around each (index, range),
     /// outermost first.
     pub looped_connects: Vec<LoopedConnect<'a>>,
@@ -206,6 +209,19 @@ impl Elaborator<'_> {
     /// Resolves what the class wrote into `model`, whose elements are all
     /// known.
     pub(super) fn resolve(&mut self, model: &mut ClassModel, pending: Pending) {
+        // Conditions of conditional connectors first: connect sides and the
+        // guard of their members' names read them.
+        let connector_conditions: Vec<(usize, Expr)> = {
+            let mut scope = Scope::of(model);
+            pending
+                .connector_conditions
+                .iter()
+                .map(|(k, c)| (*k, self.resolve_expr(&mut scope, c)))
+                .collect()
+        };
+        for (k, c) in connector_conditions {
+            model.connectors[k].condition = Some(c);
+        }
         let mut scope = Scope::of(model);
         scope
             .structural
@@ -283,7 +299,15 @@ impl Elaborator<'_> {
                 }
             }
         }
-        let equations = self.resolve_equations(&mut scope, pending.equations.iter().copied());
+        let mut equations = self.resolve_equations(&mut scope, pending.equations.iter().copied());
+        conditional::guard_members(scope.model, &mut equations);
+        for (v, _, e) in &mut values {
+            if scope.model.vars[*v].connector.is_none() {
+                conditional::guard_expr(scope.model, e, &[]);
+            } else if let Some(d) = conditional::dynamic_modifier(scope.model, *v, e) {
+                faults.push(d);
+            }
+        }
         let initial_equations =
             self.resolve_equations(&mut scope, pending.initial_equations.iter().copied());
         let mut connects = Vec::new();
@@ -308,12 +332,15 @@ impl Elaborator<'_> {
             let b = self.connect_side(&mut scope, &sub_dims, b);
             scope.loops.truncate(scope.loops.len() - loops.len());
             match (a, b) {
-                (Ok(a), Ok(b)) => connects.push(Connect {
-                    a,
-                    b,
-                    span,
-                    loops: ranges,
-                }),
+                (Ok(a), Ok(b)) => {
+                    let c = Connect {
+                        a,
+                        b,
+                        span,
+                        loops: ranges,
+                    };
+                    connects.push(c)
+                }
                 (a, b) => {
                     faults.extend(a.err());
                     faults.extend(b.err());
@@ -343,6 +370,7 @@ impl Elaborator<'_> {
             }
         }
         model.equations.extend(equations);
+        let own_connects = model.connects.len();
         model.connects.extend(connects);
         model.faults.extend(faults);
         for (k, ds) in sub_dims {
@@ -351,6 +379,11 @@ impl Elaborator<'_> {
         for (k, c) in sub_conditions {
             model.subs[k].condition = Some(c);
         }
+        let unguarded: Vec<Diagnostic> = model.connects[own_connects..]
+            .iter()
+            .filter_map(|c| conditional::unguarded_connect(model, c))
+            .collect();
+        model.faults.extend(unguarded);
         model.transfers = if model.connections_per_instance() {
             connect::compatible(&model.connects)
         } else {

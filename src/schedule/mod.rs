@@ -39,8 +39,9 @@ pub struct Schedule {
 pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let mut copies = Vec::new();
+    let mut dropped = Vec::new();
     for p in 0..sys.instances.len() {
-        connections(sys, p, &mut copies, &mut diags);
+        connections(sys, p, &mut copies, &mut dropped, &mut diags);
     }
     if !diags.is_empty() {
         return Err(diags);
@@ -102,6 +103,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         sys.balances.iter().map(|b| b.balance).collect();
     let known = |v: usize| {
         balance_vars.contains(&v)
+            || sys.absent_reals.contains(&v)
             || matches!(
                 sys.reals[v].kind,
                 RealKind::Constant
@@ -127,6 +129,12 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             {
                 continue;
             }
+            if v.connector
+                .is_some_and(|c| inst.absent_connectors.contains(&c))
+            {
+                // An absent conditional connector needs no connection.
+                continue;
+            }
             let off = inst.var_offset[vi].expect("Real variables are laid out");
             // Every element of an array of connectors is connected on its
             // own; a whole variable is written from its first element.
@@ -136,6 +144,28 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
                 1
             };
             if (0..elements).any(|e| !written(off + e)) {
+                let lost = v
+                    .connector
+                    .and_then(|c| dropped.iter().find(|d| d.instance == i && d.connector == c));
+                if let Some(d) = lost {
+                    let port = &model.connectors[d.connector].name;
+                    diags.push(
+                        Diagnostic::error(
+                            "MX036",
+                            d.span,
+                            format!(
+                                "this connect is dropped because `{}` is absent, and leaves input `{port}` of component `{}` without a value",
+                                d.absent, inst.path
+                            ),
+                        )
+                        .with_label(format!("`{}` needs a value", sys.flat_name(i, &v.name)))
+                        .with_help(format!(
+                            "make `{}` conditional with the same condition as `{}`, or connect `{}.{port}` to a connector that is always there",
+                            inst.path, d.absent, inst.path
+                        )),
+                    );
+                    continue;
+                }
                 let what = match v.connector {
                     Some(c) => model.connectors[c].name.clone(),
                     None => v.name.clone(),
@@ -171,7 +201,7 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             if !known(r) && !written(r) && sys.reals[r].kind != RealKind::Input {
                 // Unconnected inputs were reported above; anything else
                 // unwritten is a variable nobody determines.
-                if !diags.iter().any(|d| d.code == "MC056") {
+                if !diags.iter().any(|d| d.code == "MC056" || d.code == "MX036") {
                     diags.push(never_determined(sys, r));
                 }
             }
@@ -543,10 +573,16 @@ fn endpoint(sys: &System, p: usize, e: &Endpoint) -> (usize, usize) {
 
 /// The copies of instance `p`'s connection sets (formed per class), once
 /// the sizes of the connected variables agree.
-fn connections(sys: &System, p: usize, copies: &mut Vec<Copy>, diags: &mut Vec<Diagnostic>) {
+fn connections(
+    sys: &System,
+    p: usize,
+    copies: &mut Vec<Copy>,
+    dropped: &mut Vec<unroll::Dropped>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let model = &sys.classes[sys.instances[p].class].model;
     if model.connections_per_instance() {
-        let Some(connects) = instance_connects(sys, p, diags) else {
+        let Some(connects) = instance_connects(sys, p, dropped, diags) else {
             return;
         };
         // The sides name instances directly.

@@ -1,12 +1,13 @@
 //! The connects of one instance of a class whose connection sets are
 //! formed per instance: `for` loops run over their ranges, element indices
 //! evaluated, each side bound to the instance it names. A connect to an
-//! absent conditional component is dropped, as in Modelica.
+//! absent conditional component, or to an absent conditional connector,
+//! is dropped, as in Modelica.
 
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{eval, System};
 use crate::ir::Ex;
-use crate::resolve::connect::{Connect, Side};
+use crate::resolve::connect::{Connect, Port, Side};
 
 /// The connects of instance `p` with every side's `sub` the instance it
 /// names (`None`: a port of `p` itself); `None` when an index is out of
@@ -14,6 +15,7 @@ use crate::resolve::connect::{Connect, Side};
 pub(super) fn instance_connects(
     sys: &System,
     p: usize,
+    dropped: &mut Vec<Dropped>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Connect>> {
     let inst = &sys.instances[p];
@@ -28,18 +30,51 @@ pub(super) fn instance_connects(
                 .map(|s| s.and_then(|s| element(sys, p, c, s, &shape.a_element, loops, diags)));
             let b = bind(sys, p, c, &c.b, &shape.b, loops, diags)
                 .map(|s| s.and_then(|s| element(sys, p, c, s, &shape.b_element, loops, diags)));
-            if let (Some(Some(a)), Some(Some(b))) = (a, b) {
-                out.push(Connect {
+            match (a, b) {
+                (Some(Some(a)), Some(Some(b))) => out.push(Connect {
                     a,
                     b,
                     span: c.span,
                     loops: Vec::new(),
-                });
+                }),
+                // A conditional connector that is absent: the connector on
+                // the other side loses this connection.
+                (Some(None), Some(Some(other))) if c.a.conditional => {
+                    dropped.extend(Dropped::of(p, &other, &c.a, c.span))
+                }
+                (Some(Some(other)), Some(None)) if c.b.conditional => {
+                    dropped.extend(Dropped::of(p, &other, &c.b, c.span))
+                }
+                _ => {}
             }
         };
         unroll(&shape.loops, &inst.ints, &mut loops, c, diags, &mut each);
     }
     (diags.len() == before).then_some(out)
+}
+
+/// A connect dropped because one side is an absent conditional connector:
+/// the connector on the other side, bound to its instance.
+pub(super) struct Dropped {
+    pub instance: usize,
+    pub connector: usize,
+    /// The absent side as written (`volume.heatPort`).
+    pub absent: String,
+    pub span: crate::source::Span,
+}
+
+impl Dropped {
+    fn of(p: usize, other: &Side, absent: &Side, span: crate::source::Span) -> Option<Dropped> {
+        let Port::Connector(connector) = other.port else {
+            return None;
+        };
+        Some(Dropped {
+            instance: other.sub.unwrap_or(p),
+            connector,
+            absent: absent.name.clone(),
+            span,
+        })
+    }
 }
 
 /// Runs `each` for every value of the loop indices, outermost first.
@@ -78,7 +113,14 @@ fn bind(
     loops: &[i64],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Option<Side>> {
+    let absent = |instance: usize| match side.port {
+        Port::Connector(c) => sys.instances[instance].absent_connectors.contains(&c),
+        Port::Signal(_) => false,
+    };
     let Some(k) = side.sub else {
+        if absent(p) {
+            return Some(None);
+        }
         return Some(Some(side.clone()));
     };
     let inst = &sys.instances[p];
@@ -125,6 +167,9 @@ fn bind(
             elements[i as usize - 1]
         }
     };
+    if absent(target) {
+        return Some(None);
+    }
     let mut bound = side.clone();
     bound.sub = Some(target);
     bound.index = Vec::new();

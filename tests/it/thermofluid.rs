@@ -159,7 +159,7 @@ encapsulated package Wrong
   import Thermal;
   model M
     TFS.Boundaries.Source source(redeclare package Medium = TFS.Media.{medium}, p0 = 2e5, T0 = 293.15);
-    TFS.Boundaries.{volume} volume(redeclare package Medium = TFS.Media.{medium}, V = 0.01);
+    TFS.Boundaries.{volume} volume(redeclare package Medium = TFS.Media.{medium}, V = 0.01, useHeatPort = true);
     TFS.Boundaries.Sink sink(redeclare package Medium = TFS.Media.{medium}, p0 = 1e5);
     Thermal.Components.FixedTemperature wall(T = 300);
   equation
@@ -600,4 +600,67 @@ fn cooling_loop_lists_short_initial_dependencies_and_saturates_long_ones() {
         .get(&cell)
         .expect("a cell's enthalpy derivative is listed");
     assert!(listed.knowns.len() < 100, "{}", listed.knowns.len());
+}
+
+/// The volume's optional heat port (a conditional connector, absent by
+/// default as published). Examples.HeatedVolume has it and its wall when
+/// `heated` is true; with `heated=false` the port, the wall and their
+/// connect are gone: the description lists no `volume.heatPort`, no heat
+/// enters the gas, and the volume's kernel is the same (its condition is
+/// read from the instance's parameters, not compiled in). Both load back.
+#[test]
+fn the_volume_heat_port_is_present_or_absent_by_its_parameter() {
+    let lib = library(TFS);
+    let model = "ThermoFluidStream.Examples.HeatedVolume";
+    let heated = export(&lib, model, &[]);
+    let unheated = export(
+        &lib,
+        model,
+        &[SetValue {
+            path: "heated".into(),
+            value: mofmu::instantiate::SetLiteral::Bool(false),
+        }],
+    );
+    let lists = |out: &mofmu::export::ExportOutput, name: &str| {
+        out.table.variables.iter().any(|v| v.name == name)
+    };
+    assert!(lists(&heated, "volume.heatPort.T"));
+    assert!(lists(&heated, "volume.heatPort.Q_flow"));
+    assert!(lists(&heated, "wall.port.T"));
+    assert!(!lists(&unheated, "volume.heatPort.T"));
+    assert!(!lists(&unheated, "volume.heatPort.Q_flow"));
+    assert!(!lists(&unheated, "wall.port.T"));
+    assert_eq!(
+        heated.n_instances,
+        unheated.n_instances + 1,
+        "the wall is gone"
+    );
+    let volume_kernel = |out: &mofmu::export::ExportOutput| {
+        out.kernels
+            .iter()
+            .find(|k| k.file_name.contains("Volume"))
+            .map(|k| k.file_name.clone())
+            .expect("the volume's kernel")
+    };
+    assert_eq!(volume_kernel(&heated), volume_kernel(&unheated));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let simulate = |out: &mofmu::export::ExportOutput, name: &str| {
+        let path = dir.path().join(name);
+        package(out, &path, &shared_cache());
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(1.0),
+            relative_tolerance: Some(1e-8),
+            output: vec!["volume.Q_flow".into(), "volume.T".into()],
+            ..mofmu::harness::SimOptions::default()
+        };
+        mofmu::harness::simulate(&path, &options).expect("simulates")
+    };
+    let present = simulate(&heated, "heated.fmu");
+    let absent = simulate(&unheated, "unheated.fmu");
+    assert!(
+        last(&present, "volume.Q_flow") > 1e4,
+        "the 500 K wall heats the gas"
+    );
+    assert_eq!(last(&absent, "volume.Q_flow"), 0.0);
+    assert!(last(&absent, "volume.T") < last(&present, "volume.T"));
 }

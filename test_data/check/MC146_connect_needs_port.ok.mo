@@ -1,0 +1,19 @@
+package P
+  connector HeatPortIn
+    input Real T;
+    flow Real Q_flow;
+  end HeatPortIn;
+  model Load
+    parameter Real G = 2;
+    HeatPortIn a;
+  equation
+    a.Q_flow = G*(a.T - 300);
+  end Load;
+  model Wrapper
+    parameter Boolean usePort = true;
+    HeatPortIn port if usePort;
+    Load load if usePort;
+  equation
+    connect(port, load.a);
+  end Wrapper;
+end P;
