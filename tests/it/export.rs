@@ -1655,6 +1655,107 @@ fn matrix_equations_over_parameter_sized_arrays() {
     }
 }
 
+/// `--set A[1,3]=v` and `--set cap[2].C=v` set one element at export: the
+/// simulation matches the exact solution with those elements changed, and
+/// an index outside the array is a diagnostic naming the array's size.
+#[test]
+fn one_element_of_an_array_is_set_at_export() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccMatrix.mo",
+        "test_data/language/Acc4.mo",
+    ]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let runs: [(&str, Vec<SetValue>, &str, f64); 2] = [
+        (
+            "AccMatrix.Linear",
+            vec![set("A[1,3]", 0.7), set("b[2]", -1.0)],
+            "AccMatrix_Linear_SetElements.csv",
+            5.0,
+        ),
+        (
+            "Acc4.Chain",
+            vec![set("cap[2].C", 80.0), set("link[3].G", 1.5)],
+            "Acc4_Chain_SetElements.csv",
+            100.0,
+        ),
+    ];
+    for (model, sets, reference, stop) in runs {
+        let path = dir.path().join(format!("{model}.fmu"));
+        package(&export(&lib, model, &sets), &path, &shared_cache());
+        let (header, last) = reference_last_row(reference);
+        assert_eq!(last[0], stop);
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(stop),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: header[1..].to_vec(),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        for (name, expected) in header.iter().zip(&last).skip(1) {
+            let got = *result.column(name).expect("recorded").last().expect("rows");
+            assert!(
+                (got - expected).abs() < 1e-6 * (1.0 + expected.abs()),
+                "{model} {name}: {got} vs {expected}"
+            );
+        }
+    }
+    let bad: &[(&str, SetValue, &str, &str)] = &[
+        (
+            "AccMatrix.Linear",
+            set("A[4,1]", 1.0),
+            "MX037",
+            "`A` has size [3, 3]",
+        ),
+        (
+            "AccMatrix.Linear",
+            set("A[1]", 1.0),
+            "MX037",
+            "`A` has size [3, 3]",
+        ),
+        (
+            "AccMatrix.Linear",
+            set("b[0]", 1.0),
+            "MX037",
+            "`b` has size [3]",
+        ),
+        (
+            "AccMatrix.Linear",
+            set("u[1]", 1.0),
+            "MX037",
+            "`u` is a scalar",
+        ),
+        (
+            "Acc4.Chain",
+            set("cap[4].C", 1.0),
+            "MX038",
+            "`cap` has 3 element(s)",
+        ),
+        (
+            "Acc4.Chain",
+            set("source[1].T", 1.0),
+            "MX038",
+            "not an array",
+        ),
+    ];
+    for (model, value, code, text) in bad {
+        let diagnostics = match export_error(&lib, model, std::slice::from_ref(value)) {
+            ExportError::Diagnostics(d) => d,
+            other => panic!("{value:?}: expected diagnostics, got {other:?}"),
+        };
+        assert!(
+            diagnostics.len() == 1 && diagnostics[0].code == *code,
+            "{value:?}: expected one {code}, got {diagnostics:?}"
+        );
+        assert!(
+            diagnostics[0].message.contains(text),
+            "{value:?}: expected {text:?} in {}",
+            diagnostics[0].message
+        );
+    }
+}
+
 /// A committed reference's column names and its last row.
 fn reference_last_row(reference: &str) -> (Vec<String>, Vec<f64>) {
     let table = std::fs::read_to_string(repo().join("fmu-tests/references").join(reference))
