@@ -614,6 +614,20 @@ def acc_medium_heated_gas(t: np.ndarray) -> dict[str, np.ndarray]:
 
 
 # The reference file name (without .csv) -> the function that computes it.
+def accfill_decay(n: int, k: float, x0: list[float]) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """AccFill.Decay: n uncoupled decays x_i' = -2 x_i from x0_i (G = fill(2, n),
+    M = zeros(n, n)) and z_i' = -k z_i + 1 from 3 (H = fill(k, n)):
+
+        x_i(t) = x0_i exp(-2 t),   z_i(t) = 1/k + (3 - 1/k) exp(-k t)."""
+
+    def decay(t: np.ndarray) -> dict[str, np.ndarray]:
+        out = {f"x[{i + 1}]": x0[i] * np.exp(-2.0 * t) for i in range(n)}
+        out.update({f"z[{i + 1}]": 1.0 / k + (3.0 - 1.0 / k) * np.exp(-k * t) for i in range(n)})
+        return out
+
+    return decay
+
+
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "StepIntegrator": step_integrator,
     "FirstOrderStep": first_order_step,
@@ -645,6 +659,8 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "AccMatrix_Linear": accmatrix_linear_with(0.0, 0.0),
     "AccMatrix_Linear_SetElements": accmatrix_linear_with(0.7, -1.0),
     "AccMatrix_Shifted": accmatrix_shifted,
+    "AccFill_Decay": accfill_decay(3, 0.5, [1.0, 1.0, 1.0]),
+    "AccFill_Decay_n5": accfill_decay(5, 0.25, [1.0, 1.0, 1.0, 2.0, 1.0]),
     "AccDiscrete_CooledBody": acc_discrete_cooled_body,
     "AccOutputs_Spiral": acc_outputs_spiral,
     "AccStateRecord_TwoVessels": acc_state_record,

@@ -1618,6 +1618,58 @@ end Red;
     );
 }
 
+/// `fill`, `zeros` and `ones` with parameter sizes, and a parameter-sized
+/// start value naming another array (`start = x0`), compile to one kernel:
+/// re-exporting `AccFill.Decay` at another `n` compiles nothing and ships the
+/// same library, and both sizes match the closed form when loaded back.
+#[test]
+fn fill_bindings_and_array_starts_compile_once() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccFill.mo",
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = ObjectCache::new(dir.path().join("cache"));
+    let mut libraries = Vec::new();
+    for (n, k) in [(3usize, 0.5), (40, 0.25)] {
+        let path = dir.path().join(format!("decay{n}.fmu"));
+        let sets = [
+            set("n", n as f64),
+            set("k", k),
+            set(&format!("x0[{n}]"), 2.0),
+        ];
+        let report = package(&export(&lib, "AccFill.Decay", &sets), &path, &cache);
+        if n != 3 {
+            assert_eq!(report.objects_compiled, 0, "n = {n} compiled new objects");
+        }
+        libraries.push(zip_entry(&path, "binaries/linux64/AccFill_Decay.so"));
+        let last_x = format!("x[{n}]");
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(2.0),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: vec!["x[1]".into(), last_x.clone(), "z[1]".into()],
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        let last = |name: &str| *result.column(name).expect("recorded").last().expect("rows");
+        let decay = (-4.0f64).exp();
+        let z = 1.0 / k + (3.0 - 1.0 / k) * (-2.0 * k).exp();
+        for (name, want) in [("x[1]", decay), (last_x.as_str(), 2.0 * decay), ("z[1]", z)] {
+            let got = last(name);
+            assert!(
+                (got - want).abs() < 1e-6 * want.abs(),
+                "n = {n} {name}: {got} vs {want}"
+            );
+        }
+    }
+    assert!(
+        libraries[0] == libraries[1],
+        "the library differs between n = 3 and n = 40"
+    );
+}
+
 /// Issue 21's item 11: `AccMatrix` (parameter-sized matrices, `der(x) =
 /// A*x + b*u`, `y = C*x + D*u`, `transpose`, `identity(n)`) checks clean
 /// and matches its matrix-exponential references at t = 5 when loaded back.
