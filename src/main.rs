@@ -144,7 +144,7 @@ enum Command {
         /// Where to write the .fmu (not needed with --cross-check).
         #[arg(short = 'o', long, required_unless_present = "cross_check")]
         output: Option<PathBuf>,
-        /// Override a parameter: --set rod.n=10000, --set clip=false, --set mode=Boost (repeatable).
+        /// Override a parameter: --set rod.n=10000, --set clip=false, --set mode=Boost; one element: --set A[1,2]=0.5, --set cap[2].C=80 (repeatable).
         #[arg(long = "set", value_name = "INST.PARAM=VALUE")]
         sets: Vec<String>,
         /// Stop time written to the FMU's DefaultExperiment (default: the

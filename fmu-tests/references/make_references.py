@@ -434,22 +434,32 @@ def acc6_room(power_factor: float) -> Callable[[np.ndarray], dict[str, np.ndarra
     return solve
 
 
-def acc4_chain(t: np.ndarray) -> dict[str, np.ndarray]:
+def acc4_chain_with(c: list[float], g: list[float]) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
     """Acc4.Chain with n = 3: source(T = 400) -- link[1] -- cap[1] -- link[2]
-    -- cap[2] -- link[3] -- cap[3], every link G = 2, every capacitor
-    C = 50 starting at 300 K, the last one insulated:
+    -- cap[2] -- link[3] -- cap[3], link i of conductance g[i], capacitor i
+    of capacity c[i], each starting at 300 K, the last one insulated:
 
-        C T1' = G (400 - T1) - G (T1 - T2)
-        C T2' = G (T1 - T2) - G (T2 - T3)
-        C T3' = G (T2 - T3)
+        c1 T1' = g1 (400 - T1) - g2 (T1 - T2)
+        c2 T2' = g2 (T1 - T2) - g3 (T2 - T3)
+        c3 T3' = g3 (T2 - T3)
 
     solved exactly by the matrix exponential of the affine system."""
-    c, g, source, t0 = 50.0, 2.0, 400.0, 300.0
-    k = g / c
-    a = np.array([[-2 * k, k, 0.0], [k, -2 * k, k], [0.0, k, -k]])
-    b = np.array([k * source, 0.0, 0.0])
-    x = np.array([affine_expm(a, b, np.full(3, t0), ti) for ti in t])
-    return {f"cap[{i + 1}].T": x[:, i] for i in range(3)}
+
+    def chain(t: np.ndarray) -> dict[str, np.ndarray]:
+        source, t0 = 400.0, 300.0
+        g1, g2, g3 = g
+        a = np.array(
+            [
+                [-(g1 + g2) / c[0], g2 / c[0], 0.0],
+                [g2 / c[1], -(g2 + g3) / c[1], g3 / c[1]],
+                [0.0, g3 / c[2], -g3 / c[2]],
+            ]
+        )
+        b = np.array([g1 * source / c[0], 0.0, 0.0])
+        x = np.array([affine_expm(a, b, np.full(3, t0), ti) for ti in t])
+        return {f"cap[{i + 1}].T": x[:, i] for i in range(3)}
+
+    return chain
 
 
 def accconnarrays_star(t: np.ndarray) -> dict[str, np.ndarray]:
@@ -493,21 +503,28 @@ def accconnarrays_pair(t: np.ndarray) -> dict[str, np.ndarray]:
 ACC_MATRIX_A = np.array([[-1.0, 2.0, 0.0], [-2.0, -1.0, 1.0], [0.5, -1.0, -3.0]])
 
 
-def accmatrix_linear(t: np.ndarray) -> dict[str, np.ndarray]:
-    """AccMatrix.Linear: x' = A x + b u with the non-symmetric A above,
-    b = (1, 0, 0.5), u = 2, x(0) = (1, 0, -1); y = C x + D u with
-    C = [[1, 0, 0], [0, 1, 0], [1, 1, 1]], D = (0, 0, 0.1); s = x.x.
-    Solved exactly by the matrix exponential of the affine system."""
-    b = np.array([1.0, 0.0, 0.5])
-    u = 2.0
-    c = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 1.0]])
-    d = np.array([0.0, 0.0, 0.1])
-    x = np.array([affine_expm(ACC_MATRIX_A, b * u, np.array([1.0, 0.0, -1.0]), ti) for ti in t])
-    y = x @ c.T + d * u
-    out = {f"x[{i + 1}]": x[:, i] for i in range(3)}
-    out.update({f"y[{i + 1}]": y[:, i] for i in range(3)})
-    out["s"] = np.sum(x * x, axis=1)
-    return out
+def accmatrix_linear_with(a13: float, b2: float) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """AccMatrix.Linear: x' = A x + b u with the non-symmetric A above (its
+    element A[1,3] replaced by a13), b = (1, b2, 0.5), u = 2,
+    x(0) = (1, 0, -1); y = C x + D u with C = [[1, 0, 0], [0, 1, 0],
+    [1, 1, 1]], D = (0, 0, 0.1); s = x.x. Solved exactly by the matrix
+    exponential of the affine system."""
+
+    def linear(t: np.ndarray) -> dict[str, np.ndarray]:
+        a = ACC_MATRIX_A.copy()
+        a[0, 2] = a13
+        b = np.array([1.0, b2, 0.5])
+        u = 2.0
+        c = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 1.0]])
+        d = np.array([0.0, 0.0, 0.1])
+        x = np.array([affine_expm(a, b * u, np.array([1.0, 0.0, -1.0]), ti) for ti in t])
+        y = x @ c.T + d * u
+        out = {f"x[{i + 1}]": x[:, i] for i in range(3)}
+        out.update({f"y[{i + 1}]": y[:, i] for i in range(3)})
+        out["s"] = np.sum(x * x, axis=1)
+        return out
+
+    return linear
 
 
 def accmatrix_shifted(t: np.ndarray) -> dict[str, np.ndarray]:
@@ -597,6 +614,20 @@ def acc_medium_heated_gas(t: np.ndarray) -> dict[str, np.ndarray]:
 
 
 # The reference file name (without .csv) -> the function that computes it.
+def accfill_decay(n: int, k: float, x0: list[float]) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """AccFill.Decay: n uncoupled decays x_i' = -2 x_i from x0_i (G = fill(2, n),
+    M = zeros(n, n)) and z_i' = -k z_i + 1 from 3 (H = fill(k, n)):
+
+        x_i(t) = x0_i exp(-2 t),   z_i(t) = 1/k + (3 - 1/k) exp(-k t)."""
+
+    def decay(t: np.ndarray) -> dict[str, np.ndarray]:
+        out = {f"x[{i + 1}]": x0[i] * np.exp(-2.0 * t) for i in range(n)}
+        out.update({f"z[{i + 1}]": 1.0 / k + (3.0 - 1.0 / k) * np.exp(-k * t) for i in range(n)})
+        return out
+
+    return decay
+
+
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "StepIntegrator": step_integrator,
     "FirstOrderStep": first_order_step,
@@ -617,15 +648,19 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "Acc6_Room": acc6_room(1.0),
     "Acc6_Room_Boost": acc6_room(2.0),
     "Acc6_Room_Off": acc6_room(0.0),
-    "Acc4_Chain": acc4_chain,
+    "Acc4_Chain": acc4_chain_with([50.0, 50.0, 50.0], [2.0, 2.0, 2.0]),
+    "Acc4_Chain_SetElements": acc4_chain_with([50.0, 80.0, 50.0], [2.0, 2.0, 1.5]),
     "Acc5_Moon": acc5_moon,
     "Acc5_MaybeHeated": acc5_maybe_heated(True),
     "Acc5_MaybeHeated_off": acc5_maybe_heated(False),
     "AccMedium_HeatedGas": acc_medium_heated_gas,
     "AccConnArrays_Star": accconnarrays_star,
     "AccConnArrays_Pair": accconnarrays_pair,
-    "AccMatrix_Linear": accmatrix_linear,
+    "AccMatrix_Linear": accmatrix_linear_with(0.0, 0.0),
+    "AccMatrix_Linear_SetElements": accmatrix_linear_with(0.7, -1.0),
     "AccMatrix_Shifted": accmatrix_shifted,
+    "AccFill_Decay": accfill_decay(3, 0.5, [1.0, 1.0, 1.0]),
+    "AccFill_Decay_n5": accfill_decay(5, 0.25, [1.0, 1.0, 1.0, 2.0, 1.0]),
     "AccDiscrete_CooledBody": acc_discrete_cooled_body,
     "AccOutputs_Spiral": acc_outputs_spiral,
     "AccStateRecord_TwoVessels": acc_state_record,

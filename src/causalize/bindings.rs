@@ -3,6 +3,7 @@
 //! modifiers it writes on its sub-components, lowered to the IR.
 
 use super::*;
+use crate::ir::Arith;
 
 impl Causalizer<'_> {
     #[allow(clippy::type_complexity)]
@@ -41,11 +42,18 @@ impl Causalizer<'_> {
                 }
                 let Ok(value) = self
                     .low
-                    .value(b, Context::Direct)
+                    .value_any(b, Context::Direct)
                     .map_err(|d| self.diags.push(d))
                 else {
                     continue;
                 };
+                if let (Value::Sized(sized), Builtin::Real) = (&value, v.ty) {
+                    if let Some(stmts) = self.sized_binding(vi, sized, b.span, dims, vi) {
+                        pstmts.extend(stmts);
+                        bindings.push((vi, vec![sized.element.clone()]));
+                    }
+                    continue;
+                }
                 if v.ty != Builtin::Real {
                     let Ok(e) = self
                         .low
@@ -91,11 +99,20 @@ impl Causalizer<'_> {
                 if let Some(st) = &v.attrs.start {
                     let Ok(value) = self
                         .low
-                        .value(st, Context::Direct)
+                        .value_any(st, Context::Direct)
                         .map_err(|d| self.diags.push(d))
                     else {
                         continue;
                     };
+                    if let Value::Sized(sized) = &value {
+                        if let Some(stmts) =
+                            self.sized_binding(vi, sized, st.span, dims, usize::MAX)
+                        {
+                            sstmts.extend(stmts);
+                            starts.push((vi, vec![sized.element.clone()]));
+                        }
+                        continue;
+                    }
                     let Some(elements) = self.fit_shape(vi, value, st.span, true) else {
                         continue;
                     };
@@ -147,6 +164,78 @@ impl Causalizer<'_> {
             }
         }
         (int_bindings, bindings, starts, pstmts, sstmts)
+    }
+
+    /// A binding or start value of parameter-sized array `vi` that is a
+    /// whole parameter-sized array (`fill(2, n)`, `x0`): loops over the
+    /// run-time size that assign each element, so the kernel is the same for
+    /// every size. The value must have the variable's sizes (MC132) and
+    /// read only parameters declared before `before`. For instantiation the binding is its
+    /// one element expression: a number at export when it reads no index
+    /// and no Real parameter (`fill(2, n)`), else computed by these loops.
+    fn sized_binding(
+        &mut self,
+        vi: usize,
+        value: &sized::Sized,
+        span: Span,
+        dims: &[Vec<Affine>],
+        before: usize,
+    ) -> Option<Vec<Stmt>> {
+        let v = &self.model.vars[vi];
+        let want: Vec<Ex> = dims[vi].iter().map(affine_to_ex).collect();
+        let fits = want.len() == value.dims.len()
+            && want
+                .iter()
+                .zip(&value.dims)
+                .all(|(a, b)| self.low.same_size(a, b));
+        if !fits {
+            self.diags.push(
+                Diagnostic::error(
+                    "MC132",
+                    span,
+                    format!(
+                        "`{}` has size {} but its value has size {}",
+                        v.name,
+                        self.low.dims_text(&want),
+                        self.low.dims_text(&value.dims)
+                    ),
+                )
+                .with_label("sizes differ")
+                .with_help("size the value by the same parameter expression as the variable"),
+            );
+            return None;
+        }
+        if !self.only_earlier_parameters(&value.element, before, span) {
+            return None;
+        }
+        let slot = self.low.own_slot(vi).expect("Real variables have slots");
+        let loops: Vec<Ex> = (0..want.len()).map(Ex::LoopVar).collect();
+        // Row-major position, 1-based: ((i1 - 1)*n2 + i2 - 1)*n3 + i3 ...
+        let index = loops
+            .iter()
+            .zip(&want)
+            .skip(1)
+            .fold(loops[0].clone(), |at, (i, n)| {
+                let before = Ex::Bin(Arith::Sub, Box::new(at), Box::new(Ex::Int(1)));
+                let scaled = Ex::Bin(Arith::Mul, Box::new(before), Box::new(n.clone()));
+                Ex::Bin(Arith::Add, Box::new(scaled), Box::new(i.clone()))
+            });
+        let mut body = vec![Stmt::Assign {
+            target: slot,
+            index: Some(index),
+            value: value.at(&loops),
+            guard: Some(vi),
+            span,
+        }];
+        for (depth, n) in want.iter().enumerate().rev() {
+            body = vec![Stmt::For {
+                depth,
+                lo: Ex::Int(1),
+                hi: n.clone(),
+                body,
+            }];
+        }
+        Some(body)
     }
 
     /// The elements of a binding or start value for variable `vi`: one

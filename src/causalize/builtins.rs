@@ -215,12 +215,34 @@ impl Lowerer<'_> {
         if sizes.is_empty() {
             return Err(arity(e, "zeros/ones/fill", "at least one size"));
         }
+        if sizes.iter().any(|s| s.integer().is_none()) {
+            return self.sized_filled(value, sizes);
+        }
         let mut shape = Vec::new();
         for s in sizes {
             shape.push(literal_size(s)?);
         }
         let n = shape.iter().product();
         Ok(Value::Array(shape, vec![value; n]))
+    }
+
+    /// `fill(v, n)` (and `zeros`, `ones`) with a size of Integer
+    /// parameters: a parameter-sized array whose every element is `v`, so
+    /// the kernel reads it in a loop over the run-time size. Every size is
+    /// then an expression of Integer parameters and literals.
+    fn sized_filled(&mut self, value: Ex, sizes: &[Expr]) -> Result<Value, Diagnostic> {
+        let mut dims = Vec::new();
+        for s in sizes {
+            let n = self.lower(s, Context::Direct)?;
+            if super::affine(&n, 0).is_none() {
+                return Err(literal_size(s).expect_err("a size that is not a literal"));
+            }
+            dims.push(n);
+        }
+        Ok(Value::Sized(super::sized::Sized {
+            dims,
+            element: value,
+        }))
     }
 
     /// `semiLinear(x, k_pos, k_neg)`: `x*k_pos` for x >= 0, else `x*k_neg`.
@@ -250,10 +272,10 @@ fn literal_size(e: &Expr) -> Result<usize, Diagnostic> {
         _ => Err(Diagnostic::error(
             "MC098",
             e.span,
-            "the size of `identity`, `zeros`, `ones` and `fill` must be an Integer literal",
+            "the size of `identity`, `zeros`, `ones` and `fill` must be an Integer literal or an expression of Integer parameters",
         )
-        .with_label("not a literal size")
-        .with_help("write the size as a number, or loop over a parameter-sized array with `for`")),
+        .with_label("not a structural size")
+        .with_help("write the size as a number or an Integer parameter (`fill(0, n)`), or loop over a parameter-sized array with `for`")),
     }
 }
 

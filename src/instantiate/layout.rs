@@ -86,7 +86,10 @@ impl Builder<'_, '_> {
         let offset = self.sys.reals.len();
         self.sys.instances[me].var_offset[vi] = Some(offset);
         self.sys.instances[me].var_len[vi] = len;
-        let (kind, starts) = self.kind_and_starts(me, entry, vi, len, effective);
+        let (kind, mut starts) = self.kind_and_starts(me, entry, vi, len, effective);
+        if !self.element_sets.is_empty() {
+            self.apply_element_sets(me, &entry.model.vars[vi], vi, &shape, kind, &mut starts);
+        }
         if v.tearing == Some(Tearing::Balance) {
             // A declared tearing's residual is the variable just before
             // its balance.

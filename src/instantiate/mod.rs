@@ -247,6 +247,12 @@ struct Incoming {
     /// the number of elements, so a value with one part per element
     /// (`G = {1, 2, 3}`) gives each its part.
     element: Option<(usize, usize)>,
+    /// For a `--set` of one element: the element of each array of
+    /// components on the way (parallel to `subs`, 1-based: `cap[2].C`).
+    picks: Vec<Option<i64>>,
+    /// For a `--set` of one element of an array variable: its indices as
+    /// written (`A[1,2]`), checked against the shape at layout.
+    index: Option<Vec<i64>>,
 }
 
 /// Instantiates `model` with the given overrides. Classes come compiled
@@ -316,6 +322,8 @@ fn instantiate_with(
         sets_used: vec![false; sets.len()],
         model_span,
         too_large: false,
+        element_sets: Vec::new(),
+        set_paths: sets.iter().map(|s| s.path.clone()).collect(),
         purpose,
         texts: Vec::new(),
     };
@@ -326,8 +334,8 @@ fn instantiate_with(
         .iter()
         .enumerate()
         .filter_map(|(i, s)| {
-            let (subs, var) = set_target(b.db, model, &s.path)?;
-            let value = match set::value_of(b.db, model, &subs, var, s) {
+            let target = set::target(b.db, model, &s.path)?;
+            let value = match set::value_of(b.db, model, &target, s) {
                 Ok(v) => v,
                 Err(d) => {
                     // Reported once, not again as a path that names nothing.
@@ -337,14 +345,16 @@ fn instantiate_with(
                 }
             };
             Some(Incoming {
-                subs,
-                var,
+                subs: target.subs,
+                var: target.var,
                 start: false,
                 value: vec![value],
                 origin: None,
                 set_index: Some(i),
                 span: None,
                 element: None,
+                picks: target.picks,
+                index: target.index,
             })
         })
         .collect();
@@ -372,25 +382,6 @@ fn instantiate_with(
     Ok(b.sys)
 }
 
-/// The variable a `--set` path names below `class`: components by name,
-/// then a variable (whose own name may have a dot: `port.T`).
-fn set_target(db: &ClassDb, class: ClassId, path: &str) -> Option<(Vec<usize>, usize)> {
-    let parts: Vec<&str> = path.split('.').collect();
-    let mut subs = Vec::new();
-    let mut model = db.elaborated_model(class)?;
-    let mut rest = parts.as_slice();
-    while !rest.is_empty() {
-        if let Some(v) = model.var(&rest.join(".")) {
-            return Some((subs, v));
-        }
-        let k = model.subs.iter().position(|s| s.name == rest[0])?;
-        subs.push(k);
-        model = db.elaborated_model(model.subs[k].class)?;
-        rest = &rest[1..];
-    }
-    None
-}
-
 struct Builder<'e, 'a> {
     db: &'e ClassDb<'a>,
     class_index: HashMap<ClassId, usize>,
@@ -400,6 +391,11 @@ struct Builder<'e, 'a> {
     model_span: Span,
     /// MX007 was reported: stop laying out variables.
     too_large: bool,
+    /// The `--set`s of one element of an array variable that arrive at the
+    /// instance being laid out.
+    element_sets: Vec<Incoming>,
+    /// The path of each `--set`, as written.
+    set_paths: Vec<String>,
     purpose: Purpose,
     /// The texts of each class's variables (unit, display unit, quantity,
     /// description; the unit of a state's derivative), made once per class
@@ -464,6 +460,7 @@ impl Builder<'_, '_> {
         let entry = self.sys.classes[ci].clone();
         let me = self.push_instance(ci, &entry, path, parent, decl_span);
         let effective = self.effective(&incoming);
+        self.element_sets = self.arrived_element_sets(&incoming);
         let ints = self.integer_parameters(me, &entry, &effective);
         self.sys.instances[me].ints = ints;
         self.check_outers(me, &entry);
@@ -519,7 +516,10 @@ impl Builder<'_, '_> {
     /// it sets the start value): the outermost one wins.
     fn effective(&mut self, incoming: &[Incoming]) -> Effective {
         let mut effective = Effective::new();
-        for inc in incoming.iter().filter(|inc| inc.subs.is_empty()) {
+        for inc in incoming
+            .iter()
+            .filter(|inc| inc.subs.is_empty() && inc.index.is_none())
+        {
             effective
                 .entry((inc.var, inc.start))
                 .or_insert_with(|| inc.clone());
@@ -545,8 +545,16 @@ impl Builder<'_, '_> {
                 .filter(|inc| inc.subs.first() == Some(&k))
                 .map(|inc| Incoming {
                     subs: inc.subs[1..].to_vec(),
+                    picks: inc.picks.get(1..).unwrap_or_default().to_vec(),
                     ..inc.clone()
                 })
+                .collect();
+            // The element each `--set cap[2].C` picks, checked against the
+            // array's size below.
+            let mut picks: Vec<Option<i64>> = incoming
+                .iter()
+                .filter(|inc| inc.subs.first() == Some(&k))
+                .map(|inc| inc.picks.first().copied().flatten())
                 .collect();
             for (j, m) in entry.causalized.sub_modifiers.iter().enumerate() {
                 if m.target.path[0] == k {
@@ -559,13 +567,23 @@ impl Builder<'_, '_> {
                         set_index: None,
                         span: Some(m.span),
                         element: None,
+                        picks: vec![None; m.target.path.len() - 1],
+                        index: None,
                     });
+                    picks.push(None);
                 }
             }
             let child_path = self.dotted(me, &sub.name);
             let Some(count) = self.element_count(me, entry, k) else {
                 continue;
             };
+            self.check_picks(
+                &mut child_incoming,
+                &mut picks,
+                &child_path,
+                count,
+                sub.span,
+            );
             for e in 0..count.unwrap_or(1) {
                 let (path, incoming) = match count {
                     None => (child_path.clone(), child_incoming.clone()),
@@ -573,7 +591,9 @@ impl Builder<'_, '_> {
                         format!("{child_path}[{}]", e + 1),
                         child_incoming
                             .iter()
-                            .map(|inc| Incoming {
+                            .zip(&picks)
+                            .filter(|(_, pick)| pick.map_or(true, |p| p == e as i64 + 1))
+                            .map(|(inc, _)| Incoming {
                                 element: Some((e, n)),
                                 ..inc.clone()
                             })

@@ -207,7 +207,7 @@ impl Builder<'_, '_> {
     /// the `min`/`max` its declaration gives. Reported where the value comes
     /// from: the modifier that sets it, the component declaration, or the
     /// parameter itself (its own binding or `--set`).
-    fn check_bounds(
+    pub(super) fn check_bounds(
         &mut self,
         v: &Var,
         name: &str,

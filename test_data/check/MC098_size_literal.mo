@@ -1,8 +1,8 @@
 package P
   block B
-    parameter Integer n = 3;
+    parameter Real r = 3;
     output Real y[3];
   equation
-    y = zeros(n); // <- MC098
+    y = zeros(r); // <- MC098
   end B;
 end P;

@@ -1,8 +1,8 @@
 package P
   block B
     parameter Integer n = 3;
-    output Real y[3];
+    output Real y[n];
   equation
-    y = zeros(3);
+    y = zeros(n);
   end B;
 end P;

@@ -1618,6 +1618,58 @@ end Red;
     );
 }
 
+/// `fill`, `zeros` and `ones` with parameter sizes, and a parameter-sized
+/// start value naming another array (`start = x0`), compile to one kernel:
+/// re-exporting `AccFill.Decay` at another `n` compiles nothing and ships the
+/// same library, and both sizes match the closed form when loaded back.
+#[test]
+fn fill_bindings_and_array_starts_compile_once() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccFill.mo",
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = ObjectCache::new(dir.path().join("cache"));
+    let mut libraries = Vec::new();
+    for (n, k) in [(3usize, 0.5), (40, 0.25)] {
+        let path = dir.path().join(format!("decay{n}.fmu"));
+        let sets = [
+            set("n", n as f64),
+            set("k", k),
+            set(&format!("x0[{n}]"), 2.0),
+        ];
+        let report = package(&export(&lib, "AccFill.Decay", &sets), &path, &cache);
+        if n != 3 {
+            assert_eq!(report.objects_compiled, 0, "n = {n} compiled new objects");
+        }
+        libraries.push(zip_entry(&path, "binaries/linux64/AccFill_Decay.so"));
+        let last_x = format!("x[{n}]");
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(2.0),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: vec!["x[1]".into(), last_x.clone(), "z[1]".into()],
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        let last = |name: &str| *result.column(name).expect("recorded").last().expect("rows");
+        let decay = (-4.0f64).exp();
+        let z = 1.0 / k + (3.0 - 1.0 / k) * (-2.0 * k).exp();
+        for (name, want) in [("x[1]", decay), (last_x.as_str(), 2.0 * decay), ("z[1]", z)] {
+            let got = last(name);
+            assert!(
+                (got - want).abs() < 1e-6 * want.abs(),
+                "n = {n} {name}: {got} vs {want}"
+            );
+        }
+    }
+    assert!(
+        libraries[0] == libraries[1],
+        "the library differs between n = 3 and n = 40"
+    );
+}
+
 /// Issue 21's item 11: `AccMatrix` (parameter-sized matrices, `der(x) =
 /// A*x + b*u`, `y = C*x + D*u`, `transpose`, `identity(n)`) checks clean
 /// and matches its matrix-exponential references at t = 5 when loaded back.
@@ -1652,6 +1704,107 @@ fn matrix_equations_over_parameter_sized_arrays() {
                 "{model} {name}: {got} vs {expected}"
             );
         }
+    }
+}
+
+/// `--set A[1,3]=v` and `--set cap[2].C=v` set one element at export: the
+/// simulation matches the exact solution with those elements changed, and
+/// an index outside the array is a diagnostic naming the array's size.
+#[test]
+fn one_element_of_an_array_is_set_at_export() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccMatrix.mo",
+        "test_data/language/Acc4.mo",
+    ]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let runs: [(&str, Vec<SetValue>, &str, f64); 2] = [
+        (
+            "AccMatrix.Linear",
+            vec![set("A[1,3]", 0.7), set("b[2]", -1.0)],
+            "AccMatrix_Linear_SetElements.csv",
+            5.0,
+        ),
+        (
+            "Acc4.Chain",
+            vec![set("cap[2].C", 80.0), set("link[3].G", 1.5)],
+            "Acc4_Chain_SetElements.csv",
+            100.0,
+        ),
+    ];
+    for (model, sets, reference, stop) in runs {
+        let path = dir.path().join(format!("{model}.fmu"));
+        package(&export(&lib, model, &sets), &path, &shared_cache());
+        let (header, last) = reference_last_row(reference);
+        assert_eq!(last[0], stop);
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(stop),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: header[1..].to_vec(),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        for (name, expected) in header.iter().zip(&last).skip(1) {
+            let got = *result.column(name).expect("recorded").last().expect("rows");
+            assert!(
+                (got - expected).abs() < 1e-6 * (1.0 + expected.abs()),
+                "{model} {name}: {got} vs {expected}"
+            );
+        }
+    }
+    let bad: &[(&str, SetValue, &str, &str)] = &[
+        (
+            "AccMatrix.Linear",
+            set("A[4,1]", 1.0),
+            "MX037",
+            "`A` has size [3, 3]",
+        ),
+        (
+            "AccMatrix.Linear",
+            set("A[1]", 1.0),
+            "MX037",
+            "`A` has size [3, 3]",
+        ),
+        (
+            "AccMatrix.Linear",
+            set("b[0]", 1.0),
+            "MX037",
+            "`b` has size [3]",
+        ),
+        (
+            "AccMatrix.Linear",
+            set("u[1]", 1.0),
+            "MX037",
+            "`u` is a scalar",
+        ),
+        (
+            "Acc4.Chain",
+            set("cap[4].C", 1.0),
+            "MX038",
+            "`cap` has 3 element(s)",
+        ),
+        (
+            "Acc4.Chain",
+            set("source[1].T", 1.0),
+            "MX038",
+            "not an array",
+        ),
+    ];
+    for (model, value, code, text) in bad {
+        let diagnostics = match export_error(&lib, model, std::slice::from_ref(value)) {
+            ExportError::Diagnostics(d) => d,
+            other => panic!("{value:?}: expected diagnostics, got {other:?}"),
+        };
+        assert!(
+            diagnostics.len() == 1 && diagnostics[0].code == *code,
+            "{value:?}: expected one {code}, got {diagnostics:?}"
+        );
+        assert!(
+            diagnostics[0].message.contains(text),
+            "{value:?}: expected {text:?} in {}",
+            diagnostics[0].message
+        );
     }
 }
 
