@@ -174,7 +174,13 @@ extern const mofmu_class mofmu_classes[];
  * The file format is documented in docs/fmu.md ("The system resource"). */
 
 /* One step of the schedule. */
-enum { MOFMU_STEP_TIME = 0, MOFMU_STEP_BLOCK = 1, MOFMU_STEP_COPY = 2, MOFMU_STEP_REPEAT = 3 };
+enum {
+    MOFMU_STEP_TIME = 0,
+    MOFMU_STEP_BLOCK = 1,
+    MOFMU_STEP_COPY = 2,
+    MOFMU_STEP_REPEAT = 3,
+    MOFMU_STEP_FUSE = 4
+};
 
 typedef struct mofmu_step {
     uint32_t tag;
@@ -182,7 +188,11 @@ typedef struct mofmu_step {
      * COPY: R[target + e] = coefficient * (sum of the signed sources
      * R[source + e]) for e < len. REPEAT: the next `body` steps, `count`
      * times; in round r (from 0) a BLOCK's instance and a COPY's target
-     * and sources are advanced by r times their strides. */
+     * and sources are advanced by r times their strides. FUSE: the next
+     * `count` units (a repeat with its body, or one block or copy), which
+     * span the next `body` steps, run as one loop of `len` rounds (both
+     * found at loading), unit u's round r in the loop's round
+     * r + fuse_skew[first_source + u], the units of a round in order. */
     uint32_t target;
     uint32_t len;
     uint32_t instance;
@@ -255,6 +265,8 @@ typedef struct mofmu_system {
     uint32_t *source_offset;
     int32_t *source_stride;
     unsigned char *source_negative;
+    /* The skews of the fused loops' units (see MOFMU_STEP_FUSE). */
+    uint32_t *fuse_skew;
     /* Declared tearing: the balances of the linear responses (value
      * references), the residuals that must vanish (in the same order) and
      * the responses' names (offsets into `names`). The residuals are affine

@@ -427,7 +427,7 @@ static int bad_vrs(const Instance *inst, const char *function, const char *type,
  * ------------------------------------------------------------------------ */
 
 static const char system_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'Y', 'S'};
-#define SYSTEM_VERSION 4u
+#define SYSTEM_VERSION 5u
 /* An Integer or Boolean that is a parameter, not a discrete variable in R. */
 #define MOFMU_NOT_IN_R 0xFFFFFFFFu
 #define SYSTEM_FILE "mofmu_system.bin"
@@ -592,6 +592,7 @@ void mofmu_system_free(mofmu_system *sys)
     free(sys->source_offset);
     free(sys->source_negative);
     free(sys->source_stride);
+    free(sys->fuse_skew);
     free(sys->balance_vr);
     free(sys->residual_vr);
     free(sys->balance_name_at);
@@ -822,7 +823,7 @@ static const char *parse_step(mofmu_system *sys, Reader *r, mofmu_step *st, uint
  * are 0. */
 static const char *parse_schedule(mofmu_system *sys, Reader *r)
 {
-    size_t i, k, n_sources_total = 0, body_left = 0;
+    size_t i, k, n_sources_total = 0, n_skews_total = 0, body_left = 0;
     uint32_t count = 1;
     for (i = 0; i < sys->n_steps; i++) {
         mofmu_step *st = &sys->steps[i];
@@ -830,6 +831,20 @@ static const char *parse_schedule(mofmu_system *sys, Reader *r)
         st->tag = *take(r, 1);
         if (body_left == 0) {
             count = 1;
+        }
+        if (st->tag == MOFMU_STEP_FUSE) {
+            if (body_left > 0) {
+                return "a repeat of the schedule holds a fused loop";
+            }
+            st->count = read_u32(r);
+            st->first_source = (uint32_t)n_skews_total;
+            for (k = 0; k < st->count; k++) {
+                sys->fuse_skew[n_skews_total++] = read_u32(r);
+            }
+            if (r->bad) {
+                return "it ends inside the schedule";
+            }
+            continue;
         }
         if (st->tag == MOFMU_STEP_TIME || st->tag == MOFMU_STEP_REPEAT) {
             if (body_left > 0) {
@@ -867,6 +882,51 @@ static const char *parse_schedule(mofmu_system *sys, Reader *r)
                 return "a step outside a repeat has a stride";
             }
         }
+    }
+    return NULL;
+}
+
+/* The extent of every fused loop of the schedule: the steps its units span
+ * (st->body) and its number of rounds (st->len), the largest of a unit's
+ * rounds plus its skew. Its units must be repeats, blocks and copies, and
+ * lie inside the schedule. */
+static const char *plan_fused_loops(mofmu_system *sys)
+{
+    size_t i, j, u;
+    for (i = 0; i < sys->n_steps; i++) {
+        mofmu_step *fuse = &sys->steps[i];
+        uint64_t rounds = 0;
+        if (fuse->tag != MOFMU_STEP_FUSE) {
+            continue;
+        }
+        if (fuse->count == 0) {
+            return "a fused loop of the schedule has no units";
+        }
+        for (u = 0, j = i + 1; u < fuse->count; u++) {
+            const mofmu_step *st;
+            uint64_t count = 1;
+            if (j >= sys->n_steps) {
+                return "a fused loop of the schedule runs past its end";
+            }
+            st = &sys->steps[j];
+            if (st->tag == MOFMU_STEP_TIME || st->tag == MOFMU_STEP_FUSE) {
+                return "a fused loop of the schedule holds a time step or a fused loop";
+            }
+            if (st->tag == MOFMU_STEP_REPEAT) {
+                count = st->count;
+                j += st->body;
+            }
+            j++;
+            if (count + sys->fuse_skew[fuse->first_source + u] > rounds) {
+                rounds = count + sys->fuse_skew[fuse->first_source + u];
+            }
+        }
+        if (rounds >= UINT32_MAX) {
+            return "a fused loop of the schedule has too many rounds";
+        }
+        fuse->body = (uint32_t)(j - i - 1);
+        fuse->len = (uint32_t)rounds;
+        i = j - 1;
     }
     return NULL;
 }
@@ -978,7 +1038,8 @@ static void plan_repeats(mofmu_system *sys)
 
 static const char *parse_system(mofmu_system *sys, Reader *r)
 {
-    size_t i, j, n_classes, n_sources_total = 0, n_off = 0, n_ints = 0, n_own = 0, nb;
+    size_t i, j, n_classes, n_sources_total = 0, n_skews_total = 0, n_off = 0, n_ints = 0,
+           n_own = 0, nb;
     uint32_t at;
     const unsigned char *magic = take(r, sizeof system_magic);
     const unsigned char *after_counts;
@@ -1178,6 +1239,13 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
             take(r, 12);
         } else if (tag == MOFMU_STEP_REPEAT) {
             take(r, 8);
+        } else if (tag == MOFMU_STEP_FUSE) {
+            uint32_t n = read_u32(r);
+            if (!fits(r, n, 4)) {
+                break;
+            }
+            take(r, 4 * (size_t)n);
+            n_skews_total += n;
         } else if (tag == MOFMU_STEP_COPY) {
             uint32_t n;
             take(r, 20);
@@ -1199,12 +1267,17 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
     sys->source_offset = (uint32_t *)allocate(n_sources_total, sizeof(uint32_t));
     sys->source_stride = (int32_t *)allocate(n_sources_total, sizeof(int32_t));
     sys->source_negative = (unsigned char *)allocate(n_sources_total, 1);
+    sys->fuse_skew = (uint32_t *)allocate(n_skews_total, sizeof(uint32_t));
     if (sys->source_offset == NULL || sys->source_stride == NULL ||
-        sys->source_negative == NULL) {
+        sys->source_negative == NULL || sys->fuse_skew == NULL) {
         return "out of memory";
     }
     {
         const char *problem = parse_schedule(sys, r);
+        if (problem != NULL) {
+            return problem;
+        }
+        problem = plan_fused_loops(sys);
         if (problem != NULL) {
             return problem;
         }
@@ -1317,12 +1390,13 @@ static void copy_step(const mofmu_system *sys, const mofmu_step *st, ptrdiff_t r
 
 /* A copy of one scalar from one source, over every round of its repeat:
  * the common connection of an array of components, as a strided loop. */
-static void copy_rounds_1(const mofmu_system *sys, const mofmu_step *st, size_t count, double *R)
+static void copy_rounds_1(const mofmu_system *sys, const mofmu_step *st, ptrdiff_t first,
+                          size_t count, double *R)
 {
     size_t src = st->first_source;
-    const double *from = R + sys->source_offset[src];
-    double *to = R + st->target;
     ptrdiff_t a = sys->source_stride[src], b = st->stride, r;
+    const double *from = R + sys->source_offset[src] + first * a;
+    double *to = R + st->target + first * b;
     double c = sys->source_negative[src] ? -st->coefficient : st->coefficient;
     if (c == 1.0) {
         for (r = 0; r < (ptrdiff_t)count; r++) {
@@ -1338,12 +1412,14 @@ static void copy_rounds_1(const mofmu_system *sys, const mofmu_step *st, size_t 
 
 /* A copy of one scalar from two sources, over every round of its repeat
  * (a flow balance of an array of components), as copy_step computes it. */
-static void copy_rounds_2(const mofmu_system *sys, const mofmu_step *st, size_t count, double *R)
+static void copy_rounds_2(const mofmu_system *sys, const mofmu_step *st, ptrdiff_t first,
+                          size_t count, double *R)
 {
     size_t src = st->first_source;
-    const double *f0 = R + sys->source_offset[src], *f1 = R + sys->source_offset[src + 1];
-    double *to = R + st->target;
     ptrdiff_t a0 = sys->source_stride[src], a1 = sys->source_stride[src + 1], b = st->stride, r;
+    const double *f0 = R + sys->source_offset[src] + first * a0;
+    const double *f1 = R + sys->source_offset[src + 1] + first * a1;
+    double *to = R + st->target + first * b;
     int n0 = sys->source_negative[src], n1 = sys->source_negative[src + 1];
     double c = st->coefficient;
     for (r = 0; r < (ptrdiff_t)count; r++) {
@@ -1354,16 +1430,17 @@ static void copy_rounds_2(const mofmu_system *sys, const mofmu_step *st, size_t 
     }
 }
 
-/* A scalar copy over every round of its repeat, as one loop. */
-static void copy_rounds(const mofmu_system *sys, const mofmu_step *st, size_t count, double *R)
+/* A copy over `count` rounds of its repeat from round `first`, as one loop. */
+static void copy_rounds(const mofmu_system *sys, const mofmu_step *st, size_t first,
+                        size_t count, double *R)
 {
     size_t r;
     if (st->len == 1 && st->n_sources == 1) {
-        copy_rounds_1(sys, st, count, R);
+        copy_rounds_1(sys, st, (ptrdiff_t)first, count, R);
     } else if (st->len == 1 && st->n_sources == 2) {
-        copy_rounds_2(sys, st, count, R);
+        copy_rounds_2(sys, st, (ptrdiff_t)first, count, R);
     } else {
-        for (r = 0; r < count; r++) {
+        for (r = first; r < first + count; r++) {
             copy_step(sys, st, (ptrdiff_t)r, R);
         }
     }
@@ -1389,24 +1466,25 @@ static void run_steps(const mofmu_system *sys, const mofmu_step *st, size_t n, p
     }
 }
 
-/* A repeat: its body `count` times. A block alone runs through its batched
- * entry when plan_repeats found one, a copy alone or a body of commuting
- * copies as one loop per copy; any other body round by round. */
-static void run_repeat(const mofmu_system *sys, const mofmu_step *rep, double *R, double *dR,
-                       mofmu_ctx *ctx)
+/* Rounds [first, first + count) of a repeat. A block alone runs through
+ * its batched entry when plan_repeats found one, a copy alone or a body of
+ * commuting copies as one loop per copy; any other body round by round. */
+static void run_repeat_rounds(const mofmu_system *sys, const mofmu_step *rep, size_t first,
+                              size_t count, double *R, double *dR, mofmu_ctx *ctx)
 {
     const mofmu_step *st = rep + 1;
-    size_t r, count = rep->count;
+    size_t r;
     if (rep->body == 1 && st->fn_n != NULL) {
+        const mofmu_inst *in0 = st->inst + (ptrdiff_t)first * st->stride;
         if (dR == NULL) {
-            st->fn_n(R, st->inst, count, st->stride, st->real_stride, ctx);
+            st->fn_n(R, in0, count, st->stride, st->real_stride, ctx);
         } else {
-            st->tangent_n(R, dR, st->inst, count, st->stride, st->real_stride, ctx);
+            st->tangent_n(R, dR, in0, count, st->stride, st->real_stride, ctx);
         }
         return;
     }
     if (rep->body == 1 && st->tag == MOFMU_STEP_BLOCK) {
-        const mofmu_inst *in = st->inst;
+        const mofmu_inst *in = st->inst + (ptrdiff_t)first * st->stride;
         ptrdiff_t stride = st->stride;
         if (dR == NULL) {
             for (r = 0; r < count; r++, in += stride) {
@@ -1421,12 +1499,57 @@ static void run_repeat(const mofmu_system *sys, const mofmu_step *rep, double *R
     }
     if (rep->body == 1 || rep->by_step) {
         for (r = 0; r < rep->body; r++) {
-            copy_rounds(sys, st + r, count, dR == NULL ? R : dR);
+            copy_rounds(sys, st + r, first, count, dR == NULL ? R : dR);
         }
         return;
     }
-    for (r = 0; r < count; r++) {
+    for (r = first; r < first + count; r++) {
         run_steps(sys, st, rep->body, (ptrdiff_t)r, R, dR, ctx);
+    }
+}
+
+/* A repeat: its body `count` times. */
+static void run_repeat(const mofmu_system *sys, const mofmu_step *rep, double *R, double *dR,
+                       mofmu_ctx *ctx)
+{
+    run_repeat_rounds(sys, rep, 0, rep->count, R, dR, ctx);
+}
+
+/* Rounds of a fused loop run together: the variables of this many
+ * elements of an array of components (a dozen reals each in a chain of
+ * conductors and capacitors) stay in the first-level cache from the first
+ * unit of the loop to the last. */
+#ifndef FUSE_TILE
+#define FUSE_TILE 128
+#endif
+
+/* A fused loop (MOFMU_STEP_FUSE): tile by tile, each unit's rounds that
+ * fall in the tile, unit after unit. */
+static void run_fused(const mofmu_system *sys, const mofmu_step *fuse, double *R, double *dR,
+                      mofmu_ctx *ctx)
+{
+    const uint32_t *skew = sys->fuse_skew + fuse->first_source;
+    size_t t0, u;
+    for (t0 = 0; t0 < fuse->len; t0 += FUSE_TILE) {
+        const mofmu_step *st = fuse + 1;
+        for (u = 0; u < fuse->count; u++) {
+            size_t s = skew[u], count = st->tag == MOFMU_STEP_REPEAT ? st->count : 1;
+            size_t lo = t0 > s ? t0 - s : 0, hi = t0 + FUSE_TILE > s ? t0 + FUSE_TILE - s : 0;
+            if (hi > count) {
+                hi = count;
+            }
+            if (st->tag == MOFMU_STEP_REPEAT) {
+                if (lo < hi) {
+                    run_repeat_rounds(sys, st, lo, hi - lo, R, dR, ctx);
+                }
+                st += 1 + st->body;
+            } else {
+                if (lo < hi) {
+                    run_steps(sys, st, 1, 0, R, dR, ctx);
+                }
+                st++;
+            }
+        }
     }
 }
 
@@ -1439,7 +1562,10 @@ static void run_schedule_or_tangent(const mofmu_system *sys, double *R, double *
 {
     const mofmu_step *st = sys->steps, *end = sys->steps + sys->n_steps;
     while (st < end) {
-        if (st->tag == MOFMU_STEP_REPEAT) {
+        if (st->tag == MOFMU_STEP_FUSE) {
+            run_fused(sys, st, R, dR, ctx);
+            st += 1 + st->body;
+        } else if (st->tag == MOFMU_STEP_REPEAT) {
             run_repeat(sys, st, R, dR, ctx);
             st += 1 + st->body;
         } else if (st->tag == MOFMU_STEP_TIME) {
@@ -1775,6 +1901,9 @@ static int derivatives_direct(const mofmu_system *sys, long at)
     }
     for (i = 0; i < sys->n_steps; i++) {
         const mofmu_step *st = &sys->steps[i];
+        if (st->tag == MOFMU_STEP_FUSE) {
+            continue;
+        }
         if (st->tag == MOFMU_STEP_REPEAT) {
             count = st->count;
             body_left = st->body;

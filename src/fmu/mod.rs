@@ -6,6 +6,7 @@ pub mod expose;
 pub mod files;
 pub mod fmi3;
 pub mod fmi_rules;
+pub mod fusion;
 pub mod model_description;
 pub mod sources;
 pub mod system;

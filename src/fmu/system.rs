@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use super::fusion::{fuse, Accesses};
 use super::system_image::{
     roll_up, u32_of, BalanceRecord, ClassRecord, InstanceRecord, RealRecord, Source, StepRecord,
     SystemImage, NOT_IN_R,
@@ -203,6 +204,7 @@ pub fn image(
         }
     }));
     let steps = roll_up(steps, &|i| u32_of(sys.instances[i as usize].class));
+    let steps = fuse(steps, &model_accesses(sys));
     SystemImage {
         model_identifier: model_identifier.to_string(),
         classes: class_records(sys, kernels),
@@ -239,6 +241,43 @@ pub fn image(
             })
             .collect(),
         jacobian: pattern,
+    }
+}
+
+/// What [`fuse`] needs of the model: the variable of every real (its first
+/// element: the instances' variables and derivatives laid out as arrays),
+/// and what each block of each instance reads and writes, as the schedule
+/// orders them (`crate::schedule::schedule`).
+fn model_accesses(sys: &System) -> Accesses<'_> {
+    let mut base: Vec<u32> = (0..sys.reals.len()).map(u32_of).collect();
+    for inst in &sys.instances {
+        for (vi, &len) in inst.var_len.iter().enumerate() {
+            if len < 2 {
+                continue;
+            }
+            for start in [inst.var_offset[vi], inst.der_offset[vi]]
+                .into_iter()
+                .flatten()
+            {
+                for e in 0..len {
+                    base[start + e] = u32_of(start);
+                }
+            }
+        }
+    }
+    let block = move |instance: u32, block: u32, f: &mut dyn FnMut(usize, bool)| {
+        let inst = &sys.instances[instance as usize];
+        let b = &sys.classes[inst.class].causalized.causal.blocks[block as usize];
+        for &s in &b.reads {
+            f(inst.slot_offsets[s], false);
+        }
+        for &s in &b.writes {
+            f(inst.slot_offsets[s], true);
+        }
+    };
+    Accesses {
+        base,
+        block: Box::new(block),
     }
 }
 

@@ -25,6 +25,7 @@
 //!         | { u8 2  u32 target  i32 stride  u32 len  f64 coefficient
 //!             u32 n_sources  n_sources × { u32 offset  i32 stride  u8 negative } }  copy
 //!         | { u8 3  u32 count  u32 body }                         repeat
+//!         | { u8 4  u32 units  u32 skew[units] }                  fused loop
 //! u32 balance_vr[n_balances]  u32 residual_vr[n_balances]  str name[n_balances]
 //! n_states × { u32 count  u32 state[count] }    (count 0xFFFFFFFF: every state)
 //! u64 FNV-1a of every byte before it
@@ -34,14 +35,18 @@
 //! `body` steps after it `count` times, in order, the `r`-th time (from 0)
 //! with every instance and offset of its body advanced by `r` times its
 //! stride; outside a repeat, strides are 0. It is how a schedule over
-//! arrays of components stays small (see [`roll_up`]). The per-class
+//! arrays of components stays small (see [`roll_up`]). A fused loop runs
+//! the `units` units after it (a repeat with its body, or one block or
+//! copy) as one loop over rounds, unit `u`'s round `r` in the loop's round
+//! `r + skew[u]`, the units of one round in order (see
+//! [`super::fusion`]). The per-class
 //! lengths are those the compiled kernels expect; the runtime refuses a file
 //! whose classes differ from its own.
 
 /// Identifies the file; the runtime refuses anything else.
 pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
 /// Bumped on any change of the layout.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// An Integer or Boolean parameter's entry in `integer_real`/`boolean_real`.
 pub const NOT_IN_R: u32 = u32::MAX;
 /// A row of the state Jacobian's pattern that depends on every state.
@@ -108,6 +113,10 @@ pub enum StepRecord {
     },
     /// The next `body` steps, run `count` times.
     Repeat { count: u32, body: u32 },
+    /// The next `skews.len()` units (a repeat with its body, or one block
+    /// or copy) run as one loop over rounds, unit `u`'s round `r` in the
+    /// loop's round `r + skews[u]` (see [`super::fusion`]).
+    Fuse { skews: Vec<u32> },
 }
 
 /// The longest body a repeat is looked for with: an element of a component
@@ -166,7 +175,7 @@ fn offsets(step: &StepRecord) -> impl Iterator<Item = i64> + '_ {
         StepRecord::Copy {
             target, sources, ..
         } => (*target, sources),
-        StepRecord::Time { .. } | StepRecord::Repeat { .. } => {
+        StepRecord::Time { .. } | StepRecord::Repeat { .. } | StepRecord::Fuse { .. } => {
             unreachable!("only blocks and copies repeat")
         }
     };
@@ -396,6 +405,7 @@ impl SystemImage {
             .iter()
             .map(|s| match s {
                 StepRecord::Copy { sources, .. } => 25 + 9 * sources.len(),
+                StepRecord::Fuse { skews } => 5 + 4 * skews.len(),
                 _ => 13,
             })
             .sum();
@@ -538,6 +548,13 @@ impl SystemImage {
                     w.u8(3);
                     w.u32(*count);
                     w.u32(*body);
+                }
+                StepRecord::Fuse { skews } => {
+                    w.u8(4);
+                    w.len(skews.len());
+                    for &s in skews {
+                        w.u32(s);
+                    }
                 }
             }
         }

@@ -1008,7 +1008,9 @@ fn a_component_array_ships_the_same_library_at_every_size() {
 
 /// The chain's right-hand side as the runtime runs it for an array of
 /// components (each array's block through the kernel's batched entry, the
-/// `for` loops' connection copies as strided loops) against the textbook
+/// `for` loops' connection copies as strided loops, all of them in one
+/// fused loop whose 300 rounds span three tiles, so that the flow balances
+/// skewed by one element meet the tiles' edges) against the textbook
 /// equations of n conductors (Q_i = G (T_{i-1} - T_i), T_0 the source's
 /// 400 K) and capacitors (C der(T_i) = Q_i - Q_{i+1}, Q_{n+1} = 0), at
 /// distinct temperatures: bit for bit, since both compute the same
@@ -1023,7 +1025,7 @@ fn an_array_of_components_runs_its_batched_blocks_as_the_equations_say() {
         "test_data/language/Acc4.mo",
     ]);
     let dir = tempfile::tempdir().expect("temporary directory");
-    let n = 37;
+    let n = 300;
     let path = dir.path().join("chain.fmu");
     package(
         &export(&lib, "Acc4.Chain", &[set("n", n as f64)]),
@@ -1123,6 +1125,19 @@ fn repeats_are_checked_when_loaded(chain10: &Path) {
     std::fs::write(&path, with_count(repeats[1], 0)).expect("writes");
     let log = refusal(&fmu);
     assert!(log.contains("has no rounds"), "{log}");
+    // The fused loop of the chain's ten units: a skew that takes it past
+    // 32 bits of rounds is refused.
+    let mut fused = vec![4u8];
+    fused.extend_from_slice(&10u32.to_le_bytes());
+    let at = (0..good.len() - fused.len())
+        .find(|&i| good[i..i + fused.len()] == fused[..])
+        .expect("the chain's units are fused");
+    std::fs::write(&path, with_count(at + 4, u32::MAX)).expect("writes");
+    let log = refusal(&fmu);
+    assert!(
+        log.contains("a fused loop of the schedule has too many rounds"),
+        "{log}"
+    );
     std::fs::write(&path, &good).expect("writes");
     fmu.instantiate("restored", false)
         .expect("instantiates again");
