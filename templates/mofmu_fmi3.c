@@ -15,7 +15,9 @@
  * index in R, Int32 and Enumeration (Int64) variables are
  * MOFMU_FMI3_INTEGER_BASE + index, Booleans MOFMU_FMI3_BOOLEAN_BASE +
  * index, and the event indicators are one Float64 array at
- * MOFMU_FMI3_INDICATORS (the bases are repeated in src/fmu/fmi3.rs).
+ * MOFMU_FMI3_INDICATORS (the bases are repeated in src/fmu/fmi3.rs). A
+ * one-dimensional Real array of the description (resources/mofmu_fmi3.bin)
+ * is named by its first element's index and stands for all its elements.
  *
  * Not offered: configuration mode (no structural parameters yet), adjoint
  * derivatives, clocks and scheduled execution, event mode in
