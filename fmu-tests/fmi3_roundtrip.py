@@ -43,11 +43,37 @@ def simulate(fmu: Path, case: rt.Case, fmi_type: str) -> rt.Trajectory:
         options.update(solver=rt.FMPY_SOLVER, output_interval=case.output_interval)
     else:
         options.update(output_interval=case.cs_step)
+    # An FMI 3 description declares a Real array as one variable: the
+    # element `rod.T[3]` is read as element 3 of `rod.T`.
+    where = variables_in(fmu, case.variables)
+    options["output"] = sorted({array for array, _ in where.values()})
     result = simulate_fmu(str(fmu), **options)
-    return rt.Trajectory(
-        np.asarray(result["time"], dtype=float),
-        {name: np.asarray(result[name], dtype=float) for name in case.variables},
-    )
+    signals = {}
+    for name, (array, index) in where.items():
+        column = np.asarray(result[array], dtype=float)
+        signals[name] = column if index is None else column[:, index]
+    return rt.Trajectory(np.asarray(result["time"], dtype=float), signals)
+
+
+def variables_in(fmu: Path, names: list[str]) -> dict[str, tuple[str, int | None]]:
+    """Each name's variable in the FMU's description and, for an element of
+    an array variable (`x[k]`, `der(x[k])`), its 0-based index there."""
+    from fmpy import read_model_description
+
+    declared = {v.name: v for v in read_model_description(str(fmu)).modelVariables}
+    where = {}
+    for name in names:
+        if name in declared:
+            where[name] = (name, None)
+            continue
+        der = name.startswith("der(") and name.endswith(")")
+        body = name[4:-1] if der else name
+        base, _, index = body.rpartition("[")
+        array = f"der({base})" if der else base
+        if not (index.endswith("]") and index[:-1].isdigit() and array in declared):
+            raise KeyError(f"{name} is neither a variable nor an element of an array of {fmu}")
+        where[name] = (array, int(index[:-1]) - 1)
+    return where
 
 
 def run_case(case: rt.Case, mofmu: Path, out: Path, report: rt.Report, cs: bool) -> None:

@@ -557,10 +557,17 @@ fn unit_diagnostics_below(db: &ClassDb, id: ClassId) -> Vec<Diagnostic> {
 }
 
 impl ExportOutput {
-    /// The model description as text (the FMU's is written straight into
-    /// the archive from the table).
+    /// The model description as text, in the FMI version of the export
+    /// (the FMU's is written straight into the archive from the table).
     pub fn model_description(&self) -> String {
-        model_description_text(&self.table)
+        match self.fmi_version {
+            FmiVersion::Fmi2 => model_description_text(&self.table),
+            FmiVersion::Fmi3 => {
+                let bytes = crate::fmu::fmi3::write_model_description(&self.table, Vec::new())
+                    .expect("writing into memory");
+                String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8")
+            }
+        }
     }
 
     /// The build of the exported model (`crate::package::build_fmu` builds

@@ -15,7 +15,9 @@
  * index in R, Int32 and Enumeration (Int64) variables are
  * MOFMU_FMI3_INTEGER_BASE + index, Booleans MOFMU_FMI3_BOOLEAN_BASE +
  * index, and the event indicators are one Float64 array at
- * MOFMU_FMI3_INDICATORS (the bases are repeated in src/fmu/fmi3.rs).
+ * MOFMU_FMI3_INDICATORS (the bases are repeated in src/fmu/fmi3.rs). A
+ * one-dimensional Real array of the description (resources/mofmu_fmi3.bin)
+ * is named by its first element's index and stands for all its elements.
  *
  * Not offered: configuration mode (no structural parameters yet), adjoint
  * derivatives, clocks and scheduled execution, event mode in
@@ -29,11 +31,22 @@
 #define MOFMU_FMI3_BOOLEAN_BASE 0x60000000u
 #define MOFMU_FMI3_INDICATORS 0x7fffff00u
 
-/* The importer's FMI 3 logger, behind the runtime's FMI 2 logger (which
- * the instance calls with the constant format "%s"). */
+#define MOFMU_FMI3_FILE "mofmu_fmi3.bin"
+
+/* What an FMI 3 instance keeps beside the runtime's instance, reached as
+ * the instance's logger environment: the importer's FMI 3 logger, behind
+ * the runtime's FMI 2 logger (which the instance calls with the constant
+ * format "%s"), and the Float64 arrays of the description. */
 typedef struct {
     fmi3LogMessageCallback log;
     fmi3InstanceEnvironment environment;
+    /* The arrays (resources/mofmu_fmi3.bin, written from the grouping that
+     * wrote the description): each one's value reference, the index in R of
+     * its first element, and its number of elements, by ascending value
+     * reference. Every other Float64 value reference is a scalar. */
+    uint32_t *array_vr;
+    uint32_t *array_len;
+    size_t n_arrays;
 } Fmi3Logger;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -55,6 +68,145 @@ static void fmi3_logger(fmi2ComponentEnvironment environment, fmi2String instanc
     logger->log(logger->environment, (fmi3Status)status, category, text);
 }
 
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Reads resources/mofmu_fmi3.bin (layout in src/fmu/fmi3_arrays.rs) into
+ * `d`; NULL, or why it cannot be used. Every array must lie inside R, in
+ * ascending order without overlapping the next. */
+static const char *load_arrays(Fmi3Logger *d, const char *location, size_t n_reals,
+                               char *error, size_t error_size)
+{
+    char *path = system_file_path(location, error, error_size);
+    char *slash;
+    unsigned char *bytes;
+    const char *problem = NULL;
+    size_t size = 0, i, count;
+    uint64_t sum = 0;
+    if (path == NULL) {
+        return error;
+    }
+    /* The FMI 3 file's name is shorter than the system file's. */
+    slash = strrchr(path, '/');
+    memcpy(slash + 1, MOFMU_FMI3_FILE, sizeof MOFMU_FMI3_FILE);
+    bytes = read_whole_file(path, &size, error, error_size);
+    free(path);
+    if (bytes == NULL) {
+        return error;
+    }
+    if (size < 24 || memcmp(bytes, "MOFMUFM3", 8) != 0) {
+        problem = "resources/" MOFMU_FMI3_FILE " is not a mofmu FMI 3 resource";
+    } else {
+        for (i = 0; i < 8; i++) {
+            sum |= (uint64_t)bytes[size - 8 + i] << (8 * i);
+        }
+        count = le32(bytes + 12);
+        if (sum != fnv1a(bytes, size - 8)) {
+            problem = "resources/" MOFMU_FMI3_FILE ": its checksum does not match";
+        } else if (le32(bytes + 8) != 1) {
+            problem = "resources/" MOFMU_FMI3_FILE " has an unknown version";
+        } else if (count != (size - 24) / 8 || (size - 24) % 8 != 0) {
+            problem = "resources/" MOFMU_FMI3_FILE " has the wrong length";
+        }
+    }
+    if (problem == NULL) {
+        d->n_arrays = le32(bytes + 12);
+        d->array_vr = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_vr);
+        d->array_len = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_len);
+        if (d->array_vr == NULL || d->array_len == NULL) {
+            problem = "out of memory";
+        }
+        for (i = 0; problem == NULL && i < d->n_arrays; i++) {
+            d->array_vr[i] = le32(bytes + 16 + 8 * i);
+            d->array_len[i] = le32(bytes + 20 + 8 * i);
+            if (d->array_len[i] == 0 || d->array_vr[i] >= n_reals ||
+                d->array_len[i] > n_reals - d->array_vr[i] ||
+                (i > 0 && d->array_vr[i] < d->array_vr[i - 1] + d->array_len[i - 1])) {
+                problem = "resources/" MOFMU_FMI3_FILE " names an array outside the model";
+            }
+        }
+    }
+    free(bytes);
+    return problem;
+}
+
+/* The number of elements value reference `vr` stands for: an array's
+ * length, 1 for a scalar, 0 for an array's element other than its first
+ * (not a variable of the FMI 3 description). */
+static size_t vr_length(const Fmi3Logger *d, uint32_t vr)
+{
+    size_t lo = 0, hi = d->n_arrays;
+    /* The last array that starts at or before vr. */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->array_vr[mid] <= vr) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo == 0 || vr >= d->array_vr[lo - 1] + d->array_len[lo - 1]) {
+        return 1;
+    }
+    return vr == d->array_vr[lo - 1] ? d->array_len[lo - 1] : 0;
+}
+
+static const Fmi3Logger *fmi3_data(const Instance *inst)
+{
+    return (const Fmi3Logger *)inst->environment;
+}
+
+/* The number of Float64 values `vrs` stand for (arrays counted by their
+ * elements, the event indicators' array when `indicators` is nonzero), or
+ * (size_t)-1 with the reason logged when one is an array's inner element. */
+static size_t count_values(Instance *inst, const char *function, const fmi3ValueReference vrs[],
+                           size_t nvr, int indicators)
+{
+    const Fmi3Logger *d = fmi3_data(inst);
+    size_t i, n = 0;
+    for (i = 0; i < nvr; i++) {
+        size_t len;
+        if (indicators && vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0) {
+            n += inst->sys->n_event_indicators;
+            continue;
+        }
+        len = vr_length(d, vrs[i]);
+        if (len == 0) {
+            log_error(inst,
+                      "%s: value reference %u is an element of an array, not a variable; "
+                      "FMI 3 names an array by its own value reference",
+                      function, (unsigned)vrs[i]);
+            return (size_t)-1;
+        }
+        n += len;
+    }
+    return n;
+}
+
+/* The runtime's value references of the Float64 variables `vrs` (none the
+ * indicators' array), each array's elements in order: `n` of them, as
+ * count_values gave. NULL with the reason logged when memory runs out. */
+static fmi2ValueReference *expand_reals(Instance *inst, const char *function,
+                                        const fmi3ValueReference vrs[], size_t nvr, size_t n)
+{
+    const Fmi3Logger *d = fmi3_data(inst);
+    fmi2ValueReference *out = (fmi2ValueReference *)allocate(n, sizeof *out);
+    size_t i, at = 0;
+    if (out == NULL) {
+        log_error(inst, "%s: out of memory", function);
+        return NULL;
+    }
+    for (i = 0; i < nvr; i++) {
+        size_t k, len = vr_length(d, vrs[i]);
+        for (k = 0; k < len && at < n; k++) {
+            out[at++] = vrs[i] + (fmi2ValueReference)k;
+        }
+    }
+    return out;
+}
+
 static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
                                  fmi3String instantiationToken, fmi3String resourcePath,
                                  fmi3Boolean loggingOn, fmi3InstanceEnvironment environment,
@@ -74,6 +226,21 @@ static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
     }
     if (c == NULL) {
         free(logger);
+        return NULL;
+    }
+    {
+        char error[600];
+        const char *problem = load_arrays(logger, resourcePath, as_instance(c)->sys->n_reals,
+                                          error, sizeof error);
+        if (problem != NULL) {
+            log_error(as_instance(c), "fmi3Instantiate: cannot load the arrays of the model: %s",
+                      problem);
+            fmi2FreeInstance(c);
+            free(logger->array_vr);
+            free(logger->array_len);
+            free(logger);
+            return NULL;
+        }
     }
     return c;
 }
@@ -156,6 +323,8 @@ MOFMU_EXPORT void fmi3FreeInstance(fmi3Instance instance)
     }
     logger = inst->environment;
     fmi2FreeInstance(instance);
+    free(((Fmi3Logger *)logger)->array_vr);
+    free(((Fmi3Logger *)logger)->array_len);
     free(logger);
 }
 
@@ -259,49 +428,124 @@ static int bad_call(Instance *inst, const char *function, const void *vrs, size_
            null_array(inst, function, "values", values, nvr);
 }
 
-/* Float64: R by index, and the event indicators as one array. */
+/* Float64: R by index (an array by its first element's, standing for all
+ * its elements), and the event indicators as one array. */
 MOFMU_EXPORT fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[],
                                        size_t nvr, fmi3Float64 values[], size_t nValues)
 {
     Instance *inst = as_instance(instance);
-    size_t i, at = 0, wanted = 0;
+    size_t i, at = 0, n_reals = 0, wanted;
     int indicators = 0;
+    fmi2ValueReference *refs;
+    double *reals;
+    double *found = NULL;
     fmi2Status s = fmi2OK;
     if (inst == NULL || null_array(inst, "fmi3GetFloat64", "valueReferences", vrs, nvr) ||
         null_array(inst, "fmi3GetFloat64", "values", values, nValues)) {
         return fmi3Error;
     }
-    for (i = 0; i < nvr; i++) {
-        int indicator = vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0;
-        indicators |= indicator;
-        wanted += indicator ? inst->sys->n_event_indicators : 1;
+    wanted = count_values(inst, "fmi3GetFloat64", vrs, nvr, 1);
+    if (wanted == (size_t)-1) {
+        return fmi3Error;
     }
     if (wanted != nValues) {
-        return refuse3(instance, "fmi3GetFloat64",
-                       "the number of values does not match the value references");
+        return (fmi3Status)log_error(inst,
+                                     "fmi3GetFloat64: the value references stand for %zu "
+                                     "values, not %zu",
+                                     wanted, nValues);
     }
-    if (!indicators) {
-        return (fmi3Status)fmi2GetReal(instance, vrs, nvr, values);
-    }
-    for (i = 0; i < nvr && s <= fmi2Warning; i++) {
-        if (vrs[i] == MOFMU_FMI3_INDICATORS) {
-            s = fmi2GetEventIndicators(instance, values + at, inst->sys->n_event_indicators);
-            at += inst->sys->n_event_indicators;
-        } else {
-            s = fmi2GetReal(instance, vrs + i, 1, values + at);
-            at++;
+    if (wanted == nvr) {
+        /* Scalars only (one indicator is the indicators' array of one). */
+        for (i = 0; i < nvr; i++) {
+            indicators |= vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0;
+        }
+        if (!indicators) {
+            return (fmi3Status)fmi2GetReal(instance, vrs, nvr, values);
         }
     }
+    /* The Reals in one fmi2GetReal (one evaluation), then each value put in
+     * its place. */
+    for (i = 0; i < nvr; i++) {
+        if (vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0) {
+            indicators = 1;
+        } else {
+            n_reals += vr_length(fmi3_data(inst), vrs[i]);
+        }
+    }
+    refs = (fmi2ValueReference *)allocate(n_reals, sizeof *refs);
+    reals = (double *)allocate(n_reals, sizeof *reals);
+    if (refs == NULL || reals == NULL) {
+        free(refs);
+        free(reals);
+        return (fmi3Status)log_error(inst, "fmi3GetFloat64: out of memory");
+    }
+    for (i = 0; i < nvr; i++) {
+        if (!(vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0)) {
+            size_t k, len = vr_length(fmi3_data(inst), vrs[i]);
+            for (k = 0; k < len; k++) {
+                refs[at++] = vrs[i] + (fmi2ValueReference)k;
+            }
+        }
+    }
+    s = fmi2GetReal(instance, refs, n_reals, reals);
+    if (s <= fmi2Warning && indicators) {
+        found = (double *)allocate(inst->sys->n_event_indicators, sizeof *found);
+        s = found == NULL ? log_error(inst, "fmi3GetFloat64: out of memory")
+                          : fmi2GetEventIndicators(instance, found,
+                                                   inst->sys->n_event_indicators);
+    }
+    if (s <= fmi2Warning) {
+        size_t from = 0;
+        at = 0;
+        for (i = 0; i < nvr; i++) {
+            if (vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0) {
+                memcpy(values + at, found, inst->sys->n_event_indicators * sizeof *found);
+                at += inst->sys->n_event_indicators;
+            } else {
+                size_t len = vr_length(fmi3_data(inst), vrs[i]);
+                memcpy(values + at, reals + from, len * sizeof *reals);
+                at += len;
+                from += len;
+            }
+        }
+    }
+    free(found);
+    free(refs);
+    free(reals);
     return (fmi3Status)s;
 }
 
 MOFMU_EXPORT fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[],
                                        size_t nvr, const fmi3Float64 values[], size_t nValues)
 {
-    if (not_scalar(instance, "fmi3SetFloat64", nvr, nValues)) {
+    Instance *inst = as_instance(instance);
+    fmi2ValueReference *refs;
+    fmi2Status s;
+    size_t n;
+    if (inst == NULL || null_array(inst, "fmi3SetFloat64", "valueReferences", vrs, nvr) ||
+        null_array(inst, "fmi3SetFloat64", "values", values, nValues)) {
         return fmi3Error;
     }
-    return (fmi3Status)fmi2SetReal(instance, vrs, nvr, values);
+    n = count_values(inst, "fmi3SetFloat64", vrs, nvr, 0);
+    if (n == (size_t)-1) {
+        return fmi3Error;
+    }
+    if (n != nValues) {
+        return (fmi3Status)log_error(inst,
+                                     "fmi3SetFloat64: the value references stand for %zu "
+                                     "values, not %zu",
+                                     n, nValues);
+    }
+    if (n == nvr) {
+        return (fmi3Status)fmi2SetReal(instance, vrs, nvr, values);
+    }
+    refs = expand_reals(inst, "fmi3SetFloat64", vrs, nvr, n);
+    if (refs == NULL) {
+        return fmi3Error;
+    }
+    s = fmi2SetReal(instance, refs, n, values);
+    free(refs);
+    return (fmi3Status)s;
 }
 
 /* Integers (Int32, and Int64 for enumerations) through fmi2GetInteger. */
@@ -767,12 +1011,43 @@ MOFMU_EXPORT fmi3Status fmi3GetDirectionalDerivative(
     const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
     fmi3Float64 sensitivity[], size_t nSensitivity)
 {
-    if (nSeed != nKnowns || nSensitivity != nUnknowns) {
-        return refuse3(instance, "fmi3GetDirectionalDerivative",
-                       "nSeed must equal nKnowns and nSensitivity nUnknowns (scalar variables)");
+    Instance *inst = as_instance(instance);
+    fmi2ValueReference *u, *k;
+    fmi2Status s;
+    size_t nu, nk;
+    if (inst == NULL ||
+        null_array(inst, "fmi3GetDirectionalDerivative", "unknowns", unknowns, nUnknowns) ||
+        null_array(inst, "fmi3GetDirectionalDerivative", "knowns", knowns, nKnowns)) {
+        return fmi3Error;
     }
-    return (fmi3Status)fmi2GetDirectionalDerivative(instance, unknowns, nUnknowns, knowns,
-                                                    nKnowns, seed, sensitivity);
+    /* Arrays stand for their elements: nSeed and nSensitivity count them. */
+    nu = count_values(inst, "fmi3GetDirectionalDerivative", unknowns, nUnknowns, 0);
+    nk = nu == (size_t)-1 ? nu
+                          : count_values(inst, "fmi3GetDirectionalDerivative", knowns, nKnowns, 0);
+    if (nu == (size_t)-1 || nk == (size_t)-1) {
+        return fmi3Error;
+    }
+    if (nSeed != nk || nSensitivity != nu) {
+        return (fmi3Status)log_error(
+            inst,
+            "fmi3GetDirectionalDerivative: the knowns stand for %zu values and the unknowns "
+            "for %zu; nSeed is %zu and nSensitivity %zu",
+            nk, nu, nSeed, nSensitivity);
+    }
+    if (nu == nUnknowns && nk == nKnowns) {
+        return (fmi3Status)fmi2GetDirectionalDerivative(instance, unknowns, nUnknowns, knowns,
+                                                        nKnowns, seed, sensitivity);
+    }
+    u = expand_reals(inst, "fmi3GetDirectionalDerivative", unknowns, nUnknowns, nu);
+    k = u == NULL ? NULL : expand_reals(inst, "fmi3GetDirectionalDerivative", knowns, nKnowns, nk);
+    if (k == NULL) {
+        free(u);
+        return fmi3Error;
+    }
+    s = fmi2GetDirectionalDerivative(instance, u, nu, k, nk, seed, sensitivity);
+    free(u);
+    free(k);
+    return (fmi3Status)s;
 }
 
 MOFMU_EXPORT fmi3Status fmi3UpdateDiscreteStates(
@@ -908,20 +1183,38 @@ MOFMU_EXPORT fmi3Status fmi3GetOutputDerivatives(fmi3Instance instance,
     fmi2Integer *order;
     fmi2Status s;
     size_t i;
+    fmi2ValueReference *refs;
+    size_t n, at = 0;
     if (bad_call(inst, "fmi3GetOutputDerivatives", vrs, nvr, values) ||
-        null_array(inst, "fmi3GetOutputDerivatives", "orders", orders, nvr) ||
-        not_scalar(instance, "fmi3GetOutputDerivatives", nvr, nValues)) {
+        null_array(inst, "fmi3GetOutputDerivatives", "orders", orders, nvr)) {
         return fmi3Error;
     }
-    order = (fmi2Integer *)allocate(nvr, sizeof *order);
+    /* An array output stands for its elements, each of the array's order. */
+    n = count_values(inst, "fmi3GetOutputDerivatives", vrs, nvr, 0);
+    if (n == (size_t)-1) {
+        return fmi3Error;
+    }
+    if (n != nValues) {
+        return (fmi3Status)log_error(inst,
+                                     "fmi3GetOutputDerivatives: the value references stand "
+                                     "for %zu values, not %zu",
+                                     n, nValues);
+    }
+    refs = expand_reals(inst, "fmi3GetOutputDerivatives", vrs, nvr, n);
+    order = refs == NULL ? NULL : (fmi2Integer *)allocate(n, sizeof *order);
     if (order == NULL) {
+        free(refs);
         return (fmi3Status)log_error(inst, "fmi3GetOutputDerivatives: out of memory");
     }
     for (i = 0; i < nvr; i++) {
-        order[i] = orders[i];
+        size_t k, len = vr_length(fmi3_data(inst), vrs[i]);
+        for (k = 0; k < len; k++) {
+            order[at++] = orders[i];
+        }
     }
-    s = fmi2GetRealOutputDerivatives(instance, vrs, nvr, order, values);
+    s = fmi2GetRealOutputDerivatives(instance, refs, n, order, values);
     free(order);
+    free(refs);
     return (fmi3Status)s;
 }
 

@@ -146,6 +146,13 @@ pub fn model_spec_fmi3<'a>(
         system_c,
         system_resource,
     );
+    // The arrays the description declares, for the runtime's getters and
+    // setters (one grouping serves both, `super::fmi3_arrays`).
+    let arrays = super::fmi3_arrays::arrays(&table);
+    spec.resources.push((
+        super::fmi3_arrays::RESOURCE_NAME.into(),
+        super::fmi3_arrays::resource(&table, &arrays),
+    ));
     spec.model_description = ModelDescriptionSource::Fmi3Table(table);
     let runtime = &mut spec.sources[0];
     runtime.name = super::sources::FMI3_C.into();

@@ -14,12 +14,13 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use super::fmi3_arrays::{arrays, ArrayGroup, Arrays};
 use super::model_description::{
     causality_name, dependency_kind_name, enumeration_types, format_real, initial_name,
     variability_name, write_log_categories_and_experiment, write_unit_definitions, XmlOut,
     NO_ATTRS,
 };
-use super::table::{ModelTable, ModelVariable, VariableType};
+use super::table::{DependencyKind, ModelTable, ModelVariable, VariableType};
 
 /// FMI 3 value reference of Integer (and enumeration) `k`: `INTEGER_BASE + k`.
 pub const INTEGER_BASE: u32 = 0x4000_0000;
@@ -59,9 +60,17 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
     write_type_definitions(&mut xml, table);
     write_log_categories_and_experiment(&mut xml, table);
 
+    let arrays = arrays(table);
     xml.open("ModelVariables", NO_ATTRS);
-    for v in &table.variables {
-        write_variable(&mut xml, table, v);
+    for (i, v) in table.variables.iter().enumerate() {
+        match arrays.group_of(i) {
+            None => write_variable(&mut xml, table, &arrays, v, None),
+            Some(g) if arrays.groups[g].first == i => {
+                write_variable(&mut xml, table, &arrays, v, Some(&arrays.groups[g]))
+            }
+            // Declared with its array's first element.
+            Some(_) => {}
+        }
     }
     let indicators = indicators_name(table);
     if table.number_of_event_indicators > 0 {
@@ -85,7 +94,7 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
         xml.close("Float64");
     }
     xml.close("ModelVariables");
-    write_model_structure(&mut xml, table);
+    write_model_structure(&mut xml, table, &arrays);
     xml.close("fmiModelDescription");
     xml.finish()
 }
@@ -150,9 +159,20 @@ fn write_type_definitions<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
     xml.close("TypeDefinitions");
 }
 
-fn write_variable<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable, v: &ModelVariable) {
+/// One variable, or with `array` the whole array `v` is the first element
+/// of: its name, the start values as one list, and a `<Dimension>`.
+fn write_variable<W: Write>(
+    xml: &mut XmlOut<W>,
+    table: &ModelTable,
+    arrays: &Arrays,
+    v: &ModelVariable,
+    array: Option<&ArrayGroup>,
+) {
     let mut attrs: Vec<(&str, String)> = Vec::with_capacity(12);
-    attrs.push(("name", v.name.clone()));
+    attrs.push((
+        "name",
+        array.map_or_else(|| v.name.clone(), |a| a.name.clone()),
+    ));
     attrs.push(("valueReference", value_reference(v).to_string()));
     if let Some(d) = &v.description {
         attrs.push(("description", d.to_string()));
@@ -173,18 +193,16 @@ fn write_variable<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable, v: &ModelVa
                     attrs.push((name, value.to_string()));
                 }
             }
-            for (name, value) in [
-                ("min", v.min),
-                ("max", v.max),
-                ("nominal", v.nominal),
-                ("start", *start),
-            ] {
+            for (name, value) in [("min", v.min), ("max", v.max), ("nominal", v.nominal)] {
                 if let Some(value) = value {
                     attrs.push((name, format_real(value)));
                 }
             }
+            if let Some(start) = start {
+                attrs.push(("start", start_values(table, *start, array)));
+            }
             if let Some(state) = v.derivative_of {
-                let state = value_reference(&table.variables[state]);
+                let state = value_reference(&table.variables[arrays.representative(state)]);
                 attrs.push(("derivative", state.to_string()));
             }
             "Float64"
@@ -209,10 +227,34 @@ fn write_variable<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable, v: &ModelVa
             "Boolean"
         }
     };
-    xml.empty(element, &attrs);
+    match array {
+        None => xml.empty(element, &attrs),
+        Some(a) => {
+            xml.open(element, &attrs);
+            xml.empty("Dimension", &[("start", a.len.to_string())]);
+            xml.close(element);
+        }
+    }
 }
 
-fn write_model_structure<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
+/// The start attribute: one value, or an array's values in element order.
+fn start_values(table: &ModelTable, first: f64, array: Option<&ArrayGroup>) -> String {
+    let Some(a) = array else {
+        return format_real(first);
+    };
+    let mut text = String::new();
+    for v in &table.variables[a.first..a.first + a.len] {
+        if let VariableType::Real { start: Some(s) } = v.ty {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&format_real(s));
+        }
+    }
+    text
+}
+
+fn write_model_structure<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable, arrays: &Arrays) {
     xml.open("ModelStructure", NO_ATTRS);
     let (mut knowns, mut kinds) = (String::new(), String::new());
     for (element, indices, dependencies) in [
@@ -229,18 +271,25 @@ fn write_model_structure<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
         ),
     ] {
         for &i in indices {
+            // An array is listed once, by its first element, with what any
+            // of its elements depends on (arrays.rs keeps roles whole).
+            let elements = match arrays.group_of(i) {
+                None => i..i + 1,
+                Some(g) if arrays.groups[g].first == i => i..i + arrays.groups[g].len,
+                Some(_) => continue,
+            };
             let vr = value_reference(&table.variables[i]).to_string();
-            match dependencies.get(&i) {
+            match merged_dependencies(arrays, dependencies, elements) {
                 Some(d) => {
                     knowns.clear();
                     kinds.clear();
-                    for (j, (&k, kind)) in d.knowns.iter().zip(&d.kinds).enumerate() {
+                    for (j, (k, kind)) in d.into_iter().enumerate() {
                         if j > 0 {
                             knowns.push(' ');
                             kinds.push(' ');
                         }
                         let _ = write!(knowns, "{}", value_reference(&table.variables[k]));
-                        kinds.push_str(dependency_kind_name(*kind));
+                        kinds.push_str(dependency_kind_name(kind));
                     }
                     xml.empty(
                         element,
@@ -262,4 +311,31 @@ fn write_model_structure<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
         );
     }
     xml.close("ModelStructure");
+}
+
+/// What the unknowns `elements` (one variable, or an array's elements)
+/// depend on, each known by its representative (an array by its first
+/// element), in increasing order: `None` when one of them may depend on
+/// every known. A known that enters two elements in different ways is
+/// `dependent`.
+fn merged_dependencies(
+    arrays: &Arrays,
+    dependencies: &std::collections::BTreeMap<usize, super::table::Dependencies>,
+    elements: std::ops::Range<usize>,
+) -> Option<Vec<(usize, DependencyKind)>> {
+    let mut merged: std::collections::BTreeMap<usize, DependencyKind> = Default::default();
+    for e in elements {
+        let d = dependencies.get(&e)?;
+        for (&k, &kind) in d.knowns.iter().zip(&d.kinds) {
+            merged
+                .entry(arrays.representative(k))
+                .and_modify(|old| {
+                    if *old != kind {
+                        *old = DependencyKind::Dependent;
+                    }
+                })
+                .or_insert(kind);
+        }
+    }
+    Some(merged.into_iter().collect())
 }

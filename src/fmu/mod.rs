@@ -5,6 +5,7 @@ pub mod dependencies;
 pub mod expose;
 pub mod files;
 pub mod fmi3;
+pub mod fmi3_arrays;
 pub mod fmi_rules;
 pub mod fusion;
 pub mod model_description;

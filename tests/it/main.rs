@@ -8,6 +8,7 @@ mod discrete;
 mod energy_flows;
 mod equations;
 mod export;
+mod fmi3;
 mod functions;
 mod harness;
 mod incremental;
