@@ -493,6 +493,8 @@ fn many_cases_are_drawn_as_bands() {
         assert!(q[2][k] <= q[3][k] && q[3][k] <= q[4][k], "at {}", time[k]);
     }
     mofmu::sweep::plot(&out, &dir.path().join("bands.svg")).unwrap();
+}
+
 /// A grid over single elements of parameter arrays (`A[1,3]`, `b[2]`): a
 /// sweep sets FMI variables by name, and every element is one. The case with
 /// both elements changed matches the matrix exponential of the changed
