@@ -131,30 +131,9 @@ impl Causalizer<'_> {
             let mut values: Vec<Ex> = solved.into_iter().map(|(_, v)| v).collect();
             let other = values.pop().expect("an if-equation has an else part");
             let value = Ex::If(conds.iter().cloned().zip(values).collect(), Box::new(other));
-            out.push(self.assign_joined(target, value, at, dims)?);
+            out.push(self.assign(target, value, at, dims)?);
         }
         Ok(out)
-    }
-
-    /// Records the joined value of `target` and its assignment.
-    fn assign_joined(
-        &mut self,
-        target: Target,
-        value: Ex,
-        at: Span,
-        dims: &[Vec<Affine>],
-    ) -> Result<Stmt, Diagnostic> {
-        self.record(&target, at, dims)?;
-        if self.loop_ranges.is_empty() {
-            self.defs.push((target.clone(), value.clone()));
-        }
-        Ok(Stmt::Assign {
-            target: target.slot,
-            index: target.index,
-            value,
-            guard: None,
-            span: at,
-        })
     }
 
     /// Whether `t` is a member of a conditional connector of the class
@@ -193,7 +172,7 @@ impl Causalizer<'_> {
             })
             .collect();
         let value = Ex::If(arms, Box::new(Ex::Real(0.0)));
-        self.assign_joined(target, value, at, dims)
+        self.assign(target, value, at, dims)
     }
 
     /// A condition reads only what is known where the if-equation stands.

@@ -274,6 +274,18 @@ impl Causalizer<'_> {
         dims: &[Vec<Affine>],
     ) -> Result<Stmt, Diagnostic> {
         let (target, value) = self.solve_scalar(l, r, span)?;
+        self.assign(target, value, span, dims)
+    }
+
+    /// The assignment `target := value`, recorded as what determines `target` (and,
+    /// outside loops, as its definition for later substitution).
+    pub(super) fn assign(
+        &mut self,
+        target: Target,
+        value: Ex,
+        span: Span,
+        dims: &[Vec<Affine>],
+    ) -> Result<Stmt, Diagnostic> {
         self.record(&target, span, dims)?;
         if self.loop_ranges.is_empty() {
             self.defs.push((target.clone(), value.clone()));
