@@ -203,6 +203,22 @@ pub fn figure(dir: &Path) -> Result<Figure, SweepError> {
             drawn[drawn.len() - 1].id as f64,
         ),
     });
+    // Each case's place on the colour scale, worked out once for every panel: by the
+    // colouring parameter, else by its case id, as the colour bar reads.
+    let at: Vec<f64> = match &scale {
+        Some((_, lo, hi)) => drawn
+            .iter()
+            .map(|case| {
+                let v = colour_by.map_or(case.id as f64, |p| parameter_value(case, p));
+                if hi > lo {
+                    (v - lo) / (hi - lo)
+                } else {
+                    0.5
+                }
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     let grid = (style == PlotStyle::Bands).then(|| band_grid(&drawn));
     let panels = outputs
         .iter()
@@ -216,7 +232,7 @@ pub fn figure(dir: &Path) -> Result<Figure, SweepError> {
                     .enumerate()
                     .map(|(index, case)| Line {
                         case: case.id,
-                        at: colour_of(&drawn, index, colour_by),
+                        at: at[index],
                         time: case.time.clone(),
                         values: case.outputs[o].clone(),
                     })
@@ -321,24 +337,6 @@ fn colour_range(drawn: &[&Case], p: usize) -> (f64, f64) {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
             (lo.min(v), hi.max(v))
         })
-}
-
-/// Where a case lies on the colour scale: by the colouring parameter, else by its
-/// position among the drawn cases.
-fn colour_of(drawn: &[&Case], index: usize, colour_by: Option<usize>) -> f64 {
-    match colour_by {
-        Some(p) => {
-            let (lo, hi) = colour_range(drawn, p);
-            let v = parameter_value(drawn[index], p);
-            if hi > lo {
-                (v - lo) / (hi - lo)
-            } else {
-                0.5
-            }
-        }
-        None if drawn.len() > 1 => index as f64 / (drawn.len() - 1) as f64,
-        None => 0.5,
-    }
 }
 
 /// The colour at `x` in [0, 1] on the scale.
