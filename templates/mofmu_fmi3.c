@@ -19,8 +19,8 @@
  * one-dimensional Real array of the description (resources/mofmu_fmi3.bin)
  * is named by its first element's index and stands for all its elements.
  *
- * Not offered: configuration mode (no structural parameters yet), adjoint
- * derivatives, clocks and scheduled execution, event mode in
+ * Not offered: configuration mode (no structural parameters yet), clocks
+ * and scheduled execution, event mode in
  * Co-Simulation, intermediate update; those functions return fmi3Error
  * with a message. */
 
@@ -832,23 +832,6 @@ MOFMU_EXPORT fmi3Status fmi3GetVariableDependencies(
                        "dependencies are in the model description's ModelStructure");
 }
 
-MOFMU_EXPORT fmi3Status fmi3GetAdjointDerivative(
-    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
-    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
-    fmi3Float64 sensitivity[], size_t nSensitivity)
-{
-    (void)unknowns;
-    (void)nUnknowns;
-    (void)knowns;
-    (void)nKnowns;
-    (void)seed;
-    (void)nSeed;
-    (void)sensitivity;
-    (void)nSensitivity;
-    return not_offered(instance, "fmi3GetAdjointDerivative",
-                       "not offered (providesAdjointDerivatives=\"false\")");
-}
-
 MOFMU_EXPORT fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)
 {
     return not_offered(instance, "fmi3EnterConfigurationMode",
@@ -1048,6 +1031,112 @@ MOFMU_EXPORT fmi3Status fmi3GetDirectionalDerivative(
     free(u);
     free(k);
     return (fmi3Status)s;
+}
+
+/* fmi3GetAdjointDerivative: sensitivity = seed^T J, J the partial
+ * derivatives of the unknowns with respect to the knowns (arrays counted
+ * by their elements: nSeed counts the unknowns' values, nSensitivity the
+ * knowns'). The generated code has tangent passes only (mofmu_directional,
+ * forward mode), so the adjoint is the transposed tangents: one tangent
+ * pass per known value, seeded with that known alone, gives J's column,
+ * and its dot product with the seed is that known's sensitivity. The cost
+ * is nSensitivity passes, each the cost of one fmi3GetDirectionalDerivative
+ * (docs/fmu.md, "FMI 3.0", has the measurement and why). */
+static fmi3Status adjoint_checks(Instance *inst, const fmi2ValueReference u[], size_t nu,
+                                 const fmi2ValueReference k[], size_t nk,
+                                 const fmi3Float64 seed[])
+{
+    static const char *const function = "fmi3GetAdjointDerivative";
+    size_t i;
+    if (not_allowed(inst, function, MASK_GetDirectionalDerivative) ||
+        bad_vrs(inst, function, "Float64", u, nu, inst->sys->n_reals) ||
+        bad_vrs(inst, function, "Float64", k, nk, inst->sys->n_reals)) {
+        return fmi3Error;
+    }
+    for (i = 0; i < nk; i++) {
+        unsigned char kind = inst->sys->real_kind[k[i]];
+        if (kind != MOFMU_KIND_STATE && kind != MOFMU_KIND_STATE_CALCULATED &&
+            kind != MOFMU_KIND_INPUT) {
+            return (fmi3Status)log_error(inst, "%s: the known %s is not a state or an input",
+                                         function, real_name(inst->sys, k[i]));
+        }
+    }
+    for (i = 0; i < nu; i++) {
+        if (!isfinite(seed[i])) {
+            return (fmi3Status)log_error(inst, "%s: the seed of %s is not finite", function,
+                                         real_name(inst->sys, u[i]));
+        }
+    }
+    return fmi3OK;
+}
+
+/* The transposed tangents: known j's column of J by one tangent pass, then
+ * its dot product with the seed. */
+static fmi3Status adjoint_by_columns(fmi3Instance instance, const fmi2ValueReference u[],
+                                     size_t nu, const fmi2ValueReference k[], size_t nk,
+                                     const fmi3Float64 seed[], fmi3Float64 sensitivity[])
+{
+    Instance *inst = as_instance(instance);
+    double *column = (double *)allocate(nu, sizeof *column);
+    const double one = 1.0;
+    fmi2Status s = fmi2OK;
+    size_t i, j;
+    if (column == NULL) {
+        return (fmi3Status)log_error(inst, "fmi3GetAdjointDerivative: out of memory");
+    }
+    for (j = 0; j < nk && s <= fmi2Warning; j++) {
+        double sum = 0.0;
+        s = fmi2GetDirectionalDerivative(instance, u, nu, k + j, 1, &one, column);
+        for (i = 0; i < nu; i++) {
+            sum += seed[i] * column[i];
+        }
+        sensitivity[j] = sum;
+    }
+    free(column);
+    return (fmi3Status)s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetAdjointDerivative(
+    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
+    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+    fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    static const char *const function = "fmi3GetAdjointDerivative";
+    Instance *inst = as_instance(instance);
+    fmi2ValueReference *u, *k;
+    fmi3Status s;
+    size_t nu, nk;
+    if (inst == NULL || null_array(inst, function, "unknowns", unknowns, nUnknowns) ||
+        null_array(inst, function, "knowns", knowns, nKnowns) ||
+        null_array(inst, function, "seed", seed, nSeed) ||
+        null_array(inst, function, "sensitivity", sensitivity, nSensitivity)) {
+        return fmi3Error;
+    }
+    nu = count_values(inst, function, unknowns, nUnknowns, 0);
+    nk = nu == (size_t)-1 ? nu : count_values(inst, function, knowns, nKnowns, 0);
+    if (nu == (size_t)-1 || nk == (size_t)-1) {
+        return fmi3Error;
+    }
+    /* The seed weighs the unknowns, the sensitivity is one per known. */
+    if (nSeed != nu || nSensitivity != nk) {
+        return (fmi3Status)log_error(inst,
+                                     "%s: the unknowns stand for %zu values and the knowns "
+                                     "for %zu; nSeed is %zu and nSensitivity %zu",
+                                     function, nu, nk, nSeed, nSensitivity);
+    }
+    u = expand_reals(inst, function, unknowns, nUnknowns, nu);
+    k = u == NULL ? NULL : expand_reals(inst, function, knowns, nKnowns, nk);
+    if (k == NULL) {
+        free(u);
+        return fmi3Error;
+    }
+    s = adjoint_checks(inst, u, nu, k, nk, seed);
+    if (s == fmi3OK) {
+        s = adjoint_by_columns(instance, u, nu, k, nk, seed, sensitivity);
+    }
+    free(u);
+    free(k);
+    return s;
 }
 
 MOFMU_EXPORT fmi3Status fmi3UpdateDiscreteStates(

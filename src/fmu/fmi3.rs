@@ -119,6 +119,7 @@ fn write_interfaces<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
                 ("canGetAndSetFMUState", "true"),
                 ("canSerializeFMUState", "true"),
                 ("providesDirectionalDerivatives", "true"),
+                ("providesAdjointDerivatives", "true"),
             ],
         );
     }
@@ -130,6 +131,7 @@ fn write_interfaces<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
                 ("canGetAndSetFMUState", "true"),
                 ("canSerializeFMUState", "true"),
                 ("providesDirectionalDerivatives", "true"),
+                ("providesAdjointDerivatives", "true"),
                 ("canHandleVariableCommunicationStepSize", "true"),
                 ("maxOutputDerivativeOrder", "1"),
                 ("hasEventMode", "false"),

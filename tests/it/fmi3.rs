@@ -229,3 +229,437 @@ fn fmi3_rod_arrays_are_one_variable_each_and_the_runtime_serves_them_whole() {
         free(inst);
     }
 }
+
+// ---------------------------------------------------------------------------
+// fmi3GetAdjointDerivative against fmi3GetDirectionalDerivative and central
+// differences of fmi3GetContinuousStateDerivatives.
+// ---------------------------------------------------------------------------
+
+type Logger = unsafe extern "C" fn(*mut c_void, i32, *const c_char, *const c_char);
+type InstantiateLogged = unsafe extern "C" fn(
+    *const c_char,
+    *const c_char,
+    *const c_char,
+    bool,
+    bool,
+    *mut c_void,
+    Logger,
+) -> *mut c_void;
+type GetStates = unsafe extern "C" fn(*mut c_void, *mut f64, usize) -> i32;
+
+/// Collects what the FMU logs into the `Vec<String>` its environment points to.
+unsafe extern "C" fn collect(
+    environment: *mut c_void,
+    _status: i32,
+    _category: *const c_char,
+    message: *const c_char,
+) {
+    let messages = &mut *(environment as *mut Vec<String>);
+    messages.push(
+        std::ffi::CStr::from_ptr(message)
+            .to_string_lossy()
+            .into_owned(),
+    );
+}
+
+/// The value of attribute `name` on the description's line that declares
+/// the variable with value reference `vr`.
+fn attribute_of_vr(description: &str, vr: u32, name: &str) -> Option<u32> {
+    let line = description.lines().find(|l| {
+        l.trim_start().starts_with("<Float64") && l.contains(&format!(r#"valueReference="{vr}""#))
+    })?;
+    let key = format!(r#" {name}=""#);
+    let at = line.find(&key)? + key.len();
+    line[at..at + line[at..].find('"')?].parse().ok()
+}
+
+/// The state derivatives' value references in ModelStructure order (the
+/// order of the state vector) and the states' (their `derivative`).
+fn state_references(description: &str) -> (Vec<u32>, Vec<u32>) {
+    let key = r#"<ContinuousStateDerivative valueReference=""#;
+    let derivatives: Vec<u32> = description
+        .match_indices(key)
+        .map(|(at, _)| {
+            let rest = &description[at + key.len()..];
+            rest[..rest.find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    let states = derivatives
+        .iter()
+        .map(|&d| attribute_of_vr(description, d, "derivative").expect("a derivative attribute"))
+        .collect();
+    (derivatives, states)
+}
+
+/// A small deterministic generator of test vectors in [-1, 1].
+fn vector(n: usize, seed: u64) -> Vec<f64> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        })
+        .collect()
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Exports `model` in FMI 3, brings it to continuous-time mode and checks
+/// fmi3GetAdjointDerivative (seed^T J over all states and derivatives, the
+/// state and derivative arrays by their value references) against central
+/// differences, fmi3GetDirectionalDerivative likewise, the identity
+/// v^T (J w) == (v^T J) w to rounding, and the refusals of bad arguments.
+/// Returns the worst deviations from the central differences.
+fn check_adjoint(paths: &[&str], model: &str, sets: &[SetValue]) -> (f64, f64) {
+    let lib = library(paths);
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let out = export_model_options(&lib, model, sets, 1.0, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export of {model}: {e:?}"));
+    let description = out.model_description();
+    assert!(
+        description.contains(r#"providesAdjointDerivatives="true""#),
+        "the description offers adjoint derivatives"
+    );
+    let (der_vrs, state_vrs) = state_references(&description);
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let fmu = temp.path().join("Model.fmu");
+    package(&out, &fmu, &shared_cache());
+    let mut archive =
+        zip::ZipArchive::new(std::fs::File::open(&fmu).expect("the FMU")).expect("a zip");
+    let unpacked = temp.path().join("unpacked");
+    archive.extract(&unpacked).expect("unzip");
+    let so = unpacked.join(format!("binaries/x86_64-linux/{}.so", out.model_identifier));
+    // Written by the FMU's logger through the instance environment, read
+    // here only between calls; freed after the instance.
+    let log: *mut Vec<String> = Box::into_raw(Box::new(Vec::new()));
+    // SAFETY: the library is the FMU's own, with the FMI 3 signatures
+    // declared above; `log` outlives the instance.
+    let worst = unsafe {
+        let messages = || &*log;
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<InstantiateLogged> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
+        let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
+        let continuous: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterContinuousTimeMode").unwrap();
+        let get_states: libloading::Symbol<GetStates> =
+            lib.get(b"fmi3GetContinuousStates").unwrap();
+        let set_states: libloading::Symbol<SetStates> =
+            lib.get(b"fmi3SetContinuousStates").unwrap();
+        let derivatives: libloading::Symbol<GetDerivatives> =
+            lib.get(b"fmi3GetContinuousStateDerivatives").unwrap();
+        let directional: libloading::Symbol<Directional> =
+            lib.get(b"fmi3GetDirectionalDerivative").unwrap();
+        let adjoint: libloading::Symbol<Directional> =
+            lib.get(b"fmi3GetAdjointDerivative").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+
+        let name = CString::new("adjoint").unwrap();
+        let token = CString::new(out.table.guid.clone()).unwrap();
+        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
+        let inst = instantiate(
+            name.as_ptr(),
+            token.as_ptr(),
+            resources.as_ptr(),
+            false,
+            false,
+            log as *mut c_void,
+            collect,
+        );
+        assert!(!inst.is_null(), "instantiation");
+        let (du, dk) = (der_vrs.as_ptr(), state_vrs.as_ptr());
+        let (nu, nk) = (der_vrs.len(), state_vrs.len());
+        let mut n = 0usize;
+        // Each value reference stands for an array's elements or one scalar:
+        // the state vector's length is their total.
+        let number: libloading::Symbol<unsafe extern "C" fn(*mut c_void, *mut usize) -> i32> =
+            lib.get(b"fmi3GetNumberOfContinuousStates").unwrap();
+        assert_eq!(number(inst, &mut n), OK);
+        assert!(n > 0, "{model} has states");
+        let v = vector(n, 1);
+        let w = vector(n, 2);
+        let mut vt_j = vec![0.0; n];
+
+        // Not yet initialised: the adjoint is refused with a message.
+        assert_eq!(
+            adjoint(inst, du, nu, dk, nk, v.as_ptr(), n, vt_j.as_mut_ptr(), n),
+            ERROR
+        );
+        assert!(
+            messages()
+                .last()
+                .is_some_and(|m| m.contains("fmi3GetAdjointDerivative: not allowed in state")),
+            "{:?}",
+            messages()
+        );
+        assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
+        assert_eq!(exit(inst), OK);
+        assert_eq!(continuous(inst), OK);
+
+        // A state away from the start, so that nonlinear terms matter.
+        let mut x0 = vec![0.0; n];
+        assert_eq!(get_states(inst, x0.as_mut_ptr(), n), OK);
+        let shift = vector(n, 3);
+        for (x, s) in x0.iter_mut().zip(&shift) {
+            *x += 0.1 * s * x.abs().max(1.0);
+        }
+        let f = |x: &[f64]| -> Vec<f64> {
+            let mut dx = vec![0.0; n];
+            assert_eq!(set_states(inst, x.as_ptr(), n), OK);
+            assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+            dx
+        };
+        let f0 = f(&x0);
+        let scale = f0.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+
+        // J w by a tangent pass, and by central differences along w.
+        let mut jw = vec![0.0; n];
+        assert_eq!(
+            directional(inst, du, nu, dk, nk, w.as_ptr(), n, jw.as_mut_ptr(), n),
+            OK
+        );
+        let mut worst_directional = 0.0f64;
+        {
+            let h = 1e-6;
+            let plus: Vec<f64> = x0.iter().zip(&w).map(|(x, w)| x + h * w).collect();
+            let minus: Vec<f64> = x0.iter().zip(&w).map(|(x, w)| x - h * w).collect();
+            let (fp, fm) = (f(&plus), f(&minus));
+            for i in 0..n {
+                let cd = (fp[i] - fm[i]) / (2.0 * h);
+                worst_directional = worst_directional.max((jw[i] - cd).abs());
+            }
+        }
+        // v^T J by the adjoint, and by central differences of v^T f along
+        // each state.
+        assert_eq!(set_states(inst, x0.as_ptr(), n), OK);
+        assert_eq!(
+            adjoint(inst, du, nu, dk, nk, v.as_ptr(), n, vt_j.as_mut_ptr(), n),
+            OK,
+            "{:?}",
+            messages()
+        );
+        let mut worst_adjoint = 0.0f64;
+        let mut column_abs = vec![0.0; n];
+        for j in 0..n {
+            let h = 1e-6 * x0[j].abs().max(1.0);
+            let mut plus = x0.clone();
+            let mut minus = x0.clone();
+            plus[j] += h;
+            minus[j] -= h;
+            let cd = (dot(&v, &f(&plus)) - dot(&v, &f(&minus))) / (2.0 * h);
+            worst_adjoint = worst_adjoint.max((vt_j[j] - cd).abs());
+            // |v|^T |J| e_j for the rounding bound below.
+            assert_eq!(set_states(inst, x0.as_ptr(), n), OK);
+            let mut e = vec![0.0; n];
+            e[j] = 1.0;
+            let mut col = vec![0.0; n];
+            assert_eq!(
+                directional(inst, du, nu, dk, nk, e.as_ptr(), n, col.as_mut_ptr(), n),
+                OK
+            );
+            column_abs[j] = v.iter().zip(&col).map(|(v, c)| (v * c).abs()).sum();
+        }
+        assert!(
+            worst_directional <= 1e-6 && worst_adjoint <= 1e-6,
+            "{model}: directional {worst_directional:e}, adjoint {worst_adjoint:e} \
+             (max |f| = {scale:e})"
+        );
+        // A Jacobian that is not zero along v and w, so the checks compare something.
+        let norm = |x: &[f64]| x.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        assert!(
+            norm(&vt_j) > 1e-3 && norm(&jw) > 1e-3,
+            "{model}: {vt_j:?} {jw:?}"
+        );
+        // v^T (J w) == (v^T J) w to rounding: both sum the products
+        // v_i J_ij w_j, in different orders.
+        assert_eq!(set_states(inst, x0.as_ptr(), n), OK);
+        assert_eq!(
+            directional(inst, du, nu, dk, nk, w.as_ptr(), n, jw.as_mut_ptr(), n),
+            OK
+        );
+        let (left, right) = (dot(&v, &jw), dot(&vt_j, &w));
+        let bound = 4.0
+            * n as f64
+            * f64::EPSILON
+            * dot(&column_abs, &w.iter().map(|w| w.abs()).collect::<Vec<_>>());
+        assert!(
+            (left - right).abs() <= bound,
+            "{model}: v^T(Jw) = {left:e}, (v^T J)w = {right:e}, bound {bound:e}"
+        );
+
+        // Bad arguments: each refused with fmi3Error and a message that
+        // names the function, and the instance stays usable.
+        let refused = |what: &str| {
+            assert!(
+                messages()
+                    .last()
+                    .is_some_and(|m| m.starts_with("fmi3GetAdjointDerivative") && m.contains(what)),
+                "want a message about {what}: {:?}",
+                messages()
+            );
+        };
+        let unknown = [0x3fff_fff0u32];
+        assert_eq!(
+            adjoint(
+                inst,
+                unknown.as_ptr(),
+                1,
+                dk,
+                nk,
+                v.as_ptr(),
+                1,
+                vt_j.as_mut_ptr(),
+                n
+            ),
+            ERROR
+        );
+        refused("is not a Float64 variable");
+        assert_eq!(
+            adjoint(
+                inst,
+                du,
+                nu,
+                dk,
+                nk,
+                v.as_ptr(),
+                n - 1,
+                vt_j.as_mut_ptr(),
+                n
+            ),
+            ERROR
+        );
+        refused("nSeed is");
+        assert_eq!(
+            adjoint(
+                inst,
+                du,
+                nu,
+                dk,
+                nk,
+                v.as_ptr(),
+                n,
+                vt_j.as_mut_ptr(),
+                n + 1
+            ),
+            ERROR
+        );
+        refused("nSensitivity");
+        let time = [0u32];
+        assert_eq!(
+            adjoint(
+                inst,
+                du,
+                nu,
+                time.as_ptr(),
+                1,
+                v.as_ptr(),
+                n,
+                vt_j.as_mut_ptr(),
+                1
+            ),
+            ERROR
+        );
+        refused("is not a state or an input");
+        assert_eq!(
+            adjoint(
+                inst,
+                du,
+                nu,
+                dk,
+                nk,
+                std::ptr::null(),
+                n,
+                vt_j.as_mut_ptr(),
+                n
+            ),
+            ERROR
+        );
+        refused("argument seed is NULL");
+        let mut bad_seed = v.clone();
+        bad_seed[0] = f64::NAN;
+        assert_eq!(
+            adjoint(
+                inst,
+                du,
+                nu,
+                dk,
+                nk,
+                bad_seed.as_ptr(),
+                n,
+                vt_j.as_mut_ptr(),
+                n
+            ),
+            ERROR
+        );
+        refused("is not finite");
+        if n > 1 && nk == 1 {
+            // An inner element of the state array names no variable.
+            let inner = [state_vrs[0] + 1];
+            assert_eq!(
+                adjoint(
+                    inst,
+                    du,
+                    nu,
+                    inner.as_ptr(),
+                    1,
+                    v.as_ptr(),
+                    n,
+                    vt_j.as_mut_ptr(),
+                    1
+                ),
+                ERROR
+            );
+            refused("is an element of an array");
+        }
+        let mut again = vec![0.0; n];
+        assert_eq!(
+            adjoint(inst, du, nu, dk, nk, v.as_ptr(), n, again.as_mut_ptr(), n),
+            OK
+        );
+        assert_eq!(again, vt_j, "the refusals left nothing behind");
+        free(inst);
+        (worst_directional, worst_adjoint)
+    };
+    // SAFETY: the instance that wrote to it is freed.
+    drop(unsafe { Box::from_raw(log) });
+    worst
+}
+
+const PLANAR: &[&str] = &["examples/Base.mo", "examples/Signals.mo", "examples/Planar"];
+
+#[test]
+fn fmi3_adjoint_of_planar_examples_matches_central_differences() {
+    for model in [
+        "Planar.Examples.Pendulum",
+        "Planar.Examples.DoublePendulum",
+        "Planar.Examples.CraneCrab",
+        "Planar.Examples.TestSlipBasedWheel",
+    ] {
+        let (directional, adjoint) = check_adjoint(PLANAR, model, &[]);
+        eprintln!(
+            "{model}: worst |difference| directional {directional:.2e}, adjoint {adjoint:.2e}"
+        );
+    }
+}
+
+#[test]
+fn fmi3_adjoint_of_the_rod_takes_the_arrays_whole() {
+    let sets = [SetValue {
+        path: "rod.n".into(),
+        value: SetLiteral::Number(7.0),
+    }];
+    let (directional, adjoint) = check_adjoint(
+        &["examples/Base.mo", "examples/Thermal"],
+        "Thermal.Examples.RodHeating",
+        &sets,
+    );
+    eprintln!("rod n=7: directional {directional:.2e}, adjoint {adjoint:.2e}");
+}
