@@ -22,7 +22,7 @@ use std::process::Command;
 use super::runtime::{c_compiler, repo_path, run};
 use std::sync::OnceLock;
 
-use mofmu::export::{export_model, ExportError};
+use mofmu::export::{export_model_options, ExportError, ExportOptions, FmiVersion};
 use mofmu::harness::unzip::extract;
 use mofmu::instantiate::SetValue;
 use mofmu::library::load_library;
@@ -164,7 +164,7 @@ fn sanitizer_flags() -> &'static Result<Vec<&'static str>, String> {
     })
 }
 
-fn export_fmu(case: &Case, dir: &Path) -> PathBuf {
+fn export_fmu(case: &Case, dir: &Path, version: FmiVersion) -> PathBuf {
     let paths: Vec<_> = case.libraries.iter().map(|p| repo_path(p)).collect();
     let lib = load_library(load_paths(&paths).expect("libraries load"));
     let sets: Vec<SetValue> = case
@@ -175,13 +175,17 @@ fn export_fmu(case: &Case, dir: &Path) -> PathBuf {
             value: (*value).into(),
         })
         .collect();
-    let out = match export_model(&lib, case.model, &sets, case.stop_time) {
+    let options = ExportOptions {
+        fmi_version: version,
+        ..ExportOptions::default()
+    };
+    let out = match export_model_options(&lib, case.model, &sets, case.stop_time, options) {
         Ok(o) => o,
         Err(ExportError::Diagnostics(d)) => panic!("{}: export failed: {d:?}", case.name),
         Err(e) => panic!("{}: export failed: {e:?}", case.name),
     };
     let cache = ObjectCache::new(Path::new(env!("CARGO_TARGET_TMPDIR")).join("misuse-cache"));
-    let fmu = dir.join(format!("{}.fmu", case.name));
+    let fmu = dir.join(format!("{}-{version:?}.fmu", case.name));
     build_fmu(&out.build_spec(), &fmu, Some(&cache)).expect("packaging works");
     fmu
 }
@@ -189,13 +193,25 @@ fn export_fmu(case: &Case, dir: &Path) -> PathBuf {
 /// Builds the driver with the FMU's own sources and runs it; returns its
 /// standard output.
 fn drive(case: &Case, flags: &[&str], work: &Path) -> String {
-    let fmu = export_fmu(case, work);
+    drive_version(case, flags, work, FmiVersion::Fmi2)
+}
+
+/// `drive` for an FMU of `version`: FMI 2.0 with test_data/misuse/driver.c,
+/// FMI 3.0 with driver3.c (whose FMU compiles mofmu_fmi3.c, which includes
+/// mofmu_runtime.c, in place of the runtime).
+fn drive_version(case: &Case, flags: &[&str], work: &Path, version: FmiVersion) -> String {
+    let fmu = export_fmu(case, work, version);
+    let (driver, tag) = match version {
+        FmiVersion::Fmi2 => ("test_data/misuse/driver.c", "fmi2"),
+        FmiVersion::Fmi3 => ("test_data/misuse/driver3.c", "fmi3"),
+    };
     let unpacked = extract(&fmu).expect("the FMU unpacks");
     let sources = unpacked.path().join("sources");
     let mut c_files: Vec<PathBuf> = std::fs::read_dir(&sources)
         .expect("sources/ exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .filter(|p| version == FmiVersion::Fmi2 || !p.ends_with("mofmu_runtime.c"))
         .collect();
     c_files.sort();
     assert!(
@@ -206,19 +222,19 @@ fn drive(case: &Case, flags: &[&str], work: &Path) -> String {
 
     // The driver is held to strict warnings; generated code is compiled as
     // the packager compiles it.
-    let driver_object = work.join(format!("{}-driver.o", case.name));
+    let driver_object = work.join(format!("{}-{tag}-driver.o", case.name));
     let mut build_driver = c_compiler(1).to_command();
     build_driver
         .args(["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-c"])
         .args(flags)
         .arg("-I")
         .arg(&sources)
-        .arg(repo_path("test_data/misuse/driver.c"))
+        .arg(repo_path(driver))
         .arg("-o")
         .arg(&driver_object);
     run(build_driver, "compiling the misuse driver");
 
-    let exe = work.join(format!("{}-misuse", case.name));
+    let exe = work.join(format!("{}-{tag}-misuse", case.name));
     let mut link = c_compiler(1).to_command();
     link.args(["-std=c99"])
         .args(flags)
@@ -307,6 +323,52 @@ fn every_example_refuses_misuse_under_sanitizers() {
     }
     println!(
         "{} models, {total_checks} checks, sanitizers: {}",
+        CASES.len(),
+        if flags.is_empty() { "off" } else { "on" }
+    );
+}
+
+#[test]
+#[ignore = "slow tier (about 30 s): scripts/test-all runs it with --include-ignored"]
+fn every_example_refuses_fmi3_misuse_under_sanitizers() {
+    let flags: Vec<&str> = match sanitizer_flags() {
+        Ok(flags) => flags.clone(),
+        Err(reason) => {
+            println!("running WITHOUT sanitizers: {reason}");
+            Vec::new()
+        }
+    };
+    let work = tempfile::tempdir().expect("temporary directory");
+    let mut total_checks = 0usize;
+    for case in CASES {
+        let stdout = drive_version(case, &flags, work.path(), FmiVersion::Fmi3);
+        let summary = stdout.lines().last().unwrap_or_default();
+        assert!(
+            summary.ends_with(" checks, 0 failures"),
+            "{}: {stdout}",
+            case.name
+        );
+        let checks: usize = summary
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        // 31 functions in 5 states alone make over 200 checks.
+        assert!(checks > 200, "{}: only {checks} checks ran", case.name);
+        assert!(
+            stdout.contains("again after fmi3Reset: bit-identical"),
+            "{}: {stdout}",
+            case.name
+        );
+        println!(
+            "{}: {checks} checks; {}",
+            case.name,
+            stdout.lines().next().unwrap_or("")
+        );
+        total_checks += checks;
+    }
+    println!(
+        "FMI 3: {} models, {total_checks} checks, sanitizers: {}",
         CASES.len(),
         if flags.is_empty() { "off" } else { "on" }
     );
