@@ -20,6 +20,8 @@
 //!                  [--variables a,b,...] [-o OUT.csv]
 //! ```
 
+mod fmi3;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,8 +33,8 @@ use fmi::traits::{FmiImport, FmiInstance, FmiModelExchange};
 use fmi::EventFlags;
 
 const USAGE: &str = "usage: fmi-importer FMU [--stop-time T] [--output-interval H] [--step H] \
-                     [--method euler|rk4] [--interface me|cs] [--tolerance RTOL] [--variables a,b,...] \
-                     [-o OUT.csv]";
+                     [--method euler|rk4] [--interface me|cs] [--fmi-version 2|3] [--tolerance RTOL] \
+                     [--variables a,b,...] [-o OUT.csv]";
 
 /// Event iterations at one instant before the FMU is declared not to converge.
 const MAX_EVENT_ITERATIONS: usize = 1000;
@@ -51,6 +53,7 @@ struct Options {
     step: Option<f64>,
     method: Method,
     co_simulation: bool,
+    fmi3: bool,
     tolerance: Option<f64>,
     variables: Option<Vec<String>>,
     output: Option<PathBuf>,
@@ -77,6 +80,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         step: None,
         method: Method::Rk4,
         co_simulation: false,
+        fmi3: false,
         tolerance: None,
         variables: None,
         output: None,
@@ -94,6 +98,13 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                     Some("me") => false,
                     Some("cs") => true,
                     other => return Err(format!("--interface: `{other:?}` is not me or cs")),
+                }
+            }
+            "--fmi-version" => {
+                options.fmi3 = match args.next().as_deref() {
+                    Some("2") => false,
+                    Some("3") => true,
+                    other => return Err(format!("--fmi-version: `{other:?}` is not 2 or 3")),
                 }
             }
             "--method" => {
@@ -191,20 +202,62 @@ struct Statistics {
 
 /// One Model Exchange instance in continuous-time mode and the integrator's
 /// view of it.
-struct Simulation {
-    instance: InstanceME,
+struct Simulation<I: ReadOutputs> {
+    instance: I,
     time: f64,
     states: Vec<f64>,
     indicators: Vec<f64>,
     next_event_time: Option<f64>,
     terminated: bool,
-    references: Vec<u32>,
+    request: Request,
     rows: Vec<Vec<f64>>,
     statistics: Statistics,
 }
 
-fn fmi<T, E: std::fmt::Display>(what: &str, result: Result<T, E>) -> Result<T, String> {
-    result.map_err(|e| format!("{what} failed: {e}"))
+fn fmi<T, E: std::fmt::Debug>(what: &str, result: Result<T, E>) -> Result<T, String> {
+    result.map_err(|e| format!("{what} failed: {e:?}"))
+}
+
+/// Which Float64 values a row holds: the value references read in one call
+/// (an FMI 3 array by its own reference, standing for all its elements),
+/// the number of values they stand for, and where each column's value is
+/// among them (an array element `a[k]` is the k-th value of `a`).
+struct Request {
+    references: Vec<u32>,
+    values: usize,
+    picks: Vec<usize>,
+}
+
+/// Reading a row's values: fmi2GetReal for FMI 2.0, fmi3GetFloat64 for FMI 3.0.
+trait ReadOutputs: FmiModelExchange {
+    fn read_values(&mut self, references: &[u32], values: &mut [f64]) -> Result<(), String>;
+
+    fn read(&mut self, request: &Request, out: &mut [f64]) -> Result<(), String> {
+        let mut values = vec![0.0; request.values];
+        if !values.is_empty() {
+            self.read_values(&request.references, &mut values)?;
+        }
+        for (o, &at) in out.iter_mut().zip(&request.picks) {
+            *o = values[at];
+        }
+        Ok(())
+    }
+}
+
+impl ReadOutputs for InstanceME {
+    fn read_values(&mut self, references: &[u32], values: &mut [f64]) -> Result<(), String> {
+        fmi("fmi2GetReal", self.get_real(references, values)).map(|_| ())
+    }
+}
+
+impl ReadOutputs for fmi::fmi3::instance::InstanceME {
+    fn read_values(&mut self, references: &[u32], values: &mut [f64]) -> Result<(), String> {
+        fmi(
+            "fmi3GetFloat64",
+            fmi::fmi3::GetSet::get_float64(self, references, values),
+        )
+        .map(|_| ())
+    }
 }
 
 /// `true` when an event indicator changed sign: FMPy's convention, zero
@@ -216,7 +269,7 @@ fn crossed(before: &[f64], after: &[f64]) -> bool {
         .any(|(b, a)| (*b > 0.0) != (*a > 0.0))
 }
 
-impl Simulation {
+impl<I: ReadOutputs> Simulation<I> {
     /// Sets time and states and evaluates the derivatives there.
     fn evaluate(&mut self, time: f64, states: &[f64], out: &mut [f64]) -> Result<(), String> {
         fmi("fmi2SetTime", self.instance.set_time(time))?;
@@ -293,13 +346,8 @@ impl Simulation {
     }
 
     fn record(&mut self) -> Result<(), String> {
-        let mut values = vec![0.0; self.references.len()];
-        if !values.is_empty() {
-            fmi(
-                "fmi2GetReal",
-                self.instance.get_real(&self.references, &mut values),
-            )?;
-        }
+        let mut values = vec![0.0; self.request.picks.len()];
+        self.instance.read(&self.request, &mut values)?;
         let mut row = Vec::with_capacity(values.len() + 1);
         row.push(self.time);
         row.extend(values);
@@ -515,6 +563,9 @@ fn run_co_simulation(options: &Options, import: &Fmi2Import) -> Result<(), Strin
 }
 
 fn run(options: &Options) -> Result<(), String> {
+    if options.fmi3 {
+        return fmi3::run(options);
+    }
     let import: Fmi2Import = fmi::import::from_path(&options.fmu)
         .map_err(|e| format!("cannot import {}: {e}", options.fmu.display()))?;
     if options.co_simulation {
@@ -545,23 +596,53 @@ fn run(options: &Options) -> Result<(), String> {
     let instance = import
         .instantiate_me("fmi-importer", false, false)
         .map_err(|e| format!("fmi2Instantiate failed: {e}"))?;
-    let mut sim = Simulation {
-        instance,
-        time: start,
-        states: vec![0.0; n_states],
-        indicators: vec![0.0; n_indicators],
-        next_event_time: None,
-        terminated: false,
+    let request = Request {
+        values: references.len(),
+        picks: (0..references.len()).collect(),
         references,
-        rows: Vec::new(),
-        statistics: Statistics::default(),
     };
+    let sim = Simulation::new(instance, start, n_states, n_indicators, request);
+    simulate(options, sim, &names, start, stop, interval, h_max)
+}
+
+impl<I: ReadOutputs> Simulation<I> {
+    fn new(
+        instance: I,
+        start: f64,
+        n_states: usize,
+        n_indicators: usize,
+        request: Request,
+    ) -> Self {
+        Simulation {
+            instance,
+            time: start,
+            states: vec![0.0; n_states],
+            indicators: vec![0.0; n_indicators],
+            next_event_time: None,
+            terminated: false,
+            request,
+            rows: Vec::new(),
+            statistics: Statistics::default(),
+        }
+    }
+}
+
+/// The Model Exchange run of either standard, from instantiation to the CSV.
+fn simulate<I: ReadOutputs>(
+    options: &Options,
+    mut sim: Simulation<I>,
+    names: &[String],
+    start: f64,
+    stop: f64,
+    interval: f64,
+    h_max: f64,
+) -> Result<(), String> {
     fmi(
-        "fmi2SetupExperiment/fmi2EnterInitializationMode",
+        "EnterInitializationMode",
         FmiInstance::enter_initialization_mode(&mut sim.instance, None, start, Some(stop)),
     )?;
     fmi(
-        "fmi2ExitInitializationMode",
+        "ExitInitializationMode",
         FmiInstance::exit_initialization_mode(&mut sim.instance),
     )?;
     // Exiting initialisation mode enters event mode: iterate to a fixed point.
@@ -589,9 +670,9 @@ fn run(options: &Options) -> Result<(), String> {
         }
     }
     if !sim.terminated {
-        fmi("fmi2Terminate", FmiInstance::terminate(&mut sim.instance))?;
+        fmi("Terminate", FmiInstance::terminate(&mut sim.instance))?;
     }
-    write_csv(options.output.as_ref(), &names, &sim.rows)?;
+    write_csv(options.output.as_ref(), names, &sim.rows)?;
     let s = &sim.statistics;
     eprintln!(
         "fmi-importer: {} to t = {}: {} steps, {} derivative evaluations, \
