@@ -336,3 +336,35 @@ fn run_co_simulation(
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::adapt_description;
+
+    #[test]
+    fn the_description_is_adapted_to_the_crate_schema_and_nothing_else() {
+        let xml = r#"<fmiModelDescription fmiVersion="3.0">
+  <UnitDefinitions><Unit name="W/K"><BaseUnit kg="1" m="2" s="-3" K="-1" A="0"/></Unit></UnitDefinitions>
+  <ModelVariables>
+    <Float64 name="rod.T" valueReference="5" causality="local" variability="continuous" unit="K" nominal="300" start="300 300"><Dimension start="2"/></Float64>
+    <Enumeration name="mode" valueReference="1073741824" declaredType="Modes" causality="parameter" variability="fixed" start="1"/>
+    <Boolean name="on" valueReference="1610612736" causality="local" variability="discrete"/>
+  </ModelVariables>
+  <ModelStructure><ContinuousStateDerivative valueReference="7" dependencies="5"/></ModelStructure>
+</fmiModelDescription>"#;
+        let adapted = adapt_description(xml);
+        assert!(adapted.contains(r#"<BaseUnit kg="1" m="2" s="-3" k="-1" a="0"/>"#));
+        assert!(adapted.contains(
+            r#"<Float64 name="rod.T" valueReference="5" causality="local" variability="continuous" start="300 300"><Dimension start="2"/></Float64>"#
+        ), "{adapted}");
+        assert!(adapted.contains(
+            r#"<Int64 name="mode" valueReference="1073741824" causality="parameter" variability="fixed" start="1"/>"#
+        ), "{adapted}");
+        assert!(adapted.contains(
+            r#"<Boolean name="on" valueReference="1610612736" causality="local" variability="discrete"/>"#
+        ));
+        assert!(adapted.contains(
+            r#"<ModelStructure><ContinuousStateDerivative valueReference="7" dependencies="5"/></ModelStructure>"#
+        ));
+    }
+}
