@@ -663,3 +663,102 @@ fn fmi3_adjoint_of_the_rod_takes_the_arrays_whole() {
     );
     eprintln!("rod n=7: directional {directional:.2e}, adjoint {adjoint:.2e}");
 }
+
+/// Inputs as knowns: InOut.Plant's y = 2 first.x + u, z = (2 second.x +
+/// sin(3 t)) w and der(first.x) = (u - first.x)/0.25, so at t = 0 with
+/// second.x = -1 the adjoint over the inputs (u, w) is, in closed form,
+/// (v_y + 4 v_der1, -2 v_z).
+#[test]
+fn fmi3_adjoint_with_respect_to_inputs_matches_the_closed_form() {
+    let lib = library(&["examples/Base.mo", "test_data/dependencies/InOut.mo"]);
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let out = export_model_options(&lib, "InOut.Plant", &[], 1.0, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
+    let description = out.model_description();
+    let unknowns = [
+        vr_of(&description, "y"),
+        vr_of(&description, "z"),
+        vr_of(&description, "der(first.x)"),
+        vr_of(&description, "der(second.x)"),
+    ];
+    let knowns = [vr_of(&description, "u"), vr_of(&description, "w")];
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let fmu = temp.path().join("Plant.fmu");
+    package(&out, &fmu, &shared_cache());
+    let mut archive =
+        zip::ZipArchive::new(std::fs::File::open(&fmu).expect("the FMU")).expect("a zip");
+    let unpacked = temp.path().join("unpacked");
+    archive.extract(&unpacked).expect("unzip");
+    let so = unpacked.join(format!("binaries/x86_64-linux/{}.so", out.model_identifier));
+    // SAFETY: the FMU's own library with the FMI 3 signatures declared above.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<Instantiate> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
+        let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
+        let adjoint: libloading::Symbol<Directional> =
+            lib.get(b"fmi3GetAdjointDerivative").unwrap();
+        let directional: libloading::Symbol<Directional> =
+            lib.get(b"fmi3GetDirectionalDerivative").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+        let name = CString::new("plant").unwrap();
+        let token = CString::new(out.table.guid.clone()).unwrap();
+        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
+        let inst = instantiate(
+            name.as_ptr(),
+            token.as_ptr(),
+            resources.as_ptr(),
+            false,
+            false,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+        );
+        assert!(!inst.is_null(), "instantiation");
+        assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
+        assert_eq!(exit(inst), OK);
+        let v = [0.7, -1.3, 0.25, 2.0];
+        let mut sensitivity = [0.0; 2];
+        assert_eq!(
+            adjoint(
+                inst,
+                unknowns.as_ptr(),
+                4,
+                knowns.as_ptr(),
+                2,
+                v.as_ptr(),
+                4,
+                sensitivity.as_mut_ptr(),
+                2
+            ),
+            OK
+        );
+        let want = [v[0] + 4.0 * v[2], -2.0 * v[1]];
+        for (got, want) in sensitivity.iter().zip(want) {
+            assert!((got - want).abs() <= 1e-14, "{sensitivity:?} vs {want}");
+        }
+        // And the transpose of the directional derivative along w = (1, 0), (0, 1).
+        for (j, e) in [[1.0, 0.0], [0.0, 1.0]].iter().enumerate() {
+            let mut column = [0.0; 4];
+            assert_eq!(
+                directional(
+                    inst,
+                    unknowns.as_ptr(),
+                    4,
+                    knowns.as_ptr(),
+                    2,
+                    e.as_ptr(),
+                    2,
+                    column.as_mut_ptr(),
+                    4
+                ),
+                OK
+            );
+            assert_eq!(dot(&v, &column), sensitivity[j]);
+        }
+        free(inst);
+    }
+}
