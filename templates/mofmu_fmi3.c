@@ -19,8 +19,9 @@
  * one-dimensional Real array of the description (resources/mofmu_fmi3.bin)
  * is named by its first element's index and stands for all its elements.
  *
- * Not offered: configuration mode (no structural parameters yet), adjoint
- * derivatives, clocks and scheduled execution, event mode in
+ * Structural parameters: configuration mode lays the instance out for a new
+ * size from resources/mofmu_struct.bin (its own section below). Not offered:
+ * reconfiguration mode, adjoint derivatives, clocks and scheduled execution, event mode in
  * Co-Simulation, intermediate update; those functions return fmi3Error
  * with a message. */
 
