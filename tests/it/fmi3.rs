@@ -84,9 +84,11 @@ fn fmi3_rod_arrays_are_one_variable_each_and_the_runtime_serves_them_whole() {
         description.matches("<ContinuousStateDerivative ").count(),
         1
     );
+    // rod.n sizes both arrays: a structural parameter (the test below).
+    let n_vr = vr_of(&description, "rod.n");
     assert_eq!(
         description
-            .matches(&format!("<Dimension start=\"{n}\"/>"))
+            .matches(&format!("<Dimension valueReference=\"{n_vr}\"/>"))
             .count(),
         2
     );
@@ -467,4 +469,33 @@ fn fmi3_structural_rod_exported_once_serves_any_size() {
             assert!(first2[0] != 0.0);
         }
     }
+}
+
+/// A size that is not affine in the tables (an array of components: the
+/// number of instances follows it) is not offered as a structural
+/// parameter; the export says why in a note and the FMU is as before.
+#[test]
+fn fmi3_component_array_size_is_a_note_not_a_structural_parameter() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/Acc4.mo",
+    ]);
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let out = export_model_options(&lib, "Acc4.Chain", &[], None, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
+    assert!(out.table.structural.is_none());
+    assert_eq!(out.notes.len(), 1, "{:?}", out.notes);
+    assert!(
+        out.notes[0].contains("n sizes arrays but is not offered")
+            && out.notes[0].contains("the number of instances changes with the size"),
+        "{}",
+        out.notes[0]
+    );
+    let description = out.model_description();
+    assert!(!description.contains("structuralParameter"));
+    assert!(!description.contains("<Dimension valueReference"));
 }
