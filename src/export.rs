@@ -188,6 +188,9 @@ pub struct ExportOutput {
     /// With `--expose` other than `all`: the size in bytes of the
     /// description with every variable, and of the one written.
     pub description_bytes: Option<(u64, u64)>,
+    /// Notes for the user (not errors): e.g. why an Integer parameter that
+    /// sizes arrays is not offered as an FMI 3.0 structural parameter.
+    pub notes: Vec<String>,
 }
 
 /// The FMI standard an FMU is exported for.
@@ -358,6 +361,18 @@ pub fn export_checked_options(
         crate::fmu::expose::keep_only(&mut table, &keep);
     }
     let description_bytes = exposed(&mut table, expose, fmi_version);
+    let mut notes = Vec::new();
+    if fmi_version == FmiVersion::Fmi3 {
+        let probe = ImageProbe {
+            db,
+            id,
+            sets,
+            kernels: &kernels,
+            model_identifier: &model_identifier,
+            draft_guid: DRAFT_GUID,
+        };
+        table.structural = structural_parameter(&probe, &table, &system_resource, &mut notes);
+    }
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
     drop(sys);
@@ -395,6 +410,9 @@ pub fn export_checked_options(
             system_c.as_bytes(),
             &system_resource,
         ];
+        if let Some(s) = &table.structural {
+            parts.push(&s.resource);
+        }
         for (_, file) in lib.sources.files() {
             parts.push(file.text.as_bytes());
         }
@@ -407,6 +425,9 @@ pub fn export_checked_options(
         guid_from(&parts)
     };
     crate::fmu::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
+    if let Some(s) = &mut table.structural {
+        crate::fmu::structural::replace_guid(&mut s.resource, DRAFT_GUID, &guid);
+    }
     table.guid = guid;
     Ok(ExportOutput {
         model_identifier,
@@ -419,7 +440,192 @@ pub fn export_checked_options(
         n_steps,
         fmi_version,
         description_bytes,
+        notes,
     })
+}
+
+/// What deriving the system image at another value of one Integer
+/// parameter needs.
+struct ImageProbe<'a> {
+    db: &'a ClassDb<'a>,
+    id: ClassId,
+    sets: &'a [SetValue],
+    kernels: &'a [Kernel],
+    model_identifier: &'a str,
+    draft_guid: &'a str,
+}
+
+impl ImageProbe<'_> {
+    /// The system image with `path` set to `n`, or None when the model
+    /// does not instantiate or schedule at that size.
+    fn image(&self, path: &str, n: i64) -> Option<crate::fmu::system_image::SystemImage> {
+        let mut sets: Vec<SetValue> = self
+            .sets
+            .iter()
+            .filter(|s| s.path != path)
+            .cloned()
+            .collect();
+        sets.push(SetValue {
+            path: path.to_string(),
+            value: crate::instantiate::SetLiteral::Number(n as f64),
+        });
+        let sys = instantiate(self.db, self.id, &sets).ok()?;
+        let schedule = crate::schedule::schedule(&sys).ok()?;
+        let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
+        let pattern = crate::fmu::dependencies::state_pattern(&continuous, &sys);
+        Some(system::image(
+            &sys,
+            self.kernels,
+            &schedule,
+            self.model_identifier,
+            pattern,
+        ))
+    }
+}
+
+/// How many sizes below the exported one are tried for the structural
+/// parameter's smallest admitted value.
+const STRUCTURAL_DOWN: i64 = 8;
+
+/// FMI 3.0: the Integer parameter that sizes the model's arrays, offered as
+/// a structural parameter when the system image is affine in it
+/// (`crate::fmu::structural`); otherwise a note says why not.
+fn structural_parameter(
+    probe: &ImageProbe,
+    table: &ModelTable,
+    image0: &[u8],
+    notes: &mut Vec<String>,
+) -> Option<crate::fmu::table::StructuralParameter> {
+    use crate::fmu::structural::{template, verify, Structural};
+    use crate::fmu::table::{Causality, StructuralParameter, VariableType};
+    let mut chosen: Option<StructuralParameter> = None;
+    for (index, v) in table.variables.iter().enumerate() {
+        // A size is a constant of the FMI 2.0 FMU (a local constant) or a
+        // parameter; either may become structural.
+        let VariableType::Integer { start: Some(n0) } = &v.ty else {
+            continue;
+        };
+        if !matches!(v.causality, Causality::Parameter | Causality::Local) {
+            continue;
+        }
+        let n0 = *n0;
+        let (Some(i0), Some(i1)) = (probe.image(&v.name, n0), probe.image(&v.name, n0 + 1)) else {
+            continue;
+        };
+        if i0.reals.len() == i1.reals.len() || i0.to_bytes(probe.draft_guid) != image0 {
+            continue; // sizes nothing
+        }
+        if let Some(c) = &chosen {
+            notes.push(format!(
+                "{} also sizes arrays; an FMU offers one structural parameter ({}), so {} keeps \
+                 its exported value",
+                v.name, table.variables[c.variable].name, v.name
+            ));
+            continue;
+        }
+        let not_offered = |why: String| {
+            format!(
+                "{} sizes arrays but is not offered as an FMI 3.0 structural parameter: {why}; \
+                 the FMU is for {} = {n0} only",
+                v.name, v.name
+            )
+        };
+        let t = match template(&i0, &i1, n0, probe.draft_guid) {
+            Ok(t) => t,
+            Err(why) => {
+                notes.push(not_offered(why));
+                continue;
+            }
+        };
+        // Two sizes determine the template; two more must confirm it.
+        let confirmed = [n0 + 2, n0 + 3].iter().all(|&m| {
+            probe
+                .image(&v.name, m)
+                .is_some_and(|i| verify(&t, m, &i.to_bytes(probe.draft_guid)))
+        });
+        if !confirmed {
+            notes.push(not_offered(
+                "the system tables are not affine in it (sizes n + 2 and n + 3 differ from \
+                 the straight line through n and n + 1)"
+                    .into(),
+            ));
+            continue;
+        }
+        if i0.n_event_indicators != i1.n_event_indicators {
+            notes.push(not_offered(
+                "the number of event indicators follows it".into(),
+            ));
+            continue;
+        }
+        // Every run of Reals whose length follows the parameter must be one
+        // array of the description, named by its first element.
+        let arrays = crate::fmu::fmi3_arrays::arrays(table);
+        let array_at: std::collections::HashMap<u32, usize> = arrays
+            .groups
+            .iter()
+            .map(|g| (table.variables[g.first].value_reference, g.len))
+            .collect();
+        let varying: Vec<u32> = t
+            .segments
+            .iter()
+            .filter(|s| s.len.b != 0)
+            .map(|s| s.vr0)
+            .collect();
+        let hidden = varying.iter().find(|vr| {
+            let seg = t
+                .segments
+                .iter()
+                .find(|s| s.vr0 == **vr)
+                .expect("a segment");
+            let exposed = table.variables.iter().any(|x| {
+                matches!(x.ty, VariableType::Real { .. })
+                    && (seg.vr0..seg.vr0 + seg.len0).contains(&x.value_reference)
+            });
+            exposed && array_at.get(vr) != Some(&(seg.len0 as usize))
+        });
+        if let Some(vr) = hidden {
+            notes.push(not_offered(format!(
+                "the Reals from {} on grow with it but are not one FMI 3 array of the \
+                 description (their value references would move)",
+                i0.reals[*vr as usize].name
+            )));
+            continue;
+        }
+        // The smallest size the template reproduces, a few below n0.
+        let mut n_min = n0;
+        for m in (1.max(n0 - STRUCTURAL_DOWN)..n0).rev() {
+            match probe.image(&v.name, m) {
+                Some(i) if verify(&t, m, &i.to_bytes(probe.draft_guid)) => n_min = m,
+                _ => break,
+            }
+        }
+        // The largest: the Reals a model may have (MX007), 32-bit indices.
+        let (a, b) = t
+            .segments
+            .iter()
+            .fold((0i64, 0i64), |(a, b), s| (a + s.len.a, b + s.len.b));
+        let cap = crate::instantiate::MAX_REALS.min(i32::MAX as usize) as i64;
+        let n_max = if b > 0 {
+            (cap - a) / b
+        } else {
+            i64::from(i32::MAX)
+        };
+        let resource = Structural {
+            integer: v.value_reference,
+            name: v.name.clone(),
+            n0,
+            n_min,
+            n_max,
+            template: t,
+        }
+        .to_bytes();
+        chosen = Some(StructuralParameter {
+            variable: index,
+            varying,
+            resource,
+        });
+    }
+    chosen
 }
 
 /// Applies `--expose` to the table; for a choice other than `all`, the

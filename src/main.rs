@@ -79,7 +79,7 @@ enum ExportFmiVersion {
     /// FMI 2.0.
     #[value(name = "2")]
     V2,
-    /// FMI 3.0 (scalar variables; no structural parameters yet).
+    /// FMI 3.0 (arrays; a parameter that sizes them becomes a structural parameter).
     #[value(name = "3")]
     V3,
 }
@@ -586,6 +586,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 },
                 started.elapsed().as_secs_f64()
             );
+            for note in &out.notes {
+                println!("note: {note}");
+            }
+            if let Some(s) = &out.table.structural {
+                println!(
+                    "structural parameter: {} (set it in configuration mode; the arrays it sizes follow)",
+                    out.table.variables[s.variable].name
+                );
+            }
             if let Some((all, written)) = out.description_bytes {
                 println!(
                     "modelDescription.xml: {written} bytes, {} variables listed ({all} bytes with every variable: {:.1}% smaller)",

@@ -19,8 +19,9 @@
  * one-dimensional Real array of the description (resources/mofmu_fmi3.bin)
  * is named by its first element's index and stands for all its elements.
  *
- * Not offered: configuration mode (no structural parameters yet), clocks
- * and scheduled execution, event mode in
+ * Structural parameters: configuration mode lays the instance out for a new
+ * size from resources/mofmu_struct.bin (its own section below). Not offered:
+ * reconfiguration mode, clocks and scheduled execution, event mode in
  * Co-Simulation, intermediate update; those functions return fmi3Error
  * with a message. */
 
@@ -47,6 +48,11 @@ typedef struct {
     uint32_t *array_vr;
     uint32_t *array_len;
     size_t n_arrays;
+    /* The arrays' value references in the description (array_vr at the
+     * exported size; array_vr follows a structural parameter). */
+    uint32_t *array_vr0;
+    /* The structural parameter (resources/mofmu_struct.bin), or NULL. */
+    struct Fmi3Structural *st;
 } Fmi3Logger;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -115,11 +121,13 @@ static const char *load_arrays(Fmi3Logger *d, const char *location, size_t n_rea
         d->n_arrays = le32(bytes + 12);
         d->array_vr = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_vr);
         d->array_len = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_len);
-        if (d->array_vr == NULL || d->array_len == NULL) {
+        d->array_vr0 = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_vr0);
+        if (d->array_vr == NULL || d->array_len == NULL || d->array_vr0 == NULL) {
             problem = "out of memory";
         }
         for (i = 0; problem == NULL && i < d->n_arrays; i++) {
             d->array_vr[i] = le32(bytes + 16 + 8 * i);
+            d->array_vr0[i] = d->array_vr[i];
             d->array_len[i] = le32(bytes + 20 + 8 * i);
             if (d->array_len[i] == 0 || d->array_vr[i] >= n_reals ||
                 d->array_len[i] > n_reals - d->array_vr[i] ||
@@ -207,6 +215,534 @@ static fmi2ValueReference *expand_reals(Instance *inst, const char *function,
     return out;
 }
 
+
+static int configuring(const Instance *inst);
+static fmi3Status refuse3(fmi3Instance instance, const char *function, const char *why);
+
+/* ------------------------------------------------------------------------
+ * Structural parameters and configuration mode
+ *
+ * resources/mofmu_struct.bin (src/fmu/structural.rs) holds a template of the
+ * system resource that is affine in one Integer parameter n: literal bytes,
+ * integers a + b*n + c*k, loops of a + b*n rounds (k the round) and indexed
+ * names. fmi3ExitConfigurationMode evaluates it at the n set in
+ * configuration mode and loads the bytes as fmi2Instantiate loads
+ * mofmu_system.bin (parse_system: every check applies), then lays out the
+ * instance's arrays for the new tables. Nothing is compiled. The
+ * description's Float64 value references are R indices at the exported
+ * n0; `segments` maps them to R at the current n (an array by its first
+ * element, which names it at any size).
+ * ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint32_t vr0, len0;
+    int64_t start_a, start_b, len_a, len_b;
+} Fmi3Segment;
+
+struct Fmi3Structural {
+    uint32_t integer; /* the parameter's index in the Integer table */
+    char *name;
+    int64_t n0, n_min, n_max;
+    int64_t n;       /* the size the instance's tables have */
+    int64_t pending; /* the size set in configuration mode */
+    int configuring;
+    Fmi3Segment *segments;
+    size_t n_segments;
+    unsigned char *ops; /* the template's ops, as in the file */
+    size_t n_ops, ops_size;
+    unsigned char *file;
+};
+
+static int64_t le64s(const unsigned char *p)
+{
+    return (int64_t)((uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32);
+}
+
+static void free_structural(struct Fmi3Structural *st)
+{
+    if (st != NULL) {
+        free(st->segments);
+        free(st->file);
+        free(st->name);
+        free(st);
+    }
+}
+
+/* A growing byte buffer for the evaluated template. */
+typedef struct {
+    unsigned char *p;
+    size_t used, size;
+    int bad;
+} Fmi3Bytes;
+
+static void put(Fmi3Bytes *b, const void *data, size_t n)
+{
+    if (b->bad) {
+        return;
+    }
+    if (b->used + n > b->size) {
+        size_t size = b->size * 2 + n + 4096;
+        unsigned char *p = (unsigned char *)realloc(b->p, size);
+        if (p == NULL) {
+            b->bad = 1;
+            return;
+        }
+        b->p = p;
+        b->size = size;
+    }
+    memcpy(b->p + b->used, data, n);
+    b->used += n;
+}
+
+static void put_le(Fmi3Bytes *b, uint64_t v, size_t width)
+{
+    unsigned char bytes[8];
+    size_t i;
+    for (i = 0; i < width; i++) {
+        bytes[i] = (unsigned char)(v >> (8 * i));
+    }
+    put(b, bytes, width);
+}
+
+/* The size of op `p` in bytes (the file was checked when loaded). */
+static size_t op_size(const unsigned char *p)
+{
+    switch (p[0]) {
+    case 0:
+        return 5 + le32(p + 1);
+    case 1:
+        return 26;
+    case 2:
+        return 21;
+    default: {
+        size_t a = le32(p + 1), b = le32(p + 5 + a);
+        return 1 + 4 + a + 4 + b + 24;
+    }
+    }
+}
+
+/* Runs `count` ops from `p` at size n and round k; the bytes after them. */
+static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_t n, int64_t k,
+                                    Fmi3Bytes *out)
+{
+    size_t i;
+    for (i = 0; i < count && !out->bad; i++) {
+        if (p[0] == 0) {
+            put(out, p + 5, le32(p + 1));
+            p += op_size(p);
+        } else if (p[0] == 1) {
+            int64_t v = le64s(p + 2) + le64s(p + 10) * n + le64s(p + 18) * k;
+            if ((p[1] == 0 && (v < 0 || v > (int64_t)UINT32_MAX)) ||
+                (p[1] == 1 && (v < INT32_MIN || v > INT32_MAX))) {
+                out->bad = 2;
+                return p;
+            }
+            put_le(out, (uint64_t)v, p[1] == 2 ? 8 : 4);
+            p += 26;
+        } else if (p[0] == 2) {
+            int64_t c = le64s(p + 1) + le64s(p + 9) * n, r;
+            size_t body = le32(p + 17);
+            const unsigned char *end = p + 21;
+            if (c < 0) {
+                out->bad = 2;
+                return p;
+            }
+            for (r = 0; r < c && !out->bad; r++) {
+                end = run_ops(p + 21, body, n, r, out);
+            }
+            if (c == 0) {
+                size_t j;
+                for (j = 0; j < body; j++) {
+                    end += op_size(end);
+                }
+            }
+            p = end;
+            i += body;
+        } else {
+            size_t a = le32(p + 1), b = le32(p + 5 + a);
+            const unsigned char *f = p + 9 + a + b;
+            char number[32];
+            int64_t v = le64s(f) + le64s(f + 8) * n + le64s(f + 16) * k;
+            int len = snprintf(number, sizeof number, "%lld", (long long)v);
+            put_le(out, (uint64_t)(a + b + (size_t)len), 4);
+            put(out, p + 5, a);
+            put(out, number, (size_t)len);
+            put(out, p + 9 + a, b);
+            p += op_size(p);
+        }
+    }
+    return p;
+}
+
+/* Reads resources/mofmu_struct.bin when the FMU has one: NULL and *st NULL
+ * when it has none, the reason when it cannot be used. */
+static const char *load_structural(struct Fmi3Structural **out, const char *location, char *error,
+                                   size_t error_size)
+{
+    char *path = system_file_path(location, error, error_size);
+    char *slash;
+    unsigned char *bytes;
+    size_t size = 0, i, at;
+    uint64_t sum = 0;
+    struct Fmi3Structural *st;
+    FILE *probe;
+    *out = NULL;
+    if (path == NULL) {
+        return error;
+    }
+    slash = strrchr(path, '/');
+    memcpy(slash + 1, "mofmu_struct.bin", sizeof "mofmu_struct.bin");
+    probe = fopen(path, "rb");
+    if (probe == NULL) {
+        free(path);
+        return NULL; /* no structural parameter */
+    }
+    fclose(probe);
+    bytes = read_whole_file(path, &size, error, error_size);
+    free(path);
+    if (bytes == NULL) {
+        return error;
+    }
+    for (i = 0; size >= 8 && i < 8; i++) {
+        sum |= (uint64_t)bytes[size - 8 + i] << (8 * i);
+    }
+    if (size < 60 || memcmp(bytes, "MOFMUSTR", 8) != 0 || le32(bytes + 8) != 1 ||
+        sum != fnv1a(bytes, size - 8)) {
+        free(bytes);
+        return "resources/mofmu_struct.bin is damaged or of another version";
+    }
+    st = (struct Fmi3Structural *)allocate(1, sizeof *st);
+    if (st == NULL) {
+        free(bytes);
+        return "out of memory";
+    }
+    st->file = bytes;
+    st->integer = le32(bytes + 12);
+    at = 16 + le32(bytes + 16) + 4;
+    st->name = (char *)allocate(le32(bytes + 16) + 1, 1);
+    if (st->name == NULL || at + 28 > size) {
+        free_structural(st);
+        return "resources/mofmu_struct.bin is damaged";
+    }
+    memcpy(st->name, bytes + 20, le32(bytes + 16));
+    st->n0 = le64s(bytes + at);
+    st->n_min = le64s(bytes + at + 8);
+    st->n_max = le64s(bytes + at + 16);
+    st->n = st->pending = st->n0;
+    st->n_segments = le32(bytes + at + 24);
+    at += 28;
+    if (st->n_segments > (size - at) / 40) {
+        free_structural(st);
+        return "resources/mofmu_struct.bin is damaged";
+    }
+    st->segments = (Fmi3Segment *)allocate(st->n_segments, sizeof *st->segments);
+    for (i = 0; st->segments != NULL && i < st->n_segments; i++, at += 40) {
+        st->segments[i].vr0 = le32(bytes + at);
+        st->segments[i].len0 = le32(bytes + at + 4);
+        st->segments[i].start_a = le64s(bytes + at + 8);
+        st->segments[i].start_b = le64s(bytes + at + 16);
+        st->segments[i].len_a = le64s(bytes + at + 24);
+        st->segments[i].len_b = le64s(bytes + at + 32);
+    }
+    if (st->segments == NULL || at + 4 > size - 8) {
+        free_structural(st);
+        return "resources/mofmu_struct.bin is damaged";
+    }
+    st->n_ops = le32(bytes + at);
+    st->ops = bytes + at + 4;
+    st->ops_size = size - 8 - (at + 4);
+    /* Every op must lie inside the file (sizes are then trusted). */
+    {
+        const unsigned char *p = st->ops, *end = st->ops + st->ops_size;
+        for (i = 0; i < st->n_ops; i++) {
+            size_t left = (size_t)(end - p);
+            if (left < 9 || p[0] > 3 ||
+                (p[0] == 0 && le32(p + 1) > left - 5) || (p[0] == 1 && left < 26) ||
+                (p[0] == 2 && (left < 21 || le32(p + 17) > st->n_ops - i - 1)) ||
+                (p[0] == 3 && (le32(p + 1) > left - 9 || le32(p + 5 + le32(p + 1)) > left - 9 - le32(p + 1) ||
+                               left - 9 - le32(p + 1) - le32(p + 5 + le32(p + 1)) < 24))) {
+                free_structural(st);
+                return "resources/mofmu_struct.bin is damaged";
+            }
+            p += op_size(p);
+        }
+    }
+    *out = st;
+    return NULL;
+}
+
+/* The segment holding description value reference vr, or NULL. */
+static const Fmi3Segment *segment_of(const struct Fmi3Structural *st, uint32_t vr)
+{
+    size_t lo = 0, hi = st->n_segments;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->segments[mid].vr0 <= vr) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo == 0 || vr >= st->segments[lo - 1].vr0 + st->segments[lo - 1].len0) {
+        return NULL;
+    }
+    return &st->segments[lo - 1];
+}
+
+/* The description's Float64 value references `vrs` as R indices at the
+ * current size: `vrs` itself at the exported size, else a copy in *owned
+ * (NULL with the reason logged when one names no variable at this size). */
+static const fmi3ValueReference *map_vrs(Instance *inst, const char *function,
+                                         const fmi3ValueReference vrs[], size_t nvr,
+                                         fmi3ValueReference **owned)
+{
+    const struct Fmi3Structural *st = fmi3_data(inst)->st;
+    size_t i;
+    *owned = NULL;
+    if (st == NULL || st->n == st->n0 || vrs == NULL || nvr == 0) {
+        return vrs;
+    }
+    *owned = (fmi3ValueReference *)allocate(nvr, sizeof **owned);
+    if (*owned == NULL) {
+        log_error(inst, "%s: out of memory", function);
+        return NULL;
+    }
+    for (i = 0; i < nvr; i++) {
+        const Fmi3Segment *g = vrs[i] == MOFMU_FMI3_INDICATORS ? NULL : segment_of(st, vrs[i]);
+        uint32_t k = g == NULL ? 0 : vrs[i] - g->vr0;
+        if (g == NULL) {
+            (*owned)[i] = vrs[i]; /* the indicators, or refused later */
+        } else if (g->len_b != 0 && k != 0) {
+            log_error(inst,
+                      "%s: value reference %u is an element of an array, not a variable; "
+                      "FMI 3 names an array by its own value reference",
+                      function, (unsigned)vrs[i]);
+            free(*owned);
+            *owned = NULL;
+            return NULL;
+        } else {
+            (*owned)[i] = (fmi3ValueReference)(g->start_a + g->start_b * st->n + k);
+        }
+    }
+    return *owned;
+}
+
+/* fmi3SetInt32/Int64 of the structural parameter: refused outside
+ * configuration mode, checked against the sizes the template admits and
+ * kept for fmi3ExitConfigurationMode. Returns nonzero when it handled the
+ * call (the status in *status); calls that name other variables in
+ * configuration mode are refused too (only structural parameters may be
+ * set there). */
+static int structural_set(Instance *inst, const char *function, const fmi3ValueReference vrs[],
+                          size_t nvr, const int64_t *in64, const int32_t *in32,
+                          fmi3Status *status)
+{
+    struct Fmi3Structural *st = fmi3_data(inst)->st;
+    size_t i, hit = nvr;
+    if (st == NULL || vrs == NULL || (in64 == NULL && in32 == NULL)) {
+        return 0;
+    }
+    for (i = 0; i < nvr; i++) {
+        if (vrs[i] == MOFMU_FMI3_INTEGER_BASE + st->integer) {
+            hit = i;
+        } else if (st->configuring) {
+            *status = (fmi3Status)log_error(
+                inst, "%s: value reference %u is not a structural parameter; only %s may be set "
+                      "in configuration mode",
+                function, (unsigned)vrs[i], st->name);
+            return 1;
+        }
+    }
+    if (hit == nvr) {
+        return 0;
+    }
+    if (!st->configuring) {
+        *status = (fmi3Status)log_error(
+            inst, "%s: %s is a structural parameter: set it in configuration mode "
+                  "(fmi3EnterConfigurationMode), not in this state",
+            function, st->name);
+        return 1;
+    }
+    {
+        int64_t v = in64 != NULL ? in64[hit] : (int64_t)in32[hit];
+        if (v < st->n_min || v > st->n_max) {
+            *status = (fmi3Status)log_error(
+                inst, "%s: %s = %lld is outside the sizes this FMU admits (%lld to %lld)",
+                function, st->name, (long long)v, (long long)st->n_min, (long long)st->n_max);
+            return 1;
+        }
+        st->pending = v;
+    }
+    *status = fmi3OK;
+    return 1;
+}
+
+MOFMU_EXPORT fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)
+{
+    Instance *inst = as_instance(instance);
+    struct Fmi3Structural *st;
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    st = fmi3_data(inst)->st;
+    if (st == NULL) {
+        return refuse3(instance, "fmi3EnterConfigurationMode",
+                       "this FMU has no structural parameters");
+    }
+    if (inst->state != STATE_INSTANTIATED || st->configuring) {
+        return refuse3(instance, "fmi3EnterConfigurationMode",
+                       "only an instantiated FMU (before initialization) enters configuration "
+                       "mode; reconfiguration mode is not offered");
+    }
+    st->configuring = 1;
+    st->pending = st->n;
+    return fmi3OK;
+}
+
+/* Lays the instance out for tables `sys` (the old ones freed); nonzero
+ * when out of memory (the instance keeps its old tables). */
+static int relayout(Instance *inst, mofmu_system *sys)
+{
+    Instance fresh = *inst;
+    size_t i;
+    fresh.sys = sys;
+    fresh.work = NULL;
+    fresh.input_derivative = NULL;
+    fresh.R = (double *)allocate(sys->n_reals, sizeof(double));
+    fresh.relations = (unsigned char *)allocate(sys->n_relations, 1);
+    fresh.relations_before = (unsigned char *)allocate(sys->n_relations, 1);
+    fresh.indicators = (double *)allocate(sys->n_event_indicators, sizeof(double));
+    fresh.scratch = (double *)allocate(sys->scratch_size, sizeof(double));
+    fresh.dR = (double *)allocate(sys->n_reals, sizeof(double));
+    fresh.n_zero_ranges = count_zero_ranges(sys);
+    fresh.zero_ranges = (size_t *)allocate(2 * fresh.n_zero_ranges, sizeof(size_t));
+    if (fresh.R == NULL || fresh.relations == NULL || fresh.relations_before == NULL ||
+        fresh.indicators == NULL || fresh.scratch == NULL || fresh.dR == NULL ||
+        fresh.zero_ranges == NULL || cs_allocate(&fresh) != 0) {
+        free(fresh.R);
+        free(fresh.relations);
+        free(fresh.relations_before);
+        free(fresh.indicators);
+        free(fresh.scratch);
+        free(fresh.dR);
+        free(fresh.zero_ranges);
+        cs_free(&fresh);
+        return 1;
+    }
+    free(inst->R);
+    free(inst->relations);
+    free(inst->relations_before);
+    free(inst->indicators);
+    free(inst->scratch);
+    free(inst->dR);
+    free(inst->zero_ranges);
+    cs_free(inst);
+    mofmu_system_free(inst->sys);
+    *inst = fresh;
+    inst->states_at = consecutive_from(sys->state_vr, sys->n_states);
+    inst->derivatives_at = consecutive_from(sys->derivative_vr, sys->n_states);
+    inst->derivatives_direct = derivatives_direct(sys, inst->derivatives_at);
+    inst->states_stride = stride_of(sys->state_vr, sys->n_states, &inst->states_first);
+    inst->derivatives_stride =
+        stride_of(sys->derivative_vr, sys->n_states, &inst->derivatives_first);
+    inst->outputs_from = sys->n_reals;
+    inst->outputs_to = 0;
+    for (i = 0; i < sys->n_reals; i++) {
+        if (sys->real_kind[i] == MOFMU_KIND_OUTPUT) {
+            if (i < inst->outputs_from) {
+                inst->outputs_from = i;
+            }
+            inst->outputs_to = i + 1;
+        }
+    }
+    fill_zero_ranges(sys, inst->zero_ranges);
+    reset_values(inst);
+    cs_describe_solver(inst);
+    return 0;
+}
+
+/* The tables at size n from the template, checked as mofmu_system.bin is. */
+static mofmu_system *system_at(const struct Fmi3Structural *st, int64_t n, const char *guid,
+                               char *error, size_t error_size)
+{
+    Fmi3Bytes b;
+    Reader r;
+    mofmu_system *sys;
+    const char *problem = NULL;
+    memset(&b, 0, sizeof b);
+    run_ops(st->ops, st->n_ops, n, 0, &b);
+    if (b.bad) {
+        snprintf(error, error_size, "%s", b.bad == 2 ? "the size is beyond what the tables admit"
+                                                     : "out of memory");
+        free(b.p);
+        return NULL;
+    }
+    sys = (mofmu_system *)allocate(1, sizeof *sys);
+    memset(&r, 0, sizeof r);
+    r.p = b.p;
+    r.left = b.used;
+    r.pool_size = b.used + b.used / 4 + 1;
+    if (sys != NULL) {
+        sys->names = r.pool = (char *)allocate(r.pool_size, 1);
+    }
+    problem = sys == NULL || r.pool == NULL ? "out of memory" : parse_system(sys, &r);
+    if (problem == NULL && strcmp(sys->guid, guid) != 0) {
+        problem = "the template is of another FMU";
+    }
+    free(b.p);
+    if (problem != NULL) {
+        snprintf(error, error_size, "%s", problem);
+        mofmu_system_free(sys);
+        return NULL;
+    }
+    return sys;
+}
+
+MOFMU_EXPORT fmi3Status fmi3ExitConfigurationMode(fmi3Instance instance)
+{
+    Instance *inst = as_instance(instance);
+    Fmi3Logger *d;
+    struct Fmi3Structural *st;
+    mofmu_system *sys;
+    char error[300];
+    size_t i;
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    d = (Fmi3Logger *)inst->environment;
+    st = d->st;
+    if (st == NULL || !st->configuring) {
+        return refuse3(instance, "fmi3ExitConfigurationMode",
+                       "the FMU is not in configuration mode");
+    }
+    st->configuring = 0;
+    if (st->pending == st->n) {
+        return fmi3OK;
+    }
+    sys = system_at(st, st->pending, inst->sys->guid, error, sizeof error);
+    if (sys == NULL) {
+        return (fmi3Status)log_error(inst,
+                                     "fmi3ExitConfigurationMode: cannot lay out the tables for "
+                                     "%s = %lld: %s",
+                                     st->name, (long long)st->pending, error);
+    }
+    if (relayout(inst, sys) != 0) {
+        mofmu_system_free(sys);
+        return (fmi3Status)log_error(inst, "fmi3ExitConfigurationMode: out of memory for %s = %lld",
+                                     st->name, (long long)st->pending);
+    }
+    st->n = st->pending;
+    /* The arrays, in R at the new size (each is one segment). */
+    for (i = 0; i < d->n_arrays; i++) {
+        const Fmi3Segment *g = segment_of(st, d->array_vr0[i]);
+        if (g != NULL) {
+            d->array_vr[i] = (uint32_t)(g->start_a + g->start_b * st->n);
+            d->array_len[i] = (uint32_t)(g->len_a + g->len_b * st->n);
+        }
+    }
+    return fmi3OK;
+}
+
 static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
                                  fmi3String instantiationToken, fmi3String resourcePath,
                                  fmi3Boolean loggingOn, fmi3InstanceEnvironment environment,
@@ -232,12 +768,17 @@ static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
         char error[600];
         const char *problem = load_arrays(logger, resourcePath, as_instance(c)->sys->n_reals,
                                           error, sizeof error);
+        if (problem == NULL) {
+            problem = load_structural(&logger->st, resourcePath, error, sizeof error);
+        }
         if (problem != NULL) {
             log_error(as_instance(c), "fmi3Instantiate: cannot load the arrays of the model: %s",
                       problem);
             fmi2FreeInstance(c);
             free(logger->array_vr);
             free(logger->array_len);
+            free(logger->array_vr0);
+            free_structural(logger->st);
             free(logger);
             return NULL;
         }
@@ -324,6 +865,8 @@ MOFMU_EXPORT void fmi3FreeInstance(fmi3Instance instance)
     logger = inst->environment;
     fmi2FreeInstance(instance);
     free(((Fmi3Logger *)logger)->array_vr);
+    free(((Fmi3Logger *)logger)->array_vr0);
+    free_structural(((Fmi3Logger *)logger)->st);
     free(((Fmi3Logger *)logger)->array_len);
     free(logger);
 }
@@ -334,7 +877,12 @@ MOFMU_EXPORT fmi3Status fmi3EnterInitializationMode(fmi3Instance instance,
                                                     fmi3Boolean stopTimeDefined,
                                                     fmi3Float64 stopTime)
 {
-    fmi2Status s = fmi2SetupExperiment(instance, toleranceDefined ? fmi2True : fmi2False,
+    fmi2Status s;
+    if (configuring(as_instance(instance))) {
+        return refuse3(instance, "fmi3EnterInitializationMode",
+                       "the FMU is in configuration mode: call fmi3ExitConfigurationMode first");
+    }
+    s = fmi2SetupExperiment(instance, toleranceDefined ? fmi2True : fmi2False,
                                        tolerance, startTime,
                                        stopTimeDefined ? fmi2True : fmi2False, stopTime);
     if (s > fmi2Warning) {
@@ -430,7 +978,7 @@ static int bad_call(Instance *inst, const char *function, const void *vrs, size_
 
 /* Float64: R by index (an array by its first element's, standing for all
  * its elements), and the event indicators as one array. */
-MOFMU_EXPORT fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[],
+static fmi3Status get_float64(fmi3Instance instance, const fmi3ValueReference vrs[],
                                        size_t nvr, fmi3Float64 values[], size_t nValues)
 {
     Instance *inst = as_instance(instance);
@@ -515,7 +1063,7 @@ MOFMU_EXPORT fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueRef
     return (fmi3Status)s;
 }
 
-MOFMU_EXPORT fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[],
+static fmi3Status set_float64(fmi3Instance instance, const fmi3ValueReference vrs[],
                                        size_t nvr, const fmi3Float64 values[], size_t nValues)
 {
     Instance *inst = as_instance(instance);
@@ -599,6 +1147,12 @@ static fmi3Status set_integers(fmi3Instance instance, const char *function,
     if (bad_call(inst, function, vrs, nvr, in64 != NULL ? (const void *)in64 : (const void *)in32) ||
         not_scalar(instance, function, nvr, nValues)) {
         return fmi3Error;
+    }
+    {
+        fmi3Status handled;
+        if (structural_set(inst, function, vrs, nvr, in64, in32, &handled)) {
+            return handled;
+        }
     }
     refs = table_references(inst, function, vrs, nvr, MOFMU_FMI3_INTEGER_BASE,
                             (uint32_t)inst->sys->n_integers, "Int32 or Enumeration");
@@ -832,18 +1386,6 @@ MOFMU_EXPORT fmi3Status fmi3GetVariableDependencies(
                        "dependencies are in the model description's ModelStructure");
 }
 
-MOFMU_EXPORT fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)
-{
-    return not_offered(instance, "fmi3EnterConfigurationMode",
-                       "this FMU has no structural parameters");
-}
-
-MOFMU_EXPORT fmi3Status fmi3ExitConfigurationMode(fmi3Instance instance)
-{
-    return not_offered(instance, "fmi3ExitConfigurationMode",
-                       "this FMU has no structural parameters");
-}
-
 MOFMU_EXPORT fmi3Status fmi3GetIntervalDecimal(fmi3Instance instance,
                                                const fmi3ValueReference vrs[], size_t nvr,
                                                fmi3Float64 intervals[],
@@ -989,7 +1531,7 @@ MOFMU_EXPORT fmi3Status fmi3DeserializeFMUState(fmi3Instance instance,
                                                size, FMUState);
 }
 
-MOFMU_EXPORT fmi3Status fmi3GetDirectionalDerivative(
+static fmi3Status directional3(
     fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
     const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
     fmi3Float64 sensitivity[], size_t nSensitivity)
@@ -1096,10 +1638,10 @@ static fmi3Status adjoint_by_columns(fmi3Instance instance, const fmi2ValueRefer
     return (fmi3Status)s;
 }
 
-MOFMU_EXPORT fmi3Status fmi3GetAdjointDerivative(
-    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
-    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
-    fmi3Float64 sensitivity[], size_t nSensitivity)
+static fmi3Status adjoint3(fmi3Instance instance, const fmi3ValueReference unknowns[],
+                           size_t nUnknowns, const fmi3ValueReference knowns[], size_t nKnowns,
+                           const fmi3Float64 seed[], size_t nSeed, fmi3Float64 sensitivity[],
+                           size_t nSensitivity)
 {
     static const char *const function = "fmi3GetAdjointDerivative";
     Instance *inst = as_instance(instance);
@@ -1263,7 +1805,7 @@ MOFMU_EXPORT fmi3Status fmi3GetNumberOfContinuousStates(fmi3Instance instance,
     return fmi3OK;
 }
 
-MOFMU_EXPORT fmi3Status fmi3GetOutputDerivatives(fmi3Instance instance,
+static fmi3Status output_derivatives3(fmi3Instance instance,
                                                  const fmi3ValueReference vrs[], size_t nvr,
                                                  const fmi3Int32 orders[], fmi3Float64 values[],
                                                  size_t nValues)
@@ -1330,4 +1872,136 @@ MOFMU_EXPORT fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCom
     *earlyReturn = false;
     *lastSuccessfulTime = reached;
     return (fmi3Status)s;
+}
+
+/* ------------------------------------------------------------------------
+ * Float64 by the description's value references: mapped to R at the
+ * current size of a structural parameter (identity at the exported size).
+ * ------------------------------------------------------------------------ */
+
+/* Whether the instance is in configuration mode (then only structural
+ * parameters may be set). */
+static int configuring(const Instance *inst)
+{
+    return inst != NULL && fmi3_data(inst)->st != NULL && fmi3_data(inst)->st->configuring;
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                       size_t nvr, fmi3Float64 values[], size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    fmi3ValueReference *owned = NULL;
+    const fmi3ValueReference *m;
+    fmi3Status s;
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    m = map_vrs(inst, "fmi3GetFloat64", vrs, nvr, &owned);
+    if (m == NULL && vrs != NULL && nvr > 0) {
+        return fmi3Error;
+    }
+    s = get_float64(instance, m, nvr, values, nValues);
+    free(owned);
+    return s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                       size_t nvr, const fmi3Float64 values[], size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    fmi3ValueReference *owned = NULL;
+    const fmi3ValueReference *m;
+    fmi3Status s;
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    if (configuring(inst)) {
+        return refuse3(instance, "fmi3SetFloat64",
+                       "only structural parameters may be set in configuration mode");
+    }
+    m = map_vrs(inst, "fmi3SetFloat64", vrs, nvr, &owned);
+    if (m == NULL && vrs != NULL && nvr > 0) {
+        return fmi3Error;
+    }
+    s = set_float64(instance, m, nvr, values, nValues);
+    free(owned);
+    return s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetDirectionalDerivative(
+    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
+    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+    fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    Instance *inst = as_instance(instance);
+    fmi3ValueReference *ou = NULL, *ok = NULL;
+    const fmi3ValueReference *mu, *mk;
+    fmi3Status s;
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    mu = map_vrs(inst, "fmi3GetDirectionalDerivative", unknowns, nUnknowns, &ou);
+    mk = mu == NULL && unknowns != NULL && nUnknowns > 0
+             ? NULL
+             : map_vrs(inst, "fmi3GetDirectionalDerivative", knowns, nKnowns, &ok);
+    if ((mu == NULL && unknowns != NULL && nUnknowns > 0) ||
+        (mk == NULL && knowns != NULL && nKnowns > 0)) {
+        free(ou);
+        return fmi3Error;
+    }
+    s = directional3(instance, mu, nUnknowns, mk, nKnowns, seed, nSeed, sensitivity,
+                     nSensitivity);
+    free(ou);
+    free(ok);
+    return s;
+}
+
+/* The adjoint by the description's value references, mapped to the current
+ * size as for fmi3GetDirectionalDerivative. */
+MOFMU_EXPORT fmi3Status fmi3GetAdjointDerivative(
+    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
+    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+    fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    Instance *inst = as_instance(instance);
+    fmi3ValueReference *ou = NULL, *ok = NULL;
+    const fmi3ValueReference *mu, *mk;
+    fmi3Status s;
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    mu = map_vrs(inst, "fmi3GetAdjointDerivative", unknowns, nUnknowns, &ou);
+    mk = mu == NULL && unknowns != NULL && nUnknowns > 0
+             ? NULL
+             : map_vrs(inst, "fmi3GetAdjointDerivative", knowns, nKnowns, &ok);
+    if ((mu == NULL && unknowns != NULL && nUnknowns > 0) ||
+        (mk == NULL && knowns != NULL && nKnowns > 0)) {
+        free(ou);
+        return fmi3Error;
+    }
+    s = adjoint3(instance, mu, nUnknowns, mk, nKnowns, seed, nSeed, sensitivity, nSensitivity);
+    free(ou);
+    free(ok);
+    return s;
+}
+
+MOFMU_EXPORT fmi3Status fmi3GetOutputDerivatives(fmi3Instance instance,
+                                                 const fmi3ValueReference vrs[], size_t nvr,
+                                                 const fmi3Int32 orders[], fmi3Float64 values[],
+                                                 size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    fmi3ValueReference *owned = NULL;
+    const fmi3ValueReference *m;
+    fmi3Status s;
+    if (inst == NULL) {
+        return fmi3Error;
+    }
+    m = map_vrs(inst, "fmi3GetOutputDerivatives", vrs, nvr, &owned);
+    if (m == NULL && vrs != NULL && nvr > 0) {
+        return fmi3Error;
+    }
+    s = output_derivatives3(instance, m, nvr, orders, values, nValues);
+    free(owned);
+    return s;
 }

@@ -205,6 +205,7 @@ pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> 
         // The kernels are known only after code generation; export fills
         // this in.
         source_files: Vec::new(),
+        structural: None,
     }
 }
 

@@ -190,6 +190,7 @@ mod tests {
             },
             log_categories: vec![],
             source_files: vec![],
+            structural: None,
         };
         let mut interface = table.clone();
         apply(&mut table, Expose::States);

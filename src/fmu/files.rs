@@ -153,6 +153,10 @@ pub fn model_spec_fmi3<'a>(
         super::fmi3_arrays::RESOURCE_NAME.into(),
         super::fmi3_arrays::resource(&table, &arrays),
     ));
+    if let Some(s) = &table.structural {
+        spec.resources
+            .push((super::structural::RESOURCE_NAME.into(), s.resource.clone()));
+    }
     spec.model_description = ModelDescriptionSource::Fmi3Table(table);
     let runtime = &mut spec.sources[0];
     runtime.name = super::sources::FMI3_C.into();

@@ -179,8 +179,27 @@ fn write_variable<W: Write>(
     if let Some(d) = &v.description {
         attrs.push(("description", d.to_string()));
     }
-    attrs.push(("causality", causality_name(v.causality).to_string()));
-    attrs.push(("variability", variability_name(v.variability).to_string()));
+    let structural = table
+        .structural
+        .as_ref()
+        .filter(|s| std::ptr::eq(v, &table.variables[s.variable]));
+    attrs.push((
+        "causality",
+        match structural {
+            // Settable in configuration mode only: `fixed` (see docs/fmu.md).
+            Some(_) => "structuralParameter",
+            None => causality_name(v.causality),
+        }
+        .to_string(),
+    ));
+    attrs.push((
+        "variability",
+        match structural {
+            Some(_) => "fixed",
+            None => variability_name(v.variability),
+        }
+        .to_string(),
+    ));
     if let Some(initial) = v.initial {
         attrs.push(("initial", initial_name(initial).to_string()));
     }
@@ -201,7 +220,13 @@ fn write_variable<W: Write>(
                 }
             }
             if let Some(start) = start {
-                attrs.push(("start", start_values(table, *start, array)));
+                // An array sized by the structural parameter has one start
+                // for all its elements (the template admits no other).
+                let text = match array {
+                    Some(a) if sized_by_parameter(table, a).is_some() => format_real(*start),
+                    _ => start_values(table, *start, array),
+                };
+                attrs.push(("start", text));
             }
             if let Some(state) = v.derivative_of {
                 let state = value_reference(&table.variables[arrays.representative(state)]);
@@ -233,10 +258,23 @@ fn write_variable<W: Write>(
         None => xml.empty(element, &attrs),
         Some(a) => {
             xml.open(element, &attrs);
-            xml.empty("Dimension", &[("start", a.len.to_string())]);
+            match sized_by_parameter(table, a) {
+                Some(vr) => xml.empty("Dimension", &[("valueReference", vr.to_string())]),
+                None => xml.empty("Dimension", &[("start", a.len.to_string())]),
+            }
             xml.close(element);
         }
     }
+}
+
+/// The value reference of the structural parameter that sizes array `a`,
+/// if one does.
+fn sized_by_parameter(table: &ModelTable, a: &ArrayGroup) -> Option<u32> {
+    let s = table.structural.as_ref()?;
+    let first = table.variables[a.first].value_reference;
+    s.varying
+        .contains(&first)
+        .then(|| value_reference(&table.variables[s.variable]))
 }
 
 /// The start attribute: one value, or an array's values in element order.

@@ -10,6 +10,7 @@ pub mod fmi_rules;
 pub mod fusion;
 pub mod model_description;
 pub mod sources;
+pub mod structural;
 pub mod system;
 pub mod system_image;
 pub mod table;

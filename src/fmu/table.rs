@@ -171,6 +171,23 @@ pub struct ModelTable {
     /// The C units in `sources/` (`<SourceFiles>`), so that an importer can
     /// rebuild the binary; see [`crate::fmu::sources`].
     pub source_files: Vec<String>,
+    /// FMI 3.0: the structural parameter, when the model has one
+    /// (`super::structural`); always `None` for FMI 2.0.
+    pub structural: Option<StructuralParameter>,
+}
+
+/// An Integer parameter that sizes arrays, offered as an FMI 3.0
+/// `structuralParameter` (see `super::structural`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructuralParameter {
+    /// Its index in `variables`.
+    pub variable: usize,
+    /// The value references (indices in R at the exported size) of the
+    /// Real runs whose length follows the parameter: each must be one FMI 3
+    /// array, whose `<Dimension>` names the parameter.
+    pub varying: Vec<u32>,
+    /// `resources/mofmu_struct.bin`.
+    pub resource: Vec<u8>,
 }
 
 /// The FMI 2.0 interfaces an FMU declares in its model description. Every

@@ -84,9 +84,11 @@ fn fmi3_rod_arrays_are_one_variable_each_and_the_runtime_serves_them_whole() {
         description.matches("<ContinuousStateDerivative ").count(),
         1
     );
+    // rod.n sizes both arrays: a structural parameter (the test below).
+    let n_vr = vr_of(&description, "rod.n");
     assert_eq!(
         description
-            .matches(&format!("<Dimension start=\"{n}\"/>"))
+            .matches(&format!("<Dimension valueReference=\"{n_vr}\"/>"))
             .count(),
         2
     );
@@ -761,4 +763,272 @@ fn fmi3_adjoint_with_respect_to_inputs_matches_the_closed_form() {
         }
         free(inst);
     }
+}
+
+type SetInt64 = unsafe extern "C" fn(*mut c_void, *const u32, usize, *const i64, usize) -> i32;
+type Fmi2Instantiate = unsafe extern "C" fn(
+    *const c_char,
+    i32,
+    *const c_char,
+    *const c_char,
+    *const [*const c_void; 5],
+    i32,
+    i32,
+) -> *mut c_void;
+type Fmi2SetupExperiment = unsafe extern "C" fn(*mut c_void, i32, f64, f64, i32, f64) -> i32;
+type Fmi2GetReal = unsafe extern "C" fn(*mut c_void, *const u32, usize, *mut f64) -> i32;
+type Fmi2Vector = unsafe extern "C" fn(*mut c_void, *mut f64, usize) -> i32;
+type Fmi2SetVector = unsafe extern "C" fn(*mut c_void, *const f64, usize) -> i32;
+
+/// Exports the rod at `n` (FMI 2.0 or 3.0) into `dir` and unpacks it.
+fn rod_fmu(n: usize, fmi_version: FmiVersion, dir: &std::path::Path) -> (String, String) {
+    let lib = library(&["examples/Base.mo", "examples/Thermal"]);
+    let options = ExportOptions {
+        fmi_version,
+        ..ExportOptions::default()
+    };
+    let sets = [SetValue {
+        path: "rod.n".into(),
+        value: SetLiteral::Number(n as f64),
+    }];
+    let out = export_model_options(&lib, "Thermal.Examples.RodHeating", &sets, 100.0, options)
+        .unwrap_or_else(|e| panic!("export: {e:?}"));
+    let fmu = dir.join("Rod.fmu");
+    package(&out, &fmu, &shared_cache());
+    let mut archive =
+        zip::ZipArchive::new(std::fs::File::open(&fmu).expect("the FMU")).expect("a zip");
+    archive.extract(dir.join("unpacked")).expect("unzip");
+    (out.table.guid.clone(), out.model_description())
+}
+
+/// The FMI 2.0 rod at `n`: the derivatives at the start, then the states
+/// after `steps` explicit Euler steps of `h` (the same arithmetic as the
+/// FMI 3 run below, so the two must agree to rounding).
+fn fmi2_rod_run(n: usize, steps: usize, h: f64) -> (Vec<f64>, Vec<f64>) {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, _) = rod_fmu(n, FmiVersion::Fmi2, temp.path());
+    let unpacked = temp.path().join("unpacked");
+    let so = unpacked.join("binaries/linux64/Thermal_Examples_RodHeating.so");
+    // SAFETY: the FMU's own library, with the FMI 2.0 signatures above.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the FMI 2 library");
+        let instantiate: libloading::Symbol<Fmi2Instantiate> = lib.get(b"fmi2Instantiate").unwrap();
+        let setup: libloading::Symbol<Fmi2SetupExperiment> =
+            lib.get(b"fmi2SetupExperiment").unwrap();
+        let enter: libloading::Symbol<Plain> = lib.get(b"fmi2EnterInitializationMode").unwrap();
+        let exit: libloading::Symbol<Plain> = lib.get(b"fmi2ExitInitializationMode").unwrap();
+        let continuous: libloading::Symbol<Plain> =
+            lib.get(b"fmi2EnterContinuousTimeMode").unwrap();
+        let states: libloading::Symbol<Fmi2Vector> = lib.get(b"fmi2GetContinuousStates").unwrap();
+        let set_states: libloading::Symbol<Fmi2SetVector> =
+            lib.get(b"fmi2SetContinuousStates").unwrap();
+        let derivatives: libloading::Symbol<Fmi2Vector> = lib.get(b"fmi2GetDerivatives").unwrap();
+        let set_time: libloading::Symbol<unsafe extern "C" fn(*mut c_void, f64) -> i32> =
+            lib.get(b"fmi2SetTime").unwrap();
+        let _get: libloading::Symbol<Fmi2GetReal> = lib.get(b"fmi2GetReal").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi2FreeInstance").unwrap();
+        let callbacks: [*const c_void; 5] = [std::ptr::null(); 5];
+        let name = CString::new("rod2").unwrap();
+        let guid = CString::new(guid).unwrap();
+        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
+        let inst = instantiate(
+            name.as_ptr(),
+            0,
+            guid.as_ptr(),
+            resources.as_ptr(),
+            &callbacks,
+            0,
+            0,
+        );
+        assert!(!inst.is_null(), "FMI 2 instantiation at n = {n}");
+        assert_eq!(setup(inst, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(enter(inst), OK);
+        assert_eq!(exit(inst), OK);
+        assert_eq!(continuous(inst), OK);
+        let mut x = vec![0.0; n];
+        let mut dx = vec![0.0; n];
+        assert_eq!(states(inst, x.as_mut_ptr(), n), OK);
+        assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+        let first = dx.clone();
+        for s in 0..steps {
+            for (xi, di) in x.iter_mut().zip(&dx) {
+                *xi += h * di;
+            }
+            assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+            assert_eq!(set_states(inst, x.as_ptr(), n), OK);
+            assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+        }
+        free(inst);
+        (first, x)
+    }
+}
+
+/// Issue 24's headline: the rod exported ONCE in FMI 3.0 at n = 5 serves
+/// n = 5, 1,000 and 10⁵, set in configuration mode, and matches the FMI 2.0
+/// exports of those sizes (the derivatives at the start and 20 explicit
+/// Euler steps through the FMI calls, the same arithmetic on both sides).
+#[test]
+fn fmi3_structural_rod_exported_once_serves_any_size() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, description) = rod_fmu(5, FmiVersion::Fmi3, temp.path());
+    let n_vr = vr_of(&description, "rod.n");
+    let t_vr = vr_of(&description, "rod.T");
+    let der_vr = vr_of(&description, "der(rod.T)");
+    assert!(description.contains("causality=\"structuralParameter\" variability=\"fixed\""));
+    assert_eq!(
+        description
+            .matches(&format!("<Dimension valueReference=\"{n_vr}\"/>"))
+            .count(),
+        2,
+        "rod.T and der(rod.T) are sized by rod.n:\n{description}"
+    );
+    let unpacked = temp.path().join("unpacked");
+    assert!(unpacked.join("resources/mofmu_struct.bin").exists());
+    let so = unpacked.join("binaries/x86_64-linux/Thermal_Examples_RodHeating.so");
+    let (steps, h) = (20, 1e-3);
+    // SAFETY: the FMU's own library, with the FMI 3 signatures above.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<Instantiate> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let enter_config: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterConfigurationMode").unwrap();
+        let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
+        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
+        let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
+        let continuous: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterContinuousTimeMode").unwrap();
+        let get: libloading::Symbol<GetFloat64> = lib.get(b"fmi3GetFloat64").unwrap();
+        let set_states: libloading::Symbol<SetStates> =
+            lib.get(b"fmi3SetContinuousStates").unwrap();
+        let derivatives: libloading::Symbol<GetDerivatives> =
+            lib.get(b"fmi3GetContinuousStateDerivatives").unwrap();
+        let set_time: libloading::Symbol<unsafe extern "C" fn(*mut c_void, f64) -> i32> =
+            lib.get(b"fmi3SetTime").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+        let name = CString::new("rod").unwrap();
+        let token = CString::new(guid).unwrap();
+        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
+        let new = || {
+            let inst = instantiate(
+                name.as_ptr(),
+                token.as_ptr(),
+                resources.as_ptr(),
+                false,
+                false,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+            );
+            assert!(!inst.is_null(), "instantiation");
+            inst
+        };
+
+        // Misuse: a structural parameter outside configuration mode, a
+        // size out of range, configuration mode after initialization.
+        let inst = new();
+        assert_eq!(
+            set_int(inst, &n_vr, 1, &7, 1),
+            ERROR,
+            "outside configuration mode"
+        );
+        assert_eq!(enter_config(inst), OK);
+        assert_eq!(set_int(inst, &n_vr, 1, &0, 1), ERROR, "n < 1");
+        assert_eq!(
+            set_int(inst, &n_vr, 1, &i64::MAX, 1),
+            ERROR,
+            "beyond the tables"
+        );
+        assert_eq!(
+            enter(inst, false, 0.0, 0.0, false, 0.0),
+            ERROR,
+            "initialization inside configuration mode"
+        );
+        assert_eq!(exit_config(inst), OK);
+        assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
+        assert_eq!(enter_config(inst), ERROR, "only from Instantiated");
+        free(inst);
+
+        for n in [5usize, 1000, 100_000] {
+            let inst = new();
+            assert_eq!(enter_config(inst), OK);
+            assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+            let started = std::time::Instant::now();
+            assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
+            eprintln!(
+                "fmi3ExitConfigurationMode at n = {n}: {:.1} ms",
+                started.elapsed().as_secs_f64() * 1e3
+            );
+            assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
+            assert_eq!(exit(inst), OK);
+            assert_eq!(continuous(inst), OK);
+            // The arrays' value references stand for n elements now.
+            let mut x = vec![0.0; n + 1];
+            assert_eq!(
+                get(inst, &t_vr, 1, x.as_mut_ptr(), n + 1),
+                ERROR,
+                "n values"
+            );
+            x.truncate(n);
+            assert_eq!(get(inst, &t_vr, 1, x.as_mut_ptr(), n), OK);
+            let mut dx = vec![0.0; n];
+            assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+            let mut by_vr = vec![0.0; n];
+            assert_eq!(get(inst, &der_vr, 1, by_vr.as_mut_ptr(), n), OK);
+            assert_eq!(by_vr, dx, "der(rod.T) by its value reference at n = {n}");
+            let first = dx.clone();
+            for s in 0..steps {
+                for (xi, di) in x.iter_mut().zip(&dx) {
+                    *xi += h * di;
+                }
+                assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+                assert_eq!(set_states(inst, x.as_ptr(), n), OK);
+                assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+            }
+            free(inst);
+            let (first2, x2) = fmi2_rod_run(n, steps, h);
+            let close = |a: &[f64], b: &[f64], what: &str| {
+                let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+                for (i, (p, q)) in a.iter().zip(b).enumerate() {
+                    assert!(
+                        (p - q).abs() <= 1e-9 * scale,
+                        "{what} {i} at n = {n}: FMI 3 {p}, FMI 2 {q}"
+                    );
+                }
+            };
+            close(&first, &first2, "derivative");
+            close(&x, &x2, "state after 20 steps");
+            // The heated end moves, so the comparison is not of constants.
+            assert!(first2[0] != 0.0);
+        }
+    }
+}
+
+/// A size that is not affine in the tables (an array of components: the
+/// number of instances follows it) is not offered as a structural
+/// parameter; the export says why in a note and the FMU is as before.
+#[test]
+fn fmi3_component_array_size_is_a_note_not_a_structural_parameter() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/Acc4.mo",
+    ]);
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let out = export_model_options(&lib, "Acc4.Chain", &[], None, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
+    assert!(out.table.structural.is_none());
+    assert_eq!(out.notes.len(), 1, "{:?}", out.notes);
+    assert!(
+        out.notes[0].contains("n sizes arrays but is not offered")
+            && out.notes[0].contains("the number of instances changes with the size"),
+        "{}",
+        out.notes[0]
+    );
+    let description = out.model_description();
+    assert!(!description.contains("structuralParameter"));
+    assert!(!description.contains("<Dimension valueReference"));
 }

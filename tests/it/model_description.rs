@@ -277,6 +277,7 @@ pub fn decay_table() -> ModelTable {
         source_files: ["decay_system.c", "decay_fmi.c", "decay_model.c"]
             .map(str::to_string)
             .to_vec(),
+        structural: None,
     };
     table.guid = guid_from(&[b"Decay", b"test"]);
     table
@@ -403,6 +404,7 @@ fn rod_table() -> ModelTable {
             ("logStatusError".to_string(), "Errors".to_string()),
         ],
         source_files: Vec::new(),
+        structural: None,
     };
     table.guid = guid_from(&[b"Thermal.Rod"]);
     table

@@ -1,0 +1,762 @@
+//! FMI 3.0 structural parameters: one FMU for any array size.
+//!
+//! An Integer parameter that sizes arrays (`rod.n`) may become a
+//! `structuralParameter` when the system image is *affine* in it: every
+//! count, offset, stride, index and loop bound of the image at size `n` is
+//! `a + b·n`, and every variable-length table (the Reals' start values,
+//! kinds and names, the states, the derivatives, the Jacobian's rows) is a
+//! fixed list of runs whose lengths are affine in `n` and whose entries are
+//! affine in `n` and in their position `k` in the run. The exporter derives
+//! the image at the user's size `n0` and at `n0 + 1`, builds from the two a
+//! [`Template`] (a short program of literal bytes, affine integers, loops
+//! and indexed names), and accepts it only when the template evaluated at
+//! further sizes reproduces, byte for byte, the image exported at those
+//! sizes ([`verify`]). The runtime (`templates/mofmu_fmi3.c`) evaluates the
+//! same template at `fmi3ExitConfigurationMode` and loads the bytes as it
+//! loads `resources/mofmu_system.bin`: nothing is compiled at run time.
+//!
+//! Value references: the description's Float64 value references are the
+//! variables' indices in `R` at `n0`. At another `n` a variable moves in
+//! `R`; the runtime maps a description value reference through the
+//! [`Segment`] table (per run of Reals: its first value reference and
+//! length at `n0`, its start and length at `n` as `a + b·n`). A run whose
+//! length changes with `n` must be one FMI 3 array of the description
+//! (named by its first element, so its value reference stays valid at any
+//! size); a scalar keeps its value reference whatever the size.
+//!
+//! Resource `resources/mofmu_struct.bin`, little-endian:
+//!
+//! ```text
+//! "MOFMUSTR" u32 version(1) u32 integer (the parameter's index in the
+//! Integer table) str name  i64 n0  i64 n_min  i64 n_max
+//! u32 segments { u32 vr0  u32 len0  i64 start_a  i64 start_b  i64 len_a  i64 len_b }
+//! u32 ops { u8 0 u32 len bytes                                  literal
+//!         | u8 1 u8 width(0 u32, 1 i32, 2 i64) i64 a i64 b i64 c  a + b·n + c·k
+//!         | u8 2 i64 a i64 b u32 body                           loop: the next
+//!                 `body` ops a + b·n times, k = 0, 1, …
+//!         | u8 3 str prefix str suffix i64 a i64 b i64 c }       the string
+//!                 prefix + decimal(a + b·n + c·k) + suffix
+//! u64 FNV-1a of every byte before it
+//! ```
+//!
+//! The template's output is the system image without its checksum.
+
+use super::system_image::{fnv1a, StepRecord, SystemImage, FULL_ROW, MAGIC, VERSION};
+
+pub const RESOURCE_NAME: &str = "mofmu_struct.bin";
+const STRUCT_MAGIC: &[u8; 8] = b"MOFMUSTR";
+const STRUCT_VERSION: u32 = 1;
+
+/// `a + b·n + c·k`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Affine {
+    pub a: i64,
+    pub b: i64,
+    pub c: i64,
+}
+
+impl Affine {
+    pub fn at(&self, n: i64, k: i64) -> i64 {
+        self.a + self.b * n + self.c * k
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    U32,
+    I32,
+    I64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    Literal(Vec<u8>),
+    Int(Width, Affine),
+    Loop {
+        count: Affine,
+        body: u32,
+    },
+    Name {
+        prefix: String,
+        suffix: String,
+        index: Affine,
+    },
+}
+
+/// A run of Reals for the value-reference map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    pub vr0: u32,
+    pub len0: u32,
+    pub start: Affine,
+    pub len: Affine,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Template {
+    pub ops: Vec<Op>,
+    pub segments: Vec<Segment>,
+}
+
+/// Why an image is not affine in the parameter.
+pub type NotAffine = String;
+
+/// Builds the template from the images at `n0` (`i0`) and `n0 + 1` (`i1`).
+struct Builder {
+    n0: i64,
+    ops: Vec<Op>,
+    /// Ops before this index belong to a finished loop's body: a literal
+    /// after the loop must not be merged into them.
+    sealed: usize,
+}
+
+impl Builder {
+    fn lit(&mut self, bytes: &[u8]) {
+        if let (true, Some(Op::Literal(l))) = (self.ops.len() > self.sealed, self.ops.last_mut()) {
+            l.extend_from_slice(bytes);
+        } else {
+            self.ops.push(Op::Literal(bytes.to_vec()));
+        }
+    }
+    fn str(&mut self, s: &str) {
+        self.lit(&(s.len() as u32).to_le_bytes());
+        self.lit(s.as_bytes());
+    }
+    fn same_str(&mut self, what: &str, a: &str, b: &str) -> Result<(), NotAffine> {
+        if a != b {
+            return Err(format!("{what} differs between sizes (\"{a}\", \"{b}\")"));
+        }
+        self.str(a);
+        Ok(())
+    }
+    /// The affine function through (n0, v0) and (n0 + 1, v1).
+    fn affine(&self, v0: i64, v1: i64) -> Affine {
+        let b = v1 - v0;
+        Affine {
+            a: v0 - b * self.n0,
+            b,
+            c: 0,
+        }
+    }
+    fn int(&mut self, width: Width, v0: i64, v1: i64) {
+        if v0 == v1 {
+            match width {
+                Width::U32 => self.lit(&(v0 as u32).to_le_bytes()),
+                Width::I32 => self.lit(&(v0 as i32).to_le_bytes()),
+                Width::I64 => self.lit(&v0.to_le_bytes()),
+            }
+        } else {
+            let f = self.affine(v0, v1);
+            self.ops.push(Op::Int(width, f));
+        }
+    }
+    fn u32(&mut self, v0: u32, v1: u32) {
+        self.int(Width::U32, i64::from(v0), i64::from(v1));
+    }
+    fn same_len(&self, what: &str, a: usize, b: usize) -> Result<(), NotAffine> {
+        if a != b {
+            return Err(format!("the number of {what} changes with the size"));
+        }
+        Ok(())
+    }
+    /// A loop over `count` (at n0 and n0 + 1) whose body `body` emits.
+    fn repeat(&mut self, c0: usize, c1: usize, body: impl FnOnce(&mut Builder)) {
+        let count = self.affine(c0 as i64, c1 as i64);
+        let at = self.ops.len();
+        self.ops.push(Op::Loop { count, body: 0 });
+        body(self);
+        let n = (self.ops.len() - at - 1) as u32;
+        self.ops[at] = Op::Loop { count, body: n };
+        self.sealed = self.ops.len();
+    }
+}
+
+/// A run of Reals named `prefix k suffix` for consecutive k (or one scalar).
+#[derive(Debug, Clone, PartialEq)]
+struct RealRun {
+    first: usize,
+    len: usize,
+    /// (prefix, suffix, first index) of an indexed run; None: a scalar.
+    indexed: Option<(String, String, i64)>,
+}
+
+/// `a.b[12].c` → ("a.b[", "].c", 12): the last bracketed whole number.
+fn indexed_name(name: &str) -> Option<(&str, &str, i64)> {
+    let close = name.rfind(']')?;
+    let open = name[..close].rfind('[')?;
+    let digits = &name[open + 1..close];
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 12 {
+        return None;
+    }
+    Some((&name[..=open], &name[close..], digits.parse().ok()?))
+}
+
+fn real_runs(image: &SystemImage) -> Vec<RealRun> {
+    let mut runs: Vec<RealRun> = Vec::new();
+    for (i, r) in image.reals.iter().enumerate() {
+        let here = indexed_name(&r.name);
+        if let (Some(last), Some((p, s, k))) = (runs.last_mut(), here) {
+            if let Some((lp, ls, k0)) = &last.indexed {
+                let prev = &image.reals[i - 1];
+                if lp == p
+                    && ls == s
+                    && *k0 + last.len as i64 == k
+                    && prev.kind == r.kind
+                    && prev.start.map(f64::to_bits) == r.start.map(f64::to_bits)
+                {
+                    last.len += 1;
+                    continue;
+                }
+            }
+        }
+        runs.push(RealRun {
+            first: i,
+            len: 1,
+            indexed: here.map(|(p, s, k)| (p.to_string(), s.to_string(), k)),
+        });
+    }
+    runs
+}
+
+/// Maximal runs `v, v+1, v+2, …` of a list: (first value, length).
+fn unit_runs(list: &[u32]) -> Vec<(u32, usize)> {
+    let mut runs: Vec<(u32, usize)> = Vec::new();
+    for &v in list {
+        match runs.last_mut() {
+            Some((f, l)) if u64::from(*f) + *l as u64 == u64::from(v) => *l += 1,
+            _ => runs.push((v, 1)),
+        }
+    }
+    runs
+}
+
+/// The Jacobian's rows as runs of rows with the same entries relative to
+/// the row: (first row, rows, relative entries or None for a full row).
+fn row_runs(rows: &[Option<Vec<u32>>]) -> Vec<(usize, usize, Option<Vec<i64>>)> {
+    let mut runs: Vec<(usize, usize, Option<Vec<i64>>)> = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        let rel = row.as_ref().map(|cols| {
+            cols.iter()
+                .map(|&c| i64::from(c) - r as i64)
+                .collect::<Vec<_>>()
+        });
+        match runs.last_mut() {
+            Some((_, l, p)) if *p == rel => *l += 1,
+            _ => runs.push((r, 1, rel)),
+        }
+    }
+    runs
+}
+
+/// The template of the images `i0` at `n0` and `i1` at `n0 + 1` (see the
+/// module's documentation), or why they are not affine in the parameter.
+/// `draft_guid` is the GUID both were written with.
+pub fn template(
+    i0: &SystemImage,
+    i1: &SystemImage,
+    n0: i64,
+    guid: &str,
+) -> Result<Template, NotAffine> {
+    let mut b = Builder {
+        n0,
+        ops: Vec::new(),
+        sealed: 0,
+    };
+    b.lit(MAGIC);
+    b.lit(&VERSION.to_le_bytes());
+    b.str(guid);
+    b.same_str(
+        "the model identifier",
+        &i0.model_identifier,
+        &i1.model_identifier,
+    )?;
+    if i0.classes != i1.classes {
+        return Err("the classes differ between sizes".into());
+    }
+    b.lit(&(i0.classes.len() as u32).to_le_bytes());
+    for c in &i0.classes {
+        b.str(&c.name);
+        for v in [c.n_blocks, c.n_slots, c.n_ints, c.n_own] {
+            b.lit(&v.to_le_bytes());
+        }
+    }
+    b.same_len("Integers", i0.integers.len(), i1.integers.len())?;
+    b.same_len("Booleans", i0.booleans.len(), i1.booleans.len())?;
+    b.same_len("instances", i0.instances.len(), i1.instances.len())?;
+    b.same_len("schedule steps", i0.steps.len(), i1.steps.len())?;
+    b.same_len("linear responses", i0.balances.len(), i1.balances.len())?;
+    for (x, y) in [
+        (i0.reals.len(), i1.reals.len()),
+        (i0.integers.len(), i1.integers.len()),
+        (i0.booleans.len(), i1.booleans.len()),
+        (i0.states.len(), i1.states.len()),
+    ] {
+        b.u32(x as u32, y as u32);
+    }
+    b.u32(i0.n_event_indicators, i1.n_event_indicators);
+    b.u32(i0.n_relations, i1.n_relations);
+    for x in [i0.instances.len(), i0.steps.len(), i0.balances.len()] {
+        b.lit(&(x as u32).to_le_bytes());
+    }
+    let segments = reals(&mut b, i0, i1)?;
+    for (&x, &y) in i0.integers.iter().zip(&i1.integers) {
+        b.int(Width::I64, x, y);
+    }
+    if i0.booleans != i1.booleans {
+        return Err("a Boolean parameter changes with the size".into());
+    }
+    for &v in &i0.booleans {
+        b.lit(&[u8::from(v)]);
+    }
+    for (t0, t1, len) in [
+        (&i0.integer_reals, &i1.integer_reals, i0.integers.len()),
+        (&i0.boolean_reals, &i1.boolean_reals, i0.booleans.len()),
+    ] {
+        for k in 0..len {
+            let get = |t: &Vec<u32>| t.get(k).copied().unwrap_or(super::system_image::NOT_IN_R);
+            b.u32(get(t0), get(t1));
+        }
+    }
+    index_list(&mut b, "states", &i0.states, &i1.states)?;
+    index_list(&mut b, "derivatives", &i0.derivatives, &i1.derivatives)?;
+    instances(&mut b, i0, i1)?;
+    steps(&mut b, i0, i1)?;
+    for (x, y) in i0.balances.iter().zip(&i1.balances) {
+        b.u32(x.balance, y.balance);
+    }
+    for (x, y) in i0.balances.iter().zip(&i1.balances) {
+        b.u32(x.residual, y.residual);
+    }
+    for (x, y) in i0.balances.iter().zip(&i1.balances) {
+        b.same_str("a linear response's name", &x.name, &y.name)?;
+    }
+    jacobian(&mut b, i0, i1)?;
+    Ok(Template {
+        ops: b.ops,
+        segments,
+    })
+}
+
+/// Start values, kinds and names of the Reals, run by run; the runs give
+/// the value-reference map.
+fn reals(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<Vec<Segment>, NotAffine> {
+    let (r0, r1) = (real_runs(i0), real_runs(i1));
+    if r0.len() != r1.len() {
+        return Err("the Reals do not form the same runs at two sizes".into());
+    }
+    let mut segments = Vec::with_capacity(r0.len());
+    for (x, y) in r0.iter().zip(&r1) {
+        let (v0, v1) = (&i0.reals[x.first], &i1.reals[y.first]);
+        let same = match (&x.indexed, &y.indexed) {
+            (None, None) => v0.name == v1.name,
+            (Some((p, s, _)), Some((q, t, _))) => p == q && s == t,
+            _ => false,
+        };
+        if !same || v0.kind != v1.kind || v0.start.map(f64::to_bits) != v1.start.map(f64::to_bits) {
+            return Err(format!(
+                "the Reals at {} differ between sizes (a start value, kind or name)",
+                v0.name
+            ));
+        }
+        segments.push(Segment {
+            vr0: x.first as u32,
+            len0: x.len as u32,
+            start: b.affine(x.first as i64, y.first as i64),
+            len: b.affine(x.len as i64, y.len as i64),
+        });
+    }
+    let constant = |s: &Segment| s.len.b == 0;
+    for (s, x) in segments.iter().zip(&r0) {
+        let start = i0.reals[x.first].start.unwrap_or(f64::NAN).to_le_bytes();
+        if constant(s) {
+            for _ in 0..x.len {
+                b.lit(&start);
+            }
+        } else {
+            let (c0, c1) = (x.len, (s.len.at(b.n0 + 1, 0)) as usize);
+            b.repeat(c0, c1, |b| b.lit(&start));
+        }
+    }
+    for (s, x) in segments.iter().zip(&r0) {
+        let kind = [i0.reals[x.first].kind];
+        if constant(s) {
+            for _ in 0..x.len {
+                b.lit(&kind);
+            }
+        } else {
+            let c1 = s.len.at(b.n0 + 1, 0) as usize;
+            b.repeat(x.len, c1, |b| b.lit(&kind));
+        }
+    }
+    for ((s, x), y) in segments.iter().zip(&r0).zip(&r1) {
+        match (&x.indexed, constant(s)) {
+            (None, _) => b.str(&i0.reals[x.first].name),
+            (Some(_), true) if x.indexed == y.indexed => {
+                for r in &i0.reals[x.first..x.first + x.len] {
+                    b.str(&r.name);
+                }
+            }
+            (Some((prefix, suffix, k0)), _) => {
+                let k1 = y.indexed.as_ref().map_or(0, |t| t.2);
+                let mut index = b.affine(*k0, k1);
+                index.c = 1;
+                let (prefix, suffix) = (prefix.clone(), suffix.clone());
+                b.repeat(x.len, y.len, |b| {
+                    b.ops.push(Op::Name {
+                        prefix,
+                        suffix,
+                        index,
+                    })
+                });
+            }
+        }
+    }
+    Ok(segments)
+}
+
+/// A list of value references or state indices as runs `v, v+1, …`.
+fn index_list(b: &mut Builder, what: &str, l0: &[u32], l1: &[u32]) -> Result<(), NotAffine> {
+    let (r0, r1) = (unit_runs(l0), unit_runs(l1));
+    if r0.len() != r1.len() {
+        return Err(format!("the {what} do not form the same runs at two sizes"));
+    }
+    for (&(f0, n0), &(f1, n1)) in r0.iter().zip(&r1) {
+        if n0 == n1 {
+            for k in 0..n0 as u32 {
+                b.u32(f0 + k, f1 + k);
+            }
+        } else {
+            let mut first = b.affine(i64::from(f0), i64::from(f1));
+            first.c = 1;
+            b.repeat(n0, n1, |b| b.ops.push(Op::Int(Width::U32, first)));
+        }
+    }
+    Ok(())
+}
+
+fn instances(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotAffine> {
+    for (x, y) in i0.instances.iter().zip(&i1.instances) {
+        if x.class != y.class || x.own != y.own {
+            return Err(format!("instance {} differs between sizes", x.name));
+        }
+        b.lit(&x.class.to_le_bytes());
+        b.same_str("an instance's name", &x.name, &y.name)?;
+        b.int(Width::I32, x.relation_base.into(), y.relation_base.into());
+        b.int(Width::I32, x.indicator_base.into(), y.indicator_base.into());
+        for (&o, &p) in x.off.iter().zip(&y.off) {
+            b.int(Width::I32, o.into(), p.into());
+        }
+        for (&o, &p) in x.ints.iter().zip(&y.ints) {
+            b.int(Width::I64, o, p);
+        }
+        b.lit(&x.own);
+    }
+    Ok(())
+}
+
+fn steps(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotAffine> {
+    let differs = |k: usize| Err(format!("schedule step {k} differs in kind between sizes"));
+    for (k, (x, y)) in i0.steps.iter().zip(&i1.steps).enumerate() {
+        match (x, y) {
+            (StepRecord::Time { target: t }, StepRecord::Time { target: u }) => {
+                b.lit(&[0]);
+                b.u32(*t, *u);
+            }
+            (
+                StepRecord::Block {
+                    instance: i,
+                    stride: s,
+                    block: k0,
+                },
+                StepRecord::Block {
+                    instance: j,
+                    stride: t,
+                    block: k1,
+                },
+            ) if k0 == k1 => {
+                b.lit(&[1]);
+                b.u32(*i, *j);
+                b.int(Width::I32, (*s).into(), (*t).into());
+                b.lit(&k0.to_le_bytes());
+            }
+            (
+                StepRecord::Copy {
+                    target: t0,
+                    stride: s0,
+                    len: l0,
+                    coefficient: c0,
+                    sources: src0,
+                },
+                StepRecord::Copy {
+                    target: t1,
+                    stride: s1,
+                    len: l1,
+                    coefficient: c1,
+                    sources: src1,
+                },
+            ) if c0.to_bits() == c1.to_bits() && src0.len() == src1.len() => {
+                b.lit(&[2]);
+                b.u32(*t0, *t1);
+                b.int(Width::I32, (*s0).into(), (*s1).into());
+                b.u32(*l0, *l1);
+                b.lit(&c0.to_le_bytes());
+                b.lit(&(src0.len() as u32).to_le_bytes());
+                for (p, q) in src0.iter().zip(src1) {
+                    if p.negative != q.negative {
+                        return differs(k);
+                    }
+                    b.u32(p.offset, q.offset);
+                    b.int(Width::I32, p.stride.into(), q.stride.into());
+                    b.lit(&[u8::from(p.negative)]);
+                }
+            }
+            (
+                StepRecord::Repeat {
+                    count: c0,
+                    body: d0,
+                },
+                StepRecord::Repeat {
+                    count: c1,
+                    body: d1,
+                },
+            ) if d0 == d1 => {
+                b.lit(&[3]);
+                b.u32(*c0, *c1);
+                b.lit(&d0.to_le_bytes());
+            }
+            (StepRecord::Fuse { skews: s0 }, StepRecord::Fuse { skews: s1 })
+                if s0.len() == s1.len() =>
+            {
+                b.lit(&[4]);
+                b.lit(&(s0.len() as u32).to_le_bytes());
+                for (&p, &q) in s0.iter().zip(s1) {
+                    b.u32(p, q);
+                }
+            }
+            _ => return differs(k),
+        }
+    }
+    Ok(())
+}
+
+fn jacobian(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotAffine> {
+    let (r0, r1) = (row_runs(&i0.jacobian), row_runs(&i1.jacobian));
+    if r0.len() != r1.len() {
+        return Err("the Jacobian's rows do not form the same runs at two sizes".into());
+    }
+    for ((f0, n0, p0), (f1, n1, p1)) in r0.iter().zip(&r1) {
+        match (p0, p1) {
+            (None, None) => {
+                let full = FULL_ROW.to_le_bytes();
+                b.repeat(*n0, *n1, |b| b.lit(&full));
+            }
+            (Some(p0), Some(p1)) if p0.len() == p1.len() => {
+                let entries: Vec<Affine> = p0
+                    .iter()
+                    .zip(p1)
+                    .map(|(&d0, &d1)| {
+                        let mut f = b.affine(*f0 as i64 + d0, *f1 as i64 + d1);
+                        f.c = 1;
+                        f
+                    })
+                    .collect();
+                let len = (p0.len() as u32).to_le_bytes();
+                b.repeat(*n0, *n1, |b| {
+                    b.lit(&len);
+                    for f in entries {
+                        b.ops.push(Op::Int(Width::U32, f));
+                    }
+                });
+            }
+            _ => return Err("the Jacobian's pattern changes shape with the size".into()),
+        }
+    }
+    Ok(())
+}
+
+/// The image bytes (without the checksum) at `n`, or why `n` is out of range.
+pub fn evaluate(ops: &[Op], n: i64) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    run(ops, n, 0, &mut out)?;
+    Ok(out)
+}
+
+fn run(ops: &[Op], n: i64, k: i64, out: &mut Vec<u8>) -> Result<(), String> {
+    let mut i = 0;
+    while i < ops.len() {
+        match &ops[i] {
+            Op::Literal(bytes) => out.extend_from_slice(bytes),
+            Op::Int(width, f) => {
+                let v = f.at(n, k);
+                match width {
+                    Width::U32 => out.extend_from_slice(
+                        &u32::try_from(v)
+                            .map_err(|_| format!("{v} is no u32"))?
+                            .to_le_bytes(),
+                    ),
+                    Width::I32 => out.extend_from_slice(
+                        &i32::try_from(v)
+                            .map_err(|_| format!("{v} is no i32"))?
+                            .to_le_bytes(),
+                    ),
+                    Width::I64 => out.extend_from_slice(&v.to_le_bytes()),
+                }
+            }
+            Op::Loop { count, body } => {
+                let c = count.at(n, 0);
+                if c < 0 {
+                    return Err(format!("a run would have {c} elements"));
+                }
+                let body = &ops[i + 1..i + 1 + *body as usize];
+                for r in 0..c {
+                    run(body, n, r, out)?;
+                }
+                i += body.len();
+            }
+            Op::Name {
+                prefix,
+                suffix,
+                index,
+            } => {
+                let s = format!("{prefix}{}{suffix}", index.at(n, k));
+                out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+                out.extend_from_slice(s.as_bytes());
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Whether the template at `n` is exactly `image` written with `guid`.
+pub fn verify(t: &Template, n: i64, image: &[u8]) -> bool {
+    match evaluate(&t.ops, n) {
+        Ok(mut bytes) => {
+            let sum = fnv1a(&bytes);
+            bytes.extend_from_slice(&sum.to_le_bytes());
+            bytes == image
+        }
+        Err(_) => false,
+    }
+}
+
+/// Writes `guid` over `draft` in the literal that holds the image's GUID
+/// (the third op's bytes) of a resource written by [`Structural::to_bytes`],
+/// and renews the checksum.
+pub fn replace_guid(bytes: &mut [u8], draft: &str, guid: &str) {
+    assert_eq!(draft.len(), guid.len(), "a GUID has a fixed length");
+    let at = bytes
+        .windows(draft.len())
+        .position(|w| w == draft.as_bytes())
+        .expect("the template holds the draft GUID");
+    bytes[at..at + guid.len()].copy_from_slice(guid.as_bytes());
+    let end = bytes.len() - 8;
+    let sum = fnv1a(&bytes[..end]);
+    bytes[end..].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// What the runtime needs: `resources/mofmu_struct.bin`.
+pub struct Structural {
+    /// The parameter's index in the Integer table and its name.
+    pub integer: u32,
+    pub name: String,
+    pub n0: i64,
+    pub n_min: i64,
+    pub n_max: i64,
+    pub template: Template,
+}
+
+impl Structural {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Vec::new();
+        let str = |w: &mut Vec<u8>, s: &str| {
+            w.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            w.extend_from_slice(s.as_bytes());
+        };
+        let aff = |w: &mut Vec<u8>, f: &Affine| {
+            for v in [f.a, f.b, f.c] {
+                w.extend_from_slice(&v.to_le_bytes());
+            }
+        };
+        w.extend_from_slice(STRUCT_MAGIC);
+        w.extend_from_slice(&STRUCT_VERSION.to_le_bytes());
+        w.extend_from_slice(&self.integer.to_le_bytes());
+        str(&mut w, &self.name);
+        for v in [self.n0, self.n_min, self.n_max] {
+            w.extend_from_slice(&v.to_le_bytes());
+        }
+        w.extend_from_slice(&(self.template.segments.len() as u32).to_le_bytes());
+        for s in &self.template.segments {
+            w.extend_from_slice(&s.vr0.to_le_bytes());
+            w.extend_from_slice(&s.len0.to_le_bytes());
+            for v in [s.start.a, s.start.b, s.len.a, s.len.b] {
+                w.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        w.extend_from_slice(&(self.template.ops.len() as u32).to_le_bytes());
+        for op in &self.template.ops {
+            match op {
+                Op::Literal(bytes) => {
+                    w.push(0);
+                    w.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+                    w.extend_from_slice(bytes);
+                }
+                Op::Int(width, f) => {
+                    w.push(1);
+                    w.push(match width {
+                        Width::U32 => 0,
+                        Width::I32 => 1,
+                        Width::I64 => 2,
+                    });
+                    aff(&mut w, f);
+                }
+                Op::Loop { count, body } => {
+                    w.push(2);
+                    w.extend_from_slice(&count.a.to_le_bytes());
+                    w.extend_from_slice(&count.b.to_le_bytes());
+                    w.extend_from_slice(&body.to_le_bytes());
+                }
+                Op::Name {
+                    prefix,
+                    suffix,
+                    index,
+                } => {
+                    w.push(3);
+                    str(&mut w, prefix);
+                    str(&mut w, suffix);
+                    aff(&mut w, index);
+                }
+            }
+        }
+        let sum = fnv1a(&w);
+        w.extend_from_slice(&sum.to_le_bytes());
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_runs_and_affine_evaluation() {
+        assert_eq!(indexed_name("rod.T[12]"), Some(("rod.T[", "]", 12)));
+        assert_eq!(indexed_name("der(rod.T[3])"), Some(("der(rod.T[", "])", 3)));
+        assert_eq!(indexed_name("x"), None);
+        assert_eq!(unit_runs(&[3, 4, 5, 9, 10]), vec![(3, 3), (9, 2)]);
+        let ops = vec![
+            Op::Literal(vec![7]),
+            Op::Loop {
+                count: Affine { a: 1, b: 1, c: 0 },
+                body: 1,
+            },
+            Op::Int(Width::U32, Affine { a: 10, b: 0, c: 2 }),
+        ];
+        assert_eq!(
+            evaluate(&ops, 1).unwrap(),
+            vec![7, 10, 0, 0, 0, 12, 0, 0, 0]
+        );
+        let neg = vec![Op::Int(Width::U32, Affine { a: 0, b: -1, c: 0 })];
+        assert!(evaluate(&neg, 3).is_err());
+    }
+}
