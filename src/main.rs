@@ -377,6 +377,11 @@ enum Command {
         /// default: no plot).
         #[arg(long, value_name = "FILE.svg|png")]
         plot: Option<PathBuf>,
+        /// Also print the integrator's counters (steps, right-hand sides,
+        /// Jacobians and their passes, LU factorizations, events): where a
+        /// simulation's time goes, as number of evaluations times their cost.
+        #[arg(long)]
+        stats: bool,
     },
 }
 
@@ -637,6 +642,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             start_values,
             solver,
             plot,
+            stats,
             interface,
             input,
         } => {
@@ -687,6 +693,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 result.names.len(),
                 last.first().copied().unwrap_or(f64::NAN)
             );
+            if stats {
+                print_stats(&result.stats);
+            }
             if let Some(plot) = plot {
                 plot_result(&fmu, &result, &plot)?;
                 println!("plotted -> {}", plot.display());
@@ -996,6 +1005,24 @@ fn units(paths: &[PathBuf], model: Option<&str>, format: MessageFormat) -> Resul
 }
 
 /// `mofmu simulate --plot`: every recorded column over time.
+/// `mofmu simulate --stats`: the integrator's counters, one line each.
+fn print_stats(stats: &mofmu::harness::SimStats) {
+    let i = &stats.integrator;
+    println!(
+        "steps: {} accepted, {} rejected",
+        i.accepted_steps, i.rejected_steps
+    );
+    println!("right-hand sides: {}", i.rhs_evaluations);
+    println!(
+        "Jacobians: {} ({} directional passes, {} colours), LU factorizations: {}",
+        i.jacobians, i.jacobian_passes, i.colours, i.lu_factorizations
+    );
+    println!(
+        "events: {} time, {} state, {} step",
+        stats.time_events, stats.state_events, stats.step_events
+    );
+}
+
 fn plot_result(
     fmu: &std::path::Path,
     result: &mofmu::harness::SimResult,

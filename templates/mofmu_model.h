@@ -45,6 +45,10 @@ typedef struct mofmu_ctx {
      * (the consecutive derivatives) are written to der_to[0 ..] instead. */
     size_t der_from, der_count;
     double *der_to;
+    /* The runtime's cache of the linear responses' tangent columns at the
+     * point of the last evaluation, or NULL (then every directional
+     * derivative takes them afresh). Never read by generated code. */
+    struct mofmu_lr_cache *lr;
 } mofmu_ctx;
 
 /* Where a kernel writes (and reads) the derivative slot at R + off: there,
@@ -219,6 +223,10 @@ typedef struct mofmu_step {
     mofmu_tangent_n_fn tangent_n;
     ptrdiff_t real_stride;
     int by_step;
+    /* Nonzero when a balance of a linear response reaches the step (a
+     * repeat or fused loop: a step it holds): the passes of a tearing
+     * solve after the first run only these. */
+    unsigned char reached;
 } mofmu_step;
 
 typedef struct mofmu_system {

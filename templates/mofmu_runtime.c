@@ -182,6 +182,22 @@ typedef struct {
     int last_step_status;
 } CoSimulationState;
 
+/* The tangent columns of the linear responses at the point R was last
+ * evaluated at: column j is d(every real)/d(balance j), kept as its nonzero
+ * entries, and A the tearing matrix they give. A directional derivative at
+ * that point is then one tangent pass at zero balance tangents, a solve,
+ * and the columns added in, where without them it takes two passes plus one
+ * per balance. Every evaluation invalidates it; the first directional
+ * derivative after it fills it (mofmu_directional). */
+struct mofmu_lr_cache {
+    int valid;
+    double *A;        /* n_balances squared, row-major */
+    size_t *start;    /* n_balances + 1: column j is entries start[j] .. start[j + 1] */
+    uint32_t *at;     /* the real of each entry */
+    double *value;    /* its tangent */
+    size_t capacity;  /* entries at and value hold room for */
+};
+
 typedef struct {
     const char *tag;
     /* The name reported to the logger; `name_storage` owns it once the
@@ -206,6 +222,7 @@ typedef struct {
     double *indicators;          /* sys->n_event_indicators values */
     double *scratch;             /* sys->scratch_size values for linear responses */
     double *dR;                  /* sys->n_reals tangents for directional derivatives */
+    struct mofmu_lr_cache lr;    /* linear responses' columns (n_balances > 0) */
 
     /* Calculated parameters and calculated state starts are stale. */
     int parameters_dirty;
@@ -443,7 +460,7 @@ static int bad_vrs(const Instance *inst, const char *function, const char *type,
  * ------------------------------------------------------------------------ */
 
 static const char system_magic[8] = {'M', 'O', 'F', 'M', 'U', 'S', 'Y', 'S'};
-#define SYSTEM_VERSION 5u
+#define SYSTEM_VERSION 6u
 /* An Integer or Boolean that is a parameter, not a discrete variable in R. */
 #define MOFMU_NOT_IN_R 0xFFFFFFFFu
 #define SYSTEM_FILE "mofmu_system.bin"
@@ -1311,6 +1328,13 @@ static const char *parse_system(mofmu_system *sys, Reader *r)
             return "a linear response lies outside the variables";
         }
     }
+    if (!fits(r, sys->n_steps, 1)) {
+        return "it ends inside the steps balances reach";
+    }
+    for (i = 0; i < sys->n_steps; i++) {
+        const unsigned char *b = take(r, 1);
+        sys->steps[i].reached = b != NULL && *b != 0;
+    }
     {
         const char *problem = parse_jacobian_pattern(sys, r);
         if (problem != NULL) {
@@ -1390,6 +1414,13 @@ static void copy_step(const mofmu_system *sys, const mofmu_step *st, ptrdiff_t r
     const unsigned char *negative = sys->source_negative + st->first_source;
     double *target = R + st->target + round * st->stride;
     size_t e, k;
+    if (st->len == 1 && st->n_sources == 1) {
+        /* A connection of two scalars, the most common copy: as below,
+         * without the loops. */
+        double t = R[src[0] + round * stride[0]];
+        target[0] = st->coefficient * (negative[0] ? -t : t);
+        return;
+    }
     for (e = 0; e < st->len; e++) {
         double sum = 0.0;
         if (st->n_sources > 0) {
@@ -1465,10 +1496,13 @@ static void copy_rounds(const mofmu_system *sys, const mofmu_step *st, size_t fi
 /* Runs steps [st, st + n) in round `round`, or their tangents when dR is
  * not NULL (then copies act on dR). */
 static void run_steps(const mofmu_system *sys, const mofmu_step *st, size_t n, ptrdiff_t round,
-                      double *R, double *dR, mofmu_ctx *ctx)
+                      double *R, double *dR, mofmu_ctx *ctx, int reached)
 {
     const mofmu_step *end = st + n;
     for (; st < end; st++) {
+        if (reached && !st->reached) {
+            continue;
+        }
         if (st->tag == MOFMU_STEP_BLOCK) {
             const mofmu_inst *in = st->inst + round * st->stride;
             if (dR == NULL) {
@@ -1486,10 +1520,13 @@ static void run_steps(const mofmu_system *sys, const mofmu_step *st, size_t n, p
  * its batched entry when plan_repeats found one, a copy alone or a body of
  * commuting copies as one loop per copy; any other body round by round. */
 static void run_repeat_rounds(const mofmu_system *sys, const mofmu_step *rep, size_t first,
-                              size_t count, double *R, double *dR, mofmu_ctx *ctx)
+                              size_t count, double *R, double *dR, mofmu_ctx *ctx, int reached)
 {
     const mofmu_step *st = rep + 1;
     size_t r;
+    if (reached && !rep->reached) {
+        return;
+    }
     if (rep->body == 1 && st->fn_n != NULL) {
         const mofmu_inst *in0 = st->inst + (ptrdiff_t)first * st->stride;
         if (dR == NULL) {
@@ -1515,20 +1552,22 @@ static void run_repeat_rounds(const mofmu_system *sys, const mofmu_step *rep, si
     }
     if (rep->body == 1 || rep->by_step) {
         for (r = 0; r < rep->body; r++) {
-            copy_rounds(sys, st + r, first, count, dR == NULL ? R : dR);
+            if (!reached || st[r].reached) {
+                copy_rounds(sys, st + r, first, count, dR == NULL ? R : dR);
+            }
         }
         return;
     }
     for (r = first; r < first + count; r++) {
-        run_steps(sys, st, rep->body, (ptrdiff_t)r, R, dR, ctx);
+        run_steps(sys, st, rep->body, (ptrdiff_t)r, R, dR, ctx, reached);
     }
 }
 
 /* A repeat: its body `count` times. */
 static void run_repeat(const mofmu_system *sys, const mofmu_step *rep, double *R, double *dR,
-                       mofmu_ctx *ctx)
+                       mofmu_ctx *ctx, int reached)
 {
-    run_repeat_rounds(sys, rep, 0, rep->count, R, dR, ctx);
+    run_repeat_rounds(sys, rep, 0, rep->count, R, dR, ctx, reached);
 }
 
 /* Rounds of a fused loop run together: the variables of this many
@@ -1542,7 +1581,7 @@ static void run_repeat(const mofmu_system *sys, const mofmu_step *rep, double *R
 /* A fused loop (MOFMU_STEP_FUSE): tile by tile, each unit's rounds that
  * fall in the tile, unit after unit. */
 static void run_fused(const mofmu_system *sys, const mofmu_step *fuse, double *R, double *dR,
-                      mofmu_ctx *ctx)
+                      mofmu_ctx *ctx, int reached)
 {
     const uint32_t *skew = sys->fuse_skew + fuse->first_source;
     size_t t0, u;
@@ -1556,12 +1595,12 @@ static void run_fused(const mofmu_system *sys, const mofmu_step *fuse, double *R
             }
             if (st->tag == MOFMU_STEP_REPEAT) {
                 if (lo < hi) {
-                    run_repeat_rounds(sys, st, lo, hi - lo, R, dR, ctx);
+                    run_repeat_rounds(sys, st, lo, hi - lo, R, dR, ctx, reached);
                 }
                 st += 1 + st->body;
             } else {
                 if (lo < hi) {
-                    run_steps(sys, st, 1, 0, R, dR, ctx);
+                    run_steps(sys, st, 1, 0, R, dR, ctx, reached);
                 }
                 st++;
             }
@@ -1572,17 +1611,22 @@ static void run_fused(const mofmu_system *sys, const mofmu_step *fuse, double *R
 /* Runs the schedule (time, kernel blocks, connection copies, repeats), or
  * with dR its tangent at the point R: dR holds the tangents of the states,
  * inputs and balances (zero where not seeded) and receives the tangents of
- * every variable the schedule computes. */
+ * every variable the schedule computes. With `reached`, only the steps the
+ * balances reach (mofmu_step.reached): after a whole pass, when only the
+ * balances (or their tangents) have changed, those are the steps whose
+ * results can change; every other result stays as that pass left it. */
 static void run_schedule_or_tangent(const mofmu_system *sys, double *R, double *dR,
-                                    mofmu_ctx *ctx)
+                                    mofmu_ctx *ctx, int reached)
 {
     const mofmu_step *st = sys->steps, *end = sys->steps + sys->n_steps;
     while (st < end) {
-        if (st->tag == MOFMU_STEP_FUSE) {
-            run_fused(sys, st, R, dR, ctx);
+        if (reached && !st->reached) {
+            st += st->tag == MOFMU_STEP_FUSE || st->tag == MOFMU_STEP_REPEAT ? 1 + st->body : 1;
+        } else if (st->tag == MOFMU_STEP_FUSE) {
+            run_fused(sys, st, R, dR, ctx, reached);
             st += 1 + st->body;
         } else if (st->tag == MOFMU_STEP_REPEAT) {
-            run_repeat(sys, st, R, dR, ctx);
+            run_repeat(sys, st, R, dR, ctx, reached);
             st += 1 + st->body;
         } else if (st->tag == MOFMU_STEP_TIME) {
             if (dR == NULL) {
@@ -1590,7 +1634,7 @@ static void run_schedule_or_tangent(const mofmu_system *sys, double *R, double *
             }
             st++;
         } else {
-            run_steps(sys, st, 1, 0, R, dR, ctx);
+            run_steps(sys, st, 1, 0, R, dR, ctx, reached);
             st++;
         }
     }
@@ -1598,14 +1642,21 @@ static void run_schedule_or_tangent(const mofmu_system *sys, double *R, double *
 
 static void run_schedule(const mofmu_system *sys, double *R, mofmu_ctx *ctx)
 {
-    run_schedule_or_tangent(sys, R, NULL, ctx);
+    run_schedule_or_tangent(sys, R, NULL, ctx, 0);
 }
 
 /* The schedule's tangent at the point R (see run_schedule_or_tangent). */
 static void run_schedule_tangent(const mofmu_system *sys, const double *R, double *dR,
                                  mofmu_ctx *ctx)
 {
-    run_schedule_or_tangent(sys, (double *)R, dR, ctx);
+    run_schedule_or_tangent(sys, (double *)R, dR, ctx, 0);
+}
+
+/* The passes of a tearing solve after the first: the steps the balances
+ * reach, as values (dR NULL) or tangents. */
+static void run_reached(const mofmu_system *sys, const double *R, double *dR, mofmu_ctx *ctx)
+{
+    run_schedule_or_tangent(sys, (double *)R, dR, ctx, 1);
 }
 
 /* Computes calculated parameters, then the start values of states whose
@@ -1634,6 +1685,7 @@ static void init_ctx(Instance *inst, mofmu_ctx *ctx, int event_mode)
     ctx->relations = inst->relations;
     ctx->indicators = inst->indicators;
     ctx->scratch = inst->scratch;
+    ctx->lr = inst->sys->n_balances > 0 ? &inst->lr : NULL;
     ctx->system = inst->sys;
     ctx->failed = 0;
     ctx->message[0] = '\0';
@@ -2266,6 +2318,10 @@ static void free_instance(Instance *inst)
     free(inst->indicators);
     free(inst->scratch);
     free(inst->dR);
+    free(inst->lr.A);
+    free(inst->lr.start);
+    free(inst->lr.at);
+    free(inst->lr.value);
     free(inst->zero_ranges);
     cs_free(inst);
     mofmu_system_free(inst->sys);
@@ -2382,12 +2438,19 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->indicators = (double *)allocate(inst->sys->n_event_indicators, sizeof(double));
     inst->scratch = (double *)allocate(inst->sys->scratch_size, sizeof(double));
     inst->dR = (double *)allocate(inst->sys->n_reals, sizeof(double));
+    if (inst->sys->n_balances > 0) {
+        inst->lr.A = (double *)allocate(inst->sys->n_balances * inst->sys->n_balances,
+                                        sizeof(double));
+        inst->lr.start = (size_t *)allocate(inst->sys->n_balances + 1, sizeof(size_t));
+    }
     inst->n_zero_ranges = count_zero_ranges(inst->sys);
     inst->zero_ranges = (size_t *)allocate(2 * inst->n_zero_ranges, sizeof(size_t));
     inst->type = fmuType;
     if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
         inst->relations_before == NULL || inst->indicators == NULL || inst->scratch == NULL ||
-        inst->dR == NULL || inst->zero_ranges == NULL || cs_allocate(inst) != 0) {
+        inst->dR == NULL || inst->zero_ranges == NULL ||
+        (inst->sys->n_balances > 0 && (inst->lr.A == NULL || inst->lr.start == NULL)) ||
+        cs_allocate(inst) != 0) {
         free_instance(inst);
         log_error(&probe, "fmi2Instantiate: out of memory");
         return NULL;
@@ -3764,11 +3827,72 @@ static void tearing_matrix(const double *R, double *col, double *A, mofmu_ctx *c
     for (j = 0; j < nb; j++) {
         memset(col, 0, sys->n_reals * sizeof col[0]);
         col[sys->balance_vr[j]] = 1.0;
-        run_schedule_tangent(sys, R, col, ctx);
+        run_reached(sys, R, col, ctx);
         for (i = 0; i < nb; i++) {
             A[i * nb + j] = col[sys->residual_vr[i]];
         }
     }
+}
+
+/* Keeps the nonzero entries of `col` (the tangent column of balance j) in
+ * the cache; 1 when out of memory. */
+static int keep_column(struct mofmu_lr_cache *lr, const double *col, size_t n_reals, size_t j)
+{
+    size_t i, k = lr->start[j];
+    for (i = 0; i < n_reals; i++) {
+        if (col[i] == 0.0) {
+            continue;
+        }
+        if (k == lr->capacity) {
+            size_t capacity = lr->capacity < 1024 ? 1024 : 2 * lr->capacity;
+            uint32_t *at = (uint32_t *)realloc(lr->at, capacity * sizeof at[0]);
+            double *value;
+            if (at == NULL) {
+                return 1;
+            }
+            lr->at = at;
+            value = (double *)realloc(lr->value, capacity * sizeof value[0]);
+            if (value == NULL) {
+                return 1;
+            }
+            lr->value = value;
+            lr->capacity = capacity;
+        }
+        lr->at[k] = (uint32_t)i;
+        lr->value[k] = col[i];
+        k++;
+    }
+    lr->start[j + 1] = k;
+    return 0;
+}
+
+/* Fills the cache at R: the tangent column of every balance (as
+ * tearing_matrix takes them) and the tearing matrix. 0, or 1 when the
+ * cache cannot be had (out of memory). */
+static int fill_lr_cache(const double *R, mofmu_ctx *ctx)
+{
+    const mofmu_system *sys = ctx->system;
+    struct mofmu_lr_cache *lr = ctx->lr;
+    const size_t nb = sys->n_balances;
+    double *col = ctx->scratch;
+    size_t i, j;
+    lr->start[0] = 0;
+    for (j = 0; j < nb; j++) {
+        memset(col, 0, sys->n_reals * sizeof col[0]);
+        col[sys->balance_vr[j]] = 1.0;
+        run_reached(sys, R, col, ctx);
+        if (ctx->failed) {
+            return 1;
+        }
+        for (i = 0; i < nb; i++) {
+            lr->A[i * nb + j] = col[sys->residual_vr[i]];
+        }
+        if (keep_column(lr, col, sys->n_reals, j)) {
+            return 1;
+        }
+    }
+    lr->valid = 1;
+    return 0;
 }
 
 /* Every output, local and derivative from time, states, inputs and
@@ -3785,6 +3909,9 @@ static void mofmu_evaluate(double *R, mofmu_ctx *ctx)
     if (nb == 0) {
         run_schedule(sys, R, ctx);
         return;
+    }
+    if (ctx->lr != NULL) {
+        ctx->lr->valid = 0;
     }
     col = ctx->scratch;
     A = col + sys->n_reals;
@@ -3810,7 +3937,7 @@ static void mofmu_evaluate(double *R, mofmu_ctx *ctx)
     for (i = 0; i < nb; i++) {
         R[sys->balance_vr[i]] = b[i];
     }
-    run_schedule(sys, R, ctx);
+    run_reached(sys, R, NULL, ctx);
 }
 
 /* Directional derivative at the point R (as left by mofmu_evaluate): dR
@@ -3831,12 +3958,36 @@ static void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx)
     col = ctx->scratch;
     A = col + sys->n_reals;
     b = A + nb * nb;
+    /* The columns at this point, once per evaluation: the directional
+     * derivatives of a Jacobian's colours share them. */
+    if (ctx->lr != NULL && !ctx->lr->valid && fill_lr_cache(R, ctx)) {
+        ctx->lr->valid = 0;
+        if (ctx->failed) {
+            return;
+        }
+    }
     for (i = 0; i < nb; i++) {
         dR[sys->balance_vr[i]] = 0.0;
     }
     run_schedule_tangent(sys, R, dR, ctx);
     for (i = 0; i < nb; i++) {
         b[i] = -dR[sys->residual_vr[i]];
+    }
+    if (ctx->lr != NULL && ctx->lr->valid) {
+        /* The tangent is linear in the balances' tangents: the pass at zero
+         * plus the columns times the tangents the residuals ask for. */
+        const struct mofmu_lr_cache *lr = ctx->lr;
+        size_t k;
+        memcpy(A, lr->A, nb * nb * sizeof A[0]);
+        if (mofmu_lr_solve(ctx, nb, A, b, sys)) {
+            return;
+        }
+        for (i = 0; i < nb; i++) {
+            for (k = lr->start[i]; k < lr->start[i + 1]; k++) {
+                dR[lr->at[k]] += b[i] * lr->value[k];
+            }
+        }
+        return;
     }
     tearing_matrix(R, col, A, ctx);
     if (mofmu_lr_solve(ctx, nb, A, b, sys)) {
@@ -3845,7 +3996,7 @@ static void mofmu_directional(const double *R, double *dR, mofmu_ctx *ctx)
     for (i = 0; i < nb; i++) {
         dR[sys->balance_vr[i]] = b[i];
     }
-    run_schedule_tangent(sys, R, dR, ctx);
+    run_reached(sys, R, dR, ctx);
 }
 
 #include "mofmu_cosim.h"

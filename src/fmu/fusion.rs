@@ -182,45 +182,57 @@ fn for_each_access(
     } else {
         &steps[u.at..u.at + 1]
     };
-    let at = |offset: u32, stride: i32, round: u32| -> usize {
+    for round in 0..u.rounds {
+        for step in body {
+            step_accesses(step, round, accesses, &mut |v, write| f(round, v, write));
+        }
+    }
+}
+
+/// Calls `f(variable, writes)` for every real a block or copy reads or
+/// writes in round `round` of its repeat (0 outside one), the variable by
+/// its first real.
+pub(super) fn step_accesses(
+    step: &StepRecord,
+    round: u32,
+    accesses: &Accesses,
+    f: &mut dyn FnMut(usize, bool),
+) {
+    let at = |offset: u32, stride: i32| -> usize {
         let r = i64::from(offset) + i64::from(stride) * i64::from(round);
         usize::try_from(r).expect("the schedule's offsets lie in R")
     };
-    for round in 0..u.rounds {
-        for step in body {
-            match step {
-                StepRecord::Block {
-                    instance,
-                    stride,
-                    block,
-                } => {
-                    let instance = u32_of(at(*instance, *stride, round));
-                    (accesses.block)(instance, *block, &mut |r, write| {
-                        f(round, accesses.base[r] as usize, write);
-                    });
-                }
-                StepRecord::Copy {
-                    target,
-                    stride,
-                    len,
-                    sources,
-                    ..
-                } => {
-                    for s in sources {
-                        let o = at(s.offset, s.stride, round);
-                        for e in 0..*len as usize {
-                            f(round, accesses.base[o + e] as usize, false);
-                        }
-                    }
-                    let t = at(*target, *stride, round);
-                    for e in 0..*len as usize {
-                        f(round, accesses.base[t + e] as usize, true);
-                    }
-                }
-                StepRecord::Time { .. } | StepRecord::Repeat { .. } | StepRecord::Fuse { .. } => {
-                    unreachable!("a unit's body holds blocks and copies")
+    match step {
+        StepRecord::Block {
+            instance,
+            stride,
+            block,
+        } => {
+            let instance = u32_of(at(*instance, *stride));
+            (accesses.block)(instance, *block, &mut |r, write| {
+                f(accesses.base[r] as usize, write);
+            });
+        }
+        StepRecord::Copy {
+            target,
+            stride,
+            len,
+            sources,
+            ..
+        } => {
+            for s in sources {
+                let o = at(s.offset, s.stride);
+                for e in 0..*len as usize {
+                    f(accesses.base[o + e] as usize, false);
                 }
             }
+            let t = at(*target, *stride);
+            for e in 0..*len as usize {
+                f(accesses.base[t + e] as usize, true);
+            }
+        }
+        StepRecord::Time { .. } | StepRecord::Repeat { .. } | StepRecord::Fuse { .. } => {
+            unreachable!("a unit's body holds blocks and copies")
         }
     }
 }

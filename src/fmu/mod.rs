@@ -9,6 +9,7 @@ pub mod fmi3_arrays;
 pub mod fmi_rules;
 pub mod fusion;
 pub mod model_description;
+pub mod responses;
 pub mod sources;
 pub mod structural;
 pub mod system;

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::fusion::{fuse, Accesses};
+use super::responses::reached_by_balances;
 use super::system_image::{
     roll_up, u32_of, BalanceRecord, ClassRecord, InstanceRecord, RealRecord, Source, StepRecord,
     SystemImage, NOT_IN_R,
@@ -204,7 +205,10 @@ pub fn image(
         }
     }));
     let steps = roll_up(steps, &|i| u32_of(sys.instances[i as usize].class));
-    let steps = fuse(steps, &model_accesses(sys));
+    let accesses = model_accesses(sys);
+    let steps = fuse(steps, &accesses);
+    let balances: Vec<u32> = sys.balances.iter().map(|b| u32_of(b.balance)).collect();
+    let reached = reached_by_balances(&steps, &accesses, &balances);
     SystemImage {
         model_identifier: model_identifier.to_string(),
         classes: class_records(sys, kernels),
@@ -240,6 +244,7 @@ pub fn image(
                 name: b.name.clone(),
             })
             .collect(),
+        reached,
         jacobian: pattern,
     }
 }

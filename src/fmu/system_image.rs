@@ -46,7 +46,7 @@
 /// Identifies the file; the runtime refuses anything else.
 pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
 /// Bumped on any change of the layout.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 /// An Integer or Boolean parameter's entry in `integer_real`/`boolean_real`.
 pub const NOT_IN_R: u32 = u32::MAX;
 /// A row of the state Jacobian's pattern that depends on every state.
@@ -337,6 +337,10 @@ pub struct SystemImage {
     pub instances: Vec<InstanceRecord>,
     pub steps: Vec<StepRecord>,
     pub balances: Vec<BalanceRecord>,
+    /// Per step, whether a balance reaches it ([`super::responses`]): the
+    /// runtime runs only those in the passes after the first of a tearing
+    /// solve. Empty means every step (no step is known to be unreached).
+    pub reached: Vec<bool>,
     /// The pattern of d(der x)/dx, one row per state (the states its
     /// derivative depends on, ascending; `None`: every state). The embedded
     /// Co-Simulation solver colours and orders its columns from it.
@@ -407,7 +411,7 @@ impl SystemImage {
                 StepRecord::Copy { sources, .. } => 25 + 9 * sources.len(),
                 StepRecord::Fuse { skews } => 5 + 4 * skews.len(),
                 _ => 13,
-            })
+            } + 1)
             .sum();
         let classes: usize = self.classes.iter().map(|c| 20 + c.name.len()).sum();
         let balances: usize = self.balances.iter().map(|b| 12 + b.name.len()).sum();
@@ -566,6 +570,9 @@ impl SystemImage {
         }
         for b in &self.balances {
             w.str(&b.name);
+        }
+        for k in 0..self.steps.len() {
+            w.u8(u8::from(self.reached.get(k).copied().unwrap_or(true)));
         }
         assert_eq!(
             self.jacobian.len(),

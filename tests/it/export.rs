@@ -767,6 +767,27 @@ fn cli_export_then_simulate() {
     assert!(header.starts_with("\"time\""), "header: {header}");
     assert!(header.contains("\"rod.T[3]\""), "header: {header}");
     assert!(written.lines().count() > 2, "the CSV has rows");
+
+    // --stats: the integrator's counters, a step count that is not zero.
+    let output = mofmu(&[
+        "simulate",
+        fmu_arg,
+        "--stop-time",
+        "10",
+        "-o",
+        csv_arg,
+        "--stats",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let steps = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("steps: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok());
+    assert!(steps.is_some_and(|n| n > 0), "{stdout}");
+    assert!(stdout.contains("right-hand sides: "), "{stdout}");
+    assert!(stdout.contains("Jacobians: "), "{stdout}");
 }
 
 #[test]
