@@ -19,6 +19,7 @@
  * debugging), fmi2SetFMUstate, fmi2Reset and fmi2FreeInstance help. A
  * non-finite derivative or event indicator in continuous-time mode is
  * fmi2Discard instead, so the integrator can retry with a smaller step. */
+#include <fenv.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -250,6 +251,21 @@ typedef struct {
      * ranges [zero_ranges[2k], zero_ranges[2k+1]). */
     size_t *zero_ranges;
     size_t n_zero_ranges;
+
+    /* The finiteness checks after an evaluation in continuous-time mode,
+     * made O(1) (see run_evaluation): `inputs_finite` says that every
+     * real an evaluation reads without computing it (parameters, discrete
+     * values, inputs, states) is known to be finite. States, time and inputs
+     * are checked as they are set; everything else can change only outside
+     * continuous-time mode or through fmi2SetFMUstate, so the knowledge
+     * is dropped there and found again by one scan of R, at the second
+     * evaluation of the next continuous-time phase (`phase_evaluations`
+     * counts them). `evaluation_finite`: the latest evaluation had finite
+     * inputs and raised no floating-point exception, so everything it
+     * computed is finite. */
+    int inputs_finite;
+    unsigned phase_evaluations;
+    int evaluation_finite;
 } Instance;
 
 /* A stored copy of an instance's state (fmi2GetFMUstate). */
@@ -2058,6 +2074,91 @@ static fmi2Status non_finite_derivative(Instance *inst, const char *function)
     return non_finite_derivative_value(inst, function, bad, inst->R[bad]);
 }
 
+/* Watching the floating-point exception flags during an evaluation. With
+ * finite inputs, an IEEE 754 evaluation makes an infinity or a NaN only by
+ * an operation that raises invalid, division by zero or overflow; the
+ * generated code writes its non-finite constants as divisions that raise
+ * them too (kernel.rs, real_literal). So when the flags stay clear, every
+ * value it computed is finite and the scans for non-finite derivatives,
+ * outputs and event indicators (a pass over each, as long as the states
+ * themselves) can be skipped. Only where the C library raises the flags as
+ * C99 Annex F asks (glibc) and with a compiler that keeps those divisions
+ * (GCC: -ftrapping-math is its default); elsewhere the scans stay. The
+ * caller's flags are kept: the ones it had are set again afterwards, and
+ * the ones the evaluation raised stay raised, as without the watch. */
+#if defined(__GLIBC__) && defined(__GNUC__) && !defined(__clang__) && defined(FE_INVALID) &&   \
+    defined(FE_DIVBYZERO) && defined(FE_OVERFLOW)
+#define MOFMU_FLAG_WATCH 1
+#define MOFMU_NON_FINITE_FLAGS (FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW)
+typedef struct {
+    int before;
+    fexcept_t saved;
+} FlagWatch;
+
+static void flag_watch_start(FlagWatch *w)
+{
+    w->before = fetestexcept(MOFMU_NON_FINITE_FLAGS);
+    if (w->before != 0) {
+        fegetexceptflag(&w->saved, MOFMU_NON_FINITE_FLAGS);
+        feclearexcept(MOFMU_NON_FINITE_FLAGS);
+    }
+}
+
+/* Nonzero when the evaluation since flag_watch_start raised none of the
+ * three flags. */
+static int flag_watch_clear(FlagWatch *w)
+{
+    int raised = fetestexcept(MOFMU_NON_FINITE_FLAGS);
+    if (w->before != 0) {
+        fesetexceptflag(&w->saved, w->before);
+    }
+    return raised == 0;
+}
+#endif
+
+/* The inputs of a continuous-time evaluation were just found finite when
+ * R is (see Instance.inputs_finite); scanned once per phase, at its second
+ * evaluation, so that a phase of one evaluation (an event per step) costs
+ * no scan. */
+static void note_finite_inputs(Instance *inst, int event_mode)
+{
+#ifdef MOFMU_FLAG_WATCH
+    if (!event_mode && inst->state == STATE_CONTINUOUS && !inst->inputs_finite &&
+        ++inst->phase_evaluations == 2) {
+        inst->inputs_finite = all_finite(inst->R, inst->sys->n_reals);
+    }
+#else
+    (void)inst;
+    (void)event_mode;
+#endif
+}
+
+/* Forgets that the inputs are known to be finite (something other than a
+ * checked setter may have written R). */
+static void forget_finite_inputs(Instance *inst)
+{
+    inst->inputs_finite = 0;
+    inst->phase_evaluations = 0;
+    inst->evaluation_finite = 0;
+}
+
+/* Runs the schedule; says in inst->evaluation_finite whether everything it
+ * computed is known to be finite without looking. */
+static void run_evaluation(Instance *inst, mofmu_ctx *ctx, int event_mode)
+{
+#ifdef MOFMU_FLAG_WATCH
+    if (inst->inputs_finite && !event_mode && inst->state == STATE_CONTINUOUS) {
+        FlagWatch watch;
+        flag_watch_start(&watch);
+        mofmu_evaluate(inst->R, ctx);
+        inst->evaluation_finite = flag_watch_clear(&watch);
+        return;
+    }
+#endif
+    inst->evaluation_finite = 0;
+    mofmu_evaluate(inst->R, ctx);
+}
+
 /* Brings outputs, locals, derivatives and event indicators up to date.
  * With `check_derivatives` zero the caller checks the derivatives (as it
  * copies them out) and marks the values valid itself. */
@@ -2081,12 +2182,16 @@ static fmi2Status evaluate_checking(Instance *inst, const char *function, int ch
     event_mode = (inst->state & STATE_EVENT) != 0 ? MOFMU_AT_EVENT
                  : (inst->state & (STATE_INSTANTIATED | STATE_INITIALIZATION)) != 0;
     init_ctx(inst, &ctx, event_mode);
-    mofmu_evaluate(inst->R, &ctx);
+    run_evaluation(inst, &ctx, event_mode);
     if (ctx.failed) {
         return model_failure(inst, function, ctx.message);
     }
     if (event_mode) {
         inst->next_time_event = ctx.next_time_event;
+    }
+    if (inst->evaluation_finite) {
+        inst->valid = check_derivatives;
+        return fmi2OK;
     }
     finite = check_derivatives ? derivatives_and_outputs_finite(inst) : outputs_finite(inst);
     bad = finite ? -1 : first_non_finite(inst, MOFMU_KIND_OUTPUT);
@@ -2110,6 +2215,7 @@ static fmi2Status evaluate_checking(Instance *inst, const char *function, int ch
             return non_finite_trial(inst, function, message);
         }
     }
+    note_finite_inputs(inst, event_mode);
     /* Unchecked derivatives leave the values invalid until the caller has
      * checked them. */
     inst->valid = check_derivatives;
@@ -2143,6 +2249,7 @@ static void reset_values(Instance *inst)
     inst->valid = 0;
     inst->next_time_event = INFINITY;
     inst->tolerance = 0.0;
+    forget_finite_inputs(inst);
     cs_reset(inst);
 }
 
@@ -2825,6 +2932,7 @@ MOFMU_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate)
     if (inst->sys->n_relations > 0) {
         memcpy(inst->relations, stored->relations, inst->sys->n_relations);
     }
+    forget_finite_inputs(inst);
     /* Evaluation is deterministic, so evaluating again reproduces the
      * values the stored instance had. */
     inst->valid = 0;
@@ -3239,6 +3347,7 @@ MOFMU_EXPORT fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c)
     if (status != fmi2OK) {
         return status;
     }
+    forget_finite_inputs(inst);
     inst->state = STATE_CONTINUOUS;
     return fmi2OK;
 }
@@ -3334,7 +3443,7 @@ static fmi2Status derivatives_into(Instance *inst, fmi2Real derivatives[], size_
     status = evaluate_checking(inst, "fmi2GetDerivatives", 0);
     inst->evaluate_into = NULL;
     inst->valid = 0;
-    if (status != fmi2OK || all_finite(derivatives, nx)) {
+    if (status != fmi2OK || inst->evaluation_finite || all_finite(derivatives, nx)) {
         return status;
     }
     for (i = 0; i < nx && isfinite(derivatives[i]); i++) {

@@ -541,8 +541,16 @@ impl Gen<'_> {
             let _ = match op {
                 Reduction::Sum => writeln!(out, "{pad}double {name} = 0.0;"),
                 Reduction::Product => writeln!(out, "{pad}double {name} = 1.0;"),
-                Reduction::Min => writeln!(out, "{pad}double {name} = HUGE_VAL;"),
-                Reduction::Max => writeln!(out, "{pad}double {name} = -HUGE_VAL;"),
+                // Over an empty range the result is the infinite start, made
+                // by a division that raises its flag (see real_literal).
+                Reduction::Min => writeln!(
+                    out,
+                    "{pad}double {name} = ({hi_c} < {lo_c} ? (1.0 / 0.0) : HUGE_VAL);"
+                ),
+                Reduction::Max => writeln!(
+                    out,
+                    "{pad}double {name} = ({hi_c} < {lo_c} ? (-1.0 / 0.0) : -HUGE_VAL);"
+                ),
                 Reduction::ArgMin => writeln!(
                     out,
                     "{pad}int64_t {name} = {lo_c}; double {name}_v = HUGE_VAL;"
@@ -1155,16 +1163,21 @@ fn rel_const(op: RelOp) -> &'static str {
     }
 }
 
-/// A C double literal that reads back as exactly `r`.
+/// A C double literal that reads back as exactly `r`. A non-finite one is
+/// a division by zero that the C compiler keeps (GCC does not fold a
+/// division that raises a floating-point exception), so using it raises
+/// invalid or division by zero: the runtime's finiteness check watches
+/// those flags instead of scanning every derivative (mofmu_runtime.c,
+/// run_evaluation).
 pub fn real_literal(r: f64) -> String {
     if r.is_nan() {
-        return "NAN".into();
+        return "(0.0 / 0.0)".into();
     }
     if r.is_infinite() {
         return if r > 0.0 {
-            "HUGE_VAL".into()
+            "(1.0 / 0.0)".into()
         } else {
-            "(-HUGE_VAL)".into()
+            "(-1.0 / 0.0)".into()
         };
     }
     let s = format!("{r:?}");

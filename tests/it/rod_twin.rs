@@ -216,3 +216,118 @@ fn derivatives_evaluated_into_the_callers_array_stay_consistent() {
         assert_eq!(bits(&out), bits(&theirs), "the point after the discard");
     }
 }
+
+/// The floating-point exception flags of this thread (glibc on x86-64).
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+mod fenv {
+    pub const INVALID: i32 = 0x01;
+    pub const DIVBYZERO: i32 = 0x04;
+    pub const OVERFLOW: i32 = 0x08;
+    pub const ALL: i32 = 0x3d;
+
+    #[link(name = "m")]
+    extern "C" {
+        fn fetestexcept(excepts: i32) -> i32;
+        fn feclearexcept(excepts: i32) -> i32;
+        fn feraiseexcept(excepts: i32) -> i32;
+    }
+
+    pub fn test(excepts: i32) -> i32 {
+        // SAFETY: C99 functions on this thread's floating-point environment.
+        unsafe { fetestexcept(excepts) }
+    }
+
+    pub fn clear() {
+        // SAFETY: as above.
+        unsafe { feclearexcept(ALL) };
+    }
+
+    pub fn raise(excepts: i32) {
+        // SAFETY: as above; the exceptions are masked (Rust's default), so
+        // raising sets the flags and traps nothing.
+        unsafe { feraiseexcept(excepts) };
+    }
+}
+
+/// In continuous-time mode the runtime checks an evaluation's results for
+/// finiteness by watching the floating-point exception flags (once R has
+/// been found finite), not by scanning them. That must find every
+/// non-finite derivative the scan found, whatever flags the importer had
+/// raised before the call, and keep the importer's flags: the ones it had
+/// stay raised, and a clean evaluation raises none.
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+#[test]
+fn the_flag_watch_finds_each_discard_and_keeps_the_importers_flags() {
+    let twin = twin::RodTwin::build().unwrap_or_else(|e| panic!("building the twin: {e}"));
+    let n = 100;
+    let fmu = rod_fmu(n);
+    let (mut inst, _, _) = integrating(&fmu);
+    inst.set_debug_logging(true).unwrap();
+    let t: Vec<f64> = (0..n)
+        .map(|i| 300.0 + 41.0 * ((i as f64) * 0.53).sin())
+        .collect();
+    let mut theirs = vec![0.0; n];
+    twin.derivatives(&t, &mut theirs);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let mut ours = vec![0.0; n];
+    fenv::clear();
+    // The first evaluations of the phase scan; the later ones watch.
+    for round in 0..4 {
+        let mut moved = t.clone();
+        moved[round] += 1e-9;
+        inst.set_continuous_states(&moved).unwrap();
+        inst.get_derivatives(&mut ours).unwrap();
+    }
+    inst.set_continuous_states(&t).unwrap();
+    inst.get_derivatives(&mut ours).unwrap();
+    assert_eq!(bits(&ours), bits(&theirs), "watched derivatives");
+    assert_eq!(
+        fenv::test(fenv::ALL & !0x20),
+        0,
+        "a clean evaluation raises no flag but inexact"
+    );
+    let discard = |inst: &mut Instance<'_>, bad: usize, how: &str| {
+        let mut huge = t.clone();
+        huge[bad] = 1.5e306;
+        inst.set_continuous_states(&huge).unwrap();
+        let mut out = vec![0.0; n];
+        let err = inst.get_derivatives(&mut out).unwrap_err().to_string();
+        let name = format!("der(rod.T[{}])", bad + 1);
+        assert!(
+            err.contains("Discard") && err.contains(&name),
+            "{how}: the overflow at volume {} is fmi2Discard naming {name}: {err}",
+            bad + 1
+        );
+    };
+    // Watched, with the flags clear before the call: the overflow's flag
+    // reveals the discard, and stays raised afterwards.
+    discard(&mut inst, 57, "flags clear");
+    assert_ne!(fenv::test(fenv::OVERFLOW), 0, "the overflow stays raised");
+    // With the importer's flags raised before the call (they hide nothing)
+    // and kept after it.
+    fenv::clear();
+    fenv::raise(fenv::INVALID | fenv::OVERFLOW | fenv::DIVBYZERO);
+    inst.set_continuous_states(&t).unwrap();
+    inst.get_derivatives(&mut ours).unwrap();
+    assert_eq!(
+        bits(&ours),
+        bits(&theirs),
+        "with the importer's flags raised"
+    );
+    assert_eq!(
+        fenv::test(fenv::INVALID | fenv::OVERFLOW | fenv::DIVBYZERO),
+        fenv::INVALID | fenv::OVERFLOW | fenv::DIVBYZERO,
+        "the importer's flags are kept"
+    );
+    discard(&mut inst, 3, "flags raised");
+    assert_eq!(
+        fenv::test(fenv::INVALID | fenv::OVERFLOW | fenv::DIVBYZERO),
+        fenv::INVALID | fenv::OVERFLOW | fenv::DIVBYZERO,
+        "the importer's flags are kept after a discard"
+    );
+    // After the discards the instance computes the next point as before.
+    fenv::clear();
+    inst.set_continuous_states(&t).unwrap();
+    inst.get_derivatives(&mut ours).unwrap();
+    assert_eq!(bits(&ours), bits(&theirs), "the point after the discards");
+}
