@@ -293,8 +293,9 @@ enum Command {
         #[arg(long, value_name = "RTOL")]
         tolerance: Option<f64>,
         /// The variables to record in each trajectory; their final values go
-        /// into the summary as final.<name>.
-        #[arg(long, value_delimiter = ',', value_name = "A,B,...", required = true)]
+        /// into the summary as final.<name> (comma-separated; a comma inside
+        /// brackets, as in `cap[1,2].T`, is part of the name).
+        #[arg(long, value_name = "A,B,...", required = true)]
         outputs: Vec<String>,
         /// The dataset folder.
         #[arg(short = 'o', long, value_name = "DIR")]
@@ -346,8 +347,10 @@ enum Command {
         #[arg(short = 'o', long, visible_alias = "output-file")]
         output: Option<PathBuf>,
         /// Variables to record, as columns in the order given
-        /// (comma-separated flat names; default: every state and output).
-        #[arg(long = "variables", value_delimiter = ',', value_name = "A,B,...")]
+        /// (comma-separated flat names; a comma inside brackets, as in
+        /// `cap[1,2].T`, is part of the name; default: every state and
+        /// output).
+        #[arg(long = "variables", value_name = "A,B,...")]
         variables: Vec<String>,
         /// The interface to drive (default: Model Exchange when the FMU
         /// declares it, else Co-Simulation).
@@ -637,7 +640,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output_interval,
             tolerance,
             output,
-            mut variables,
+            variables,
             output_variables,
             start_values,
             solver,
@@ -656,6 +659,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                      (diffsol's variable-order BDF); it does not stand in for another"
                 );
             }
+            let mut variables = split_names(&variables);
             variables.extend(output_variables);
             let start_values = start_values
                 .chunks(2)
@@ -736,7 +740,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     SimulateInterface::Me => mofmu::harness::Interface::ModelExchange,
                     SimulateInterface::Cs => mofmu::harness::Interface::CoSimulation,
                 }),
-                outputs,
+                outputs: split_names(&outputs),
                 dir: output,
                 workers,
             };
@@ -1103,4 +1107,27 @@ fn compare(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Comma-separated flat names, each list item split at the commas that are
+/// not inside brackets: `a,cap[1,2].T` is `a` and `cap[1,2].T` (an element
+/// of a two-dimensional array keeps its index).
+fn split_names(lists: &[String]) -> Vec<String> {
+    let mut names = Vec::new();
+    for list in lists {
+        let (mut depth, mut start) = (0i32, 0);
+        for (i, ch) in list.char_indices() {
+            match ch {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                ',' if depth <= 0 => {
+                    names.push(list[start..i].to_string());
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        names.push(list[start..].to_string());
+    }
+    names
 }

@@ -462,6 +462,48 @@ def acc4_chain_with(c: list[float], g: list[float]) -> Callable[[np.ndarray], di
     return chain
 
 
+def accgrid_plate(n: int, m: int, c_set: dict[tuple[int, int], float]) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """AccGrid.Plate: n x m capacitors (C = 50, except the ones in c_set,
+    keyed by 1-based (row, column)), all starting at 300 K; a conductor of
+    G = 2 joins each cell to its right neighbour and one of G = 3 to the one
+    below; heater(Q_flow = 100) feeds cell [1,1]; loss(G = 1.5) joins cell
+    [n,m] to ambient(T = 300). Energy balance of cell k:
+
+        C_k T_k' = sum over neighbours l of G_kl (T_l - T_k) + q_k
+
+    with q_[1,1] = 100 and q_[n,m] = 1.5 (300 - T_[n,m]): an affine system
+    solved exactly by its matrix exponential, checked against Radau."""
+
+    def plate(t: np.ndarray) -> dict[str, np.ndarray]:
+        size = n * m
+
+        def at(i: int, j: int) -> int:
+            return (i - 1) * m + (j - 1)
+
+        c = np.full(size, 50.0)
+        for (i, j), value in c_set.items():
+            c[at(i, j)] = value
+        g = np.zeros((size, size))
+        edges = [(at(i, j), at(i, j + 1), 2.0) for i in range(1, n + 1) for j in range(1, m)]
+        edges += [(at(i, j), at(i + 1, j), 3.0) for i in range(1, n) for j in range(1, m + 1)]
+        for k, l, conductance in edges:
+            g[k, l] += conductance
+            g[l, k] += conductance
+        g[np.diag_indices(size)] = -g.sum(axis=1)
+        g[at(n, m), at(n, m)] -= 1.5
+        q = np.zeros(size)
+        q[at(1, 1)] += 100.0
+        q[at(n, m)] += 1.5 * 300.0
+        a = g / c[:, None]
+        b = q / c
+        x0 = np.full(size, 300.0)
+        x = np.array([affine_expm(a, b, x0, ti) for ti in t])
+        radau_cross_check(f"AccGrid.Plate {n}x{m}", a, lambda _t: b, [], x0, t, x)
+        return {f"cap[{i},{j}].T": x[:, at(i, j)] for i in range(1, n + 1) for j in range(1, m + 1)}
+
+    return plate
+
+
 def accconnarrays_star(t: np.ndarray) -> dict[str, np.ndarray]:
     """AccConnArrays.Star: a hub (C_h = 100, from 400 K) whose three ports
     each feed one cell of a plate (C = 20 each, from 300 K) through a link
@@ -650,6 +692,8 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "Acc6_Room_Off": acc6_room(0.0),
     "Acc4_Chain": acc4_chain_with([50.0, 50.0, 50.0], [2.0, 2.0, 2.0]),
     "Acc4_Chain_SetElements": acc4_chain_with([50.0, 80.0, 50.0], [2.0, 2.0, 1.5]),
+    "AccGrid_Plate": accgrid_plate(3, 4, {}),
+    "AccGrid_Plate_Set": accgrid_plate(4, 5, {(2, 3): 80.0}),
     "Acc5_Moon": acc5_moon,
     "Acc5_MaybeHeated": acc5_maybe_heated(True),
     "Acc5_MaybeHeated_off": acc5_maybe_heated(False),

@@ -357,6 +357,7 @@ impl Causalizer<'_> {
                 }
                 match self.low.value(&m.value, Context::Direct) {
                     Ok(v) => {
+                        let shape = v.shape();
                         let elements = v.elements();
                         if elements
                             .iter()
@@ -366,6 +367,7 @@ impl Causalizer<'_> {
                                 target: m.target.clone(),
                                 start: m.attribute == Attribute::Start,
                                 value: elements,
+                                shape,
                                 span: m.span,
                             });
                         }

@@ -42,6 +42,10 @@ pub struct SubModifier {
     /// The value in terms of this class: one element, or one per element
     /// of an array.
     pub value: Vec<Ex>,
+    /// The shape of the value as written (`[2, 3]` for `[1, 2, 3; 4, 5,
+    /// 6]`, empty for a scalar): a value with one part per element of an
+    /// array of components must lead with the array's sizes.
+    pub shape: Vec<usize>,
     pub span: Span,
 }
 

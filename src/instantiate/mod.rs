@@ -169,6 +169,10 @@ pub struct Instance {
     /// The instances of each sub-component: one, the elements of an array
     /// in order, or none for an absent conditional component.
     pub elements: Vec<Vec<usize>>,
+    /// The size of each dimension of each array of components (`cap[n,
+    /// m]`: `[n, m]`; `elements` holds them row-major); empty for one
+    /// component or an absent one.
+    pub shapes: Vec<Vec<usize>>,
     /// The conditional connectors of the class whose condition is false
     /// for this instance (indices into `ClassModel::connectors`): connects
     /// that name them are dropped and their variables are not in the FMU.
@@ -247,9 +251,16 @@ struct Incoming {
     /// the number of elements, so a value with one part per element
     /// (`G = {1, 2, 3}`) gives each its part.
     element: Option<(usize, usize)>,
+    /// For a modifier of an array of components: the array's size in each
+    /// dimension (`cap[2, 3]`: `[2, 3]`), which a value with one part per
+    /// element must lead with.
+    array: Vec<usize>,
+    /// The shape of the value as written (empty for a scalar or a `--set`).
+    shape: Vec<usize>,
     /// For a `--set` of one element: the element of each array of
-    /// components on the way (parallel to `subs`, 1-based: `cap[2].C`).
-    picks: Vec<Option<i64>>,
+    /// components on the way (parallel to `subs`, 1-based, one index per
+    /// dimension: `cap[2].C`, `plate[2,3].C`).
+    picks: Vec<Option<Vec<i64>>>,
     /// For a `--set` of one element of an array variable: its indices as
     /// written (`A[1,2]`), checked against the shape at layout.
     index: Option<Vec<i64>>,
@@ -353,6 +364,8 @@ fn instantiate_with(
                 set_index: Some(i),
                 span: None,
                 element: None,
+                array: Vec::new(),
+                shape: Vec::new(),
                 picks: target.picks,
                 index: target.index,
             })
@@ -505,6 +518,7 @@ impl Builder<'_, '_> {
             slot_offsets: Vec::new(),
             subs: vec![None; entry.model.subs.len()],
             elements: vec![Vec::new(); entry.model.subs.len()],
+            shapes: vec![Vec::new(); entry.model.subs.len()],
             absent_connectors: Vec::new(),
         });
         self.sys.n_relations += causal.n_relations;
@@ -551,10 +565,10 @@ impl Builder<'_, '_> {
                 .collect();
             // The element each `--set cap[2].C` picks, checked against the
             // array's size below.
-            let mut picks: Vec<Option<i64>> = incoming
+            let mut picks: Vec<Option<Vec<i64>>> = incoming
                 .iter()
                 .filter(|inc| inc.subs.first() == Some(&k))
-                .map(|inc| inc.picks.first().copied().flatten())
+                .map(|inc| inc.picks.first().cloned().flatten())
                 .collect();
             for (j, m) in entry.causalized.sub_modifiers.iter().enumerate() {
                 if m.target.path[0] == k {
@@ -567,6 +581,8 @@ impl Builder<'_, '_> {
                         set_index: None,
                         span: Some(m.span),
                         element: None,
+                        array: Vec::new(),
+                        shape: m.shape.clone(),
                         picks: vec![None; m.target.path.len() - 1],
                         index: None,
                     });
@@ -574,32 +590,48 @@ impl Builder<'_, '_> {
                 }
             }
             let child_path = self.dotted(me, &sub.name);
-            let Some(count) = self.element_count(me, entry, k) else {
+            let Some(shape) = self.element_count(me, entry, k) else {
                 continue;
             };
             self.check_picks(
                 &mut child_incoming,
                 &mut picks,
                 &child_path,
-                count,
+                shape.as_deref(),
                 sub.span,
             );
-            for e in 0..count.unwrap_or(1) {
-                let (path, incoming) = match count {
-                    None => (child_path.clone(), child_incoming.clone()),
-                    Some(n) => (
-                        format!("{child_path}[{}]", e + 1),
-                        child_incoming
-                            .iter()
-                            .zip(&picks)
-                            .filter(|(_, pick)| pick.map_or(true, |p| p == e as i64 + 1))
-                            .map(|(inc, _)| Incoming {
-                                element: Some((e, n)),
-                                ..inc.clone()
-                            })
-                            .collect(),
-                    ),
-                };
+            let Some(shape) = shape else {
+                let child = self.sys.instances.len();
+                self.instance(
+                    sub.class,
+                    child_path,
+                    Some(me),
+                    Some(sub.span),
+                    child_incoming,
+                    depth + 1,
+                );
+                if self.sys.instances.len() > child {
+                    self.sys.instances[me].elements[k].push(child);
+                    self.sys.instances[me].subs[k] = Some(child);
+                }
+                continue;
+            };
+            self.sys.instances[me].shapes[k] = shape.clone();
+            let n: usize = shape.iter().product();
+            for e in 0..n {
+                let index = element_index(&shape, e);
+                let written: Vec<String> = index.iter().map(|i| i.to_string()).collect();
+                let path = format!("{child_path}[{}]", written.join(","));
+                let incoming = child_incoming
+                    .iter()
+                    .zip(&picks)
+                    .filter(|(_, pick)| pick.as_ref().map_or(true, |p| *p == index))
+                    .map(|(inc, _)| Incoming {
+                        element: Some((e, n)),
+                        array: shape.clone(),
+                        ..inc.clone()
+                    })
+                    .collect();
                 let child = self.sys.instances.len();
                 self.instance(
                     sub.class,
@@ -656,4 +688,33 @@ impl Builder<'_, '_> {
             self.sys.instances[i].slot_offsets = offs;
         }
     }
+}
+
+/// The 1-based indices of element `e` (0-based, row-major: the last index
+/// varies fastest) of an array of components of the given shape.
+pub(crate) fn element_index(shape: &[usize], mut e: usize) -> Vec<i64> {
+    let mut index = vec![0; shape.len()];
+    for (d, n) in shape.iter().enumerate().rev() {
+        index[d] = (e % n) as i64 + 1;
+        e /= n;
+    }
+    index
+}
+
+/// The position (0-based, row-major) of the element with the given 1-based
+/// indices in an array of components of the given shape; `None` when the
+/// number of indices is not the number of dimensions, or one is outside its
+/// dimension.
+pub(crate) fn element_position(shape: &[usize], index: &[i64]) -> Option<usize> {
+    if index.len() != shape.len() {
+        return None;
+    }
+    let mut at = 0usize;
+    for (i, n) in index.iter().zip(shape) {
+        if *i < 1 || *i > *n as i64 {
+            return None;
+        }
+        at = at * n + (*i as usize - 1);
+    }
+    Some(at)
 }

@@ -2,7 +2,7 @@
 //! names: numbers for Real and Integer parameters, `true`/`false` for
 //! Boolean ones, a literal of the type for enumeration ones.
 
-use super::{Builder, Incoming, RealKind, SetLiteral, SetValue};
+use super::{element_position, Builder, Incoming, RealKind, SetLiteral, SetValue};
 use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Ex;
@@ -15,9 +15,10 @@ use crate::source::Span;
 pub(super) struct Target {
     /// Components by index into each class's `subs`, outermost first.
     pub subs: Vec<usize>,
-    /// The element of each array of components on the way (`cap[2].C`),
-    /// 1-based as written; parallel to `subs`.
-    pub picks: Vec<Option<i64>>,
+    /// The element of each array of components on the way (`cap[2].C`,
+    /// `plate[2,3].C`), 1-based as written, one index per dimension;
+    /// parallel to `subs`.
+    pub picks: Vec<Option<Vec<i64>>>,
     /// The variable's index in the last component's class.
     pub var: usize,
     /// The indices of one element of an array variable (`A[1,2]`).
@@ -46,13 +47,6 @@ pub(super) fn target(db: &ClassDb, class: ClassId, path: &str) -> Option<Target>
             });
         }
         let (first, pick) = indexed(rest[0])?;
-        let pick = match pick.as_deref() {
-            None => None,
-            Some([p]) => Some(*p),
-            // More than one index of an array of components: no such
-            // component (arrays of components have one dimension).
-            Some(_) => return None,
-        };
         let k = model.subs.iter().position(|s| s.name == first)?;
         subs.push(k);
         picks.push(pick);
@@ -177,28 +171,48 @@ impl Builder<'_, '_> {
     }
 
     /// MX038 for a `--set cap[k].x` whose `cap` is not an array of
-    /// components (`count` is `None`) or has no element `k`; such a set is
-    /// dropped (with its pick) so it reaches no instance.
+    /// components (`shape` is `None`) or has no element `k` (a wrong number
+    /// of indices, or one outside its dimension); such a set is dropped
+    /// (with its pick) so it reaches no instance.
     pub(super) fn check_picks(
         &mut self,
         incoming: &mut Vec<Incoming>,
-        picks: &mut Vec<Option<i64>>,
+        picks: &mut Vec<Option<Vec<i64>>>,
         component: &str,
-        count: Option<usize>,
+        shape: Option<&[usize]>,
         span: Span,
     ) {
         let mut k = 0;
         while k < picks.len() {
-            let Some(p) = picks[k] else {
+            let Some(p) = &picks[k] else {
                 k += 1;
                 continue;
             };
-            let problem = match count {
+            let size = shape
+                .unwrap_or_default()
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let problem = match shape {
                 None => Some(format!("`{component}` is one component, not an array")),
-                Some(n) if p < 1 || p > n as i64 => Some(format!(
-                    "`{component}` has {n} element(s); there is no element {p}"
-                )),
-                Some(_) => None,
+                Some(s) if element_position(s, p).is_none() => {
+                    let written: Vec<String> = p.iter().map(|i| i.to_string()).collect();
+                    let has = if s.len() == 1 {
+                        format!("has {size} element(s)")
+                    } else {
+                        format!("has size [{size}]")
+                    };
+                    let element = if p.len() == 1 {
+                        written.join(",")
+                    } else {
+                        format!("[{}]", written.join(","))
+                    };
+                    Some(format!(
+                        "`{component}` {has}; there is no element {element}"
+                    ))
+                }
+                _ => None,
             };
             let Some(problem) = problem else {
                 k += 1;
@@ -207,16 +221,26 @@ impl Builder<'_, '_> {
             if let Some(si) = incoming[k].set_index {
                 self.sets_used[si] = true;
                 let path = &self.set_paths[si];
-                let help = match count {
-                    None => format!("name its parameter without an index: `{component}.…`"),
-                    Some(n) => format!("index `{component}` from 1 to {n}"),
+                let (label, help) = match shape {
+                    Some([n]) => (
+                        format!("{n} element(s)"),
+                        format!("index `{component}` from 1 to {n}"),
+                    ),
+                    Some(s) => (
+                        format!("size [{size}]"),
+                        format!(
+                            "give {} indices, each from 1 to its dimension's size ({size})",
+                            s.len()
+                        ),
+                    ),
+                    None => (
+                        "not an array of components".to_string(),
+                        format!("name its parameter without an index: `{component}.…`"),
+                    ),
                 };
                 self.diags.push(
                     Diagnostic::error("MX038", span, format!("--set {path}: {problem}"))
-                        .with_label(match count {
-                            None => "not an array of components".to_string(),
-                            Some(n) => format!("{n} element(s)"),
-                        })
+                        .with_label(label)
                         .with_help(help),
                 );
             }

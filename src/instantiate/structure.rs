@@ -11,13 +11,15 @@ use crate::resolve::model::OuterDecl;
 impl Builder<'_, '_> {
     /// The instances component `k` of instance `me` has: `None` when it is
     /// a conditional component whose condition is false, `Some(None)` for
-    /// one component, `Some(Some(n))` for an array of `n`.
+    /// one component, `Some(Some(shape))` for an array of components with
+    /// the size of each dimension (`cap[n, m]`: `[n, m]`); its elements are
+    /// laid out row-major, the last index varying fastest.
     pub(super) fn element_count(
         &mut self,
         me: usize,
         entry: &ClassEntry,
         k: usize,
-    ) -> Option<Option<usize>> {
+    ) -> Option<Option<Vec<usize>>> {
         let structure = &entry.causalized.structure;
         let sub = &entry.model.subs[k];
         let ints = &self.sys.instances[me].ints;
@@ -33,32 +35,60 @@ impl Builder<'_, '_> {
                 }
             }
         }
-        let Some(d) = structure.sub_dims.get(k).and_then(|d| d.first()) else {
-            return Some(None);
+        let dims = match structure.sub_dims.get(k) {
+            Some(d) if !d.is_empty() => d,
+            _ => return Some(None),
         };
-        match eval(d, ints, &[]) {
-            Some(n) if n.fract() == 0.0 && (0.0..=MAX_ARRAY_LEN as f64).contains(&n) => {
-                Some(Some(n as usize))
-            }
-            Some(n) => {
+        let mut shape = Vec::with_capacity(dims.len());
+        for d in dims {
+            let Some(n) = eval(d, ints, &[]) else {
+                self.diags.push(unknown_at_export(sub.span, &name, "size"));
+                return None;
+            };
+            if n.fract() != 0.0 || !(0.0..=MAX_ARRAY_LEN as f64).contains(&n) {
+                let what = if dims.len() == 1 {
+                    format!("would have {n} elements")
+                } else {
+                    format!("would have {n} elements in dimension {}", shape.len() + 1)
+                };
                 self.diags.push(
                     Diagnostic::error(
                         "MX025",
                         sub.span,
-                        format!("the array of components `{name}` would have {n} elements"),
+                        format!("the array of components `{name}` {what}"),
                     )
                     .with_label("not a valid number of components")
                     .with_help(format!(
                         "give the size a whole number from 0 to {MAX_ARRAY_LEN}"
                     )),
                 );
-                None
+                return None;
             }
-            None => {
-                self.diags.push(unknown_at_export(sub.span, &name, "size"));
-                None
-            }
+            shape.push(n as usize);
         }
+        let total = shape
+            .iter()
+            .try_fold(1usize, |t, n| t.checked_mul(*n))
+            .filter(|t| *t as f64 <= MAX_ARRAY_LEN as f64);
+        if total.is_none() {
+            let sizes: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
+            self.diags.push(
+                Diagnostic::error(
+                    "MX025",
+                    sub.span,
+                    format!(
+                        "the array of components `{name}[{}]` would have more than {MAX_ARRAY_LEN} elements",
+                        sizes.join(", ")
+                    ),
+                )
+                .with_label("too many components")
+                .with_help(format!(
+                    "keep the product of the sizes at most {MAX_ARRAY_LEN}"
+                )),
+            );
+            return None;
+        }
+        Some(Some(shape))
     }
 
     /// The conditional connectors of instance `me` whose condition is

@@ -308,6 +308,10 @@ impl Builder<'_, '_> {
             }
         };
         if let Some(inc) = inc {
+            if let Some(d) = misshaped(inc, len) {
+                self.diags.extend(d);
+                return Some(Some(vec![None; len]));
+            }
             let folded = spread(self.fold_incoming(inc, len));
             if folded.is_none() {
                 if let Some((o, k)) = inc.origin {
@@ -353,6 +357,47 @@ impl Builder<'_, '_> {
             _ => Some(values),
         }
     }
+}
+
+/// MX046 for a modifier of an array of components whose value has neither
+/// one value for every element (`each C = 50`: `len` numbers, the modified
+/// variable's size) nor one part per element, leading with the array's
+/// sizes (`C = [10, 20, 30; 40, 50, 60]` for `cap[2, 3]`). `Some(None)`
+/// when the value does not fit but was reported at another element.
+fn misshaped(inc: &Incoming, len: usize) -> Option<Option<Diagnostic>> {
+    let (e, n) = inc.element?;
+    let span = inc.span?;
+    let count = inc.value.len();
+    if count == len {
+        return None;
+    }
+    let leads = inc.shape.len() >= inc.array.len() && inc.shape[..inc.array.len()] == inc.array;
+    if count == n * len && leads {
+        return None;
+    }
+    if e > 0 {
+        return Some(None);
+    }
+    let text = |s: &[usize]| {
+        let sizes: Vec<String> = s.iter().map(|n| n.to_string()).collect();
+        format!("[{}]", sizes.join(", "))
+    };
+    let array = text(&inc.array);
+    Some(Some(
+        Diagnostic::error(
+            "MX046",
+            span,
+            format!(
+                "this value has shape {}, but the array of components it modifies has size {array}",
+                text(&inc.shape)
+            ),
+        )
+        .with_label(format!("not one part per element of {array}"))
+        .with_help(format!(
+            "give one value for every element with `each`, or a value of shape {array} (one part per element{})",
+            if len == 1 { String::new() } else { format!(", each of {len} numbers") }
+        )),
+    ))
 }
 
 /// The value of an attribute written as a number literal (`min = 2`,

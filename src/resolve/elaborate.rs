@@ -324,18 +324,6 @@ impl<'a> Elaborator<'a> {
             TypeShape::Record(cid) => self.record(comp, cid, &dims, model, pending, diags),
             TypeShape::Connector(cid) => self.connector(comp, cid, own_mods, model, pending, diags),
             TypeShape::Component(cid) => {
-                if dims.len() > 1 {
-                    diags.push(
-                        Diagnostic::error(
-                            "MC010",
-                            comp.name.span,
-                            "arrays of components have one dimension",
-                        )
-                        .with_label("array of components of more than one dimension")
-                        .with_help("declare a one-dimensional array, `link[n]`"),
-                    );
-                    return;
-                }
                 if comp.element_prefixes.outer.is_some() {
                     self.outer(comp, cid, model, diags);
                     return;

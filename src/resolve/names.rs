@@ -418,6 +418,22 @@ impl Elaborator<'_> {
                     format!("`{name}` is one component, not an array"),
                     format!("write `{name}.{}`", side.name),
                 )
+            } else if dims > 1 {
+                let indices: Vec<&str> = ["i", "j", "k", "l"]
+                    .into_iter()
+                    .cycle()
+                    .take(dims)
+                    .collect();
+                (
+                    format!(
+                        "`{name}` is an array of components of {dims} dimensions: connect one element of it, with {dims} indices"
+                    ),
+                    format!(
+                        "write `{name}[{}].{}`, e.g. in nested `for` loops",
+                        indices.join(", "),
+                        side.name
+                    ),
+                )
             } else {
                 (
                     format!("`{name}` is an array of components: connect one element of it"),

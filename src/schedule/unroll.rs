@@ -5,7 +5,7 @@
 //! is dropped, as in Modelica.
 
 use crate::diagnostic::Diagnostic;
-use crate::instantiate::{eval, System};
+use crate::instantiate::{element_position, eval, System};
 use crate::ir::Ex;
 use crate::resolve::connect::{Connect, Port, Side};
 
@@ -126,45 +126,31 @@ fn bind(
     let inst = &sys.instances[p];
     let elements = &inst.elements[k];
     let model = &sys.classes[inst.class].model;
-    let target = match index.first() {
-        None => match elements.first() {
+    let target = if index.is_empty() {
+        match elements.first() {
             Some(e) => *e,
             None => return Some(None),
-        },
-        Some(i) => {
+        }
+    } else {
+        let mut at = Vec::with_capacity(index.len());
+        for i in index {
             let Some(i) = eval(i, &inst.ints, loops) else {
                 diags.push(not_evaluated(c));
                 return None;
             };
-            let n = elements.len();
-            if i.fract() != 0.0 || i < 1.0 || i > n as f64 {
-                let name = &model.subs[k].name;
-                let at = if loops.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " (loop indices {})",
-                        loops
-                            .iter()
-                            .map(|l| l.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                };
-                diags.push(
-                    Diagnostic::error(
-                        "MX027",
-                        c.span,
-                        format!("`{name}[{i}]`{at} is outside the array `{name}[1:{n}]`"),
-                    )
-                    .with_label("index out of range")
-                    .with_help(format!(
-                        "connect elements 1 to {n} of `{name}`; check the loop's range"
-                    )),
-                );
+            at.push(i);
+        }
+        let shape = &inst.shapes[k];
+        let whole: Option<Vec<i64>> = at
+            .iter()
+            .map(|i| (i.fract() == 0.0).then_some(*i as i64))
+            .collect();
+        match whole.and_then(|w| element_position(shape, &w)) {
+            Some(e) => elements[e],
+            None => {
+                diags.push(outside(&model.subs[k].name, &at, shape, loops, c));
                 return None;
             }
-            elements[i as usize - 1]
         }
     };
     if absent(target) {
@@ -235,6 +221,35 @@ fn element(
     side.at = Some(i as usize - 1);
     side.element = None;
     Some(side)
+}
+
+/// MX027: a connect names an element `name[at]` that the array of
+/// components of the given shape does not have.
+fn outside(name: &str, at: &[f64], shape: &[usize], loops: &[i64], c: &Connect) -> Diagnostic {
+    let join = |xs: Vec<String>| xs.join(", ");
+    let written = join(at.iter().map(|i| i.to_string()).collect());
+    let whole = join(shape.iter().map(|n| format!("1:{n}")).collect());
+    let at = if loops.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (loop indices {})",
+            join(loops.iter().map(|l| l.to_string()).collect())
+        )
+    };
+    let sizes = join(shape.iter().map(|n| n.to_string()).collect());
+    let help = if shape.len() == 1 {
+        format!("connect elements 1 to {sizes} of `{name}`; check the loop's range")
+    } else {
+        format!("connect elements of `{name}` within its size [{sizes}]; check the loops' ranges")
+    };
+    Diagnostic::error(
+        "MX027",
+        c.span,
+        format!("`{name}[{written}]`{at} is outside the array `{name}[{whole}]`"),
+    )
+    .with_label("index out of range")
+    .with_help(help)
 }
 
 fn not_evaluated(c: &Connect) -> Diagnostic {

@@ -1852,7 +1852,8 @@ fn reference_last_row(reference: &str) -> (Vec<String>, Vec<f64>) {
         .lines()
         .next()
         .expect("a header")
-        .split(',')
+        // Quoted names, which may hold a comma (`"cap[1,2].T"`).
+        .split("\",\"")
         .map(|h| h.trim_matches('"').to_string())
         .collect();
     let last = table
@@ -2076,4 +2077,72 @@ fn fmi3_export_has_an_fmi3_description_and_the_fmi3_functions() {
             "needs {lib}"
         );
     }
+}
+
+/// Issue 21's item 5 in two dimensions: `AccGrid.Plate` (`cap[n, m]`,
+/// `right[n, m - 1]`, `down[n - 1, m]`, connected in nested `for` loops)
+/// checks clean, exports, and matches its matrix-exponential references at
+/// t = 1000 when loaded back, at the default 3 x 4 and resized to 4 x 5 with
+/// one element set (`--set cap[2,3].C=80`). The resized export compiles
+/// nothing and ships the same library: the instance count is data. A
+/// `--set` of an element the plate does not have is MX038, naming its size.
+#[test]
+fn a_two_dimensional_component_array_ships_one_library() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccGrid.mo",
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = ObjectCache::new(dir.path().join("cache"));
+    let runs: [(Vec<SetValue>, &str); 2] = [
+        (Vec::new(), "AccGrid_Plate.csv"),
+        (
+            vec![set("n", 4.0), set("m", 5.0), set("cap[2,3].C", 80.0)],
+            "AccGrid_Plate_Set.csv",
+        ),
+    ];
+    let mut libraries = Vec::new();
+    for (i, (sets, reference)) in runs.into_iter().enumerate() {
+        let path = dir.path().join(format!("plate{i}.fmu"));
+        let report = package(&export(&lib, "AccGrid.Plate", &sets), &path, &cache);
+        if i > 0 {
+            assert_eq!(
+                (report.objects_compiled, report.library_from_cache),
+                (0, true),
+                "the resized plate compiled something"
+            );
+        }
+        libraries.push(zip_entry(&path, "binaries/linux64/AccGrid_Plate.so"));
+        let (header, last) = reference_last_row(reference);
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(last[0]),
+            relative_tolerance: Some(ROUND_TRIP_RTOL),
+            output: header[1..].to_vec(),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+        for (name, expected) in header.iter().zip(&last).skip(1) {
+            let got = *result.column(name).expect("recorded").last().expect("rows");
+            assert!(
+                (got - expected).abs() < 1e-6 * expected.abs(),
+                "{reference} {name}: {got} vs {expected}"
+            );
+        }
+    }
+    assert!(
+        libraries[0] == libraries[1],
+        "the library differs between 3 x 4 and 4 x 5"
+    );
+    let diags = match export_error(&lib, "AccGrid.Plate", &[set("cap[3,5].C", 1.0)]) {
+        ExportError::Diagnostics(d) => d,
+        other => panic!("expected diagnostics, got {other:?}"),
+    };
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.code == "MX038" && d.message.contains("has size [3, 4]")),
+        "{diags:?}"
+    );
 }

@@ -163,3 +163,65 @@ fn set_literals_are_checked_against_the_parameters_type() {
         assert!(found[0].starts_with("MX02"), "{what}: {found:?}");
     }
 }
+
+/// `cap[n, m]`: n*m instances named `cap[i,j]`, row-major (the last index
+/// fastest), at the sizes the parameters give; a matrix modifier gives
+/// element `[i, j]` its part; `--set cap[2,1].C` sets that element only;
+/// an element outside the array is MX038, a misshaped value MX046.
+#[test]
+fn a_two_dimensional_component_array_is_laid_out_row_major() {
+    let lib = fixture("component_grids.mo");
+    for (n, m) in [(2usize, 3usize), (4, 1)] {
+        let sys = system(
+            &lib,
+            "ComponentGrids.Grid",
+            &[
+                ("n", SetLiteral::Number(n as f64)),
+                ("m", SetLiteral::Number(m as f64)),
+                ("cap[2,1].C", SetLiteral::Number(7.0)),
+            ],
+        )
+        .unwrap();
+        let caps: Vec<&str> = paths(&sys)
+            .into_iter()
+            .filter(|p| p.starts_with("cap["))
+            .collect();
+        let expected: Vec<String> = (1..=n)
+            .flat_map(|i| (1..=m).map(move |j| format!("cap[{i},{j}]")))
+            .collect();
+        assert_eq!(caps, expected, "{n} x {m}");
+        assert_eq!(sys.states.len(), n * m);
+        assert_eq!(
+            sys.instances[0]
+                .shapes
+                .iter()
+                .filter(|s| **s == [n, m])
+                .count(),
+            2
+        );
+        for i in 1..=n {
+            for j in 1..=m {
+                let c = real(&sys, &format!("cap[{i},{j}].C")).expect("C per element");
+                let want = if (i, j) == (2, 1) { 7.0 } else { 1000.0 };
+                assert_eq!(c.start, Some(want), "cap[{i},{j}].C at {n} x {m}");
+            }
+        }
+    }
+    let sys = system(&lib, "ComponentGrids.Fixed", &[]).unwrap();
+    for (i, j, want) in [(1, 1, 10.0), (1, 3, 30.0), (2, 1, 40.0), (2, 3, 60.0)] {
+        let c = real(&sys, &format!("cap[{i},{j}].C")).expect("C per element");
+        assert_eq!(c.start, Some(want), "cap[{i},{j}].C");
+    }
+    let bad = system(
+        &lib,
+        "ComponentGrids.Grid",
+        &[("cap[3,1].C", SetLiteral::Number(7.0))],
+    );
+    assert_eq!(bad.err(), Some(vec!["MX038".to_string()]));
+    let bad = system(
+        &lib,
+        "ComponentGrids.Grid",
+        &[("cap[1].C", SetLiteral::Number(7.0))],
+    );
+    assert_eq!(bad.err(), Some(vec!["MX038".to_string()]));
+}
