@@ -1928,10 +1928,20 @@ MOFMU_EXPORT fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueRef
     return s;
 }
 
-MOFMU_EXPORT fmi3Status fmi3GetDirectionalDerivative(
-    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
-    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
-    fmi3Float64 sensitivity[], size_t nSensitivity)
+/* The body of a directional or adjoint derivative, on R indices. */
+typedef fmi3Status (*DerivativeBody)(fmi3Instance, const fmi3ValueReference[], size_t,
+                                     const fmi3ValueReference[], size_t, const fmi3Float64[],
+                                     size_t, fmi3Float64[], size_t);
+
+/* Runs `body` with the description's value references of the unknowns and
+ * the knowns mapped to the current size (structural parameters). */
+static fmi3Status derivative_by_description(fmi3Instance instance, const char *function,
+                                            DerivativeBody body,
+                                            const fmi3ValueReference unknowns[],
+                                            size_t nUnknowns, const fmi3ValueReference knowns[],
+                                            size_t nKnowns, const fmi3Float64 seed[],
+                                            size_t nSeed, fmi3Float64 sensitivity[],
+                                            size_t nSensitivity)
 {
     Instance *inst = as_instance(instance);
     fmi3ValueReference *ou = NULL, *ok = NULL;
@@ -1940,49 +1950,39 @@ MOFMU_EXPORT fmi3Status fmi3GetDirectionalDerivative(
     if (inst == NULL) {
         return fmi3Error;
     }
-    mu = map_vrs(inst, "fmi3GetDirectionalDerivative", unknowns, nUnknowns, &ou);
+    mu = map_vrs(inst, function, unknowns, nUnknowns, &ou);
     mk = mu == NULL && unknowns != NULL && nUnknowns > 0
              ? NULL
-             : map_vrs(inst, "fmi3GetDirectionalDerivative", knowns, nKnowns, &ok);
+             : map_vrs(inst, function, knowns, nKnowns, &ok);
     if ((mu == NULL && unknowns != NULL && nUnknowns > 0) ||
         (mk == NULL && knowns != NULL && nKnowns > 0)) {
         free(ou);
         return fmi3Error;
     }
-    s = directional3(instance, mu, nUnknowns, mk, nKnowns, seed, nSeed, sensitivity,
-                     nSensitivity);
+    s = body(instance, mu, nUnknowns, mk, nKnowns, seed, nSeed, sensitivity, nSensitivity);
     free(ou);
     free(ok);
     return s;
 }
 
-/* The adjoint by the description's value references, mapped to the current
- * size as for fmi3GetDirectionalDerivative. */
+MOFMU_EXPORT fmi3Status fmi3GetDirectionalDerivative(
+    fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
+    const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+    fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    return derivative_by_description(instance, "fmi3GetDirectionalDerivative", directional3,
+                                     unknowns, nUnknowns, knowns, nKnowns, seed, nSeed,
+                                     sensitivity, nSensitivity);
+}
+
 MOFMU_EXPORT fmi3Status fmi3GetAdjointDerivative(
     fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,
     const fmi3ValueReference knowns[], size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
     fmi3Float64 sensitivity[], size_t nSensitivity)
 {
-    Instance *inst = as_instance(instance);
-    fmi3ValueReference *ou = NULL, *ok = NULL;
-    const fmi3ValueReference *mu, *mk;
-    fmi3Status s;
-    if (inst == NULL) {
-        return fmi3Error;
-    }
-    mu = map_vrs(inst, "fmi3GetAdjointDerivative", unknowns, nUnknowns, &ou);
-    mk = mu == NULL && unknowns != NULL && nUnknowns > 0
-             ? NULL
-             : map_vrs(inst, "fmi3GetAdjointDerivative", knowns, nKnowns, &ok);
-    if ((mu == NULL && unknowns != NULL && nUnknowns > 0) ||
-        (mk == NULL && knowns != NULL && nKnowns > 0)) {
-        free(ou);
-        return fmi3Error;
-    }
-    s = adjoint3(instance, mu, nUnknowns, mk, nKnowns, seed, nSeed, sensitivity, nSensitivity);
-    free(ou);
-    free(ok);
-    return s;
+    return derivative_by_description(instance, "fmi3GetAdjointDerivative", adjoint3, unknowns,
+                                     nUnknowns, knowns, nKnowns, seed, nSeed, sensitivity,
+                                     nSensitivity);
 }
 
 MOFMU_EXPORT fmi3Status fmi3GetOutputDerivatives(fmi3Instance instance,

@@ -543,14 +543,13 @@ impl Gen<'_> {
                 Reduction::Product => writeln!(out, "{pad}double {name} = 1.0;"),
                 // Over an empty range the result is the infinite start, made
                 // by a division that raises its flag (see real_literal).
-                Reduction::Min => writeln!(
-                    out,
-                    "{pad}double {name} = ({hi_c} < {lo_c} ? (1.0 / 0.0) : HUGE_VAL);"
-                ),
-                Reduction::Max => writeln!(
-                    out,
-                    "{pad}double {name} = ({hi_c} < {lo_c} ? (-1.0 / 0.0) : -HUGE_VAL);"
-                ),
+                Reduction::Min | Reduction::Max => {
+                    let sign = if *op == Reduction::Min { "" } else { "-" };
+                    writeln!(
+                        out,
+                        "{pad}double {name} = ({hi_c} < {lo_c} ? ({sign}1.0 / 0.0) : {sign}HUGE_VAL);"
+                    )
+                }
                 Reduction::ArgMin => writeln!(
                     out,
                     "{pad}int64_t {name} = {lo_c}; double {name}_v = HUGE_VAL;"

@@ -330,6 +330,17 @@ pub fn template(
     for (x, y) in i0.balances.iter().zip(&i1.balances) {
         b.same_str("a linear response's name", &x.name, &y.name)?;
     }
+    // Whether a balance reaches each step (one byte per step, as written
+    // by SystemImage::to_bytes): the same at both sizes, or not affine.
+    for k in 0..i0.steps.len() {
+        let at = |i: &SystemImage| i.reached.get(k).copied().unwrap_or(true);
+        if at(i0) != at(i1) {
+            return Err(format!(
+                "whether a linear response reaches schedule step {k} changes with the size"
+            ));
+        }
+        b.lit(&[u8::from(at(i0))]);
+    }
     jacobian(&mut b, i0, i1)?;
     Ok(Template {
         ops: b.ops,
