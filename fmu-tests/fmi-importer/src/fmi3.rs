@@ -5,12 +5,48 @@
 
 use fmi::fmi3::import::Fmi3Import;
 use fmi::fmi3::schema::{
-    AbstractVariableTrait, ArrayableVariableTrait, Causality, Fmi3ModelDescription,
+    AbstractVariableTrait, ArrayableVariableTrait, Causality, Dimension, Fmi3ModelDescription,
+    InitializableVariableTrait,
 };
 use fmi::fmi3::{CoSimulation, Fmi3Model, GetSet, ModelExchange};
 use fmi::traits::{FmiImport, FmiInstance};
 
 use crate::{fmi, simulate, write_csv, Options, Request, Simulation};
+
+/// The length of one dimension of `base`: its `start`, or the start value of
+/// the structural parameter it names (this importer has no configuration
+/// mode, so the FMU runs at the size it was exported with).
+fn dimension_length(
+    description: &Fmi3ModelDescription,
+    base: &str,
+    dimension: &Dimension,
+) -> Result<usize, String> {
+    if let Some(n) = dimension.as_fixed() {
+        return Ok(n as usize);
+    }
+    let vr = dimension.as_variable().ok_or_else(|| {
+        format!("`{base}`: a dimension with neither a start nor a value reference")
+    })?;
+    let variables = &description.model_variables;
+    let start: Option<i64> = variables
+        .int32()
+        .iter()
+        .find(|v| v.value_reference() == vr)
+        .and_then(|v| v.start().and_then(|s| s.first().map(|&x| i64::from(x))))
+        .or_else(|| {
+            variables
+                .int64()
+                .iter()
+                .find(|v| v.value_reference() == vr)
+                .and_then(|v| v.start().and_then(|s| s.first().copied()))
+        });
+    match start {
+        Some(n) if n >= 0 => Ok(n as usize),
+        _ => Err(format!(
+            "`{base}`: its dimension names value reference {vr}, which is no Integer with a start value"
+        )),
+    }
+}
 
 /// The columns' value references, each array once, and where each column's
 /// value lies among the values they stand for.
@@ -56,11 +92,7 @@ fn select_variables(
         let length: usize = variable
             .dimensions()
             .iter()
-            .map(|d| {
-                d.as_fixed()
-                    .map(|n| n as usize)
-                    .ok_or_else(|| format!("`{base}`: a dimension that is not fixed"))
-            })
+            .map(|d| dimension_length(description, base, d))
             .product::<Result<usize, String>>()?;
         let vr = variable.value_reference();
         let offset = match offsets.iter().find(|(r, _)| *r == vr) {
