@@ -27,6 +27,7 @@ exit status is 1 when any check failed.
 from __future__ import annotations
 
 import argparse
+import csv
 import math
 import subprocess
 import sys
@@ -104,6 +105,15 @@ def events(mofmu: Path, out: Path) -> None:
                f"(error {first:.2e}); worst after: {worst:.2e} (limit 1e-6)")
 
 
+def read_reference(path: Path) -> dict[str, np.ndarray]:
+    """A reference CSV by column name (a quoted name may hold commas:
+    `"cap[1,1].T"`)."""
+    with path.open(newline="") as f:
+        rows = list(csv.reader(f))
+    values = np.array([[float(x) for x in row] for row in rows[1:]], dtype=float)
+    return {name: values[:, k] for k, name in enumerate(rows[0])}
+
+
 def euler(mofmu: Path, out: Path) -> None:
     from fmpy import simulate_fmu
 
@@ -115,8 +125,7 @@ def euler(mofmu: Path, out: Path) -> None:
         fmu = export(mofmu, out, case["libraries"], case["model"], "euler_" + case["name"],
                      case["stop_time"], case.get("set"))
         stop = case["stop_time"]
-        reference = np.genfromtxt(HERE / case["reference"], delimiter=",", names=True,
-                                  deletechars="", dtype=float)
+        reference = read_reference(HERE / case["reference"])
         # FMPy's Euler takes one step per output interval, so the output
         # interval is the step.
         h = stop / EULER_STEPS

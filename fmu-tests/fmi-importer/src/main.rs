@@ -117,8 +117,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             }
             "--variables" => {
                 let list = args.next().ok_or("--variables needs a value")?;
-                let names: Vec<String> = list
-                    .split(',')
+                let names: Vec<String> = split_names(&list)
+                    .into_iter()
                     .map(str::trim)
                     .filter(|name| !name.is_empty())
                     .map(str::to_owned)
@@ -726,4 +726,24 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A comma-separated list of variable names, split only at commas outside
+/// brackets: `cap[1,2].T` is one name.
+fn split_names(list: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in list.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                names.push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    names.push(&list[start..]);
+    names
 }
