@@ -195,6 +195,13 @@ def check_case(name, libraries, model, sets, stop_time, output_interval, referen
                      if same_shape else f"{len(rebuilt)} rows vs {len(original)}")
 
 
+def reference_names(path: Path) -> list[str]:
+    """The column names of a reference CSV (quoted names may hold commas)."""
+    import csv
+    with Path(path).open(newline="") as f:
+        return next(csv.reader(f))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mofmu", type=Path, default=DEFAULT_MOFMU, help="the mofmu binary")
@@ -216,6 +223,13 @@ def main(argv: list[str] | None = None) -> int:
                   EXTRA["output_interval"], None))
     for case in cases:
         if args.filters and not any(f in case[0] for f in args.filters):
+            continue
+        if case[6] is not None and any("," in name for name in reference_names(case[6])):
+            # FMPy's cross-check reader (numpy's genfromtxt) splits the quoted
+            # header "cap[1,1].T" at its comma: such a case cannot be read
+            # back by the third-party validator, so it is not offered to it.
+            print(f"SKIP {case[0]}: a variable name holds a comma (two-dimensional component "
+                  "array), which FMPy's cross-check CSV reader cannot read")
             continue
         check_case(*case, mofmu=args.mofmu.resolve(), out=out, version=version, report=report,
                    tube_tolerance=tubes.get(case[0], DEFAULT_TUBE_TOLERANCE))
