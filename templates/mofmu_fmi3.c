@@ -604,60 +604,15 @@ MOFMU_EXPORT fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)
 static int relayout(Instance *inst, mofmu_system *sys)
 {
     Instance fresh = *inst;
-    size_t i;
-    fresh.sys = sys;
     fresh.work = NULL;
     fresh.input_derivative = NULL;
-    fresh.R = (double *)allocate(sys->n_reals, sizeof(double));
-    fresh.relations = (unsigned char *)allocate(sys->n_relations, 1);
-    fresh.relations_before = (unsigned char *)allocate(sys->n_relations, 1);
-    fresh.indicators = (double *)allocate(sys->n_event_indicators, sizeof(double));
-    fresh.scratch = (double *)allocate(sys->scratch_size, sizeof(double));
-    fresh.dR = (double *)allocate(sys->n_reals, sizeof(double));
-    fresh.n_zero_ranges = count_zero_ranges(sys);
-    fresh.zero_ranges = (size_t *)allocate(2 * fresh.n_zero_ranges, sizeof(size_t));
-    if (fresh.R == NULL || fresh.relations == NULL || fresh.relations_before == NULL ||
-        fresh.indicators == NULL || fresh.scratch == NULL || fresh.dR == NULL ||
-        fresh.zero_ranges == NULL || cs_allocate(&fresh) != 0) {
-        free(fresh.R);
-        free(fresh.relations);
-        free(fresh.relations_before);
-        free(fresh.indicators);
-        free(fresh.scratch);
-        free(fresh.dR);
-        free(fresh.zero_ranges);
-        cs_free(&fresh);
+    memset(&fresh.lr, 0, sizeof fresh.lr);
+    if (allocate_arrays(&fresh, sys) != 0) {
         return 1;
     }
-    free(inst->R);
-    free(inst->relations);
-    free(inst->relations_before);
-    free(inst->indicators);
-    free(inst->scratch);
-    free(inst->dR);
-    free(inst->zero_ranges);
-    cs_free(inst);
+    free_arrays(inst);
     mofmu_system_free(inst->sys);
     *inst = fresh;
-    inst->states_at = consecutive_from(sys->state_vr, sys->n_states);
-    inst->derivatives_at = consecutive_from(sys->derivative_vr, sys->n_states);
-    inst->derivatives_direct = derivatives_direct(sys, inst->derivatives_at);
-    inst->states_stride = stride_of(sys->state_vr, sys->n_states, &inst->states_first);
-    inst->derivatives_stride =
-        stride_of(sys->derivative_vr, sys->n_states, &inst->derivatives_first);
-    inst->outputs_from = sys->n_reals;
-    inst->outputs_to = 0;
-    for (i = 0; i < sys->n_reals; i++) {
-        if (sys->real_kind[i] == MOFMU_KIND_OUTPUT) {
-            if (i < inst->outputs_from) {
-                inst->outputs_from = i;
-            }
-            inst->outputs_to = i + 1;
-        }
-    }
-    fill_zero_ranges(sys, inst->zero_ranges);
-    reset_values(inst);
-    cs_describe_solver(inst);
     return 0;
 }
 

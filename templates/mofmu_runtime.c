@@ -2305,13 +2305,10 @@ static void reset_values(Instance *inst)
     cs_reset(inst);
 }
 
-static void free_instance(Instance *inst)
+/* Frees the arrays sized by the instance's system (not the system) and
+ * leaves their pointers NULL. */
+static void free_arrays(Instance *inst)
 {
-    if (inst == NULL) {
-        return;
-    }
-    inst->tag = NULL;
-    free(inst->name_storage);
     free(inst->R);
     free(inst->relations);
     free(inst->relations_before);
@@ -2324,6 +2321,72 @@ static void free_instance(Instance *inst)
     free(inst->lr.value);
     free(inst->zero_ranges);
     cs_free(inst);
+    inst->R = inst->dR = inst->indicators = inst->scratch = NULL;
+    inst->relations = inst->relations_before = NULL;
+    memset(&inst->lr, 0, sizeof inst->lr);
+    inst->zero_ranges = NULL;
+}
+
+/* Allocates the arrays sized by `sys` into `inst` (whose array pointers,
+ * the linear-response cache and the Co-Simulation work are unset) and
+ * derives the layout facts the fast paths use, then resets the values.
+ * Nonzero, with nothing left allocated, when memory runs out; `inst->sys`
+ * is `sys` either way. Shared by fmi2Instantiate and the FMI 3 relayout at
+ * a new structural size. */
+static int allocate_arrays(Instance *inst, mofmu_system *sys)
+{
+    size_t i;
+    inst->sys = sys;
+    inst->R = (double *)allocate(sys->n_reals, sizeof(double));
+    inst->relations = (unsigned char *)allocate(sys->n_relations, 1);
+    inst->relations_before = (unsigned char *)allocate(sys->n_relations, 1);
+    inst->indicators = (double *)allocate(sys->n_event_indicators, sizeof(double));
+    inst->scratch = (double *)allocate(sys->scratch_size, sizeof(double));
+    inst->dR = (double *)allocate(sys->n_reals, sizeof(double));
+    if (sys->n_balances > 0) {
+        inst->lr.A = (double *)allocate(sys->n_balances * sys->n_balances, sizeof(double));
+        inst->lr.start = (size_t *)allocate(sys->n_balances + 1, sizeof(size_t));
+    }
+    inst->n_zero_ranges = count_zero_ranges(sys);
+    inst->zero_ranges = (size_t *)allocate(2 * inst->n_zero_ranges, sizeof(size_t));
+    if (inst->R == NULL || inst->relations == NULL || inst->relations_before == NULL ||
+        inst->indicators == NULL || inst->scratch == NULL || inst->dR == NULL ||
+        inst->zero_ranges == NULL ||
+        (sys->n_balances > 0 && (inst->lr.A == NULL || inst->lr.start == NULL)) ||
+        cs_allocate(inst) != 0) {
+        free_arrays(inst);
+        return 1;
+    }
+    inst->states_at = consecutive_from(sys->state_vr, sys->n_states);
+    inst->derivatives_at = consecutive_from(sys->derivative_vr, sys->n_states);
+    inst->derivatives_direct = derivatives_direct(sys, inst->derivatives_at);
+    inst->states_stride = stride_of(sys->state_vr, sys->n_states, &inst->states_first);
+    inst->derivatives_stride =
+        stride_of(sys->derivative_vr, sys->n_states, &inst->derivatives_first);
+    inst->outputs_from = sys->n_reals;
+    inst->outputs_to = 0;
+    for (i = 0; i < sys->n_reals; i++) {
+        if (sys->real_kind[i] == MOFMU_KIND_OUTPUT) {
+            if (i < inst->outputs_from) {
+                inst->outputs_from = i;
+            }
+            inst->outputs_to = i + 1;
+        }
+    }
+    fill_zero_ranges(sys, inst->zero_ranges);
+    reset_values(inst);
+    cs_describe_solver(inst);
+    return 0;
+}
+
+static void free_instance(Instance *inst)
+{
+    if (inst == NULL) {
+        return;
+    }
+    inst->tag = NULL;
+    free(inst->name_storage);
+    free_arrays(inst);
     mofmu_system_free(inst->sys);
     free(inst);
 }
@@ -2384,7 +2447,7 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     Instance probe;
     mofmu_system *sys;
     char problem[1200];
-    size_t name_length, i;
+    size_t name_length;
     (void)visible;
     if (functions == NULL) {
         return NULL;
@@ -2430,27 +2493,10 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
         return NULL;
     }
     inst->sys = sys;
+    inst->type = fmuType;
     name_length = strlen(instanceName);
     inst->name_storage = (char *)allocate(name_length + 1, 1);
-    inst->R = (double *)allocate(inst->sys->n_reals, sizeof(double));
-    inst->relations = (unsigned char *)allocate(inst->sys->n_relations, 1);
-    inst->relations_before = (unsigned char *)allocate(inst->sys->n_relations, 1);
-    inst->indicators = (double *)allocate(inst->sys->n_event_indicators, sizeof(double));
-    inst->scratch = (double *)allocate(inst->sys->scratch_size, sizeof(double));
-    inst->dR = (double *)allocate(inst->sys->n_reals, sizeof(double));
-    if (inst->sys->n_balances > 0) {
-        inst->lr.A = (double *)allocate(inst->sys->n_balances * inst->sys->n_balances,
-                                        sizeof(double));
-        inst->lr.start = (size_t *)allocate(inst->sys->n_balances + 1, sizeof(size_t));
-    }
-    inst->n_zero_ranges = count_zero_ranges(inst->sys);
-    inst->zero_ranges = (size_t *)allocate(2 * inst->n_zero_ranges, sizeof(size_t));
-    inst->type = fmuType;
-    if (inst->name_storage == NULL || inst->R == NULL || inst->relations == NULL ||
-        inst->relations_before == NULL || inst->indicators == NULL || inst->scratch == NULL ||
-        inst->dR == NULL || inst->zero_ranges == NULL ||
-        (inst->sys->n_balances > 0 && (inst->lr.A == NULL || inst->lr.start == NULL)) ||
-        cs_allocate(inst) != 0) {
+    if (inst->name_storage == NULL) {
         free_instance(inst);
         log_error(&probe, "fmi2Instantiate: out of memory");
         return NULL;
@@ -2461,26 +2507,11 @@ MOFMU_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
     inst->logger = functions->logger;
     inst->environment = functions->componentEnvironment;
     inst->log_categories = loggingOn ? ALL_LOG_CATEGORIES : 0;
-    inst->states_at = consecutive_from(inst->sys->state_vr, inst->sys->n_states);
-    inst->derivatives_at = consecutive_from(inst->sys->derivative_vr, inst->sys->n_states);
-    inst->derivatives_direct = derivatives_direct(inst->sys, inst->derivatives_at);
-    inst->states_stride =
-        stride_of(inst->sys->state_vr, inst->sys->n_states, &inst->states_first);
-    inst->derivatives_stride =
-        stride_of(inst->sys->derivative_vr, inst->sys->n_states, &inst->derivatives_first);
-    inst->outputs_from = inst->sys->n_reals;
-    inst->outputs_to = 0;
-    for (i = 0; i < inst->sys->n_reals; i++) {
-        if (inst->sys->real_kind[i] == MOFMU_KIND_OUTPUT) {
-            if (i < inst->outputs_from) {
-                inst->outputs_from = i;
-            }
-            inst->outputs_to = i + 1;
-        }
+    if (allocate_arrays(inst, sys) != 0) {
+        free_instance(inst);
+        log_error(&probe, "fmi2Instantiate: out of memory");
+        return NULL;
     }
-    fill_zero_ranges(inst->sys, inst->zero_ranges);
-    reset_values(inst);
-    cs_describe_solver(inst);
     return inst;
 }
 
