@@ -11,7 +11,12 @@ For each case of fmu-tests/cases.toml (or those whose name contains `-k`):
 4. compare it with FMPy's CVode on the FMI 2.0 export at the same tolerance;
 5. with `--cs`: simulate the FMI 3 FMU as Co-Simulation (fmi3DoStep, the
    embedded RODAS3) at the case's communication step and compare with the
-   reference.
+   reference;
+6. with `--rebuild K` (repeatable; the cases whose name contains K): unpack
+   the FMI 3 FMU, delete its binaries, rebuild them from `sources/` alone
+   with FMPy's `build_platform_binary` (which reads
+   `sources/buildDescription.xml`), and check that FMPy's CVode run of the
+   rebuilt FMU reproduces the shipped binary's to 1e-12 relative.
 
 The comparison, the tolerances and the reporting are roundtrip.py's.
 """
@@ -19,7 +24,12 @@ The comparison, the tolerances and the reporting are roundtrip.py's.
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -76,7 +86,51 @@ def variables_in(fmu: Path, names: list[str]) -> dict[str, tuple[str, int | None
     return where
 
 
-def run_case(case: rt.Case, mofmu: Path, out: Path, report: rt.Report, cs: bool) -> None:
+# The rebuilt binary must reproduce the shipped one's numbers this closely
+# (as cross_check.py asks of the FMI 2.0 rebuild).
+REBUILD_RTOL = 1e-12
+
+
+def rebuild(fmu: Path, case: rt.Case, shipped: rt.Trajectory, report: rt.Report) -> None:
+    """Rebuilds the FMU's binary from `sources/` with FMPy (cmake) and
+    compares the rebuilt FMU's CVode run with the shipped binary's."""
+    with tempfile.TemporaryDirectory(prefix="mofmu-fmi3-rebuild-") as tmp:
+        unzipped = Path(tmp) / "fmu"
+        with zipfile.ZipFile(fmu) as z:
+            z.extractall(unzipped)
+        shutil.rmtree(unzipped / "binaries")
+        (Path(tmp) / "build").mkdir()
+        started = time.monotonic()
+        build = subprocess.run(
+            [sys.executable, "-c",
+             "import sys; from fmpy.build import build_platform_binary; "
+             "build_platform_binary(sys.argv[1], sys.argv[2])",
+             str(unzipped), str(Path(tmp) / "build")],
+            capture_output=True, text=True)
+        ok = build.returncode == 0
+        lines = (build.stderr or build.stdout).strip().splitlines()
+        detail = f"{time.monotonic() - started:.1f} s" if ok else (lines[-1] if lines else "failed")
+        if not report.check(ok, case.name, "fmi3-build_platform_binary", detail):
+            return
+        try:
+            rebuilt = simulate(unzipped, case, "ModelExchange")
+        except Exception as e:
+            report.check(False, case.name, "fmi3-rebuilt-same-results", f"FMPy failed: {type(e).__name__}: {e}")
+            return
+        same_shape = len(rebuilt.time) == len(shipped.time)
+        worst = 0.0
+        if same_shape:
+            pairs = [(shipped.time, rebuilt.time)]
+            pairs += [(shipped.columns[n], rebuilt.columns[n]) for n in case.variables]
+            for a, b in pairs:
+                worst = max(worst, float(np.max(np.abs(a - b) / np.maximum(np.abs(a), 1.0))))
+        report.check(same_shape and worst <= REBUILD_RTOL, case.name, "fmi3-rebuilt-same-results",
+                     f"largest relative difference {worst:.3g} over {len(shipped.time)} rows"
+                     if same_shape else f"{len(rebuilt.time)} rows vs {len(shipped.time)}")
+
+
+def run_case(case: rt.Case, mofmu: Path, out: Path, report: rt.Report, cs: bool,
+             rebuild_it: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     fmus = {}
     for version in ("2", "3"):
@@ -110,6 +164,8 @@ def run_case(case: rt.Case, mofmu: Path, out: Path, report: rt.Report, cs: bool)
     report.check(c.ok, case.name, "fmpy-fmi3-vs-reference", c.summary)
     c = rt.compare(fmi3, fmi2, case.variables, case.tolerance, case.stop_time, case.output_interval)
     report.check(c.ok, case.name, "fmpy-fmi3-vs-fmi2", c.summary)
+    if rebuild_it:
+        rebuild(fmus["3"], case, fmi3, report)
     if cs:
         try:
             result = simulate(fmus["3"], case, "CoSimulation")
@@ -132,12 +188,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=rt.DEFAULT_OUT / "fmi3")
     parser.add_argument("-k", action="append", default=[], help="run the cases whose name contains this")
     parser.add_argument("--cs", action="store_true", help="also run the FMI 3 Co-Simulation check")
+    parser.add_argument("--rebuild", action="append", default=[], metavar="K",
+                        help="also rebuild the binaries of the cases whose name contains K from "
+                             "sources/ (FMPy's build_platform_binary, needs cmake) and compare")
     args = parser.parse_args(argv)
     report = rt.Report()
     for case in rt.load_cases(args.manifest):
         if args.k and not any(k in case.name for k in args.k):
             continue
-        run_case(case, args.mofmu, args.out, report, args.cs)
+        rebuild_it = any(k in case.name for k in args.rebuild)
+        run_case(case, args.mofmu, args.out, report, args.cs, rebuild_it)
     return report.finish()
 
 

@@ -69,6 +69,10 @@ pub struct FmuBuildSpec {
     /// Files under `resources/` (name, bytes): the system resource the
     /// runtime reads at instantiation.
     pub resources: Vec<(String, Vec<u8>)>,
+    /// `sources/buildDescription.xml` (FMI 3.0 only: how to rebuild the
+    /// binary from `sources/`, where FMI 2.0 lists `<SourceFiles>` in the
+    /// model description).
+    pub build_description: Option<String>,
 }
 
 /// The texts of the static runtime and its headers (their names in
@@ -125,6 +129,7 @@ pub fn model_spec<'a>(
             (super::sources::COSIM_H.into(), COSIM_H.into()),
         ],
         resources: vec![(super::system_image::RESOURCE_NAME.into(), system_resource)],
+        build_description: None,
     }
 }
 
@@ -165,5 +170,7 @@ pub fn model_spec_fmi3<'a>(
         (super::sources::RUNTIME_C.into(), RUNTIME_C.into()),
         (super::sources::FMI3_H.into(), FMI3_H.into()),
     ]);
+    let units: Vec<&str> = spec.sources.iter().map(|s| s.name.as_str()).collect();
+    spec.build_description = Some(super::fmi3::build_description(model_identifier, &units));
     spec
 }

@@ -24,6 +24,9 @@ pub const COSIM_H: &str = "mofmu_cosim.h";
 pub const FMI3_C: &str = "mofmu_fmi3.c";
 /// The FMI 3.0 declarations.
 pub const FMI3_H: &str = "mofmu_fmi3.h";
+/// FMI 3.0's build description: the C units to compile, their language and
+/// the libraries to link (FMI 2.0 has `<SourceFiles>` in the description).
+pub const BUILD_DESCRIPTION: &str = "buildDescription.xml";
 
 /// The C units of a model, in the order they are compiled: the runtime, the
 /// system file, then one file per class kernel.

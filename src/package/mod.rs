@@ -164,6 +164,9 @@ pub fn build_fmu_with(
     for source in &spec.sources {
         entries.push(source_entry(&source.name, &source.text));
     }
+    if let Some(text) = &spec.build_description {
+        entries.push(source_entry(crate::fmu::sources::BUILD_DESCRIPTION, text));
+    }
     for (name, bytes) in &spec.resources {
         entries.push(ArchiveEntry {
             path: format!("resources/{name}"),

@@ -1032,3 +1032,106 @@ fn fmi3_component_array_size_is_a_note_not_a_structural_parameter() {
     assert!(!description.contains("structuralParameter"));
     assert!(!description.contains("<Dimension valueReference"));
 }
+
+/// `sources/buildDescription.xml` names exactly the C units that build the
+/// binary: every `.c` file in `sources/` but the runtime, which
+/// `mofmu_fmi3.c` includes. Compiled as it says (C99, linked with libm),
+/// into a library of the model identifier's name, they give an FMI 3.0
+/// library whose derivatives equal the shipped binary's.
+#[test]
+fn fmi3_build_description_lists_the_units_that_rebuild_the_binary() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, description) = rod_fmu(5, FmiVersion::Fmi3, temp.path());
+    let sources = temp.path().join("unpacked/sources");
+    let build = std::fs::read_to_string(sources.join("buildDescription.xml"))
+        .expect("sources/buildDescription.xml");
+    let listed: Vec<&str> = build
+        .split("<SourceFile name=\"")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').expect("closing quote")])
+        .collect();
+    let mut units: Vec<String> = std::fs::read_dir(&sources)
+        .expect("sources/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".c") && name != "mofmu_runtime.c")
+        .collect();
+    units.sort();
+    let mut sorted: Vec<String> = listed.iter().map(|s| s.to_string()).collect();
+    sorted.sort();
+    assert_eq!(sorted, units, "listed units:\n{build}");
+    assert_eq!(listed[0], "mofmu_fmi3.c", "the entry points come first");
+    assert!(build.contains("<fmiBuildDescription fmiVersion=\"3.0\">"));
+    assert!(build.contains("<SourceFileSet language=\"C99\">"));
+    assert!(build.contains("<Library name=\"m\" external=\"true\""));
+    let identifier = "Thermal_Examples_RodHeating";
+    assert!(build.contains(&format!("modelIdentifier=\"{identifier}\"")));
+    assert!(description.contains(&format!("modelIdentifier=\"{identifier}\"")));
+
+    // Rebuild from the listed units alone, as an importer would.
+    let rebuilt = temp.path().join(format!("{identifier}.so"));
+    let mut cc = std::process::Command::new("cc");
+    cc.current_dir(&sources)
+        .args([
+            "-std=c99",
+            "-O2",
+            "-fPIC",
+            "-shared",
+            "-ffp-contract=off",
+            "-o",
+        ])
+        .arg(&rebuilt)
+        .args(&listed)
+        .arg("-lm");
+    let output = cc.output().expect("cc runs");
+    assert!(
+        output.status.success(),
+        "rebuild failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let shipped = temp
+        .path()
+        .join(format!("unpacked/binaries/x86_64-linux/{identifier}.so"));
+    let resources = temp.path().join("unpacked/resources");
+    let derivatives = |library: &std::path::Path| -> Vec<f64> {
+        // SAFETY: both libraries are built from the FMU's sources, with the
+        // FMI 3 signatures declared above.
+        let lib = unsafe { libloading::Library::new(library) }.expect("load");
+        unsafe {
+            let instantiate: libloading::Symbol<Instantiate> =
+                lib.get(b"fmi3InstantiateModelExchange").unwrap();
+            let enter_init: libloading::Symbol<EnterInit> =
+                lib.get(b"fmi3EnterInitializationMode").unwrap();
+            let exit_init: libloading::Symbol<Plain> =
+                lib.get(b"fmi3ExitInitializationMode").unwrap();
+            let continuous: libloading::Symbol<Plain> =
+                lib.get(b"fmi3EnterContinuousTimeMode").unwrap();
+            let get_derivatives: libloading::Symbol<GetDerivatives> =
+                lib.get(b"fmi3GetContinuousStateDerivatives").unwrap();
+            let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+            let name = CString::new("rebuilt").unwrap();
+            let token = CString::new(guid.clone()).unwrap();
+            let location = CString::new(format!("{}/", resources.display())).unwrap();
+            let instance = instantiate(
+                name.as_ptr(),
+                token.as_ptr(),
+                location.as_ptr(),
+                false,
+                false,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+            );
+            assert!(!instance.is_null(), "fmi3InstantiateModelExchange");
+            assert_eq!(enter_init(instance, false, 0.0, 0.0, false, 0.0), OK);
+            assert_eq!(exit_init(instance), OK);
+            assert_eq!(continuous(instance), OK);
+            let mut d = vec![0.0; 5];
+            assert_eq!(get_derivatives(instance, d.as_mut_ptr(), d.len()), OK);
+            free(instance);
+            d
+        }
+    };
+    let from_shipped = derivatives(&shipped);
+    let from_rebuilt = derivatives(&rebuilt);
+    assert!(from_shipped.iter().any(|&d| d != 0.0), "{from_shipped:?}");
+    assert_eq!(from_shipped, from_rebuilt);
+}

@@ -54,6 +54,7 @@ fn decay_spec() -> FmuBuildSpec {
         ],
         headers: vec![("decay.h".to_string(), read("decay.h"))],
         resources: Vec::new(),
+        build_description: None,
     }
 }
 
