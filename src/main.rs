@@ -524,6 +524,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             platforms,
         } => {
             let started = Instant::now();
+            if cross_check.is_some() && matches!(fmi_version, ExportFmiVersion::V3) {
+                // Refused before anything is written: the directory's layout
+                // (fmus/2.0/...) and its reference run are FMI 2.0's.
+                bail!(
+                    "--cross-check writes an FMI 2.0 cross-check directory (its reference is \
+                     simulated by mofmu's FMI 2.0 harness); export without --fmi-version 3"
+                );
+            }
             let sets: Vec<SetValue> = sets.iter().map(|s| parse_set(s)).collect::<Result<_>>()?;
             let lib = load_library(load_paths(&paths)?);
             let interfaces = match interface {

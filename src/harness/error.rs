@@ -21,6 +21,13 @@ pub enum HarnessError {
     MissingModelDescription,
     #[error("modelDescription.xml is invalid: {0}")]
     ModelDescription(String),
+    #[error(
+        "this is an FMI {0} FMU, and mofmu's harness (simulate, compare, sweep, cosim, the \
+         cross-check reference) loads FMI 2.0 FMUs only: export the model without \
+         --fmi-version 3 to run it with mofmu, or run this FMU with another importer \
+         (FMPy: fmpy simulate)"
+    )]
+    UnsupportedFmiVersion(String),
     #[error("FMU does not contain the binary `{path}` for this platform")]
     MissingBinary { path: String },
     #[error("cannot load shared library `{path}`: {message}")]

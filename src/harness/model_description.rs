@@ -338,9 +338,7 @@ impl Parser {
             invalid("the root element is not <fmiModelDescription fmiVersion=...>")
         })?;
         if fmi_version != "2.0" {
-            return Err(invalid(format!(
-                "fmiVersion is \"{fmi_version}\"; only FMI 2.0 is supported"
-            )));
+            return Err(HarnessError::UnsupportedFmiVersion(fmi_version));
         }
         let model_exchange = self.model_identifier.is_some();
         let model_identifier = match (self.model_identifier, &self.co_simulation) {

@@ -2146,3 +2146,55 @@ fn a_two_dimensional_component_array_ships_one_library() {
         "{diags:?}"
     );
 }
+
+/// An FMI 3.0 export with `--cross-check` is refused before anything is
+/// written (the directory and its reference run are FMI 2.0's), and
+/// `mofmu simulate` of an FMI 3.0 FMU says which FMUs the harness loads and
+/// what to do instead, rather than calling the description invalid.
+#[test]
+fn fmi3_cross_check_and_simulate_are_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let xc = dir.path().join("xc");
+    let xc_arg = xc.to_str().unwrap();
+    let out = mofmu(&[
+        "export",
+        "examples/Base.mo",
+        "examples/Thermal",
+        "--model",
+        "Thermal.Examples.RodHeating",
+        "--fmi-version",
+        "3",
+        "--cross-check",
+        xc_arg,
+    ]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--cross-check writes an FMI 2.0 cross-check directory"),
+        "{stderr}"
+    );
+    assert!(!xc.exists(), "nothing is written");
+
+    let fmu = dir.path().join("Rod3.fmu");
+    let fmu_arg = fmu.to_str().unwrap();
+    let out = mofmu(&[
+        "export",
+        "examples/Base.mo",
+        "examples/Thermal",
+        "--model",
+        "Thermal.Examples.RodHeating",
+        "--fmi-version",
+        "3",
+        "-o",
+        fmu_arg,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = mofmu(&["simulate", fmu_arg]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("this is an FMI 3.0 FMU")
+            && stderr.contains("export the model without --fmi-version 3"),
+        "{stderr}"
+    );
+}

@@ -561,7 +561,7 @@ fn model_description_is_checked() {
     let cases = [
         (
             decay.replace("fmiVersion=\"2.0\"", "fmiVersion=\"3.0\""),
-            "only FMI 2.0",
+            "FMI 3.0 FMU, and mofmu's harness",
         ),
         (
             decay.replace(
