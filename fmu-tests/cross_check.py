@@ -34,8 +34,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from roundtrip import Report, load_cases  # noqa: E402
+from roundtrip import Report, load_cases, unpack_and_rebuild  # noqa: E402
 
 DEFAULT_MOFMU = ROOT / "target" / "release" / "mofmu"
 DEFAULT_OUT = ROOT / "out" / "cross-check"
@@ -163,24 +161,7 @@ def check_case(name, libraries, model, sets, stop_time, output_interval, referen
     report.check(problem is not None, name, "validate_result-rejects-moved-reference", problem or "accepted!")
 
     with tempfile.TemporaryDirectory(prefix="mofmu-rebuild-") as tmp:
-        unzipped = Path(tmp) / "fmu"
-        with zipfile.ZipFile(fmu) as z:
-            z.extractall(unzipped)
-        shutil.rmtree(unzipped / "binaries")
-        (Path(tmp) / "build").mkdir()
-        started = time.monotonic()
-        try:
-            build = subprocess.run(
-                [sys.executable, "-c",
-                 "import sys; from fmpy.build import build_platform_binary; "
-                 "build_platform_binary(sys.argv[1], sys.argv[2])",
-                 str(unzipped), str(Path(tmp) / "build")],
-                capture_output=True, text=True)
-            ok = build.returncode == 0
-            detail = (f"{time.monotonic() - started:.1f} s" if ok
-                      else (build.stderr or build.stdout).strip().splitlines()[-1])
-        except OSError as e:
-            ok, detail = False, str(e)
+        unzipped, ok, detail = unpack_and_rebuild(fmu, Path(tmp))
         if not report.check(ok, name, "build_platform_binary", detail):
             return
         rebuilt = fmpy_run(str(unzipped), opt, names, inputs)

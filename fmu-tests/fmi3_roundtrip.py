@@ -24,12 +24,8 @@ The comparison, the tolerances and the reporting are roundtrip.py's.
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
 import tempfile
-import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -95,21 +91,7 @@ def rebuild(fmu: Path, case: rt.Case, shipped: rt.Trajectory, report: rt.Report)
     """Rebuilds the FMU's binary from `sources/` with FMPy (cmake) and
     compares the rebuilt FMU's CVode run with the shipped binary's."""
     with tempfile.TemporaryDirectory(prefix="mofmu-fmi3-rebuild-") as tmp:
-        unzipped = Path(tmp) / "fmu"
-        with zipfile.ZipFile(fmu) as z:
-            z.extractall(unzipped)
-        shutil.rmtree(unzipped / "binaries")
-        (Path(tmp) / "build").mkdir()
-        started = time.monotonic()
-        build = subprocess.run(
-            [sys.executable, "-c",
-             "import sys; from fmpy.build import build_platform_binary; "
-             "build_platform_binary(sys.argv[1], sys.argv[2])",
-             str(unzipped), str(Path(tmp) / "build")],
-            capture_output=True, text=True)
-        ok = build.returncode == 0
-        lines = (build.stderr or build.stdout).strip().splitlines()
-        detail = f"{time.monotonic() - started:.1f} s" if ok else (lines[-1] if lines else "failed")
+        unzipped, ok, detail = rt.unpack_and_rebuild(fmu, Path(tmp))
         if not report.check(ok, case.name, "fmi3-build_platform_binary", detail):
             return
         try:

@@ -348,6 +348,37 @@ def load_cases(manifest: Path) -> list[Case]:
     return cases
 
 
+def unpack_and_rebuild(fmu: Path, tmp: Path) -> tuple[Path, bool, str]:
+    """Unpacks `fmu` into `tmp/fmu`, deletes its binaries and rebuilds them
+    from `sources/` alone with FMPy's `build_platform_binary` (CMake; it
+    reads `<SourceFiles>` of an FMI 2.0 description, or an FMI 3.0 FMU's
+    `sources/buildDescription.xml`), in a process of its own. Returns the
+    unpacked directory, whether the build succeeded, and its time or its
+    last line of output."""
+    import shutil
+    import zipfile
+
+    unzipped = tmp / "fmu"
+    with zipfile.ZipFile(fmu) as z:
+        z.extractall(unzipped)
+    shutil.rmtree(unzipped / "binaries")
+    (tmp / "build").mkdir()
+    started = time.monotonic()
+    try:
+        build = subprocess.run(
+            [sys.executable, "-c",
+             "import sys; from fmpy.build import build_platform_binary; "
+             "build_platform_binary(sys.argv[1], sys.argv[2])",
+             str(unzipped), str(tmp / "build")],
+            capture_output=True, text=True)
+    except OSError as e:
+        return unzipped, False, str(e)
+    if build.returncode == 0:
+        return unzipped, True, f"{time.monotonic() - started:.1f} s"
+    lines = (build.stderr or build.stdout).strip().splitlines()
+    return unzipped, False, lines[-1] if lines else f"exit status {build.returncode}"
+
+
 def run_command(command: list[str], log: Path) -> tuple[bool, str]:
     """Run a command, keep its output in `log`, say whether it succeeded."""
     started = time.monotonic()
