@@ -7,7 +7,10 @@ For each case of fmu-tests/cases.toml the model is exported twice with
 1. the FMU holds `binaries/linux64/<id>.so` and `binaries/win64/<id>.dll`,
    and the two exports are byte-identical (the DLL has no timestamp);
 2. the DLL (read with the MinGW-w64 `objdump -p`) exports exactly the 44
-   functions of the FMI 2.0 API, nothing else;
+   functions of the FMI 2.0 API, nothing else; with `--fmi-version 3`
+   (`binaries/x86_64-linux/` and `binaries/x86_64-windows/`) exactly what
+   the Linux library exports (`nm -D`: the FMI 3.0 API and the FMI 2.0
+   functions it wraps);
 3. it imports only from the C runtime `msvcrt.dll` and from `KERNEL32.dll`,
    and from KERNEL32 only the functions the MinGW-w64 C runtime glue itself
    uses (listed below), so the DLL needs nothing a Windows machine lacks;
@@ -99,12 +102,25 @@ def export(mofmu: Path, case, out: Path, extra: list[str]) -> tuple[bool, str]:
     return proc.returncode == 0, (proc.stderr.strip().splitlines() or [""])[-1]
 
 
+def elf_exports(so: bytes, scratch: Path) -> set[str]:
+    """The functions a Linux library exports (its defined dynamic symbols)."""
+    path = scratch / "library.so"
+    path.write_bytes(so)
+    text = subprocess.run(["nm", "-D", "--defined-only", str(path)], capture_output=True, text=True,
+                          check=True).stdout
+    return {line.split()[-1] for line in text.splitlines() if line.strip()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mofmu", type=Path, default=DEFAULT_MOFMU)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("-k", dest="filters", action="append", default=[], metavar="NAME")
+    parser.add_argument("--fmi-version", choices=["2", "3"], default="2")
     args = parser.parse_args(argv)
+    fmi3 = args.fmi_version == "3"
+    linux, windows = ("x86_64-linux", "x86_64-windows") if fmi3 else ("linux64", "win64")
+    version = ["--fmi-version", args.fmi_version]
     if shutil.which(OBJDUMP) is None:
         print(f"error: {OBJDUMP} not found (apt-get install gcc-mingw-w64-x86-64-win32)", file=sys.stderr)
         return 1
@@ -115,26 +131,30 @@ def main(argv: list[str] | None = None) -> int:
         if args.filters and not any(f in case.name for f in args.filters):
             continue
         first, second, plain = (out / f"{case.name}{s}.fmu" for s in ("", "-again", "-linux-only"))
-        ok, detail = export(args.mofmu, case, first, ["--platform", "win64"])
+        ok, detail = export(args.mofmu, case, first, ["--platform", "win64", *version])
         if not report.check(ok, case.name, "export --platform win64", detail or str(first.name)):
             continue
-        export(args.mofmu, case, second, ["--platform", "win64"])
-        export(args.mofmu, case, plain, [])
+        export(args.mofmu, case, second, ["--platform", "win64", *version])
+        export(args.mofmu, case, plain, version)
         identifier = case.model.replace(".", "_")
         with zipfile.ZipFile(first) as z:
             names = set(z.namelist())
-            dll = z.read(f"binaries/win64/{identifier}.dll") if f"binaries/win64/{identifier}.dll" in names else b""
-            so = z.read(f"binaries/linux64/{identifier}.so")
-        report.check(bool(dll) and f"binaries/linux64/{identifier}.so" in names, case.name, "both-binaries",
+            dll_path = f"binaries/{windows}/{identifier}.dll"
+            dll = z.read(dll_path) if dll_path in names else b""
+            so = z.read(f"binaries/{linux}/{identifier}.so")
+        report.check(bool(dll) and f"binaries/{linux}/{identifier}.so" in names, case.name, "both-binaries",
                      f"{len(dll)} bytes of DLL")
         report.check(first.read_bytes() == second.read_bytes(), case.name, "reproducible", "two exports equal")
         with zipfile.ZipFile(plain) as z:
-            report.check(z.read(f"binaries/linux64/{identifier}.so") == so, case.name, "linux64-unchanged",
+            report.check(z.read(f"binaries/{linux}/{identifier}.so") == so, case.name, f"{linux}-unchanged",
                          "same .so as without --platform win64")
         if not dll:
             continue
         exports, imports = pe_exports_and_imports(dll, out)
-        extra, missing = exports - FMI2_FUNCTIONS, FMI2_FUNCTIONS - exports
+        expected = elf_exports(so, out) if fmi3 else FMI2_FUNCTIONS
+        if fmi3 and not FMI2_FUNCTIONS <= expected:
+            report.check(False, case.name, "linux-exports-fmi2", "the Linux library lacks fmi2 functions")
+        extra, missing = exports - expected, expected - exports
         report.check(not extra and not missing, case.name, "exports-only-fmi",
                      f"{len(exports)} exports" + (f"; extra {sorted(extra)}" if extra else "")
                      + (f"; missing {sorted(missing)}" if missing else ""))

@@ -42,6 +42,20 @@ impl ModelDescriptionSource {
         }
     }
 
+    /// The folder under `binaries/` of the Windows x86-64 library: FMI
+    /// 2.0's `win64`, FMI 3.0's `x86_64-windows`.
+    pub fn windows_binaries(&self) -> &'static str {
+        match self {
+            ModelDescriptionSource::Fmi3Table(_) => "x86_64-windows",
+            _ => "win64",
+        }
+    }
+
+    /// Whether the description is FMI 3.0's.
+    pub fn is_fmi3(&self) -> bool {
+        matches!(self, ModelDescriptionSource::Fmi3Table(_))
+    }
+
     /// Writes the description into `out`.
     pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match self {

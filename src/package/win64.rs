@@ -1,8 +1,10 @@
 //! The optional Windows binary (`mofmu export --platform win64`): the same
 //! C units cross-compiled with the MinGW-w64 toolchain into
-//! `binaries/win64/<modelIdentifier>.dll`, next to the Linux binary.
+//! `binaries/win64/<modelIdentifier>.dll` (FMI 3.0:
+//! `binaries/x86_64-windows/`), next to the Linux binary.
 //!
-//! A module-definition file exports exactly the FMI 2.0 functions (the
+//! A module-definition file exports exactly the FMI 2.0 functions, and for
+//! FMI 3.0 the fmi3 functions beside them, as the Linux library does (the
 //! runtime's `MOFMU_EXPORT` marks them for ELF visibility, which PE does not
 //! know); `-static-libgcc` keeps the GCC runtime inside the DLL, so it
 //! imports only the C runtime (`msvcrt.dll`) and the Windows core
@@ -19,7 +21,7 @@ use super::{io_error, write_archive_atomically, ArchiveEntry, FmuBuildSpec, Pack
 /// The cross compiler, unless `MOFMU_MINGW_CC` names another.
 pub const MINGW_CC: &str = "x86_64-w64-mingw32-gcc";
 
-/// Every function of the FMI 2.0 API, the DLL's only exports.
+/// Every function of the FMI 2.0 API, the DLL's only exports for FMI 2.0.
 pub const FMI2_FUNCTIONS: [&str; 44] = [
     "fmi2GetTypesPlatform",
     "fmi2GetVersion",
@@ -100,7 +102,7 @@ pub fn build_win64_library(spec: &FmuBuildSpec) -> Result<Vec<u8>, PackageError>
     let definitions = format!(
         "LIBRARY {}.dll\nEXPORTS\n{}\n",
         spec.model_identifier,
-        FMI2_FUNCTIONS.join("\n")
+        exported_functions(spec).join("\n")
     );
     write("exports.def", &definitions)?;
     let library = format!("{}.dll", spec.model_identifier);
@@ -130,6 +132,100 @@ pub fn build_win64_library(spec: &FmuBuildSpec) -> Result<Vec<u8>, PackageError>
 
 /// Adds `binaries/win64/<id>.dll` to the FMU at `fmu` (rewritten
 /// atomically, entries as before). Returns the new archive size.
+/// The fmi3 functions an FMI 3.0 FMU's library exports (every function of
+/// the FMI 3.0 API, `templates/mofmu_fmi3.c`): the DLL's exports beside the
+/// FMI 2.0 ones, which the fmi3 functions wrap and the Linux library
+/// exports too. A name here that the unit does not define fails the link;
+/// `fmu-tests/win64_check.py` checks that the DLL exports what the Linux
+/// library does.
+pub const FMI3_FUNCTIONS: [&str; 75] = [
+    "fmi3ActivateModelPartition",
+    "fmi3CompletedIntegratorStep",
+    "fmi3DeserializeFMUState",
+    "fmi3DoStep",
+    "fmi3EnterConfigurationMode",
+    "fmi3EnterContinuousTimeMode",
+    "fmi3EnterEventMode",
+    "fmi3EnterInitializationMode",
+    "fmi3EnterStepMode",
+    "fmi3EvaluateDiscreteStates",
+    "fmi3ExitConfigurationMode",
+    "fmi3ExitInitializationMode",
+    "fmi3FreeFMUState",
+    "fmi3FreeInstance",
+    "fmi3GetAdjointDerivative",
+    "fmi3GetBinary",
+    "fmi3GetBoolean",
+    "fmi3GetClock",
+    "fmi3GetContinuousStateDerivatives",
+    "fmi3GetContinuousStates",
+    "fmi3GetDirectionalDerivative",
+    "fmi3GetEventIndicators",
+    "fmi3GetFMUState",
+    "fmi3GetFloat32",
+    "fmi3GetFloat64",
+    "fmi3GetInt16",
+    "fmi3GetInt32",
+    "fmi3GetInt64",
+    "fmi3GetInt8",
+    "fmi3GetIntervalDecimal",
+    "fmi3GetIntervalFraction",
+    "fmi3GetNominalsOfContinuousStates",
+    "fmi3GetNumberOfContinuousStates",
+    "fmi3GetNumberOfEventIndicators",
+    "fmi3GetNumberOfVariableDependencies",
+    "fmi3GetOutputDerivatives",
+    "fmi3GetShiftDecimal",
+    "fmi3GetShiftFraction",
+    "fmi3GetString",
+    "fmi3GetUInt16",
+    "fmi3GetUInt32",
+    "fmi3GetUInt64",
+    "fmi3GetUInt8",
+    "fmi3GetVariableDependencies",
+    "fmi3GetVersion",
+    "fmi3InstantiateCoSimulation",
+    "fmi3InstantiateModelExchange",
+    "fmi3InstantiateScheduledExecution",
+    "fmi3Reset",
+    "fmi3SerializeFMUState",
+    "fmi3SerializedFMUStateSize",
+    "fmi3SetBinary",
+    "fmi3SetBoolean",
+    "fmi3SetClock",
+    "fmi3SetContinuousStates",
+    "fmi3SetDebugLogging",
+    "fmi3SetFMUState",
+    "fmi3SetFloat32",
+    "fmi3SetFloat64",
+    "fmi3SetInt16",
+    "fmi3SetInt32",
+    "fmi3SetInt64",
+    "fmi3SetInt8",
+    "fmi3SetIntervalDecimal",
+    "fmi3SetIntervalFraction",
+    "fmi3SetShiftDecimal",
+    "fmi3SetShiftFraction",
+    "fmi3SetString",
+    "fmi3SetTime",
+    "fmi3SetUInt16",
+    "fmi3SetUInt32",
+    "fmi3SetUInt64",
+    "fmi3SetUInt8",
+    "fmi3Terminate",
+    "fmi3UpdateDiscreteStates",
+];
+
+/// The functions the DLL exports: the FMI 2.0 API, and for FMI 3.0 also
+/// the FMI 3.0 API.
+pub fn exported_functions(spec: &FmuBuildSpec) -> Vec<&'static str> {
+    let mut names = FMI2_FUNCTIONS.to_vec();
+    if spec.model_description.is_fmi3() {
+        names.extend(FMI3_FUNCTIONS);
+    }
+    names
+}
+
 pub fn add_win64_binary(fmu: &Path, spec: &FmuBuildSpec) -> Result<u64, PackageError> {
     let dll = build_win64_library(spec)?;
     let file = std::fs::File::open(fmu).map_err(|e| io_error("opening", fmu, e))?;
@@ -151,9 +247,10 @@ pub fn add_win64_binary(fmu: &Path, spec: &FmuBuildSpec) -> Result<u64, PackageE
             bytes: bytes.into(),
         });
     }
-    entries.retain(|e| !e.path.starts_with("binaries/win64/"));
+    let folder = format!("binaries/{}/", spec.model_description.windows_binaries());
+    entries.retain(|e| !e.path.starts_with(&folder));
     entries.push(ArchiveEntry {
-        path: format!("binaries/win64/{}.dll", spec.model_identifier),
+        path: format!("{folder}{}.dll", spec.model_identifier),
         bytes: dll.into(),
         executable: true,
     });
