@@ -34,7 +34,7 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     // Both paths start with air already flowing (0.1 kg/s): at zero flow the
     // volume's inflow enthalpy switches (noEvent, as published), and a
     // start on that kink would leave the Jacobian at t = 0 one-sided.
-    Boundaries.Volume volume(V = 1, p_start = 1.5e5, T_start = 313.15, useHeatPort = heated, UA = 400, m_flow_0 = 0.1);
+    Boundaries.Volume volume(V = 1, p_start = 1.5e5, T_start = 313.15, useHeatPort = heated, U = 200, A = 2, m_flow_0 = 0.1) "U*A = 400 W/K";
     TC.FixedTemperature wall(T = 500) if heated;
     Processes.FlowResistance flowResistance2(law = Interfaces.PressureLoss.laminarTurbulent, r = 0.01, l = 1, ks = 1e-5);
     Boundaries.Sink sink(p0 = 1e5, m_flow_0 = 0.1);

@@ -124,14 +124,15 @@ fn pump_settles_at_the_design_flow() {
     assert!(((v_flow - 1.6667e-3) / 1.6667e-3).abs() < 1e-6, "{v_flow}");
 }
 
-/// A heat flow that drains the gas below 0 K (a negative U*A to the hot
-/// wall) leaves the ideal gas's range: the FMU stops with the volume's name
-/// and the medium function instead of integrating a NaN.
+/// A heat flow that drains the gas below 0 K (a negative heat transfer
+/// coefficient U, so U*A = -4000 W/K to the hot wall) leaves the ideal gas's
+/// range: the FMU stops with the volume's name and the medium function
+/// instead of integrating a NaN.
 #[test]
 fn a_volume_out_of_range_stops_with_its_name() {
     let error = run(
         "ThermoFluidStream.Examples.HeatedVolume",
-        &[("volume.UA", -4000.0)],
+        &[("volume.U", -2000.0)],
         20.0,
     )
     .expect_err("the gas cannot be cooled below 0 K");
@@ -411,7 +412,7 @@ fn cooling_loop_conserves_energy_and_ends_at_the_reference() {
     let path = dir.path().join("loop.fmu");
     package(&out, &path, &shared_cache());
     let mut names: Vec<String> = [
-        "volume.U",
+        "volume.U_med",
         "volume.Q_flow",
         "heater.M",
         "heater.h",
@@ -442,7 +443,7 @@ fn cooling_loop_conserves_energy_and_ends_at_the_reference() {
     let col = |name: &str| result.column(name).expect("recorded");
     let t = col("time");
     let (c_wall, q_heater) = (500.0, 2000.0);
-    let mut stored: Vec<f64> = col("volume.U")
+    let mut stored: Vec<f64> = col("volume.U_med")
         .iter()
         .zip(col("heater.M").iter().zip(col("heater.h")))
         .zip(col("heaterWall.T"))
