@@ -188,4 +188,89 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
   end JunctionN;
 
+  model Fittings "The T and X fittings in three networks of water: three-way mixing, a three-way split and a T junction; and two X junctions"
+    // Network 1: cold, warm and hot water (pipe1..pipe3) mix in junctionX3,
+    // flow through pipe4 into splitterX, which feeds sinkA (pipeA), sinkB
+    // (pipeB) and, through pipeC, inlet A of junctionT1, where the cold
+    // source boost (pipeD) joins; pipeE to sinkE. Networks 2 and 3: two
+    // sources each meet in junctionX1 (junctionX2), whose two outlets feed
+    // two sinks at different pressures. The networks share nothing: each
+    // splitter (splitterX and the one inside each X junction) is alone in
+    // its network, so the balances do not couple. All laminar, r = 5 mm
+    // unless said; everything starts at rest.
+    Boundaries.Source cold(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Boundaries.Source warm(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2.5e5, T0 = 323.15);
+    Boundaries.Source hot(redeclare package Medium = Media.SimpleLiquidWater, p0 = 3e5, T0 = 353.15);
+    Processes.FlowResistance pipe1(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipe2(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Processes.FlowResistance pipe3(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 30);
+    Topology.JunctionX3 junctionX3;
+    Processes.FlowResistance pipe4(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.01, l = 1);
+    Topology.SplitterX splitterX;
+    Processes.FlowResistance pipeA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Processes.FlowResistance pipeC(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Boundaries.Sink sinkA(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Sink sinkB(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Source boost(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance pipeD(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Topology.JunctionT1 junctionT1;
+    Processes.FlowResistance pipeE(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Boundaries.Sink sinkE(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Source sourceP(redeclare package Medium = Media.SimpleLiquidWater, p0 = 3e5, T0 = 353.15);
+    Boundaries.Source sourceQ(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance pipeP(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeQ(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Topology.JunctionX1 junctionX1;
+    Processes.FlowResistance pipeF(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeG(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Boundaries.Sink sinkF(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Sink sinkG(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1.2e5);
+    Boundaries.Source sourceR(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2.5e5, T0 = 333.15);
+    Boundaries.Source sourceS(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2.2e5, T0 = 283.15);
+    Processes.FlowResistance pipeR(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Processes.FlowResistance pipeS(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Topology.JunctionX2 junctionX2;
+    Processes.FlowResistance pipeH(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeI(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Boundaries.Sink sinkH(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Sink sinkI(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1.5e5);
+  equation
+    connect(cold.outlet, pipe1.inlet);
+    connect(warm.outlet, pipe2.inlet);
+    connect(hot.outlet, pipe3.inlet);
+    connect(pipe1.outlet, junctionX3.inletA);
+    connect(pipe2.outlet, junctionX3.inletB);
+    connect(pipe3.outlet, junctionX3.inletC);
+    connect(junctionX3.outlet, pipe4.inlet);
+    connect(pipe4.outlet, splitterX.inlet);
+    connect(splitterX.outletA, pipeA.inlet);
+    connect(splitterX.outletB, pipeB.inlet);
+    connect(splitterX.outletC, pipeC.inlet);
+    connect(pipeA.outlet, sinkA.inlet);
+    connect(pipeB.outlet, sinkB.inlet);
+    connect(pipeC.outlet, junctionT1.inletA);
+    connect(boost.outlet, pipeD.inlet);
+    connect(pipeD.outlet, junctionT1.inletB);
+    connect(junctionT1.outlet, pipeE.inlet);
+    connect(pipeE.outlet, sinkE.inlet);
+    connect(sourceP.outlet, pipeP.inlet);
+    connect(sourceQ.outlet, pipeQ.inlet);
+    connect(pipeP.outlet, junctionX1.inletA);
+    connect(pipeQ.outlet, junctionX1.inletB);
+    connect(junctionX1.outleta, pipeF.inlet);
+    connect(junctionX1.outletb, pipeG.inlet);
+    connect(pipeF.outlet, sinkF.inlet);
+    connect(pipeG.outlet, sinkG.inlet);
+    connect(sourceR.outlet, pipeR.inlet);
+    connect(sourceS.outlet, pipeS.inlet);
+    connect(pipeR.outlet, junctionX2.inletA);
+    connect(pipeS.outlet, junctionX2.inletB);
+    connect(junctionX2.outleta, pipeH.inlet);
+    connect(junctionX2.outletb, pipeI.inlet);
+    connect(pipeH.outlet, sinkH.inlet);
+    connect(pipeI.outlet, sinkI.inlet);
+    annotation(experiment(StartTime = 0, StopTime = 20, Tolerance = 1e-08, Interval = 0.01));
+  end Fittings;
+
 end Examples;
