@@ -158,6 +158,57 @@ package Examples "Examples; docs/thermofluid.md derives their reference solution
     annotation(experiment(StartTime = 0, StopTime = 600, Tolerance = 1e-08, Interval = 0.5));
   end CoolingLoop;
 
+  model CoolingLoopChannel "CoolingLoop with the radiator as a ConductionChannel and n ConductionCells: the same equations, no chain through the cells"
+    // The loop, in the stream's direction: volume (bulk modulus) -> pump ->
+    // heater -> splitter -> resA / resB (laminar, resB twice as long) ->
+    // junction -> radiator (pipe[1] ... pipe[n]) -> volume. The volume closes the
+    // return path (its inlet owns the loop's flow) and starts the pump's
+    // path; the junction owns the flow through resA. The heater's 2 kW go
+    // into a wall that heats the water through k_heater; each radiator cell
+    // gives heat to the ambient through 500/n W/K; the radiator holds 2 l of
+    // water, 2e-3/n m3 per cell, whatever n. Everything starts at 293.15 K
+    // and 2 bar. (The modifiers of a component array must be known at
+    // export: literals and Integer parameters.)
+    parameter Integer n = 10 "Number of radiator cells";
+    SBS.Constant speed(k = 100) "Pump speed, rad/s";
+    Boundaries.VolumeLiquid volume(V = 0.01, K = 2.2e9, p_ref = 1e5, p_start = 2e5, T_start = 293.15, m_flow_0 = 1.2) "Starts with the loop at about its steady flow";
+    Processes.Pump pump(omega_D = 100, dp_D = 1e5, V_flow_D = 1e-3, slip_D = 0.5);
+    TC.FixedHeatFlow heatSource(Q_flow = 2000) "The heater's 2 kW";
+    TC.HeatCapacitor heaterWall(C = 500, T0 = 293.15) "Heating element: takes the 2 kW and heats the water through its port";
+    Processes.ConductionElement heater(V = 1e-3, k = 500, T_start = 293.15, p_start = 2e5);
+    Topology.Splitter splitter;
+    Processes.FlowResistance resA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.004, l = 10);
+    Processes.FlowResistance resB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.004, l = 20) "Twice the resistance of resA";
+    Topology.Junction junction(m_flow_0 = 0.8) "Path A (through resA) starts at about its steady flow";
+    Processes.ConductionChannel radiator(n = n) "The radiator's path: inertance n*0.01 as the n elements' together";
+    Processes.ConductionCell pipe[n](each V = 2e-3/n, each k = 500/n, each T_start = 293.15, each p_start = 2e5) "Radiator cells";
+    TC.FixedTemperature ambient(T = 293.15) "Takes the radiator's heat (the volume has no heat port)";
+  equation
+    connect(speed.y, pump.omega);
+    connect(volume.outlet, pump.inlet);
+    connect(pump.outlet, heater.inlet);
+    connect(heatSource.port, heaterWall.port);
+    connect(heaterWall.port, heater.heatPort);
+    connect(heater.outlet, splitter.inlet);
+    connect(splitter.outletA, resA.inlet);
+    connect(splitter.outletB, resB.inlet);
+    connect(resA.outlet, junction.inletA);
+    connect(resB.outlet, junction.inletB);
+    connect(junction.outlet, radiator.inlet);
+    connect(radiator.outlet, volume.inlet);
+    connect(radiator.h_inflow, pipe[1].h_up);
+    for i in 1:n - 1 loop
+      connect(pipe[i].h_out, pipe[i + 1].h_up);
+    end for;
+    connect(pipe[n].h_out, radiator.h_last);
+    for i in 1:n loop
+      connect(radiator.m_flow, pipe[i].m_flow);
+      connect(radiator.p, pipe[i].p);
+      connect(ambient.port, pipe[i].heatPort);
+    end for;
+    annotation(experiment(StartTime = 0, StopTime = 600, Tolerance = 1e-08, Interval = 0.5));
+  end CoolingLoopChannel;
+
   model JunctionN "Water at three temperatures mixes in a three-way junction and divides between two sinks"
     Boundaries.Source cold(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
     Boundaries.Source warm(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2.5e5, T0 = 323.15);

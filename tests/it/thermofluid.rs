@@ -54,7 +54,7 @@ fn run(
 /// downstream and need none.
 fn splitters(model: &str) -> u32 {
     match model.rsplit('.').next().expect("a name") {
-        "Splitter" | "JunctionN" | "CoolingLoop" => 1,
+        "Splitter" | "JunctionN" | "CoolingLoop" | "CoolingLoopChannel" => 1,
         // SplitterX and the splitter inside each of the two X junctions, in
         // networks that share nothing: three balances, none coupled.
         "Fittings" => 3,
@@ -405,6 +405,7 @@ fn every_example_solves_at_most_its_splitters_own_systems() {
         "Junction",
         "JunctionN",
         "CoolingLoop",
+        "CoolingLoopChannel",
         "Fittings",
     ] {
         let model = format!("ThermoFluidStream.Examples.{name}");
@@ -556,6 +557,52 @@ fn cooling_loop_conserves_energy_and_ends_at_the_reference() {
         assert!(
             ((value - reference) / reference).abs() < 1e-4,
             "{name}: {value} vs {reference}"
+        );
+    }
+}
+
+/// The radiator as a ConductionChannel with n ConductionCells on signals
+/// (no r, L or m_flow chain through the cells) has the equations of the n
+/// ConductionElements in series: at n = 10 it ends where the CoolingLoop's
+/// reference (Radau of the published equations) ends, with the same one
+/// balance.
+#[test]
+fn cooling_loop_channel_ends_at_the_cooling_loop_reference() {
+    let lib = library(TFS);
+    let model = "ThermoFluidStream.Examples.CoolingLoopChannel";
+    let out = export(&lib, model, &[]);
+    assert_eq!(n_balances(&out.system_resource), 1, "the splitter's own");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("channel.fmu");
+    package(&out, &path, &shared_cache());
+    let names = [
+        "volume.m_flow_in",
+        "junction.mA",
+        "volume.T",
+        "heater.T",
+        "heaterWall.T",
+        "pipe[1].T",
+        "pipe[10].T",
+        "pump.dh",
+    ];
+    let options = mofmu::harness::SimOptions {
+        stop_time: Some(600.0),
+        relative_tolerance: Some(1e-8),
+        output: names.iter().map(|s| s.to_string()).collect(),
+        ..mofmu::harness::SimOptions::default()
+    };
+    let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+    let reference = reference_end("TFS_CoolingLoop");
+    for name in names {
+        let expected = reference
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("TFS_CoolingLoop has {name}"))
+            .1;
+        let value = last(&result, name);
+        assert!(
+            ((value - expected) / expected).abs() < 1e-6,
+            "{name}: {value} vs {expected}"
         );
     }
 }
