@@ -86,6 +86,9 @@ STEPS = {
     # 1e-4 s the run took 278 s of the 300 s limit, at 1e-3 s the
     # step-doubling estimate stays far inside the tolerance.
     "TFS_CoolingLoop": 1e-3,
+    # The same loop with the radiator as a channel and cells on signals:
+    # the same equations and modes.
+    "TFS_CoolingLoopChannel": 1e-3,
     # The plate of capacitors over 1000 s: its fastest mode (C over a cell's
     # conductances) is about 2.5 s, so RK4 at 1e-2 s is far inside both the
     # stability limit and the tolerance (the step-doubling check says so);

@@ -36,15 +36,16 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     parameter Units.Inertance L = 0.01 "Inertance of each port";
     parameter Units.MassFlowRate m_flow_0 = 0 "Initial inlet mass flow rate";
     parameter Boolean useHeatPort = false "Give the volume a heat port (absent by default, as published)";
-    parameter SI.ThermalConductance UA = 0 "Conductance U*A to the heat port, when there is one";
+    parameter Units.CoefficientOfHeatTransfer U = 200 "Heat transfer coefficient to the heat port, when there is one";
+    parameter SI.Area A = 1 "Heat transfer area to the heat port, when there is one";
     Interfaces.Inlet inlet;
     Interfaces.Outlet outlet;
     TI.HeatPortIn heatPort if useHeatPort "Connect a Thermal boundary";
     parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy(Medium.setState_pTX(p_start, T_start)) "Initial specific enthalpy";
     parameter SI.Mass M_start = V*Medium.density(Medium.setState_phX(p_start, h_start)) "Initial mass";
-    parameter Units.InternalEnergy U_start = M_start*Medium.specificInternalEnergy(Medium.setState_phX(p_start, h_start)) "Initial internal energy";
+    parameter Units.InternalEnergy U_med_start = M_start*Medium.specificInternalEnergy(Medium.setState_phX(p_start, h_start)) "Initial internal energy";
     B.ContinuousState M(unit = "kg", start = M_start) "Mass";
-    B.ContinuousState U(unit = "J", start = U_start) "Internal energy";
+    B.ContinuousState U_med(unit = "J", start = U_med_start) "Internal energy of the medium";
     B.ContinuousState m_flow_in(unit = "kg/s", start = m_flow_0) "Mass flow rate through the inlet path";
     Units.AbsolutePressure p "Pressure";
     Units.SpecificEnthalpy h "Specific enthalpy";
@@ -53,8 +54,8 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     Units.SpecificEnthalpy h_in "Enthalpy the inlet flow brings (the volume's own on reverse flow)";
     SI.HeatFlowRate Q_flow "Heat flow rate into the fluid";
   equation
-    p = Medium.pressure_du(M/V, U/M);
-    h = Medium.specificEnthalpy_pu(p, U/M);
+    p = Medium.pressure_du(M/V, U_med/M);
+    h = Medium.specificEnthalpy_pu(p, U_med/M);
     T = Medium.temperature(Medium.setState_phX(p, h));
     outlet.r = 0;
     outlet.L = L;
@@ -67,13 +68,13 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     // The heat port is there only when useHeatPort is true: its members
     // are named in the branch of that condition alone.
     if useHeatPort then
-      heatPort.Q_flow = UA*(heatPort.T - T);
+      heatPort.Q_flow = U*A*(heatPort.T - T);
       Q_flow = heatPort.Q_flow;
     else
       Q_flow = 0;
     end if;
     der(M) = m_flow_in - m_flow_out;
-    der(U) = m_flow_in*h_in - m_flow_out*h + Q_flow;
+    der(U_med) = m_flow_in*h_in - m_flow_out*h + Q_flow;
   end Volume;
 
   model VolumeLiquid "Liquid volume with a bulk modulus: closes the inlet path, starts the outlet path"
@@ -86,15 +87,16 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     parameter Units.Inertance L = 0.01 "Inertance of each port";
     parameter Units.MassFlowRate m_flow_0 = 0 "Initial inlet mass flow rate";
     parameter Boolean useHeatPort = false "Give the volume a heat port (absent by default, as published)";
-    parameter SI.ThermalConductance UA = 0 "Conductance U*A to the heat port, when there is one";
+    parameter Units.CoefficientOfHeatTransfer U = 200 "Heat transfer coefficient to the heat port, when there is one";
+    parameter SI.Area A = 1 "Heat transfer area to the heat port, when there is one";
     parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy(Medium.setState_pTX(p_start, T_start)) "Initial specific enthalpy";
     parameter SI.Mass M_start = Medium.rho*V*(1 + (p_start - p_ref)/K) "Initial mass";
-    parameter Units.InternalEnergy U_start = M_start*Medium.specificInternalEnergy(Medium.setState_phX(p_start, h_start)) "Initial internal energy";
+    parameter Units.InternalEnergy U_med_start = M_start*Medium.specificInternalEnergy(Medium.setState_phX(p_start, h_start)) "Initial internal energy";
     Interfaces.Inlet inlet;
     Interfaces.Outlet outlet;
     TI.HeatPortIn heatPort if useHeatPort "Connect a Thermal boundary";
     B.ContinuousState p(unit = "Pa", start = p_start) "Pressure";
-    B.ContinuousState U(unit = "J", start = U_start) "Internal energy";
+    B.ContinuousState U_med(unit = "J", start = U_med_start) "Internal energy of the medium";
     B.ContinuousState m_flow_in(unit = "kg/s", start = m_flow_0) "Mass flow rate through the inlet path";
     SI.Mass M "Mass";
     Units.SpecificEnthalpy h "Specific enthalpy";
@@ -108,7 +110,7 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     // the state, not the mass: with K = 2.2e9 Pa the mass of a full tank
     // would carry the pressure in its ninth digit.
     M = Medium.rho*V*(1 + (p - p_ref)/K);
-    h = Medium.specificEnthalpy_pu(p, U/M);
+    h = Medium.specificEnthalpy_pu(p, U_med/M);
     T = Medium.temperature(Medium.setState_phX(p, h));
     outlet.r = 0;
     outlet.L = L;
@@ -121,13 +123,13 @@ package Boundaries "Sources, sinks and volumes: where paths start and end"
     // The heat port is there only when useHeatPort is true: its members
     // are named in the branch of that condition alone.
     if useHeatPort then
-      heatPort.Q_flow = UA*(heatPort.T - T);
+      heatPort.Q_flow = U*A*(heatPort.T - T);
       Q_flow = heatPort.Q_flow;
     else
       Q_flow = 0;
     end if;
     der(p) = K/(Medium.rho*V)*(m_flow_in - m_flow_out);
-    der(U) = m_flow_in*h_in - m_flow_out*h + Q_flow;
+    der(U_med) = m_flow_in*h_in - m_flow_out*h + Q_flow;
   end VolumeLiquid;
 
 end Boundaries;

@@ -111,4 +111,60 @@ package Processes "Components along a path: they pass the state on and add their
     outlet.h = h;
   end ConductionElement;
 
+  model ConductionChannel "Carries a stream past a chain of n ConductionCells: adds their inertance once and hands them m_flow, p and the inflow's h as signals"
+    // A radiator of n ConductionElements in series passes r, L and p down
+    // and m_flow with its derivative up through every cell: each cell is a
+    // link of a chain that an evaluation walks cell by cell. The channel
+    // holds the path equations once (no pressure drop, inertance n*L), and
+    // the cells, fed by signals, hold the energy balances; the enthalpy
+    // goes from cell to cell as a state, so no cell waits on another within
+    // an evaluation. The equations are those of n ConductionElements in
+    // series (docs/thermofluid.md, "The cooling loop").
+    parameter Integer n = 1 "Number of cells";
+    parameter Units.Inertance L = 0.01 "Inertance of one cell";
+    Interfaces.Inlet inlet;
+    Interfaces.Outlet outlet;
+    SB.RealInput h_last(unit = "J/kg") "Enthalpy of the last cell, which leaves through the outlet";
+    SB.RealOutput m_flow(unit = "kg/s") "Mass flow rate from inlet to outlet, for every cell";
+    SB.RealOutput p(unit = "Pa") "Steady-state pressure, for every cell";
+    SB.RealOutput h_inflow(unit = "J/kg") "Enthalpy that a forward flow brings into the first cell";
+  equation
+    m_flow = -outlet.m_flow;
+    inlet.m_flow = m_flow;
+    outlet.r = inlet.r;
+    outlet.L = inlet.L + n*L;
+    outlet.p = inlet.p;
+    outlet.h = h_last;
+    p = inlet.p;
+    h_inflow = inlet.h;
+  end ConductionChannel;
+
+  model ConductionCell "A ConductionElement's energy balance on signals, for a ConductionChannel: Q = k*(T_port - T)"
+    replaceable package Medium = Media.SimpleLiquidWater constrainedby Media.PartialMedium;
+    parameter SI.Volume V = 1e-3 "Fluid volume of the cell";
+    parameter SI.ThermalConductance k = 200 "Conductance between port and fluid";
+    parameter SI.Temperature T_start = 293.15 "Initial temperature";
+    parameter Units.AbsolutePressure p_start = 1e5 "Pressure at which T_start gives the initial enthalpy";
+    parameter SI.Density rho_min = 1e-10 "Lower bound of the density";
+    parameter Units.SpecificEnthalpy h_start = Medium.specificEnthalpy(Medium.setState_pTX(p_start, T_start)) "Initial specific enthalpy";
+    SB.RealInput h_up(unit = "J/kg") "Enthalpy a forward flow brings: the upstream cell's, or the channel's inflow";
+    SB.RealInput m_flow(unit = "kg/s") "Mass flow rate, from the channel";
+    SB.RealInput p(unit = "Pa") "Steady-state pressure, from the channel";
+    SB.RealOutput h_out(unit = "J/kg") "The cell's enthalpy, for the next cell";
+    TI.HeatPortIn heatPort;
+    B.ContinuousState h(unit = "J/kg", start = h_start) "Specific enthalpy of the cell";
+    SI.Mass M "Mass of the cell, quasi-stationary";
+    SI.Temperature T "Temperature of the fluid";
+    SI.HeatFlowRate Q_flow "Heat flow rate into the fluid";
+    Units.SpecificEnthalpy h_in "Enthalpy the flow brings (the cell's own on reverse flow)";
+  equation
+    M = V*max(rho_min, Medium.density(Medium.setState_phX(p, h)));
+    T = Medium.temperature(Medium.setState_phX(p, h));
+    Q_flow = k*(heatPort.T - T);
+    heatPort.Q_flow = Q_flow;
+    h_in = noEvent(if m_flow >= 0 then h_up else h);
+    der(h) = (Q_flow + m_flow*(h_in - h))/M;
+    h_out = h;
+  end ConductionCell;
+
 end Processes;

@@ -178,10 +178,52 @@ package Topology "Where paths divide and meet: a splitter closed by declared tea
     end for;
   end JunctionN;
 
-  model JunctionT2 "Two streams into one: JunctionN with N = 2 behind two named inlets"
-    // The published T variants (JunctionT1, JunctionT2) are JunctionN with
-    // N = 2 and differ only in where a diagram draws their ports; Lite has
-    // no diagrams, so one class stands for both.
+  model JunctionNM "N streams into M: a JunctionN whose outlet feeds a SplitterN"
+    // As published: the mixed stream of the junction is divided by the
+    // splitter. The segment between them has the junction's outlet port and
+    // the splitter's inlet port, each of inertance L. The junction forwards
+    // its affine total pressure to the splitter, whose declared tearing is
+    // the only balance (one 1x1 system, the splitter's own).
+    parameter Integer N = 2 "Number of inlets";
+    parameter Integer M = 2 "Number of outlets";
+    parameter Units.Inertance L = 0.01 "Inertance of each port";
+    parameter Units.MassFlowRate m_flow_eps = 0.01 "Regularisation of the mixing weights at zero flow";
+    parameter Units.MassFlowRate m_flow_0 = 0 "Initial mass flow rate of each closed inlet path";
+    Interfaces.Inlet inlet[N] "Inlets 1..N-1 are closed here, inlet N continues into the splitter's inlet path";
+    Interfaces.Outlet outlet[M] "Each starts a path";
+    JunctionN junction(N = N, L = L, m_flow_eps = m_flow_eps, m_flow_0 = m_flow_0);
+    SplitterN splitter(N = M, L = L);
+  equation
+    for i in 1:N loop
+      connect(inlet[i], junction.inlet[i]);
+    end for;
+    connect(junction.outlet, splitter.inlet);
+    for j in 1:M loop
+      connect(splitter.outlet[j], outlet[j]);
+    end for;
+  end JunctionNM;
+
+  // The T and X variants: the published library's fittings of fixed shape,
+  // JunctionN, SplitterN or JunctionNM behind named ports. T1 and T2 (and
+  // X1 and X2) differ only in where a diagram draws the ports; Lite has no
+  // diagrams, so each pair is two classes with the same equations, kept so
+  // that a model written against the published names reads the same.
+
+  model JunctionT1 "Two streams into one, T shape with inlets A and B opposite and the outlet at the stem: JunctionN with N = 2"
+    parameter Units.Inertance L = 0.01 "Inertance of each junction port";
+    parameter Units.MassFlowRate m_flow_eps = 0.01 "Regularisation of the mixing weights at zero flow";
+    parameter Units.MassFlowRate m_flow_0 = 0 "Initial mass flow rate of inlet path A";
+    Interfaces.Inlet inletA "Closed here: its flow is a state of the junction";
+    Interfaces.Inlet inletB "Continues into the outlet path";
+    Interfaces.Outlet outlet;
+    JunctionN junction(N = 2, L = L, m_flow_eps = m_flow_eps, m_flow_0 = m_flow_0);
+  equation
+    connect(inletA, junction.inlet[1]);
+    connect(inletB, junction.inlet[2]);
+    connect(junction.outlet, outlet);
+  end JunctionT1;
+
+  model JunctionT2 "Two streams into one, T shape with inlet B in line with the outlet and A from the side: JunctionN with N = 2"
     parameter Units.Inertance L = 0.01 "Inertance of each junction port";
     parameter Units.MassFlowRate m_flow_eps = 0.01 "Regularisation of the mixing weights at zero flow";
     parameter Units.MassFlowRate m_flow_0 = 0 "Initial mass flow rate of inlet path A";
@@ -195,7 +237,67 @@ package Topology "Where paths divide and meet: a splitter closed by declared tea
     connect(junction.outlet, outlet);
   end JunctionT2;
 
-  model SplitterT2 "One stream into two: SplitterN with N = 2 behind two named outlets"
+  model JunctionX1 "Two streams into two, X shape with inlet B in line with outlet a and inlet A opposite outlet b: JunctionNM with N = M = 2"
+    parameter Units.Inertance L = 0.01 "Inertance of each port";
+    parameter Units.MassFlowRate m_flow_eps = 0.01 "Regularisation of the mixing weights at zero flow";
+    parameter Units.MassFlowRate m_flow_0 = 0 "Initial mass flow rate of inlet path A";
+    Interfaces.Inlet inletA "Closed here: its flow is a state of the junction";
+    Interfaces.Inlet inletB "Continues into the splitter's inlet path";
+    Interfaces.Outlet outleta;
+    Interfaces.Outlet outletb;
+    JunctionNM junction(N = 2, M = 2, L = L, m_flow_eps = m_flow_eps, m_flow_0 = m_flow_0);
+  equation
+    connect(inletA, junction.inlet[1]);
+    connect(inletB, junction.inlet[2]);
+    connect(junction.outlet[1], outleta);
+    connect(junction.outlet[2], outletb);
+  end JunctionX1;
+
+  model JunctionX2 "Two streams into two, X shape with inlets A and B opposite and outlets a and b opposite: JunctionNM with N = M = 2"
+    parameter Units.Inertance L = 0.01 "Inertance of each port";
+    parameter Units.MassFlowRate m_flow_eps = 0.01 "Regularisation of the mixing weights at zero flow";
+    parameter Units.MassFlowRate m_flow_0 = 0 "Initial mass flow rate of inlet path A";
+    Interfaces.Inlet inletA "Closed here: its flow is a state of the junction";
+    Interfaces.Inlet inletB "Continues into the splitter's inlet path";
+    Interfaces.Outlet outleta;
+    Interfaces.Outlet outletb;
+    JunctionNM junction(N = 2, M = 2, L = L, m_flow_eps = m_flow_eps, m_flow_0 = m_flow_0);
+  equation
+    connect(inletA, junction.inlet[1]);
+    connect(inletB, junction.inlet[2]);
+    connect(junction.outlet[1], outleta);
+    connect(junction.outlet[2], outletb);
+  end JunctionX2;
+
+  model JunctionX3 "Three streams into one, X shape with inlet B in line with the outlet: JunctionN with N = 3"
+    parameter Units.Inertance L = 0.01 "Inertance of each junction port";
+    parameter Units.MassFlowRate m_flow_eps = 0.01 "Regularisation of the mixing weights at zero flow";
+    parameter Units.MassFlowRate m_flow_0 = 0 "Initial mass flow rate of inlet paths A and B";
+    Interfaces.Inlet inletA "Closed here: its flow is a state of the junction";
+    Interfaces.Inlet inletB "Closed here: its flow is a state of the junction";
+    Interfaces.Inlet inletC "Continues into the outlet path";
+    Interfaces.Outlet outlet;
+    JunctionN junction(N = 3, L = L, m_flow_eps = m_flow_eps, m_flow_0 = m_flow_0);
+  equation
+    connect(inletA, junction.inlet[1]);
+    connect(inletB, junction.inlet[2]);
+    connect(inletC, junction.inlet[3]);
+    connect(junction.outlet, outlet);
+  end JunctionX3;
+
+  model SplitterT1 "One stream into two, T shape with outlets A and B opposite and the inlet at the stem: SplitterN with N = 2"
+    parameter Units.Inertance L = 0.01 "Inertance of the splitter, counted into the inlet path";
+    Interfaces.Inlet inlet;
+    Interfaces.Outlet outletA;
+    Interfaces.Outlet outletB;
+    SplitterN splitter(N = 2, L = L);
+  equation
+    connect(inlet, splitter.inlet);
+    connect(splitter.outlet[1], outletA);
+    connect(splitter.outlet[2], outletB);
+  end SplitterT1;
+
+  model SplitterT2 "One stream into two, T shape with outlet B in line with the inlet and A to the side: SplitterN with N = 2"
     parameter Units.Inertance L = 0.01 "Inertance of the splitter, counted into the inlet path";
     Interfaces.Inlet inlet;
     Interfaces.Outlet outletA;
@@ -206,5 +308,19 @@ package Topology "Where paths divide and meet: a splitter closed by declared tea
     connect(splitter.outlet[1], outletA);
     connect(splitter.outlet[2], outletB);
   end SplitterT2;
+
+  model SplitterX "One stream into three, X shape with outlet C in line with the inlet: SplitterN with N = 3"
+    parameter Units.Inertance L = 0.01 "Inertance of the splitter, counted into the inlet path";
+    Interfaces.Inlet inlet;
+    Interfaces.Outlet outletA;
+    Interfaces.Outlet outletB;
+    Interfaces.Outlet outletC;
+    SplitterN splitter(N = 3, L = L);
+  equation
+    connect(inlet, splitter.inlet);
+    connect(splitter.outlet[1], outletA);
+    connect(splitter.outlet[2], outletB);
+    connect(splitter.outlet[3], outletC);
+  end SplitterX;
 
 end Topology;

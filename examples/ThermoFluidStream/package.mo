@@ -28,5 +28,6 @@ encapsulated package ThermoFluidStream "ThermoFluid Stream Lite: directed stream
     type DynamicViscosity = Real(unit = "Pa.s");
     type GasConstant = Real(unit = "J/(kg.K)");
     type BulkModulus = Real(unit = "Pa");
+    type CoefficientOfHeatTransfer = Real(unit = "W/(m2.K)");
   end Units;
 end ThermoFluidStream;

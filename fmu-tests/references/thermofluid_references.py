@@ -482,6 +482,137 @@ def junction_n(t: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
+def fittings(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Examples.Fittings, SimpleLiquidWater: three networks of laminar pipes
+    (r = 5 mm unless said) that share nothing.
+      1. cold (2e5 Pa, 293.15 K), warm (2.5e5 Pa, 323.15 K), hot (3e5 Pa,
+         353.15 K) through pipe1..pipe3 (l = 10, 20, 30 m) into a three-way
+         junction (JunctionX3), pipe4 (r = 1 cm, l = 1 m) into a three-way
+         splitter (SplitterX): pipeA (10 m) to sinkA, pipeB (20 m) to sinkB,
+         pipeC (10 m) to a two-way junction (JunctionT1) that boost (2e5 Pa,
+         293.15 K) joins through pipeD (10 m); pipeE (10 m) to sinkE. Sinks
+         at 1e5 Pa.
+      2. sourceP (3e5 Pa, 353.15 K, pipeP 10 m) and sourceQ (2e5 Pa, 293.15
+         K, pipeQ 20 m) into a junction whose mixed stream a splitter divides
+         (JunctionX1 = JunctionN + SplitterN): pipeF (10 m) to sinkF (1e5 Pa),
+         pipeG (20 m) to sinkG (1.2e5 Pa).
+      3. the same with sourceR (2.5e5 Pa, 333.15 K, pipeR 20 m), sourceS
+         (2.2e5 Pa, 283.15 K, pipeS 10 m), pipeH to sinkH (1e5 Pa) and pipeI
+         to sinkI (1.5e5 Pa), all 10 m (JunctionX2).
+    The published equations as a network of branches between nodes: every
+    branch b from node u to node v carries its own flow m_b and obeys
+    L_b m_b' = P_u - P_v - k_b m_b, with P the total pressure (steady p plus
+    inertial r) at a node, fixed at a source or sink (p0), unknown at a
+    junction's mixing point or a splitter's branch point; at every unknown
+    node the accelerations in and out balance. L_b sums the inertances on
+    the branch: a boundary's 0.01, the pipe's l/(pi r^2), each junction
+    port's 0.01 (every inlet and the outlet), a splitter's 0.01 at its
+    inlet; the X junctions' junction-to-splitter branch has no pipe (k = 0,
+    L = 0.01 + 0.01). One linear system per step in the branch
+    accelerations and the unknown P (Radau, rtol 1e-12). The mixed
+    enthalpy and steady pressure of a junction weigh its inlets by
+    w_i = (|m_i| + eps)/(sum |m_j| + N eps), eps = 0.01 kg/s; a splitter
+    passes both on; a pipe lowers the steady pressure by k m."""
+    rho, eps, l_j, l_s = WATER_RHO, 0.01, 0.01, 0.01
+
+    def laminar(r: float, l: float) -> tuple[float, float]:
+        return 8 * 1e-3 * l / (PI * rho * r**4), l / (PI * r * r)
+
+    def h_of(temp: float) -> float:
+        return WATER_CP * (temp - WATER_T_REF)
+
+    pipe = {name: laminar(0.005, l) for name, l in (
+        ("1", 10.0), ("2", 20.0), ("3", 30.0), ("A", 10.0), ("B", 20.0), ("C", 10.0),
+        ("D", 10.0), ("E", 10.0), ("P", 10.0), ("Q", 20.0), ("F", 10.0), ("G", 20.0),
+        ("R", 20.0), ("S", 10.0), ("H", 10.0), ("I", 10.0))}
+    pipe["4"] = laminar(0.01, 1.0)
+    fixed = {"cold": 2e5, "warm": 2.5e5, "hot": 3e5, "boost": 2e5, "P": 3e5, "Q": 2e5,
+             "R": 2.5e5, "S": 2.2e5, "sinkA": 1e5, "sinkB": 1e5, "sinkE": 1e5,
+             "sinkF": 1e5, "sinkG": 1.2e5, "sinkH": 1e5, "sinkI": 1.5e5}
+    nodes = ["J3", "SX", "T1", "J1", "S1", "J2", "S2"]
+    lb = L_BOUNDARY
+    # (name, from, to, pipe or None, inertance besides the pipe's)
+    branches = [
+        ("1", "cold", "J3", "1", lb + l_j), ("2", "warm", "J3", "2", lb + l_j),
+        ("3", "hot", "J3", "3", lb + l_j), ("4", "J3", "SX", "4", l_j + l_s),
+        ("A", "SX", "sinkA", "A", lb), ("B", "SX", "sinkB", "B", lb),
+        ("C", "SX", "T1", "C", l_j), ("D", "boost", "T1", "D", lb + l_j),
+        ("E", "T1", "sinkE", "E", l_j + lb),
+        ("P", "P", "J1", "P", lb + l_j), ("Q", "Q", "J1", "Q", lb + l_j),
+        ("X1", "J1", "S1", None, l_j + l_s),
+        ("F", "S1", "sinkF", "F", lb), ("G", "S1", "sinkG", "G", lb),
+        ("R", "R", "J2", "R", lb + l_j), ("S", "S", "J2", "S", lb + l_j),
+        ("X2", "J2", "S2", None, l_j + l_s),
+        ("H", "S2", "sinkH", "H", lb), ("I", "S2", "sinkI", "I", lb),
+    ]
+    nb, nn = len(branches), len(nodes)
+    index = {b[0]: i for i, b in enumerate(branches)}
+    k = np.array([pipe[b[3]][0] if b[3] else 0.0 for b in branches])
+    inert = np.array([(pipe[b[3]][1] if b[3] else 0.0) + b[4] for b in branches])
+    a = np.zeros((nb + nn, nb + nn))
+    for i, (_, u, v, _, _) in enumerate(branches):
+        a[i, i] = inert[i]
+        for node, sign in ((u, -1.0), (v, 1.0)):
+            if node in nodes:
+                a[i, nb + nodes.index(node)] = sign
+                # Node balance: what arrives equals what leaves.
+                a[nb + nodes.index(node), i] = sign
+    # Row i: L_b a_b + P_v - P_u = -k_b m_b + (fixed P_u - fixed P_v).
+    drive = np.array([fixed.get(u, 0.0) - fixed.get(v, 0.0) for _, u, v, _, _ in branches])
+    lu = np.linalg.inv(a)
+
+    def rhs(_t: float, m: np.ndarray) -> np.ndarray:
+        b = np.concatenate((drive - k * m, np.zeros(nn)))
+        return (lu @ b)[:nb]
+
+    sol = solve_ivp(rhs, (t[0], t[-1]), np.zeros(nb), method="Radau", t_eval=t,
+                    rtol=1e-12, atol=1e-12, jac=lambda _t, _m: -lu[:nb, :nb] * k)
+    if not sol.success:
+        raise RuntimeError(f"Fittings: Radau failed: {sol.message}")
+    m = {name: sol.y[i] for name, i in index.items()}
+
+    def mix(flows: list[np.ndarray], values: list) -> np.ndarray:
+        weights = [np.abs(f) + eps for f in flows]
+        total = sum(weights)
+        return sum(w * v for w, v in zip(weights, values)) / total
+
+    def drop(name: str) -> np.ndarray:
+        return pipe[name][0] * m[name]
+
+    # Steady pressures and enthalpies, downstream.
+    p_x3 = mix([m["1"], m["2"], m["3"]], [2e5 - drop("1"), 2.5e5 - drop("2"), 3e5 - drop("3")])
+    h_x3 = mix([m["1"], m["2"], m["3"]], [h_of(293.15), h_of(323.15), h_of(353.15)])
+    p_t1 = mix([m["C"], m["D"]], [p_x3 - drop("4") - drop("C"), 2e5 - drop("D")])
+    h_t1 = mix([m["C"], m["D"]], [h_x3, h_of(293.15)])
+    h_x1 = mix([m["P"], m["Q"]], [h_of(353.15), h_of(293.15)])
+    p_x1 = mix([m["P"], m["Q"]], [3e5 - drop("P"), 2e5 - drop("Q")])
+    h_x2 = mix([m["R"], m["S"]], [h_of(333.15), h_of(283.15)])
+    p_x2 = mix([m["R"], m["S"]], [2.5e5 - drop("R"), 2.2e5 - drop("S")])
+    return {
+        "junctionX3.junction.m[1]": m["1"],
+        "junctionX3.junction.m[2]": m["2"],
+        "junctionX3.junction.m_in[3]": m["3"],
+        "junctionX3.junction.p_mix": p_x3,
+        "junctionX3.junction.h_mix": h_x3,
+        "sinkA.m_flow": m["A"],
+        "sinkB.m_flow": m["B"],
+        "junctionT1.junction.m[1]": m["C"],
+        "junctionT1.junction.p_mix": p_t1,
+        "junctionT1.junction.h_mix": h_t1,
+        "sinkE.m_flow": m["E"],
+        "junctionX1.junction.junction.m[1]": m["P"],
+        "junctionX1.junction.junction.p_mix": p_x1,
+        "junctionX1.junction.junction.h_mix": h_x1,
+        "sinkF.m_flow": m["F"],
+        "sinkG.m_flow": m["G"],
+        "junctionX2.junction.junction.m[1]": m["R"],
+        "junctionX2.junction.junction.p_mix": p_x2,
+        "junctionX2.junction.junction.h_mix": h_x2,
+        "sinkH.m_flow": m["H"],
+        "sinkI.m_flow": m["I"],
+    }
+
+
 GENERATORS = {
     "TFS_FlowResistance": flow_resistance,
     "TFS_Pump": pump,
@@ -492,4 +623,5 @@ GENERATORS = {
     "TFS_Junction": junction,
     "TFS_JunctionN": junction_n,
     "TFS_CoolingLoop": cooling_loop,
+    "TFS_Fittings": fittings,
 }

@@ -1,5 +1,5 @@
-// Examples.Splitter and Examples.Junction (without its sensors) built from
-// the T variants, the N classes with N = 2 behind two named ports:
+// Examples.Splitter (twice) and Examples.Junction (without its sensors) built
+// from the T variants, the N classes with N = 2 behind two named ports:
 // tests/it/thermofluid.rs checks them against the same references.
 encapsulated package TVariants
   import ThermoFluidStream;
@@ -25,6 +25,23 @@ encapsulated package TVariants
     connect(pipeA.outlet, sinkA.inlet);
     connect(pipeB.outlet, sinkB.inlet);
   end Splitter;
+
+  model SplitterT1 "Examples.Splitter with a SplitterT1"
+    Boundaries.Source source(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);
+    Processes.FlowResistance pipe(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.01, l = 1);
+    Topology.SplitterT1 splitter;
+    Processes.FlowResistance pipeA(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 10);
+    Processes.FlowResistance pipeB(redeclare package Medium = Media.SimpleLiquidWater, law = Interfaces.PressureLoss.laminar, r = 0.005, l = 20);
+    Boundaries.Sink sinkA(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+    Boundaries.Sink sinkB(redeclare package Medium = Media.SimpleLiquidWater, p0 = 1e5);
+  equation
+    connect(source.outlet, pipe.inlet);
+    connect(pipe.outlet, splitter.inlet);
+    connect(splitter.outletA, pipeA.inlet);
+    connect(splitter.outletB, pipeB.inlet);
+    connect(pipeA.outlet, sinkA.inlet);
+    connect(pipeB.outlet, sinkB.inlet);
+  end SplitterT1;
 
   model Junction "Examples.Junction with a JunctionT2, without the sensors"
     Boundaries.Source cold(redeclare package Medium = Media.SimpleLiquidWater, p0 = 2e5, T0 = 293.15);

@@ -54,7 +54,10 @@ fn run(
 /// downstream and need none.
 fn splitters(model: &str) -> u32 {
     match model.rsplit('.').next().expect("a name") {
-        "Splitter" | "JunctionN" | "CoolingLoop" => 1,
+        "Splitter" | "JunctionN" | "CoolingLoop" | "CoolingLoopChannel" => 1,
+        // SplitterX and the splitter inside each of the two X junctions, in
+        // networks that share nothing: three balances, none coupled.
+        "Fittings" => 3,
         _ => 0,
     }
 }
@@ -124,14 +127,15 @@ fn pump_settles_at_the_design_flow() {
     assert!(((v_flow - 1.6667e-3) / 1.6667e-3).abs() < 1e-6, "{v_flow}");
 }
 
-/// A heat flow that drains the gas below 0 K (a negative U*A to the hot
-/// wall) leaves the ideal gas's range: the FMU stops with the volume's name
-/// and the medium function instead of integrating a NaN.
+/// A heat flow that drains the gas below 0 K (a negative heat transfer
+/// coefficient U, so U*A = -4000 W/K to the hot wall) leaves the ideal gas's
+/// range: the FMU stops with the volume's name and the medium function
+/// instead of integrating a NaN.
 #[test]
 fn a_volume_out_of_range_stops_with_its_name() {
     let error = run(
         "ThermoFluidStream.Examples.HeatedVolume",
-        &[("volume.UA", -4000.0)],
+        &[("volume.U", -2000.0)],
         20.0,
     )
     .expect_err("the gas cannot be cooled below 0 K");
@@ -291,7 +295,7 @@ fn junction_n_and_splitter_n_follow_the_published_equations() {
     );
 }
 
-/// The T variants (`SplitterT2`, `JunctionT2`) are the N classes with N = 2
+/// The T variants (`SplitterT1`, `SplitterT2`, `JunctionT2`) are the N classes with N = 2
 /// behind two named ports: wrappers whose flows, with their carried
 /// derivatives, come through their connects. Examples.Splitter and
 /// Examples.Junction built from them end at the same references.
@@ -312,6 +316,14 @@ fn t_variants_wrap_the_n_classes() {
             ],
         ),
         (
+            "TVariants.SplitterT1",
+            "TFS_Splitter",
+            &[
+                ("sinkA.m_flow", "sinkA.m_flow"),
+                ("sinkB.m_flow", "sinkB.m_flow"),
+            ],
+        ),
+        (
             "TVariants.Junction",
             "TFS_Junction",
             &[
@@ -323,7 +335,7 @@ fn t_variants_wrap_the_n_classes() {
         let out = export(&lib, model, &[]);
         assert_eq!(
             n_balances(&out.system_resource),
-            u32::from(model.ends_with("Splitter"))
+            u32::from(model.contains("Splitter"))
         );
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("t2.fmu");
@@ -350,6 +362,35 @@ fn t_variants_wrap_the_n_classes() {
     }
 }
 
+/// The T and X fittings (JunctionX3, SplitterX, JunctionT1, and JunctionX1
+/// and JunctionX2, each a JunctionN whose outlet feeds a SplitterN) in three
+/// networks end where the published equations of the networks (Radau, one
+/// linear system in the branch accelerations and node pressures) end: the
+/// twelve path flows, the states (the mixed p and h are checked over the
+/// whole run by the round trip, TFS_Fittings).
+#[test]
+fn t_and_x_fittings_follow_the_published_network_equations() {
+    ends_at_reference(
+        "ThermoFluidStream.Examples.Fittings",
+        "TFS_Fittings",
+        20.0,
+        &[
+            "junctionX3.junction.m[1]",
+            "junctionX3.junction.m[2]",
+            "sinkA.m_flow",
+            "sinkB.m_flow",
+            "junctionT1.junction.m[1]",
+            "sinkE.m_flow",
+            "junctionX1.junction.junction.m[1]",
+            "sinkF.m_flow",
+            "sinkG.m_flow",
+            "junctionX2.junction.junction.m[1]",
+            "sinkH.m_flow",
+            "sinkI.m_flow",
+        ],
+    );
+}
+
 /// Every example's FMU: one balance per splitter, none else; the junction
 /// of the cooling loop no longer couples with the splitter.
 #[test]
@@ -364,6 +405,8 @@ fn every_example_solves_at_most_its_splitters_own_systems() {
         "Junction",
         "JunctionN",
         "CoolingLoop",
+        "CoolingLoopChannel",
+        "Fittings",
     ] {
         let model = format!("ThermoFluidStream.Examples.{name}");
         let out = export(&lib, &model, &[]);
@@ -411,7 +454,7 @@ fn cooling_loop_conserves_energy_and_ends_at_the_reference() {
     let path = dir.path().join("loop.fmu");
     package(&out, &path, &shared_cache());
     let mut names: Vec<String> = [
-        "volume.U",
+        "volume.U_med",
         "volume.Q_flow",
         "heater.M",
         "heater.h",
@@ -442,7 +485,7 @@ fn cooling_loop_conserves_energy_and_ends_at_the_reference() {
     let col = |name: &str| result.column(name).expect("recorded");
     let t = col("time");
     let (c_wall, q_heater) = (500.0, 2000.0);
-    let mut stored: Vec<f64> = col("volume.U")
+    let mut stored: Vec<f64> = col("volume.U_med")
         .iter()
         .zip(col("heater.M").iter().zip(col("heater.h")))
         .zip(col("heaterWall.T"))
@@ -514,6 +557,52 @@ fn cooling_loop_conserves_energy_and_ends_at_the_reference() {
         assert!(
             ((value - reference) / reference).abs() < 1e-4,
             "{name}: {value} vs {reference}"
+        );
+    }
+}
+
+/// The radiator as a ConductionChannel with n ConductionCells on signals
+/// (no r, L or m_flow chain through the cells) has the equations of the n
+/// ConductionElements in series: at n = 10 it ends where the CoolingLoop's
+/// reference (Radau of the published equations) ends, with the same one
+/// balance.
+#[test]
+fn cooling_loop_channel_ends_at_the_cooling_loop_reference() {
+    let lib = library(TFS);
+    let model = "ThermoFluidStream.Examples.CoolingLoopChannel";
+    let out = export(&lib, model, &[]);
+    assert_eq!(n_balances(&out.system_resource), 1, "the splitter's own");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("channel.fmu");
+    package(&out, &path, &shared_cache());
+    let names = [
+        "volume.m_flow_in",
+        "junction.mA",
+        "volume.T",
+        "heater.T",
+        "heaterWall.T",
+        "pipe[1].T",
+        "pipe[10].T",
+        "pump.dh",
+    ];
+    let options = mofmu::harness::SimOptions {
+        stop_time: Some(600.0),
+        relative_tolerance: Some(1e-8),
+        output: names.iter().map(|s| s.to_string()).collect(),
+        ..mofmu::harness::SimOptions::default()
+    };
+    let result = mofmu::harness::simulate(&path, &options).expect("simulates");
+    let reference = reference_end("TFS_CoolingLoop");
+    for name in names {
+        let expected = reference
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("TFS_CoolingLoop has {name}"))
+            .1;
+        let value = last(&result, name);
+        assert!(
+            ((value - expected) / expected).abs() < 1e-6,
+            "{name}: {value} vs {expected}"
         );
     }
 }
