@@ -771,3 +771,43 @@ fn split_names(list: &str) -> Vec<&str> {
     names.push(&list[start..]);
     names
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_args;
+
+    fn args(list: &[&str]) -> impl Iterator<Item = String> {
+        list.iter()
+            .map(|s| (*s).to_owned())
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn set_is_name_equals_value_and_fmi3_only() {
+        let options = parse_args(args(&[
+            "rod.fmu",
+            "--fmi-version",
+            "3",
+            "--set",
+            "rod.n=1000",
+            "--set",
+            " rod.T0 = 290 ",
+        ]))
+        .expect("valid options");
+        assert_eq!(
+            options.sets,
+            vec![
+                ("rod.n".to_owned(), "1000".to_owned()),
+                ("rod.T0".to_owned(), "290".to_owned())
+            ]
+        );
+        for bad in ["rod.n", "=5", "rod.n="] {
+            let e =
+                parse_args(args(&["rod.fmu", "--fmi-version", "3", "--set", bad])).expect_err(bad);
+            assert!(e.contains("is not NAME=VALUE"), "{e}");
+        }
+        let e = parse_args(args(&["rod.fmu", "--set", "rod.n=7"])).expect_err("FMI 2");
+        assert!(e.contains("--fmi-version 3 only"), "{e}");
+    }
+}
