@@ -33,7 +33,11 @@ element `rod.T[3]` of a case read as element 3 of the Float64 array
 `rod.T`): the same RK4 run, checked against the case's independent
 reference (`fmi3-crate-vs-reference`, within the case's tolerance), the
 same step-doubling bound, and fmi3DoStep against the reference
-(`fmi3-crate-cs-vs-reference`); and the state event of Switch.mo.
+(`fmi3-crate-cs-vs-reference`); and the state event of Switch.mo. And the
+structural parameter (`check_structural`): RodHeating exported once as FMI
+3.0 at rod.n = 5, run by the crate at n = 5, 1,000 and 10^5 set in
+configuration mode (`fmi-importer --set rod.n=N`), against the FMI 2.0
+exports of those sizes run the same way, and against the closed form.
 
 Prints `PASS|FAIL <case> <check> <detail>` and `N passed, N failed`; the exit
 status is 1 when any check failed.
@@ -118,22 +122,28 @@ def report(ok: bool, case: str, check: str, detail: str) -> None:
 
 
 def export(mofmu: Path, fmu: Path, libraries: list[str], model: str, stop_time: float,
-           sets: list[str]) -> None:
+           sets: list[str], fmi_version: str | None = None) -> None:
     command = [str(mofmu), "export", *[str(ROOT / lib) for lib in libraries],
                "--model", model, "-o", str(fmu), "--stop-time", repr(stop_time),
-               "--fmi-version", FMI_VERSION]
+               "--fmi-version", fmi_version or FMI_VERSION]
     for s in sets:
         command += ["--set", s]
     subprocess.run(command, check=True, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
 
 
 def run_importer(importer: Path, fmu: Path, csv: Path, stop_time: float, interval: float,
-                 step: float, variables: list[str]) -> tuple[Trajectory, str, float]:
-    """Runs fmi-importer; returns its result, its statistics line and its run time."""
+                 step: float, variables: list[str], sets: list[str] | None = None,
+                 fmi_version: str | None = None) -> tuple[Trajectory, str, float]:
+    """Runs fmi-importer; returns its result, its statistics line and its run time.
+
+    `sets` are `NAME=VALUE` for `--set` (FMI 3: a structural parameter is
+    set in configuration mode); `fmi_version` overrides --fmi-version."""
     command = [str(importer), str(fmu), "--stop-time", repr(stop_time),
                "--output-interval", repr(interval), "--step", repr(step),
                "--method", "rk4", "--variables", ",".join(variables), "-o", str(csv),
-               "--fmi-version", FMI_VERSION]
+               "--fmi-version", fmi_version or FMI_VERSION]
+    for s in sets or []:
+        command += ["--set", s]
     if step <= 0.0:
         # Co-Simulation: the FMU integrates by itself.
         command[command.index("--step"):command.index("--step") + 4] = [
@@ -254,6 +264,139 @@ def check_state_event(mofmu: Path, importer: Path, out: Path) -> None:
     report(worst <= 1e-6, name, "closed-form", f"worst {worst:.2e} (limit 1e-6)")
 
 
+def rod_closed_form(n: int, t: np.ndarray, volumes: list[int]) -> dict[str, np.ndarray]:
+    """RodHeating with n volumes, solved without mofmu: source(T=400) --
+    conductor(G=1) -- rod(n, T0=300), far end insulated; C = rho*c*A*L/n,
+    G = lambda*A/(L/n) (L=0.1, A=1e-4, rho=2700, c=900, lambda=200). Every
+    volume has the same C, so A of T' = A*T + b is symmetric and
+    T(t) = T_inf + V exp(Lambda t) V^T (T0 - T_inf) (one eigh). The columns
+    `rod.T[k]` for k in `volumes` (1-based)."""
+    cap = 2700.0 * 900.0 * 1e-4 * 0.1 / n
+    g = 200.0 * 1e-4 / (0.1 / n)
+    a = np.zeros((n, n))
+    i = np.arange(n - 1)
+    a[i, i + 1] = a[i + 1, i] = g / cap
+    a[i, i] -= g / cap
+    a[i + 1, i + 1] -= g / cap
+    a[0, 0] -= 1.0 / cap
+    b = np.zeros(n)
+    b[0] = 400.0 / cap
+    lam, v = np.linalg.eigh(a)
+    x_inf = np.linalg.solve(a, -b)
+    k = [j - 1 for j in volumes]
+    x = x_inf[k] + (np.exp(np.outer(t, lam)) * (v.T @ (np.full(n, 300.0) - x_inf))) @ v[k].T
+    return {f"rod.T[{j}]": x[:, c] for c, j in enumerate(volumes)}
+
+
+# (size, interface, stop time, output interval, RK4 step; 0: Co-Simulation)
+# for the structural check. RK4 must resolve the rod's fastest mode,
+# about 4G/C = 0.033*n^2 1/s (RK4 is stable for h*|lambda| < 2.78): at
+# n = 5 the case's 1e-2 s; at n = 1,000 (|lambda| 3.3e4) 2e-5 s over the
+# first 0.5 s; at 10^5 (|lambda| 3.3e8) only the FMU's own implicit
+# integrator (fmi3DoStep, RODAS3 on a band matrix, rtol 1e-8) is practical.
+STRUCTURAL_RUNS = [
+    (5, 100.0, 0.5, 1e-2),
+    (1000, 0.5, 0.01, 2e-5),
+    (1000, 100.0, 0.5, 0.0),
+    (100_000, 100.0, 5.0, 0.0),
+]
+
+
+def fmpy_configured_cs(fmu: Path, n: int, stop: float, interval: float,
+                       volumes: list[int]) -> Trajectory:
+    """The FMI 3 FMU through FMPy's own FMI 3 wrapper (fmpy.fmi3.FMU3Slave):
+    rod.n set to n in configuration mode, then fmi3DoStep per output
+    interval at relative tolerance 1e-8. FMPy's `simulate_fmu` never calls
+    fmi3EnterConfigurationMode (FMPy 0.3.32), so this drives the wrapper's
+    calls one by one; the FMU and FMPy's ctypes bindings do the rest."""
+    from fmpy import extract, read_model_description
+    from fmpy.fmi3 import FMU3Slave
+
+    md = read_model_description(str(fmu))
+    vrs = {v.name: v.valueReference for v in md.modelVariables}
+    directory = extract(str(fmu))
+    slave = FMU3Slave(guid=md.guid, unzipDirectory=directory,
+                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName="rod")
+    slave.instantiate()
+    try:
+        slave.enterConfigurationMode()
+        slave.setInt64([vrs["rod.n"]], [n])
+        slave.exitConfigurationMode()
+        slave.enterInitializationMode(tolerance=1e-8, startTime=0.0, stopTime=stop)
+        slave.exitInitializationMode()
+        steps = int(round(stop / interval))
+        times, rows = [], []
+        for k in range(steps + 1):
+            t = min(k * interval, stop)
+            values = slave.getFloat64([vrs["rod.T"]], nValues=n)
+            times.append(t)
+            rows.append([values[j - 1] for j in volumes])
+            if k < steps:
+                slave.doStep(t, min((k + 1) * interval, stop) - t)
+        slave.terminate()
+    finally:
+        slave.freeInstance()
+    columns = np.array(rows)
+    return Trajectory(np.array(times),
+                      {f"rod.T[{j}]": columns[:, c] for c, j in enumerate(volumes)})
+
+
+def check_structural(mofmu: Path, importer: Path, out: Path) -> None:
+    """Issue 24's must-show: RodHeating exported once as FMI 3.0 with
+    rod.n = 5, instantiated by the crate with n = 5, 1,000 and 10^5 set in
+    configuration mode, matches the FMI 2.0 exports of those sizes, run the
+    same way by the same importer, within the round-trip tolerance (the
+    RodHeating case's), and the closed form where one eigh is affordable."""
+    case = next(c for c in load_cases(HERE / "cases.toml") if c.name == "RodHeating")
+    name = "RodHeating-structural"
+    fmu3 = out / "RodHeating_struct_fmi3.fmu"
+    try:
+        export(mofmu, fmu3, case.libraries, case.model, case.stop_time, [], "3")
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        report(False, name, "export", str(e))
+        return
+    exported: dict[int, Path] = {}
+    for n, stop, interval, step in STRUCTURAL_RUNS:
+        label = f"n={n} " + (f"RK4 h={step:g}" if step > 0 else "CS rtol 1e-8") + f" to {stop:g} s"
+        volumes = sorted({1, 2, n // 2, n - 1, n})
+        variables = [f"rod.T[{k}]" for k in volumes]
+        tag = f"n{n}_{'rk4' if step > 0 else 'cs'}"
+        try:
+            if n not in exported:
+                fmu2 = out / f"RodHeating_n{n}_fmi2.fmu"
+                started = time.monotonic()
+                export(mofmu, fmu2, case.libraries, case.model, case.stop_time,
+                       [f"rod.n={n}"], "2")
+                exported[n] = fmu2
+                print(f"  FMI 2.0 export at n={n}: {time.monotonic() - started:.2f} s", flush=True)
+            three, statistics3, elapsed3 = run_importer(
+                importer, fmu3, out / f"struct_{tag}_fmi3.csv", stop, interval, step,
+                variables, [f"rod.n={n}"], "3")
+            two, statistics2, elapsed2 = run_importer(
+                importer, exported[n], out / f"struct_{tag}_fmi2.csv", stop, interval, step,
+                variables, None, "2")
+        except (RuntimeError, subprocess.TimeoutExpired, subprocess.CalledProcessError) as e:
+            report(False, name, f"run {label}", str(e))
+            continue
+        verdict = compare(three, two, variables, case.tolerance, stop, interval)
+        report(verdict.ok, name, "fmi3-configured-vs-fmi2",
+               f"{label}: {verdict.summary}; FMI 3 {elapsed3:.2f} s ({statistics3}), "
+               f"FMI 2 {elapsed2:.2f} s")
+        if step == 0.0 and n == 1000:
+            try:
+                fmpy = fmpy_configured_cs(fmu3, n, stop, interval, volumes)
+                verdict = compare(fmpy, two, variables, case.tolerance, stop, interval)
+                report(verdict.ok, name, "fmpy-fmu3slave-configured-vs-fmi2",
+                       f"{label}: {verdict.summary}")
+            except Exception as e:  # FMPy raises its own exception types
+                report(False, name, "fmpy-fmu3slave-configured-vs-fmi2", f"{label}: {e}")
+        if n <= 1000:
+            exact = Trajectory(three.time, rod_closed_form(n, three.time, volumes))
+            verdict = compare(three, exact, variables, case.tolerance, stop, interval)
+            report(verdict.ok, name, "fmi3-configured-vs-closed-form",
+                   f"{label}: {verdict.summary}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mofmu", type=Path, default=ROOT / "target" / "release" / "mofmu")
@@ -269,6 +412,8 @@ def main() -> int:
     started = time.monotonic()
     check_state_event(args.mofmu, args.importer, args.out)
     check_cases(args.mofmu, args.importer, args.out, args.only)
+    if FMI_VERSION == "3" and (not args.only or args.only in "RodHeating-structural"):
+        check_structural(args.mofmu, args.importer, args.out)
     print(f"fmi crate check (FMI {FMI_VERSION}) took {time.monotonic() - started:.1f} s")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -484,8 +484,16 @@ impl ImageProbe<'_> {
 }
 
 /// How many sizes below the exported one are tried for the structural
-/// parameter's smallest admitted value.
+/// parameter's smallest admitted value (when the template is derived at
+/// the exported size; from the small size, every size down to 1).
 const STRUCTURAL_DOWN: i64 = 8;
+
+/// The largest size at which a structural parameter's template is derived:
+/// the template is affine in the size, so it is derived from small images
+/// (`min(n0, STRUCTURAL_PROBE)` and the next three sizes) and checked
+/// against the exported image at n0. A rod exported at 10^6 volumes then
+/// costs four instantiations of 16 to 19 volumes, not of 10^6.
+const STRUCTURAL_PROBE: i64 = 16;
 
 /// FMI 3.0: the Integer parameter that sizes the model's arrays, offered as
 /// a structural parameter when the system image is affine in it
@@ -496,7 +504,7 @@ fn structural_parameter(
     image0: &[u8],
     notes: &mut Vec<String>,
 ) -> Option<crate::fmu::table::StructuralParameter> {
-    use crate::fmu::structural::{template, verify, Structural};
+    use crate::fmu::structural::{template, verify, Structural, Template};
     use crate::fmu::table::{Causality, StructuralParameter, VariableType};
     let mut chosen: Option<StructuralParameter> = None;
     for (index, v) in table.variables.iter().enumerate() {
@@ -509,12 +517,57 @@ fn structural_parameter(
             continue;
         }
         let n0 = *n0;
-        let (Some(i0), Some(i1)) = (probe.image(&v.name, n0), probe.image(&v.name, n0 + 1)) else {
+        // The template is derived at a small size when the exported n0 is
+        // larger (and then checked against the exported image), else, or
+        // when that fails, at n0 itself. Ok((m0, template)) or why not.
+        let small = n0.clamp(1, STRUCTURAL_PROBE);
+        let bases = if small < n0 {
+            vec![small, n0]
+        } else {
+            vec![n0]
+        };
+        let mut derived: Option<Result<(i64, Template), String>> = None;
+        for m0 in bases {
+            let (Some(i0), Some(i1)) = (probe.image(&v.name, m0), probe.image(&v.name, m0 + 1))
+            else {
+                continue;
+            };
+            if i0.reals.len() == i1.reals.len()
+                || (m0 == n0 && i0.to_bytes(probe.draft_guid) != image0)
+            {
+                // Sizes nothing, or the probe does not reproduce the export.
+                derived = None;
+                break;
+            }
+            let result = template(&i0, &i1, m0, probe.draft_guid).and_then(|t| {
+                // Two sizes determine the template; two more must confirm
+                // it, and so must the exported image when derived below it.
+                let confirmed = [m0 + 2, m0 + 3].iter().all(|&m| {
+                    probe
+                        .image(&v.name, m)
+                        .is_some_and(|i| verify(&t, m, &i.to_bytes(probe.draft_guid)))
+                }) && (m0 == n0 || verify(&t, n0, image0));
+                if !confirmed {
+                    Err(
+                        "the system tables are not affine in it (sizes n + 2 and n + 3 differ \
+                         from the straight line through n and n + 1)"
+                            .into(),
+                    )
+                } else if i0.n_event_indicators != i1.n_event_indicators {
+                    Err("the number of event indicators follows it".into())
+                } else {
+                    Ok((m0, t))
+                }
+            });
+            let done = result.is_ok();
+            derived = Some(result);
+            if done {
+                break;
+            }
+        }
+        let Some(derived) = derived else {
             continue;
         };
-        if i0.reals.len() == i1.reals.len() || i0.to_bytes(probe.draft_guid) != image0 {
-            continue; // sizes nothing
-        }
         if let Some(c) = &chosen {
             notes.push(format!(
                 "{} also sizes arrays; an FMU offers one structural parameter ({}), so {} keeps \
@@ -530,32 +583,18 @@ fn structural_parameter(
                 v.name, v.name
             )
         };
-        let t = match template(&i0, &i1, n0, probe.draft_guid) {
-            Ok(t) => t,
+        let (m0, mut t) = match derived {
+            Ok(d) => d,
             Err(why) => {
                 notes.push(not_offered(why));
                 continue;
             }
         };
-        // Two sizes determine the template; two more must confirm it.
-        let confirmed = [n0 + 2, n0 + 3].iter().all(|&m| {
-            probe
-                .image(&v.name, m)
-                .is_some_and(|i| verify(&t, m, &i.to_bytes(probe.draft_guid)))
-        });
-        if !confirmed {
-            notes.push(not_offered(
-                "the system tables are not affine in it (sizes n + 2 and n + 3 differ from \
-                 the straight line through n and n + 1)"
-                    .into(),
-            ));
-            continue;
-        }
-        if i0.n_event_indicators != i1.n_event_indicators {
-            notes.push(not_offered(
-                "the number of event indicators follows it".into(),
-            ));
-            continue;
+        // The value-reference map is by the Reals' indices at the exported
+        // size: each run's first index and length at n0 (both affine).
+        for seg in &mut t.segments {
+            seg.vr0 = seg.start.at(n0, 0) as u32;
+            seg.len0 = seg.len.at(n0, 0) as u32;
         }
         // Every run of Reals whose length follows the parameter must be one
         // array of the description, named by its first element.
@@ -584,16 +623,26 @@ fn structural_parameter(
             exposed && array_at.get(vr) != Some(&(seg.len0 as usize))
         });
         if let Some(vr) = hidden {
+            let name = table
+                .variables
+                .iter()
+                .find(|x| x.value_reference == *vr && matches!(x.ty, VariableType::Real { .. }))
+                .map_or_else(|| format!("value reference {vr}"), |x| x.name.clone());
             notes.push(not_offered(format!(
-                "the Reals from {} on grow with it but are not one FMI 3 array of the \
-                 description (their value references would move)",
-                i0.reals[*vr as usize].name
+                "the Reals from {name} on grow with it but are not one FMI 3 array of the \
+                 description (their value references would move)"
             )));
             continue;
         }
-        // The smallest size the template reproduces, a few below n0.
-        let mut n_min = n0;
-        for m in (1.max(n0 - STRUCTURAL_DOWN)..n0).rev() {
+        // The smallest size the template reproduces: a few below n0, or
+        // down to 1 from the small size it was derived at.
+        let lowest = if m0 < n0 {
+            1
+        } else {
+            1.max(m0 - STRUCTURAL_DOWN)
+        };
+        let mut n_min = m0;
+        for m in (lowest..m0).rev() {
             match probe.image(&v.name, m) {
                 Some(i) if verify(&t, m, &i.to_bytes(probe.draft_guid)) => n_min = m,
                 _ => break,

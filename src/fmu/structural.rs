@@ -7,7 +7,9 @@
 //! kinds and names, the states, the derivatives, the Jacobian's rows) is a
 //! fixed list of runs whose lengths are affine in `n` and whose entries are
 //! affine in `n` and in their position `k` in the run. The exporter derives
-//! the image at the user's size `n0` and at `n0 + 1`, builds from the two a
+//! the image at a size `n0` and at `n0 + 1` (in this module `n0` is the
+//! size the template is derived at: the exported size, or 16 when the
+//! exported size is larger, `export::structural_parameter`), builds from the two a
 //! [`Template`] (a short program of literal bytes, affine integers, loops
 //! and indexed names), and accepts it only when the template evaluated at
 //! further sizes reproduces, byte for byte, the image exported at those

@@ -869,8 +869,24 @@ fn fmi2_rod_run(n: usize, steps: usize, h: f64) -> (Vec<f64>, Vec<f64>) {
 /// Euler steps through the FMI calls, the same arithmetic on both sides).
 #[test]
 fn fmi3_structural_rod_exported_once_serves_any_size() {
+    structural_rod_serves(5, &[5, 1000, 100_000]);
+}
+
+/// Exported at a size above the one the template is derived at (the
+/// exporter derives it from the images at 16 to 19 volumes and checks it
+/// against the exported image), the rod still serves smaller and larger
+/// sizes, the exported one included.
+#[test]
+fn fmi3_structural_rod_exported_large_serves_smaller_and_larger_sizes() {
+    structural_rod_serves(40, &[5, 40, 1000]);
+}
+
+/// The rod exported in FMI 3.0 at `n0`, set to each of `sizes` in
+/// configuration mode, against the FMI 2.0 exports of those sizes; and the
+/// configuration-mode misuse.
+fn structural_rod_serves(n0: usize, sizes: &[usize]) {
     let temp = tempfile::tempdir().expect("temporary directory");
-    let (guid, description) = rod_fmu(5, FmiVersion::Fmi3, temp.path());
+    let (guid, description) = rod_fmu(n0, FmiVersion::Fmi3, temp.path());
     let n_vr = vr_of(&description, "rod.n");
     let t_vr = vr_of(&description, "rod.T");
     let der_vr = vr_of(&description, "der(rod.T)");
@@ -949,7 +965,7 @@ fn fmi3_structural_rod_exported_once_serves_any_size() {
         assert_eq!(enter_config(inst), ERROR, "only from Instantiated");
         free(inst);
 
-        for n in [5usize, 1000, 100_000] {
+        for &n in sizes {
             let inst = new();
             assert_eq!(enter_config(inst), OK);
             assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);

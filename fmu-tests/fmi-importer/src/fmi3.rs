@@ -8,16 +8,123 @@ use fmi::fmi3::schema::{
     AbstractVariableTrait, ArrayableVariableTrait, Causality, Dimension, Fmi3ModelDescription,
     InitializableVariableTrait,
 };
-use fmi::fmi3::{CoSimulation, Fmi3Model, GetSet, ModelExchange};
+use fmi::fmi3::{CoSimulation, Common, Fmi3Model, GetSet, ModelExchange};
 use fmi::traits::{FmiImport, FmiInstance};
 
 use crate::{fmi, simulate, write_csv, Options, Request, Simulation};
 
-/// The length of one dimension of `base`: its `start`, or the start value of
-/// the structural parameter it names (this importer has no configuration
-/// mode, so the FMU runs at the size it was exported with).
+/// A value given with `--set`, of the variable's own type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Value {
+    Float64(f64),
+    Int32(i32),
+    Int64(i64),
+    Boolean(bool),
+}
+
+/// A `--set NAME=VALUE` resolved against the description.
+#[derive(Debug)]
+struct Setting {
+    name: String,
+    vr: u32,
+    value: Value,
+    /// A `structuralParameter`: set in configuration mode.
+    structural: bool,
+}
+
+/// The `--set` options as settings of the description's parameters: a
+/// Float64, Int32, Int64 (an enumeration is read as one) or Boolean whose
+/// causality is `parameter` or `structuralParameter`.
+fn resolve_settings(
+    description: &Fmi3ModelDescription,
+    sets: &[(String, String)],
+) -> Result<Vec<Setting>, String> {
+    let variables = &description.model_variables;
+    let mut settings = Vec::with_capacity(sets.len());
+    for (name, text) in sets {
+        let bad = |what: &str| format!("--set {name}={text}: `{text}` is not {what}");
+        let found: Option<(u32, Causality, Value)> =
+            if let Some(v) = variables.float64().into_iter().find(|v| v.name() == name) {
+                let x: f64 = text.parse().map_err(|_| bad("a number"))?;
+                Some((v.value_reference(), v.causality(), Value::Float64(x)))
+            } else if let Some(v) = variables.int32().into_iter().find(|v| v.name() == name) {
+                let x: i32 = text.parse().map_err(|_| bad("an Int32"))?;
+                Some((v.value_reference(), v.causality(), Value::Int32(x)))
+            } else if let Some(v) = variables.int64().into_iter().find(|v| v.name() == name) {
+                let x: i64 = text.parse().map_err(|_| bad("an Int64"))?;
+                Some((v.value_reference(), v.causality(), Value::Int64(x)))
+            } else if let Some(v) = variables.boolean().into_iter().find(|v| v.name() == name) {
+                let x = match text.as_str() {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => return Err(bad("true or false")),
+                };
+                Some((v.value_reference(), v.causality(), Value::Boolean(x)))
+            } else {
+                None
+            };
+        let (vr, causality, value) = found.ok_or_else(|| {
+            format!("--set: no Float64, Int32, Int64 or Boolean variable `{name}`")
+        })?;
+        let structural = match causality {
+            Causality::StructuralParameter => true,
+            Causality::Parameter => false,
+            other => {
+                return Err(format!(
+                    "--set: `{name}` has causality {other}, not a parameter"
+                ))
+            }
+        };
+        settings.push(Setting {
+            name: name.clone(),
+            vr,
+            value,
+            structural,
+        });
+    }
+    Ok(settings)
+}
+
+/// Sets `settings` on an instance just instantiated: the structural
+/// parameters in configuration mode (entered only when there is one), then
+/// the other parameters in the instantiated state.
+fn configure<I: Common>(instance: &mut I, settings: &[Setting]) -> Result<(), String> {
+    let set = |instance: &mut I, s: &Setting| -> Result<(), String> {
+        let what = format!("setting `{}`", s.name);
+        let vrs = [s.vr];
+        match s.value {
+            Value::Float64(x) => fmi(&what, GetSet::set_float64(instance, &vrs, &[x])),
+            Value::Int32(x) => fmi(&what, GetSet::set_int32(instance, &vrs, &[x])),
+            Value::Int64(x) => fmi(&what, GetSet::set_int64(instance, &vrs, &[x])),
+            Value::Boolean(x) => fmi(&what, GetSet::set_boolean(instance, &vrs, &[x])),
+        }
+        .map(|_| ())
+    };
+    if settings.iter().any(|s| s.structural) {
+        fmi(
+            "fmi3EnterConfigurationMode",
+            Common::enter_configuration_mode(instance),
+        )?;
+        for s in settings.iter().filter(|s| s.structural) {
+            set(instance, s)?;
+        }
+        fmi(
+            "fmi3ExitConfigurationMode",
+            Common::exit_configuration_mode(instance),
+        )?;
+    }
+    for s in settings.iter().filter(|s| !s.structural) {
+        set(instance, s)?;
+    }
+    Ok(())
+}
+
+/// The length of one dimension of `base`: its `start`, or the value of the
+/// structural parameter it names: the one set with `--set`, else its start
+/// value (the size the FMU was exported with).
 fn dimension_length(
     description: &Fmi3ModelDescription,
+    settings: &[Setting],
     base: &str,
     dimension: &Dimension,
 ) -> Result<usize, String> {
@@ -27,19 +134,29 @@ fn dimension_length(
     let vr = dimension.as_variable().ok_or_else(|| {
         format!("`{base}`: a dimension with neither a start nor a value reference")
     })?;
-    let variables = &description.model_variables;
-    let start: Option<i64> = variables
-        .int32()
+    let set = settings
         .iter()
-        .find(|v| v.value_reference() == vr)
-        .and_then(|v| v.start().and_then(|s| s.first().map(|&x| i64::from(x))))
-        .or_else(|| {
-            variables
-                .int64()
-                .iter()
-                .find(|v| v.value_reference() == vr)
-                .and_then(|v| v.start().and_then(|s| s.first().copied()))
+        .find(|s| s.vr == vr)
+        .and_then(|s| match s.value {
+            Value::Int32(x) => Some(i64::from(x)),
+            Value::Int64(x) => Some(x),
+            _ => None,
         });
+    let variables = &description.model_variables;
+    let start: Option<i64> = set.or_else(|| {
+        variables
+            .int32()
+            .iter()
+            .find(|v| v.value_reference() == vr)
+            .and_then(|v| v.start().and_then(|s| s.first().map(|&x| i64::from(x))))
+            .or_else(|| {
+                variables
+                    .int64()
+                    .iter()
+                    .find(|v| v.value_reference() == vr)
+                    .and_then(|v| v.start().and_then(|s| s.first().copied()))
+            })
+    });
     match start {
         Some(n) if n >= 0 => Ok(n as usize),
         _ => Err(format!(
@@ -52,6 +169,7 @@ fn dimension_length(
 /// value lies among the values they stand for.
 fn select_variables(
     description: &Fmi3ModelDescription,
+    settings: &[Setting],
     requested: Option<&[String]>,
 ) -> Result<(Vec<String>, Request), String> {
     let floats = description.model_variables.float64();
@@ -92,7 +210,7 @@ fn select_variables(
         let length: usize = variable
             .dimensions()
             .iter()
-            .map(|d| dimension_length(description, base, d))
+            .map(|d| dimension_length(description, settings, base, d))
             .product::<Result<usize, String>>()?;
         let vr = variable.value_reference();
         let offset = match offsets.iter().find(|(r, _)| *r == vr) {
@@ -265,9 +383,12 @@ pub(crate) fn run(options: &Options) -> Result<(), String> {
     let import = import(&options.fmu)?;
     let description = import.model_description();
     let (start, stop, interval) = times(description, options)?;
-    let (names, request) = select_variables(description, options.variables.as_deref())?;
+    let settings = resolve_settings(description, &options.sets)?;
+    let (names, request) = select_variables(description, &settings, options.variables.as_deref())?;
     if options.co_simulation {
-        return run_co_simulation(options, &import, &names, request, start, stop, interval);
+        return run_co_simulation(
+            options, &import, &settings, &names, request, start, stop, interval,
+        );
     }
     if description.model_exchange.is_none() {
         return Err(format!(
@@ -279,6 +400,8 @@ pub(crate) fn run(options: &Options) -> Result<(), String> {
     let mut instance = import
         .instantiate_me("fmi-importer", false, false)
         .map_err(|e| format!("fmi3InstantiateModelExchange failed: {e}"))?;
+    configure(&mut instance, &settings)?;
+    // Asked after configuration: a structural parameter sizes the states.
     let n_states = fmi(
         "fmi3GetNumberOfContinuousStates",
         ModelExchange::get_number_of_continuous_states(&mut instance),
@@ -292,9 +415,11 @@ pub(crate) fn run(options: &Options) -> Result<(), String> {
 }
 
 /// The Co-Simulation run: one fmi3DoStep per output interval.
+#[allow(clippy::too_many_arguments)]
 fn run_co_simulation(
     options: &Options,
     import: &Fmi3Import,
+    settings: &[Setting],
     names: &[String],
     request: Request,
     start: f64,
@@ -310,6 +435,7 @@ fn run_co_simulation(
     let mut instance = import
         .instantiate_cs("fmi-importer", false, false, false, false, &[])
         .map_err(|e| format!("fmi3InstantiateCoSimulation failed: {e}"))?;
+    configure(&mut instance, settings)?;
     fmi(
         "fmi3EnterInitializationMode",
         FmiInstance::enter_initialization_mode(&mut instance, options.tolerance, start, Some(stop)),

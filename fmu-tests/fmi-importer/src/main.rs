@@ -14,9 +14,17 @@
 //! `fmi2DoStep` per output interval, the FMU integrating on its own to the
 //! relative tolerance `--tolerance` (passed to `fmi2SetupExperiment`).
 //!
+//! With `--fmi-version 3 --set NAME=VALUE` (repeatable) it sets a variable
+//! after instantiation: a `structuralParameter` (the rod's `rod.n`) in
+//! configuration mode (fmi3EnterConfigurationMode, the setter,
+//! fmi3ExitConfigurationMode), any other parameter in the instantiated
+//! state, before initialization. Arrays sized by a structural parameter are
+//! read at the size set.
+//!
 //! ```text
 //! fmi-importer FMU [--stop-time T] [--output-interval H] [--step H]
 //!                  [--method euler|rk4] [--interface me|cs] [--tolerance RTOL]
+//!                  [--fmi-version 2|3] [--set NAME=VALUE ...]
 //!                  [--variables a,b,...] [-o OUT.csv]
 //! ```
 
@@ -34,7 +42,7 @@ use fmi::EventFlags;
 
 const USAGE: &str = "usage: fmi-importer FMU [--stop-time T] [--output-interval H] [--step H] \
                      [--method euler|rk4] [--interface me|cs] [--fmi-version 2|3] [--tolerance RTOL] \
-                     [--variables a,b,...] [-o OUT.csv]";
+                     [--set NAME=VALUE ...] [--variables a,b,...] [-o OUT.csv]";
 
 /// Event iterations at one instant before the FMU is declared not to converge.
 const MAX_EVENT_ITERATIONS: usize = 1000;
@@ -56,6 +64,8 @@ struct Options {
     fmi3: bool,
     tolerance: Option<f64>,
     variables: Option<Vec<String>>,
+    /// `--set NAME=VALUE` in the order given (FMI 3 only).
+    sets: Vec<(String, String)>,
     output: Option<PathBuf>,
 }
 
@@ -83,6 +93,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         fmi3: false,
         tolerance: None,
         variables: None,
+        sets: Vec::new(),
         output: None,
     };
     while let Some(arg) = args.next() {
@@ -128,6 +139,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                 }
                 options.variables = Some(names);
             }
+            "--set" => {
+                let text = args.next().ok_or("--set needs NAME=VALUE")?;
+                let (name, value) = text
+                    .split_once('=')
+                    .filter(|(n, v)| !n.trim().is_empty() && !v.trim().is_empty())
+                    .ok_or_else(|| format!("--set: `{text}` is not NAME=VALUE"))?;
+                options
+                    .sets
+                    .push((name.trim().to_owned(), value.trim().to_owned()));
+            }
             "-o" | "--output" => {
                 options.output = Some(PathBuf::from(args.next().ok_or("-o needs a path")?))
             }
@@ -141,6 +162,9 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         }
     }
     options.fmu = fmu.ok_or_else(|| format!("no FMU given\n{USAGE}"))?;
+    if !options.fmi3 && !options.sets.is_empty() {
+        return Err("--set is implemented for --fmi-version 3 only".to_owned());
+    }
     Ok(options)
 }
 
@@ -746,4 +770,44 @@ fn split_names(list: &str) -> Vec<&str> {
     }
     names.push(&list[start..]);
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_args;
+
+    fn args(list: &[&str]) -> impl Iterator<Item = String> {
+        list.iter()
+            .map(|s| (*s).to_owned())
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn set_is_name_equals_value_and_fmi3_only() {
+        let options = parse_args(args(&[
+            "rod.fmu",
+            "--fmi-version",
+            "3",
+            "--set",
+            "rod.n=1000",
+            "--set",
+            " rod.T0 = 290 ",
+        ]))
+        .expect("valid options");
+        assert_eq!(
+            options.sets,
+            vec![
+                ("rod.n".to_owned(), "1000".to_owned()),
+                ("rod.T0".to_owned(), "290".to_owned())
+            ]
+        );
+        for bad in ["rod.n", "=5", "rod.n="] {
+            let e =
+                parse_args(args(&["rod.fmu", "--fmi-version", "3", "--set", bad])).expect_err(bad);
+            assert!(e.contains("is not NAME=VALUE"), "{e}");
+        }
+        let e = parse_args(args(&["rod.fmu", "--set", "rod.n=7"])).expect_err("FMI 2");
+        assert!(e.contains("--fmi-version 3 only"), "{e}");
+    }
 }
