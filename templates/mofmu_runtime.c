@@ -3847,21 +3847,46 @@ static int mofmu_lr_solve(mofmu_ctx *ctx, size_t n, double *A, double *b,
  * declared linear responses around it
  * ------------------------------------------------------------------------ */
 
+/* The tangent column of balance j at R in `col` (the instance's scratch of
+ * n_reals values), by one pass over the steps the balances reach, seed
+ * included; the caller takes the seed back (balance_column_done) once it
+ * has read the column.
+ *
+ * `col` is not cleared: it is zero when allocated, and only these two
+ * functions write it. A pass writes every tangent its steps compute (a step
+ * writes all its outputs, before any later step reads them) and nothing
+ * else, and the seed is taken back after each column. So an entry that no reached step
+ * writes (a state, a parameter, an output of a step the balances do not
+ * reach) stays zero, as the tangent with respect to a balance must be, and
+ * an entry that one writes is written again before it is read. Clearing
+ * all n_reals per balance instead cost as much as the pass itself in a
+ * large model whose balances reach a few steps. */
+static void balance_column(const double *R, double *col, size_t j, mofmu_ctx *ctx)
+{
+    const mofmu_system *sys = ctx->system;
+    col[sys->balance_vr[j]] = 1.0;
+    run_reached(sys, R, col, ctx);
+}
+
+static void balance_column_done(double *col, size_t j, const mofmu_ctx *ctx)
+{
+    col[ctx->system->balance_vr[j]] = 0.0;
+}
+
 /* The tearing matrix d(residuals)/d(balances) at R, column by column from
- * tangent passes, into A (row-major, n_balances squared); `col` is scratch
- * of n_reals values. */
+ * tangent passes, into A (row-major, n_balances squared); `col` is the
+ * scratch of balance_column. */
 static void tearing_matrix(const double *R, double *col, double *A, mofmu_ctx *ctx)
 {
     const mofmu_system *sys = ctx->system;
     const size_t nb = sys->n_balances;
     size_t i, j;
     for (j = 0; j < nb; j++) {
-        memset(col, 0, sys->n_reals * sizeof col[0]);
-        col[sys->balance_vr[j]] = 1.0;
-        run_reached(sys, R, col, ctx);
+        balance_column(R, col, j, ctx);
         for (i = 0; i < nb; i++) {
             A[i * nb + j] = col[sys->residual_vr[i]];
         }
+        balance_column_done(col, j, ctx);
     }
 }
 
@@ -3909,18 +3934,20 @@ static int fill_lr_cache(const double *R, mofmu_ctx *ctx)
     size_t i, j;
     lr->start[0] = 0;
     for (j = 0; j < nb; j++) {
-        memset(col, 0, sys->n_reals * sizeof col[0]);
-        col[sys->balance_vr[j]] = 1.0;
-        run_reached(sys, R, col, ctx);
+        balance_column(R, col, j, ctx);
         if (ctx->failed) {
+            balance_column_done(col, j, ctx);
             return 1;
         }
         for (i = 0; i < nb; i++) {
             lr->A[i * nb + j] = col[sys->residual_vr[i]];
         }
+        /* The column with its seed: the balance's own tangent. */
         if (keep_column(lr, col, sys->n_reals, j)) {
+            balance_column_done(col, j, ctx);
             return 1;
         }
+        balance_column_done(col, j, ctx);
     }
     lr->valid = 1;
     return 0;
