@@ -143,3 +143,110 @@ end Out;
     // values and needs none.
     assert_eq!(out.table.number_of_event_indicators, 2);
 }
+
+/// Arrays of Boolean and Integer variables over a parameter size
+/// (`AccDiscreteArrays.Gates`): `open[i] = x[i] > h` in a `for` loop is a
+/// state event per element, so the FMU declares n event indicators and
+/// `--set n=5` ships the same library as n = 3 (the indicators are laid
+/// out per instance from n). Closed form: x_i rises at i*r until h, at
+/// t_i = h/(i r), then at q; open[i] and stage[i] switch at t_i.
+#[test]
+fn discrete_arrays_have_an_event_per_element_at_every_size() {
+    use crate::export::{set, zip_entry};
+    let lib = library(&[
+        "examples/Base.mo",
+        "test_data/language/AccDiscreteArrays.mo",
+    ]);
+    let diagnostics = mofmu::library::check_library(&lib);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = shared_cache();
+    let (q, h) = (0.1, 0.5);
+    let mut libraries = Vec::new();
+    for (n, r) in [(3usize, 1.0), (5, 0.8)] {
+        let out = export(
+            &lib,
+            "AccDiscreteArrays.Gates",
+            &[set("n", n as f64), set("r", r)],
+        );
+        assert_eq!(out.table.number_of_event_indicators, n, "n = {n}");
+        for i in 1..=n {
+            let declared = |name: String| {
+                out.table
+                    .variables
+                    .iter()
+                    .find(|v| v.name == name)
+                    .unwrap_or_else(|| panic!("`{name}` is an FMI variable"))
+                    .ty
+                    .clone()
+            };
+            assert!(matches!(
+                declared(format!("open[{i}]")),
+                VariableType::Boolean { start: None }
+            ));
+            assert!(matches!(
+                declared(format!("stage[{i}]")),
+                VariableType::Integer { start: None }
+            ));
+        }
+        let path = dir.path().join(format!("gates{n}.fmu"));
+        package(&out, &path, &cache);
+        libraries.push(zip_entry(
+            &path,
+            "binaries/linux64/AccDiscreteArrays_Gates.so",
+        ));
+        let mut output = Vec::new();
+        for i in 1..=n {
+            output.extend([
+                format!("x[{i}]"),
+                format!("open[{i}]"),
+                format!("stage[{i}]"),
+            ]);
+        }
+        let stop = 1.2;
+        let options = SimOptions {
+            stop_time: Some(stop),
+            relative_tolerance: Some(1e-8),
+            output,
+            ..SimOptions::default()
+        };
+        let result = simulate(&path, &options).expect("simulates");
+        let last = |name: String| {
+            *result
+                .column(&name)
+                .expect("recorded")
+                .last()
+                .expect("rows")
+        };
+        for i in 1..=n {
+            // Every tank has passed h by the stop time (t_i <= 0.625).
+            let t_i = h / (i as f64 * r);
+            let x = h + q * (stop - t_i);
+            let got = last(format!("x[{i}]"));
+            assert!((got - x).abs() <= 1e-6 * x, "n = {n} x[{i}]: {got} vs {x}");
+            assert_eq!(last(format!("open[{i}]")), 1.0, "n = {n} open[{i}]");
+            assert_eq!(last(format!("stage[{i}]")), 2.0, "n = {n} stage[{i}]");
+            // Before its event the tank fills at i*r with the gate shut.
+            let time = result.column("time").expect("time");
+            let before = time
+                .iter()
+                .rposition(|t| *t < t_i - 1e-3)
+                .expect("a row before the event");
+            let x_before = i as f64 * r * time[before];
+            let got = result.column(&format!("x[{i}]")).expect("recorded")[before];
+            assert!(
+                (got - x_before).abs() <= 1e-9 + 1e-6 * x_before,
+                "n = {n} x[{i}] at t = {}: {got} vs {x_before}",
+                time[before]
+            );
+            assert_eq!(
+                result.column(&format!("open[{i}]")).expect("recorded")[before],
+                0.0
+            );
+        }
+    }
+    assert!(
+        libraries[0] == libraries[1],
+        "the library differs between n = 3 and n = 5"
+    );
+}
