@@ -250,3 +250,91 @@ fn discrete_arrays_have_an_event_per_element_at_every_size() {
         "the library differs between n = 3 and n = 5"
     );
 }
+
+/// Relations in `for` loops beside scalar ones: a scalar state event, a
+/// loop of time events `time > i` (a relation slot each, no indicator) and
+/// a loop of state events `x[i] > 0.5*i` (an indicator each). The kernel
+/// places each iteration after the scalar relations and the groups before
+/// it, so every relation keeps its own frozen value: with n = 2 and n = 4
+/// the indicators are 1 + n, and each element switches at its own instant
+/// (closed form: x[i] = min(t, 0.5 i), late[i] = t > i, any = t > 0.3).
+#[test]
+fn time_and_state_events_in_loops_keep_their_own_slots() {
+    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
+    let text = r#"
+encapsulated package Mix
+  import B = Base;
+  model M
+    parameter Integer n = 2;
+    B.ContinuousState x[n](each start = 0);
+    Boolean late[n];
+    Boolean full[n];
+    Boolean any;
+    Real y[n];
+  equation
+    any = x[1] > 0.3;
+    for i in 1:n loop
+      late[i] = time > i;
+      y[i] = if late[i] then 1 else 0;
+    end for;
+    for i in 1:n loop
+      full[i] = x[i] > 0.5*i;
+      der(x[i]) = if full[i] then 0 else 1;
+    end for;
+  end M;
+end Mix;
+"#;
+    let lib = mofmu::library::load_library(vec![
+        ("Base.mo".to_string(), base),
+        ("Mix.mo".to_string(), text.to_string()),
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    for n in [2usize, 4] {
+        let out = export(&lib, "Mix.M", &[crate::export::set("n", n as f64)]);
+        assert_eq!(out.table.number_of_event_indicators, 1 + n, "n = {n}");
+        let path = dir.path().join(format!("mix{n}.fmu"));
+        package(&out, &path, &shared_cache());
+        let mut output = vec!["any".to_string()];
+        for i in 1..=n {
+            output.extend([
+                format!("x[{i}]"),
+                format!("late[{i}]"),
+                format!("full[{i}]"),
+                format!("y[{i}]"),
+            ]);
+        }
+        let stop = n as f64 + 0.5;
+        let options = SimOptions {
+            stop_time: Some(stop),
+            output_interval: Some(0.25),
+            relative_tolerance: Some(1e-8),
+            output,
+            ..SimOptions::default()
+        };
+        let result = simulate(&path, &options).expect("simulates");
+        let time = result.column("time").expect("time").to_vec();
+        // Grid rows away from every event (events at 0.3, 0.5 i and i).
+        for (row, &t) in time.iter().enumerate() {
+            if ((t * 4.0).round() - t * 4.0).abs() > 1e-9 || (t * 2.0).fract() == 0.0 {
+                continue;
+            }
+            let at = |name: String| result.column(&name).expect("recorded")[row];
+            assert_eq!(at("any".into()), f64::from(u8::from(t > 0.3)), "any at {t}");
+            for i in 1..=n {
+                let fi = i as f64;
+                let x = t.min(0.5 * fi);
+                let got = at(format!("x[{i}]"));
+                assert!(
+                    (got - x).abs() <= 1e-9 + 1e-6 * x,
+                    "n = {n} x[{i}] at {t}: {got} vs {x}"
+                );
+                let late = f64::from(u8::from(t > fi));
+                assert_eq!(at(format!("late[{i}]")), late, "n = {n} late[{i}] at {t}");
+                assert_eq!(at(format!("y[{i}]")), late, "n = {n} y[{i}] at {t}");
+                let full = f64::from(u8::from(t > 0.5 * fi));
+                assert_eq!(at(format!("full[{i}]")), full, "n = {n} full[{i}] at {t}");
+            }
+        }
+    }
+}
