@@ -176,6 +176,30 @@ pub enum RelKind {
     /// Between continuous values: frozen between events, with an event
     /// indicator.
     State { slot: u32, indicator: u32 },
+    /// Between continuous values inside `for` loops: one relation slot and
+    /// one event indicator per iteration, laid out per instance after the
+    /// class's scalar ones ([`CausalClass::rel_groups`]).
+    StateIn { group: u32 },
+    /// `time` against a value fixed between events inside `for` loops: a
+    /// time event per iteration, with a relation slot of its own and no
+    /// indicator ([`CausalClass::rel_groups`]).
+    TimeIn { group: u32 },
+}
+
+/// The relations of one relation in `for` loops: one per iteration of its
+/// loops. Its slots and indicators follow the class's `n_relations` scalar
+/// relations (and `n_indicators` indicators) and the groups before it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelGroup {
+    /// The number of iterations: an Integer expression of Integer
+    /// parameters (the product of the loops' trip counts).
+    pub size: Ex,
+    /// The iteration's 0-based position in `0..size`, from the loop
+    /// variables (the innermost loop varies fastest).
+    pub index: Ex,
+    /// Whether each iteration also has an event indicator (a state
+    /// event); a time event has none.
+    pub indicator: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -369,11 +393,34 @@ pub struct CausalClass {
     pub blocks: Vec<Block>,
     pub n_relations: u32,
     pub n_indicators: u32,
+    /// Relations in `for` loops, each a state event per iteration.
+    pub rel_groups: Vec<RelGroup>,
     /// Var index -> dims as affine forms of Integer parameters.
     pub dims: Vec<Vec<Affine>>,
 }
 
 impl CausalClass {
+    /// The number of relation slots and of event indicators an instance
+    /// with these Integer parameter values has: the scalar ones and one per
+    /// iteration of every relation in `for` loops. `None` when a group's
+    /// size does not evaluate.
+    pub fn relation_counts(&self, ints: &[i64]) -> Option<(u32, u32)> {
+        let (mut relations, mut indicators) = (0u64, 0u64);
+        for g in &self.rel_groups {
+            let n = g.size.fold(ints)?.max(0.0) as u64;
+            relations += n;
+            if g.indicator {
+                indicators += n;
+            }
+        }
+        Some((
+            self.n_relations
+                .checked_add(u32::try_from(relations).ok()?)?,
+            self.n_indicators
+                .checked_add(u32::try_from(indicators).ok()?)?,
+        ))
+    }
+
     pub fn slot_of(&self, kind: &SlotKind) -> Option<SlotId> {
         self.slots.iter().position(|s| &s.kind == kind)
     }

@@ -670,6 +670,25 @@ def accfill_decay(n: int, k: float, x0: list[float]) -> Callable[[np.ndarray], d
     return decay
 
 
+def acc_discrete_arrays_gates(n: int, r: float, q: float, h: float) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """AccDiscreteArrays.Gates: n tanks from x_i(0) = 0, x_i' = i r while
+    x_i <= h (gate shut), q once x_i > h (gate open). Tank i reaches h at
+    t_i = h/(i r), a state event of its own; after it x_i = h + q (t - t_i),
+    open[i] = true and stage[i] = 2 (1 before)."""
+
+    def gates(t: np.ndarray) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for i in range(1, n + 1):
+            t_i = h / (i * r)
+            after = t > t_i
+            out[f"x[{i}]"] = np.where(after, h + q * (t - t_i), i * r * t)
+            out[f"open[{i}]"] = after.astype(float)
+            out[f"stage[{i}]"] = np.where(after, 2.0, 1.0)
+        return out
+
+    return gates
+
+
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "StepIntegrator": step_integrator,
     "FirstOrderStep": first_order_step,
@@ -706,6 +725,8 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "AccFill_Decay": accfill_decay(3, 0.5, [1.0, 1.0, 1.0]),
     "AccFill_Decay_n5": accfill_decay(5, 0.25, [1.0, 1.0, 1.0, 2.0, 1.0]),
     "AccDiscrete_CooledBody": acc_discrete_cooled_body,
+    "AccDiscreteArrays_Gates": acc_discrete_arrays_gates(3, 1.0, 0.1, 0.5),
+    "AccDiscreteArrays_Gates_n5": acc_discrete_arrays_gates(5, 0.8, 0.1, 0.5),
     "AccOutputs_Spiral": acc_outputs_spiral,
     "AccStateRecord_TwoVessels": acc_state_record,
 }

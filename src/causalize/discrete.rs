@@ -11,7 +11,10 @@
 //! Refused at the equation: a value of another type, or one that can change
 //! between events (`MC136`), an equation that does not give the variable
 //! alone on one side (`MC137`); `der` of a discrete variable is `MC138`.
-//! Arrays, inputs and connector members of these types stay `MC039`.
+//! Arrays of them are determined element by element, in `for` loops; a
+//! relation there is a state event per element (see
+//! [`crate::ir::RelGroup`]). Inputs and connector members of these types
+//! stay `MC039`.
 
 use super::lower::Lowerer;
 use crate::diagnostic::Diagnostic;
@@ -49,9 +52,15 @@ impl Lowerer<'_> {
                 Ex::Var(..) | Ex::Time | Ex::DerOf(..) | Ex::Tan(..) | Ex::User(..) => {
                     fixed = false
                 }
-                Ex::Rel(_, _, _, RelKind::State { .. } | RelKind::Time { .. }) => {
-                    reads_discrete = true
-                }
+                Ex::Rel(
+                    _,
+                    _,
+                    _,
+                    RelKind::State { .. }
+                    | RelKind::StateIn { .. }
+                    | RelKind::Time { .. }
+                    | RelKind::TimeIn { .. },
+                ) => reads_discrete = true,
                 _ => {}
             });
         }

@@ -4,7 +4,7 @@
 use super::sized::Sized;
 use super::solve;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Arith, Ex, Func, RelKind, RelOp, Slot, SlotId, SlotKind};
+use crate::ir::{Affine, Arith, Ex, Func, RelGroup, RelKind, RelOp, Slot, SlotId, SlotKind};
 use crate::resolve::expr::{BinOp, Expr, ExprKind, Reference, Referent, Subscript, UnOp};
 use crate::resolve::model::{ClassCausality, ClassModel, ClassVariability, MemberRef};
 use crate::resolve::tree::Builtin;
@@ -35,6 +35,10 @@ pub struct Lowerer<'m> {
     pub n_indicators: u32,
     /// Reductions formed so far: each takes its own loop depth.
     pub n_reductions: usize,
+    /// (lo, hi) of the enclosing `for` loops, outermost first.
+    pub loop_ranges: Vec<(Affine, Affine)>,
+    /// Relations in `for` loops: a state event per iteration.
+    pub rel_groups: Vec<RelGroup>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -90,6 +94,8 @@ impl<'m> Lowerer<'m> {
             n_relations: 0,
             n_indicators: 0,
             n_reductions: 0,
+            loop_ranges: Vec::new(),
+            rel_groups: Vec::new(),
         }
     }
 
@@ -501,8 +507,11 @@ impl<'m> Lowerer<'m> {
         // So does one over discrete variables and parameters: it changes
         // only at the events that change them, and is re-evaluated there.
         let fixed_between_events = self.fixed_between_events(&a, &b);
-        if ctx == Context::Direct || self.loop_depth > 0 || structural || fixed_between_events {
+        if ctx == Context::Direct || structural || fixed_between_events {
             return Ex::Rel(op, Box::new(a), Box::new(b), RelKind::Direct);
+        }
+        if self.loop_depth > 0 {
+            return self.relation_in_loops(op, a, b);
         }
         let fixed = |e: &Ex, me: &Self| -> bool {
             let mut ok = true;
@@ -533,6 +542,78 @@ impl<'m> Lowerer<'m> {
             Box::new(b),
             RelKind::State { slot, indicator },
         )
+    }
+
+    /// A relation inside `for` loops. Between continuous values it is a
+    /// state event per iteration: a group of relation slots and
+    /// indicators as large as the loops' iteration count, which follows
+    /// the Integer parameters that bound them, so the class code is the
+    /// same for every size. `time` against a value fixed between events
+    /// (parameters, discrete variables, the loop variables) is a time
+    /// event per iteration; any other relation with `time` is compared
+    /// directly.
+    fn relation_in_loops(&mut self, op: RelOp, a: Ex, b: Ex) -> Ex {
+        let (op, a, b) = if b == Ex::Time && a != Ex::Time {
+            (flip(op), b, a)
+        } else {
+            (op, a, b)
+        };
+        let reads_time = |e: &Ex| {
+            let mut t = false;
+            e.visit(&mut |x| t |= matches!(x, Ex::Time));
+            t
+        };
+        let fixed = |e: &Ex, me: &Self| -> bool {
+            let mut ok = true;
+            e.visit(&mut |x| match x {
+                Ex::Time => ok = false,
+                Ex::LoopVar(d) if *d >= me.loop_depth => ok = false,
+                Ex::Var(s, _) if !me.is_parameter_slot(*s) && me.slot_discrete(*s).is_none() => {
+                    ok = false
+                }
+                _ => {}
+            });
+            ok
+        };
+        let time_event = a == Ex::Time && fixed(&b, self);
+        if (!time_event && (reads_time(&a) || reads_time(&b)))
+            || self.loop_ranges.len() != self.loop_depth
+        {
+            return Ex::Rel(op, Box::new(a), Box::new(b), RelKind::Direct);
+        }
+        let int = |x: i64| Ex::Int(x);
+        let bin = |o: Arith, x: Ex, y: Ex| Ex::Bin(o, Box::new(x), Box::new(y));
+        let mut size = int(1);
+        let mut index = int(0);
+        for (d, (lo, hi)) in self.loop_ranges.iter().enumerate() {
+            let trips = hi.add(lo, -1).add(&Affine::constant(1), 1);
+            let trips = super::affine_to_ex(&trips);
+            let at = bin(Arith::Sub, Ex::LoopVar(d), super::affine_to_ex(lo));
+            // Row-major: the position so far times this loop's trip count,
+            // plus this loop's 0-based iteration.
+            index = if index == int(0) {
+                at
+            } else {
+                bin(Arith::Add, bin(Arith::Mul, index, trips.clone()), at)
+            };
+            size = if size == int(1) {
+                trips
+            } else {
+                bin(Arith::Mul, size, trips)
+            };
+        }
+        let group = self.rel_groups.len() as u32;
+        self.rel_groups.push(RelGroup {
+            size,
+            index,
+            indicator: !time_event,
+        });
+        let kind = if time_event {
+            RelKind::TimeIn { group }
+        } else {
+            RelKind::StateIn { group }
+        };
+        Ex::Rel(op, Box::new(a), Box::new(b), kind)
     }
 
     pub fn is_parameter_slot(&self, s: SlotId) -> bool {
@@ -648,10 +729,15 @@ impl<'m> Lowerer<'m> {
         subs: &[Subscript],
     ) -> Result<Value, Diagnostic> {
         let v = &self.model.vars[vi];
-        if let Some(slot) = self.own_slot(vi).filter(|_| v.ty != Builtin::Real) {
+        // A discrete variable has a slot like a Real one; a scalar one is
+        // read as it is, an array of them like an array of Reals.
+        if let Some(slot) = self
+            .own_slot(vi)
+            .filter(|_| v.ty != Builtin::Real && v.dims.is_empty())
+        {
             return scalar_var(span, slot, subs);
         }
-        if v.ty != Builtin::Real {
+        if v.ty != Builtin::Real && self.own_slot(vi).is_none() {
             if !subs.is_empty() {
                 return Err(
                     Diagnostic::error("MC036", span, "Integer arrays are not supported")
@@ -663,10 +749,10 @@ impl<'m> Lowerer<'m> {
                 return Err(Diagnostic::error(
                     "MC039",
                     span,
-                    format!("`{}` is a Boolean or Integer input, connector member or array, or an enumeration variable; only parameters and scalar Boolean and Integer variables are supported", v.name),
+                    format!("`{}` is a Boolean or Integer input or connector member, or an enumeration variable; only parameters and Boolean and Integer variables (scalars or arrays) that the class determines are supported", v.name),
                 )
                 .with_label("not a parameter or a discrete variable")
-                .with_help("declare it as a parameter, as a scalar Boolean or Integer variable that an equation determines, or make it Real"));
+                .with_help("declare it as a parameter, as a Boolean or Integer variable that an equation determines, or make it Real"));
             };
             return Ok(Value::Scalar(Ex::IntParam(k)));
         }

@@ -86,13 +86,13 @@ impl Causalizer<'_> {
                 };
                 let depth = self.low.loop_depth;
                 self.low.loop_depth += 1;
-                self.loop_ranges.push((lo.clone(), hi.clone()));
+                self.low.loop_ranges.push((lo.clone(), hi.clone()));
                 let mut out = Vec::new();
                 for e in body {
                     out.extend(self.equation(e, dims));
                 }
                 self.low.loop_depth -= 1;
-                self.loop_ranges.pop();
+                self.low.loop_ranges.pop();
                 vec![Stmt::For {
                     depth,
                     lo: affine_to_ex(&lo),
@@ -216,11 +216,11 @@ impl Causalizer<'_> {
         };
         let depth = self.low.loop_depth;
         self.low.loop_depth += 1;
-        self.loop_ranges.push((Affine::constant(1), hi.clone()));
+        self.low.loop_ranges.push((Affine::constant(1), hi.clone()));
         let i = Ex::LoopVar(depth);
         let stmt = self.scalar_equation(l.at(std::slice::from_ref(&i)), r.at(&[i]), span, dims);
         self.low.loop_depth -= 1;
-        self.loop_ranges.pop();
+        self.low.loop_ranges.pop();
         Ok(vec![Stmt::For {
             depth,
             lo: Ex::Int(1),
@@ -287,7 +287,7 @@ impl Causalizer<'_> {
         dims: &[Vec<Affine>],
     ) -> Result<Stmt, Diagnostic> {
         self.record(&target, span, dims)?;
-        if self.loop_ranges.is_empty() {
+        if self.low.loop_ranges.is_empty() {
             self.defs.push((target.clone(), value.clone()));
         }
         Ok(Stmt::Assign {
@@ -379,7 +379,7 @@ impl Causalizer<'_> {
         }
         let target = candidates.remove(0);
         if let Some(ty) = self.low.slot_discrete(target.slot) {
-            let alone = Ex::Var(target.slot, None);
+            let alone = Ex::Var(target.slot, target.index.clone().map(Box::new));
             let value = if l == alone {
                 Ok(r)
             } else if r == alone {
@@ -441,7 +441,7 @@ impl Causalizer<'_> {
                 .with_label("whole array")
                 .with_help("determine the elements one by one or in a `for` loop"));
             }
-            if !self.loop_ranges.is_empty() {
+            if !self.low.loop_ranges.is_empty() {
                 return Err(Diagnostic::error(
                     "MC044",
                     span,
@@ -465,7 +465,7 @@ impl Causalizer<'_> {
             .with_label("index not affine")
             .with_help("write e.g. x[i], x[i+1] or x[n]")
         };
-        let depth = self.loop_ranges.len();
+        let depth = self.low.loop_ranges.len();
         let (lo, hi) = if depth > 0 {
             // Coefficient of the innermost loop variable must be 1.
             let a = affine(index, depth).ok_or_else(bad)?;
@@ -474,7 +474,7 @@ impl Causalizer<'_> {
             if coeff != 1 {
                 return Err(bad());
             }
-            let (llo, lhi) = &self.loop_ranges[depth - 1];
+            let (llo, lhi) = &self.low.loop_ranges[depth - 1];
             (llo.add(&shift, 1), lhi.add(&shift, 1))
         } else {
             let a = affine(index, 0).ok_or_else(bad)?;

@@ -79,7 +79,6 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         model,
         determined: HashMap::new(),
         diags: Vec::new(),
-        loop_ranges: Vec::new(),
         skipped_equation: false,
         defs: Vec::new(),
     };
@@ -194,6 +193,7 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
             blocks,
             n_relations: low.n_relations,
             n_indicators: low.n_indicators,
+            rel_groups: low.rel_groups,
             dims,
         },
         int_bindings,
@@ -209,8 +209,6 @@ struct Causalizer<'m> {
     model: &'m ClassModel,
     determined: HashMap<SlotId, Determined>,
     diags: Vec<Diagnostic>,
-    /// (lo, hi) of the enclosing `for` loops.
-    loop_ranges: Vec<(Affine, Affine)>,
     /// An equation the check phase already rejected was left out.
     skipped_equation: bool,
     /// The defining value of every unknown determined outside loops.

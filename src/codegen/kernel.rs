@@ -881,10 +881,47 @@ impl Gen<'_> {
                         "mofmu_relation(ctx, in->relation_base + {slot}, in->indicator_base + {indicator}, {}, {a}, {b})",
                         rel_const(*op)
                     ),
+                    RelKind::StateIn { group } => {
+                        let (slot, indicator) = self.group_position(*group as usize);
+                        format!(
+                            "mofmu_relation(ctx, in->relation_base + {slot}, in->indicator_base + {indicator}, {}, {a}, {b})",
+                            rel_const(*op)
+                        )
+                    }
+                    RelKind::TimeIn { group } => {
+                        let (slot, _) = self.group_position(*group as usize);
+                        format!(
+                            "mofmu_time_relation(ctx, in->relation_base + {slot}, {}, {b})",
+                            rel_const(*op)
+                        )
+                    }
                 }
             }
             other => format!("({} != 0.0)", self.real(other)),
         }
+    }
+
+    /// The relation slot and the event indicator (both relative to the
+    /// instance's bases) of the current iteration of a relation in `for`
+    /// loops: after the class's scalar relations and the groups before it
+    /// (each as large as its loops' iteration count at the instance's
+    /// Integer parameters), at the iteration's position.
+    fn group_position(&self, g: usize) -> (String, String) {
+        let (mut slots, mut indicators) = (String::new(), String::new());
+        for earlier in &self.class.rel_groups[..g] {
+            let n = self.int(&earlier.size);
+            let count = format!(" + ({n} > 0 ? {n} : 0)");
+            slots.push_str(&count);
+            if earlier.indicator {
+                indicators.push_str(&count);
+            }
+        }
+        let at = self.int(&self.class.rel_groups[g].index);
+        let (r0, i0) = (self.class.n_relations, self.class.n_indicators);
+        (
+            format!("(int32_t)({r0}{slots} + {at})"),
+            format!("(int32_t)({i0}{indicators} + {at})"),
+        )
     }
 
     /// `e` as C with every compound subexpression that occurs more than

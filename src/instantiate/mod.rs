@@ -475,6 +475,16 @@ impl Builder<'_, '_> {
         let effective = self.effective(&incoming);
         self.element_sets = self.arrived_element_sets(&incoming);
         let ints = self.integer_parameters(me, &entry, &effective);
+        // Relations in `for` loops: as many slots and indicators as their
+        // loops have iterations at this instance's sizes.
+        let counts = entry.causalized.causal.relation_counts(&ints);
+        let (fixed_r, fixed_i) = (
+            entry.causalized.causal.n_relations,
+            entry.causalized.causal.n_indicators,
+        );
+        let (r, i) = counts.unwrap_or((fixed_r, fixed_i));
+        self.sys.n_relations += r - fixed_r;
+        self.sys.n_indicators += i - fixed_i;
         self.sys.instances[me].ints = ints;
         self.check_outers(me, &entry);
         for vi in 0..entry.model.vars.len() {

@@ -256,12 +256,11 @@ pub struct ClassModel {
 }
 
 impl Var {
-    /// The discrete type of a scalar Boolean or Integer variable that is
-    /// not a parameter, not an input and not a connector member; `None`
-    /// for every other variable.
+    /// The discrete type of a Boolean or Integer variable (or array of
+    /// them) that is not a parameter, not an input and not a connector
+    /// member; `None` for every other variable.
     pub fn discrete(&self) -> Option<crate::ir::Discrete> {
         if self.variability != ClassVariability::Continuous
-            || !self.dims.is_empty()
             || self.causality == ClassCausality::Input
             || self.connector.is_some()
         {

@@ -143,3 +143,198 @@ end Out;
     // values and needs none.
     assert_eq!(out.table.number_of_event_indicators, 2);
 }
+
+/// Arrays of Boolean and Integer variables over a parameter size
+/// (`AccDiscreteArrays.Gates`): `open[i] = x[i] > h` in a `for` loop is a
+/// state event per element, so the FMU declares n event indicators and
+/// `--set n=5` ships the same library as n = 3 (the indicators are laid
+/// out per instance from n). Closed form: x_i rises at i*r until h, at
+/// t_i = h/(i r), then at q; open[i] and stage[i] switch at t_i.
+#[test]
+fn discrete_arrays_have_an_event_per_element_at_every_size() {
+    use crate::export::{set, zip_entry};
+    let lib = library(&[
+        "examples/Base.mo",
+        "test_data/language/AccDiscreteArrays.mo",
+    ]);
+    let diagnostics = mofmu::library::check_library(&lib);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = shared_cache();
+    let (q, h) = (0.1, 0.5);
+    let mut libraries = Vec::new();
+    for (n, r) in [(3usize, 1.0), (5, 0.8)] {
+        let out = export(
+            &lib,
+            "AccDiscreteArrays.Gates",
+            &[set("n", n as f64), set("r", r)],
+        );
+        assert_eq!(out.table.number_of_event_indicators, n, "n = {n}");
+        for i in 1..=n {
+            let declared = |name: String| {
+                out.table
+                    .variables
+                    .iter()
+                    .find(|v| v.name == name)
+                    .unwrap_or_else(|| panic!("`{name}` is an FMI variable"))
+                    .ty
+                    .clone()
+            };
+            assert!(matches!(
+                declared(format!("open[{i}]")),
+                VariableType::Boolean { start: None }
+            ));
+            assert!(matches!(
+                declared(format!("stage[{i}]")),
+                VariableType::Integer { start: None }
+            ));
+        }
+        let path = dir.path().join(format!("gates{n}.fmu"));
+        package(&out, &path, &cache);
+        libraries.push(zip_entry(
+            &path,
+            "binaries/linux64/AccDiscreteArrays_Gates.so",
+        ));
+        let mut output = Vec::new();
+        for i in 1..=n {
+            output.extend([
+                format!("x[{i}]"),
+                format!("open[{i}]"),
+                format!("stage[{i}]"),
+            ]);
+        }
+        let stop = 1.2;
+        let options = SimOptions {
+            stop_time: Some(stop),
+            relative_tolerance: Some(1e-8),
+            output,
+            ..SimOptions::default()
+        };
+        let result = simulate(&path, &options).expect("simulates");
+        let last = |name: String| {
+            *result
+                .column(&name)
+                .expect("recorded")
+                .last()
+                .expect("rows")
+        };
+        for i in 1..=n {
+            // Every tank has passed h by the stop time (t_i <= 0.625).
+            let t_i = h / (i as f64 * r);
+            let x = h + q * (stop - t_i);
+            let got = last(format!("x[{i}]"));
+            assert!((got - x).abs() <= 1e-6 * x, "n = {n} x[{i}]: {got} vs {x}");
+            assert_eq!(last(format!("open[{i}]")), 1.0, "n = {n} open[{i}]");
+            assert_eq!(last(format!("stage[{i}]")), 2.0, "n = {n} stage[{i}]");
+            // Before its event the tank fills at i*r with the gate shut.
+            let time = result.column("time").expect("time");
+            let before = time
+                .iter()
+                .rposition(|t| *t < t_i - 1e-3)
+                .expect("a row before the event");
+            let x_before = i as f64 * r * time[before];
+            let got = result.column(&format!("x[{i}]")).expect("recorded")[before];
+            assert!(
+                (got - x_before).abs() <= 1e-9 + 1e-6 * x_before,
+                "n = {n} x[{i}] at t = {}: {got} vs {x_before}",
+                time[before]
+            );
+            assert_eq!(
+                result.column(&format!("open[{i}]")).expect("recorded")[before],
+                0.0
+            );
+        }
+    }
+    assert!(
+        libraries[0] == libraries[1],
+        "the library differs between n = 3 and n = 5"
+    );
+}
+
+/// Relations in `for` loops beside scalar ones: a scalar state event, a
+/// loop of time events `time > i` (a relation slot each, no indicator) and
+/// a loop of state events `x[i] > 0.5*i` (an indicator each). The kernel
+/// places each iteration after the scalar relations and the groups before
+/// it, so every relation keeps its own frozen value: with n = 2 and n = 4
+/// the indicators are 1 + n, and each element switches at its own instant
+/// (closed form: x[i] = min(t, 0.5 i), late[i] = t > i, any = t > 0.3).
+#[test]
+fn time_and_state_events_in_loops_keep_their_own_slots() {
+    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
+    let text = r#"
+encapsulated package Mix
+  import B = Base;
+  model M
+    parameter Integer n = 2;
+    B.ContinuousState x[n](each start = 0);
+    Boolean late[n];
+    Boolean full[n];
+    Boolean any;
+    Real y[n];
+  equation
+    any = x[1] > 0.3;
+    for i in 1:n loop
+      late[i] = time > i;
+      y[i] = if late[i] then 1 else 0;
+    end for;
+    for i in 1:n loop
+      full[i] = x[i] > 0.5*i;
+      der(x[i]) = if full[i] then 0 else 1;
+    end for;
+  end M;
+end Mix;
+"#;
+    let lib = mofmu::library::load_library(vec![
+        ("Base.mo".to_string(), base),
+        ("Mix.mo".to_string(), text.to_string()),
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    for n in [2usize, 4] {
+        let out = export(&lib, "Mix.M", &[crate::export::set("n", n as f64)]);
+        assert_eq!(out.table.number_of_event_indicators, 1 + n, "n = {n}");
+        let path = dir.path().join(format!("mix{n}.fmu"));
+        package(&out, &path, &shared_cache());
+        let mut output = vec!["any".to_string()];
+        for i in 1..=n {
+            output.extend([
+                format!("x[{i}]"),
+                format!("late[{i}]"),
+                format!("full[{i}]"),
+                format!("y[{i}]"),
+            ]);
+        }
+        let stop = n as f64 + 0.5;
+        let options = SimOptions {
+            stop_time: Some(stop),
+            output_interval: Some(0.25),
+            relative_tolerance: Some(1e-8),
+            output,
+            ..SimOptions::default()
+        };
+        let result = simulate(&path, &options).expect("simulates");
+        let time = result.column("time").expect("time").to_vec();
+        // Grid rows away from every event (events at 0.3, 0.5 i and i).
+        for (row, &t) in time.iter().enumerate() {
+            if ((t * 4.0).round() - t * 4.0).abs() > 1e-9 || (t * 2.0).fract() == 0.0 {
+                continue;
+            }
+            let at = |name: String| result.column(&name).expect("recorded")[row];
+            assert_eq!(at("any".into()), f64::from(u8::from(t > 0.3)), "any at {t}");
+            for i in 1..=n {
+                let fi = i as f64;
+                let x = t.min(0.5 * fi);
+                let got = at(format!("x[{i}]"));
+                assert!(
+                    (got - x).abs() <= 1e-9 + 1e-6 * x,
+                    "n = {n} x[{i}] at {t}: {got} vs {x}"
+                );
+                let late = f64::from(u8::from(t > fi));
+                assert_eq!(at(format!("late[{i}]")), late, "n = {n} late[{i}] at {t}");
+                assert_eq!(at(format!("y[{i}]")), late, "n = {n} y[{i}] at {t}");
+                let full = f64::from(u8::from(t > 0.5 * fi));
+                assert_eq!(at(format!("full[{i}]")), full, "n = {n} full[{i}] at {t}");
+            }
+        }
+    }
+}

@@ -42,7 +42,7 @@ pub(crate) fn library(paths: &[&str]) -> Library {
     lib
 }
 
-fn set(path: &str, value: f64) -> SetValue {
+pub(crate) fn set(path: &str, value: f64) -> SetValue {
     SetValue {
         path: path.to_string(),
         value: value.into(),
