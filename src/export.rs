@@ -5,7 +5,7 @@ use crate::classdb::ClassDb;
 use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{sanitize, Kernel};
 use crate::diagnostic::Diagnostic;
-use crate::fmu::build::model_table;
+use crate::fmu::build::{model_table, take_names};
 use crate::fmu::expose::Expose;
 use crate::fmu::files::{model_spec, FmuBuildSpec};
 use crate::fmu::fmi_rules::check_table;
@@ -325,9 +325,9 @@ pub fn export_checked_options(
     }
     annotate_units(&mut sys, db.unit_signatures());
     let model_identifier = sanitize(model);
-    // The compiled parts and the system resource first: the table then
-    // takes the variables' names and texts out of the system instead of
-    // copying them (two million of each at 10^6 volumes).
+    // The compiled parts, then the system resource beside the table: the
+    // resource borrows the variables' names, the table then takes them out
+    // of the system instead of copying them (two million at 10^6 volumes).
     const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
     // Kernel generation is the class database's step: each class's kernel
     // once per run, the system file then only names them.
@@ -339,12 +339,24 @@ pub fn export_checked_options(
     // the embedded Co-Simulation solver and the model description.
     let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
     let pattern = crate::fmu::dependencies::state_pattern(&continuous, &sys);
-    let mut system_resource =
-        system::image(&sys, &kernels, &schedule, &model_identifier, pattern).to_bytes(DRAFT_GUID);
-    let mut table = model_table(&mut sys, &model_identifier, experiment.stop_time);
-    table.default_experiment = experiment;
-    table.interfaces = interfaces;
-    crate::fmu::dependencies::add_dependencies(&mut table, &sys, &schedule, continuous);
+    // The system resource (which borrows the variables' names) on a second
+    // thread while this one builds the variable table and its
+    // dependencies; the names move into the table once both are done.
+    let (mut system_resource, mut table) = std::thread::scope(|scope| {
+        let (sys, schedule) = (&sys, &schedule);
+        let image = scope.spawn(|| {
+            system::image(sys, &kernels, schedule, &model_identifier, pattern).to_bytes(DRAFT_GUID)
+        });
+        let mut table = model_table(sys, &model_identifier, experiment.stop_time);
+        table.default_experiment = experiment;
+        table.interfaces = interfaces;
+        crate::fmu::dependencies::add_dependencies(&mut table, sys, schedule, continuous);
+        let image = image
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (image, table)
+    });
+    take_names(&mut table, &mut sys);
     table.source_files = crate::fmu::sources::source_files(
         kernels
             .iter()
@@ -458,7 +470,7 @@ struct ImageProbe<'a> {
 impl ImageProbe<'_> {
     /// The system image with `path` set to `n`, or None when the model
     /// does not instantiate or schedule at that size.
-    fn image(&self, path: &str, n: i64) -> Option<crate::fmu::system_image::SystemImage> {
+    fn image(&self, path: &str, n: i64) -> Option<crate::fmu::system_image::SystemImage<'static>> {
         let mut sets: Vec<SetValue> = self
             .sets
             .iter()
@@ -473,13 +485,16 @@ impl ImageProbe<'_> {
         let schedule = crate::schedule::schedule(&sys).ok()?;
         let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
         let pattern = crate::fmu::dependencies::state_pattern(&continuous, &sys);
-        Some(system::image(
-            &sys,
-            self.kernels,
-            &schedule,
-            self.model_identifier,
-            pattern,
-        ))
+        Some(
+            system::image(
+                &sys,
+                self.kernels,
+                &schedule,
+                self.model_identifier,
+                pattern,
+            )
+            .into_owned(),
+        )
     }
 }
 

@@ -10,15 +10,17 @@ use crate::ir::Discrete;
 use crate::units::parse::{parse, parse_unit};
 
 /// The table without a GUID; the caller hashes everything and fills it in.
-/// Takes the variables' names and texts out of `sys` (they move into the
-/// table); everything else in it is left as it was.
-pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> ModelTable {
+/// The Real variables' names are left empty: [`take_names`] moves them in
+/// from `sys` once nothing borrows them any more (export renders the system
+/// resource, which borrows them, while it builds the table). Their texts
+/// are shared with `sys`.
+pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> ModelTable {
     let mut variables = Vec::with_capacity(sys.reals.len() + sys.ints.len());
     let mut outputs = Vec::new();
     let mut initial_unknowns = Vec::new();
     let mut next_discrete_integer = sys.ints.iter().filter(|iv| !iv.boolean).count() as u32;
     let mut next_discrete_boolean = sys.ints.iter().filter(|iv| iv.boolean).count() as u32;
-    for (i, r) in sys.reals.iter_mut().enumerate() {
+    for (i, r) in sys.reals.iter().enumerate() {
         let (causality, variability, initial, start) = match r.kind {
             RealKind::Time => (Causality::Independent, Variability::Continuous, None, None),
             RealKind::Constant => (
@@ -86,7 +88,7 @@ pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> 
             }
             _ => {}
         }
-        let unit = r.unit.take().filter(|u| !u.is_empty());
+        let unit = r.unit.clone().filter(|u| !u.is_empty());
         // A discrete variable is stored in R but declared with its own
         // type, after the parameters of that type.
         let (value_reference, ty, variability) = match r.discrete {
@@ -110,20 +112,20 @@ pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> 
         };
         let unit = unit.filter(|_| r.discrete.is_none());
         variables.push(ModelVariable {
-            name: std::mem::take(&mut r.name),
+            name: String::new(),
             value_reference,
             ty,
             causality,
             variability,
             initial,
-            description: r.description.take(),
+            description: r.description.clone(),
             display_unit: if unit.is_some() {
-                r.display_unit.take()
+                r.display_unit.clone()
             } else {
                 None
             },
             unit,
-            quantity: r.quantity.take(),
+            quantity: r.quantity.clone(),
             min: r.min,
             max: r.max,
             nominal: r.nominal.filter(|n| *n > 0.0),
@@ -209,17 +211,27 @@ pub fn model_table(sys: &mut System, model_identifier: &str, stop_time: f64) -> 
     }
 }
 
+/// Moves the Real variables' names out of `sys` into the table that
+/// [`model_table`] made of it (the first `sys.reals.len()` variables, before
+/// any is dropped from the table).
+pub fn take_names(table: &mut ModelTable, sys: &mut System) {
+    for (v, r) in table.variables.iter_mut().zip(sys.reals.iter_mut()) {
+        v.name = std::mem::take(&mut r.name);
+    }
+}
+
 /// One definition per unit a variable names, with the display units that
 /// variables of that unit ask for. A unit FMI cannot describe (an unknown
 /// string, or non-integer exponents) is dropped from its variables rather
 /// than declared wrongly; so is a display unit of another dimension.
 fn unit_definitions(variables: &mut [ModelVariable]) -> Vec<UnitDefinition> {
-    let mut names: Vec<String> = variables
-        .iter()
-        .filter_map(|v| v.unit.as_deref().map(str::to_string))
-        .collect();
-    names.sort();
+    // Sorted and deduplicated as borrowed texts (neighbours mostly share
+    // one: the elements of an array), each unit copied once.
+    let mut names: Vec<&str> = variables.iter().filter_map(|v| v.unit.as_deref()).collect();
     names.dedup();
+    names.sort_unstable();
+    names.dedup();
+    let names: Vec<String> = names.into_iter().map(str::to_string).collect();
     let mut defs: Vec<UnitDefinition> = Vec::new();
     for name in names {
         let Some(b) = parse_unit(&name) else {

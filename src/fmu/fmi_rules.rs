@@ -251,8 +251,12 @@ fn check_header(table: &ModelTable) -> Result<(), TableError> {
 }
 
 /// Returns, for each unit name, the set of its display unit names.
-fn check_units(table: &ModelTable) -> Result<HashMap<&str, HashSet<&str>>, TableError> {
-    let mut units: HashMap<&str, HashSet<&str>> = HashMap::new();
+/// The defined units with their display units, looked up once per
+/// variable (hence the fast hash).
+type Units<'a> = HashMap<&'a str, HashSet<&'a str>, foldhash::fast::FixedState>;
+
+fn check_units(table: &ModelTable) -> Result<Units<'_>, TableError> {
+    let mut units = Units::default();
     for u in &table.unit_definitions {
         xml_text("a unit name", &u.name)?;
         let owner = format!("unit `{}`", u.name);
@@ -278,10 +282,7 @@ fn check_units(table: &ModelTable) -> Result<HashMap<&str, HashSet<&str>>, Table
     Ok(units)
 }
 
-fn check_variable(
-    v: &ModelVariable,
-    units: &HashMap<&str, HashSet<&str>>,
-) -> Result<(), TableError> {
+fn check_variable(v: &ModelVariable, units: &Units) -> Result<(), TableError> {
     use Causality as C;
     use Variability as V;
     let bad = |reason: &str| TableError::BadVariable {
@@ -380,7 +381,8 @@ fn check_variable(
     }
 
     // Real-only attributes.
-    let owner = format!("variable `{}`", v.name);
+    // Formatted only for an error (not once per variable of a large table).
+    let owner = Lazy(|| format!("variable `{}`", v.name));
     let real_only = v.unit.is_some()
         || v.display_unit.is_some()
         || v.quantity.is_some()

@@ -2,6 +2,7 @@
 //! kernels (independent of sizes and values), and the system resource with
 //! its variables, instances and schedule as data. Neither holds equations.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::fusion::{fuse, Accesses};
@@ -134,20 +135,20 @@ fn i32_of(n: usize) -> i32 {
 /// declared tearing and the state Jacobian's pattern
 /// (`super::dependencies::state_pattern`), as data; `kernels` as for
 /// [`generate`].
-pub fn image(
-    sys: &System,
+pub fn image<'a>(
+    sys: &'a System,
     kernels: &[Kernel],
     schedule: &Schedule,
     model_identifier: &str,
     pattern: Vec<Option<Vec<u32>>>,
-) -> SystemImage {
+) -> SystemImage<'a> {
     let reals = sys
         .reals
         .iter()
         .map(|r| RealRecord {
             start: r.start,
             kind: r.kind as u8,
-            name: r.name.clone(),
+            name: Cow::Borrowed(r.name.as_str()),
         })
         .collect();
     let instances = sys
@@ -155,11 +156,11 @@ pub fn image(
         .iter()
         .map(|inst| InstanceRecord {
             class: u32_of(inst.class),
-            name: if inst.path.is_empty() {
-                sys.model_name.clone()
+            name: Cow::Borrowed(if inst.path.is_empty() {
+                sys.model_name.as_str()
             } else {
-                inst.path.clone()
-            },
+                inst.path.as_str()
+            }),
             relation_base: i32_of(inst.relation_base as usize),
             indicator_base: i32_of(inst.indicator_base as usize),
             off: inst.slot_offsets.iter().map(|&o| i32_of(o)).collect(),

@@ -43,6 +43,8 @@
 //! lengths are those the compiled kernels expect; the runtime refuses a file
 //! whose classes differ from its own.
 
+use std::borrow::Cow;
+
 /// Identifies the file; the runtime refuses anything else.
 pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
 /// Bumped on any change of the layout.
@@ -64,17 +66,19 @@ pub struct ClassRecord {
     pub n_own: u32,
 }
 
+/// A variable's record. The name is borrowed from the system it was made
+/// from (a model of 10^5 chain elements has 1.2 million of them).
 #[derive(Debug, Clone, PartialEq)]
-pub struct RealRecord {
+pub struct RealRecord<'a> {
     pub start: Option<f64>,
     pub kind: u8,
-    pub name: String,
+    pub name: Cow<'a, str>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct InstanceRecord {
+pub struct InstanceRecord<'a> {
     pub class: u32,
-    pub name: String,
+    pub name: Cow<'a, str>,
     pub relation_base: i32,
     pub indicator_base: i32,
     pub off: Vec<i32>,
@@ -319,10 +323,10 @@ pub struct BalanceRecord {
 
 /// Everything the resource holds but the GUID.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct SystemImage {
+pub struct SystemImage<'a> {
     pub model_identifier: String,
     pub classes: Vec<ClassRecord>,
-    pub reals: Vec<RealRecord>,
+    pub reals: Vec<RealRecord<'a>>,
     pub integers: Vec<i64>,
     pub booleans: Vec<bool>,
     /// Per Integer (Boolean) value reference: [`NOT_IN_R`] for a parameter,
@@ -334,7 +338,7 @@ pub struct SystemImage {
     pub derivatives: Vec<u32>,
     pub n_event_indicators: u32,
     pub n_relations: u32,
-    pub instances: Vec<InstanceRecord>,
+    pub instances: Vec<InstanceRecord<'a>>,
     pub steps: Vec<StepRecord>,
     pub balances: Vec<BalanceRecord>,
     /// Per step, whether a balance reaches it ([`super::responses`]): the
@@ -392,7 +396,50 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-impl SystemImage {
+impl SystemImage<'_> {
+    /// The image with names of its own, no longer borrowed from the system
+    /// it was made from.
+    pub fn into_owned(self) -> SystemImage<'static> {
+        SystemImage {
+            model_identifier: self.model_identifier,
+            classes: self.classes,
+            reals: self
+                .reals
+                .into_iter()
+                .map(|r| RealRecord {
+                    start: r.start,
+                    kind: r.kind,
+                    name: Cow::Owned(r.name.into_owned()),
+                })
+                .collect(),
+            integers: self.integers,
+            booleans: self.booleans,
+            integer_reals: self.integer_reals,
+            boolean_reals: self.boolean_reals,
+            states: self.states,
+            derivatives: self.derivatives,
+            n_event_indicators: self.n_event_indicators,
+            n_relations: self.n_relations,
+            instances: self
+                .instances
+                .into_iter()
+                .map(|i| InstanceRecord {
+                    class: i.class,
+                    name: Cow::Owned(i.name.into_owned()),
+                    relation_base: i.relation_base,
+                    indicator_base: i.indicator_base,
+                    off: i.off,
+                    ints: i.ints,
+                    own: i.own,
+                })
+                .collect(),
+            steps: self.steps,
+            balances: self.balances,
+            reached: self.reached,
+            jacobian: self.jacobian,
+        }
+    }
+
     /// The resource's bytes with `guid`.
     /// The length of [`SystemImage::to_bytes`]'s result, or a little more
     /// (steps are counted at their largest fixed size): reserved at once,
@@ -675,7 +722,7 @@ mod tests {
                 .map(|i| RealRecord {
                     start: Some(f64::from(i)),
                     kind: 8,
-                    name: format!("x[{i}]"),
+                    name: format!("x[{i}]").into(),
                 })
                 .collect(),
             integers: vec![4, 5],
@@ -687,7 +734,7 @@ mod tests {
             instances: (0..3)
                 .map(|i| InstanceRecord {
                     class: 0,
-                    name: format!("a[{i}]"),
+                    name: format!("a[{i}]").into(),
                     relation_base: 0,
                     indicator_base: 0,
                     off: vec![1, 2],

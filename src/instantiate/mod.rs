@@ -628,6 +628,7 @@ impl Builder<'_, '_> {
             };
             self.sys.instances[me].shapes[k] = shape.clone();
             let n: usize = shape.iter().product();
+            let before = (self.sys.reals.len(), self.sys.instances.len());
             for e in 0..n {
                 let index = element_index(&shape, e);
                 let written: Vec<String> = index.iter().map(|i| i.to_string()).collect();
@@ -657,7 +658,26 @@ impl Builder<'_, '_> {
                         self.sys.instances[me].subs[k] = Some(child);
                     }
                 }
+                if e == 0 && n > 1 {
+                    self.reserve_elements(before, n - 1);
+                }
             }
+        }
+    }
+
+    /// Room for `more` elements of an array of components, each taking as
+    /// many variables and instances as the first one did since `before`
+    /// (the lengths of `reals` and `instances` before it): the tables then
+    /// grow once instead of doubling and copying (the variables of the
+    /// chain's 10^5 elements are a quarter of a gigabyte). Only capacity;
+    /// what is laid out does not change. Kept below [`MAX_REALS`], which
+    /// stops the layout anyway.
+    fn reserve_elements(&mut self, before: (usize, usize), more: usize) {
+        let reals = (self.sys.reals.len() - before.0).saturating_mul(more);
+        let instances = (self.sys.instances.len() - before.1).saturating_mul(more);
+        if self.sys.reals.len().saturating_add(reals) <= MAX_REALS {
+            self.sys.reals.reserve(reals);
+            self.sys.instances.reserve(instances);
         }
     }
 
@@ -668,7 +688,12 @@ impl Builder<'_, '_> {
         if path.is_empty() {
             name.to_string()
         } else {
-            format!("{path}.{name}")
+            // Not `format!`: called for every variable of every instance.
+            let mut dotted = String::with_capacity(path.len() + 1 + name.len());
+            dotted.push_str(path);
+            dotted.push('.');
+            dotted.push_str(name);
+            dotted
         }
     }
 

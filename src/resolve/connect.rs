@@ -36,7 +36,9 @@ pub struct Side {
     pub port: Port,
     /// The port's name in its class, for messages: `port`, `u`.
     pub name: String,
-    pub members: Vec<PortMember>,
+    /// Shared by the sides an unrolled `for` connect makes of one side (a
+    /// chain of 10^5 elements has 4·10^5 of them).
+    pub members: Arc<Vec<PortMember>>,
     /// The element of a component array the port belongs to
     /// (`link[i + 1].port_a`): one 1-based index per dimension, in terms
     /// of the class and the `for` loops around the connect.
@@ -175,7 +177,7 @@ pub fn side(
                 sub: None,
                 port: p,
                 name: c.to_string(),
-                members: members(model, p),
+                members: Arc::new(members(model, p)),
                 index: Vec::new(),
                 element: None,
                 at: None,
@@ -203,7 +205,7 @@ pub fn side(
                 sub: Some(k),
                 port: p,
                 name: c.to_string(),
-                members: members(&cm, p),
+                members: Arc::new(members(&cm, p)),
                 index: Vec::new(),
                 element: None,
                 at: None,
@@ -318,7 +320,7 @@ pub fn connection_sets(
 pub fn compatible(connects: &[Connect]) -> Result<Vec<Transfer>, Vec<Diagnostic>> {
     let diags: Vec<Diagnostic> = connects
         .iter()
-        .filter(|c| copied_members(&c.a) != copied_members(&c.b))
+        .filter(|c| !same_copied_members(&c.a, &c.b))
         .map(Connect::incompatible)
         .collect();
     if diags.is_empty() {
@@ -329,12 +331,28 @@ pub fn compatible(connects: &[Connect]) -> Result<Vec<Transfer>, Vec<Diagnostic>
 }
 
 /// What a side's copied members are: name in the port and flow prefix.
-fn copied_members(s: &Side) -> BTreeMap<String, bool> {
+fn copied_members(s: &Side) -> BTreeMap<&str, bool> {
     s.members
         .iter()
         .filter(|m| m.copied)
-        .map(|m| (m.key.clone(), m.flow))
+        .map(|m| (m.key.as_str(), m.flow))
         .collect()
+}
+
+/// Whether two sides have the same copied members ([`copied_members`]),
+/// without building the maps when the members are listed alike (sides of
+/// one connector class, or one list shared).
+fn same_copied_members(a: &Side, b: &Side) -> bool {
+    if Arc::ptr_eq(&a.members, &b.members) {
+        return true;
+    }
+    fn listed(s: &Side) -> impl Iterator<Item = (&str, bool)> + '_ {
+        s.members
+            .iter()
+            .filter(|m| m.copied)
+            .map(|m| (m.key.as_str(), m.flow))
+    }
+    listed(a).eq(listed(b)) || copied_members(a) == copied_members(b)
 }
 
 /// The connection sets of `connects`, whose sides' `sub` are numbers that
@@ -346,7 +364,11 @@ pub fn form_sets(
     let mut diags = Vec::new();
     // Each distinct side, with the connect it first appears in.
     let mut sides: Vec<(&Side, Span)> = Vec::new();
-    let mut key_of: HashMap<(Option<usize>, Port, Option<usize>), usize> = HashMap::new();
+    let mut key_of: HashMap<
+        (Option<usize>, Port, Option<usize>),
+        usize,
+        foldhash::fast::FixedState,
+    > = HashMap::with_capacity_and_hasher(2 * connects.len(), Default::default());
     let mut parent: Vec<usize> = Vec::new();
     fn find(parent: &mut [usize], x: usize) -> usize {
         let mut r = x;
@@ -361,9 +383,8 @@ pub fn form_sets(
         }
         r
     }
-    let copied = copied_members;
     for c in connects {
-        if copied(&c.a) != copied(&c.b) {
+        if !same_copied_members(&c.a, &c.b) {
             diags.push(c.incompatible());
             continue;
         }
@@ -518,7 +539,7 @@ impl Side {
                     Port::Connector(i) => Port::Connector(i + connectors),
                     Port::Signal(v) => Port::Signal(v + vars),
                 };
-                for m in &mut self.members {
+                for m in Arc::make_mut(&mut self.members) {
                     m.var += vars;
                 }
             }

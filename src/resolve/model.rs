@@ -372,11 +372,14 @@ pub fn split_der(name: &str) -> (usize, &str) {
 /// `der(rev.flangeOn.v0[1])`.
 pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String {
     let (order, inner) = split_der(name);
-    let mut flat = if path.is_empty() {
-        inner.to_string()
-    } else {
-        format!("{path}.{inner}")
-    };
+    // Pushed piece by piece rather than formatted: a large model names a
+    // million variables here.
+    let mut flat = String::with_capacity(path.len() + inner.len() + 2 + 8 * shape.len());
+    if !path.is_empty() {
+        flat.push_str(path);
+        flat.push('.');
+    }
+    flat.push_str(inner);
     if !shape.is_empty() {
         let mut idx = Vec::with_capacity(shape.len());
         let mut rest = e;
@@ -385,15 +388,68 @@ pub fn element_name(path: &str, name: &str, shape: &[usize], e: usize) -> String
             rest /= shape[k];
         }
         idx.reverse();
-        let idx: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
         // A member of an array of connectors (`inlets[].m_flow`) takes its
         // element's index where the connector's name has it:
         // `inlets[2].m_flow`, as Modelica names it.
         if shape.len() == 1 && flat.contains("[]") {
             flat = flat.replacen("[]", &format!("[{}]", idx[0]), 1);
         } else {
-            flat = format!("{flat}[{}]", idx.join(","));
+            flat.push('[');
+            for (k, &i) in idx.iter().enumerate() {
+                if k > 0 {
+                    flat.push(',');
+                }
+                push_decimal(&mut flat, i);
+            }
+            flat.push(']');
         }
     }
+    if order == 0 {
+        return flat;
+    }
     join_der(order, &flat)
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(s: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
+#[cfg(test)]
+mod element_name_tests {
+    use super::element_name;
+
+    /// Modelica's flat names of array elements: 1-based indices, row-major,
+    /// a connector array's element where its name has `[]`, `der(...)`
+    /// around the whole path.
+    #[test]
+    fn element_names_follow_the_flat_naming() {
+        assert_eq!(element_name("", "T", &[], 0), "T");
+        assert_eq!(element_name("rod", "T", &[5], 2), "rod.T[3]");
+        assert_eq!(
+            element_name("link[120]", "Q", &[1000], 999),
+            "link[120].Q[1000]"
+        );
+        assert_eq!(element_name("body", "R", &[3, 3], 1), "body.R[1,2]");
+        assert_eq!(element_name("body", "R", &[3, 3], 8), "body.R[3,3]");
+        assert_eq!(
+            element_name("", "inlets[].m_flow", &[4], 1),
+            "inlets[2].m_flow"
+        );
+        assert_eq!(
+            element_name("rev", "der(flangeOn.v0)", &[2], 0),
+            "der(rev.flangeOn.v0[1])"
+        );
+        assert_eq!(element_name("a", "der(x,2)", &[], 0), "der(a.x,2)");
+    }
 }

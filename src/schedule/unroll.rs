@@ -156,10 +156,17 @@ fn bind(
     if absent(target) {
         return Some(None);
     }
-    let mut bound = side.clone();
-    bound.sub = Some(target);
-    bound.index = Vec::new();
-    Some(Some(bound))
+    // Field by field: the index, replaced by the instance, is not cloned.
+    Some(Some(Side {
+        sub: Some(target),
+        port: side.port,
+        name: side.name.clone(),
+        members: side.members.clone(),
+        index: Vec::new(),
+        element: side.element.clone(),
+        at: side.at,
+        conditional: side.conditional,
+    }))
 }
 
 /// A bound side with the element of an array of connectors it names

@@ -935,7 +935,7 @@ impl Cx<'_> {
         };
         let s = self.subs[k].name.clone();
         let mut out = Vec::new();
-        for m in &side.members {
+        for m in side.members.iter() {
             if units.vars[m.var].is_none() {
                 continue;
             }

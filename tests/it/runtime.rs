@@ -19,7 +19,7 @@ const FAKE_GUID: &str = "{6d6f666d-7566-616b-6573-797374656d31}";
 /// The tables of the model `test_data/runtime/fake_system.c` computes (its
 /// header comment lists them): one instance of its one class, whose one
 /// block is the whole model.
-fn fake_system_image() -> SystemImage {
+fn fake_system_image() -> SystemImage<'static> {
     const CONSTANT: u8 = 0;
     const PARAMETER: u8 = 1;
     const CALCULATED_PARAMETER: u8 = 2;
