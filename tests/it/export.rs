@@ -2154,19 +2154,21 @@ fn a_two_dimensional_component_array_ships_one_library() {
 #[test]
 fn fmi3_cross_check_and_simulate_are_refused_with_what_to_do() {
     let dir = tempfile::tempdir().expect("temporary directory");
+    let export_rod_fmi3 = |destination: &[&str]| {
+        let mut args = vec![
+            "export",
+            "examples/Base.mo",
+            "examples/Thermal",
+            "--model",
+            "Thermal.Examples.RodHeating",
+            "--fmi-version",
+            "3",
+        ];
+        args.extend_from_slice(destination);
+        mofmu(&args)
+    };
     let xc = dir.path().join("xc");
-    let xc_arg = xc.to_str().unwrap();
-    let out = mofmu(&[
-        "export",
-        "examples/Base.mo",
-        "examples/Thermal",
-        "--model",
-        "Thermal.Examples.RodHeating",
-        "--fmi-version",
-        "3",
-        "--cross-check",
-        xc_arg,
-    ]);
+    let out = export_rod_fmi3(&["--cross-check", xc.to_str().unwrap()]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(
@@ -2177,17 +2179,7 @@ fn fmi3_cross_check_and_simulate_are_refused_with_what_to_do() {
 
     let fmu = dir.path().join("Rod3.fmu");
     let fmu_arg = fmu.to_str().unwrap();
-    let out = mofmu(&[
-        "export",
-        "examples/Base.mo",
-        "examples/Thermal",
-        "--model",
-        "Thermal.Examples.RodHeating",
-        "--fmi-version",
-        "3",
-        "-o",
-        fmu_arg,
-    ]);
+    let out = export_rod_fmi3(&["-o", fmu_arg]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let out = mofmu(&["simulate", fmu_arg]);
     assert!(!out.status.success());
