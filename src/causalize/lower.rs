@@ -550,18 +550,13 @@ impl<'m> Lowerer<'m> {
     /// the Integer parameters that bound them, so the class code is the
     /// same for every size. `time` against a value fixed between events
     /// (parameters, discrete variables, the loop variables) is a time
-    /// event per iteration; any other relation with `time` is compared
-    /// directly.
+    /// event per iteration; `time` against a continuous value is a state
+    /// event per iteration, as it is outside loops.
     fn relation_in_loops(&mut self, op: RelOp, a: Ex, b: Ex) -> Ex {
         let (op, a, b) = if b == Ex::Time && a != Ex::Time {
             (flip(op), b, a)
         } else {
             (op, a, b)
-        };
-        let reads_time = |e: &Ex| {
-            let mut t = false;
-            e.visit(&mut |x| t |= matches!(x, Ex::Time));
-            t
         };
         let fixed = |e: &Ex, me: &Self| -> bool {
             let mut ok = true;
@@ -576,9 +571,7 @@ impl<'m> Lowerer<'m> {
             ok
         };
         let time_event = a == Ex::Time && fixed(&b, self);
-        if (!time_event && (reads_time(&a) || reads_time(&b)))
-            || self.loop_ranges.len() != self.loop_depth
-        {
+        if self.loop_ranges.len() != self.loop_depth {
             return Ex::Rel(op, Box::new(a), Box::new(b), RelKind::Direct);
         }
         let int = |x: i64| Ex::Int(x);

@@ -338,3 +338,63 @@ end Mix;
         }
     }
 }
+
+/// `time` against a continuous value inside a `for` loop is a state event
+/// per iteration, as it is outside loops: `der(y[i]) = if time > x[i] +
+/// 0.25 then 1 else 0` with `x[i] = 0.1 i t` switches at
+/// `t_i = 0.25/(1 - 0.1 i)`, each located (a result row at t_i) and
+/// `y[i](1) = 1 - t_i` to rounding. Compared directly, as such a relation
+/// once was, it had no indicator and the switches were stepped over.
+#[test]
+fn time_against_a_continuous_value_in_a_loop_is_a_state_event_per_iteration() {
+    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
+    let text = r#"
+encapsulated package TL
+  import B = Base;
+  model M
+    parameter Integer n = 3;
+    B.ContinuousState x[n](each start = 0);
+    B.ContinuousState y[n](each start = 0);
+  equation
+    for i in 1:n loop
+      der(x[i]) = 0.1*i;
+      der(y[i]) = if time > x[i] + 0.25 then 1 else 0;
+    end for;
+  end M;
+end TL;
+"#;
+    let lib = mofmu::library::load_library(vec![
+        ("Base.mo".to_string(), base),
+        ("TL.mo".to_string(), text.to_string()),
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let n = 3usize;
+    let out = export(&lib, "TL.M", &[]);
+    assert_eq!(out.table.number_of_event_indicators, n);
+    let path = dir.path().join("tl.fmu");
+    package(&out, &path, &shared_cache());
+    let options = SimOptions {
+        stop_time: Some(1.0),
+        output_interval: Some(0.5),
+        relative_tolerance: Some(1e-8),
+        output: (1..=n).map(|i| format!("y[{i}]")).collect(),
+        ..SimOptions::default()
+    };
+    let result = simulate(&path, &options).expect("simulates");
+    let time = result.column("time").expect("time").to_vec();
+    for i in 1..=n {
+        let t_i = 0.25 / (1.0 - 0.1 * i as f64);
+        assert!(
+            time.iter().any(|&t| (t - t_i).abs() <= 1e-12),
+            "a row at the switch t_{i} = {t_i}: {time:?}"
+        );
+        let y = result.column(&format!("y[{i}]")).expect("y");
+        let last = y[y.len() - 1];
+        assert!(
+            (last - (1.0 - t_i)).abs() <= 1e-12,
+            "y[{i}](1) = {last}, closed form {}",
+            1.0 - t_i
+        );
+    }
+}
