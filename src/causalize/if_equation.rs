@@ -36,11 +36,7 @@ impl Causalizer<'_> {
         span: Span,
         dims: &[Vec<Affine>],
     ) -> Result<Vec<Stmt>, Diagnostic> {
-        let ctx = if self.low.loop_depth > 0 {
-            Context::Direct
-        } else {
-            Context::Equation
-        };
+        let ctx = Context::Equation;
         let mut conds = Vec::new();
         for (c, _) in branches {
             let x = self.low.lower(c, ctx)?;
@@ -218,11 +214,7 @@ impl Causalizer<'_> {
                 .with_label("not a simple equation")
                 .with_help("move loops and nested if-equations out of the branch, or write them as if-expressions"));
             };
-            let ctx = if self.low.loop_depth > 0 {
-                Context::Direct
-            } else {
-                Context::Equation
-            };
+            let ctx = Context::Equation;
             let l = self.low.value(lhs, ctx)?;
             let r = self.low.value(rhs, ctx)?;
             if l.shape() != r.shape() {

@@ -398,3 +398,66 @@ end TL;
         );
     }
 }
+
+/// The condition of an if-equation inside a `for` loop is a state event per
+/// iteration: `v[i] = 0.5` once `x[i] > 0.1 i`, else 1, with `der(x[i]) =
+/// v[i]` from 0, switches at `t_i = 0.1 i` (a result row there) and ends at
+/// `x[i](1) = t_i + 0.5 (1 - t_i)`. Compared directly, as such conditions
+/// once were, the switches had no indicator.
+#[test]
+fn if_equation_conditions_in_a_loop_are_state_events_per_iteration() {
+    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
+    let text = r#"
+encapsulated package IL
+  import B = Base;
+  model M
+    parameter Integer n = 3;
+    B.ContinuousState x[n](each start = 0);
+    Real v[n];
+  equation
+    for i in 1:n loop
+      if x[i] > 0.1*i then
+        v[i] = 0.5;
+      else
+        v[i] = 1;
+      end if;
+      der(x[i]) = v[i];
+    end for;
+  end M;
+end IL;
+"#;
+    let lib = mofmu::library::load_library(vec![
+        ("Base.mo".to_string(), base),
+        ("IL.mo".to_string(), text.to_string()),
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let n = 3usize;
+    let out = export(&lib, "IL.M", &[]);
+    assert_eq!(out.table.number_of_event_indicators, n);
+    let path = dir.path().join("il.fmu");
+    package(&out, &path, &shared_cache());
+    let options = SimOptions {
+        stop_time: Some(1.0),
+        output_interval: Some(0.5),
+        relative_tolerance: Some(1e-8),
+        output: (1..=n).map(|i| format!("x[{i}]")).collect(),
+        ..SimOptions::default()
+    };
+    let result = simulate(&path, &options).expect("simulates");
+    let time = result.column("time").expect("time").to_vec();
+    for i in 1..=n {
+        let t_i = 0.1 * i as f64;
+        assert!(
+            time.iter().any(|&t| (t - t_i).abs() <= 1e-12),
+            "a row at the switch t_{i} = {t_i}: {time:?}"
+        );
+        let x = result.column(&format!("x[{i}]")).expect("x");
+        let last = x[x.len() - 1];
+        let expected = t_i + 0.5 * (1.0 - t_i);
+        assert!(
+            (last - expected).abs() <= 1e-12,
+            "x[{i}](1) = {last}, closed form {expected}"
+        );
+    }
+}
