@@ -339,6 +339,57 @@ end Mix;
     }
 }
 
+/// Exports `model` of `text` (after Base), which has `n = 3` switches in
+/// a `for` loop, and checks that each is an event of its own: `n`
+/// indicators, a result row at the closed-form switching time `switch(i)`,
+/// and `variable[i](1)` equal to `at_one(switch(i))` to rounding.
+fn check_switches_in_a_loop(
+    text: &str,
+    file: &str,
+    model: &str,
+    variable: &str,
+    switch: impl Fn(f64) -> f64,
+    at_one: impl Fn(f64) -> f64,
+) {
+    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
+    let lib = mofmu::library::load_library(vec![
+        ("Base.mo".to_string(), base),
+        (file.to_string(), text.to_string()),
+    ]);
+    assert!(mofmu::library::check_library(&lib).is_empty());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let n = 3usize;
+    let out = export(&lib, model, &[]);
+    assert_eq!(out.table.number_of_event_indicators, n);
+    let path = dir.path().join("switches.fmu");
+    package(&out, &path, &shared_cache());
+    let options = SimOptions {
+        stop_time: Some(1.0),
+        output_interval: Some(0.5),
+        relative_tolerance: Some(1e-8),
+        output: (1..=n).map(|i| format!("{variable}[{i}]")).collect(),
+        ..SimOptions::default()
+    };
+    let result = simulate(&path, &options).expect("simulates");
+    let time = result.column("time").expect("time").to_vec();
+    for i in 1..=n {
+        let t_i = switch(i as f64);
+        assert!(
+            time.iter().any(|&t| (t - t_i).abs() <= 1e-12),
+            "a row at the switch t_{i} = {t_i}: {time:?}"
+        );
+        let column = result
+            .column(&format!("{variable}[{i}]"))
+            .expect("recorded");
+        let last = column[column.len() - 1];
+        let expected = at_one(t_i);
+        assert!(
+            (last - expected).abs() <= 1e-12,
+            "{variable}[{i}](1) = {last}, closed form {expected}"
+        );
+    }
+}
+
 /// `time` against a continuous value inside a `for` loop is a state event
 /// per iteration, as it is outside loops: `der(y[i]) = if time > x[i] +
 /// 0.25 then 1 else 0` with `x[i] = 0.1 i t` switches at
@@ -347,7 +398,6 @@ end Mix;
 /// once was, it had no indicator and the switches were stepped over.
 #[test]
 fn time_against_a_continuous_value_in_a_loop_is_a_state_event_per_iteration() {
-    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
     let text = r#"
 encapsulated package TL
   import B = Base;
@@ -363,40 +413,14 @@ encapsulated package TL
   end M;
 end TL;
 "#;
-    let lib = mofmu::library::load_library(vec![
-        ("Base.mo".to_string(), base),
-        ("TL.mo".to_string(), text.to_string()),
-    ]);
-    assert!(mofmu::library::check_library(&lib).is_empty());
-    let dir = tempfile::tempdir().expect("temp dir");
-    let n = 3usize;
-    let out = export(&lib, "TL.M", &[]);
-    assert_eq!(out.table.number_of_event_indicators, n);
-    let path = dir.path().join("tl.fmu");
-    package(&out, &path, &shared_cache());
-    let options = SimOptions {
-        stop_time: Some(1.0),
-        output_interval: Some(0.5),
-        relative_tolerance: Some(1e-8),
-        output: (1..=n).map(|i| format!("y[{i}]")).collect(),
-        ..SimOptions::default()
-    };
-    let result = simulate(&path, &options).expect("simulates");
-    let time = result.column("time").expect("time").to_vec();
-    for i in 1..=n {
-        let t_i = 0.25 / (1.0 - 0.1 * i as f64);
-        assert!(
-            time.iter().any(|&t| (t - t_i).abs() <= 1e-12),
-            "a row at the switch t_{i} = {t_i}: {time:?}"
-        );
-        let y = result.column(&format!("y[{i}]")).expect("y");
-        let last = y[y.len() - 1];
-        assert!(
-            (last - (1.0 - t_i)).abs() <= 1e-12,
-            "y[{i}](1) = {last}, closed form {}",
-            1.0 - t_i
-        );
-    }
+    check_switches_in_a_loop(
+        text,
+        "TL.mo",
+        "TL.M",
+        "y",
+        |i| 0.25 / (1.0 - 0.1 * i),
+        |t_i| 1.0 - t_i,
+    );
 }
 
 /// The condition of an if-equation inside a `for` loop is a state event per
@@ -406,7 +430,6 @@ end TL;
 /// once were, the switches had no indicator.
 #[test]
 fn if_equation_conditions_in_a_loop_are_state_events_per_iteration() {
-    let base = std::fs::read_to_string(repo().join("examples/Base.mo")).expect("Base.mo");
     let text = r#"
 encapsulated package IL
   import B = Base;
@@ -426,38 +449,12 @@ encapsulated package IL
   end M;
 end IL;
 "#;
-    let lib = mofmu::library::load_library(vec![
-        ("Base.mo".to_string(), base),
-        ("IL.mo".to_string(), text.to_string()),
-    ]);
-    assert!(mofmu::library::check_library(&lib).is_empty());
-    let dir = tempfile::tempdir().expect("temp dir");
-    let n = 3usize;
-    let out = export(&lib, "IL.M", &[]);
-    assert_eq!(out.table.number_of_event_indicators, n);
-    let path = dir.path().join("il.fmu");
-    package(&out, &path, &shared_cache());
-    let options = SimOptions {
-        stop_time: Some(1.0),
-        output_interval: Some(0.5),
-        relative_tolerance: Some(1e-8),
-        output: (1..=n).map(|i| format!("x[{i}]")).collect(),
-        ..SimOptions::default()
-    };
-    let result = simulate(&path, &options).expect("simulates");
-    let time = result.column("time").expect("time").to_vec();
-    for i in 1..=n {
-        let t_i = 0.1 * i as f64;
-        assert!(
-            time.iter().any(|&t| (t - t_i).abs() <= 1e-12),
-            "a row at the switch t_{i} = {t_i}: {time:?}"
-        );
-        let x = result.column(&format!("x[{i}]")).expect("x");
-        let last = x[x.len() - 1];
-        let expected = t_i + 0.5 * (1.0 - t_i);
-        assert!(
-            (last - expected).abs() <= 1e-12,
-            "x[{i}](1) = {last}, closed form {expected}"
-        );
-    }
+    check_switches_in_a_loop(
+        text,
+        "IL.mo",
+        "IL.M",
+        "x",
+        |i| 0.1 * i,
+        |t_i| t_i + 0.5 * (1.0 - t_i),
+    );
 }
