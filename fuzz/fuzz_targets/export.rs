@@ -22,6 +22,9 @@ use mofmu::syntax::ast::ClassKind;
 const MAX_MODELS: usize = 4;
 
 fuzz_target!(|data: &[u8]| {
+    if common::writes_a_large_number(data) {
+        return;
+    }
     let Some(files) = common::files_of(data) else {
         return;
     };
