@@ -611,6 +611,21 @@ fn structural_parameter(
             seg.vr0 = seg.start.at(n0, 0) as u32;
             seg.len0 = seg.len.at(n0, 0) as u32;
         }
+        // The members of a component array sized by the parameter
+        // (`cap[k].T`, stride > 1): the template reproduces them, but the
+        // description cannot declare them yet (each would be one array).
+        if let Some(s) = t.segments.iter().find(|s| s.stride != 1) {
+            let name = table
+                .variables
+                .iter()
+                .find(|x| x.value_reference == s.vr0 && matches!(x.ty, VariableType::Real { .. }))
+                .map_or_else(|| format!("value reference {}", s.vr0), |x| x.name.clone());
+            notes.push(not_offered(format!(
+                "it sizes a component array, whose members ({name}, …) the FMI 3 description \
+                 does not declare as arrays yet"
+            )));
+            continue;
+        }
         // Every run of Reals whose length follows the parameter must be one
         // array of the description, named by its first element.
         let arrays = crate::fmu::fmi3_arrays::arrays(table);
