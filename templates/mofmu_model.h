@@ -41,9 +41,11 @@ typedef struct mofmu_ctx {
     int failed;
     char message[512];
     /* Zero, or while fmi2GetDerivatives evaluates straight into the
-     * importer's array: the reals der_from .. der_from + der_count - 1 of R
-     * (the consecutive derivatives) are written to der_to[0 ..] instead. */
-    size_t der_from, der_count;
+     * importer's array: the reals der_from + k * der_stride of R for
+     * k < der_count (the derivatives, consecutive when der_stride is 1, else
+     * one per element of an array of components) are written to der_to[k]
+     * instead. */
+    size_t der_from, der_count, der_stride;
     double *der_to;
     /* The runtime's cache of the linear responses' tangent columns at the
      * point of the last evaluation, or NULL (then every directional
@@ -53,11 +55,46 @@ typedef struct mofmu_ctx {
 
 /* Where a kernel writes (and reads) the derivative slot at R + off: there,
  * or the same element of ctx->der_to (an array derivative lies wholly
- * inside the derivatives, since they are all its elements). */
+ * inside the derivatives, since they are all its elements; with a stride
+ * above 1 every derivative is a scalar, as an array's elements would lie
+ * next to each other). */
 static inline double *mofmu_der(double *R, ptrdiff_t off, const mofmu_ctx *ctx)
 {
     size_t k = (size_t)off - ctx->der_from;
-    return k < ctx->der_count ? ctx->der_to + k : R + off;
+    if (ctx->der_stride == 1) {
+        return k < ctx->der_count ? ctx->der_to + k : R + off;
+    }
+    return k < ctx->der_count * ctx->der_stride && k % ctx->der_stride == 0
+               ? ctx->der_to + k / ctx->der_stride
+               : R + off;
+}
+
+/* Where the derivative slots R + off + e * stride, e < count, of a batched
+ * kernel entry are: their first element's place, with *step the distance
+ * between two, when they are all in R or all in ctx->der_to; NULL when
+ * some are in each (the entry then runs instance by instance). */
+static inline double *mofmu_der_n(double *R, ptrdiff_t off, size_t count, ptrdiff_t stride,
+                                  const mofmu_ctx *ctx, ptrdiff_t *step)
+{
+    ptrdiff_t last = off + (ptrdiff_t)(count - 1) * stride, m = (ptrdiff_t)ctx->der_stride;
+    ptrdiff_t low = off < last ? off : last, high = off < last ? last : off;
+    ptrdiff_t from = (ptrdiff_t)ctx->der_from, to = from + ((ptrdiff_t)ctx->der_count - 1) * m;
+    double *first;
+    *step = stride;
+    if (ctx->der_count == 0 || count <= 1 || high < from || low > to) {
+        return count == 0 ? R + off : mofmu_der(R, off, ctx);
+    }
+    first = mofmu_der(R, off, ctx);
+    if (stride % m != 0) {
+        return NULL;
+    }
+    if (first != R + off && mofmu_der(R, last, ctx) != R + last) {
+        /* Every element lies between two mapped ones, in step with them. */
+        *step = stride / m;
+        return first;
+    }
+    /* In step with the derivatives: all unmapped when the first is. */
+    return (off - from) % m != 0 ? R + off : NULL;
 }
 
 /* What generated code knows about one instance of a class. */

@@ -246,10 +246,12 @@ typedef struct {
      * they are copied as one block instead of element by element. */
     long states_at;
     long derivatives_at;
-    /* fmi2GetDerivatives may evaluate the consecutive derivatives straight
-     * into the importer's array (no copy out of R): nothing but the kernels
-     * reads them (see derivatives_direct). While it does, `evaluate_into`
-     * is that array. */
+    /* fmi2GetDerivatives may evaluate the derivatives straight into the
+     * importer's array (no copy out of R) when they lie in R at
+     * direct_first + k * direct_stride (consecutive, or a constant stride
+     * apart) and nothing but the kernels reads them (see
+     * derivatives_direct). While it does, `evaluate_into` is that array. */
+    size_t direct_first, direct_stride;
     int derivatives_direct;
     double *evaluate_into;
     /* When they are not consecutive but lie a constant stride apart (an
@@ -1690,7 +1692,8 @@ static void init_ctx(Instance *inst, mofmu_ctx *ctx, int event_mode)
     ctx->failed = 0;
     ctx->message[0] = '\0';
     if (inst->evaluate_into != NULL) {
-        ctx->der_from = (size_t)inst->derivatives_at;
+        ctx->der_from = inst->direct_first;
+        ctx->der_stride = inst->direct_stride;
         ctx->der_count = inst->sys->n_states;
         ctx->der_to = inst->evaluate_into;
     }
@@ -1953,15 +1956,39 @@ static int rounds_meet(int64_t at, int64_t len, int64_t stride, uint32_t count, 
     return low < to && from < high;
 }
 
-/* Whether fmi2GetDerivatives may evaluate the derivatives R[at, at + n)
- * straight into the importer's array: they are consecutive, only kernels
+/* Whether a copy's reals at + r * stride + e (r < count, e < len) meet
+ * a derivative R[from + k * step] (k < n). */
+static int rounds_meet_derivatives(int64_t at, int64_t len, int64_t stride, uint32_t count,
+                                   int64_t from, int64_t step, int64_t n)
+{
+    int64_t r, e;
+    if (!rounds_meet(at, len, stride, count, from, from + (n - 1) * step + 1)) {
+        return 0;
+    }
+    if (step == 1) {
+        return 1;
+    }
+    for (r = 0; r < (int64_t)count; r++) {
+        for (e = 0; e < len; e++) {
+            int64_t d = at + r * stride + e - from;
+            if (d >= 0 && d % step == 0 && d / step < n) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Whether fmi2GetDerivatives may evaluate the derivatives R[at + k * step]
+ * (k < n: consecutive when step is 1, else one per element of an array of
+ * components) straight into the importer's array: only kernels
  * touch them (no connection copy reads or writes one; kernels reach them
  * through mofmu_der), and one pass computes them (no linear responses,
  * whose tangent passes read R, and no event indicators, which would then
  * need an evaluation of their own right after). */
-static int derivatives_direct(const mofmu_system *sys, long at)
+static int derivatives_direct(const mofmu_system *sys, long at, size_t step)
 {
-    int64_t from = at, to = at + (int64_t)sys->n_states;
+    int64_t from = at, n = (int64_t)sys->n_states;
     uint32_t count = 1, body_left = 0;
     size_t i, k;
     if (at < 0 || sys->n_states == 0 || sys->n_balances > 0 || sys->n_event_indicators > 0) {
@@ -1982,18 +2009,20 @@ static int derivatives_direct(const mofmu_system *sys, long at)
         } else {
             body_left--;
         }
-        if (st->tag == MOFMU_STEP_TIME && st->target >= from && st->target < to) {
+        if (st->tag == MOFMU_STEP_TIME &&
+            rounds_meet_derivatives(st->target, 1, 0, 1, from, (int64_t)step, n)) {
             return 0;
         }
         if (st->tag != MOFMU_STEP_COPY) {
             continue;
         }
-        if (rounds_meet(st->target, st->len, st->stride, count, from, to)) {
+        if (rounds_meet_derivatives(st->target, st->len, st->stride, count, from, (int64_t)step,
+                                    n)) {
             return 0;
         }
         for (k = st->first_source; k < st->first_source + st->n_sources; k++) {
-            if (rounds_meet(sys->source_offset[k], st->len, sys->source_stride[k], count, from,
-                            to)) {
+            if (rounds_meet_derivatives(sys->source_offset[k], st->len, sys->source_stride[k],
+                                        count, from, (int64_t)step, n)) {
                 return 0;
             }
         }
@@ -2359,10 +2388,19 @@ static int allocate_arrays(Instance *inst, mofmu_system *sys)
     }
     inst->states_at = consecutive_from(sys->state_vr, sys->n_states);
     inst->derivatives_at = consecutive_from(sys->derivative_vr, sys->n_states);
-    inst->derivatives_direct = derivatives_direct(sys, inst->derivatives_at);
     inst->states_stride = stride_of(sys->state_vr, sys->n_states, &inst->states_first);
     inst->derivatives_stride =
         stride_of(sys->derivative_vr, sys->n_states, &inst->derivatives_first);
+    if (inst->derivatives_at >= 0) {
+        inst->direct_first = (size_t)inst->derivatives_at;
+        inst->direct_stride = 1;
+    } else {
+        inst->direct_first = inst->derivatives_first;
+        inst->direct_stride = inst->derivatives_stride;
+    }
+    inst->derivatives_direct =
+        inst->direct_stride > 0 &&
+        derivatives_direct(sys, (long)inst->direct_first, inst->direct_stride);
     inst->outputs_from = sys->n_reals;
     inst->outputs_to = 0;
     for (i = 0; i < sys->n_reals; i++) {
@@ -3559,6 +3597,9 @@ MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives
         null_array(inst, "fmi2GetDerivatives", "derivatives", derivatives, nx)) {
         return fmi2Error;
     }
+    if (inst->derivatives_direct && !inst->valid && inst->state != STATE_ERROR) {
+        return derivatives_into(inst, derivatives, nx);
+    }
     if (inst->derivatives_stride > 0 && inst->state != STATE_ERROR) {
         /* Strided derivatives too, as all_finite checks. */
         const double *from;
@@ -3582,9 +3623,6 @@ MOFMU_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives
         }
         inst->valid = 1;
         return fmi2OK;
-    }
-    if (inst->derivatives_direct && !inst->valid && inst->state != STATE_ERROR) {
-        return derivatives_into(inst, derivatives, nx);
     }
     if (inst->derivatives_at >= 0 && inst->state != STATE_ERROR) {
         /* Consecutive derivatives are checked as they are copied out. */

@@ -182,6 +182,17 @@ struct Gen<'a> {
     state: RefCell<FnState>,
 }
 
+/// Where a slot pointer of a kernel function points.
+#[derive(Clone, Copy)]
+enum Place {
+    /// A variable in `R`.
+    Value,
+    /// A derivative: in `R`, or in the importer's array (`mofmu_der`).
+    Derivative,
+    /// A tangent in `dR`.
+    Tangent,
+}
+
 /// The state of one generated function: the loops around the statement
 /// being emitted, and the slots and Integer parameters it uses (their base
 /// pointers and values are hoisted into locals at the top).
@@ -270,19 +281,36 @@ impl Gen<'_> {
         indent: &str,
         offset: &dyn Fn(usize) -> String,
     ) {
+        self.slot_pointers_at(out, state, tangent, indent, &|s, kind| match kind {
+            // A derivative is written where the runtime asks (R, or an
+            // importer's array while fmi2GetDerivatives evaluates into it).
+            Place::Derivative => format!("mofmu_der(R, {}, ctx)", offset(s)),
+            Place::Value => format!("R + {}", offset(s)),
+            Place::Tangent => format!("dR + {}", offset(s)),
+        });
+    }
+
+    /// [`Self::slot_pointers`] with each pointer's expression from `place`.
+    fn slot_pointers_at(
+        &self,
+        out: &mut String,
+        state: &FnState,
+        tangent: bool,
+        indent: &str,
+        place: &dyn Fn(usize, Place) -> String,
+    ) {
         let constness = if tangent { "const " } else { "" };
         for &s in &state.values {
             let slot = &self.class.slots[s];
-            // A derivative is written where the runtime asks (R, or an
-            // importer's array while fmi2GetDerivatives evaluates into it).
-            let place = if !tangent && matches!(slot.kind, SlotKind::Der(_)) {
-                format!("mofmu_der(R, {}, ctx)", offset(s))
+            let kind = if !tangent && matches!(slot.kind, SlotKind::Der(_)) {
+                Place::Derivative
             } else {
-                format!("R + {}", offset(s))
+                Place::Value
             };
             let _ = writeln!(
                 out,
-                "{indent}{constness}double *const restrict r{s} = {place}; /* {} */",
+                "{indent}{constness}double *const restrict r{s} = {}; /* {} */",
+                place(s, kind),
                 comment(&slot.name)
             );
         }
@@ -292,8 +320,8 @@ impl Gen<'_> {
         for &s in &state.tangents {
             let _ = writeln!(
                 out,
-                "{indent}double *const restrict d{s} = dR + {}; /* d {} */",
-                offset(s),
+                "{indent}double *const restrict d{s} = {}; /* d {} */",
+                place(s, Place::Tangent),
                 comment(&self.class.slots[s].name)
             );
         }
@@ -333,7 +361,11 @@ impl Gen<'_> {
     /// from the first instance; each round's body is the plain block's,
     /// with `in` the round's own record (its name and relations) and the
     /// `restrict` pointers scoped to the round, so rounds run in order as
-    /// separate calls would and the results are bit-identical.
+    /// separate calls would and the results are bit-identical. Each slot's
+    /// pointer advances by the stride from round to round (no multiply per
+    /// round). A derivative slot's run is placed once (`mofmu_der_n`: all in
+    /// R, or all in the importer's array, one step apart); a run that lies
+    /// partly in each runs instance by instance.
     fn batched(&self, out: &mut String, suffix: &str, stmts: &[Stmt], tangent: bool) {
         let body = self.body(stmts, tangent, 2);
         let state = self.state.borrow();
@@ -354,17 +386,57 @@ impl Gen<'_> {
         for s in &slots {
             let _ = writeln!(out, "    const ptrdiff_t o{s} = in0->off[{s}];");
         }
-        let _ = writeln!(out, "    for (size_t e = 0; e < count; e++) {{");
+        let ders: Vec<usize> = if tangent {
+            Vec::new()
+        } else {
+            state
+                .values
+                .iter()
+                .copied()
+                .filter(|&s| matches!(self.class.slots[s].kind, SlotKind::Der(_)))
+                .collect()
+        };
+        let mut steps = Vec::new();
+        for &s in &ders {
+            let _ = writeln!(
+                out,
+                "    ptrdiff_t q{s};\n    double *b{s} = mofmu_der_n(R, o{s}, count, real_stride, ctx, &q{s});"
+            );
+            steps.push(format!("b{s} += q{s}"));
+        }
+        if !ders.is_empty() {
+            let split: Vec<String> = ders.iter().map(|s| format!("b{s} == NULL")).collect();
+            let _ = writeln!(out, "    if ({}) {{", split.join(" || "));
+            let _ = writeln!(out, "        for (size_t e = 0; e < count; e++) {{");
+            let _ = writeln!(
+                out,
+                "            {PLACEHOLDER}_{suffix}(R, in0 + (ptrdiff_t)e * inst_stride, 1, inst_stride, real_stride, ctx);"
+            );
+            let _ = writeln!(out, "        }}\n        return;\n    }}");
+        }
+        let constness = if tangent { "const " } else { "" };
+        for &s in &state.values {
+            if !ders.contains(&s) {
+                let _ = writeln!(out, "    {constness}double *b{s} = R + o{s};");
+                steps.push(format!("b{s} += real_stride"));
+            }
+        }
+        for &s in &state.tangents {
+            let _ = writeln!(out, "    double *g{s} = dR + o{s};");
+            steps.push(format!("g{s} += real_stride"));
+        }
+        let _ = writeln!(out, "    const mofmu_inst *in = in0;");
+        steps.push("in += inst_stride".to_string());
         let _ = writeln!(
             out,
-            "        const mofmu_inst *const in = in0 + (ptrdiff_t)e * inst_stride;"
+            "    for (size_t e = 0; e < count; e++, {}) {{",
+            steps.join(", ")
         );
-        let _ = writeln!(
-            out,
-            "        const ptrdiff_t x = (ptrdiff_t)e * real_stride;"
-        );
-        self.slot_pointers(out, &state, tangent, "        ", &|s| format!("o{s} + x"));
-        let _ = writeln!(out, "        (void)in; (void)x;");
+        self.slot_pointers_at(out, &state, tangent, "        ", &|s, kind| match kind {
+            Place::Derivative | Place::Value => format!("b{s}"),
+            Place::Tangent => format!("g{s}"),
+        });
+        let _ = writeln!(out, "        (void)in;");
         out.push_str(&body);
         let _ = writeln!(out, "    }}\n}}\n");
     }

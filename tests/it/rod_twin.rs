@@ -331,3 +331,82 @@ fn the_flag_watch_finds_each_discard_and_keeps_the_importers_flags() {
     inst.get_derivatives(&mut ours).unwrap();
     assert_eq!(bits(&ours), bits(&theirs), "the point after the discards");
 }
+
+/// Acc4's chain: its derivatives lie one stride apart in R (one per
+/// capacitor), and fmi2GetDerivatives evaluates them straight into the
+/// caller's array through the batched kernel entries. They follow the
+/// closed form der(T[i]) = (Q[i] - Q[i+1])/C with Q[i] = G*(T[i-1] - T[i])
+/// (T[0] the source's 400 K, Q[n+1] = 0); fmi2GetReal and a second call give
+/// the same bits; an overflowing derivative is fmi2Discard naming it, and
+/// the next point is computed as before.
+#[test]
+fn chain_derivatives_into_the_callers_array_follow_the_closed_form() {
+    let n = 37;
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/Acc4.mo",
+    ]);
+    let sets = [SetValue {
+        path: "n".into(),
+        value: (n as f64).into(),
+    }];
+    let out = export(&lib, "Acc4.Chain", &sets);
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("rod_twin")
+        .join(format!("Chain_{n}.fmu"));
+    package(&out, &path, &shared_cache());
+    let fmu = Fmu::load(&path).unwrap();
+    let (mut inst, _, der_vr) = integrating(&fmu);
+    inst.set_debug_logging(true).unwrap();
+    let (g, c) = (2.0, 50.0);
+    let t: Vec<f64> = (0..n)
+        .map(|i| 300.0 + 37.0 * ((i as f64) * 0.41).sin())
+        .collect();
+    let q = |i: usize| {
+        if i == n {
+            0.0
+        } else {
+            g * ((if i == 0 { 400.0 } else { t[i - 1] }) - t[i])
+        }
+    };
+    inst.set_continuous_states(&t).unwrap();
+    let mut ours = vec![f64::NAN; n];
+    inst.get_derivatives(&mut ours).unwrap();
+    for (i, &got) in ours.iter().enumerate() {
+        let want = (q(i) - q(i + 1)) / c;
+        assert!(
+            (got - want).abs() <= 1e-13 * want.abs().max(1.0),
+            "der(cap[{}].T) = {got} against the closed form {want}",
+            i + 1
+        );
+    }
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let read_back = inst.get_real(&der_vr).unwrap();
+    assert_eq!(
+        bits(&read_back),
+        bits(&ours),
+        "fmi2GetReal of the derivatives"
+    );
+    let mut again = vec![0.0; n];
+    inst.get_derivatives(&mut again).unwrap();
+    assert_eq!(bits(&again), bits(&ours), "a second fmi2GetDerivatives");
+    for bad in [0usize, 20, n - 1] {
+        let mut huge = t.clone();
+        huge[bad] = 1.7e308;
+        inst.set_continuous_states(&huge).unwrap();
+        let mut out = vec![0.0; n];
+        let err = inst.get_derivatives(&mut out).unwrap_err().to_string();
+        // The flows on both sides of capacitor bad + 1 overflow, so the first
+        // non-finite derivative is its left neighbour's (or its own, first).
+        let name = format!("der(cap[{}].T)", bad.max(1));
+        assert!(
+            err.contains("Discard") && err.contains(&name),
+            "a temperature that overflows the flows at capacitor {} is fmi2Discard naming {name}: {err}",
+            bad + 1
+        );
+        inst.set_continuous_states(&t).unwrap();
+        inst.get_derivatives(&mut out).unwrap();
+        assert_eq!(bits(&out), bits(&ours), "the point after the discard");
+    }
+}
