@@ -245,10 +245,10 @@ impl<'m> Lowerer<'m> {
                 return Err(Diagnostic::error(
                     "MC036",
                     e.span,
-                    "`end` in subscripts is not supported yet",
+                    "`end` here names no dimension whose size the class knows",
                 )
-                .with_label("`end` subscript")
-                .with_help("write the size parameter instead of `end`"))
+                .with_label("`end` of an unknown size")
+                .with_help("`end` is the declared size of the dimension it indexes: write the size instead, or index an array of this class"))
             }
         })
     }
