@@ -683,10 +683,22 @@ impl Elaborator<'_> {
                     // or an enclosing class, by the one lookup of
                     // `package_constants.rs`.
                     match self.constant(scope.class_id(), r) {
-                        Some(Ok(Found::Value(c))) => ExprKind::Ref(Reference {
-                            target: Referent::Constant(c),
-                            ..reference
-                        }),
+                        Some(Ok(Found::Value(c))) => {
+                            let mut reference = Reference {
+                                target: Referent::Constant(c.clone()),
+                                ..reference
+                            };
+                            for (s, n) in reference.subscripts.iter_mut().zip(&c.shape) {
+                                if let Subscript::Expr(x) = s {
+                                    let size = Expr {
+                                        kind: ExprKind::Integer(*n as i64),
+                                        span: x.span,
+                                    };
+                                    replace_end(x, &size);
+                                }
+                            }
+                            ExprKind::Ref(reference)
+                        }
                         Some(Ok(Found::Record(super::constant::ConstValue::Number(x)))) => {
                             ExprKind::Real(x)
                         }
@@ -792,14 +804,6 @@ impl Elaborator<'_> {
         let mut reference = self.reference_as_written(scope, r);
         let dims: Vec<Expr> = match &reference.target {
             Referent::Var(v) => scope.dims_of(*v),
-            Referent::Constant(c) => c
-                .shape
-                .iter()
-                .map(|n| Expr {
-                    kind: ExprKind::Integer(*n as i64),
-                    span: r.span,
-                })
-                .collect(),
             Referent::Member(m) => m
                 .literal_dims
                 .iter()

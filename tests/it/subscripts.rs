@@ -136,3 +136,89 @@ fn end_in_a_connect_names_the_last_component() {
         }
     }
 }
+
+/// `end` in every place of a two-dimensional index: `R[1, end]`,
+/// `R[end, end - 2]` of a literal `R[2, 3]`, `c[end]` of a package
+/// constant, and `cap[end, end]` of a two-dimensional array of components
+/// in a connect. Closed forms: der(x) = R[1, 3] + R[2, 1] = 7, so x(t) = 7t;
+/// y = c[3] = 3, z = R[2, 1] = 4; only cap[2, 3] is heated (Q = 10, C = 5,
+/// T0 = 300), so its temperature is 300 + 2t and every other stays at 300.
+#[test]
+fn end_in_two_dimensional_indices_constants_and_connects() {
+    let base =
+        std::fs::read_to_string(crate::export::repo().join("examples/Base.mo")).expect("Base.mo");
+    let mut files = mofmu::loader::load_paths(&[crate::export::repo().join("examples/Thermal")])
+        .expect("Thermal loads");
+    files.insert(0, ("Base.mo".to_string(), base));
+    let text = r#"
+encapsulated package Ends
+  import B = Base;
+  import Thermal.Components;
+  constant Real c[3] = {1, 2, 3};
+  model M
+    parameter Real R[2, 3] = [1, 2, 3; 4, 5, 6];
+    B.ContinuousState x(start = 0);
+    Real y;
+    Real z;
+  equation
+    der(x) = R[1, end] + R[end, end - 2];
+    y = c[end];
+    z = R[end, 1];
+  end M;
+  model Grid
+    Components.FixedHeatFlow hot(Q_flow = 10);
+    Components.FixedHeatFlow none[2, 3](each Q_flow = 0);
+    Components.HeatCapacitor cap[2, 3](each C = 5, each T0 = 300);
+  equation
+    connect(hot.port, cap[end, end].port);
+    for i in 1:2 loop
+      for j in 1:3 loop
+        connect(none[i, j].port, cap[i, j].port);
+      end for;
+    end for;
+  end Grid;
+end Ends;
+"#;
+    files.push(("Ends.mo".to_string(), text.to_string()));
+    let lib = mofmu::library::load_library(files);
+    let diagnostics = mofmu::library::check_library(&lib);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = |model: &str, output: Vec<String>| {
+        let out = export(&lib, model, &[]);
+        let path = dir.path().join(format!("{model}.fmu"));
+        package(&out, &path, &shared_cache());
+        let options = SimOptions {
+            stop_time: Some(1.0),
+            output_interval: Some(0.5),
+            relative_tolerance: Some(1e-10),
+            output,
+            ..SimOptions::default()
+        };
+        simulate(&path, &options).expect("simulates")
+    };
+    let m = run("Ends.M", vec!["x".into(), "y".into(), "z".into()]);
+    let time = m.column("time").expect("time").to_vec();
+    for (row, t) in time.iter().enumerate() {
+        let at = |name: &str| m.column(name).expect("recorded")[row];
+        assert!((at("x") - 7.0 * t).abs() <= 1e-9, "x at {t}: {}", at("x"));
+        assert_eq!(at("y"), 3.0);
+        assert_eq!(at("z"), 4.0);
+    }
+    let names: Vec<String> = (1..=2)
+        .flat_map(|i| (1..=3).map(move |j| format!("cap[{i},{j}].T")))
+        .collect();
+    let g = run("Ends.Grid", names.clone());
+    let time = g.column("time").expect("time").to_vec();
+    for (row, t) in time.iter().enumerate() {
+        for name in &names {
+            let expected = if name == "cap[2,3].T" {
+                300.0 + 2.0 * t
+            } else {
+                300.0
+            };
+            let got = g.column(name).expect("recorded")[row];
+            assert!((got - expected).abs() <= 1e-9, "{name} at {t}: {got}");
+        }
+    }
+}
