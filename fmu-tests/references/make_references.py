@@ -689,6 +689,31 @@ def acc_discrete_arrays_gates(n: int, r: float, q: float, h: float) -> Callable[
     return gates
 
 
+def acc_end_cascade(n: int, a: float) -> Callable[[np.ndarray], dict[str, np.ndarray]]:
+    """AccEnd.Cascade: n first-order lags in a row from zero, x_1' = a(1 - x_1),
+    x_i' = a(x_(i-1) - x_i). The step response of i lags in series is the
+    regularised incomplete gamma function
+
+        x_i(t) = P(i, a t) = 1 - exp(-a t) sum_(k < i) (a t)^k / k!,
+
+    and last = x_n, gap[i] = x_i - x_n, ends = {x_1, x_(n-1) - x_n}."""
+
+    def cascade(t: np.ndarray) -> dict[str, np.ndarray]:
+        z = a * t
+        x = {}
+        for i in range(1, n + 1):
+            partial = sum(z**k / math.factorial(k) for k in range(i))
+            x[i] = 1.0 - np.exp(-z) * partial
+        out = {f"x[{i}]": x[i] for i in range(1, n + 1)}
+        out.update({f"gap[{i}]": x[i] - x[n] for i in range(1, n)})
+        out["last"] = x[n]
+        out["ends[1]"] = x[1]
+        out["ends[2]"] = x[n - 1] - x[n]
+        return out
+
+    return cascade
+
+
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "StepIntegrator": step_integrator,
     "FirstOrderStep": first_order_step,
@@ -727,6 +752,8 @@ GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "AccDiscrete_CooledBody": acc_discrete_cooled_body,
     "AccDiscreteArrays_Gates": acc_discrete_arrays_gates(3, 1.0, 0.1, 0.5),
     "AccDiscreteArrays_Gates_n5": acc_discrete_arrays_gates(5, 0.8, 0.1, 0.5),
+    "AccEnd_Cascade": acc_end_cascade(4, 2.0),
+    "AccEnd_Cascade_n6": acc_end_cascade(6, 1.5),
     "AccOutputs_Spiral": acc_outputs_spiral,
     "AccStateRecord_TwoVessels": acc_state_record,
 }

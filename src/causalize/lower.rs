@@ -245,10 +245,10 @@ impl<'m> Lowerer<'m> {
                 return Err(Diagnostic::error(
                     "MC036",
                     e.span,
-                    "`end` in subscripts is not supported yet",
+                    "`end` here names no dimension whose size the class knows",
                 )
-                .with_label("`end` subscript")
-                .with_help("write the size parameter instead of `end`"))
+                .with_label("`end` of an unknown size")
+                .with_help("`end` is the declared size of the dimension it indexes: write the size instead, or index an array of this class"))
             }
         })
     }
@@ -265,6 +265,13 @@ impl<'m> Lowerer<'m> {
     ) -> Result<Value, Diagnostic> {
         let la = self.value_any(a, ctx)?;
         let lb = self.value_any(b, ctx)?;
+        let relation = matches!(
+            op,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        );
+        if relation && (!matches!(la, Value::Scalar(_)) || !matches!(lb, Value::Scalar(_))) {
+            return Err(array_relation(e));
+        }
         if matches!(la, Value::Sized(_)) || matches!(lb, Value::Sized(_)) {
             return self.sized_binary(op, la, lb, e);
         }
@@ -1016,6 +1023,20 @@ const SIZED_ONLY: &str = "a parameter-sized value only reaches the operations of
 pub fn shape_text(shape: &[usize]) -> String {
     let d: Vec<String> = shape.iter().map(|x| x.to_string()).collect();
     format!("[{}]", d.join(", "))
+}
+
+/// MC150: a relation with an array operand (`open = x > h;`). Modelica
+/// defines relations on scalars only (MLS §3.5), so another tool would
+/// refuse it too; the `for` loop is the Modelica form, and it gives each
+/// element its own event.
+fn array_relation(e: &Expr) -> Diagnostic {
+    Diagnostic::error(
+        "MC150",
+        e.span,
+        "a relation of arrays: Modelica defines `< <= > >= == <>` on scalars only",
+    )
+    .with_label("array operand of a relation")
+    .with_help("compare element by element in a `for` loop: `for i in 1:n loop open[i] = x[i] > h; end for;` (each element is its own event)")
 }
 
 fn shape_error(e: &Expr, what: &str) -> Diagnostic {

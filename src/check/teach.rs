@@ -99,9 +99,10 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                 }
             }
             // An equation that calls an unknown function, or a partial one the
-            // medium does not implement, cannot be placed: the unknowns it
-            // should have determined leave the rest of the class undetermined.
-            "MC023" | "MC128" => {
+            // medium does not implement, or a relation of arrays (MC150),
+            // cannot be placed: the unknowns it should have determined leave
+            // the rest of the class undetermined.
+            "MC023" | "MC128" | "MC150" => {
                 root_reported.extend(key.map(|k| (k, None)));
             }
             "MC005" => import_or_did_you_mean(lib, &mut d),

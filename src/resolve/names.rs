@@ -85,6 +85,10 @@ pub struct Scope<'m> {
     /// Components whose instances are chosen per instance (arrays,
     /// conditional components): equations cannot name their variables.
     structural: Vec<usize>,
+    /// The dimensions of the class's own array variables as this class
+    /// declares them (resolved before its bindings and equations, which
+    /// read them for `end`).
+    dims: HashMap<usize, Vec<Expr>>,
 }
 
 impl<'m> Scope<'m> {
@@ -109,7 +113,16 @@ impl<'m> Scope<'m> {
                 .filter(|(_, s)| s.structural())
                 .map(|(k, _)| k)
                 .collect(),
+            dims: HashMap::new(),
         }
+    }
+
+    /// The declared dimensions of variable `v` of the class.
+    fn dims_of(&self, v: usize) -> Vec<Expr> {
+        self.dims
+            .get(&v)
+            .cloned()
+            .unwrap_or_else(|| self.model.vars[v].dims.clone())
     }
 }
 
@@ -258,6 +271,7 @@ impl Elaborator<'_> {
                 )
             })
             .collect();
+        scope.dims = dims.iter().cloned().collect();
         let mut values: Vec<(usize, Value, Expr)> = pending
             .values
             .iter()
@@ -447,10 +461,16 @@ impl Elaborator<'_> {
                 .with_label("index does not match the component")
                 .with_help(help));
         }
-        for sub in written {
+        let sizes = sub_dims
+            .iter()
+            .find(|(j, _)| *j == k)
+            .map(|(_, d)| d.clone())
+            .unwrap_or_default();
+        for (sub, size) in written.iter().zip(&sizes) {
             match sub {
                 ast::Subscript::Expr(e) => {
-                    let e = self.resolve_expr(scope, e);
+                    let mut e = self.resolve_expr(scope, e);
+                    replace_end(&mut e, size);
                     side.index.push(e);
                 }
                 ast::Subscript::Colon(span) => {
@@ -479,9 +499,30 @@ impl Elaborator<'_> {
         let connect::Port::Connector(c) = side.port else {
             return Ok(());
         };
-        let array = match side.sub {
-            None => scope.model.connectors[c].array,
-            Some(k) => self.sub_model(scope.model, k)?.connectors[c].array,
+        // Whether the port is an array of connectors, and its size as
+        // `end` in the index means it: the declared size for the class's
+        // own array, a literal one for a component's (a parameter size is
+        // the component's, which this class cannot name).
+        let (array, size) = match side.sub {
+            None => {
+                let conn = &scope.model.connectors[c];
+                let size = conn
+                    .members
+                    .first()
+                    .and_then(|m| scope.dims_of(m.var).first().cloned());
+                (conn.array, size)
+            }
+            Some(k) => {
+                let model = self.sub_model(scope.model, k)?;
+                let conn = &model.connectors[c];
+                let size = conn
+                    .members
+                    .first()
+                    .and_then(|m| model.vars[m.var].dims.first())
+                    .filter(|d| matches!(d.kind, ExprKind::Integer(_)))
+                    .cloned();
+                (conn.array, size)
+            }
         };
         let last = r.parts.last().expect("a connect side has parts");
         let written = &last.subscripts;
@@ -504,7 +545,11 @@ impl Elaborator<'_> {
                 "whole array of connectors",
             ),
             [ast::Subscript::Expr(e)] => {
-                side.element = Some(self.resolve_expr(scope, e));
+                let mut e = self.resolve_expr(scope, e);
+                if let Some(size) = &size {
+                    replace_end(&mut e, size);
+                }
+                side.element = Some(e);
                 Ok(())
             }
             [ast::Subscript::Colon(span)] => fault(
@@ -638,10 +683,22 @@ impl Elaborator<'_> {
                     // or an enclosing class, by the one lookup of
                     // `package_constants.rs`.
                     match self.constant(scope.class_id(), r) {
-                        Some(Ok(Found::Value(c))) => ExprKind::Ref(Reference {
-                            target: Referent::Constant(c),
-                            ..reference
-                        }),
+                        Some(Ok(Found::Value(c))) => {
+                            let mut reference = Reference {
+                                target: Referent::Constant(c.clone()),
+                                ..reference
+                            };
+                            for (s, n) in reference.subscripts.iter_mut().zip(&c.shape) {
+                                if let Subscript::Expr(x) = s {
+                                    let size = Expr {
+                                        kind: ExprKind::Integer(*n as i64),
+                                        span: x.span,
+                                    };
+                                    replace_end(x, &size);
+                                }
+                            }
+                            ExprKind::Ref(reference)
+                        }
                         Some(Ok(Found::Record(super::constant::ConstValue::Number(x)))) => {
                             ExprKind::Real(x)
                         }
@@ -739,8 +796,39 @@ impl Elaborator<'_> {
     }
 
     /// `time`, a loop index, a variable of the class, or else a variable of
-    /// one of its components; the class's own names come first.
+    /// one of its components; the class's own names come first. `end` in
+    /// the k-th subscript is the size of the target's k-th dimension, as
+    /// written in its declaration (`T[end]` of `Real T[n]` is `T[n]`); an
+    /// `end` whose size is not known stays, and lowering refuses it.
     fn reference(&mut self, scope: &mut Scope, r: &ast::ComponentRef) -> Reference {
+        let mut reference = self.reference_as_written(scope, r);
+        let dims: Vec<Expr> = match &reference.target {
+            Referent::Var(v) => scope.dims_of(*v),
+            Referent::Member(m) => m
+                .literal_dims
+                .iter()
+                .map(|d| match d {
+                    Some(n) => Expr {
+                        kind: ExprKind::Integer(*n),
+                        span: r.span,
+                    },
+                    None => Expr {
+                        kind: ExprKind::End,
+                        span: r.span,
+                    },
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (s, size) in reference.subscripts.iter_mut().zip(&dims) {
+            if let Subscript::Expr(e) = s {
+                replace_end(e, size);
+            }
+        }
+        reference
+    }
+
+    fn reference_as_written(&mut self, scope: &mut Scope, r: &ast::ComponentRef) -> Reference {
         let last = r.parts.last().expect("a reference has parts");
         let subscripts: Vec<Subscript> = last
             .subscripts
@@ -888,6 +976,48 @@ impl Elaborator<'_> {
             subscripts,
             inner_subscript,
         })
+    }
+}
+
+/// Replaces `end` in a subscript expression by `size` (the declared size
+/// of the dimension it indexes), at the span of the `end`. Subscripts of
+/// references inside it are their own targets' business, resolved before.
+pub(super) fn replace_end(e: &mut Expr, size: &Expr) {
+    match &mut e.kind {
+        ExprKind::End => {
+            let span = e.span;
+            *e = size.clone();
+            e.walk_mut(&mut |x| x.span = span);
+        }
+        ExprKind::Binary(_, a, b) => {
+            replace_end(a, size);
+            replace_end(b, size);
+        }
+        ExprKind::Unary(_, a) => replace_end(a, size),
+        ExprKind::Call { args, .. } | ExprKind::FunctionCall { args, .. } => {
+            args.iter_mut().for_each(|a| replace_end(a, size))
+        }
+        ExprKind::If { branches, else_ } => {
+            for (c, v) in branches {
+                replace_end(c, size);
+                replace_end(v, size);
+            }
+            replace_end(else_, size);
+        }
+        ExprKind::Array(items) => items.iter_mut().for_each(|a| replace_end(a, size)),
+        ExprKind::Matrix(rows) => rows.iter_mut().flatten().for_each(|a| replace_end(a, size)),
+        ExprKind::Range { start, step, stop } => {
+            replace_end(start, size);
+            if let Some(s) = step {
+                replace_end(s, size);
+            }
+            replace_end(stop, size);
+        }
+        ExprKind::Integer(_)
+        | ExprKind::Real(_)
+        | ExprKind::Bool(_)
+        | ExprKind::String(_)
+        | ExprKind::Ref(_) => {}
     }
 }
 

@@ -10,6 +10,6 @@ package P
     for i in 1:n loop
       z[i] = u;
     end for;
-    w = z[end]; // <- MC036
+    w = z[end];
   end B;
 end P;

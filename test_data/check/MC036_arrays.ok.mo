@@ -8,6 +8,6 @@ package P
     for i in 1:n loop
       y[i] = u;
     end for;
-    w = y[n];
+    w = y[end];
   end B;
 end P;

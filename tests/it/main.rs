@@ -23,6 +23,7 @@ mod resolve;
 mod robustness;
 mod rod_twin;
 mod runtime;
+mod subscripts;
 mod sweep;
 mod syntax;
 mod tearing;
