@@ -81,8 +81,10 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         diags: Vec::new(),
         skipped_equation: false,
         defs: Vec::new(),
+        var_dims: Vec::new(),
     };
     let dims = cx.dims();
+    cx.var_dims = dims.clone();
     let structure = match structure::structure(&mut cx.low, model) {
         Ok(s) => s,
         Err(ds) => {
@@ -213,6 +215,8 @@ struct Causalizer<'m> {
     skipped_equation: bool,
     /// The defining value of every unknown determined outside loops.
     defs: Vec<(Target, Ex)>,
+    /// Every variable's array dimensions as affine forms ([`Self::dims`]).
+    var_dims: Vec<Vec<Affine>>,
 }
 
 impl Causalizer<'_> {
@@ -271,7 +275,7 @@ impl Causalizer<'_> {
             Some(Determined::Scalar(_)) => true,
             Some(Determined::Ranges(r)) => {
                 let v = self.slot_var(s);
-                v.is_some_and(|v| tiles(r, &self.var_dims(v)))
+                v.is_some_and(|v| self.var_dims.get(v).is_some_and(|d| tiles(r, d)))
             }
             None => false,
         }
@@ -299,24 +303,6 @@ impl Causalizer<'_> {
             SlotKind::Own(i) | SlotKind::Der(i) => Some(i),
             SlotKind::Sub { .. } => None,
         }
-    }
-
-    fn var_dims(&self, v: usize) -> Vec<Affine> {
-        let mut out = Vec::new();
-        for d in &self.model.vars[v].dims {
-            // Sizes were checked in `dims`: a literal or an Integer
-            // parameter.
-            if let Some(i) = d.integer() {
-                out.push(Affine::constant(i));
-            } else if let ExprKind::Ref(r) = &d.kind {
-                if let Referent::Var(vi) = r.target {
-                    if let Some(k) = self.low.int_params.iter().position(|p| p == &vi) {
-                        out.push(Affine::param(k));
-                    }
-                }
-            }
-        }
-        out
     }
 }
 

@@ -222,3 +222,74 @@ end Ends;
         }
     }
 }
+
+/// One element of a parameter-sized array that a `for` loop determined,
+/// read outside the loop, when the array's size is an expression of the
+/// parameter (`Real gap[n - 1]` over `for i in 1:n - 1`): the last cell of a
+/// pipe whose cells are variables. It was MC029 ("must determine `gap`"),
+/// because the loop's ranges were compared with a size read as a literal or
+/// a bare parameter only. With x_i(t) = e^(-k i t) from 1, the closed form
+/// is gap_i = x_i - x_(i+1); `last = gap[n - 1]`, `first = gap[1]`.
+#[test]
+fn an_element_of_an_array_sized_by_an_expression_is_read_outside_its_loop() {
+    let base =
+        std::fs::read_to_string(crate::export::repo().join("examples/Base.mo")).expect("Base.mo");
+    let text = r#"
+encapsulated package Cells
+  import B = Base;
+  model M
+    parameter Integer n = 4;
+    parameter Real k(unit = "s-1") = 1;
+    B.ContinuousState x[n](each start = 1);
+    Real gap[n - 1];
+    Real last;
+    Real first;
+  equation
+    for i in 1:n loop
+      der(x[i]) = -k*i*x[i];
+    end for;
+    for i in 1:n - 1 loop
+      gap[i] = x[i] - x[i + 1];
+    end for;
+    last = gap[n - 1];
+    first = gap[1];
+  end M;
+end Cells;
+"#;
+    let lib = mofmu::library::load_library(vec![
+        ("Base.mo".to_string(), base),
+        ("Cells.mo".to_string(), text.to_string()),
+    ]);
+    let diagnostics = mofmu::library::check_library(&lib);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = shared_cache();
+    let mut libraries = Vec::new();
+    for (n, k) in [(4usize, 1.0), (7, 0.5)] {
+        let out = export(&lib, "Cells.M", &[set("n", n as f64), set("k", k)]);
+        let path = dir.path().join(format!("cells{n}.fmu"));
+        package(&out, &path, &cache);
+        libraries.push(zip_entry(&path, "binaries/linux64/Cells_M.so"));
+        let options = SimOptions {
+            stop_time: Some(1.0),
+            output_interval: Some(0.25),
+            relative_tolerance: Some(1e-10),
+            output: vec!["last".into(), "first".into()],
+            ..SimOptions::default()
+        };
+        let result = simulate(&path, &options).expect("simulates");
+        let time = result.column("time").expect("time").to_vec();
+        assert_eq!(time.len(), 5, "{time:?}");
+        for (row, &t) in time.iter().enumerate() {
+            let x = |i: usize| (-k * i as f64 * t).exp();
+            for (name, expected) in [("last", x(n - 1) - x(n)), ("first", x(1) - x(2))] {
+                let got = result.column(name).expect("recorded")[row];
+                assert!(
+                    (got - expected).abs() <= 1e-8,
+                    "n = {n} {name} at t = {t}: {got} vs {expected}"
+                );
+            }
+        }
+    }
+    assert_eq!(libraries[0], libraries[1], "one library serves every n");
+}
