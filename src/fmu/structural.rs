@@ -859,20 +859,7 @@ fn instances(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), 
         return instance_loops(b, i0, i1);
     }
     for (x, y) in i0.instances.iter().zip(&i1.instances) {
-        if x.class != y.class || x.own != y.own {
-            return Err(format!("instance {} differs between sizes", x.name));
-        }
-        b.lit(&x.class.to_le_bytes());
-        b.same_str("an instance's name", &x.name, &y.name)?;
-        b.int(Width::I32, x.relation_base.into(), y.relation_base.into());
-        b.int(Width::I32, x.indicator_base.into(), y.indicator_base.into());
-        for (&o, &p) in x.off.iter().zip(&y.off) {
-            b.int(Width::I32, o.into(), p.into());
-        }
-        for (&o, &p) in x.ints.iter().zip(&y.ints) {
-            b.int(Width::I64, o, p);
-        }
-        b.lit(&x.own);
+        instance(b, x, y)?;
     }
     Ok(())
 }
