@@ -664,6 +664,34 @@ fn structural_parameter(
             )));
             continue;
         }
+        // A `<Dimension>` names the parameter itself, so every array that
+        // follows it must have exactly n elements: `Real gap[n - 1]` or
+        // `y[2*n]` cannot be declared (FMI 3.0 has no size expressions,
+        // and a structural parameter cannot be calculated from another).
+        let off_size = t.segments.iter().find(|s| {
+            s.len.b != 0
+                && (s.len.a, s.len.b) != (0, 1)
+                && array_at.get(&s.vr0) == Some(&(s.len0 as usize))
+        });
+        if let Some(s) = off_size {
+            let name = arrays
+                .groups
+                .iter()
+                .find(|g| table.variables[g.first].value_reference == s.vr0)
+                .map_or_else(|| format!("value reference {}", s.vr0), |g| g.name.clone());
+            let size = match (s.len.a, s.len.b) {
+                (a, 1) if a < 0 => format!("{} - {}", v.name, -a),
+                (a, 1) => format!("{} + {a}", v.name),
+                (0, b) => format!("{b}*{}", v.name),
+                (a, b) if a < 0 => format!("{b}*{} - {}", v.name, -a),
+                (a, b) => format!("{b}*{} + {a}", v.name),
+            };
+            notes.push(not_offered(format!(
+                "{name} has {size} elements, and an FMI 3.0 <Dimension> can only name the \
+                 structural parameter itself"
+            )));
+            continue;
+        }
         // The smallest size the template reproduces: a few below n0, or
         // down to 1 from the small size it was derived at.
         let lowest = if m0 < n0 {

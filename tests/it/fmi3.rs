@@ -1072,6 +1072,43 @@ fn fmi3_component_array_size_is_a_note_not_a_structural_parameter() {
     }
 }
 
+/// An array whose size follows a parameter but is not the parameter itself
+/// (`AccEnd.Cascade`'s `Real gap[n - 1]`) cannot be declared with a
+/// `<Dimension valueReference>` of it: FMI 3.0 has no size expressions. The
+/// description used to declare `gap` with n's value reference, so an
+/// importer asked for n values where the FMU has n - 1 (FMPy's
+/// `fmi3GetFloat64` failed). Now n is not offered, with a note naming `gap`,
+/// and the arrays keep literal dimensions.
+#[test]
+fn fmi3_array_of_another_size_than_the_parameter_is_a_note() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccEnd.mo",
+    ]);
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let out = export_model_options(&lib, "AccEnd.Cascade", &[], None, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
+    assert!(out.table.structural.is_none());
+    assert_eq!(out.notes.len(), 1, "{:?}", out.notes);
+    assert!(
+        out.notes[0].contains("n sizes arrays but is not offered")
+            && out.notes[0].contains("gap has n - 1 elements"),
+        "{}",
+        out.notes[0]
+    );
+    let description = out.model_description();
+    assert!(!description.contains("structuralParameter"));
+    assert!(!description.contains("<Dimension valueReference"));
+    assert!(
+        description.contains("<Dimension start=\"3\"/>"),
+        "gap keeps its 3 elements"
+    );
+}
+
 /// `sources/buildDescription.xml` names exactly the C units that build the
 /// binary: every `.c` file in `sources/` but the runtime, which
 /// `mofmu_fmi3.c` includes. Compiled as it says (C99, linked with libm),
