@@ -4,15 +4,54 @@
 //! Simulated through the harness and compared with closed forms; the
 //! refusals that stay are the MC036 fixtures.
 
-use mofmu::harness::{simulate, SimOptions};
+use std::path::{Path, PathBuf};
 
-use crate::export::{export, library, package, set, shared_cache, zip_entry};
+use mofmu::harness::{simulate, SimOptions, SimResult};
+use mofmu::instantiate::SetValue;
+use mofmu::library::Library;
+
+use crate::export::{export, library, package, repo, set, shared_cache, zip_entry};
 
 const ACC_END: &[&str] = &[
     "examples/Base.mo",
     "examples/Thermal",
     "test_data/language/AccEnd.mo",
 ];
+
+/// The bundled `paths` and one more file, `name` with `text`; the library
+/// must check clean.
+fn library_with(paths: &[&str], name: &str, text: &str) -> Library {
+    let paths: Vec<PathBuf> = paths.iter().map(|p| repo().join(p)).collect();
+    let mut files = mofmu::loader::load_paths(&paths).expect("the bundled examples load");
+    files.push((name.to_string(), text.to_string()));
+    let lib = mofmu::library::load_library(files);
+    let diagnostics = mofmu::library::check_library(&lib);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    lib
+}
+
+/// Exports `model` with `sets` to `fmu` and simulates it through the
+/// harness to `stop`, a row every `interval`, at relative tolerance 1e-10,
+/// recording `output`.
+fn export_and_simulate(
+    lib: &Library,
+    model: &str,
+    sets: &[SetValue],
+    fmu: &Path,
+    stop: f64,
+    interval: f64,
+    output: Vec<String>,
+) -> SimResult {
+    package(&export(lib, model, sets), fmu, &shared_cache());
+    let options = SimOptions {
+        stop_time: Some(stop),
+        output_interval: Some(interval),
+        relative_tolerance: Some(1e-10),
+        output,
+        ..SimOptions::default()
+    };
+    simulate(fmu, &options).expect("simulates")
+}
 
 /// The regularised lower incomplete gamma function P(i, z) for an integer
 /// i: 1 - e^(-z) (1 + z + ... + z^(i-1)/(i-1)!).
@@ -40,24 +79,15 @@ fn end_is_the_declared_size_in_equations_bindings_and_loops() {
     let diagnostics = mofmu::library::check_library(&lib);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let dir = tempfile::tempdir().expect("temp dir");
-    let cache = shared_cache();
     let mut libraries = Vec::new();
     for (n, a) in [(4usize, 2.0), (6, 1.5)] {
-        let out = export(&lib, "AccEnd.Cascade", &[set("n", n as f64), set("a", a)]);
         let path = dir.path().join(format!("cascade{n}.fmu"));
-        package(&out, &path, &cache);
-        libraries.push(zip_entry(&path, "binaries/linux64/AccEnd_Cascade.so"));
         let mut output: Vec<String> = (1..=n).map(|i| format!("x[{i}]")).collect();
         output.extend((1..n).map(|i| format!("gap[{i}]")));
         output.extend(["last".into(), "ends[1]".into(), "ends[2]".into()]);
-        let options = SimOptions {
-            stop_time: Some(2.0),
-            output_interval: Some(0.25),
-            relative_tolerance: Some(1e-10),
-            output,
-            ..SimOptions::default()
-        };
-        let result = simulate(&path, &options).expect("simulates");
+        let sets = [set("n", n as f64), set("a", a)];
+        let result = export_and_simulate(&lib, "AccEnd.Cascade", &sets, &path, 2.0, 0.25, output);
+        libraries.push(zip_entry(&path, "binaries/linux64/AccEnd_Cascade.so"));
         let time = result.column("time").expect("time").to_vec();
         assert_eq!(time.len(), 9, "{time:?}");
         let close = |name: &str, row: usize, expected: f64| {
@@ -99,17 +129,10 @@ fn end_in_a_connect_names_the_last_component() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (q, c, g, t0) = (10.0, 5.0, 2.0, 300.0);
     for n in [2usize, 3] {
-        let out = export(&lib, "AccEnd.Row", &[set("n", n as f64)]);
         let path = dir.path().join(format!("row{n}.fmu"));
-        package(&out, &path, &shared_cache());
-        let options = SimOptions {
-            stop_time: Some(2.0),
-            output_interval: Some(0.5),
-            relative_tolerance: Some(1e-10),
-            output: (1..=n).map(|i| format!("cap[{i}].T")).collect(),
-            ..SimOptions::default()
-        };
-        let result = simulate(&path, &options).expect("simulates");
+        let output = (1..=n).map(|i| format!("cap[{i}].T")).collect();
+        let sets = [set("n", n as f64)];
+        let result = export_and_simulate(&lib, "AccEnd.Row", &sets, &path, 2.0, 0.5, output);
         let time = result.column("time").expect("time").to_vec();
         let temperature =
             |i: usize, row: usize| result.column(&format!("cap[{i}].T")).unwrap()[row];
@@ -145,11 +168,6 @@ fn end_in_a_connect_names_the_last_component() {
 /// T0 = 300), so its temperature is 300 + 2t and every other stays at 300.
 #[test]
 fn end_in_two_dimensional_indices_constants_and_connects() {
-    let base =
-        std::fs::read_to_string(crate::export::repo().join("examples/Base.mo")).expect("Base.mo");
-    let mut files = mofmu::loader::load_paths(&[crate::export::repo().join("examples/Thermal")])
-        .expect("Thermal loads");
-    files.insert(0, ("Base.mo".to_string(), base));
     let text = r#"
 encapsulated package Ends
   import B = Base;
@@ -179,23 +197,11 @@ encapsulated package Ends
   end Grid;
 end Ends;
 "#;
-    files.push(("Ends.mo".to_string(), text.to_string()));
-    let lib = mofmu::library::load_library(files);
-    let diagnostics = mofmu::library::check_library(&lib);
-    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let lib = library_with(&["examples/Base.mo", "examples/Thermal"], "Ends.mo", text);
     let dir = tempfile::tempdir().expect("temp dir");
     let run = |model: &str, output: Vec<String>| {
-        let out = export(&lib, model, &[]);
         let path = dir.path().join(format!("{model}.fmu"));
-        package(&out, &path, &shared_cache());
-        let options = SimOptions {
-            stop_time: Some(1.0),
-            output_interval: Some(0.5),
-            relative_tolerance: Some(1e-10),
-            output,
-            ..SimOptions::default()
-        };
-        simulate(&path, &options).expect("simulates")
+        export_and_simulate(&lib, model, &[], &path, 1.0, 0.5, output)
     };
     let m = run("Ends.M", vec!["x".into(), "y".into(), "z".into()]);
     let time = m.column("time").expect("time").to_vec();
@@ -232,8 +238,6 @@ end Ends;
 /// is gap_i = x_i - x_(i+1); `last = gap[n - 1]`, `first = gap[1]`.
 #[test]
 fn an_element_of_an_array_sized_by_an_expression_is_read_outside_its_loop() {
-    let base =
-        std::fs::read_to_string(crate::export::repo().join("examples/Base.mo")).expect("Base.mo");
     let text = r#"
 encapsulated package Cells
   import B = Base;
@@ -256,28 +260,15 @@ encapsulated package Cells
   end M;
 end Cells;
 "#;
-    let lib = mofmu::library::load_library(vec![
-        ("Base.mo".to_string(), base),
-        ("Cells.mo".to_string(), text.to_string()),
-    ]);
-    let diagnostics = mofmu::library::check_library(&lib);
-    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let lib = library_with(&["examples/Base.mo"], "Cells.mo", text);
     let dir = tempfile::tempdir().expect("temp dir");
-    let cache = shared_cache();
     let mut libraries = Vec::new();
     for (n, k) in [(4usize, 1.0), (7, 0.5)] {
-        let out = export(&lib, "Cells.M", &[set("n", n as f64), set("k", k)]);
         let path = dir.path().join(format!("cells{n}.fmu"));
-        package(&out, &path, &cache);
+        let output = vec!["last".into(), "first".into()];
+        let sets = [set("n", n as f64), set("k", k)];
+        let result = export_and_simulate(&lib, "Cells.M", &sets, &path, 1.0, 0.25, output);
         libraries.push(zip_entry(&path, "binaries/linux64/Cells_M.so"));
-        let options = SimOptions {
-            stop_time: Some(1.0),
-            output_interval: Some(0.25),
-            relative_tolerance: Some(1e-10),
-            output: vec!["last".into(), "first".into()],
-            ..SimOptions::default()
-        };
-        let result = simulate(&path, &options).expect("simulates");
         let time = result.column("time").expect("time").to_vec();
         assert_eq!(time.len(), 5, "{time:?}");
         for (row, &t) in time.iter().enumerate() {
