@@ -614,12 +614,16 @@ fn structural_parameter(
         // The members of a component array sized by the parameter
         // (`cap[k].T`, stride > 1): the template reproduces them, but the
         // description cannot declare them yet (each would be one array).
-        if let Some(s) = t.segments.iter().find(|s| s.stride != 1) {
-            let name = table
+        // The Real a note names by its value reference.
+        let real_name = |vr: u32| {
+            table
                 .variables
                 .iter()
-                .find(|x| x.value_reference == s.vr0 && matches!(x.ty, VariableType::Real { .. }))
-                .map_or_else(|| format!("value reference {}", s.vr0), |x| x.name.clone());
+                .find(|x| x.value_reference == vr && matches!(x.ty, VariableType::Real { .. }))
+                .map_or_else(|| format!("value reference {vr}"), |x| x.name.clone())
+        };
+        if let Some(s) = t.segments.iter().find(|s| s.stride != 1) {
+            let name = real_name(s.vr0);
             notes.push(not_offered(format!(
                 "it sizes a component array, whose members ({name}, …) the FMI 3 description \
                  does not declare as arrays yet"
@@ -653,11 +657,7 @@ fn structural_parameter(
             exposed && array_at.get(vr) != Some(&(seg.len0 as usize))
         });
         if let Some(vr) = hidden {
-            let name = table
-                .variables
-                .iter()
-                .find(|x| x.value_reference == *vr && matches!(x.ty, VariableType::Real { .. }))
-                .map_or_else(|| format!("value reference {vr}"), |x| x.name.clone());
+            let name = real_name(*vr);
             notes.push(not_offered(format!(
                 "the Reals from {name} on grow with it but are not one FMI 3 array of the \
                  description (their value references would move)"
