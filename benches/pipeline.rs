@@ -19,14 +19,17 @@
 //!   capacitor pairs) at n = 10^4 and 10^5 beside the rod at the same n,
 //!   warm cache: wall time, user and system CPU time, peak memory; then
 //!   `fmi2SetContinuousStates` + `fmi2GetDerivatives` per state of the chain
-//!   against the rod at the same n, with the ratio against the bound 2.
+//!   against the rod at the same n, with the ratio against the bound 2, and
+//!   beside them the chain's hand-written C twin (`benches/twins/chain_twin.c`:
+//!   the derivatives alone, and every variable the FMU exposes), which the
+//!   FMU's derivatives must equal bit for bit.
 //! - `mofmu export` and `mofmu check` through the release binary, wall time;
 //!   cold cache means a fresh `MOFMU_CACHE_DIR` for every run.
 //! - `fmi2SetContinuousStates` + `fmi2GetDerivatives` through the harness's
 //!   `Instance` API, the cost of one right-hand-side evaluation.
 //! - The rod's `fmi2GetDerivatives` and `fmi2GetDirectionalDerivative`
 //!   against a hand-written C twin of the same equations
-//!   (`benches/rod_twin/rod_twin.c`, compiled with mofmu's flags), side by
+//!   (`benches/twins/rod_twin.c`, compiled with mofmu's flags), side by
 //!   side at n = 10^4 and 10^5, with the ratios and a bit-identity check.
 //! - `mofmu simulate` (the binary, wall time) against FMPy's `simulate_fmu`
 //!   with CVode (timed inside one long-lived Python process, so interpreter
@@ -47,8 +50,8 @@ use common::{mofmu, mofmu_export, path_arg, rod_export_args, show, time, Row, TH
 mod fmpy;
 use fmpy::{FmPy, Run};
 
-#[path = "rod_twin/mod.rs"]
-mod rod_twin;
+#[path = "twins/mod.rs"]
+mod twins;
 
 const SIGNALS: &[&str] = &["examples/Base.mo", "examples/Signals.mo"];
 
@@ -409,7 +412,7 @@ fn sample_calls(
 /// (`fmi2GetDirectionalDerivative` of all derivatives along a seed of all
 /// states against the twin's tangent).
 fn twin_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result<(), String> {
-    let twin = rod_twin::RodTwin::build()?;
+    let twin = twins::RodTwin::build()?;
     let mut fmus = Vec::new();
     for &n in TWIN_SIZES {
         let path = scratch.join(format!("RodHeating_twin_{n}.fmu"));
@@ -783,7 +786,8 @@ fn chain_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result
     );
     println!();
 
-    // --- Derivatives per state, chain against rod ----------------------------
+    // --- Derivatives per state: the chain's FMU, its twin, the rod ------------
+    let twin = twins::ChainTwin::build()?;
     let loaded: Vec<(u32, Fmu, Fmu)> = CHAIN_SIZES
         .iter()
         .map(|&n| {
@@ -792,47 +796,108 @@ fn chain_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result
             Ok((n, c, r))
         })
         .collect::<Result<_, String>>()?;
-    let mut evaluators = Vec::new();
+    /// One size: the chain's FMU, its twin (derivatives only, and every
+    /// variable), the rod's FMU; rows in that order.
+    struct Case<'f> {
+        chain: Evaluator<'f>,
+        rod: Evaluator<'f>,
+        out: Vec<f64>,
+        variables: Vec<f64>,
+        calls: [Option<u32>; 2],
+        rows: [Row; 4],
+    }
+    let mut cases = Vec::new();
     for (n, c, r) in &loaded {
-        evaluators.push((
-            Evaluator::new(c).map_err(|e| format!("chain n={n}: {e}"))?,
-            Row::new(&format!("chain derivatives n={n}")),
-        ));
-        evaluators.push((
-            Evaluator::new(r).map_err(|e| format!("rod n={n}: {e}"))?,
-            Row::new(&format!("rod derivatives n={n}")),
-        ));
+        let mut chain = Evaluator::new(c).map_err(|e| format!("chain n={n}: {e}"))?;
+        let states = chain.states.len();
+        // Bit identity of the FMU and both twin entries before timing.
+        let mut ours = vec![0.0; states];
+        chain
+            .instance
+            .set_continuous_states(&chain.shifted)
+            .and_then(|()| chain.instance.get_derivatives(&mut ours))
+            .map_err(|e| e.to_string())?;
+        let (mut theirs, mut all) = (vec![0.0; states], vec![0.0; states]);
+        let mut variables = vec![0.0; twins::CHAIN_VARIABLES * states];
+        twin.derivatives(&chain.shifted, &mut theirs);
+        twin.all(&chain.shifted, &mut all, &mut variables);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        if bits(&ours) != bits(&theirs) || bits(&ours) != bits(&all) {
+            return Err(format!(
+                "n={n}: the chain FMU's derivatives differ from the twin's"
+            ));
+        }
+        cases.push(Case {
+            chain,
+            rod: Evaluator::new(r).map_err(|e| format!("rod n={n}: {e}"))?,
+            out: theirs,
+            variables,
+            calls: [None; 2],
+            rows: [
+                Row::new(&format!("chain FMU derivatives n={n}")),
+                Row::new(&format!("chain twin, derivatives n={n}")),
+                Row::new(&format!("chain twin, every variable n={n}")),
+                Row::new(&format!("rod FMU derivatives n={n}")),
+            ],
+        });
     }
     for _ in 0..runs {
-        for (evaluator, row) in evaluators.iter_mut() {
-            row.add(evaluator.sample()?);
+        for c in cases.iter_mut() {
+            let Case {
+                chain,
+                rod,
+                out,
+                variables,
+                calls,
+                rows,
+            } = c;
+            rows[0].add(chain.sample()?);
+            let (a, b) = (&chain.states, &chain.shifted);
+            rows[1].add(sample_calls(&mut calls[0], &mut |odd| {
+                twin.derivatives(if odd { b } else { a }, out);
+                Ok(())
+            })?);
+            rows[2].add(sample_calls(&mut calls[1], &mut |odd| {
+                twin.all(if odd { b } else { a }, out, variables);
+                Ok(())
+            })?);
+            rows[3].add(rod.sample()?);
         }
     }
     println!(
-        "fmi2SetContinuousStates + fmi2GetDerivatives, chain against rod (harness Instance API)"
+        "fmi2SetContinuousStates + fmi2GetDerivatives of the chain, against its hand-written C twin \
+         (derivatives bit-identical at every size: yes) and the rod's FMU"
     );
-    let per_state = |(evaluator, row): &(Evaluator, Row)| {
-        row.median().as_secs_f64() * 1e9 / evaluator.states.len() as f64
-    };
-    for e in &evaluators {
+    for c in &cases {
+        let n = c.chain.states.len() as f64;
+        let per_state: Vec<f64> = c
+            .rows
+            .iter()
+            .map(|row| row.median().as_secs_f64() * 1e9 / n)
+            .collect();
+        for (row, per) in c.rows.iter().zip(&per_state) {
+            println!(
+                "  {:<40} {:>12.0} ns {:>8.2} ns/state   ({:.0} .. {:.0} ns)",
+                row.name,
+                row.median().as_secs_f64() * 1e9,
+                per,
+                row.min().as_secs_f64() * 1e9,
+                row.max().as_secs_f64() * 1e9
+            );
+        }
+        let ratio = per_state[0] / per_state[3];
         println!(
-            "  {:<32} {:>12.0} ns {:>8.2} ns/state   ({:.0} .. {:.0} ns)",
-            e.1.name,
-            e.1.median().as_secs_f64() * 1e9,
-            per_state(e),
-            e.1.min().as_secs_f64() * 1e9,
-            e.1.max().as_secs_f64() * 1e9
-        );
-    }
-    for (i, &n) in CHAIN_SIZES.iter().enumerate() {
-        let ratio = per_state(&evaluators[2 * i]) / per_state(&evaluators[2 * i + 1]);
-        println!(
-            "  n={n}: chain / rod per state = {ratio:.2} (bound {CHAIN_DERIVATIVES_LIMIT}: {})",
+            "  n={n}: chain / rod per state = {ratio:.2} (bound {CHAIN_DERIVATIVES_LIMIT}: {}); \
+             chain twin (every variable) / rod = {:.2}; chain FMU / twin (every variable) = {:.2}, \
+             / twin (derivatives) = {:.2}",
             if ratio <= CHAIN_DERIVATIVES_LIMIT {
                 "met"
             } else {
                 "NOT met"
-            }
+            },
+            per_state[2] / per_state[3],
+            per_state[0] / per_state[2],
+            per_state[0] / per_state[1],
         );
     }
     Ok(())

@@ -1,5 +1,5 @@
 //! The FMU of the heated rod against its hand-written C twin
-//! (benches/rod_twin/rod_twin.c, compiled with the same flags): the
+//! (benches/twins/rod_twin.c, compiled with the same flags): the
 //! generated kernels compute the same operations in the same order, so the
 //! derivatives must agree bit for bit, and the directional derivatives
 //! (from the generated tangent code) with the twin's hand-written tangent.
@@ -12,7 +12,7 @@ use mofmu::instantiate::SetValue;
 
 use super::export::{export, library, package, shared_cache};
 
-#[path = "../../benches/rod_twin/mod.rs"]
+#[path = "../../benches/twins/mod.rs"]
 mod twin;
 
 /// The FMU of the rod with `n` volumes, exported into this test's directory.
@@ -339,9 +339,9 @@ fn the_flag_watch_finds_each_discard_and_keeps_the_importers_flags() {
 /// (T[0] the source's 400 K, Q[n+1] = 0); fmi2GetReal and a second call give
 /// the same bits; an overflowing derivative is fmi2Discard naming it, and
 /// the next point is computed as before.
-#[test]
-fn chain_derivatives_into_the_callers_array_follow_the_closed_form() {
-    let n = 37;
+/// The FMU of Acc4's chain with `n` elements, exported into this test's
+/// directory.
+fn chain_fmu(n: usize) -> Fmu {
     let lib = library(&[
         "examples/Base.mo",
         "examples/Thermal",
@@ -356,7 +356,80 @@ fn chain_derivatives_into_the_callers_array_follow_the_closed_form() {
         .join("rod_twin")
         .join(format!("Chain_{n}.fmu"));
     package(&out, &path, &shared_cache());
-    let fmu = Fmu::load(&path).unwrap();
+    Fmu::load(&path).unwrap()
+}
+
+/// The chain's FMU against its hand-written twin (benches/twins/chain_twin.c):
+/// the derivatives and every variable the twin stores, bit for bit.
+#[test]
+fn chain_derivatives_and_variables_are_bit_identical_to_the_hand_written_twin() {
+    let twin = twin::ChainTwin::build().unwrap_or_else(|e| panic!("building the twin: {e}"));
+    // The element record of chain_twin.c, in its order.
+    let members = [
+        "link[{}].Q_flow",
+        "link[{}].port_a.T",
+        "link[{}].port_a.Q_flow",
+        "link[{}].port_b.T",
+        "link[{}].port_b.Q_flow",
+        "cap[{}].T",
+        "cap[{}].port.T",
+        "cap[{}].port.Q_flow",
+        "der(cap[{}].T)",
+    ];
+    assert_eq!(members.len(), twin::CHAIN_VARIABLES);
+    for n in [1usize, 2, 3, 40] {
+        let fmu = chain_fmu(n);
+        let md = fmu.model_description();
+        let vr_of = |name: &str| {
+            md.variables
+                .iter()
+                .find(|v| v.name == name)
+                .unwrap_or_else(|| panic!("n={n}: no variable {name}"))
+                .value_reference
+        };
+        let names: Vec<String> = (1..=n)
+            .flat_map(|i| members.iter().map(move |m| m.replace("{}", &i.to_string())))
+            .collect();
+        let vrs: Vec<u32> = names.iter().map(|name| vr_of(name)).collect();
+        let (mut inst, _, _) = integrating(&fmu);
+        let t: Vec<f64> = (0..n)
+            .map(|i| 300.0 + 61.7 * ((i as f64) * 0.593).sin() + 1e-3 * i as f64)
+            .collect();
+        inst.set_continuous_states(&t).unwrap();
+        let mut ours = vec![0.0; n];
+        inst.get_derivatives(&mut ours).unwrap();
+        let ours_all = inst.get_real(&vrs).unwrap();
+        let (mut theirs, mut theirs_too) = (vec![0.0; n], vec![0.0; n]);
+        let mut variables = vec![0.0; twin::CHAIN_VARIABLES * n];
+        twin.derivatives(&t, &mut theirs);
+        twin.all(&t, &mut theirs_too, &mut variables);
+        for i in 0..n {
+            assert_eq!(
+                (ours[i].to_bits(), ours[i].to_bits()),
+                (theirs[i].to_bits(), theirs_too[i].to_bits()),
+                "n={n}: der(cap[{}].T) is {:e} from the FMU, {:e} and {:e} from the twin",
+                i + 1,
+                ours[i],
+                theirs[i],
+                theirs_too[i]
+            );
+        }
+        for (k, name) in names.iter().enumerate() {
+            assert_eq!(
+                ours_all[k].to_bits(),
+                variables[k].to_bits(),
+                "n={n}: {name} is {:e} from the FMU and {:e} from the twin",
+                ours_all[k],
+                variables[k]
+            );
+        }
+    }
+}
+
+#[test]
+fn chain_derivatives_into_the_callers_array_follow_the_closed_form() {
+    let n = 37;
+    let fmu = chain_fmu(n);
     let (mut inst, _, der_vr) = integrating(&fmu);
     inst.set_debug_logging(true).unwrap();
     let (g, c) = (2.0, 50.0);

@@ -1,0 +1,136 @@
+//! Hand-written C twins of bundled models, compiled with mofmu's own
+//! compiler and flags and loaded as shared libraries: `rod_twin.c`
+//! (`Thermal.Examples.RodHeating`) and `chain_twin.c` (`Acc4.Chain`, the
+//! component-array chain). Used by the pipeline benchmark and by the tests
+//! that the FMUs' derivatives are bit-identical to them.
+
+#![allow(dead_code)] // The benchmark and the test each use a part.
+
+use std::path::Path;
+
+use mofmu::package::compile::Compiler;
+
+type Kernel = unsafe extern "C" fn(usize, *const f64, *mut f64);
+type KernelAll = unsafe extern "C" fn(usize, *const f64, *mut f64, *mut f64);
+
+/// One twin's shared library, kept mapped while its functions are used.
+struct Loaded {
+    library: libloading::Library,
+    _dir: tempfile::TempDir,
+}
+
+impl Loaded {
+    /// Compiles `benches/twins/<name>.c` and loads it.
+    fn build(name: &str) -> Result<Loaded, String> {
+        let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+        let file = format!("{name}.c");
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("benches/twins")
+            .join(&file);
+        std::fs::copy(&source, dir.path().join(&file))
+            .map_err(|e| format!("copying {}: {e}", source.display()))?;
+        let compiler = Compiler::detect().map_err(|e| e.to_string())?;
+        let object = format!("{name}.o");
+        let shared = format!("{name}.so");
+        compiler
+            .compile_object(dir.path(), &file, &object)
+            .map_err(|e| e.to_string())?;
+        compiler
+            .link_shared(dir.path(), &[object], &shared)
+            .map_err(|e| e.to_string())?;
+        // SAFETY: the library is the twin just built; its initialisers do
+        // nothing.
+        let library = unsafe { libloading::Library::new(dir.path().join(&shared)) }
+            .map_err(|e| format!("loading the twin {name}: {e}"))?;
+        Ok(Loaded { library, _dir: dir })
+    }
+
+    /// The function `symbol`, which the caller declares with its C signature.
+    ///
+    /// # Safety
+    /// `T` must be the function's signature in the twin's source.
+    unsafe fn get<T: Copy>(&self, symbol: &str) -> Result<T, String> {
+        let name = format!("{symbol}\0");
+        self.library
+            .get::<T>(name.as_bytes())
+            .map(|f| *f)
+            .map_err(|e| e.to_string())
+    }
+}
+
+pub struct RodTwin {
+    derivatives: Kernel,
+    tangent: Kernel,
+    _loaded: Loaded,
+}
+
+impl RodTwin {
+    /// Compiles and loads the twin.
+    pub fn build() -> Result<RodTwin, String> {
+        let loaded = Loaded::build("rod_twin")?;
+        // SAFETY: both functions are `void f(size_t, const double *, double *)`.
+        unsafe {
+            Ok(RodTwin {
+                derivatives: loaded.get::<Kernel>("rod_twin_derivatives")?,
+                tangent: loaded.get::<Kernel>("rod_twin_tangent")?,
+                _loaded: loaded,
+            })
+        }
+    }
+
+    /// `der(T)` at the temperatures `t` (at least 2 volumes).
+    pub fn derivatives(&self, t: &[f64], dt: &mut [f64]) {
+        assert!(t.len() >= 2 && dt.len() == t.len());
+        // SAFETY: both slices hold n elements, as the twin reads and writes.
+        unsafe { (self.derivatives)(t.len(), t.as_ptr(), dt.as_mut_ptr()) }
+    }
+
+    /// The Jacobian of `der(T)` times `v`.
+    pub fn tangent(&self, v: &[f64], dv: &mut [f64]) {
+        assert!(v.len() >= 2 && dv.len() == v.len());
+        // SAFETY: both slices hold n elements, as the twin reads and writes.
+        unsafe { (self.tangent)(v.len(), v.as_ptr(), dv.as_mut_ptr()) }
+    }
+}
+
+/// The variables per element that `chain_twin_all` stores.
+pub const CHAIN_VARIABLES: usize = 9;
+
+pub struct ChainTwin {
+    derivatives: Kernel,
+    all: KernelAll,
+    _loaded: Loaded,
+}
+
+impl ChainTwin {
+    /// Compiles and loads the twin.
+    pub fn build() -> Result<ChainTwin, String> {
+        let loaded = Loaded::build("chain_twin")?;
+        // SAFETY: the signatures are those of chain_twin.c (the element
+        // record is nine doubles).
+        unsafe {
+            Ok(ChainTwin {
+                derivatives: loaded.get::<Kernel>("chain_twin_derivatives")?,
+                all: loaded.get::<KernelAll>("chain_twin_all")?,
+                _loaded: loaded,
+            })
+        }
+    }
+
+    /// `der(cap.T)` at the capacitor temperatures `t` (at least 1).
+    pub fn derivatives(&self, t: &[f64], dt: &mut [f64]) {
+        assert!(!t.is_empty() && dt.len() == t.len());
+        // SAFETY: both slices hold n elements, as the twin reads and writes.
+        unsafe { (self.derivatives)(t.len(), t.as_ptr(), dt.as_mut_ptr()) }
+    }
+
+    /// As [`ChainTwin::derivatives`], and every variable of every element
+    /// into `variables` ([`CHAIN_VARIABLES`] per element).
+    pub fn all(&self, t: &[f64], dt: &mut [f64], variables: &mut [f64]) {
+        assert!(!t.is_empty() && dt.len() == t.len());
+        assert_eq!(variables.len(), CHAIN_VARIABLES * t.len());
+        // SAFETY: the slices hold n, n and 9 n doubles, as the twin reads
+        // and writes.
+        unsafe { (self.all)(t.len(), t.as_ptr(), dt.as_mut_ptr(), variables.as_mut_ptr()) }
+    }
+}
