@@ -10,7 +10,10 @@
 //!   shared library at n = 10^4 must be byte-identical to it), the child's
 //!   own CPU time from `wait4`.
 //! - `fmi2SetContinuousStates` + `fmi2GetDerivatives` through the harness's
-//!   `Instance` API, this thread's CPU time per call.
+//!   `Instance` API, this thread's CPU time per call, beside the loop's
+//!   hand-written C twin (`benches/twins/cooling_twin.c`, the textbook
+//!   equations with the path's pressures eliminated by hand), whose
+//!   derivatives the FMU's must equal to 1e-10 before anything is timed.
 //! - `mofmu simulate` of both to the same stop time at the same tolerance,
 //!   recording two variables, the child's CPU time.
 
@@ -24,6 +27,9 @@ use mofmu::harness::{Fmu, Instance};
 #[path = "common/mod.rs"]
 mod common;
 use common::{mofmu, mofmu_export, path_arg, rod_export_args, show, Row};
+
+#[path = "twins/mod.rs"]
+mod twins;
 
 const CELLS: u32 = 10_000;
 const LOOP: &str = "ThermoFluidStream.Examples.CoolingLoop";
@@ -134,6 +140,55 @@ fn run(runs: usize) -> Result<(), String> {
         evaluators[1].states.len()
     );
     print_rows_per_state(&derivatives, &evaluators);
+    let twin = twins::CoolingTwin::build()?;
+    let loop_states = evaluators[0].states.clone();
+    let loop_shifted = evaluators[0].shifted.clone();
+    let mut ours = vec![0.0; loop_states.len()];
+    evaluators[0]
+        .instance
+        .set_continuous_states(&loop_shifted)
+        .and_then(|()| evaluators[0].instance.get_derivatives(&mut ours))
+        .map_err(|e| e.to_string())?;
+    let mut theirs = vec![0.0; ours.len()];
+    twin.derivatives(&loop_shifted, &mut theirs);
+    let worst = twins::CoolingTwin::worst_relative(&ours, &theirs);
+    if worst > 1e-10 {
+        return Err(format!(
+            "the loop's derivatives differ from its twin's by {worst:.2e} (relative)"
+        ));
+    }
+    let mut twin_row = Row::new(&format!("derivatives CoolingLoop twin n={CELLS}"));
+    for _ in 0..runs {
+        let started = thread_cpu();
+        for i in 0..CALLS {
+            let x = if i % 2 == 1 {
+                &loop_shifted
+            } else {
+                &loop_states
+            };
+            twin.derivatives(x, &mut theirs);
+        }
+        twin_row.add((thread_cpu() - started) / CALLS);
+    }
+    let per_state = |row: &Row, states: usize| row.median().as_secs_f64() * 1e9 / states as f64;
+    let (fmu, hand, rod_fmu_per_state) = (
+        per_state(&derivatives[0], loop_states.len()),
+        per_state(&twin_row, loop_states.len()),
+        per_state(&derivatives[1], evaluators[1].states.len()),
+    );
+    println!(
+        "  {:<36} {:>10} {:>10.2} ns/state   ({} .. {})",
+        twin_row.name,
+        show(twin_row.median()),
+        hand,
+        show(twin_row.min()),
+        show(twin_row.max())
+    );
+    println!(
+        "  loop FMU / loop twin = {:.2}; loop twin / rod FMU per state = {:.2} (the twin's derivatives within {worst:.1e} of the FMU's)",
+        fmu / hand,
+        hand / rod_fmu_per_state
+    );
     println!();
 
     let mut simulate = [

@@ -1,8 +1,10 @@
 //! Hand-written C twins of bundled models, compiled with mofmu's own
 //! compiler and flags and loaded as shared libraries: `rod_twin.c`
-//! (`Thermal.Examples.RodHeating`) and `chain_twin.c` (`Acc4.Chain`, the
-//! component-array chain). Used by the pipeline benchmark and by the tests
-//! that the FMUs' derivatives are bit-identical to them.
+//! (`Thermal.Examples.RodHeating`), `chain_twin.c` (`Acc4.Chain`, the
+//! component-array chain) and `cooling_twin.c`
+//! (`ThermoFluidStream.Examples.CoolingLoop`). Used by the pipeline and
+//! cooling benchmarks and by the tests that the FMUs' derivatives equal
+//! them (bit for bit for the rod and the chain, to rounding for the loop).
 
 #![allow(dead_code)] // The benchmark and the test each use a part.
 
@@ -132,5 +134,43 @@ impl ChainTwin {
         // SAFETY: the slices hold n, n and 9 n doubles, as the twin reads
         // and writes.
         unsafe { (self.all)(t.len(), t.as_ptr(), dt.as_mut_ptr(), variables.as_mut_ptr()) }
+    }
+}
+
+pub struct CoolingTwin {
+    derivatives: Kernel,
+    _loaded: Loaded,
+}
+
+impl CoolingTwin {
+    /// Compiles and loads the twin.
+    pub fn build() -> Result<CoolingTwin, String> {
+        let loaded = Loaded::build("cooling_twin")?;
+        // SAFETY: `void f(size_t, const double *, double *)`, as in cooling_twin.c.
+        unsafe {
+            Ok(CoolingTwin {
+                derivatives: loaded.get::<Kernel>("cooling_twin_derivatives")?,
+                _loaded: loaded,
+            })
+        }
+    }
+
+    /// The derivatives at the states `x` of the loop with `x.len() - 6`
+    /// radiator cells, in the FMU's state order.
+    pub fn derivatives(&self, x: &[f64], dx: &mut [f64]) {
+        assert!(x.len() >= 7 && dx.len() == x.len());
+        // SAFETY: both slices hold 6 + n elements, as the twin reads and writes.
+        unsafe { (self.derivatives)(x.len() - 6, x.as_ptr(), dx.as_mut_ptr()) }
+    }
+
+    /// The largest difference of `ours` from the twin's derivatives `theirs`,
+    /// relative to each derivative's magnitude (at least 1e-12 of the
+    /// largest).
+    pub fn worst_relative(ours: &[f64], theirs: &[f64]) -> f64 {
+        let scale = theirs.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        ours.iter()
+            .zip(theirs)
+            .map(|(a, b)| (a - b).abs() / b.abs().max(1e-12 * scale).max(f64::MIN_POSITIVE))
+            .fold(0.0, f64::max)
     }
 }
