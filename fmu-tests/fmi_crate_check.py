@@ -34,10 +34,11 @@ element `rod.T[3]` of a case read as element 3 of the Float64 array
 reference (`fmi3-crate-vs-reference`, within the case's tolerance), the
 same step-doubling bound, and fmi3DoStep against the reference
 (`fmi3-crate-cs-vs-reference`); and the state event of Switch.mo. And the
-structural parameter (`check_structural`): RodHeating exported once as FMI
-3.0 at rod.n = 5, run by the crate at n = 5, 1,000 and 10^5 set in
-configuration mode (`fmi-importer --set rod.n=N`), against the FMI 2.0
-exports of those sizes run the same way, and against the closed form.
+structural parameters (`check_structural`, one `Structural` per model):
+RodHeating (rod.n) exported once as FMI 3.0 at n = 5, run by the crate at
+n = 5, 1,000 and 10^5 set in configuration mode (`fmi-importer --set
+rod.n=N`), against the FMI 2.0 exports of those sizes run the same way, and
+against the closed form; FMPy's FMU3Slave at 1,000.
 
 Prints `PASS|FAIL <case> <check> <detail>` and `N passed, N failed`; the exit
 status is 1 when any check failed.
@@ -49,7 +50,9 @@ import argparse
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -288,27 +291,49 @@ def rod_closed_form(n: int, t: np.ndarray, volumes: list[int]) -> dict[str, np.n
     return {f"rod.T[{j}]": x[:, c] for c, j in enumerate(volumes)}
 
 
-# (size, interface, stop time, output interval, RK4 step; 0: Co-Simulation)
-# for the structural check. RK4 must resolve the rod's fastest mode,
-# about 4G/C = 0.033*n^2 1/s (RK4 is stable for h*|lambda| < 2.78): at
-# n = 5 the case's 1e-2 s; at n = 1,000 (|lambda| 3.3e4) 2e-5 s over the
-# first 0.5 s; at 10^5 (|lambda| 3.3e8) only the FMU's own implicit
-# integrator (fmi3DoStep, RODAS3 on a band matrix, rtol 1e-8) is practical.
-STRUCTURAL_RUNS = [
-    (5, 100.0, 0.5, 1e-2),
-    (1000, 0.5, 0.01, 2e-5),
-    (1000, 100.0, 0.5, 0.0),
-    (100_000, 100.0, 5.0, 0.0),
+@dataclass
+class Structural:
+    """One model whose array size is a structural parameter in FMI 3.0:
+    exported once at `size`, run by the crate at each of `runs` (size, stop
+    time, output interval, RK4 step; 0: Co-Simulation) with `parameter` set
+    in configuration mode, against the FMI 2.0 export of that size run the
+    same way, and against `closed_form` up to 1,000 elements. The states are
+    the Float64 array `array` of the FMI 3 description, whose element k the
+    FMI 2.0 description names `element(k)`. FMPy's FMU3Slave runs the FMI 3
+    FMU at `fmpy_size` in Co-Simulation."""
+    name: str
+    case: str
+    parameter: str
+    size: int
+    array: str
+    element: Callable[[int], str]
+    runs: list[tuple[int, float, float, float]]
+    closed_form: Callable[[int, np.ndarray, list[int]], dict[str, np.ndarray]]
+    fmpy_size: int
+
+
+STRUCTURAL = [
+    # RK4 must resolve the rod's fastest mode, about 4G/C = 0.033*n^2 1/s
+    # (RK4 is stable for h*|lambda| < 2.78): at n = 5 the case's 1e-2 s; at
+    # n = 1,000 (|lambda| 3.3e4) 2e-5 s over the first 0.5 s; at 10^5
+    # (|lambda| 3.3e8) only the FMU's own implicit integrator (fmi3DoStep,
+    # RODAS3 on a band matrix, rtol 1e-8) is practical.
+    Structural("RodHeating-structural", "RodHeating", "rod.n", 5, "rod.T",
+               lambda k: f"rod.T[{k}]",
+               [(5, 100.0, 0.5, 1e-2), (1000, 0.5, 0.01, 2e-5), (1000, 100.0, 0.5, 0.0),
+                (100_000, 100.0, 5.0, 0.0)],
+               rod_closed_form, 1000),
 ]
 
 
-def fmpy_configured_cs(fmu: Path, n: int, stop: float, interval: float,
-                       volumes: list[int]) -> Trajectory:
+def fmpy_configured_cs(fmu: Path, spec: Structural, n: int, stop: float, interval: float,
+                       elements: list[int]) -> Trajectory:
     """The FMI 3 FMU through FMPy's own FMI 3 wrapper (fmpy.fmi3.FMU3Slave):
-    rod.n set to n in configuration mode, then fmi3DoStep per output
-    interval at relative tolerance 1e-8. FMPy's `simulate_fmu` never calls
-    fmi3EnterConfigurationMode (FMPy 0.3.32), so this drives the wrapper's
-    calls one by one; the FMU and FMPy's ctypes bindings do the rest."""
+    the structural parameter set to n in configuration mode, then
+    fmi3DoStep per output interval at relative tolerance 1e-8. FMPy's
+    `simulate_fmu` never calls fmi3EnterConfigurationMode (FMPy 0.3.32), so
+    this drives the wrapper's calls one by one; the FMU and FMPy's ctypes
+    bindings do the rest. Columns are named as in the FMI 2.0 description."""
     from fmpy import extract, read_model_description
     from fmpy.fmi3 import FMU3Slave
 
@@ -316,11 +341,11 @@ def fmpy_configured_cs(fmu: Path, n: int, stop: float, interval: float,
     vrs = {v.name: v.valueReference for v in md.modelVariables}
     directory = extract(str(fmu))
     slave = FMU3Slave(guid=md.guid, unzipDirectory=directory,
-                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName="rod")
+                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName="structural")
     slave.instantiate()
     try:
         slave.enterConfigurationMode()
-        slave.setInt64([vrs["rod.n"]], [n])
+        slave.setInt64([vrs[spec.parameter]], [n])
         slave.exitConfigurationMode()
         slave.enterInitializationMode(tolerance=1e-8, startTime=0.0, stopTime=stop)
         slave.exitInitializationMode()
@@ -328,9 +353,9 @@ def fmpy_configured_cs(fmu: Path, n: int, stop: float, interval: float,
         times, rows = [], []
         for k in range(steps + 1):
             t = min(k * interval, stop)
-            values = slave.getFloat64([vrs["rod.T"]], nValues=n)
+            values = slave.getFloat64([vrs[spec.array]], nValues=n)
             times.append(t)
-            rows.append([values[j - 1] for j in volumes])
+            rows.append([values[j - 1] for j in elements])
             if k < steps:
                 slave.doStep(t, min((k + 1) * interval, stop) - t)
         slave.terminate()
@@ -338,60 +363,65 @@ def fmpy_configured_cs(fmu: Path, n: int, stop: float, interval: float,
         slave.freeInstance()
     columns = np.array(rows)
     return Trajectory(np.array(times),
-                      {f"rod.T[{j}]": columns[:, c] for c, j in enumerate(volumes)})
+                      {spec.element(j): columns[:, c] for c, j in enumerate(elements)})
 
 
-def check_structural(mofmu: Path, importer: Path, out: Path) -> None:
-    """Issue 24's must-show: RodHeating exported once as FMI 3.0 with
-    rod.n = 5, instantiated by the crate with n = 5, 1,000 and 10^5 set in
-    configuration mode, matches the FMI 2.0 exports of those sizes, run the
-    same way by the same importer, within the round-trip tolerance (the
-    RodHeating case's), and the closed form where one eigh is affordable."""
-    case = next(c for c in load_cases(HERE / "cases.toml") if c.name == "RodHeating")
-    name = "RodHeating-structural"
-    fmu3 = out / "RodHeating_struct_fmi3.fmu"
+def check_structural(mofmu: Path, importer: Path, out: Path, spec: Structural) -> None:
+    """Issue 24's must-show, for one `Structural` model: exported once as
+    FMI 3.0, instantiated by the crate at each size set in configuration
+    mode, matches the FMI 2.0 exports of those sizes, run the same way by
+    the same importer, within the round-trip tolerance (the case's), and
+    the closed form where one eigh is affordable."""
+    case = next(c for c in load_cases(HERE / "cases.toml") if c.name == spec.case)
+    name = spec.name
+    fmu3 = out / f"{spec.case}_struct_fmi3.fmu"
     try:
-        export(mofmu, fmu3, case.libraries, case.model, case.stop_time, [], "3")
+        export(mofmu, fmu3, case.libraries, case.model, case.stop_time,
+               [f"{spec.parameter}={spec.size}"], "3")
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
         report(False, name, "export", str(e))
         return
     exported: dict[int, Path] = {}
-    for n, stop, interval, step in STRUCTURAL_RUNS:
+    for n, stop, interval, step in spec.runs:
         label = f"n={n} " + (f"RK4 h={step:g}" if step > 0 else "CS rtol 1e-8") + f" to {stop:g} s"
-        volumes = sorted({1, 2, n // 2, n - 1, n})
-        variables = [f"rod.T[{k}]" for k in volumes]
+        elements = sorted({1, 2, n // 2, n - 1, n} - {0})
+        variables = [spec.element(k) for k in elements]
         tag = f"n{n}_{'rk4' if step > 0 else 'cs'}"
         try:
             if n not in exported:
-                fmu2 = out / f"RodHeating_n{n}_fmi2.fmu"
+                fmu2 = out / f"{spec.case}_n{n}_fmi2.fmu"
                 started = time.monotonic()
                 export(mofmu, fmu2, case.libraries, case.model, case.stop_time,
-                       [f"rod.n={n}"], "2")
+                       [f"{spec.parameter}={n}"], "2")
                 exported[n] = fmu2
-                print(f"  FMI 2.0 export at n={n}: {time.monotonic() - started:.2f} s", flush=True)
+                print(f"  FMI 2.0 export of {spec.case} at n={n}: "
+                      f"{time.monotonic() - started:.2f} s", flush=True)
             three, statistics3, elapsed3 = run_importer(
-                importer, fmu3, out / f"struct_{tag}_fmi3.csv", stop, interval, step,
-                variables, [f"rod.n={n}"], "3")
+                importer, fmu3, out / f"struct_{spec.case}_{tag}_fmi3.csv", stop, interval, step,
+                [f"{spec.array}[{k}]" for k in elements], [f"{spec.parameter}={n}"], "3")
+            three = Trajectory(three.time, {
+                spec.element(k): three.columns[f"{spec.array}[{k}]"] for k in elements})
             two, statistics2, elapsed2 = run_importer(
-                importer, exported[n], out / f"struct_{tag}_fmi2.csv", stop, interval, step,
-                variables, None, "2")
-        except (RuntimeError, subprocess.TimeoutExpired, subprocess.CalledProcessError) as e:
+                importer, exported[n], out / f"struct_{spec.case}_{tag}_fmi2.csv", stop,
+                interval, step, variables, None, "2")
+        except (RuntimeError, KeyError, subprocess.TimeoutExpired,
+                subprocess.CalledProcessError) as e:
             report(False, name, f"run {label}", str(e))
             continue
         verdict = compare(three, two, variables, case.tolerance, stop, interval)
         report(verdict.ok, name, "fmi3-configured-vs-fmi2",
                f"{label}: {verdict.summary}; FMI 3 {elapsed3:.2f} s ({statistics3}), "
                f"FMI 2 {elapsed2:.2f} s")
-        if step == 0.0 and n == 1000:
+        if step == 0.0 and n == spec.fmpy_size:
             try:
-                fmpy = fmpy_configured_cs(fmu3, n, stop, interval, volumes)
+                fmpy = fmpy_configured_cs(fmu3, spec, n, stop, interval, elements)
                 verdict = compare(fmpy, two, variables, case.tolerance, stop, interval)
                 report(verdict.ok, name, "fmpy-fmu3slave-configured-vs-fmi2",
                        f"{label}: {verdict.summary}")
             except Exception as e:  # FMPy raises its own exception types
                 report(False, name, "fmpy-fmu3slave-configured-vs-fmi2", f"{label}: {e}")
         if n <= 1000:
-            exact = Trajectory(three.time, rod_closed_form(n, three.time, volumes))
+            exact = Trajectory(three.time, spec.closed_form(n, three.time, elements))
             verdict = compare(three, exact, variables, case.tolerance, stop, interval)
             report(verdict.ok, name, "fmi3-configured-vs-closed-form",
                    f"{label}: {verdict.summary}")
@@ -412,8 +442,10 @@ def main() -> int:
     started = time.monotonic()
     check_state_event(args.mofmu, args.importer, args.out)
     check_cases(args.mofmu, args.importer, args.out, args.only)
-    if FMI_VERSION == "3" and (not args.only or args.only in "RodHeating-structural"):
-        check_structural(args.mofmu, args.importer, args.out)
+    if FMI_VERSION == "3":
+        for spec in STRUCTURAL:
+            if not args.only or args.only in spec.name:
+                check_structural(args.mofmu, args.importer, args.out, spec)
     print(f"fmi crate check (FMI {FMI_VERSION}) took {time.monotonic() - started:.1f} s")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
