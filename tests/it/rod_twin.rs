@@ -15,19 +15,31 @@ use super::export::{export, library, package, shared_cache};
 #[path = "../../benches/twins/mod.rs"]
 mod twin;
 
-/// The FMU of the rod with `n` volumes, exported into this test's directory.
-fn rod_fmu(n: usize) -> Fmu {
-    let lib = library(&["examples/Base.mo", "examples/Thermal"]);
+/// The FMU of `model` from `files` with the Integer parameter `size` set to
+/// `n`, exported into this test's directory as `<name>_<n>.fmu`.
+fn sized_fmu(files: &[&str], model: &str, size: &str, n: usize, name: &str) -> Fmu {
+    let lib = library(files);
     let sets = [SetValue {
-        path: "rod.n".into(),
+        path: size.into(),
         value: (n as f64).into(),
     }];
-    let out = export(&lib, "Thermal.Examples.RodHeating", &sets);
+    let out = export(&lib, model, &sets);
     let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("rod_twin")
-        .join(format!("RodHeating_{n}.fmu"));
+        .join(format!("{name}_{n}.fmu"));
     package(&out, &path, &shared_cache());
     Fmu::load(&path).unwrap()
+}
+
+/// The FMU of the rod with `n` volumes.
+fn rod_fmu(n: usize) -> Fmu {
+    sized_fmu(
+        &["examples/Base.mo", "examples/Thermal"],
+        "Thermal.Examples.RodHeating",
+        "rod.n",
+        n,
+        "RodHeating",
+    )
 }
 
 /// An instance of `fmu` in continuous-time mode, with the value references
@@ -339,24 +351,19 @@ fn the_flag_watch_finds_each_discard_and_keeps_the_importers_flags() {
 /// (T[0] the source's 400 K, Q[n+1] = 0); fmi2GetReal and a second call give
 /// the same bits; an overflowing derivative is fmi2Discard naming it, and
 /// the next point is computed as before.
-/// The FMU of Acc4's chain with `n` elements, exported into this test's
-/// directory.
+/// The FMU of Acc4's chain with `n` elements.
 fn chain_fmu(n: usize) -> Fmu {
-    let lib = library(&[
-        "examples/Base.mo",
-        "examples/Thermal",
-        "test_data/language/Acc4.mo",
-    ]);
-    let sets = [SetValue {
-        path: "n".into(),
-        value: (n as f64).into(),
-    }];
-    let out = export(&lib, "Acc4.Chain", &sets);
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("rod_twin")
-        .join(format!("Chain_{n}.fmu"));
-    package(&out, &path, &shared_cache());
-    Fmu::load(&path).unwrap()
+    sized_fmu(
+        &[
+            "examples/Base.mo",
+            "examples/Thermal",
+            "test_data/language/Acc4.mo",
+        ],
+        "Acc4.Chain",
+        "n",
+        n,
+        "Chain",
+    )
 }
 
 /// The chain's FMU against its hand-written twin (benches/twins/chain_twin.c):
@@ -492,23 +499,19 @@ fn chain_derivatives_into_the_callers_array_follow_the_closed_form() {
 #[test]
 fn cooling_loop_derivatives_agree_with_the_hand_written_twin() {
     let twin = twin::CoolingTwin::build().unwrap_or_else(|e| panic!("building the twin: {e}"));
-    let lib = library(&[
-        "examples/Base.mo",
-        "examples/Signals.mo",
-        "examples/Thermal",
-        "examples/ThermoFluidStream",
-    ]);
     for n in [1usize, 4, 37] {
-        let sets = [SetValue {
-            path: "n".into(),
-            value: (n as f64).into(),
-        }];
-        let out = export(&lib, "ThermoFluidStream.Examples.CoolingLoop", &sets);
-        let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("rod_twin")
-            .join(format!("CoolingLoop_{n}.fmu"));
-        package(&out, &path, &shared_cache());
-        let fmu = Fmu::load(&path).unwrap();
+        let fmu = sized_fmu(
+            &[
+                "examples/Base.mo",
+                "examples/Signals.mo",
+                "examples/Thermal",
+                "examples/ThermoFluidStream",
+            ],
+            "ThermoFluidStream.Examples.CoolingLoop",
+            "n",
+            n,
+            "CoolingLoop",
+        );
         let md = fmu.model_description();
         let names: Vec<&str> = md
             .states()
