@@ -11,8 +11,15 @@
 //! (all or none an output, a derivative, an initial unknown, listed
 //! consecutively so that the state vector keeps its order), and a
 //! derivative array's elements are the derivatives of one state array's
-//! elements, in order. Anything else stays scalars: elements of component
-//! arrays (`cap[1].T`), matrices (`A[1,2]`), Integer and Boolean arrays.
+//! elements, in order. Anything else stays scalars: matrices (`A[1,2]`),
+//! Integer and Boolean arrays, and members of component arrays' elements
+//! (`cap[1].T`) unless a structural parameter sizes the component array:
+//! then each member is a *member array* (`cap.T`: `cap[1].T`, `cap[2].T`, …
+//! a stride m apart in the table and in `R`, m the Reals per element), under
+//! the same rules with "consecutive" read as "m apart" (and, in the outputs
+//! and initial unknowns, "in element order": there the members of one
+//! element come together). Without a structural parameter the grouping is
+//! what it was before member arrays, byte for byte.
 //!
 //! The runtime learns the arrays from `resources/mofmu_fmi3.bin`
 //! ([`resource`]), written from the same grouping, so the description and
