@@ -346,6 +346,7 @@ struct Fmi3Structural {
     uint32_t integer; /* the parameter's index in the Integer table */
     char *name;
     int64_t n0, n_min, n_max;
+    size_t image_size0; /* the bytes of mofmu_system.bin (the image at n0) */
     int64_t n;       /* the size the instance's tables have */
     int64_t pending; /* the size set in configuration mode */
     int configuring;
@@ -377,16 +378,23 @@ static void free_structural(struct Fmi3Structural *st)
     }
 }
 
-/* A growing byte buffer for the evaluated template. */
+/* A growing byte buffer for the evaluated template. `limit` bounds its
+ * size and `ops_left` the ops run, so that a damaged template (re-signed:
+ * the checksum holds) ends with bad = 2 instead of running for hours. */
 typedef struct {
     unsigned char *p;
-    size_t used, size;
+    size_t used, size, limit;
+    uint64_t ops_left;
     int bad;
 } Fmi3Bytes;
 
 static void put(Fmi3Bytes *b, const void *data, size_t n)
 {
     if (b->bad) {
+        return;
+    }
+    if (n > b->limit - b->used) {
+        b->bad = 2;
         return;
     }
     if (b->used + n > b->size) {
@@ -430,17 +438,42 @@ static size_t op_size(const unsigned char *p)
     }
 }
 
+/* a + b*n + c*k, three little-endian i64 at p; nonzero *bad when it
+ * overflows (only a damaged template does: n and k are sizes). */
+static int64_t affine_at(const unsigned char *p, int64_t n, int64_t k, int *bad)
+{
+    int64_t a = le64s(p), b = le64s(p + 8), c = le64s(p + 16);
+    const int64_t big = (int64_t)1 << 62;
+    /* |b|, |c| < 2^31 and 0 <= n, k < 2^31 keep each product below 2^62,
+     * and |a| < 2^62 keeps the sum below 2^63. */
+    if (a <= -big || a >= big || b <= -((int64_t)1 << 31) || b >= ((int64_t)1 << 31) ||
+        c <= -((int64_t)1 << 31) || c >= ((int64_t)1 << 31) || n < 0 ||
+        n >= ((int64_t)1 << 31) || k < 0 || k >= ((int64_t)1 << 31)) {
+        *bad = 2;
+        return 0;
+    }
+    return a + b * n + c * k;
+}
+
 /* Runs `count` ops from `p` at size n and round k; the bytes after them. */
 static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_t n, int64_t k,
                                     Fmi3Bytes *out)
 {
     size_t i;
     for (i = 0; i < count && !out->bad; i++) {
+        if (out->ops_left == 0) {
+            out->bad = 2;
+            return p;
+        }
+        out->ops_left--;
         if (p[0] == 0) {
             put(out, p + 5, le32(p + 1));
             p += op_size(p);
         } else if (p[0] == 1) {
-            int64_t v = le64s(p + 2) + le64s(p + 10) * n + le64s(p + 18) * k;
+            int64_t v = affine_at(p + 2, n, k, &out->bad);
+            if (out->bad) {
+                return p;
+            }
             if ((p[1] == 0 && (v < 0 || v > (int64_t)UINT32_MAX)) ||
                 (p[1] == 1 && (v < INT32_MIN || v > INT32_MAX))) {
                 out->bad = 2;
@@ -449,9 +482,12 @@ static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_
             put_le(out, (uint64_t)v, p[1] == 2 ? 8 : 4);
             p += 26;
         } else if (p[0] == 2) {
-            int64_t c = le64s(p + 1) + le64s(p + 9) * n, r;
+            int64_t a = le64s(p + 1), b = le64s(p + 9), c, r;
             size_t body = le32(p + 17);
             const unsigned char *end = p + 21;
+            const int64_t big = (int64_t)1 << 31;
+            /* A round count is a size: |a|, |b| < 2^31 (n < 2^31). */
+            c = a <= -big || a >= big || b <= -big || b >= big ? -1 : a + b * n;
             if (c < 0) {
                 out->bad = 2;
                 return p;
@@ -471,7 +507,7 @@ static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_
             size_t a = le32(p + 1), b = le32(p + 5 + a);
             const unsigned char *f = p + 9 + a + b;
             char number[32];
-            int64_t v = le64s(f) + le64s(f + 8) * n + le64s(f + 16) * k;
+            int64_t v = affine_at(f, n, k, &out->bad);
             int len = snprintf(number, sizeof number, "%lld", (long long)v);
             put_le(out, (uint64_t)(a + b + (size_t)len), 4);
             put(out, p + 5, a);
@@ -494,7 +530,7 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
     char *path = system_file_path(location, error, error_size);
     char *slash;
     unsigned char *bytes;
-    size_t size = 0, i, at, record;
+    size_t size = 0, i, at, record, image_size = 0;
     uint32_t version;
     uint64_t sum = 0;
     struct Fmi3Structural *st;
@@ -502,6 +538,13 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
     *out = NULL;
     if (path == NULL) {
         return error;
+    }
+    /* The exported image's size, which bounds the template's output. */
+    probe = fopen(path, "rb");
+    if (probe != NULL) {
+        long end = fseek(probe, 0, SEEK_END) == 0 ? ftell(probe) : -1;
+        image_size = end > 0 ? (size_t)end : 0;
+        fclose(probe);
     }
     slash = strrchr(path, '/');
     memcpy(slash + 1, "mofmu_struct.bin", sizeof "mofmu_struct.bin");
@@ -544,6 +587,7 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
     st->n_min = le64s(bytes + at + 8);
     st->n_max = le64s(bytes + at + 16);
     st->n = st->pending = st->n0;
+    st->image_size0 = image_size;
     st->n_segments = le32(bytes + at + 24);
     at += 28;
     if (st->n_segments > (size - at) / record) {
@@ -774,6 +818,14 @@ static mofmu_system *system_at(const struct Fmi3Structural *st, int64_t n, const
     mofmu_system *sys;
     const char *problem = NULL;
     memset(&b, 0, sizeof b);
+    /* The image grows at most linearly in n from the exported one (a
+     * generous bound: 64 times the exported image per multiple of n0). */
+    {
+        uint64_t times = st->n0 > 0 && n > st->n0 ? (uint64_t)((n + st->n0 - 1) / st->n0) : 1;
+        uint64_t limit = 64 * (uint64_t)st->image_size0 * times + ((uint64_t)1 << 20);
+        b.limit = limit > (uint64_t)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)limit;
+        b.ops_left = 2 * (uint64_t)b.limit;
+    }
     run_ops(st->ops, st->n_ops, n, 0, &b);
     if (b.bad) {
         snprintf(error, error_size, "%s", b.bad == 2 ? "the size is beyond what the tables admit"
