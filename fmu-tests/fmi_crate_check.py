@@ -37,7 +37,10 @@ same step-doubling bound, and fmi3DoStep against the reference
 structural parameter (`check_structural`): RodHeating exported once as FMI
 3.0 at rod.n = 5, run by the crate at n = 5, 1,000 and 10^5 set in
 configuration mode (`fmi-importer --set rod.n=N`), against the FMI 2.0
-exports of those sizes run the same way, and against the closed form.
+exports of those sizes run the same way, and against the closed form. And
+the size of a component array (`check_structural_chain`): Acc4.Chain
+exported once at n = 5, its member array `cap.T` read as `cap.T[k]` at
+n = 5, 1,000 and 10^5 against `cap[k].T` of the FMI 2.0 exports.
 
 Prints `PASS|FAIL <case> <check> <detail>` and `N passed, N failed`; the exit
 status is 1 when any check failed.
@@ -397,6 +400,86 @@ def check_structural(mofmu: Path, importer: Path, out: Path) -> None:
                    f"{label}: {verdict.summary}")
 
 
+def chain_closed_form(n: int, t: np.ndarray, caps: list[int]) -> dict[str, np.ndarray]:
+    """Acc4.Chain with n capacitors, solved without mofmu: source(T=400) --
+    link[1] -- cap[1] -- link[2] -- ... -- cap[n], G = 2, C = 50, T0 = 300.
+    A of T' = A*T + b is symmetric (one C, one G), so
+    T(t) = T_inf + V exp(Lambda t) V^T (T0 - T_inf) (one eigh). The columns
+    `cap[k].T` for k in `caps` (1-based)."""
+    g, cap = 2.0, 50.0
+    a = np.zeros((n, n))
+    i = np.arange(n - 1)
+    a[i, i + 1] = a[i + 1, i] = g / cap
+    a[i, i] -= g / cap
+    a[i + 1, i + 1] -= g / cap
+    a[0, 0] -= g / cap
+    b = np.zeros(n)
+    b[0] = g * 400.0 / cap
+    lam, v = np.linalg.eigh(a)
+    x_inf = np.linalg.solve(a, -b)
+    k = [j - 1 for j in caps]
+    x = x_inf[k] + (np.exp(np.outer(t, lam)) * (v.T @ (np.full(n, 300.0) - x_inf))) @ v[k].T
+    return {f"cap[{j}].T": x[:, c] for c, j in enumerate(caps)}
+
+
+# (size, stop time, output interval, RK4 step; 0: Co-Simulation) for the
+# chain's structural check. RK4 at h = 0.1 s resolves the fastest mode
+# (|lambda| < 4G/C = 0.16 1/s) with a global error far below 1e-6 relative.
+CHAIN_RUNS = [
+    (5, 100.0, 0.5, 0.1),
+    (1000, 100.0, 0.5, 0.0),
+    (100_000, 100.0, 5.0, 0.0),
+]
+
+
+def check_structural_chain(mofmu: Path, importer: Path, out: Path) -> None:
+    """Issue 24 for a component array: Acc4.Chain exported once as FMI 3.0
+    with n = 5 (its member arrays cap.T, link.G, ... sized by n), run by the
+    crate with n = 5, 1,000 and 10^5 set in configuration mode, against the
+    FMI 2.0 exports of those sizes run the same way, within the Acc4_Chain
+    case's tolerance, and against the closed form up to n = 1,000. The FMI 3
+    columns are `cap.T[k]` (element k of the member array), the FMI 2
+    columns `cap[k].T`."""
+    case = next(c for c in load_cases(HERE / "cases.toml") if c.name == "Acc4_Chain")
+    name = "Acc4_Chain-structural"
+    fmu3 = out / "Acc4_Chain_struct_fmi3.fmu"
+    try:
+        export(mofmu, fmu3, case.libraries, case.model, case.stop_time, ["n=5"], "3")
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        report(False, name, "export", str(e))
+        return
+    exported: dict[int, Path] = {}
+    for n, stop, interval, step in CHAIN_RUNS:
+        label = f"n={n} " + (f"RK4 h={step:g}" if step > 0 else "CS rtol 1e-8") + f" to {stop:g} s"
+        caps = sorted({1, 2, n // 2, n - 1, n})
+        names = [f"cap[{k}].T" for k in caps]
+        tag = f"n{n}_{'rk4' if step > 0 else 'cs'}"
+        try:
+            if n not in exported:
+                fmu2 = out / f"Acc4_Chain_n{n}_fmi2.fmu"
+                export(mofmu, fmu2, case.libraries, case.model, case.stop_time, [f"n={n}"], "2")
+                exported[n] = fmu2
+            three, statistics3, elapsed3 = run_importer(
+                importer, fmu3, out / f"chain_{tag}_fmi3.csv", stop, interval, step,
+                [f"cap.T[{k}]" for k in caps], [f"n={n}"], "3")
+            two, _, elapsed2 = run_importer(
+                importer, exported[n], out / f"chain_{tag}_fmi2.csv", stop, interval, step,
+                names, None, "2")
+        except (RuntimeError, subprocess.TimeoutExpired, subprocess.CalledProcessError) as e:
+            report(False, name, f"run {label}", str(e))
+            continue
+        three = Trajectory(three.time, {f"cap[{k}].T": three.columns[f"cap.T[{k}]"]
+                                        for k in caps})
+        verdict = compare(three, two, names, case.tolerance, stop, interval)
+        report(verdict.ok, name, "fmi3-configured-vs-fmi2",
+               f"{label}: {verdict.summary}; FMI 3 {elapsed3:.2f} s ({statistics3}), "
+               f"FMI 2 {elapsed2:.2f} s")
+        if n <= 1000:
+            exact = Trajectory(three.time, chain_closed_form(n, three.time, caps))
+            verdict = compare(three, exact, names, case.tolerance, stop, interval)
+            report(verdict.ok, name, "fmi3-configured-vs-closed-form", f"{label}: {verdict.summary}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mofmu", type=Path, default=ROOT / "target" / "release" / "mofmu")
@@ -414,6 +497,8 @@ def main() -> int:
     check_cases(args.mofmu, args.importer, args.out, args.only)
     if FMI_VERSION == "3" and (not args.only or args.only in "RodHeating-structural"):
         check_structural(args.mofmu, args.importer, args.out)
+    if FMI_VERSION == "3" and (not args.only or args.only in "Acc4_Chain-structural"):
+        check_structural_chain(args.mofmu, args.importer, args.out)
     print(f"fmi crate check (FMI {FMI_VERSION}) took {time.monotonic() - started:.1f} s")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
