@@ -35,10 +35,11 @@ reference (`fmi3-crate-vs-reference`, within the case's tolerance), the
 same step-doubling bound, and fmi3DoStep against the reference
 (`fmi3-crate-cs-vs-reference`); and the state event of Switch.mo. And the
 structural parameters (`check_structural`, one `Structural` per model):
-RodHeating (rod.n) exported once as FMI 3.0 at n = 5, run by the crate at
-n = 5, 1,000 and 10^5 set in configuration mode (`fmi-importer --set
-rod.n=N`), against the FMI 2.0 exports of those sizes run the same way, and
-against the closed form; FMPy's FMU3Slave at 1,000.
+RodHeating (rod.n) and Acc4's chain (n, the size of its component arrays)
+exported once as FMI 3.0 at n = 5, run by the crate at n = 5, 1,000 and
+10^5 set in configuration mode (`fmi-importer --set rod.n=N`), against the
+FMI 2.0 exports of those sizes run the same way, and against the closed
+form; FMPy's FMU3Slave at 1,000.
 
 Prints `PASS|FAIL <case> <check> <detail>` and `N passed, N failed`; the exit
 status is 1 when any check failed.
@@ -291,6 +292,29 @@ def rod_closed_form(n: int, t: np.ndarray, volumes: list[int]) -> dict[str, np.n
     return {f"rod.T[{j}]": x[:, c] for c, j in enumerate(volumes)}
 
 
+def chain_closed_form(n: int, t: np.ndarray, caps: list[int]) -> dict[str, np.ndarray]:
+    """Acc4.Chain with n elements, solved without mofmu: source(T=400) --
+    link[1] -- cap[1] -- link[2] -- ... -- cap[n], every link G = 2, every
+    capacitor C = 50 from 300 K. C T' = A T + b with A the symmetric
+    tridiagonal of the links (-2G on the diagonal, -G at the last capacitor,
+    which has no link after it), b = G*400 at the first, so
+    T(t) = T_inf + V exp(Lambda t) V^T (T0 - T_inf) (one eigh). The columns
+    `cap[k].T` for k in `caps` (1-based)."""
+    g, cap = 2.0, 50.0
+    a = np.zeros((n, n))
+    i = np.arange(n - 1)
+    a[i, i + 1] = a[i + 1, i] = g / cap
+    a[np.arange(n), np.arange(n)] = -2.0 * g / cap
+    a[n - 1, n - 1] = -g / cap
+    b = np.zeros(n)
+    b[0] = 400.0 * g / cap
+    lam, v = np.linalg.eigh(a)
+    x_inf = np.linalg.solve(a, -b)
+    k = [j - 1 for j in caps]
+    x = x_inf[k] + (np.exp(np.outer(t, lam)) * (v.T @ (np.full(n, 300.0) - x_inf))) @ v[k].T
+    return {f"cap[{j}].T": x[:, c] for c, j in enumerate(caps)}
+
+
 @dataclass
 class Structural:
     """One model whose array size is a structural parameter in FMI 3.0:
@@ -323,6 +347,14 @@ STRUCTURAL = [
                [(5, 100.0, 0.5, 1e-2), (1000, 0.5, 0.01, 2e-5), (1000, 100.0, 0.5, 0.0),
                 (100_000, 100.0, 5.0, 0.0)],
                rod_closed_form, 1000),
+    # The chain's fastest mode is below 4G/C = 0.16 1/s at every n, so RK4 at
+    # 0.1 s is far inside its stability bound and its error (about
+    # (h*lambda)^4/120 per unit time) far below the case's 1e-6.
+    Structural("Acc4_Chain-structural", "Acc4_Chain", "n", 5, "cap.T",
+               lambda k: f"cap[{k}].T",
+               [(5, 100.0, 0.5, 0.1), (1000, 100.0, 0.5, 0.1), (1000, 100.0, 0.5, 0.0),
+                (100_000, 100.0, 5.0, 0.5)],
+               chain_closed_form, 1000),
 ]
 
 

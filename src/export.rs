@@ -611,9 +611,6 @@ fn structural_parameter(
             seg.vr0 = seg.start.at(n0, 0) as u32;
             seg.len0 = seg.len.at(n0, 0) as u32;
         }
-        // The members of a component array sized by the parameter
-        // (`cap[k].T`, stride > 1): the template reproduces them, but the
-        // description cannot declare them yet (each would be one array).
         // The Real a note names by its value reference.
         let real_name = |vr: u32| {
             table
@@ -622,27 +619,21 @@ fn structural_parameter(
                 .find(|x| x.value_reference == vr && matches!(x.ty, VariableType::Real { .. }))
                 .map_or_else(|| format!("value reference {vr}"), |x| x.name.clone())
         };
-        if let Some(s) = t.segments.iter().find(|s| s.stride != 1) {
-            let name = real_name(s.vr0);
-            notes.push(not_offered(format!(
-                "it sizes a component array, whose members ({name}, …) the FMI 3 description \
-                 does not declare as arrays yet"
-            )));
-            continue;
-        }
         // Every run of Reals whose length follows the parameter must be one
-        // array of the description, named by its first element.
-        let arrays = crate::fmu::fmi3_arrays::arrays(table);
-        let array_at: std::collections::HashMap<u32, usize> = arrays
-            .groups
-            .iter()
-            .map(|g| (table.variables[g.first].value_reference, g.len))
-            .collect();
+        // array of the description, named by its first element: a run of
+        // stride 1 an array of Reals (`rod.T`), a member of a component
+        // array's instances (stride m) a member array (`cap.T`).
         let varying: Vec<u32> = t
             .segments
             .iter()
             .filter(|s| s.len.b != 0)
             .map(|s| s.vr0)
+            .collect();
+        let arrays = crate::fmu::fmi3_arrays::arrays_sized(table, &varying);
+        let array_at: std::collections::HashMap<u32, (usize, usize)> = arrays
+            .groups
+            .iter()
+            .map(|g| (table.variables[g.first].value_reference, (g.len, g.stride)))
             .collect();
         let hidden = varying.iter().find(|vr| {
             let seg = t
@@ -650,11 +641,14 @@ fn structural_parameter(
                 .iter()
                 .find(|s| s.vr0 == **vr)
                 .expect("a segment");
+            let stride = seg.stride as u32;
             let exposed = table.variables.iter().any(|x| {
                 matches!(x.ty, VariableType::Real { .. })
-                    && (seg.vr0..seg.vr0 + seg.len0).contains(&x.value_reference)
+                    && x.value_reference >= seg.vr0
+                    && (x.value_reference - seg.vr0) % stride == 0
+                    && (x.value_reference - seg.vr0) / stride < seg.len0
             });
-            exposed && array_at.get(vr) != Some(&(seg.len0 as usize))
+            exposed && array_at.get(vr) != Some(&(seg.len0 as usize, seg.stride as usize))
         });
         if let Some(vr) = hidden {
             let name = real_name(*vr);
@@ -671,7 +665,7 @@ fn structural_parameter(
         let off_size = t.segments.iter().find(|s| {
             s.len.b != 0
                 && (s.len.a, s.len.b) != (0, 1)
-                && array_at.get(&s.vr0) == Some(&(s.len0 as usize))
+                && array_at.get(&s.vr0) == Some(&(s.len0 as usize, s.stride as usize))
         });
         if let Some(s) = off_size {
             let name = arrays

@@ -17,7 +17,9 @@
  * index, and the event indicators are one Float64 array at
  * MOFMU_FMI3_INDICATORS (the bases are repeated in src/fmu/fmi3.rs). A
  * one-dimensional Real array of the description (resources/mofmu_fmi3.bin)
- * is named by its first element's index and stands for all its elements.
+ * is named by its first element's index and stands for all its elements,
+ * which lie at a stride in R: 1 for an array of Reals (rod.T), the number
+ * of Reals per instance for a member of a component array (cap.T).
  *
  * Structural parameters: configuration mode lays the instance out for a new
  * size from resources/mofmu_struct.bin (its own section below). Not offered:
@@ -47,10 +49,18 @@ typedef struct {
      * reference. Every other Float64 value reference is a scalar. */
     uint32_t *array_vr;
     uint32_t *array_len;
+    /* The distance in R between consecutive elements (1 but in a member
+     * array, cap.T: the Reals of one instance of a component array). */
+    uint32_t *array_stride;
     size_t n_arrays;
     /* The arrays' value references in the description (array_vr at the
      * exported size; array_vr follows a structural parameter). */
     uint32_t *array_vr0;
+    /* With strided arrays (which interleave), per R index: nonzero for an
+     * array's element other than its first; NULL without them (the arrays
+     * are then disjoint ranges, searched as such). n_inner entries. */
+    unsigned char *inner;
+    size_t n_inner;
     /* The structural parameter (resources/mofmu_struct.bin), or NULL. */
     struct Fmi3Structural *st;
 } Fmi3Logger;
@@ -79,9 +89,58 @@ static uint32_t le32(const unsigned char *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* With strided arrays: marks in d->inner (n_reals entries, rebuilt) every
+ * array's elements but the first; nonzero when an element lies outside R,
+ * two arrays share an element, the first elements are not ascending, or
+ * memory runs out. Without strided arrays d->inner stays NULL. */
+static int mark_arrays(Fmi3Logger *d, size_t n_reals)
+{
+    size_t i, k;
+    unsigned char *taken;
+    int strided = 0;
+    for (i = 0; i < d->n_arrays; i++) {
+        strided |= d->array_stride[i] != 1;
+    }
+    free(d->inner);
+    d->inner = NULL;
+    d->n_inner = 0;
+    if (!strided) {
+        return 0;
+    }
+    taken = (unsigned char *)allocate(n_reals, 1);
+    if (taken == NULL) {
+        return 1;
+    }
+    for (i = 0; i < d->n_arrays; i++) {
+        uint64_t first = d->array_vr[i], len = d->array_len[i], stride = d->array_stride[i];
+        if (len == 0 || stride == 0 || first >= n_reals ||
+            (len - 1) * stride > (uint64_t)n_reals - 1 - first ||
+            (i > 0 && d->array_vr[i] <= d->array_vr[i - 1])) {
+            free(taken);
+            return 1;
+        }
+        for (k = 0; k < len; k++) {
+            size_t at = (size_t)(first + k * stride);
+            if (taken[at]) {
+                free(taken);
+                return 1;
+            }
+            taken[at] = k == 0 ? 1 : 2;
+        }
+    }
+    for (i = 0; i < n_reals; i++) {
+        taken[i] = taken[i] == 2;
+    }
+    d->inner = taken;
+    d->n_inner = n_reals;
+    return 0;
+}
+
 /* Reads resources/mofmu_fmi3.bin (layout in src/fmu/fmi3_arrays.rs) into
  * `d`; NULL, or why it cannot be used. Every array must lie inside R, in
- * ascending order without overlapping the next. */
+ * ascending order without sharing an element with another (version 1: no
+ * strides, each array a range before the next; version 2: a stride per
+ * array, and strided arrays may interleave). */
 static const char *load_arrays(Fmi3Logger *d, const char *location, size_t n_reals,
                                char *error, size_t error_size)
 {
@@ -89,7 +148,8 @@ static const char *load_arrays(Fmi3Logger *d, const char *location, size_t n_rea
     char *slash;
     unsigned char *bytes;
     const char *problem = NULL;
-    size_t size = 0, i, count;
+    size_t size = 0, i, count, entry = 8;
+    uint32_t version = 0;
     uint64_t sum = 0;
     if (path == NULL) {
         return error;
@@ -109,11 +169,13 @@ static const char *load_arrays(Fmi3Logger *d, const char *location, size_t n_rea
             sum |= (uint64_t)bytes[size - 8 + i] << (8 * i);
         }
         count = le32(bytes + 12);
+        version = le32(bytes + 8);
+        entry = version == 2 ? 12 : 8;
         if (sum != fnv1a(bytes, size - 8)) {
             problem = "resources/" MOFMU_FMI3_FILE ": its checksum does not match";
-        } else if (le32(bytes + 8) != 1) {
+        } else if (version != 1 && version != 2) {
             problem = "resources/" MOFMU_FMI3_FILE " has an unknown version";
-        } else if (count != (size - 24) / 8 || (size - 24) % 8 != 0) {
+        } else if (count != (size - 24) / entry || (size - 24) % entry != 0) {
             problem = "resources/" MOFMU_FMI3_FILE " has the wrong length";
         }
     }
@@ -122,22 +184,47 @@ static const char *load_arrays(Fmi3Logger *d, const char *location, size_t n_rea
         d->array_vr = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_vr);
         d->array_len = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_len);
         d->array_vr0 = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_vr0);
-        if (d->array_vr == NULL || d->array_len == NULL || d->array_vr0 == NULL) {
+        d->array_stride = (uint32_t *)allocate(d->n_arrays, sizeof *d->array_stride);
+        if (d->array_vr == NULL || d->array_len == NULL || d->array_vr0 == NULL ||
+            d->array_stride == NULL) {
             problem = "out of memory";
         }
         for (i = 0; problem == NULL && i < d->n_arrays; i++) {
-            d->array_vr[i] = le32(bytes + 16 + 8 * i);
+            const unsigned char *e = bytes + 16 + entry * i;
+            d->array_vr[i] = le32(e);
             d->array_vr0[i] = d->array_vr[i];
-            d->array_len[i] = le32(bytes + 20 + 8 * i);
-            if (d->array_len[i] == 0 || d->array_vr[i] >= n_reals ||
-                d->array_len[i] > n_reals - d->array_vr[i] ||
-                (i > 0 && d->array_vr[i] < d->array_vr[i - 1] + d->array_len[i - 1])) {
+            d->array_len[i] = le32(e + 4);
+            d->array_stride[i] = version == 2 ? le32(e + 8) : 1;
+            if (d->array_len[i] == 0 || d->array_stride[i] == 0 || d->array_vr[i] >= n_reals ||
+                (uint64_t)(d->array_len[i] - 1) * d->array_stride[i] >=
+                    (uint64_t)n_reals - d->array_vr[i] ||
+                (version == 1 && i > 0 &&
+                 d->array_vr[i] < d->array_vr[i - 1] + d->array_len[i - 1])) {
                 problem = "resources/" MOFMU_FMI3_FILE " names an array outside the model";
             }
+        }
+        if (problem == NULL && mark_arrays(d, n_reals) != 0) {
+            problem = "resources/" MOFMU_FMI3_FILE " names arrays that overlap or are out of "
+                      "order (or memory ran out)";
         }
     }
     free(bytes);
     return problem;
+}
+
+/* The index of the array whose first element is `vr`, or n_arrays. */
+static size_t array_at(const Fmi3Logger *d, uint32_t vr)
+{
+    size_t lo = 0, hi = d->n_arrays;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->array_vr[mid] < vr) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < d->n_arrays && d->array_vr[lo] == vr ? lo : d->n_arrays;
 }
 
 /* The number of elements value reference `vr` stands for: an array's
@@ -146,6 +233,13 @@ static const char *load_arrays(Fmi3Logger *d, const char *location, size_t n_rea
 static size_t vr_length(const Fmi3Logger *d, uint32_t vr)
 {
     size_t lo = 0, hi = d->n_arrays;
+    if (d->inner != NULL) {
+        if (vr < d->n_inner && d->inner[vr]) {
+            return 0;
+        }
+        lo = array_at(d, vr);
+        return lo < d->n_arrays ? d->array_len[lo] : 1;
+    }
     /* The last array that starts at or before vr. */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -159,6 +253,13 @@ static size_t vr_length(const Fmi3Logger *d, uint32_t vr)
         return 1;
     }
     return vr == d->array_vr[lo - 1] ? d->array_len[lo - 1] : 0;
+}
+
+/* The distance in R between the elements `vr` stands for (1 for a scalar). */
+static uint32_t vr_stride(const Fmi3Logger *d, uint32_t vr)
+{
+    size_t i = d->inner == NULL ? d->n_arrays : array_at(d, vr);
+    return i < d->n_arrays ? d->array_stride[i] : 1;
 }
 
 static const Fmi3Logger *fmi3_data(const Instance *inst)
@@ -208,8 +309,9 @@ static fmi2ValueReference *expand_reals(Instance *inst, const char *function,
     }
     for (i = 0; i < nvr; i++) {
         size_t k, len = vr_length(d, vrs[i]);
+        fmi2ValueReference stride = vr_stride(d, vrs[i]);
         for (k = 0; k < len && at < n; k++) {
-            out[at++] = vrs[i] + (fmi2ValueReference)k;
+            out[at++] = vrs[i] + (fmi2ValueReference)k * stride;
         }
     }
     return out;
@@ -237,17 +339,24 @@ static fmi3Status refuse3(fmi3Instance instance, const char *function, const cha
 typedef struct {
     uint32_t vr0, len0;
     int64_t start_a, start_b, len_a, len_b;
+    int64_t stride; /* element k at vr0 + k*stride (version 2; else 1) */
 } Fmi3Segment;
 
 struct Fmi3Structural {
     uint32_t integer; /* the parameter's index in the Integer table */
     char *name;
     int64_t n0, n_min, n_max;
+    size_t image_size0; /* the bytes of mofmu_system.bin (the image at n0) */
     int64_t n;       /* the size the instance's tables have */
     int64_t pending; /* the size set in configuration mode */
     int configuring;
     Fmi3Segment *segments;
     size_t n_segments;
+    /* Version 2 (strided segments, which interleave): per description
+     * value reference below n_seg_at, its segment's index (UINT32_MAX for
+     * none); NULL in version 1, whose segments are searched as ranges. */
+    uint32_t *seg_at;
+    size_t n_seg_at;
     unsigned char *ops; /* the template's ops, as in the file */
     size_t n_ops, ops_size;
     unsigned char *file;
@@ -262,22 +371,30 @@ static void free_structural(struct Fmi3Structural *st)
 {
     if (st != NULL) {
         free(st->segments);
+        free(st->seg_at);
         free(st->file);
         free(st->name);
         free(st);
     }
 }
 
-/* A growing byte buffer for the evaluated template. */
+/* A growing byte buffer for the evaluated template. `limit` bounds its
+ * size and `ops_left` the ops run, so that a damaged template (re-signed:
+ * the checksum holds) ends with bad = 2 instead of running for hours. */
 typedef struct {
     unsigned char *p;
-    size_t used, size;
+    size_t used, size, limit;
+    uint64_t ops_left;
     int bad;
 } Fmi3Bytes;
 
 static void put(Fmi3Bytes *b, const void *data, size_t n)
 {
     if (b->bad) {
+        return;
+    }
+    if (n > b->limit - b->used) {
+        b->bad = 2;
         return;
     }
     if (b->used + n > b->size) {
@@ -321,17 +438,42 @@ static size_t op_size(const unsigned char *p)
     }
 }
 
+/* a + b*n + c*k, three little-endian i64 at p; nonzero *bad when it
+ * overflows (only a damaged template does: n and k are sizes). */
+static int64_t affine_at(const unsigned char *p, int64_t n, int64_t k, int *bad)
+{
+    int64_t a = le64s(p), b = le64s(p + 8), c = le64s(p + 16);
+    const int64_t big = (int64_t)1 << 62;
+    /* |b|, |c| < 2^31 and 0 <= n, k < 2^31 keep each product below 2^62,
+     * and |a| < 2^62 keeps the sum below 2^63. */
+    if (a <= -big || a >= big || b <= -((int64_t)1 << 31) || b >= ((int64_t)1 << 31) ||
+        c <= -((int64_t)1 << 31) || c >= ((int64_t)1 << 31) || n < 0 ||
+        n >= ((int64_t)1 << 31) || k < 0 || k >= ((int64_t)1 << 31)) {
+        *bad = 2;
+        return 0;
+    }
+    return a + b * n + c * k;
+}
+
 /* Runs `count` ops from `p` at size n and round k; the bytes after them. */
 static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_t n, int64_t k,
                                     Fmi3Bytes *out)
 {
     size_t i;
     for (i = 0; i < count && !out->bad; i++) {
+        if (out->ops_left == 0) {
+            out->bad = 2;
+            return p;
+        }
+        out->ops_left--;
         if (p[0] == 0) {
             put(out, p + 5, le32(p + 1));
             p += op_size(p);
         } else if (p[0] == 1) {
-            int64_t v = le64s(p + 2) + le64s(p + 10) * n + le64s(p + 18) * k;
+            int64_t v = affine_at(p + 2, n, k, &out->bad);
+            if (out->bad) {
+                return p;
+            }
             if ((p[1] == 0 && (v < 0 || v > (int64_t)UINT32_MAX)) ||
                 (p[1] == 1 && (v < INT32_MIN || v > INT32_MAX))) {
                 out->bad = 2;
@@ -340,9 +482,12 @@ static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_
             put_le(out, (uint64_t)v, p[1] == 2 ? 8 : 4);
             p += 26;
         } else if (p[0] == 2) {
-            int64_t c = le64s(p + 1) + le64s(p + 9) * n, r;
+            int64_t a = le64s(p + 1), b = le64s(p + 9), c, r;
             size_t body = le32(p + 17);
             const unsigned char *end = p + 21;
+            const int64_t big = (int64_t)1 << 31;
+            /* A round count is a size: |a|, |b| < 2^31 (n < 2^31). */
+            c = a <= -big || a >= big || b <= -big || b >= big ? -1 : a + b * n;
             if (c < 0) {
                 out->bad = 2;
                 return p;
@@ -362,7 +507,7 @@ static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_
             size_t a = le32(p + 1), b = le32(p + 5 + a);
             const unsigned char *f = p + 9 + a + b;
             char number[32];
-            int64_t v = le64s(f) + le64s(f + 8) * n + le64s(f + 16) * k;
+            int64_t v = affine_at(f, n, k, &out->bad);
             int len = snprintf(number, sizeof number, "%lld", (long long)v);
             put_le(out, (uint64_t)(a + b + (size_t)len), 4);
             put(out, p + 5, a);
@@ -375,20 +520,31 @@ static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_
 }
 
 /* Reads resources/mofmu_struct.bin when the FMU has one: NULL and *st NULL
- * when it has none, the reason when it cannot be used. */
-static const char *load_structural(struct Fmi3Structural **out, const char *location, char *error,
-                                   size_t error_size)
+ * when it has none, the reason when it cannot be used. `n_reals` is the
+ * number of Reals at the exported size (the description's value references
+ * are below it); in version 2 every segment's elements must lie below it
+ * and no two segments may share one. */
+static const char *load_structural(struct Fmi3Structural **out, const char *location,
+                                   size_t n_reals, char *error, size_t error_size)
 {
     char *path = system_file_path(location, error, error_size);
     char *slash;
     unsigned char *bytes;
-    size_t size = 0, i, at;
+    size_t size = 0, i, at, record, image_size = 0;
+    uint32_t version;
     uint64_t sum = 0;
     struct Fmi3Structural *st;
     FILE *probe;
     *out = NULL;
     if (path == NULL) {
         return error;
+    }
+    /* The exported image's size, which bounds the template's output. */
+    probe = fopen(path, "rb");
+    if (probe != NULL) {
+        long end = fseek(probe, 0, SEEK_END) == 0 ? ftell(probe) : -1;
+        image_size = end > 0 ? (size_t)end : 0;
+        fclose(probe);
     }
     slash = strrchr(path, '/');
     memcpy(slash + 1, "mofmu_struct.bin", sizeof "mofmu_struct.bin");
@@ -406,7 +562,9 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
     for (i = 0; size >= 8 && i < 8; i++) {
         sum |= (uint64_t)bytes[size - 8 + i] << (8 * i);
     }
-    if (size < 60 || memcmp(bytes, "MOFMUSTR", 8) != 0 || le32(bytes + 8) != 1 ||
+    version = size < 12 ? 0 : le32(bytes + 8);
+    record = version == 2 ? 48 : 40;
+    if (size < 60 || memcmp(bytes, "MOFMUSTR", 8) != 0 || (version != 1 && version != 2) ||
         sum != fnv1a(bytes, size - 8)) {
         free(bytes);
         return "resources/mofmu_struct.bin is damaged or of another version";
@@ -429,24 +587,54 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
     st->n_min = le64s(bytes + at + 8);
     st->n_max = le64s(bytes + at + 16);
     st->n = st->pending = st->n0;
+    st->image_size0 = image_size;
     st->n_segments = le32(bytes + at + 24);
     at += 28;
-    if (st->n_segments > (size - at) / 40) {
+    if (st->n_segments > (size - at) / record) {
         free_structural(st);
         return "resources/mofmu_struct.bin is damaged";
     }
     st->segments = (Fmi3Segment *)allocate(st->n_segments, sizeof *st->segments);
-    for (i = 0; st->segments != NULL && i < st->n_segments; i++, at += 40) {
+    for (i = 0; st->segments != NULL && i < st->n_segments; i++, at += record) {
         st->segments[i].vr0 = le32(bytes + at);
         st->segments[i].len0 = le32(bytes + at + 4);
         st->segments[i].start_a = le64s(bytes + at + 8);
         st->segments[i].start_b = le64s(bytes + at + 16);
         st->segments[i].len_a = le64s(bytes + at + 24);
         st->segments[i].len_b = le64s(bytes + at + 32);
+        st->segments[i].stride = version == 2 ? le64s(bytes + at + 40) : 1;
     }
     if (st->segments == NULL || at + 4 > size - 8) {
         free_structural(st);
         return "resources/mofmu_struct.bin is damaged";
+    }
+    if (version == 2) {
+        /* Each description value reference in at most one segment. */
+        st->n_seg_at = n_reals;
+        st->seg_at = (uint32_t *)allocate(n_reals, sizeof *st->seg_at);
+        if (st->seg_at == NULL) {
+            free_structural(st);
+            return "out of memory";
+        }
+        memset(st->seg_at, 0xff, n_reals * sizeof *st->seg_at);
+        for (i = 0; i < st->n_segments; i++) {
+            const Fmi3Segment *g = &st->segments[i];
+            uint64_t k;
+            if (g->stride < 1 || g->stride > (int64_t)UINT32_MAX || g->vr0 >= n_reals ||
+                (g->len0 > 0 && (uint64_t)(g->len0 - 1) * (uint64_t)g->stride >=
+                                    (uint64_t)n_reals - g->vr0)) {
+                free_structural(st);
+                return "resources/mofmu_struct.bin is damaged (a segment outside the model)";
+            }
+            for (k = 0; k < g->len0; k++) {
+                size_t vr = (size_t)(g->vr0 + k * (uint64_t)g->stride);
+                if (st->seg_at[vr] != UINT32_MAX) {
+                    free_structural(st);
+                    return "resources/mofmu_struct.bin is damaged (two segments overlap)";
+                }
+                st->seg_at[vr] = (uint32_t)i;
+            }
+        }
     }
     st->n_ops = le32(bytes + at);
     st->ops = bytes + at + 4;
@@ -475,6 +663,10 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
 static const Fmi3Segment *segment_of(const struct Fmi3Structural *st, uint32_t vr)
 {
     size_t lo = 0, hi = st->n_segments;
+    if (st->seg_at != NULL) {
+        return vr < st->n_seg_at && st->seg_at[vr] != UINT32_MAX ? &st->segments[st->seg_at[vr]]
+                                                                  : NULL;
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (st->segments[mid].vr0 <= vr) {
@@ -509,7 +701,7 @@ static const fmi3ValueReference *map_vrs(Instance *inst, const char *function,
     }
     for (i = 0; i < nvr; i++) {
         const Fmi3Segment *g = vrs[i] == MOFMU_FMI3_INDICATORS ? NULL : segment_of(st, vrs[i]);
-        uint32_t k = g == NULL ? 0 : vrs[i] - g->vr0;
+        int64_t k = g == NULL ? 0 : (int64_t)(vrs[i] - g->vr0) / g->stride;
         if (g == NULL) {
             (*owned)[i] = vrs[i]; /* the indicators, or refused later */
         } else if (g->len_b != 0 && k != 0) {
@@ -521,7 +713,8 @@ static const fmi3ValueReference *map_vrs(Instance *inst, const char *function,
             *owned = NULL;
             return NULL;
         } else {
-            (*owned)[i] = (fmi3ValueReference)(g->start_a + g->start_b * st->n + k);
+            (*owned)[i] =
+                (fmi3ValueReference)(g->start_a + g->start_b * st->n + k * g->stride);
         }
     }
     return *owned;
@@ -625,6 +818,14 @@ static mofmu_system *system_at(const struct Fmi3Structural *st, int64_t n, const
     mofmu_system *sys;
     const char *problem = NULL;
     memset(&b, 0, sizeof b);
+    /* The image grows at most linearly in n from the exported one (a
+     * generous bound: 64 times the exported image per multiple of n0). */
+    {
+        uint64_t times = st->n0 > 0 && n > st->n0 ? (uint64_t)((n + st->n0 - 1) / st->n0) : 1;
+        uint64_t limit = 64 * (uint64_t)st->image_size0 * times + ((uint64_t)1 << 20);
+        b.limit = limit > (uint64_t)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)limit;
+        b.ops_left = 2 * (uint64_t)b.limit;
+    }
     run_ops(st->ops, st->n_ops, n, 0, &b);
     if (b.bad) {
         snprintf(error, error_size, "%s", b.bad == 2 ? "the size is beyond what the tables admit"
@@ -687,15 +888,47 @@ MOFMU_EXPORT fmi3Status fmi3ExitConfigurationMode(fmi3Instance instance)
                                      st->name, (long long)st->pending);
     }
     st->n = st->pending;
-    /* The arrays, in R at the new size (each is one segment). */
+    /* The arrays, in R at the new size: one that follows the size is one
+     * whole segment (checked at instantiation); a fixed one moves with the
+     * segment it lies in. */
     for (i = 0; i < d->n_arrays; i++) {
         const Fmi3Segment *g = segment_of(st, d->array_vr0[i]);
         if (g != NULL) {
-            d->array_vr[i] = (uint32_t)(g->start_a + g->start_b * st->n);
-            d->array_len[i] = (uint32_t)(g->len_a + g->len_b * st->n);
+            int64_t k = (int64_t)(d->array_vr0[i] - g->vr0) / g->stride;
+            d->array_vr[i] = (uint32_t)(g->start_a + g->start_b * st->n + k * g->stride);
+            if (g->len_b != 0) {
+                d->array_len[i] = (uint32_t)(g->len_a + g->len_b * st->n);
+            }
         }
     }
+    if (mark_arrays(d, inst->sys->n_reals) != 0) {
+        return (fmi3Status)log_error(inst,
+                                     "fmi3ExitConfigurationMode: the arrays do not fit the tables "
+                                     "for %s = %lld (or memory ran out)",
+                                     st->name, (long long)st->n);
+    }
     return fmi3OK;
+}
+
+/* NULL, or why the arrays and the structural segments disagree: an array
+ * whose segment follows the size must be that whole segment, at its
+ * stride (the exporter declares no other). */
+static const char *arrays_fit_segments(const Fmi3Logger *d)
+{
+    size_t i;
+    if (d->st == NULL) {
+        return NULL;
+    }
+    for (i = 0; i < d->n_arrays; i++) {
+        const Fmi3Segment *g = segment_of(d->st, d->array_vr0[i]);
+        if (g != NULL && (g->len_b != 0 || d->array_stride[i] != 1) &&
+            (g->vr0 != d->array_vr0[i] || g->len0 != d->array_len[i] ||
+             g->stride != (int64_t)d->array_stride[i])) {
+            return "resources/mofmu_fmi3.bin and resources/mofmu_struct.bin disagree on an "
+                   "array";
+        }
+    }
+    return NULL;
 }
 
 static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
@@ -724,7 +957,11 @@ static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
         const char *problem = load_arrays(logger, resourcePath, as_instance(c)->sys->n_reals,
                                           error, sizeof error);
         if (problem == NULL) {
-            problem = load_structural(&logger->st, resourcePath, error, sizeof error);
+            problem = load_structural(&logger->st, resourcePath, as_instance(c)->sys->n_reals,
+                                      error, sizeof error);
+        }
+        if (problem == NULL) {
+            problem = arrays_fit_segments(logger);
         }
         if (problem != NULL) {
             log_error(as_instance(c), "fmi3Instantiate: cannot load the arrays of the model: %s",
@@ -733,6 +970,8 @@ static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
             free(logger->array_vr);
             free(logger->array_len);
             free(logger->array_vr0);
+            free(logger->array_stride);
+            free(logger->inner);
             free_structural(logger->st);
             free(logger);
             return NULL;
@@ -823,6 +1062,8 @@ MOFMU_EXPORT void fmi3FreeInstance(fmi3Instance instance)
     free(((Fmi3Logger *)logger)->array_vr0);
     free_structural(((Fmi3Logger *)logger)->st);
     free(((Fmi3Logger *)logger)->array_len);
+    free(((Fmi3Logger *)logger)->array_stride);
+    free(((Fmi3Logger *)logger)->inner);
     free(logger);
 }
 
@@ -985,8 +1226,9 @@ static fmi3Status get_float64(fmi3Instance instance, const fmi3ValueReference vr
     for (i = 0; i < nvr; i++) {
         if (!(vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0)) {
             size_t k, len = vr_length(fmi3_data(inst), vrs[i]);
+            fmi2ValueReference stride = vr_stride(fmi3_data(inst), vrs[i]);
             for (k = 0; k < len; k++) {
-                refs[at++] = vrs[i] + (fmi2ValueReference)k;
+                refs[at++] = vrs[i] + (fmi2ValueReference)k * stride;
             }
         }
     }

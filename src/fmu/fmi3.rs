@@ -325,7 +325,7 @@ fn start_values(table: &ModelTable, first: f64, array: Option<&ArrayGroup>) -> S
         return format_real(first);
     };
     let mut text = String::new();
-    for v in &table.variables[a.first..a.first + a.len] {
+    for v in a.elements().map(|i| &table.variables[i]) {
         if let VariableType::Real { start: Some(s) } = v.ty {
             if !text.is_empty() {
                 text.push(' ');
@@ -355,9 +355,9 @@ fn write_model_structure<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable, arra
         for &i in indices {
             // An array is listed once, by its first element, with what any
             // of its elements depends on (arrays.rs keeps roles whole).
-            let elements = match arrays.group_of(i) {
-                None => i..i + 1,
-                Some(g) if arrays.groups[g].first == i => i..i + arrays.groups[g].len,
+            let elements: Vec<usize> = match arrays.group_of(i) {
+                None => vec![i],
+                Some(g) if arrays.groups[g].first == i => arrays.groups[g].elements().collect(),
                 Some(_) => continue,
             };
             let vr = value_reference(&table.variables[i]).to_string();
@@ -403,7 +403,7 @@ fn write_model_structure<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable, arra
 fn merged_dependencies(
     arrays: &Arrays,
     dependencies: &std::collections::BTreeMap<usize, super::table::Dependencies>,
-    elements: std::ops::Range<usize>,
+    elements: Vec<usize>,
 ) -> Option<Vec<(usize, DependencyKind)>> {
     let mut merged: std::collections::BTreeMap<usize, DependencyKind> = Default::default();
     for e in elements {

@@ -11,8 +11,15 @@
 //! (all or none an output, a derivative, an initial unknown, listed
 //! consecutively so that the state vector keeps its order), and a
 //! derivative array's elements are the derivatives of one state array's
-//! elements, in order. Anything else stays scalars: elements of component
-//! arrays (`cap[1].T`), matrices (`A[1,2]`), Integer and Boolean arrays.
+//! elements, in order. Anything else stays scalars: matrices (`A[1,2]`),
+//! Integer and Boolean arrays, and members of component arrays' elements
+//! (`cap[1].T`) unless a structural parameter sizes the component array:
+//! then each member is a *member array* (`cap.T`: `cap[1].T`, `cap[2].T`, …
+//! a stride m apart in the table and in `R`, m the Reals per element), under
+//! the same rules with "consecutive" read as "m apart" (and, in the outputs
+//! and initial unknowns, "in element order": there the members of one
+//! element come together). Without a structural parameter the grouping is
+//! what it was before member arrays, byte for byte.
 //!
 //! The runtime learns the arrays from `resources/mofmu_fmi3.bin`
 //! ([`resource`]), written from the same grouping, so the description and
@@ -25,15 +32,28 @@ use super::table::{ModelTable, VariableType};
 pub const RESOURCE_NAME: &str = "mofmu_fmi3.bin";
 const MAGIC: &[u8; 8] = b"MOFMUFM3";
 const VERSION: u32 = 1;
+/// The version with a stride per array (written only when one is not 1).
+const VERSION_STRIDED: u32 = 2;
 
-/// One array: table variables `first .. first + len`.
+/// One array: table variables `first + k·stride` for `k < len`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArrayGroup {
     pub first: usize,
     pub len: usize,
     /// The array's name: the element's name without its index
-    /// (`rod.T`, `der(rod.T)`).
+    /// (`rod.T`, `der(rod.T)`; a member array's `cap.T`, `der(cap.T)`).
     pub name: String,
+    /// The distance between consecutive elements, in the table and in
+    /// value references alike: 1 for an array of Reals, the number of
+    /// Reals per instance for a member array (`cap[k].T`).
+    pub stride: usize,
+}
+
+impl ArrayGroup {
+    /// The elements' table indices, in element order.
+    pub fn elements(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len).map(move |k| self.first + k * self.stride)
+    }
 }
 
 /// The arrays of a table and, per variable, the array it belongs to.
@@ -71,15 +91,33 @@ impl Arrays {
     }
 }
 
-/// Groups the table's array elements (see the module's documentation).
+/// Groups the table's array elements (see the module's documentation),
+/// with the member arrays the table's structural parameter sizes.
 pub fn arrays(table: &ModelTable) -> Arrays {
-    let candidates = candidate_runs(table);
+    let sized = table
+        .structural
+        .as_ref()
+        .map_or(&[][..], |s| s.varying.as_slice());
+    arrays_sized(table, sized)
+}
+
+/// [`arrays`], with member arrays (`cap.T`: `cap[1].T`, `cap[2].T`, … at a
+/// stride) only where the first element's value reference is in `sized`:
+/// those of a structural parameter. Without one a member of a component
+/// array stays scalars, so a description without a structural parameter
+/// is what it was before member arrays.
+pub fn arrays_sized(table: &ModelTable, sized: &[u32]) -> Arrays {
+    let mut candidates = candidate_runs(table);
+    if !sized.is_empty() {
+        candidates.extend(member_runs(table, sized));
+        candidates.sort_by_key(|g| g.first);
+    }
     let mut member = vec![NOT_IN_ARRAY; table.variables.len()];
     let mut groups: Vec<Option<ArrayGroup>> = Vec::new();
     for g in candidates {
         if uniform(table, &g) {
-            for m in &mut member[g.first..g.first + g.len] {
-                *m = groups.len() as u32;
+            for i in g.elements() {
+                member[i] = groups.len() as u32;
             }
             groups.push(Some(g));
         }
@@ -93,8 +131,8 @@ pub fn arrays(table: &ModelTable) -> Arrays {
     };
     for g in groups.into_iter().flatten() {
         let k = arrays.groups.len() as u32;
-        for m in &mut arrays.member[g.first..g.first + g.len] {
-            *m = k;
+        for i in g.elements() {
+            arrays.member[i] = k;
         }
         arrays.groups.push(g);
     }
@@ -104,21 +142,34 @@ pub fn arrays(table: &ModelTable) -> Arrays {
 /// `resources/mofmu_fmi3.bin`: the arrays by value reference and length,
 /// for the runtime (`templates/mofmu_fmi3.c`). Layout, little-endian:
 /// `"MOFMUFM3" u32 version u32 count { u32 vr u32 length }` (ascending
-/// value references) `u64 FNV-1a` of every byte before it.
+/// value references) `u64 FNV-1a` of every byte before it. When a member
+/// array exists (stride above 1) the version is 2 and each entry has a
+/// third `u32 stride`; otherwise the file is version 1 as it always was.
 pub fn resource(table: &ModelTable, arrays: &Arrays) -> Vec<u8> {
-    let mut entries: Vec<(u32, u32)> = arrays
+    let mut entries: Vec<(u32, u32, u32)> = arrays
         .groups
         .iter()
-        .map(|g| (table.variables[g.first].value_reference, g.len as u32))
+        .map(|g| {
+            (
+                table.variables[g.first].value_reference,
+                g.len as u32,
+                g.stride as u32,
+            )
+        })
         .collect();
     entries.sort_unstable();
-    let mut bytes = Vec::with_capacity(24 + 8 * entries.len());
+    let strided = entries.iter().any(|e| e.2 != 1);
+    let version = if strided { VERSION_STRIDED } else { VERSION };
+    let mut bytes = Vec::with_capacity(24 + 12 * entries.len());
     bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&version.to_le_bytes());
     bytes.extend_from_slice(&(entries.len() as u32).to_le_bytes());
-    for (vr, len) in entries {
+    for (vr, len, stride) in entries {
         bytes.extend_from_slice(&vr.to_le_bytes());
         bytes.extend_from_slice(&len.to_le_bytes());
+        if strided {
+            bytes.extend_from_slice(&stride.to_le_bytes());
+        }
     }
     let sum = fnv1a(&bytes);
     bytes.extend_from_slice(&sum.to_le_bytes());
@@ -173,6 +224,7 @@ fn candidate_runs(table: &ModelTable) -> Vec<ArrayGroup> {
             first: i,
             len: j - i,
             name: start,
+            stride: 1,
         });
         i = j;
     }
@@ -197,14 +249,89 @@ fn candidate_runs(table: &ModelTable) -> Vec<ArrayGroup> {
         .collect()
 }
 
+/// A member of a component array's element and its index: `cap[3].T` is
+/// (`cap`, `.T`, 3) and `der(cap[3].T)` is (`der(cap`, `.T)`, 3): the
+/// array's name is the two joined (`cap.T`, `der(cap.T)`). The name must
+/// have exactly one index, with something after it.
+fn member_element(name: &str) -> Option<(&str, &str, u64)> {
+    let open = name.find('[')?;
+    let close = open + name[open..].find(']')?;
+    let (prefix, index, suffix) = (&name[..open], &name[open + 1..close], &name[close + 1..]);
+    if prefix.is_empty()
+        || prefix == "der("
+        || !suffix.starts_with('.')
+        || suffix.len() < 2
+        || suffix.contains(['[', ']'])
+        || index.is_empty()
+        || !index.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    Some((prefix, suffix, index.parse().ok()?))
+}
+
+/// The member arrays: Real variables `p[1]s`, `p[2]s`, … `p[L]s` whose table
+/// indices and value references both step by one stride m > 1, starting at
+/// a value reference in `sized`, whose name no other variable has.
+fn member_runs(table: &ModelTable, sized: &[u32]) -> Vec<ArrayGroup> {
+    let vars = &table.variables;
+    let sized: std::collections::HashSet<u32> = sized.iter().copied().collect();
+    let names: std::collections::HashMap<&str, usize> = vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.name.as_str(), i))
+        .collect();
+    let is_real = |i: usize| matches!(vars[i].ty, VariableType::Real { .. });
+    let mut runs = Vec::new();
+    for (i, v) in vars.iter().enumerate() {
+        if !is_real(i) || !sized.contains(&v.value_reference) {
+            continue;
+        }
+        let Some((prefix, suffix, 1)) = member_element(&v.name) else {
+            continue;
+        };
+        let Some(&j) = names.get(format!("{prefix}[2]{suffix}").as_str()) else {
+            continue;
+        };
+        let m = j.wrapping_sub(i);
+        if j <= i || m < 2 || !is_real(j) || vars[j].value_reference != v.value_reference + m as u32
+        {
+            continue;
+        }
+        let mut len = 2;
+        loop {
+            let at = i + len * m;
+            if at >= vars.len()
+                || !is_real(at)
+                || vars[at].value_reference != v.value_reference + (len * m) as u32
+                || vars[at].name != format!("{prefix}[{}]{suffix}", len + 1)
+            {
+                break;
+            }
+            len += 1;
+        }
+        let name = format!("{prefix}{suffix}");
+        if names.contains_key(name.as_str()) {
+            continue;
+        }
+        runs.push(ArrayGroup {
+            first: i,
+            len,
+            name,
+            stride: m,
+        });
+    }
+    runs
+}
+
 /// Whether the run's elements share every attribute the array declares
 /// once (all but the start, which must be given for all or none).
 fn uniform(table: &ModelTable, g: &ArrayGroup) -> bool {
-    let vars = &table.variables[g.first..g.first + g.len];
-    let a = &vars[0];
+    let a = &table.variables[g.first];
     let has_start =
         |v: &super::table::ModelVariable| matches!(v.ty, VariableType::Real { start: Some(_) });
-    vars.iter().enumerate().all(|(k, v)| {
+    g.elements().enumerate().all(|(k, i)| {
+        let v = &table.variables[i];
         v.causality == a.causality
             && v.variability == a.variability
             && v.initial == a.initial
@@ -218,7 +345,7 @@ fn uniform(table: &ModelTable, g: &ArrayGroup) -> bool {
             && has_start(v) == has_start(a)
             && match (a.derivative_of, v.derivative_of) {
                 (None, None) => true,
-                (Some(d0), Some(d)) => d == d0 + k,
+                (Some(d0), Some(d)) => d == d0 + k * g.stride,
                 _ => false,
             }
     })
@@ -226,9 +353,17 @@ fn uniform(table: &ModelTable, g: &ArrayGroup) -> bool {
 
 /// Drops the groups whose elements do not play one role in
 /// `ModelStructure`: in each list, all of an array's elements or none, and
-/// consecutively in element order.
+/// consecutively in element order. A member array's elements need only be
+/// in element order in the outputs and initial unknowns (there the members
+/// of one instance come together, `cap[1].T`, `der(cap[1].T)`, `cap[2].T`,
+/// …, and the array is listed once where its first element was); among
+/// the derivatives, whose order is the state vector's, they must be
+/// consecutive too.
 fn keep_roles(table: &ModelTable, groups: &mut [Option<ArrayGroup>], member: &mut [u32]) {
-    for list in [&table.outputs, &table.derivatives, &table.initial_unknowns] {
+    for (l, list) in [&table.outputs, &table.derivatives, &table.initial_unknowns]
+        .into_iter()
+        .enumerate()
+    {
         let mut position = vec![usize::MAX; table.variables.len()];
         for (p, &i) in list.iter().enumerate() {
             position[i] = p;
@@ -236,10 +371,16 @@ fn keep_roles(table: &ModelTable, groups: &mut [Option<ArrayGroup>], member: &mu
         for slot in groups.iter_mut() {
             let Some(g) = slot else { continue };
             let p0 = position[g.first];
-            let fits = (0..g.len).all(|k| {
-                let p = position[g.first + k];
+            let in_order = g.stride > 1 && l != 1;
+            let mut last = p0;
+            let fits = g.elements().enumerate().all(|(k, i)| {
+                let p = position[i];
                 if p0 == usize::MAX {
                     p == usize::MAX
+                } else if in_order {
+                    let ok = p != usize::MAX && (k == 0 || p > last);
+                    last = p;
+                    ok
                 } else {
                     p == p0 + k
                 }
@@ -266,7 +407,7 @@ fn link_derivatives(table: &ModelTable, groups: &mut [Option<ArrayGroup>], membe
             let whole = target != NOT_IN_ARRAY
                 && groups[target as usize]
                     .as_ref()
-                    .is_some_and(|t| t.first == d0 && t.len == g.len);
+                    .is_some_and(|t| t.first == d0 && t.len == g.len && t.stride == g.stride);
             if !whole {
                 if target != NOT_IN_ARRAY {
                     dissolve(&mut groups[target as usize], member);
@@ -293,15 +434,34 @@ fn link_derivatives(table: &ModelTable, groups: &mut [Option<ArrayGroup>], membe
 
 fn dissolve(slot: &mut Option<ArrayGroup>, member: &mut [u32]) {
     if let Some(g) = slot.take() {
-        for m in &mut member[g.first..g.first + g.len] {
-            *m = NOT_IN_ARRAY;
+        for i in g.elements() {
+            member[i] = NOT_IN_ARRAY;
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::element;
+    use super::{element, member_element};
+
+    #[test]
+    fn member_element_names() {
+        assert_eq!(member_element("cap[3].T"), Some(("cap", ".T", 3)));
+        assert_eq!(
+            member_element("der(cap[12].T)"),
+            Some(("der(cap", ".T)", 12))
+        );
+        assert_eq!(
+            member_element("link[1].port_a.T"),
+            Some(("link", ".port_a.T", 1))
+        );
+        assert_eq!(member_element("rod.T[3]"), None);
+        assert_eq!(member_element("c[1].x[2]"), None);
+        assert_eq!(member_element("A[1,2].x"), None);
+        assert_eq!(member_element("c[1]."), None);
+        assert_eq!(member_element("[1].x"), None);
+        assert_eq!(member_element("x"), None);
+    }
 
     #[test]
     fn element_names() {

@@ -25,18 +25,19 @@
 //! `R`; the runtime maps a description value reference through the
 //! [`Segment`] table (per run of Reals: its first value reference and
 //! length at `n0`, its start and length at `n` as `a + b·n`; a member of a
-//! block run is a segment of stride `m`, which the resource cannot carry
-//! yet: `export` refuses the parameter with a note). A run whose
-//! length changes with `n` must be one FMI 3 array of the description
+//! block run is a segment of stride `m`, element k at `start + k·m`). A run
+//! whose length changes with `n` must be one FMI 3 array of the description
 //! (named by its first element, so its value reference stays valid at any
-//! size); a scalar keeps its value reference whatever the size.
+//! size: an array of Reals, or for a segment of stride m a member array
+//! `cap.T`); a scalar keeps its value reference whatever the size.
 //!
 //! Resource `resources/mofmu_struct.bin`, little-endian:
 //!
 //! ```text
-//! "MOFMUSTR" u32 version(1) u32 integer (the parameter's index in the
+//! "MOFMUSTR" u32 version(1 or 2) u32 integer (the parameter's index in the
 //! Integer table) str name  i64 n0  i64 n_min  i64 n_max
-//! u32 segments { u32 vr0  u32 len0  i64 start_a  i64 start_b  i64 len_a  i64 len_b }
+//! u32 segments { u32 vr0  u32 len0  i64 start_a  i64 start_b  i64 len_a  i64 len_b
+//!                [i64 stride: version 2 only] }
 //! u32 ops { u8 0 u32 len bytes                                  literal
 //!         | u8 1 u8 width(0 u32, 1 i32, 2 i64) i64 a i64 b i64 c  a + b·n + c·k
 //!         | u8 2 i64 a i64 b u32 body                           loop: the next
@@ -45,6 +46,10 @@
 //!                 prefix + decimal(a + b·n + c·k) + suffix
 //! u64 FNV-1a of every byte before it
 //! ```
+//!
+//! Version 2 is written only when a segment has a stride other than 1 (a
+//! component array's size); otherwise the file is version 1, byte for byte
+//! what it was before strides.
 //!
 //! The template's output is the system image without its checksum.
 
@@ -55,6 +60,9 @@ use super::system_image::{
 pub const RESOURCE_NAME: &str = "mofmu_struct.bin";
 const STRUCT_MAGIC: &[u8; 8] = b"MOFMUSTR";
 const STRUCT_VERSION: u32 = 1;
+/// The version whose segments carry a stride (written only when one is
+/// not 1).
+const STRUCT_VERSION_STRIDED: u32 = 2;
 
 /// `a + b·n + c·k`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,9 +109,9 @@ pub struct Segment {
     pub len: Affine,
     /// The distance in `R` between consecutive elements: 1 for a run of
     /// Reals, the period for one member of the instances of a component
-    /// array (`cap[k].T` at `start + k·stride`). [`Structural::to_bytes`]
-    /// writes only runs of stride 1 (the description cannot declare a
-    /// member of a component array as one array yet; `export` refuses).
+    /// array (`cap[k].T` at `start + k·stride`, declared as the member
+    /// array `cap.T`). [`Structural::to_bytes`] writes the stride only in
+    /// version 2, when one is not 1.
     pub stride: i64,
 }
 
@@ -1088,8 +1096,18 @@ impl Structural {
                 w.extend_from_slice(&v.to_le_bytes());
             }
         };
+        // Version 2 carries a stride per segment; a template without a
+        // strided segment is written as version 1, as it always was.
+        let strided = self.template.segments.iter().any(|s| s.stride != 1);
         w.extend_from_slice(STRUCT_MAGIC);
-        w.extend_from_slice(&STRUCT_VERSION.to_le_bytes());
+        w.extend_from_slice(
+            &(if strided {
+                STRUCT_VERSION_STRIDED
+            } else {
+                STRUCT_VERSION
+            })
+            .to_le_bytes(),
+        );
         w.extend_from_slice(&self.integer.to_le_bytes());
         str(&mut w, &self.name);
         for v in [self.n0, self.n_min, self.n_max] {
@@ -1097,14 +1115,14 @@ impl Structural {
         }
         w.extend_from_slice(&(self.template.segments.len() as u32).to_le_bytes());
         for s in &self.template.segments {
-            assert_eq!(
-                s.stride, 1,
-                "strided segments are not written (export refuses them)"
-            );
+            assert!(s.stride >= 1, "a segment's stride is at least 1");
             w.extend_from_slice(&s.vr0.to_le_bytes());
             w.extend_from_slice(&s.len0.to_le_bytes());
             for v in [s.start.a, s.start.b, s.len.a, s.len.b] {
                 w.extend_from_slice(&v.to_le_bytes());
+            }
+            if strided {
+                w.extend_from_slice(&s.stride.to_le_bytes());
             }
         }
         w.extend_from_slice(&(self.template.ops.len() as u32).to_le_bytes());

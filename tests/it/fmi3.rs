@@ -317,6 +317,17 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 /// v^T (J w) == (v^T J) w to rounding, and the refusals of bad arguments.
 /// Returns the worst deviations from the central differences.
 fn check_adjoint(paths: &[&str], model: &str, sets: &[SetValue]) -> (f64, f64) {
+    check_adjoint_strided(paths, model, sets, 1)
+}
+
+/// [`check_adjoint`] for a model whose state array's elements are `stride`
+/// Reals apart (a member array: `cap.T`).
+fn check_adjoint_strided(
+    paths: &[&str],
+    model: &str,
+    sets: &[SetValue],
+    stride: u32,
+) -> (f64, f64) {
     let lib = library(paths);
     let options = ExportOptions {
         fmi_version: FmiVersion::Fmi3,
@@ -604,7 +615,7 @@ fn check_adjoint(paths: &[&str], model: &str, sets: &[SetValue]) -> (f64, f64) {
         refused("is not finite");
         if n > 1 && nk == 1 {
             // An inner element of the state array names no variable.
-            let inner = [state_vrs[0] + 1];
+            let inner = [state_vrs[0] + stride];
             assert_eq!(
                 adjoint(
                     inst,
@@ -664,6 +675,18 @@ fn fmi3_adjoint_of_the_rod_takes_the_arrays_whole() {
         &sets,
     );
     eprintln!("rod n=7: directional {directional:.2e}, adjoint {adjoint:.2e}");
+}
+
+/// The chain's member arrays (`cap.T`, `der(cap.T)`: elements six Reals
+/// apart) taken whole by the directional and adjoint derivatives.
+#[test]
+fn fmi3_adjoint_of_the_chain_takes_the_member_arrays_whole() {
+    let sets = [SetValue {
+        path: "n".into(),
+        value: SetLiteral::Number(6.0),
+    }];
+    let (directional, adjoint) = check_adjoint_strided(CHAIN.paths, CHAIN.model, &sets, 6);
+    eprintln!("chain n=6: directional {directional:.2e}, adjoint {adjoint:.2e}");
 }
 
 /// Inputs as knowns: InOut.Plant's y = 2 first.x + u, z = (2 second.x +
@@ -780,20 +803,59 @@ type Fmi2GetReal = unsafe extern "C" fn(*mut c_void, *const u32, usize, *mut f64
 type Fmi2Vector = unsafe extern "C" fn(*mut c_void, *mut f64, usize) -> i32;
 type Fmi2SetVector = unsafe extern "C" fn(*mut c_void, *const f64, usize) -> i32;
 
+/// A model whose size is one Integer parameter: its library, its name,
+/// the parameter and the library file name of its binary.
+struct Sized {
+    paths: &'static [&'static str],
+    model: &'static str,
+    size: &'static str,
+    identifier: &'static str,
+}
+
+const ROD: Sized = Sized {
+    paths: &["examples/Base.mo", "examples/Thermal"],
+    model: "Thermal.Examples.RodHeating",
+    size: "rod.n",
+    identifier: "Thermal_Examples_RodHeating",
+};
+
+/// Issue 21's chain: `n` conductors and capacitors, component arrays.
+const CHAIN: Sized = Sized {
+    paths: &[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/Acc4.mo",
+    ],
+    model: "Acc4.Chain",
+    size: "n",
+    identifier: "Acc4_Chain",
+};
+
 /// Exports the rod at `n` (FMI 2.0 or 3.0) into `dir` and unpacks it.
 fn rod_fmu(n: usize, fmi_version: FmiVersion, dir: &std::path::Path) -> (String, String) {
-    let lib = library(&["examples/Base.mo", "examples/Thermal"]);
+    sized_fmu(&ROD, n, fmi_version, dir)
+}
+
+/// Exports `m` at size `n` (FMI 2.0 or 3.0) into `dir` and unpacks it:
+/// the GUID and the description.
+fn sized_fmu(
+    m: &Sized,
+    n: usize,
+    fmi_version: FmiVersion,
+    dir: &std::path::Path,
+) -> (String, String) {
+    let lib = library(m.paths);
     let options = ExportOptions {
         fmi_version,
         ..ExportOptions::default()
     };
     let sets = [SetValue {
-        path: "rod.n".into(),
+        path: m.size.into(),
         value: SetLiteral::Number(n as f64),
     }];
-    let out = export_model_options(&lib, "Thermal.Examples.RodHeating", &sets, 100.0, options)
+    let out = export_model_options(&lib, m.model, &sets, 100.0, options)
         .unwrap_or_else(|e| panic!("export: {e:?}"));
-    let fmu = dir.join("Rod.fmu");
+    let fmu = dir.join("Model.fmu");
     package(&out, &fmu, &shared_cache());
     let mut archive =
         zip::ZipArchive::new(std::fs::File::open(&fmu).expect("the FMU")).expect("a zip");
@@ -805,10 +867,15 @@ fn rod_fmu(n: usize, fmi_version: FmiVersion, dir: &std::path::Path) -> (String,
 /// after `steps` explicit Euler steps of `h` (the same arithmetic as the
 /// FMI 3 run below, so the two must agree to rounding).
 fn fmi2_rod_run(n: usize, steps: usize, h: f64) -> (Vec<f64>, Vec<f64>) {
+    fmi2_run(&ROD, n, n, steps, h)
+}
+
+/// [`fmi2_rod_run`] for any sized model with `nx` states.
+fn fmi2_run(m: &Sized, n: usize, nx: usize, steps: usize, h: f64) -> (Vec<f64>, Vec<f64>) {
     let temp = tempfile::tempdir().expect("temporary directory");
-    let (guid, _) = rod_fmu(n, FmiVersion::Fmi2, temp.path());
+    let (guid, _) = sized_fmu(m, n, FmiVersion::Fmi2, temp.path());
     let unpacked = temp.path().join("unpacked");
-    let so = unpacked.join("binaries/linux64/Thermal_Examples_RodHeating.so");
+    let so = unpacked.join(format!("binaries/linux64/{}.so", m.identifier));
     // SAFETY: the FMU's own library, with the FMI 2.0 signatures above.
     unsafe {
         let lib = libloading::Library::new(&so).expect("load the FMI 2 library");
@@ -845,18 +912,18 @@ fn fmi2_rod_run(n: usize, steps: usize, h: f64) -> (Vec<f64>, Vec<f64>) {
         assert_eq!(enter(inst), OK);
         assert_eq!(exit(inst), OK);
         assert_eq!(continuous(inst), OK);
-        let mut x = vec![0.0; n];
-        let mut dx = vec![0.0; n];
-        assert_eq!(states(inst, x.as_mut_ptr(), n), OK);
-        assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+        let mut x = vec![0.0; nx];
+        let mut dx = vec![0.0; nx];
+        assert_eq!(states(inst, x.as_mut_ptr(), nx), OK);
+        assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
         let first = dx.clone();
         for s in 0..steps {
             for (xi, di) in x.iter_mut().zip(&dx) {
                 *xi += h * di;
             }
             assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
-            assert_eq!(set_states(inst, x.as_ptr(), n), OK);
-            assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+            assert_eq!(set_states(inst, x.as_ptr(), nx), OK);
+            assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
         }
         free(inst);
         (first, x)
@@ -1020,33 +1087,33 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
     }
 }
 
-/// The size of a component array (`link[n]`, `cap[n]`) is not offered as
-/// a structural parameter; the export says why in a note and the FMU is as
-/// before. At n = 3 the schedule rolls up differently than at 4 (a repeat
-/// of n − 1 = 2 is not rolled), so the tables are not affine from 3. From
-/// n = 4 on the template reproduces the exported images byte for byte
-/// (instance records, Reals in blocks of six, states six apart): derived
-/// at n0 and n0 + 1 (or at 16 and 17 for n0 = 40 and 1,000) and verified at
-/// two sizes more and at the exported one, else the note would name the
-/// tables. What is left is the description: it does not declare the
-/// members of a component array (`cap[k].T`) as arrays yet.
+/// The size of a component array (`link[n]`, `cap[n]`) is a structural
+/// parameter: the template reproduces the exported images byte for byte
+/// (instance records, Reals in blocks of six, states six apart), derived at
+/// n0 and n0 + 1 (or at 16 and 17 for n0 = 40 and 1,000) and verified at
+/// two sizes more and at the exported one; the description declares each
+/// member of the instances as one member array (`cap.T` for `cap[1].T`,
+/// `cap[2].T`, …) sized by n. At n = 3 the schedule rolls up differently
+/// than at 4 (a repeat of n − 1 = 2 is not rolled), so the tables are not
+/// affine from 3: a note says so, and the members stay scalars.
 #[test]
-fn fmi3_component_array_size_is_a_note_not_a_structural_parameter() {
-    let lib = library(&[
-        "examples/Base.mo",
-        "examples/Thermal",
-        "test_data/language/Acc4.mo",
-    ]);
-    for (n, why) in [
-        (3, "the number of schedule steps changes with the size"),
-        (
-            5,
-            "it sizes a component array, whose members (link[1].G, …) the FMI 3 description \
-             does not declare as arrays yet",
-        ),
-        (40, "it sizes a component array"),
-        (1000, "it sizes a component array"),
-    ] {
+fn fmi3_component_array_size_is_a_structural_parameter() {
+    let lib = library(CHAIN.paths);
+    let members = [
+        "link.G",
+        "link.port_a.T",
+        "link.port_a.Q_flow",
+        "link.port_b.T",
+        "link.port_b.Q_flow",
+        "link.Q_flow",
+        "cap.C",
+        "cap.T0",
+        "cap.port.T",
+        "cap.port.Q_flow",
+        "cap.T",
+        "der(cap.T)",
+    ];
+    for n in [3, 5, 40, 1000] {
         let options = ExportOptions {
             fmi_version: FmiVersion::Fmi3,
             ..ExportOptions::default()
@@ -1057,18 +1124,211 @@ fn fmi3_component_array_size_is_a_note_not_a_structural_parameter() {
         }];
         let out = export_model_options(&lib, "Acc4.Chain", &sets, None, options)
             .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
-        assert!(out.table.structural.is_none());
-        assert_eq!(out.notes.len(), 1, "{:?}", out.notes);
-        assert!(
-            out.notes[0].contains("n sizes arrays but is not offered")
-                && out.notes[0].contains(why)
-                && out.notes[0].contains(&format!("the FMU is for n = {n} only")),
-            "n = {n}: {}",
-            out.notes[0]
-        );
         let description = out.model_description();
-        assert!(!description.contains("structuralParameter"));
-        assert!(!description.contains("<Dimension valueReference"));
+        if n == 3 {
+            assert!(out.table.structural.is_none());
+            assert_eq!(out.notes.len(), 1, "{:?}", out.notes);
+            assert!(
+                out.notes[0].contains("n sizes arrays but is not offered")
+                    && out.notes[0].contains("the number of schedule steps changes with the size")
+                    && out.notes[0].contains("the FMU is for n = 3 only"),
+                "{}",
+                out.notes[0]
+            );
+            assert!(!description.contains("structuralParameter"));
+            assert!(!description.contains("<Dimension valueReference"));
+            assert!(description.contains(r#"name="cap[3].T""#));
+            continue;
+        }
+        assert!(out.notes.is_empty(), "n = {n}: {:?}", out.notes);
+        assert!(out.table.structural.is_some());
+        let n_vr = vr_of(&description, "n");
+        assert_eq!(
+            description
+                .matches(&format!("<Dimension valueReference=\"{n_vr}\"/>"))
+                .count(),
+            members.len(),
+            "n = {n}:\n{description}"
+        );
+        // Each member array is named by its first instance's Real; the
+        // members of one instance are six apart.
+        let t = vr_of(&description, "cap.T");
+        assert_eq!(vr_of(&description, "der(cap.T)"), t + 1);
+        assert_eq!(vr_of(&description, "cap.C") + 4, t);
+        for m in members {
+            vr_of(&description, m);
+        }
+        assert!(!description.contains("cap[1].T"), "{description}");
+        assert!(description.contains(&format!(
+            r#"<ContinuousStateDerivative valueReference="{}" dependencies="{t}""#,
+            t + 1
+        )));
+    }
+}
+
+/// Issue 24 for a component array: Acc4.Chain exported ONCE in FMI 3.0 at
+/// n = 5 serves n = 5, 1,000 and 10⁵ set in configuration mode, and matches
+/// the FMI 2.0 exports of those sizes (derivatives at the start and 20
+/// explicit Euler steps through the FMI calls). The member arrays are read
+/// whole at each size (`cap.T`: n values six Reals apart in R), an inner
+/// element's value reference is refused, and `link.G` reads back its start.
+#[test]
+fn fmi3_structural_chain_exported_once_serves_any_size() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, description) = sized_fmu(&CHAIN, 5, FmiVersion::Fmi3, temp.path());
+    let n_vr = vr_of(&description, "n");
+    let t_vr = vr_of(&description, "cap.T");
+    let der_vr = vr_of(&description, "der(cap.T)");
+    let g_vr = vr_of(&description, "link.G");
+    assert!(description.contains("causality=\"structuralParameter\" variability=\"fixed\""));
+    let unpacked = temp.path().join("unpacked");
+    // Strides: both resources are of version 2.
+    for (file, magic) in [
+        ("mofmu_struct.bin", "MOFMUSTR"),
+        ("mofmu_fmi3.bin", "MOFMUFM3"),
+    ] {
+        let bytes = std::fs::read(unpacked.join("resources").join(file)).expect(file);
+        assert_eq!(&bytes[..8], magic.as_bytes());
+        assert_eq!(bytes[8..12], 2u32.to_le_bytes(), "{file} version");
+    }
+    let so = unpacked.join("binaries/x86_64-linux/Acc4_Chain.so");
+    let (steps, h) = (20, 0.5);
+    // SAFETY: the FMU's own library, with the FMI 3 signatures above.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<Instantiate> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let enter_config: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterConfigurationMode").unwrap();
+        let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
+        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
+        let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
+        let continuous: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterContinuousTimeMode").unwrap();
+        let get: libloading::Symbol<GetFloat64> = lib.get(b"fmi3GetFloat64").unwrap();
+        let set_states: libloading::Symbol<SetStates> =
+            lib.get(b"fmi3SetContinuousStates").unwrap();
+        let derivatives: libloading::Symbol<GetDerivatives> =
+            lib.get(b"fmi3GetContinuousStateDerivatives").unwrap();
+        let set_time: libloading::Symbol<unsafe extern "C" fn(*mut c_void, f64) -> i32> =
+            lib.get(b"fmi3SetTime").unwrap();
+        let directional: libloading::Symbol<Directional> =
+            lib.get(b"fmi3GetDirectionalDerivative").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+        let name = CString::new("chain").unwrap();
+        let token = CString::new(guid).unwrap();
+        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
+        for n in [5usize, 1000, 100_000] {
+            let inst = instantiate(
+                name.as_ptr(),
+                token.as_ptr(),
+                resources.as_ptr(),
+                false,
+                false,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+            );
+            assert!(!inst.is_null(), "instantiation");
+            assert_eq!(enter_config(inst), OK);
+            assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+            let started = std::time::Instant::now();
+            assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
+            eprintln!(
+                "fmi3ExitConfigurationMode at n = {n}: {:.1} ms",
+                started.elapsed().as_secs_f64() * 1e3
+            );
+            assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
+            assert_eq!(exit(inst), OK);
+            assert_eq!(continuous(inst), OK);
+            let mut x = vec![0.0; n + 1];
+            assert_eq!(
+                get(inst, &t_vr, 1, x.as_mut_ptr(), n + 1),
+                ERROR,
+                "n values"
+            );
+            x.truncate(n);
+            assert_eq!(get(inst, &t_vr, 1, x.as_mut_ptr(), n), OK);
+            // cap[2].T is an element of cap.T, not a variable.
+            let mut one = [0.0];
+            assert_eq!(get(inst, &(t_vr + 6), 1, one.as_mut_ptr(), 1), ERROR);
+            let mut g = vec![0.0; n];
+            assert_eq!(get(inst, &g_vr, 1, g.as_mut_ptr(), n), OK);
+            assert!(g.iter().all(|&v| v == 2.0), "link.G at n = {n}");
+            assert!(x.iter().all(|&v| v == 300.0), "cap.T starts at T0");
+            let mut dx = vec![0.0; n];
+            assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+            let mut by_vr = vec![0.0; n];
+            assert_eq!(get(inst, &der_vr, 1, by_vr.as_mut_ptr(), n), OK);
+            assert_eq!(by_vr, dx, "der(cap.T) by its value reference at n = {n}");
+            // The heated end: G (400 − 300) / C = 4 K/s.
+            assert_eq!(dx[0], 4.0);
+            let first = dx.clone();
+            for s in 0..steps {
+                for (xi, di) in x.iter_mut().zip(&dx) {
+                    *xi += h * di;
+                }
+                assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+                assert_eq!(set_states(inst, x.as_ptr(), n), OK);
+                assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
+            }
+            // The states read by the array's value reference are the
+            // state vector.
+            let mut again = vec![0.0; n];
+            assert_eq!(get(inst, &t_vr, 1, again.as_mut_ptr(), n), OK);
+            assert_eq!(again, x);
+            // The Jacobian's columns through the member arrays, against the
+            // closed form: d der(cap[i].T) / d cap[j].T is −2G/C on the
+            // diagonal (−G/C at the far end), G/C beside it.
+            let (gc, last) = (2.0 / 50.0, n - 1);
+            for j in [0, n / 2, last] {
+                let mut seed = vec![0.0; n];
+                seed[j] = 1.0;
+                let mut column = vec![f64::NAN; n];
+                let (a, b) = (&der_vr, &t_vr);
+                assert_eq!(
+                    directional(inst, a, 1, b, 1, seed.as_ptr(), n, column.as_mut_ptr(), n),
+                    OK
+                );
+                for (i, c) in column.iter().enumerate() {
+                    let want = if i == j {
+                        if j == last {
+                            -gc
+                        } else {
+                            -2.0 * gc
+                        }
+                    } else if i.abs_diff(j) == 1 {
+                        gc
+                    } else {
+                        0.0
+                    };
+                    assert!(
+                        (c - want).abs() <= 1e-15,
+                        "J[{i}][{j}] at n = {n}: {c} vs {want}"
+                    );
+                }
+            }
+            free(inst);
+            let (first2, x2) = fmi2_run(&CHAIN, n, n, steps, h);
+            for (i, (p, q)) in first.iter().zip(&first2).enumerate() {
+                assert!(
+                    (p - q).abs() <= 1e-9 * 4.0,
+                    "derivative {i} at n = {n}: {p} vs {q}"
+                );
+            }
+            for (i, (p, q)) in x.iter().zip(&x2).enumerate() {
+                assert!(
+                    (p - q).abs() <= 1e-9 * 400.0,
+                    "state {i} at n = {n}: {p} vs {q}"
+                );
+            }
+            // Heat has reached past the first capacitors after 20 steps
+            // (each step carries it one capacitor further), not the far end.
+            assert!(x2[0] > 300.0 && x2[2] > 300.0);
+            if n > steps + 1 {
+                assert_eq!(x2[n - 1], 300.0);
+            }
+        }
     }
 }
 
@@ -1210,4 +1470,190 @@ fn fmi3_build_description_lists_the_units_that_rebuild_the_binary() {
     let from_rebuilt = derivatives(&rebuilt);
     assert!(from_shipped.iter().any(|&d| d != 0.0), "{from_shipped:?}");
     assert_eq!(from_shipped, from_rebuilt);
+}
+
+/// Every malformed stride resource is refused at instantiation with a
+/// message, never a crash: the chain's version-2 `mofmu_fmi3.bin` and
+/// `mofmu_struct.bin` with a bad version, a stride of 0 or beyond R, arrays
+/// or segments that share an element or leave R, and the two files
+/// disagreeing on an array (each re-signed, so the checks past the checksum
+/// are reached).
+#[test]
+fn fmi3_malformed_stride_resources_are_refused() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, _) = sized_fmu(&CHAIN, 5, FmiVersion::Fmi3, temp.path());
+    let unpacked = temp.path().join("unpacked");
+    let good_arrays = std::fs::read(unpacked.join("resources/mofmu_fmi3.bin")).unwrap();
+    let good_struct = std::fs::read(unpacked.join("resources/mofmu_struct.bin")).unwrap();
+    let system = std::fs::read(unpacked.join("resources/mofmu_system.bin")).unwrap();
+    let sign = |mut b: Vec<u8>| {
+        let end = b.len() - 8;
+        let sum = mofmu::fmu::system_image::fnv1a(&b[..end]);
+        b[end..].copy_from_slice(&sum.to_le_bytes());
+        b
+    };
+    fn put32(b: &mut [u8], at: usize, v: u32) {
+        b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    fn put64(b: &mut [u8], at: usize, v: i64) {
+        b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    }
+    fn get32(b: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+    }
+    // mofmu_fmi3.bin: 16 header bytes, then { vr len stride } per array.
+    let entry = |k: usize| 16 + 12 * k;
+    // mofmu_struct.bin: the segments after the name and three sizes.
+    let seg0 = 16 + 4 + get32(&good_struct, 16) as usize + 24 + 4;
+    let seg = move |k: usize| seg0 + 48 * k;
+    // The first strided segment and array.
+    let strided_seg = (0..get32(&good_struct, seg0 - 4) as usize)
+        .find(|&k| {
+            i64::from_le_bytes(good_struct[seg(k) + 40..seg(k) + 48].try_into().unwrap()) != 1
+        })
+        .expect("a strided segment");
+    let strided_array = (0..get32(&good_arrays, 12) as usize)
+        .find(|&k| get32(&good_arrays, entry(k) + 8) != 1)
+        .expect("a strided array");
+    type Edit = Box<dyn Fn(&mut [u8])>;
+    let cases: Vec<(&str, bool, Edit, &str)> = vec![
+        (
+            "fmi3 version",
+            true,
+            Box::new(|b| put32(b, 8, 3)),
+            "unknown version",
+        ),
+        (
+            "fmi3 stride 0",
+            true,
+            Box::new(move |b| put32(b, entry(strided_array) + 8, 0)),
+            "outside the model",
+        ),
+        (
+            "fmi3 stride beyond R",
+            true,
+            Box::new(move |b| put32(b, entry(strided_array) + 8, u32::MAX)),
+            "outside the model",
+        ),
+        (
+            "fmi3 length beyond R",
+            true,
+            Box::new(move |b| put32(b, entry(strided_array) + 4, 1000)),
+            "outside the model",
+        ),
+        (
+            "fmi3 arrays share an element",
+            true,
+            Box::new(move |b| {
+                // The next array starts on this one's second element.
+                let first = get32(b, entry(strided_array));
+                let stride = get32(b, entry(strided_array) + 8);
+                put32(b, entry(strided_array + 1), first + stride);
+            }),
+            "overlap or are out of order",
+        ),
+        (
+            "fmi3 and struct disagree",
+            true,
+            Box::new(move |b| {
+                let len = get32(b, entry(strided_array) + 4);
+                put32(b, entry(strided_array) + 4, len - 1);
+            }),
+            "disagree on an array",
+        ),
+        (
+            "struct version",
+            false,
+            Box::new(|b| put32(b, 8, 3)),
+            "another version",
+        ),
+        (
+            "struct stride 0",
+            false,
+            Box::new(move |b| put64(b, seg(strided_seg) + 40, 0)),
+            "a segment outside the model",
+        ),
+        (
+            "struct stride beyond R",
+            false,
+            Box::new(move |b| put64(b, seg(strided_seg) + 40, i64::MAX)),
+            "a segment outside the model",
+        ),
+        (
+            "struct length beyond R",
+            false,
+            Box::new(move |b| put32(b, seg(strided_seg) + 4, 1_000_000)),
+            "a segment outside the model",
+        ),
+        (
+            "struct segments overlap",
+            false,
+            Box::new(move |b| {
+                let vr0 = get32(b, seg(strided_seg));
+                put32(b, seg(strided_seg + 1), vr0);
+            }),
+            "two segments overlap",
+        ),
+    ];
+    let so = unpacked.join("binaries/x86_64-linux/Acc4_Chain.so");
+    // SAFETY: the FMU's own library, with the FMI 3 signatures above; the
+    // environment outlives each instantiation.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<InstantiateLogged> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+        let name = CString::new("chain").unwrap();
+        let token = CString::new(guid).unwrap();
+        for (what, arrays_file, edit, message) in &cases {
+            let dir = temp.path().join(what.replace(' ', "_"));
+            std::fs::create_dir_all(&dir).unwrap();
+            let (mut a, mut st) = (good_arrays.clone(), good_struct.clone());
+            if *arrays_file {
+                edit(&mut a);
+                a = sign(a);
+            } else {
+                edit(&mut st);
+                st = sign(st);
+            }
+            std::fs::write(dir.join("mofmu_fmi3.bin"), &a).unwrap();
+            std::fs::write(dir.join("mofmu_struct.bin"), &st).unwrap();
+            std::fs::write(dir.join("mofmu_system.bin"), &system).unwrap();
+            let resources = CString::new(format!("{}/", dir.display())).unwrap();
+            let mut messages: Vec<String> = Vec::new();
+            let inst = instantiate(
+                name.as_ptr(),
+                token.as_ptr(),
+                resources.as_ptr(),
+                false,
+                false,
+                &mut messages as *mut Vec<String> as *mut c_void,
+                collect,
+            );
+            assert!(inst.is_null(), "{what}: instantiated");
+            assert!(
+                messages.iter().any(|m| m.contains(message)),
+                "{what}: {messages:?}"
+            );
+        }
+        // The unedited files instantiate (the harness itself is sound).
+        let dir = temp.path().join("good");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("mofmu_fmi3.bin"), &good_arrays).unwrap();
+        std::fs::write(dir.join("mofmu_struct.bin"), &good_struct).unwrap();
+        std::fs::write(dir.join("mofmu_system.bin"), &system).unwrap();
+        let resources = CString::new(format!("{}/", dir.display())).unwrap();
+        let mut messages: Vec<String> = Vec::new();
+        let inst = instantiate(
+            name.as_ptr(),
+            token.as_ptr(),
+            resources.as_ptr(),
+            false,
+            false,
+            &mut messages as *mut Vec<String> as *mut c_void,
+            collect,
+        );
+        assert!(!inst.is_null(), "{messages:?}");
+        free(inst);
+    }
 }
