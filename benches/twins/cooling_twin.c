@@ -44,8 +44,8 @@ TWIN_API void cooling_twin_derivatives(size_t n, const double *x, double *dx)
     const double k_fric = dp_D * (1 - slip_D) / (slip_D * omega_D) * (1 / eta_D - 1);
     const double V_nom = omega * V_r / (2 * PI);
     /* Laminar resistances A (r = 4 mm, l = 10 m) and B (l = 20 m). */
-    const double r = 0.004, k_A = 8 * mu * 10.0 / (PI * rho * pow(r, 4)),
-                 k_B = 8 * mu * 20.0 / (PI * rho * pow(r, 4));
+    const double r = 0.004, r4 = r * r * r * r, k_A = 8 * mu * 10.0 / (PI * rho * r4),
+                 k_B = 8 * mu * 20.0 / (PI * rho * r4);
     const double L_A = 10.0 / (PI * r * r) + L_port, L_B = 20.0 / (PI * r * r) + L_port;
     /* Volume outlet, pump, heater, splitter; junction outlet, cells, volume inlet. */
     const double L_c = 4 * L_port, L_r = (double)(n + 2) * L_port, S = L_c + L_r;
