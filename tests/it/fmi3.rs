@@ -1605,19 +1605,14 @@ fn fmi3_malformed_stride_resources_are_refused() {
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
         let name = CString::new("chain").unwrap();
         let token = CString::new(guid).unwrap();
-        for (what, arrays_file, edit, message) in &cases {
-            let dir = temp.path().join(what.replace(' ', "_"));
+        // Instantiates from a resources directory `label` holding these two
+        // files and the unchanged system resource; the instance (null when
+        // refused) and what the FMU logged.
+        let instantiate_with = |label: &str, arrays: &[u8], structural: &[u8]| {
+            let dir = temp.path().join(label.replace(' ', "_"));
             std::fs::create_dir_all(&dir).unwrap();
-            let (mut a, mut st) = (good_arrays.clone(), good_struct.clone());
-            if *arrays_file {
-                edit(&mut a);
-                a = sign(a);
-            } else {
-                edit(&mut st);
-                st = sign(st);
-            }
-            std::fs::write(dir.join("mofmu_fmi3.bin"), &a).unwrap();
-            std::fs::write(dir.join("mofmu_struct.bin"), &st).unwrap();
+            std::fs::write(dir.join("mofmu_fmi3.bin"), arrays).unwrap();
+            std::fs::write(dir.join("mofmu_struct.bin"), structural).unwrap();
             std::fs::write(dir.join("mofmu_system.bin"), &system).unwrap();
             let resources = CString::new(format!("{}/", dir.display())).unwrap();
             let mut messages: Vec<String> = Vec::new();
@@ -1630,6 +1625,18 @@ fn fmi3_malformed_stride_resources_are_refused() {
                 &mut messages as *mut Vec<String> as *mut c_void,
                 collect,
             );
+            (inst, messages)
+        };
+        for (what, arrays_file, edit, message) in &cases {
+            let (mut a, mut st) = (good_arrays.clone(), good_struct.clone());
+            if *arrays_file {
+                edit(&mut a);
+                a = sign(a);
+            } else {
+                edit(&mut st);
+                st = sign(st);
+            }
+            let (inst, messages) = instantiate_with(what, &a, &st);
             assert!(inst.is_null(), "{what}: instantiated");
             assert!(
                 messages.iter().any(|m| m.contains(message)),
@@ -1637,22 +1644,7 @@ fn fmi3_malformed_stride_resources_are_refused() {
             );
         }
         // The unedited files instantiate (the harness itself is sound).
-        let dir = temp.path().join("good");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("mofmu_fmi3.bin"), &good_arrays).unwrap();
-        std::fs::write(dir.join("mofmu_struct.bin"), &good_struct).unwrap();
-        std::fs::write(dir.join("mofmu_system.bin"), &system).unwrap();
-        let resources = CString::new(format!("{}/", dir.display())).unwrap();
-        let mut messages: Vec<String> = Vec::new();
-        let inst = instantiate(
-            name.as_ptr(),
-            token.as_ptr(),
-            resources.as_ptr(),
-            false,
-            false,
-            &mut messages as *mut Vec<String> as *mut c_void,
-            collect,
-        );
+        let (inst, messages) = instantiate_with("good", &good_arrays, &good_struct);
         assert!(!inst.is_null(), "{messages:?}");
         free(inst);
     }
