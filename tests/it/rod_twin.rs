@@ -199,33 +199,50 @@ fn derivatives_evaluated_into_the_callers_array_stay_consistent() {
     inst.get_derivatives(&mut ours).unwrap();
     let mut theirs = vec![0.0; n];
     twin.derivatives(&t, &mut theirs);
-    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&ours), bits(&theirs), "the derivatives are the twin's");
-    let read_back = inst.get_real(&der_vr).unwrap();
+    // Finite states whose derivative overflows at volume `bad` alone.
+    let discards = [3usize, 98].map(|bad| (bad, 1.5e306, format!("der(rod.T[{}])", bad + 1)));
+    stays_consistent(&mut inst, &der_vr, &t, &theirs, &discards);
+}
+
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// After `fmi2GetDerivatives` at the states `t` gave `expected`: fmi2GetReal
+/// of the derivatives and a second call give the same bits, and each of
+/// `discards` (a state's index, a finite value for it whose derivatives
+/// overflow, and the derivative the discard must name) is fmi2Discard
+/// naming that derivative, after which `t` gives `expected` again.
+fn stays_consistent(
+    inst: &mut Instance<'_>,
+    der_vr: &[u32],
+    t: &[f64],
+    expected: &[f64],
+    discards: &[(usize, f64, String)],
+) {
+    let read_back = inst.get_real(der_vr).unwrap();
     assert_eq!(
         bits(&read_back),
-        bits(&theirs),
+        bits(expected),
         "fmi2GetReal of the derivatives"
     );
-    let mut again = vec![0.0; n];
+    let mut again = vec![0.0; t.len()];
     inst.get_derivatives(&mut again).unwrap();
-    assert_eq!(bits(&again), bits(&theirs), "a second fmi2GetDerivatives");
-    for bad in [3usize, 98] {
-        // Finite states whose derivative overflows at volume `bad` alone.
-        let mut huge = t.clone();
-        huge[bad] = 1.5e306;
+    assert_eq!(bits(&again), bits(expected), "a second fmi2GetDerivatives");
+    for (bad, value, name) in discards {
+        let mut huge = t.to_vec();
+        huge[*bad] = *value;
         inst.set_continuous_states(&huge).unwrap();
-        let mut out = vec![0.0; n];
+        let mut out = vec![0.0; t.len()];
         let err = inst.get_derivatives(&mut out).unwrap_err().to_string();
-        let name = format!("der(rod.T[{}])", bad + 1);
         assert!(
-            err.contains("Discard") && err.contains(&name),
-            "a non-finite derivative at volume {} is fmi2Discard naming {name}: {err}",
-            bad + 1
+            err.contains("Discard") && err.contains(name.as_str()),
+            "state {bad} at {value:e} is fmi2Discard naming {name}: {err}"
         );
-        inst.set_continuous_states(&t).unwrap();
+        inst.set_continuous_states(t).unwrap();
         inst.get_derivatives(&mut out).unwrap();
-        assert_eq!(bits(&out), bits(&theirs), "the point after the discard");
+        assert_eq!(bits(&out), bits(expected), "the point after the discard");
     }
 }
 
@@ -280,7 +297,6 @@ fn the_flag_watch_finds_each_discard_and_keeps_the_importers_flags() {
         .collect();
     let mut theirs = vec![0.0; n];
     twin.derivatives(&t, &mut theirs);
-    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     let mut ours = vec![0.0; n];
     fenv::clear();
     // The first evaluations of the phase scan; the later ones watch.
@@ -461,34 +477,12 @@ fn chain_derivatives_into_the_callers_array_follow_the_closed_form() {
             i + 1
         );
     }
-    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    let read_back = inst.get_real(&der_vr).unwrap();
-    assert_eq!(
-        bits(&read_back),
-        bits(&ours),
-        "fmi2GetReal of the derivatives"
-    );
-    let mut again = vec![0.0; n];
-    inst.get_derivatives(&mut again).unwrap();
-    assert_eq!(bits(&again), bits(&ours), "a second fmi2GetDerivatives");
-    for bad in [0usize, 20, n - 1] {
-        let mut huge = t.clone();
-        huge[bad] = 1.7e308;
-        inst.set_continuous_states(&huge).unwrap();
-        let mut out = vec![0.0; n];
-        let err = inst.get_derivatives(&mut out).unwrap_err().to_string();
-        // The flows on both sides of capacitor bad + 1 overflow, so the first
-        // non-finite derivative is its left neighbour's (or its own, first).
-        let name = format!("der(cap[{}].T)", bad.max(1));
-        assert!(
-            err.contains("Discard") && err.contains(&name),
-            "a temperature that overflows the flows at capacitor {} is fmi2Discard naming {name}: {err}",
-            bad + 1
-        );
-        inst.set_continuous_states(&t).unwrap();
-        inst.get_derivatives(&mut out).unwrap();
-        assert_eq!(bits(&out), bits(&ours), "the point after the discard");
-    }
+    // A temperature that overflows the flows on both sides of capacitor
+    // bad + 1: the first non-finite derivative is its left neighbour's (or
+    // its own, first).
+    let discards =
+        [0usize, 20, n - 1].map(|bad| (bad, 1.7e308, format!("der(cap[{}].T)", bad.max(1))));
+    stays_consistent(&mut inst, &der_vr, &t, &ours, &discards);
 }
 
 /// ThermoFluid Stream's CoolingLoop against its hand-written twin
