@@ -24,6 +24,7 @@ The comparison, the tolerances and the reporting are roundtrip.py's.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -63,7 +64,9 @@ def simulate(fmu: Path, case: rt.Case, fmi_type: str) -> rt.Trajectory:
 
 def variables_in(fmu: Path, names: list[str]) -> dict[str, tuple[str, int | None]]:
     """Each name's variable in the FMU's description and, for an element of
-    an array variable (`x[k]`, `der(x[k])`), its 0-based index there."""
+    an array variable, its 0-based index there: `x[k]` and `der(x[k])` of
+    an array of Reals, `cap[k].T` and `der(cap[k].T)` of the member array
+    `cap.T` (declared so when a structural parameter sizes `cap`)."""
     from fmpy import read_model_description
 
     declared = {v.name: v for v in read_model_description(str(fmu)).modelVariables}
@@ -74,11 +77,14 @@ def variables_in(fmu: Path, names: list[str]) -> dict[str, tuple[str, int | None
             continue
         der = name.startswith("der(") and name.endswith(")")
         body = name[4:-1] if der else name
-        base, _, index = body.rpartition("[")
-        array = f"der({base})" if der else base
-        if not (index.endswith("]") and index[:-1].isdigit() and array in declared):
+        for index in re.finditer(r"\[(\d+)\]", body):
+            member = body[:index.start()] + body[index.end():]
+            array = f"der({member})" if der else member
+            if array in declared:
+                where[name] = (array, int(index.group(1)) - 1)
+                break
+        else:
             raise KeyError(f"{name} is neither a variable nor an element of an array of {fmu}")
-        where[name] = (array, int(index[:-1]) - 1)
     return where
 
 

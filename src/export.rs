@@ -468,9 +468,9 @@ struct ImageProbe<'a> {
 }
 
 impl ImageProbe<'_> {
-    /// The system image with `path` set to `n`, or None when the model
-    /// does not instantiate or schedule at that size.
-    fn image(&self, path: &str, n: i64) -> Option<crate::fmu::system_image::SystemImage<'static>> {
+    /// The model instantiated with `path` set to `n`, or None when it does
+    /// not instantiate at that size.
+    fn system(&self, path: &str, n: i64) -> Option<crate::instantiate::System> {
         let mut sets: Vec<SetValue> = self
             .sets
             .iter()
@@ -481,22 +481,81 @@ impl ImageProbe<'_> {
             path: path.to_string(),
             value: crate::instantiate::SetLiteral::Number(n as f64),
         });
-        let sys = instantiate(self.db, self.id, &sets).ok()?;
-        let schedule = crate::schedule::schedule(&sys).ok()?;
-        let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
-        let pattern = crate::fmu::dependencies::state_pattern(&continuous, &sys);
+        instantiate(self.db, self.id, &sets).ok()
+    }
+
+    /// The system image of an instantiated model, or None when it does
+    /// not schedule.
+    fn image_of(
+        &self,
+        sys: &crate::instantiate::System,
+    ) -> Option<crate::fmu::system_image::SystemImage<'static>> {
+        let schedule = crate::schedule::schedule(sys).ok()?;
+        let continuous = crate::fmu::dependencies::continuous(sys, &schedule);
+        let pattern = crate::fmu::dependencies::state_pattern(&continuous, sys);
         Some(
-            system::image(
-                &sys,
-                self.kernels,
-                &schedule,
-                self.model_identifier,
-                pattern,
-            )
-            .into_owned(),
+            system::image(sys, self.kernels, &schedule, self.model_identifier, pattern)
+                .into_owned(),
         )
     }
+
+    /// The system image with `path` set to `n`, or None when the model
+    /// does not instantiate or schedule at that size.
+    fn image(&self, path: &str, n: i64) -> Option<crate::fmu::system_image::SystemImage<'static>> {
+        self.image_of(&self.system(path, n)?)
+    }
+
+    /// Whether the template `t`, derived from the images `i0` and `i1` at
+    /// sizes `m0` and `m0 + 1`, serves the size `n` below `m0`, where the
+    /// exporter writes the same schedule another way: a repeat of fewer
+    /// rounds than it rolls (`system_image::roll_up`) stays plain in the
+    /// image, the template keeps it rolled. The template's output at `n`
+    /// must be the image at `n` (byte for byte `expect`, when given: the
+    /// exported image) but for the schedule and its marks, and its schedule
+    /// must run the image's operations in the image's order
+    /// (`system_image::plain_steps`), with the fused loops and the steps a
+    /// linear response reaches that the analyses give for it
+    /// (`system::schedule_holds`). The FMU then computes at `n` what the
+    /// FMU exported at `n` computes, bit for bit.
+    fn equivalent(
+        &self,
+        path: &str,
+        n: i64,
+        t: &crate::fmu::structural::Template,
+        (i0, i1, m0): (&SystemImageOf, &SystemImageOf, i64),
+        expect: Option<&[u8]>,
+    ) -> bool {
+        use crate::fmu::system_image::plain_steps;
+        let Some(sys) = self.system(path, n) else {
+            return false;
+        };
+        let Some(image) = self.image_of(&sys) else {
+            return false;
+        };
+        if expect.is_some_and(|bytes| image.to_bytes(self.draft_guid) != bytes) {
+            return false;
+        }
+        let Some(steps) = crate::fmu::structural::steps_at(i0, i1, m0, n) else {
+            return false;
+        };
+        match (plain_steps(&steps), plain_steps(&image.steps)) {
+            (Some(a), Some(b)) if a == b => {}
+            _ => return false,
+        }
+        if !system::schedule_holds(&sys, &steps, &i0.reached) {
+            return false;
+        }
+        let rolled = crate::fmu::system_image::SystemImage {
+            steps,
+            reached: i0.reached.clone(),
+            ..image
+        };
+        crate::fmu::structural::verify(t, n, &rolled.to_bytes(self.draft_guid))
+    }
 }
+
+/// A system image the exporter derived at a probe size.
+type SystemImageOf = crate::fmu::system_image::SystemImage<'static>;
 
 /// How many sizes below the exported one are tried for the structural
 /// parameter's smallest admitted value (when the template is derived at
@@ -533,15 +592,22 @@ fn structural_parameter(
         }
         let n0 = *n0;
         // The template is derived at a small size when the exported n0 is
-        // larger (and then checked against the exported image), else, or
-        // when that fails, at n0 itself. Ok((m0, template)) or why not.
+        // larger (and then checked against the exported image), else at n0
+        // itself; when that fails, at the small size again above a small
+        // n0, where the image's schedule may not yet roll what larger
+        // sizes roll (then n0 must be served by an equivalent schedule).
+        // Ok((m0, template, images at m0 and m0 + 1)) or why not: the
+        // first reason, the one at the exported size.
         let small = n0.clamp(1, STRUCTURAL_PROBE);
         let bases = if small < n0 {
             vec![small, n0]
+        } else if n0 < STRUCTURAL_PROBE {
+            vec![n0, STRUCTURAL_PROBE]
         } else {
             vec![n0]
         };
-        let mut derived: Option<Result<(i64, Template), String>> = None;
+        type Derived = (i64, Template, SystemImageOf, SystemImageOf);
+        let mut derived: Option<Result<Derived, String>> = None;
         for m0 in bases {
             let (Some(i0), Some(i1)) = (probe.image(&v.name, m0), probe.image(&v.name, m0 + 1))
             else {
@@ -556,12 +622,17 @@ fn structural_parameter(
             }
             let result = template(&i0, &i1, m0, probe.draft_guid).and_then(|t| {
                 // Two sizes determine the template; two more must confirm
-                // it, and so must the exported image when derived below it.
+                // it, and so must the exported image when derived away
+                // from it (byte for byte, or below m0 by an equivalent
+                // schedule).
                 let confirmed = [m0 + 2, m0 + 3].iter().all(|&m| {
                     probe
                         .image(&v.name, m)
                         .is_some_and(|i| verify(&t, m, &i.to_bytes(probe.draft_guid)))
-                }) && (m0 == n0 || verify(&t, n0, image0));
+                }) && (m0 == n0
+                    || verify(&t, n0, image0)
+                    || (n0 < m0
+                        && probe.equivalent(&v.name, n0, &t, (&i0, &i1, m0), Some(image0))));
                 if !confirmed {
                     Err(
                         "the system tables are not affine in it (sizes n + 2 and n + 3 differ \
@@ -571,13 +642,16 @@ fn structural_parameter(
                 } else if i0.n_event_indicators != i1.n_event_indicators {
                     Err("the number of event indicators follows it".into())
                 } else {
-                    Ok((m0, t))
+                    Ok(t)
                 }
             });
-            let done = result.is_ok();
-            derived = Some(result);
-            if done {
-                break;
+            match (result, &derived) {
+                (Ok(t), _) => {
+                    derived = Some(Ok((m0, t, i0, i1)));
+                    break;
+                }
+                (Err(why), None) => derived = Some(Err(why)),
+                (Err(_), Some(_)) => {}
             }
         }
         let Some(derived) = derived else {
@@ -598,7 +672,7 @@ fn structural_parameter(
                 v.name, v.name
             )
         };
-        let (m0, mut t) = match derived {
+        let (m0, mut t, i0, i1) = match derived {
             Ok(d) => d,
             Err(why) => {
                 notes.push(not_offered(why));
@@ -686,19 +760,35 @@ fn structural_parameter(
             )));
             continue;
         }
-        // The smallest size the template reproduces: a few below n0, or
-        // down to 1 from the small size it was derived at.
-        let lowest = if m0 < n0 {
+        // The smallest size the template serves (its image, or below m0
+        // an equivalent one): a few below n0, or down to 1 from the size
+        // it was derived at when that is not n0.
+        let lowest = if m0 != n0 {
             1
         } else {
             1.max(m0 - STRUCTURAL_DOWN)
         };
         let mut n_min = m0;
         for m in (lowest..m0).rev() {
-            match probe.image(&v.name, m) {
-                Some(i) if verify(&t, m, &i.to_bytes(probe.draft_guid)) => n_min = m,
-                _ => break,
+            let served = match probe.image(&v.name, m) {
+                Some(i) => {
+                    verify(&t, m, &i.to_bytes(probe.draft_guid))
+                        || probe.equivalent(&v.name, m, &t, (&i0, &i1, m0), None)
+                }
+                None => false,
+            };
+            if !served {
+                break;
             }
+            n_min = m;
+        }
+        if n_min > n0 {
+            notes.push(not_offered(format!(
+                "the template derived at {} = {m0} does not serve the sizes from {n0} to {}",
+                v.name,
+                n_min - 1
+            )));
+            continue;
         }
         // The largest: the Reals a model may have (MX007), 32-bit indices.
         let (a, b) = t

@@ -54,7 +54,7 @@
 //! The template's output is the system image without its checksum.
 
 use super::system_image::{
-    fnv1a, InstanceRecord, StepRecord, SystemImage, FULL_ROW, MAGIC, VERSION,
+    fnv1a, InstanceRecord, Source, StepRecord, SystemImage, FULL_ROW, MAGIC, VERSION,
 };
 
 pub const RESOURCE_NAME: &str = "mofmu_struct.bin";
@@ -955,6 +955,97 @@ fn steps(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotA
         }
     }
     Ok(())
+}
+
+/// The schedule the template writes at size `n`: each step's numbers on
+/// the straight line through the images `i0` and `i1` at sizes `n0` and
+/// `n0 + 1`, as [`steps`] encodes them (what the template's output holds
+/// there, once [`verify`] has confirmed the rest). None when a number
+/// leaves its width or the steps differ in kind (no template then).
+pub fn steps_at(i0: &SystemImage, i1: &SystemImage, n0: i64, n: i64) -> Option<Vec<StepRecord>> {
+    let line = |v0: i64, v1: i64| v0.checked_add((v1 - v0).checked_mul(n - n0)?);
+    let u = |v0: u32, v1: u32| u32::try_from(line(v0.into(), v1.into())?).ok();
+    let i = |v0: i32, v1: i32| i32::try_from(line(v0.into(), v1.into())?).ok();
+    if i0.steps.len() != i1.steps.len() {
+        return None;
+    }
+    i0.steps
+        .iter()
+        .zip(&i1.steps)
+        .map(|(x, y)| {
+            Some(match (x, y) {
+                (StepRecord::Time { target: t }, StepRecord::Time { target: v }) => {
+                    StepRecord::Time { target: u(*t, *v)? }
+                }
+                (
+                    StepRecord::Block {
+                        instance: a,
+                        stride: s,
+                        block,
+                    },
+                    StepRecord::Block {
+                        instance: b,
+                        stride: t,
+                        ..
+                    },
+                ) => StepRecord::Block {
+                    instance: u(*a, *b)?,
+                    stride: i(*s, *t)?,
+                    block: *block,
+                },
+                (
+                    StepRecord::Copy {
+                        target: t0,
+                        stride: s0,
+                        len: l0,
+                        coefficient,
+                        sources: src0,
+                    },
+                    StepRecord::Copy {
+                        target: t1,
+                        stride: s1,
+                        len: l1,
+                        sources: src1,
+                        ..
+                    },
+                ) if src0.len() == src1.len() => StepRecord::Copy {
+                    target: u(*t0, *t1)?,
+                    stride: i(*s0, *s1)?,
+                    len: u(*l0, *l1)?,
+                    coefficient: *coefficient,
+                    sources: src0
+                        .iter()
+                        .zip(src1)
+                        .map(|(p, q)| {
+                            Some(Source {
+                                offset: u(p.offset, q.offset)?,
+                                stride: i(p.stride, q.stride)?,
+                                negative: p.negative,
+                            })
+                        })
+                        .collect::<Option<_>>()?,
+                },
+                (StepRecord::Repeat { count: c0, body }, StepRecord::Repeat { count: c1, .. }) => {
+                    StepRecord::Repeat {
+                        count: u(*c0, *c1)?,
+                        body: *body,
+                    }
+                }
+                (StepRecord::Fuse { skews: s0 }, StepRecord::Fuse { skews: s1 })
+                    if s0.len() == s1.len() =>
+                {
+                    StepRecord::Fuse {
+                        skews: s0
+                            .iter()
+                            .zip(s1)
+                            .map(|(&p, &q)| u(p, q))
+                            .collect::<Option<_>>()?,
+                    }
+                }
+                _ => return None,
+            })
+        })
+        .collect()
 }
 
 fn jacobian(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotAffine> {

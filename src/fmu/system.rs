@@ -250,6 +250,30 @@ pub fn image<'a>(
     }
 }
 
+/// Whether `steps`, a rolled and fused schedule of `sys` written another
+/// way than [`image`] writes it (a structural parameter's template at a
+/// size below the one it was derived at: `super::structural`), with
+/// `reached` its steps' marks, is what the analyses give for it: the fused
+/// loops' skews are those [`fuse`] finds for its units, so they compute
+/// what the units compute one after the other, and the steps a linear
+/// response reaches are those [`reached_by_balances`] marks. With the same
+/// plain form as the image's schedule
+/// ([`super::system_image::plain_steps`]), it then computes the image's
+/// values in the image's order.
+pub fn schedule_holds(sys: &System, steps: &[StepRecord], reached: &[bool]) -> bool {
+    let accesses = model_accesses(sys);
+    let unfused: Vec<StepRecord> = steps
+        .iter()
+        .filter(|s| !matches!(s, StepRecord::Fuse { .. }))
+        .cloned()
+        .collect();
+    if fuse(unfused, &accesses) != steps {
+        return false;
+    }
+    let balances: Vec<u32> = sys.balances.iter().map(|b| u32_of(b.balance)).collect();
+    reached_by_balances(steps, &accesses, &balances) == reached
+}
+
 /// What [`fuse`] needs of the model: the variable of every real (its first
 /// element: the instances' variables and derivatives laid out as arrays),
 /// and what each block of each instance reads and writes, as the schedule

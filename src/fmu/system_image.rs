@@ -314,6 +314,79 @@ pub fn roll_up(steps: Vec<StepRecord>, class_of: &dyn Fn(u32) -> u32) -> Vec<Ste
     out
 }
 
+/// The operations a schedule runs, in the order of its plain form: every
+/// repeat unrolled into its rounds (each offset advanced by its stride,
+/// strides 0), fused loops as their units run one after the other (a fused
+/// loop computes what its units compute in schedule order, bit for bit:
+/// [`super::fusion`]). Two schedules with the same plain form compute the
+/// same values in the same order. None when the schedule is not one the
+/// runtime accepts: a repeat without rounds or body, a body past the end,
+/// or an offset outside 32 bits in some round.
+pub fn plain_steps(steps: &[StepRecord]) -> Option<Vec<StepRecord>> {
+    let at = |o: u32, s: i32, r: i64| u32::try_from(i64::from(o) + i64::from(s) * r).ok();
+    let round = |step: &StepRecord, r: i64| -> Option<StepRecord> {
+        Some(match step {
+            StepRecord::Block {
+                instance,
+                stride,
+                block,
+            } => StepRecord::Block {
+                instance: at(*instance, *stride, r)?,
+                stride: 0,
+                block: *block,
+            },
+            StepRecord::Copy {
+                target,
+                stride,
+                len,
+                coefficient,
+                sources,
+            } => StepRecord::Copy {
+                target: at(*target, *stride, r)?,
+                stride: 0,
+                len: *len,
+                coefficient: *coefficient,
+                sources: sources
+                    .iter()
+                    .map(|s| {
+                        Some(Source {
+                            offset: at(s.offset, s.stride, r)?,
+                            stride: 0,
+                            negative: s.negative,
+                        })
+                    })
+                    .collect::<Option<_>>()?,
+            },
+            StepRecord::Time { .. } => step.clone(),
+            StepRecord::Repeat { .. } | StepRecord::Fuse { .. } => return None,
+        })
+    };
+    let mut out = Vec::with_capacity(steps.len());
+    let mut k = 0;
+    while k < steps.len() {
+        match &steps[k] {
+            StepRecord::Fuse { .. } => k += 1,
+            StepRecord::Repeat { count, body } => {
+                let body = *body as usize;
+                if *count == 0 || body == 0 || body > steps.len() - k - 1 {
+                    return None;
+                }
+                for r in 0..i64::from(*count) {
+                    for step in &steps[k + 1..=k + body] {
+                        out.push(round(step, r)?);
+                    }
+                }
+                k += 1 + body;
+            }
+            step => {
+                out.push(round(step, 0)?);
+                k += 1;
+            }
+        }
+    }
+    Some(out)
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct BalanceRecord {
     pub balance: u32,
@@ -795,61 +868,6 @@ mod tests {
         }
     }
 
-    /// Replays a rolled-up schedule as plain steps, as the runtime runs it.
-    fn unrolled(steps: &[StepRecord]) -> Vec<StepRecord> {
-        let mut out = Vec::new();
-        let mut at = 0;
-        while at < steps.len() {
-            let (count, body) = match steps[at] {
-                StepRecord::Repeat { count, body } => {
-                    at += 1;
-                    (count, body as usize)
-                }
-                _ => (1, 1),
-            };
-            for r in 0..i64::from(count) {
-                for s in &steps[at..at + body] {
-                    let moved =
-                        |o: u32, d: i32| u32::try_from(i64::from(o) + r * i64::from(d)).unwrap();
-                    out.push(match s {
-                        StepRecord::Block {
-                            instance,
-                            stride,
-                            block,
-                        } => StepRecord::Block {
-                            instance: moved(*instance, *stride),
-                            stride: 0,
-                            block: *block,
-                        },
-                        StepRecord::Copy {
-                            target,
-                            stride,
-                            len,
-                            coefficient,
-                            sources,
-                        } => StepRecord::Copy {
-                            target: moved(*target, *stride),
-                            stride: 0,
-                            len: *len,
-                            coefficient: *coefficient,
-                            sources: sources
-                                .iter()
-                                .map(|x| Source {
-                                    offset: moved(x.offset, x.stride),
-                                    stride: 0,
-                                    negative: x.negative,
-                                })
-                                .collect(),
-                        },
-                        other => other.clone(),
-                    });
-                }
-            }
-            at += body;
-        }
-        out
-    }
-
     #[test]
     fn rolling_up_keeps_every_step_in_order_and_rolls_up_the_rounds_of_an_array() {
         // Instances 1..=5 of class 1, 6..=10 of class 2: blocks over one
@@ -867,7 +885,7 @@ mod tests {
         steps.push(copy(60, &[(61, true)]));
         steps.push(copy(70, &[(71, false)]));
         let rolled = roll_up(steps.clone(), &class_of);
-        assert_eq!(unrolled(&rolled), steps);
+        assert_eq!(plain_steps(&rolled).unwrap(), steps);
         assert_eq!(rolled[1], StepRecord::Repeat { count: 5, body: 1 });
         assert_eq!(
             rolled[2],
@@ -891,6 +909,69 @@ mod tests {
         );
         // The block of class 2 and the copies of differing signs stay plain.
         assert_eq!(rolled.len(), 6 + 4);
+    }
+
+    /// Two rounds rolled (what a template keeps rolled below the sizes the
+    /// exporter rolls) and the same two rounds plain have one plain form;
+    /// a fused loop's record adds no operation; a repeat of no rounds, a
+    /// body past the end and a round below offset 0 are no schedule the
+    /// runtime accepts.
+    #[test]
+    fn plain_steps_unroll_repeats_and_refuse_what_the_runtime_refuses() {
+        let plain = vec![
+            StepRecord::Time { target: 0 },
+            block(4, 1),
+            copy(20, &[(30, true)]),
+            block(5, 1),
+            copy(22, &[(31, true)]),
+        ];
+        let stride = |s: StepRecord, by: i32, source: i32| match s {
+            StepRecord::Block {
+                instance, block, ..
+            } => StepRecord::Block {
+                instance,
+                stride: by,
+                block,
+            },
+            StepRecord::Copy {
+                target,
+                len,
+                coefficient,
+                sources,
+                ..
+            } => StepRecord::Copy {
+                target,
+                stride: by,
+                len,
+                coefficient,
+                sources: sources
+                    .into_iter()
+                    .map(|x| Source {
+                        stride: source,
+                        ..x
+                    })
+                    .collect(),
+            },
+            other => other,
+        };
+        let rolled = vec![
+            StepRecord::Time { target: 0 },
+            StepRecord::Fuse { skews: vec![0] },
+            StepRecord::Repeat { count: 2, body: 2 },
+            stride(block(4, 1), 1, 0),
+            stride(copy(20, &[(30, true)]), 2, 1),
+        ];
+        assert_eq!(plain_steps(&rolled).unwrap(), plain);
+        assert_eq!(plain_steps(&plain).unwrap(), plain);
+        let mut none = rolled.clone();
+        none[2] = StepRecord::Repeat { count: 0, body: 2 };
+        assert_eq!(plain_steps(&none), None);
+        let mut past = rolled.clone();
+        past[2] = StepRecord::Repeat { count: 2, body: 3 };
+        assert_eq!(plain_steps(&past), None);
+        let mut below = rolled;
+        below[4] = stride(copy(20, &[(30, true)]), 2, -31);
+        assert_eq!(plain_steps(&below), None);
     }
 
     #[test]
