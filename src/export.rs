@@ -557,6 +557,30 @@ impl ImageProbe<'_> {
 /// A system image the exporter derived at a probe size.
 type SystemImageOf = crate::fmu::system_image::SystemImage<'static>;
 
+/// Why a template failed when the number of Reals itself is not affine in
+/// the size: sizes m0, m0 + 1 and m0 + 2 do not add the same number (an
+/// n × n array, `Real M[n, n]`), which no `<Dimension>` of one structural
+/// parameter declares and no affine template lays out.
+fn faster_than_affine(
+    probe: &ImageProbe,
+    name: &str,
+    m0: i64,
+    i0: &SystemImageOf,
+    i1: &SystemImageOf,
+) -> Option<String> {
+    let i2 = probe.image(name, m0 + 2)?;
+    let (a, b, c) = (i0.reals.len(), i1.reals.len(), i2.reals.len());
+    (c + a != 2 * b).then(|| {
+        format!(
+            "the number of Reals is not affine in it ({a}, {b} and {c} at {name} = {m0}, {} \
+             and {}), as with an array of {name} × {name} elements; every array it sizes must \
+             have {name} elements",
+            m0 + 1,
+            m0 + 2
+        )
+    })
+}
+
 /// How many sizes below the exported one are tried for the structural
 /// parameter's smallest admitted value (when the template is derived at
 /// the exported size; from the small size, every size down to 1).
@@ -620,31 +644,33 @@ fn structural_parameter(
                 derived = None;
                 break;
             }
-            let result = template(&i0, &i1, m0, probe.draft_guid).and_then(|t| {
-                // Two sizes determine the template; two more must confirm
-                // it, and so must the exported image when derived away
-                // from it (byte for byte, or below m0 by an equivalent
-                // schedule).
-                let confirmed = [m0 + 2, m0 + 3].iter().all(|&m| {
-                    probe
-                        .image(&v.name, m)
-                        .is_some_and(|i| verify(&t, m, &i.to_bytes(probe.draft_guid)))
-                }) && (m0 == n0
-                    || verify(&t, n0, image0)
-                    || (n0 < m0
-                        && probe.equivalent(&v.name, n0, &t, (&i0, &i1, m0), Some(image0))));
-                if !confirmed {
-                    Err(
-                        "the system tables are not affine in it (sizes n + 2 and n + 3 differ \
+            let result = template(&i0, &i1, m0, probe.draft_guid)
+                .map_err(|why| faster_than_affine(probe, &v.name, m0, &i0, &i1).unwrap_or(why))
+                .and_then(|t| {
+                    // Two sizes determine the template; two more must confirm
+                    // it, and so must the exported image when derived away
+                    // from it (byte for byte, or below m0 by an equivalent
+                    // schedule).
+                    let confirmed = [m0 + 2, m0 + 3].iter().all(|&m| {
+                        probe
+                            .image(&v.name, m)
+                            .is_some_and(|i| verify(&t, m, &i.to_bytes(probe.draft_guid)))
+                    }) && (m0 == n0
+                        || verify(&t, n0, image0)
+                        || (n0 < m0
+                            && probe.equivalent(&v.name, n0, &t, (&i0, &i1, m0), Some(image0))));
+                    if !confirmed {
+                        Err(
+                            "the system tables are not affine in it (sizes n + 2 and n + 3 differ \
                          from the straight line through n and n + 1)"
-                            .into(),
-                    )
-                } else if i0.n_event_indicators != i1.n_event_indicators {
-                    Err("the number of event indicators follows it".into())
-                } else {
-                    Ok(t)
-                }
-            });
+                                .into(),
+                        )
+                    } else if i0.n_event_indicators != i1.n_event_indicators {
+                        Err("the number of event indicators follows it".into())
+                    } else {
+                        Ok(t)
+                    }
+                });
             match (result, &derived) {
                 (Ok(t), _) => {
                     derived = Some(Ok((m0, t, i0, i1)));

@@ -1386,6 +1386,44 @@ fn fmi3_array_of_another_size_than_the_parameter_is_a_note() {
     );
 }
 
+/// An n × n array (`AccFill.Decay`'s `M[n, n]`) makes the number of Reals
+/// grow as n²: no `<Dimension>` of one structural parameter declares it and
+/// no affine template lays it out, and the note says so with the counts
+/// (the model's other arrays have n elements: 9, 16 and 25 elements of M
+/// at n = 3, 4 and 5 leave a second difference of 2).
+#[test]
+fn fmi3_an_n_by_n_array_is_a_note_naming_the_growth() {
+    let lib = library(&["examples/Base.mo", "test_data/language/AccFill.mo"]);
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let out = export_model_options(&lib, "AccFill.Decay", &[], None, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
+    assert!(out.table.structural.is_none());
+    assert_eq!(out.notes.len(), 1, "{:?}", out.notes);
+    let note = &out.notes[0];
+    let counts: Vec<i64> = note
+        .split_once("it (")
+        .and_then(|(_, rest)| rest.split_once(" at n"))
+        .map(|(counts, _)| {
+            counts
+                .split([',', ' '])
+                .filter_map(|w| w.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(counts.len(), 3, "{note}");
+    assert_eq!(counts[2] - 2 * counts[1] + counts[0], 2, "{note}");
+    assert!(
+        note.contains("the number of Reals is not affine in it")
+            && note.contains("at n = 3, 4 and 5")
+            && note.contains("as with an array of n × n elements")
+            && note.contains("the FMU is for n = 3 only"),
+        "{note}"
+    );
+}
+
 /// `sources/buildDescription.xml` names exactly the C units that build the
 /// binary: every `.c` file in `sources/` but the runtime, which
 /// `mofmu_fmi3.c` includes. Compiled as it says (C99, linked with libm),
