@@ -1793,8 +1793,10 @@ static fmi3Status directional3(
  *    value, seeded with that known alone, gives its column: nSensitivity
  *    passes.
  * Both are exact: the same derivatives as the directional derivative,
- * summed in the unknowns' order (docs/fmu.md, "FMI 3.0", has the
- * measurement). */
+ * summed in the unknowns' order. Over Acc4's chain's whole state array
+ * (benches/fmi3_adjoint.py, CPU time) the coloured passes take 0.12 ms at
+ * n = 10^3, 1.3 ms at 10^4 and 25 ms at 10^5, where a pass per known took
+ * 19 ms, 2.2 s and 319 s (docs/fmu.md, "FMI 3.0"). */
 static fmi3Status adjoint_checks(Instance *inst, const fmi2ValueReference u[], size_t nu,
                                  const fmi2ValueReference k[], size_t nk,
                                  const fmi3Float64 seed[])
