@@ -114,12 +114,6 @@ fn fmi3_rod_arrays_are_one_variable_each_and_the_runtime_serves_them_whole() {
     // the FMI 3 signatures declared above.
     unsafe {
         let lib = libloading::Library::new(&so).expect("load the library");
-        let instantiate: libloading::Symbol<Instantiate> =
-            lib.get(b"fmi3InstantiateModelExchange").unwrap();
-        let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
-        let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
-        let continuous: libloading::Symbol<Plain> =
-            lib.get(b"fmi3EnterContinuousTimeMode").unwrap();
         let get: libloading::Symbol<GetFloat64> = lib.get(b"fmi3GetFloat64").unwrap();
         let set: libloading::Symbol<SetFloat64> = lib.get(b"fmi3SetFloat64").unwrap();
         let set_states: libloading::Symbol<SetStates> =
@@ -130,22 +124,8 @@ fn fmi3_rod_arrays_are_one_variable_each_and_the_runtime_serves_them_whole() {
             lib.get(b"fmi3GetDirectionalDerivative").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
 
-        let name = CString::new("rod").unwrap();
-        let token = CString::new(out.table.guid.clone()).unwrap();
-        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
-        let inst = instantiate(
-            name.as_ptr(),
-            token.as_ptr(),
-            resources.as_ptr(),
-            false,
-            false,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-        );
-        assert!(!inst.is_null(), "instantiation");
-        assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
-        assert_eq!(exit(inst), OK);
-        assert_eq!(continuous(inst), OK);
+        let inst = instantiate_quietly(&lib, &out.table.guid, &unpacked.join("resources"));
+        to_continuous_time(&lib, inst);
 
         // The array's value reference stands for its n elements.
         let mut temps = vec![0.0; n];
@@ -335,21 +315,21 @@ fn unpacked_fmi3(
     (out, so)
 }
 
-/// A Model Exchange instance, without a logger, of the FMU unpacked in
-/// `dir/unpacked` whose library `lib` is.
+/// A Model Exchange instance, without a logger, of the FMU whose library
+/// `lib` is and whose resources are in `resources`.
 ///
 /// # Safety
 /// `lib` is that FMU's library, with the FMI 3 signatures declared above.
 unsafe fn instantiate_quietly(
     lib: &libloading::Library,
     token: &str,
-    dir: &std::path::Path,
+    resources: &std::path::Path,
 ) -> *mut c_void {
     let instantiate: libloading::Symbol<Instantiate> =
         lib.get(b"fmi3InstantiateModelExchange").unwrap();
     let name = CString::new("model").unwrap();
     let token = CString::new(token).unwrap();
-    let resources = CString::new(format!("{}/", dir.join("unpacked/resources").display())).unwrap();
+    let resources = CString::new(format!("{}/", resources.display())).unwrap();
     let inst = instantiate(
         name.as_ptr(),
         token.as_ptr(),
@@ -787,7 +767,11 @@ fn fmi3_adjoint_with_respect_to_inputs_matches_the_closed_form() {
         let directional: libloading::Symbol<Directional> =
             lib.get(b"fmi3GetDirectionalDerivative").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
-        let inst = instantiate_quietly(&lib, &out.table.guid, temp.path());
+        let inst = instantiate_quietly(
+            &lib,
+            &out.table.guid,
+            &temp.path().join("unpacked/resources"),
+        );
         assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
         assert_eq!(exit(inst), OK);
         let v = [0.7, -1.3, 0.25, 2.0];
@@ -1017,8 +1001,6 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
     // SAFETY: the FMU's own library, with the FMI 3 signatures above.
     unsafe {
         let lib = libloading::Library::new(&so).expect("load the library");
-        let instantiate: libloading::Symbol<Instantiate> =
-            lib.get(b"fmi3InstantiateModelExchange").unwrap();
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
@@ -1035,22 +1017,7 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
         let set_time: libloading::Symbol<unsafe extern "C" fn(*mut c_void, f64) -> i32> =
             lib.get(b"fmi3SetTime").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
-        let name = CString::new("rod").unwrap();
-        let token = CString::new(guid).unwrap();
-        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
-        let new = || {
-            let inst = instantiate(
-                name.as_ptr(),
-                token.as_ptr(),
-                resources.as_ptr(),
-                false,
-                false,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-            );
-            assert!(!inst.is_null(), "instantiation");
-            inst
-        };
+        let new = || instantiate_quietly(&lib, &guid, &unpacked.join("resources"));
 
         // Misuse: a structural parameter outside configuration mode, a
         // size out of range, configuration mode after initialization.
@@ -1214,10 +1181,9 @@ fn fmi3_component_array_size_is_a_structural_parameter() {
 /// The chain's Jacobian in closed form: der(cap[i].T) =
 /// G/C (T[i-1] - 2 T[i] + T[i+1]) with the source's fixed temperature
 /// before T[1] and nothing after T[n] (-G/C on the far end's diagonal),
-/// G = 2, C = 50. Exported
-/// once at n = 5 and resized to n = 2,000 in configuration mode, the
-/// adjoint over the whole member arrays (three colours: three tangent
-/// passes) is seed^T J to rounding.
+/// G = 2, C = 50. Exported once at n = 5 and resized to n = 2,000 in
+/// configuration mode, the adjoint over the whole member arrays (three
+/// colours: three tangent passes) is seed^T J to rounding.
 #[test]
 fn fmi3_adjoint_of_the_resized_chain_matches_the_tridiagonal_closed_form() {
     let temp = tempfile::tempdir().expect("temporary directory");
@@ -1240,7 +1206,7 @@ fn fmi3_adjoint_of_the_resized_chain_matches_the_tridiagonal_closed_form() {
         let adjoint: libloading::Symbol<Directional> =
             lib.get(b"fmi3GetAdjointDerivative").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
-        let inst = instantiate_quietly(&lib, &guid, temp.path());
+        let inst = instantiate_quietly(&lib, &guid, &temp.path().join("unpacked/resources"));
         assert_eq!(enter_config(inst), OK);
         assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
         assert_eq!(exit_config(inst), OK);
@@ -1306,7 +1272,11 @@ fn fmi3_adjoint_of_parts_and_mixed_requests_matches_central_differences() {
         let adjoint: libloading::Symbol<Directional> =
             lib.get(b"fmi3GetAdjointDerivative").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
-        let inst = instantiate_quietly(&lib, &out.table.guid, temp.path());
+        let inst = instantiate_quietly(
+            &lib,
+            &out.table.guid,
+            &temp.path().join("unpacked/resources"),
+        );
         to_continuous_time(&lib, inst);
         let mut x0 = vec![0.0; 4];
         assert_eq!(get_states(inst, x0.as_mut_ptr(), 4), OK);
@@ -1404,8 +1374,6 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
     // SAFETY: the FMU's own library, with the FMI 3 signatures above.
     unsafe {
         let lib = libloading::Library::new(&so).expect("load the library");
-        let instantiate: libloading::Symbol<Instantiate> =
-            lib.get(b"fmi3InstantiateModelExchange").unwrap();
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
@@ -1424,20 +1392,8 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
         let directional: libloading::Symbol<Directional> =
             lib.get(b"fmi3GetDirectionalDerivative").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
-        let name = CString::new("chain").unwrap();
-        let token = CString::new(guid).unwrap();
-        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
         for n in [5usize, 1000, 100_000] {
-            let inst = instantiate(
-                name.as_ptr(),
-                token.as_ptr(),
-                resources.as_ptr(),
-                false,
-                false,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-            );
-            assert!(!inst.is_null(), "instantiation");
+            let inst = instantiate_quietly(&lib, &guid, &unpacked.join("resources"));
             assert_eq!(enter_config(inst), OK);
             assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
             let started = std::time::Instant::now();
@@ -1641,33 +1597,11 @@ fn fmi3_build_description_lists_the_units_that_rebuild_the_binary() {
         // FMI 3 signatures declared above.
         let lib = unsafe { libloading::Library::new(library) }.expect("load");
         unsafe {
-            let instantiate: libloading::Symbol<Instantiate> =
-                lib.get(b"fmi3InstantiateModelExchange").unwrap();
-            let enter_init: libloading::Symbol<EnterInit> =
-                lib.get(b"fmi3EnterInitializationMode").unwrap();
-            let exit_init: libloading::Symbol<Plain> =
-                lib.get(b"fmi3ExitInitializationMode").unwrap();
-            let continuous: libloading::Symbol<Plain> =
-                lib.get(b"fmi3EnterContinuousTimeMode").unwrap();
             let get_derivatives: libloading::Symbol<GetDerivatives> =
                 lib.get(b"fmi3GetContinuousStateDerivatives").unwrap();
             let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
-            let name = CString::new("rebuilt").unwrap();
-            let token = CString::new(guid.clone()).unwrap();
-            let location = CString::new(format!("{}/", resources.display())).unwrap();
-            let instance = instantiate(
-                name.as_ptr(),
-                token.as_ptr(),
-                location.as_ptr(),
-                false,
-                false,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-            );
-            assert!(!instance.is_null(), "fmi3InstantiateModelExchange");
-            assert_eq!(enter_init(instance, false, 0.0, 0.0, false, 0.0), OK);
-            assert_eq!(exit_init(instance), OK);
-            assert_eq!(continuous(instance), OK);
+            let instance = instantiate_quietly(&lib, &guid, &resources);
+            to_continuous_time(&lib, instance);
             let mut d = vec![0.0; 5];
             assert_eq!(get_derivatives(instance, d.as_mut_ptr(), d.len()), OK);
             free(instance);
