@@ -202,6 +202,50 @@ pub struct RelGroup {
     pub indicator: bool,
 }
 
+/// The most steps a [`Calc`] program has (the runtime's bound too).
+pub const MAX_CALC: usize = 32;
+
+/// One step of a postfix program computing a Real from constants and
+/// Integers ([`Ex::calc`]): a start value that a size parameter sets
+/// (`each V = 2e-3/n`), which an FMI 3.0 structural parameter recomputes
+/// at run time by the same IEEE operations ([`calc_value`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Calc {
+    Const(f64),
+    /// An Integer parameter's value, converted to f64 as [`Ex::fold`] does.
+    Int(i64),
+    Neg,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// The value of a [`Calc`] program: each step as [`Ex::fold`] computes
+/// it. `None` for a malformed program.
+pub fn calc_value(program: &[Calc]) -> Option<f64> {
+    let mut stack: Vec<f64> = Vec::with_capacity(program.len());
+    for step in program {
+        let v = match *step {
+            Calc::Const(c) => c,
+            Calc::Int(i) => i as f64,
+            Calc::Neg => -stack.pop()?,
+            _ => {
+                let y = stack.pop()?;
+                let x = stack.pop()?;
+                match step {
+                    Calc::Add => x + y,
+                    Calc::Sub => x - y,
+                    Calc::Mul => x * y,
+                    _ => x / y,
+                }
+            }
+        };
+        stack.push(v);
+    }
+    (stack.len() == 1).then(|| stack[0])
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ex {
     Real(f64),
@@ -493,6 +537,44 @@ impl Ex {
             }
         });
         d
+    }
+
+    /// The expression as a [`Calc`] program, when it is made of numbers,
+    /// Integer parameters (their values in `ints`), negation and + - * /
+    /// only, and has at most [`MAX_CALC`] steps; [`fold`](Ex::fold) and
+    /// [`calc_value`] then compute the same f64 by the same operations.
+    pub fn calc(&self, ints: &[i64]) -> Option<Vec<Calc>> {
+        fn go(e: &Ex, ints: &[i64], out: &mut Vec<Calc>) -> Option<()> {
+            if out.len() >= MAX_CALC {
+                return None;
+            }
+            match e {
+                Ex::Real(r) => out.push(Calc::Const(*r)),
+                Ex::Int(i) => out.push(Calc::Const(*i as f64)),
+                Ex::IntParam(k) => out.push(Calc::Int(*ints.get(*k)?)),
+                Ex::Neg(a) => {
+                    go(a, ints, out)?;
+                    out.push(Calc::Neg);
+                }
+                Ex::Bin(op, a, b) => {
+                    let step = match op {
+                        Arith::Add => Calc::Add,
+                        Arith::Sub => Calc::Sub,
+                        Arith::Mul => Calc::Mul,
+                        Arith::Div => Calc::Div,
+                        _ => return None,
+                    };
+                    go(a, ints, out)?;
+                    go(b, ints, out)?;
+                    out.push(step);
+                }
+                _ => return None,
+            }
+            (out.len() <= MAX_CALC).then_some(())
+        }
+        let mut out = Vec::new();
+        go(self, ints, &mut out)?;
+        Some(out)
     }
 
     /// Evaluates an expression without variables, given Integer parameter

@@ -1332,6 +1332,166 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
     }
 }
 
+/// ThermoFluid Stream's CoolingLoopChannel: `pipe[n](each V = 2e-3/n, each
+/// k = 500/n, …)`, a size that also sets values.
+const COOLING_CHANNEL: Sized = Sized {
+    paths: &[
+        "examples/Base.mo",
+        "examples/Signals.mo",
+        "examples/Thermal",
+        "examples/ThermoFluidStream",
+    ],
+    model: "ThermoFluidStream.Examples.CoolingLoopChannel",
+    size: "n",
+    identifier: "ThermoFluidStream_Examples_CoolingLoopChannel",
+};
+
+/// An FMI 3.0 export of `m` unpacked in `dir` ([`sized_fmu`]), its size
+/// (value reference `n_vr`) set to `n` in configuration mode: the
+/// derivatives at the start and the states after `steps` explicit Euler
+/// steps of `h` (as [`fmi2_run`] takes them), and the `n` values of each
+/// array of `arrays` after initialization.
+#[allow(clippy::too_many_arguments)]
+fn fmi3_configured_run(
+    m: &Sized,
+    dir: &std::path::Path,
+    guid: &str,
+    n_vr: u32,
+    n: usize,
+    nx: usize,
+    (steps, h): (usize, f64),
+    arrays: &[u32],
+) -> (Vec<f64>, Vec<f64>, Vec<Vec<f64>>) {
+    let unpacked = dir.join("unpacked");
+    let so = unpacked.join(format!("binaries/x86_64-linux/{}.so", m.identifier));
+    // SAFETY: the FMU's own library, with the FMI 3 signatures above.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<Instantiate> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let enter_config: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterConfigurationMode").unwrap();
+        let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
+        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
+        let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
+        let continuous: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterContinuousTimeMode").unwrap();
+        let get: libloading::Symbol<GetFloat64> = lib.get(b"fmi3GetFloat64").unwrap();
+        let states: libloading::Symbol<GetDerivatives> =
+            lib.get(b"fmi3GetContinuousStates").unwrap();
+        let set_states: libloading::Symbol<SetStates> =
+            lib.get(b"fmi3SetContinuousStates").unwrap();
+        let derivatives: libloading::Symbol<GetDerivatives> =
+            lib.get(b"fmi3GetContinuousStateDerivatives").unwrap();
+        let set_time: libloading::Symbol<unsafe extern "C" fn(*mut c_void, f64) -> i32> =
+            lib.get(b"fmi3SetTime").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+        let name = CString::new("configured").unwrap();
+        let token = CString::new(guid).unwrap();
+        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
+        let inst = instantiate(
+            name.as_ptr(),
+            token.as_ptr(),
+            resources.as_ptr(),
+            false,
+            false,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+        );
+        assert!(!inst.is_null(), "instantiation");
+        assert_eq!(enter_config(inst), OK);
+        assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+        assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
+        assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
+        assert_eq!(exit(inst), OK);
+        assert_eq!(continuous(inst), OK);
+        let read: Vec<Vec<f64>> = arrays
+            .iter()
+            .map(|vr| {
+                let mut v = vec![f64::NAN; n];
+                assert_eq!(get(inst, vr, 1, v.as_mut_ptr(), n), OK, "{vr} at n = {n}");
+                v
+            })
+            .collect();
+        let mut x = vec![0.0; nx];
+        let mut dx = vec![0.0; nx];
+        assert_eq!(states(inst, x.as_mut_ptr(), nx), OK);
+        assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
+        let first = dx.clone();
+        for s in 0..steps {
+            for (xi, di) in x.iter_mut().zip(&dx) {
+                *xi += h * di;
+            }
+            assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+            assert_eq!(set_states(inst, x.as_ptr(), nx), OK);
+            assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
+        }
+        free(inst);
+        (first, x, read)
+    }
+}
+
+/// A size that also sets values (`each V = 2e-3/n`) is a structural
+/// parameter: the template computes each cell's V and k from n by the
+/// exporter's own operations (op 4, resource version 3). CoolingLoopChannel
+/// exported ONCE at n = 10, set to other sizes in configuration mode, reads
+/// back V = 2e-3/n and k = 500/n in every cell, and its derivatives at the
+/// start and after 20 explicit Euler steps are bit for bit those of the
+/// FMI 2.0 export at that n.
+#[test]
+fn fmi3_structural_size_that_sets_values_serves_any_size() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, description) = sized_fmu(&COOLING_CHANNEL, 10, FmiVersion::Fmi3, temp.path());
+    assert!(description.contains("causality=\"structuralParameter\""));
+    let n_vr = vr_of(&description, "n");
+    let v_vr = vr_of(&description, "pipe.V");
+    let k_vr = vr_of(&description, "pipe.k");
+    let bytes = std::fs::read(temp.path().join("unpacked/resources/mofmu_struct.bin")).unwrap();
+    assert_eq!(
+        bytes[8..12],
+        3u32.to_le_bytes(),
+        "a computed Real: version 3"
+    );
+    // Six states outside the radiator (volume, wall, heater, flows) and
+    // one per cell.
+    let (steps, h) = (20, 1e-4);
+    for n in [4usize, 7, 10, 100, 1000] {
+        let (first, x, read) = fmi3_configured_run(
+            &COOLING_CHANNEL,
+            temp.path(),
+            &guid,
+            n_vr,
+            n,
+            n + 6,
+            (steps, h),
+            &[v_vr, k_vr],
+        );
+        let (v, k) = (2e-3 / n as f64, 500.0 / n as f64);
+        assert!(
+            read[0].iter().all(|x| x.to_bits() == v.to_bits()),
+            "pipe.V at n = {n}: {:?}",
+            &read[0][..2]
+        );
+        assert!(
+            read[1].iter().all(|x| x.to_bits() == k.to_bits()),
+            "pipe.k at n = {n}: {:?}",
+            &read[1][..2]
+        );
+        assert!(x.iter().all(|v| v.is_finite()), "finite states at n = {n}");
+        let (first2, x2) = fmi2_run(&COOLING_CHANNEL, n, n + 6, steps, h);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(
+            bits(&first),
+            bits(&first2),
+            "derivatives at the start, n = {n}"
+        );
+        assert_eq!(bits(&x), bits(&x2), "states after {steps} steps, n = {n}");
+        // Not a trivially equal pair: the heater warms the loop at once.
+        assert!(first.iter().any(|d| *d != 0.0), "the loop moves at n = {n}");
+    }
+}
+
 /// An array whose size follows a parameter but is not the parameter itself
 /// (`AccEnd.Cascade`'s `Real gap[n - 1]`) cannot be declared with a
 /// `<Dimension valueReference>` of it: FMI 3.0 has no size expressions. The
