@@ -465,7 +465,8 @@ static int64_t affine_at(const unsigned char *p, int64_t n, int64_t k, int *bad)
  * the order the exporter folded it (a start value the size sets, `each V =
  * 2e-3/n`). Steps are a tag and 24 bytes: 0 a constant (its bits in the
  * first 8), 1 (double)(a + b*n + c*k), 2 negation, 3 +, 4 -, 5 *, 6 /.
- * Nonzero *bad for a program that is not one value (a damaged template).
+ * *bad 3 for a program that is not one value (calc_ok refuses it when
+ * the file is loaded), 2 when an integer overflows.
  * The runtime is built with -ffp-contract=off: each operation rounds as
  * the exporter's did. */
 static double calc_at(const unsigned char *p, int64_t n, int64_t k, int *bad)
@@ -474,7 +475,7 @@ static double calc_at(const unsigned char *p, int64_t n, int64_t k, int *bad)
     size_t count = le32(p + 1), depth = 0, i;
     const unsigned char *s = p + 5;
     if (count > MOFMU_MAX_CALC) {
-        *bad = 2;
+        *bad = 3;
         return 0.0;
     }
     for (i = 0; i < count; i++, s += 25) {
@@ -497,15 +498,37 @@ static double calc_at(const unsigned char *p, int64_t n, int64_t k, int *bad)
             stack[depth - 2] = s[0] == 3 ? x + y : s[0] == 4 ? x - y : s[0] == 5 ? x * y : x / y;
             depth--;
         } else {
-            *bad = 2;
+            *bad = 3;
             return 0.0;
         }
     }
     if (depth != 1) {
-        *bad = 2;
+        *bad = 3;
         return 0.0;
     }
     return stack[0];
+}
+
+/* Whether op 4 at p (its steps inside the file) is one value: known tags,
+ * at most MOFMU_MAX_CALC steps, no operation without its operands, one
+ * value left. */
+static int calc_ok(const unsigned char *p)
+{
+    size_t count = le32(p + 1), depth = 0, i;
+    const unsigned char *s = p + 5;
+    if (count > MOFMU_MAX_CALC) {
+        return 0;
+    }
+    for (i = 0; i < count; i++, s += 25) {
+        if (s[0] <= 1) {
+            depth++;
+        } else if ((s[0] == 2 && depth < 1) || (s[0] >= 3 && depth < 2) || s[0] > 6) {
+            return 0;
+        } else if (s[0] >= 3) {
+            depth--;
+        }
+    }
+    return depth == 1;
 }
 
 /* Runs `count` ops from `p` at size n and round k; the bytes after them. */
@@ -708,7 +731,8 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
         for (i = 0; i < st->n_ops; i++) {
             size_t left = (size_t)(end - p);
             if (left < 9 || p[0] > (version == 3 ? 4 : 3) ||
-                (p[0] == 4 && (le32(p + 1) > MOFMU_MAX_CALC || left < 5 + 25 * (size_t)le32(p + 1))) ||
+                (p[0] == 4 && (le32(p + 1) > MOFMU_MAX_CALC ||
+                               left < 5 + 25 * (size_t)le32(p + 1) || !calc_ok(p))) ||
                 (p[0] == 0 && le32(p + 1) > left - 5) || (p[0] == 1 && left < 26) ||
                 (p[0] == 2 && (left < 21 || le32(p + 17) > st->n_ops - i - 1)) ||
                 (p[0] == 3 && (le32(p + 1) > left - 9 || le32(p + 5 + le32(p + 1)) > left - 9 - le32(p + 1) ||
@@ -892,8 +916,10 @@ static mofmu_system *system_at(const struct Fmi3Structural *st, int64_t n, const
     }
     run_ops(st->ops, st->n_ops, n, 0, &b);
     if (b.bad) {
-        snprintf(error, error_size, "%s", b.bad == 2 ? "the size is beyond what the tables admit"
-                                                     : "out of memory");
+        snprintf(error, error_size, "%s",
+                 b.bad == 2   ? "the size is beyond what the tables admit"
+                 : b.bad == 3 ? "resources/mofmu_struct.bin is damaged (a computed Real)"
+                              : "out of memory");
         free(b.p);
         return NULL;
     }

@@ -1724,7 +1724,7 @@ fn fmi3_malformed_stride_resources_are_refused() {
         (
             "struct version",
             false,
-            Box::new(|b| put32(b, 8, 3)),
+            Box::new(|b| put32(b, 8, 4)),
             "another version",
         ),
         (
@@ -1763,29 +1763,14 @@ fn fmi3_malformed_stride_resources_are_refused() {
         let instantiate: libloading::Symbol<InstantiateLogged> =
             lib.get(b"fmi3InstantiateModelExchange").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
-        let name = CString::new("chain").unwrap();
-        let token = CString::new(guid).unwrap();
-        // Instantiates from a resources directory `label` holding these two
-        // files and the unchanged system resource; the instance (null when
-        // refused) and what the FMU logged.
         let instantiate_with = |label: &str, arrays: &[u8], structural: &[u8]| {
             let dir = temp.path().join(label.replace(' ', "_"));
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("mofmu_fmi3.bin"), arrays).unwrap();
-            std::fs::write(dir.join("mofmu_struct.bin"), structural).unwrap();
-            std::fs::write(dir.join("mofmu_system.bin"), &system).unwrap();
-            let resources = CString::new(format!("{}/", dir.display())).unwrap();
-            let mut messages: Vec<String> = Vec::new();
-            let inst = instantiate(
-                name.as_ptr(),
-                token.as_ptr(),
-                resources.as_ptr(),
-                false,
-                false,
-                &mut messages as *mut Vec<String> as *mut c_void,
-                collect,
-            );
-            (inst, messages)
+            let files = [
+                ("mofmu_fmi3.bin", arrays),
+                ("mofmu_struct.bin", structural),
+                ("mofmu_system.bin", &system[..]),
+            ];
+            instantiate_from(&instantiate, &guid, &dir, &files)
         };
         for (what, arrays_file, edit, message) in &cases {
             let (mut a, mut st) = (good_arrays.clone(), good_struct.clone());
@@ -1805,6 +1790,129 @@ fn fmi3_malformed_stride_resources_are_refused() {
         }
         // The unedited files instantiate (the harness itself is sound).
         let (inst, messages) = instantiate_with("good", &good_arrays, &good_struct);
+        assert!(!inst.is_null(), "{messages:?}");
+        free(inst);
+    }
+}
+
+/// Instantiates (Model Exchange, token `guid`) from the resources
+/// directory `dir` after writing `files` into it: the instance (null when
+/// refused) and what the FMU logged (the log outlives the instance).
+///
+/// # Safety
+/// `instantiate` is an FMU's `fmi3InstantiateModelExchange`.
+unsafe fn instantiate_from(
+    instantiate: &InstantiateLogged,
+    guid: &str,
+    dir: &std::path::Path,
+    files: &[(&str, &[u8])],
+) -> (*mut c_void, &'static mut Vec<String>) {
+    std::fs::create_dir_all(dir).unwrap();
+    for (file, bytes) in files {
+        std::fs::write(dir.join(file), bytes).unwrap();
+    }
+    let name = CString::new("damaged").unwrap();
+    let token = CString::new(guid).unwrap();
+    let resources = CString::new(format!("{}/", dir.display())).unwrap();
+    let messages: &'static mut Vec<String> = Box::leak(Box::default());
+    let inst = instantiate(
+        name.as_ptr(),
+        token.as_ptr(),
+        resources.as_ptr(),
+        false,
+        false,
+        messages as *mut Vec<String> as *mut c_void,
+        collect,
+    );
+    (inst, messages)
+}
+
+/// A damaged computed Real (op 4 of a version 3 `mofmu_struct.bin`,
+/// re-signed so the checksum holds) is refused with a message when the FMU
+/// is instantiated: too many steps, an unknown step, an operation without
+/// its operands, a program that leaves two values, op 4 in a version 2 file.
+#[test]
+fn fmi3_malformed_computed_reals_are_refused() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, _) = sized_fmu(&COOLING_CHANNEL, 10, FmiVersion::Fmi3, temp.path());
+    let unpacked = temp.path().join("unpacked");
+    let read = |f: &str| std::fs::read(unpacked.join("resources").join(f)).unwrap();
+    let (good, system, arrays) = (
+        read("mofmu_struct.bin"),
+        read("mofmu_system.bin"),
+        read("mofmu_fmi3.bin"),
+    );
+    let get32 = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    // The ops after the name, three sizes and the segments (48 bytes each).
+    let seg0 = 16 + 4 + get32(&good, 16) as usize + 24 + 4;
+    let ops = seg0 + 48 * get32(&good, seg0 - 4) as usize + 4;
+    let mut at = ops;
+    let real = loop {
+        let size = match good[at] {
+            0 => 5 + get32(&good, at + 1) as usize,
+            1 => 26,
+            2 => 21,
+            3 => {
+                let a = get32(&good, at + 1) as usize;
+                9 + a + get32(&good, at + 5 + a) as usize + 24
+            }
+            4 => break at,
+            op => panic!("op {op}"),
+        };
+        at += size;
+    };
+    // V = 2e-3/n: a constant, n, a division.
+    let steps = get32(&good, real + 1) as usize;
+    assert_eq!(steps, 3);
+    let step = move |k: usize| real + 5 + 25 * k;
+    assert_eq!((good[step(0)], good[step(1)], good[step(2)]), (0, 1, 6));
+    type Edit = Box<dyn Fn(&mut [u8])>;
+    let cases: Vec<(&str, Edit)> = vec![
+        (
+            "33 steps",
+            Box::new(move |b| b[real + 1..real + 5].copy_from_slice(&33u32.to_le_bytes())),
+        ),
+        ("unknown step", Box::new(move |b| b[step(1)] = 7)),
+        ("no operands", Box::new(move |b| b[step(0)] = 3)),
+        ("two values left", Box::new(move |b| b[step(2)] = 0)),
+        ("op 4 in version 2", Box::new(|b| b[8] = 2)),
+    ];
+    let so =
+        unpacked.join("binaries/x86_64-linux/ThermoFluidStream_Examples_CoolingLoopChannel.so");
+    // SAFETY: the FMU's own library, with the FMI 3 signatures above.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<InstantiateLogged> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+        for (what, edit) in &cases {
+            let mut st = good.clone();
+            edit(&mut st);
+            let end = st.len() - 8;
+            let sum = mofmu::fmu::system_image::fnv1a(&st[..end]);
+            st[end..].copy_from_slice(&sum.to_le_bytes());
+            let dir = temp.path().join(what.replace(' ', "_"));
+            let files = [
+                ("mofmu_fmi3.bin", &arrays[..]),
+                ("mofmu_struct.bin", &st[..]),
+                ("mofmu_system.bin", &system[..]),
+            ];
+            let (inst, messages) = instantiate_from(&instantiate, &guid, &dir, &files);
+            assert!(inst.is_null(), "{what}: instantiated");
+            assert!(
+                messages
+                    .iter()
+                    .any(|m| m.contains("mofmu_struct.bin is damaged")),
+                "{what}: {messages:?}"
+            );
+        }
+        let files = [
+            ("mofmu_fmi3.bin", &arrays[..]),
+            ("mofmu_struct.bin", &good[..]),
+            ("mofmu_system.bin", &system[..]),
+        ];
+        let (inst, messages) =
+            instantiate_from(&instantiate, &guid, &temp.path().join("good"), &files);
         assert!(!inst.is_null(), "{messages:?}");
         free(inst);
     }
