@@ -1492,6 +1492,61 @@ fn fmi3_structural_size_that_sets_values_serves_any_size() {
     }
 }
 
+/// Which start values a size may set. Acc4's chain with `each C = 50/n`
+/// (constants, n, + - * /) offers n, its template computing C at run time
+/// (op 4, version 3); with `each C = 50/n^2` (a power, which the runtime's
+/// `pow` need not round as the exporter's does) n stays a parameter of the
+/// exported value, with a note naming the variable.
+#[test]
+fn fmi3_size_that_sets_values_is_structural_by_plus_minus_times_divide_only() {
+    let model = |c: &str| {
+        format!(
+            "encapsulated package SizeSets\n  import Thermal.Components;\n  model Chain\n    \
+             parameter Integer n = 5;\n    Components.FixedTemperature source(T = 400);\n    \
+             Components.ThermalConductor link[n](each G = 2);\n    \
+             Components.HeatCapacitor cap[n](each C = {c}, each T0 = 300);\n  equation\n    \
+             connect(source.port, link[1].port_a);\n    for i in 1:n loop\n      \
+             connect(link[i].port_b, cap[i].port);\n    end for;\n    for i in 1:n - 1 loop\n      \
+             connect(cap[i].port, link[i + 1].port_a);\n    end for;\n  end Chain;\nend SizeSets;\n"
+        )
+    };
+    let export = |c: &str| {
+        let temp = tempfile::tempdir().expect("temporary directory");
+        let file = temp.path().join("SizeSets.mo");
+        std::fs::write(&file, model(c)).unwrap();
+        let lib = library(&[
+            "examples/Base.mo",
+            "examples/Thermal",
+            file.to_str().unwrap(),
+        ]);
+        let options = ExportOptions {
+            fmi_version: FmiVersion::Fmi3,
+            ..ExportOptions::default()
+        };
+        export_model_options(&lib, "SizeSets.Chain", &[], None, options)
+            .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"))
+    };
+    let out = export("50/n");
+    assert!(out.notes.is_empty(), "{:?}", out.notes);
+    let resource = &out
+        .table
+        .structural
+        .as_ref()
+        .expect("n is structural")
+        .resource;
+    assert_eq!(resource[8..12], 3u32.to_le_bytes());
+    let out = export("50/n^2");
+    assert!(out.table.structural.is_none());
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.contains("n sizes arrays but is not offered")
+                && n.contains("the start value of cap[1].C changes with the size")),
+        "{:?}",
+        out.notes
+    );
+}
+
 /// An array whose size follows a parameter but is not the parameter itself
 /// (`AccEnd.Cascade`'s `Real gap[n - 1]`) cannot be declared with a
 /// `<Dimension valueReference>` of it: FMI 3.0 has no size expressions. The
