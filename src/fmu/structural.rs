@@ -34,22 +34,36 @@
 //! Resource `resources/mofmu_struct.bin`, little-endian:
 //!
 //! ```text
-//! "MOFMUSTR" u32 version(1 or 2) u32 integer (the parameter's index in the
+//! "MOFMUSTR" u32 version(1, 2 or 3) u32 integer (the parameter's index in the
 //! Integer table) str name  i64 n0  i64 n_min  i64 n_max
 //! u32 segments { u32 vr0  u32 len0  i64 start_a  i64 start_b  i64 len_a  i64 len_b
-//!                [i64 stride: version 2 only] }
+//!                [i64 stride: versions 2 and 3] }
 //! u32 ops { u8 0 u32 len bytes                                  literal
 //!         | u8 1 u8 width(0 u32, 1 i32, 2 i64) i64 a i64 b i64 c  a + b·n + c·k
 //!         | u8 2 i64 a i64 b u32 body                           loop: the next
 //!                 `body` ops a + b·n times, k = 0, 1, …
-//!         | u8 3 str prefix str suffix i64 a i64 b i64 c }       the string
+//!         | u8 3 str prefix str suffix i64 a i64 b i64 c        the string
 //!                 prefix + decimal(a + b·n + c·k) + suffix
+//!         | u8 4 u32 steps { u8 tag  24 bytes }                  version 3 only:
+//!                 the f64 a postfix program computes (8 bytes): tag 0 a
+//!                 constant (its bits in the first 8 bytes), 1 the integer
+//!                 a + b·n + c·k (three i64) as a double, 2 negation, 3 +,
+//!                 4 −, 5 ×, 6 ÷ (operands popped, the result pushed; the
+//!                 rest of the 24 bytes zero); at most 32 steps, one value
+//!                 left }
 //! u64 FNV-1a of every byte before it
 //! ```
 //!
 //! Version 2 is written only when a segment has a stride other than 1 (a
 //! component array's size); otherwise the file is version 1, byte for byte
-//! what it was before strides.
+//! what it was before strides. Version 3 (segments as in version 2) is
+//! written only when the template has an op 4: a start value the size sets
+//! (`each V = 2e-3/n`). The instantiator keeps the expression it folded
+//! such a value from ([`crate::ir::Ex::calc`], `System::start_calcs`); where
+//! the two images' start values differ, the template computes the value
+//! from n by that program, each Integer affine through the two sizes, with
+//! the operations of [`crate::ir::Ex::fold`] in its order, which the C
+//! runtime (built with `-ffp-contract=off`) repeats in IEEE doubles.
 //!
 //! The template's output is the system image without its checksum.
 
