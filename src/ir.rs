@@ -661,3 +661,45 @@ impl Ex {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-(2e-3 - 3*n) / (n + 7)`: the program computes the folded value to
+    /// the bit at every n; a power or a call has no program.
+    #[test]
+    fn calc_program_repeats_fold() {
+        let b = |op, x, y| Ex::Bin(op, Box::new(x), Box::new(y));
+        let e = b(
+            Arith::Div,
+            Ex::Neg(Box::new(b(
+                Arith::Sub,
+                Ex::Real(2e-3),
+                b(Arith::Mul, Ex::Int(3), Ex::IntParam(1)),
+            ))),
+            b(Arith::Add, Ex::IntParam(1), Ex::Int(7)),
+        );
+        for n in [1i64, 2, 3, 10, 999, 123_456] {
+            let ints = [0, n];
+            let program = e.calc(&ints).expect("a program");
+            assert_eq!(program.len(), 10);
+            let want = -(2e-3 - 3.0 * n as f64) / (n as f64 + 7.0);
+            assert_eq!(calc_value(&program).unwrap().to_bits(), want.to_bits());
+            assert_eq!(e.fold(&ints).unwrap().to_bits(), want.to_bits());
+        }
+        let pow = b(Arith::Pow, Ex::IntParam(0), Ex::Int(2));
+        assert!(pow.calc(&[3]).is_none());
+        assert!(Ex::Call(Func::Sqrt, vec![Ex::IntParam(0)])
+            .calc(&[3])
+            .is_none());
+        // Too long: more than MAX_CALC steps.
+        let mut long = Ex::IntParam(0);
+        for _ in 0..MAX_CALC {
+            long = b(Arith::Add, long, Ex::Int(1));
+        }
+        assert!(long.calc(&[3]).is_none());
+        assert_eq!(calc_value(&[Calc::Add]), None);
+        assert_eq!(calc_value(&[Calc::Int(1), Calc::Int(2)]), None);
+    }
+}

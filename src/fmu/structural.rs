@@ -1635,5 +1635,58 @@ mod tests {
                 (3, 1 + m as i64, 9)
             );
         }
+        // No start value is computed: the resource is not version 3.
+        assert!(!t.ops.iter().any(|o| matches!(o, Op::Real(_))));
+    }
+
+    /// The chain whose cells' g is `each g = 0.3/n` (program: 0.3, n, ÷).
+    fn chain_g_by_n(n: usize) -> SystemImage<'static> {
+        let mut image = chain(n);
+        let program: std::sync::Arc<[Calc]> =
+            vec![Calc::Const(0.3), Calc::Int(n as i64), Calc::Div].into();
+        for k in 0..n {
+            let at = 1 + 3 * k + 2;
+            image.reals[at].start = Some(0.3 / n as f64);
+            image.start_calcs.push((at as u32, program.clone()));
+        }
+        image
+    }
+
+    /// A start value the size sets is computed by the template (op 4) with
+    /// the instantiator's operations: the template reproduces the images
+    /// at other sizes byte for byte, each g = 0.3/n to the bit, and the
+    /// resource is version 3. Without the program the size is not offered.
+    #[test]
+    fn start_values_the_size_sets_are_computed() {
+        let guid = "{00000000-0000-0000-0000-000000000000}";
+        let t = template(&chain_g_by_n(4), &chain_g_by_n(5), 4, guid).expect("affine");
+        for n in [1, 2, 3, 4, 6, 7, 100, 1000] {
+            assert!(
+                verify(&t, n as i64, &chain_g_by_n(n).to_bytes(guid)),
+                "n = {n}"
+            );
+        }
+        let bytes = Structural {
+            integer: 0,
+            name: "n".into(),
+            n0: 4,
+            n_min: 1,
+            n_max: 1000,
+            template: t,
+        }
+        .to_bytes();
+        assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+        let (mut a, mut b) = (chain_g_by_n(4), chain_g_by_n(5));
+        a.start_calcs.clear();
+        b.start_calcs.clear();
+        let why = template(&a, &b, 4, guid).expect_err("not affine without the program");
+        assert!(
+            why.contains("the start value of c[1].g changes with the size"),
+            "{why}"
+        );
+        // A program of another shape at the second size is refused too.
+        let mut c = chain_g_by_n(5);
+        c.start_calcs[0].1 = vec![Calc::Const(0.3), Calc::Int(5), Calc::Mul].into();
+        assert!(template(&chain_g_by_n(4), &c, 4, guid).is_err());
     }
 }
