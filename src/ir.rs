@@ -202,6 +202,50 @@ pub struct RelGroup {
     pub indicator: bool,
 }
 
+/// The most steps a [`Calc`] program has (the runtime's bound too).
+pub const MAX_CALC: usize = 32;
+
+/// One step of a postfix program computing a Real from constants and
+/// Integers ([`Ex::calc`]): a start value that a size parameter sets
+/// (`each V = 2e-3/n`), which an FMI 3.0 structural parameter recomputes
+/// at run time by the same IEEE operations ([`calc_value`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Calc {
+    Const(f64),
+    /// An Integer parameter's value, converted to f64 as [`Ex::fold`] does.
+    Int(i64),
+    Neg,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// The value of a [`Calc`] program: each step as [`Ex::fold`] computes
+/// it. `None` for a malformed program.
+pub fn calc_value(program: &[Calc]) -> Option<f64> {
+    let mut stack: Vec<f64> = Vec::with_capacity(program.len());
+    for step in program {
+        let v = match *step {
+            Calc::Const(c) => c,
+            Calc::Int(i) => i as f64,
+            Calc::Neg => -stack.pop()?,
+            _ => {
+                let y = stack.pop()?;
+                let x = stack.pop()?;
+                match step {
+                    Calc::Add => x + y,
+                    Calc::Sub => x - y,
+                    Calc::Mul => x * y,
+                    _ => x / y,
+                }
+            }
+        };
+        stack.push(v);
+    }
+    (stack.len() == 1).then(|| stack[0])
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ex {
     Real(f64),
@@ -495,6 +539,44 @@ impl Ex {
         d
     }
 
+    /// The expression as a [`Calc`] program, when it is made of numbers,
+    /// Integer parameters (their values in `ints`), negation and + - * /
+    /// only, and has at most [`MAX_CALC`] steps; [`fold`](Ex::fold) and
+    /// [`calc_value`] then compute the same f64 by the same operations.
+    pub fn calc(&self, ints: &[i64]) -> Option<Vec<Calc>> {
+        fn go(e: &Ex, ints: &[i64], out: &mut Vec<Calc>) -> Option<()> {
+            if out.len() >= MAX_CALC {
+                return None;
+            }
+            match e {
+                Ex::Real(r) => out.push(Calc::Const(*r)),
+                Ex::Int(i) => out.push(Calc::Const(*i as f64)),
+                Ex::IntParam(k) => out.push(Calc::Int(*ints.get(*k)?)),
+                Ex::Neg(a) => {
+                    go(a, ints, out)?;
+                    out.push(Calc::Neg);
+                }
+                Ex::Bin(op, a, b) => {
+                    let step = match op {
+                        Arith::Add => Calc::Add,
+                        Arith::Sub => Calc::Sub,
+                        Arith::Mul => Calc::Mul,
+                        Arith::Div => Calc::Div,
+                        _ => return None,
+                    };
+                    go(a, ints, out)?;
+                    go(b, ints, out)?;
+                    out.push(step);
+                }
+                _ => return None,
+            }
+            (out.len() <= MAX_CALC).then_some(())
+        }
+        let mut out = Vec::new();
+        go(self, ints, &mut out)?;
+        Some(out)
+    }
+
     /// Evaluates an expression without variables, given Integer parameter
     /// values and loop variables. `None` when it reads a variable or is not
     /// a number.
@@ -577,5 +659,47 @@ impl Ex {
             // kernel's loop gives a value.
             Ex::Reduce(..) => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-(2e-3 - 3*n) / (n + 7)`: the program computes the folded value to
+    /// the bit at every n; a power or a call has no program.
+    #[test]
+    fn calc_program_repeats_fold() {
+        let b = |op, x, y| Ex::Bin(op, Box::new(x), Box::new(y));
+        let e = b(
+            Arith::Div,
+            Ex::Neg(Box::new(b(
+                Arith::Sub,
+                Ex::Real(2e-3),
+                b(Arith::Mul, Ex::Int(3), Ex::IntParam(1)),
+            ))),
+            b(Arith::Add, Ex::IntParam(1), Ex::Int(7)),
+        );
+        for n in [1i64, 2, 3, 10, 999, 123_456] {
+            let ints = [0, n];
+            let program = e.calc(&ints).expect("a program");
+            assert_eq!(program.len(), 10);
+            let want = -(2e-3 - 3.0 * n as f64) / (n as f64 + 7.0);
+            assert_eq!(calc_value(&program).unwrap().to_bits(), want.to_bits());
+            assert_eq!(e.fold(&ints).unwrap().to_bits(), want.to_bits());
+        }
+        let pow = b(Arith::Pow, Ex::IntParam(0), Ex::Int(2));
+        assert!(pow.calc(&[3]).is_none());
+        assert!(Ex::Call(Func::Sqrt, vec![Ex::IntParam(0)])
+            .calc(&[3])
+            .is_none());
+        // Too long: more than MAX_CALC steps.
+        let mut long = Ex::IntParam(0);
+        for _ in 0..MAX_CALC {
+            long = b(Arith::Add, long, Ex::Int(1));
+        }
+        assert!(long.calc(&[3]).is_none());
+        assert_eq!(calc_value(&[Calc::Add]), None);
+        assert_eq!(calc_value(&[Calc::Int(1), Calc::Int(2)]), None);
     }
 }

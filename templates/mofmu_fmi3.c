@@ -326,8 +326,9 @@ static fmi3Status refuse3(fmi3Instance instance, const char *function, const cha
  *
  * resources/mofmu_struct.bin (src/fmu/structural.rs) holds a template of the
  * system resource that is affine in one Integer parameter n: literal bytes,
- * integers a + b*n + c*k, loops of a + b*n rounds (k the round) and indexed
- * names. fmi3ExitConfigurationMode evaluates it at the n set in
+ * integers a + b*n + c*k, loops of a + b*n rounds (k the round), indexed
+ * names and (version 3) Reals computed from n by a short program of + - * /
+ * (a start value the size sets). fmi3ExitConfigurationMode evaluates it at the n set in
  * configuration mode and loads the bytes as fmi2Instantiate loads
  * mofmu_system.bin (parse_system: every check applies), then lays out the
  * instance's arrays for the new tables. Nothing is compiled. The
@@ -339,7 +340,7 @@ static fmi3Status refuse3(fmi3Instance instance, const char *function, const cha
 typedef struct {
     uint32_t vr0, len0;
     int64_t start_a, start_b, len_a, len_b;
-    int64_t stride; /* element k at vr0 + k*stride (version 2; else 1) */
+    int64_t stride; /* element k at vr0 + k*stride (versions 2, 3; else 1) */
 } Fmi3Segment;
 
 struct Fmi3Structural {
@@ -352,7 +353,7 @@ struct Fmi3Structural {
     int configuring;
     Fmi3Segment *segments;
     size_t n_segments;
-    /* Version 2 (strided segments, which interleave): per description
+    /* Versions 2 and 3 (strided segments, which interleave): per description
      * value reference below n_seg_at, its segment's index (UINT32_MAX for
      * none); NULL in version 1, whose segments are searched as ranges. */
     uint32_t *seg_at;
@@ -431,6 +432,8 @@ static size_t op_size(const unsigned char *p)
         return 26;
     case 2:
         return 21;
+    case 4:
+        return 5 + 25 * (size_t)le32(p + 1);
     default: {
         size_t a = le32(p + 1), b = le32(p + 5 + a);
         return 1 + 4 + a + 4 + b + 24;
@@ -453,6 +456,79 @@ static int64_t affine_at(const unsigned char *p, int64_t n, int64_t k, int *bad)
         return 0;
     }
     return a + b * n + c * k;
+}
+
+/* The most steps of a computed Real (op 4; MAX_CALC in src/ir.rs). */
+#define MOFMU_MAX_CALC 32
+
+/* Op 4: the f64 its postfix program computes at size n and round k, in
+ * the order the exporter folded it (a start value the size sets, `each V =
+ * 2e-3/n`). Steps are a tag and 24 bytes: 0 a constant (its bits in the
+ * first 8), 1 (double)(a + b*n + c*k), 2 negation, 3 +, 4 -, 5 *, 6 /.
+ * *bad 3 for a program that is not one value (calc_ok refuses it when
+ * the file is loaded), 2 when an integer overflows.
+ * The runtime is built with -ffp-contract=off: each operation rounds as
+ * the exporter's did. */
+static double calc_at(const unsigned char *p, int64_t n, int64_t k, int *bad)
+{
+    double stack[MOFMU_MAX_CALC];
+    size_t count = le32(p + 1), depth = 0, i;
+    const unsigned char *s = p + 5;
+    if (count > MOFMU_MAX_CALC) {
+        *bad = 3;
+        return 0.0;
+    }
+    for (i = 0; i < count; i++, s += 25) {
+        if (s[0] == 0 || s[0] == 1) {
+            if (s[0] == 0) {
+                uint64_t bits = (uint64_t)le64s(s + 1);
+                memcpy(&stack[depth], &bits, sizeof bits);
+            } else {
+                int64_t v = affine_at(s + 1, n, k, bad);
+                if (*bad) {
+                    return 0.0;
+                }
+                stack[depth] = (double)v;
+            }
+            depth++;
+        } else if (s[0] == 2 && depth >= 1) {
+            stack[depth - 1] = -stack[depth - 1];
+        } else if (s[0] >= 3 && s[0] <= 6 && depth >= 2) {
+            double x = stack[depth - 2], y = stack[depth - 1];
+            stack[depth - 2] = s[0] == 3 ? x + y : s[0] == 4 ? x - y : s[0] == 5 ? x * y : x / y;
+            depth--;
+        } else {
+            *bad = 3;
+            return 0.0;
+        }
+    }
+    if (depth != 1) {
+        *bad = 3;
+        return 0.0;
+    }
+    return stack[0];
+}
+
+/* Whether op 4 at p (its steps inside the file) is one value: known tags,
+ * at most MOFMU_MAX_CALC steps, no operation without its operands, one
+ * value left. */
+static int calc_ok(const unsigned char *p)
+{
+    size_t count = le32(p + 1), depth = 0, i;
+    const unsigned char *s = p + 5;
+    if (count > MOFMU_MAX_CALC) {
+        return 0;
+    }
+    for (i = 0; i < count; i++, s += 25) {
+        if (s[0] <= 1) {
+            depth++;
+        } else if ((s[0] == 2 && depth < 1) || (s[0] >= 3 && depth < 2) || s[0] > 6) {
+            return 0;
+        } else if (s[0] >= 3) {
+            depth--;
+        }
+    }
+    return depth == 1;
 }
 
 /* Runs `count` ops from `p` at size n and round k; the bytes after them. */
@@ -503,6 +579,15 @@ static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_
             }
             p = end;
             i += body;
+        } else if (p[0] == 4) {
+            double v = calc_at(p, n, k, &out->bad);
+            uint64_t bits;
+            if (out->bad) {
+                return p;
+            }
+            memcpy(&bits, &v, sizeof bits);
+            put_le(out, bits, 8);
+            p += op_size(p);
         } else {
             size_t a = le32(p + 1), b = le32(p + 5 + a);
             const unsigned char *f = p + 9 + a + b;
@@ -522,7 +607,7 @@ static const unsigned char *run_ops(const unsigned char *p, size_t count, int64_
 /* Reads resources/mofmu_struct.bin when the FMU has one: NULL and *st NULL
  * when it has none, the reason when it cannot be used. `n_reals` is the
  * number of Reals at the exported size (the description's value references
- * are below it); in version 2 every segment's elements must lie below it
+ * are below it); in versions 2 and 3 every segment's elements must lie below it
  * and no two segments may share one. */
 static const char *load_structural(struct Fmi3Structural **out, const char *location,
                                    size_t n_reals, char *error, size_t error_size)
@@ -563,8 +648,9 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
         sum |= (uint64_t)bytes[size - 8 + i] << (8 * i);
     }
     version = size < 12 ? 0 : le32(bytes + 8);
-    record = version == 2 ? 48 : 40;
-    if (size < 60 || memcmp(bytes, "MOFMUSTR", 8) != 0 || (version != 1 && version != 2) ||
+    /* Version 2 adds a stride to each segment; version 3 also op 4. */
+    record = version >= 2 ? 48 : 40;
+    if (size < 60 || memcmp(bytes, "MOFMUSTR", 8) != 0 || version < 1 || version > 3 ||
         sum != fnv1a(bytes, size - 8)) {
         free(bytes);
         return "resources/mofmu_struct.bin is damaged or of another version";
@@ -602,13 +688,13 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
         st->segments[i].start_b = le64s(bytes + at + 16);
         st->segments[i].len_a = le64s(bytes + at + 24);
         st->segments[i].len_b = le64s(bytes + at + 32);
-        st->segments[i].stride = version == 2 ? le64s(bytes + at + 40) : 1;
+        st->segments[i].stride = version >= 2 ? le64s(bytes + at + 40) : 1;
     }
     if (st->segments == NULL || at + 4 > size - 8) {
         free_structural(st);
         return "resources/mofmu_struct.bin is damaged";
     }
-    if (version == 2) {
+    if (version >= 2) {
         /* Each description value reference in at most one segment. */
         st->n_seg_at = n_reals;
         st->seg_at = (uint32_t *)allocate(n_reals, sizeof *st->seg_at);
@@ -644,7 +730,9 @@ static const char *load_structural(struct Fmi3Structural **out, const char *loca
         const unsigned char *p = st->ops, *end = st->ops + st->ops_size;
         for (i = 0; i < st->n_ops; i++) {
             size_t left = (size_t)(end - p);
-            if (left < 9 || p[0] > 3 ||
+            if (left < 9 || p[0] > (version == 3 ? 4 : 3) ||
+                (p[0] == 4 && (le32(p + 1) > MOFMU_MAX_CALC ||
+                               left < 5 + 25 * (size_t)le32(p + 1) || !calc_ok(p))) ||
                 (p[0] == 0 && le32(p + 1) > left - 5) || (p[0] == 1 && left < 26) ||
                 (p[0] == 2 && (left < 21 || le32(p + 17) > st->n_ops - i - 1)) ||
                 (p[0] == 3 && (le32(p + 1) > left - 9 || le32(p + 5 + le32(p + 1)) > left - 9 - le32(p + 1) ||
@@ -828,8 +916,10 @@ static mofmu_system *system_at(const struct Fmi3Structural *st, int64_t n, const
     }
     run_ops(st->ops, st->n_ops, n, 0, &b);
     if (b.bad) {
-        snprintf(error, error_size, "%s", b.bad == 2 ? "the size is beyond what the tables admit"
-                                                     : "out of memory");
+        snprintf(error, error_size, "%s",
+                 b.bad == 2   ? "the size is beyond what the tables admit"
+                 : b.bad == 3 ? "resources/mofmu_struct.bin is damaged (a computed Real)"
+                              : "out of memory");
         free(b.p);
         return NULL;
     }

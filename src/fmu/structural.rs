@@ -34,28 +34,43 @@
 //! Resource `resources/mofmu_struct.bin`, little-endian:
 //!
 //! ```text
-//! "MOFMUSTR" u32 version(1 or 2) u32 integer (the parameter's index in the
+//! "MOFMUSTR" u32 version(1, 2 or 3) u32 integer (the parameter's index in the
 //! Integer table) str name  i64 n0  i64 n_min  i64 n_max
 //! u32 segments { u32 vr0  u32 len0  i64 start_a  i64 start_b  i64 len_a  i64 len_b
-//!                [i64 stride: version 2 only] }
+//!                [i64 stride: versions 2 and 3] }
 //! u32 ops { u8 0 u32 len bytes                                  literal
 //!         | u8 1 u8 width(0 u32, 1 i32, 2 i64) i64 a i64 b i64 c  a + b·n + c·k
 //!         | u8 2 i64 a i64 b u32 body                           loop: the next
 //!                 `body` ops a + b·n times, k = 0, 1, …
-//!         | u8 3 str prefix str suffix i64 a i64 b i64 c }       the string
+//!         | u8 3 str prefix str suffix i64 a i64 b i64 c        the string
 //!                 prefix + decimal(a + b·n + c·k) + suffix
+//!         | u8 4 u32 steps { u8 tag  24 bytes }                  version 3 only:
+//!                 the f64 a postfix program computes (8 bytes): tag 0 a
+//!                 constant (its bits in the first 8 bytes), 1 the integer
+//!                 a + b·n + c·k (three i64) as a double, 2 negation, 3 +,
+//!                 4 −, 5 ×, 6 ÷ (operands popped, the result pushed; the
+//!                 rest of the 24 bytes zero); at most 32 steps, one value
+//!                 left }
 //! u64 FNV-1a of every byte before it
 //! ```
 //!
 //! Version 2 is written only when a segment has a stride other than 1 (a
 //! component array's size); otherwise the file is version 1, byte for byte
-//! what it was before strides.
+//! what it was before strides. Version 3 (segments as in version 2) is
+//! written only when the template has an op 4: a start value the size sets
+//! (`each V = 2e-3/n`). The instantiator keeps the expression it folded
+//! such a value from ([`crate::ir::Ex::calc`], `System::start_calcs`); where
+//! the two images' start values differ, the template computes the value
+//! from n by that program, each Integer affine through the two sizes, with
+//! the operations of [`crate::ir::Ex::fold`] in its order, which the C
+//! runtime (built with `-ffp-contract=off`) repeats in IEEE doubles.
 //!
 //! The template's output is the system image without its checksum.
 
 use super::system_image::{
     fnv1a, InstanceRecord, Source, StepRecord, SystemImage, FULL_ROW, MAGIC, VERSION,
 };
+use crate::ir::{calc_value, Calc};
 
 pub const RESOURCE_NAME: &str = "mofmu_struct.bin";
 const STRUCT_MAGIC: &[u8; 8] = b"MOFMUSTR";
@@ -63,6 +78,11 @@ const STRUCT_VERSION: u32 = 1;
 /// The version whose segments carry a stride (written only when one is
 /// not 1).
 const STRUCT_VERSION_STRIDED: u32 = 2;
+/// The version with [`Op::Real`] (op 4; segments as in version 2),
+/// written only when the template has one.
+const STRUCT_VERSION_CALC: u32 = 3;
+/// A step of an [`Op::Real`] in the file: a tag and 24 bytes.
+const STEP_BYTES: usize = 25;
 
 /// `a + b·n + c·k`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +118,31 @@ pub enum Op {
         suffix: String,
         index: Affine,
     },
+    /// An f64 (8 bytes) computed by a postfix program: a start value the
+    /// size sets (`each V = 2e-3/n`), by the operations the instantiator
+    /// folded it with ([`crate::ir::Ex::calc`]).
+    Real(Vec<Step>),
+}
+
+/// A step of an [`Op::Real`]: [`Calc`] with its Integers affine in n.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Step {
+    Const(f64),
+    /// `(double)(a + b·n + c·k)`.
+    Int(Affine),
+    Neg,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// A start value the template writes: the same bytes at every size, or
+/// computed from n.
+#[derive(Debug, Clone, PartialEq)]
+enum Start {
+    Same([u8; 8]),
+    Computed(Vec<Step>),
 }
 
 /// A run of Reals for the value-reference map.
@@ -184,6 +229,56 @@ impl Builder {
             self.ops.push(Op::Int(width, f));
         }
     }
+    /// The start value of Real `j0` of `i0` and `j1` of `i1`: the same
+    /// bytes, or one program computing both (its Integers affine through
+    /// the two sizes), else why not.
+    fn start_of(
+        &self,
+        i0: &SystemImage,
+        j0: usize,
+        i1: &SystemImage,
+        j1: usize,
+    ) -> Result<Start, NotAffine> {
+        let (s0, s1) = (i0.reals[j0].start, i1.reals[j1].start);
+        if s0.map(f64::to_bits) == s1.map(f64::to_bits) {
+            return Ok(Start::Same(s0.unwrap_or(f64::NAN).to_le_bytes()));
+        }
+        let program = calc_at(i0, j0)
+            .zip(calc_at(i1, j1))
+            .filter(|(c0, c1)| c0.len() == c1.len())
+            .and_then(|(c0, c1)| {
+                c0.iter()
+                    .zip(c1)
+                    .map(|(x, y)| {
+                        Some(match (x, y) {
+                            (Calc::Const(a), Calc::Const(b)) if a.to_bits() == b.to_bits() => {
+                                Step::Const(*a)
+                            }
+                            (Calc::Int(a), Calc::Int(b)) => Step::Int(self.affine(*a, *b)),
+                            (Calc::Neg, Calc::Neg) => Step::Neg,
+                            (Calc::Add, Calc::Add) => Step::Add,
+                            (Calc::Sub, Calc::Sub) => Step::Sub,
+                            (Calc::Mul, Calc::Mul) => Step::Mul,
+                            (Calc::Div, Calc::Div) => Step::Div,
+                            _ => return None,
+                        })
+                    })
+                    .collect::<Option<Vec<Step>>>()
+            });
+        program.map(Start::Computed).ok_or_else(|| {
+            format!(
+                "the start value of {} changes with the size, and not by a computation from \
+                 Integer parameters with + - * / that the template can repeat",
+                i0.reals[j0].name
+            )
+        })
+    }
+    fn start(&mut self, start: &Start) {
+        match start {
+            Start::Same(bytes) => self.lit(bytes),
+            Start::Computed(steps) => self.ops.push(Op::Real(steps.clone())),
+        }
+    }
     fn u32(&mut self, v0: u32, v1: u32) {
         self.int(Width::U32, i64::from(v0), i64::from(v1));
     }
@@ -203,6 +298,17 @@ impl Builder {
         self.ops[at] = Op::Loop { count, body: n };
         self.sealed = self.ops.len();
     }
+}
+
+/// The program of Real `r`'s start value, when the instantiator folded it
+/// from Integer parameters.
+fn calc_at<'x>(image: &'x SystemImage, r: usize) -> Option<&'x [Calc]> {
+    let r = u32::try_from(r).ok()?;
+    image
+        .start_calcs
+        .binary_search_by_key(&r, |(i, _)| *i)
+        .ok()
+        .map(|i| &*image.start_calcs[i].1)
 }
 
 /// A run of Reals named `prefix k suffix` for consecutive k (or one scalar).
@@ -399,12 +505,13 @@ fn reals(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<Vec<Segm
             (Some((p, s, _)), Some((q, t, _))) => p == q && s == t,
             _ => false,
         };
-        if !same || v0.kind != v1.kind || v0.start.map(f64::to_bits) != v1.start.map(f64::to_bits) {
+        if !same || v0.kind != v1.kind {
             return Err(format!(
-                "the Reals at {} differ between sizes (a start value, kind or name)",
+                "the Reals at {} differ between sizes (a kind or name)",
                 v0.name
             ));
         }
+        b.start_of(i0, x.first, i1, y.first)?;
         segments.push(Segment {
             vr0: x.first as u32,
             len0: x.len as u32,
@@ -414,15 +521,16 @@ fn reals(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<Vec<Segm
         });
     }
     let constant = |s: &Segment| s.len.b == 0;
-    for (s, x) in segments.iter().zip(&r0) {
-        let start = i0.reals[x.first].start.unwrap_or(f64::NAN).to_le_bytes();
+    for ((s, x), y) in segments.iter().zip(&r0).zip(&r1) {
         if constant(s) {
-            for _ in 0..x.len {
-                b.lit(&start);
+            for j in 0..x.len {
+                let start = b.start_of(i0, x.first + j, i1, y.first + j)?;
+                b.start(&start);
             }
         } else {
+            let start = b.start_of(i0, x.first, i1, y.first)?;
             let (c0, c1) = (x.len, (s.len.at(b.n0 + 1, 0)) as usize);
-            b.repeat(c0, c1, |b| b.lit(&start));
+            b.repeat(c0, c1, |b| b.start(&start));
         }
     }
     for (s, x) in segments.iter().zip(&r0) {
@@ -549,7 +657,7 @@ fn block_reals(
     }
     let mut segments = Vec::new();
     for (x, y) in r0.iter().zip(&r1) {
-        let members = |i: &SystemImage, r: &BlockRun| -> Vec<(String, u8, Option<u64>)> {
+        let members = |i: &SystemImage, r: &BlockRun| -> Vec<(String, u8)> {
             (r.first..r.first + r.period)
                 .map(|j| {
                     let v = &i.reals[j];
@@ -557,15 +665,18 @@ fn block_reals(
                         Some((p, s, _)) if !r.scalar => format!("{p}\u{0}{s}"),
                         _ => v.name.to_string(),
                     };
-                    (name, v.kind, v.start.map(f64::to_bits))
+                    (name, v.kind)
                 })
                 .collect()
         };
         if x.period != y.period || x.scalar != y.scalar || members(i0, x) != members(i1, y) {
             return Err(format!(
-                "the Reals at {} differ between sizes (a start value, kind or name)",
+                "the Reals at {} differ between sizes (a kind or name)",
                 i0.reals[x.first].name
             ));
+        }
+        for j in 0..x.period {
+            b.start_of(i0, x.first + j, i1, y.first + j)?;
         }
         let varying = x.blocks != y.blocks || x.k0 != y.k0;
         if !varying {
@@ -591,16 +702,20 @@ fn block_reals(
     let range = |r: &BlockRun| r.first..r.first + r.period * r.blocks;
     let fixed = |x: &BlockRun, y: &BlockRun| x.blocks == y.blocks && x.k0 == y.k0;
     for (x, y) in r0.iter().zip(&r1) {
-        let block: Vec<u8> = i0.reals[x.first..x.first + x.period]
-            .iter()
-            .flat_map(|r| r.start.unwrap_or(f64::NAN).to_le_bytes())
-            .collect();
         if fixed(x, y) {
-            for r in &i0.reals[range(x)] {
-                b.lit(&r.start.unwrap_or(f64::NAN).to_le_bytes());
+            for j in 0..x.period * x.blocks {
+                let start = b.start_of(i0, x.first + j, i1, y.first + j)?;
+                b.start(&start);
             }
         } else {
-            b.repeat(x.blocks, y.blocks, |b| b.lit(&block));
+            let block = (0..x.period)
+                .map(|j| b.start_of(i0, x.first + j, i1, y.first + j))
+                .collect::<Result<Vec<Start>, NotAffine>>()?;
+            b.repeat(x.blocks, y.blocks, |b| {
+                for start in &block {
+                    b.start(start);
+                }
+            });
         }
     }
     for (x, y) in r0.iter().zip(&r1) {
@@ -928,6 +1043,32 @@ fn steps(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotA
                     b.lit(&[u8::from(p.negative)]);
                 }
             }
+            // A sum over a connection set that grows with the size (the
+            // heat flows of `pipe[k].heatPort` into one port): its sources
+            // are runs whose lengths follow the size.
+            (
+                StepRecord::Copy {
+                    target: t0,
+                    stride: s0,
+                    len: l0,
+                    coefficient: c0,
+                    sources: src0,
+                },
+                StepRecord::Copy {
+                    target: t1,
+                    stride: s1,
+                    len: l1,
+                    coefficient: c1,
+                    sources: src1,
+                },
+            ) if c0.to_bits() == c1.to_bits() => {
+                b.lit(&[2]);
+                b.u32(*t0, *t1);
+                b.int(Width::I32, (*s0).into(), (*s1).into());
+                b.u32(*l0, *l1);
+                b.lit(&c0.to_le_bytes());
+                growing_sources(b, src0, src1).or_else(|_| differs(k))?;
+            }
             (
                 StepRecord::Repeat {
                     count: c0,
@@ -1048,10 +1189,78 @@ pub fn steps_at(i0: &SystemImage, i1: &SystemImage, n0: i64, n: i64) -> Option<V
         .collect()
 }
 
+/// The sources of a copy as runs of offsets `f, f + d, …` with one stride
+/// and sign: (first offset, length, d, stride, negative); a run of one
+/// source has d = 0.
+fn source_runs(sources: &[Source]) -> Vec<(u32, usize, i64, i32, bool)> {
+    let mut runs: Vec<(u32, usize, i64, i32, bool)> = Vec::new();
+    for s in sources {
+        let v = i64::from(s.offset);
+        match runs.last_mut() {
+            Some((f, l, d, st, neg))
+                if *st == s.stride && *neg == s.negative && *l == 1 && v > i64::from(*f) =>
+            {
+                *d = v - i64::from(*f);
+                *l = 2;
+            }
+            Some((f, l, d, st, neg))
+                if *st == s.stride
+                    && *neg == s.negative
+                    && *l > 1
+                    && i64::from(*f) + *l as i64 * *d == v =>
+            {
+                *l += 1
+            }
+            _ => runs.push((s.offset, 1, 0, s.stride, s.negative)),
+        }
+    }
+    runs
+}
+
+/// A copy's sources (their count, then offset, stride and sign each) when
+/// their number changes with the size: the same runs at both sizes, a run
+/// of changing length a loop over its offsets.
+fn growing_sources(b: &mut Builder, src0: &[Source], src1: &[Source]) -> Result<(), ()> {
+    let (r0, r1) = (source_runs(src0), source_runs(src1));
+    if r0.len() != r1.len() {
+        return Err(());
+    }
+    b.u32(src0.len() as u32, src1.len() as u32);
+    for (&(f0, n0, d0, st0, neg0), &(f1, n1, d1, st1, neg1)) in r0.iter().zip(&r1) {
+        if st0 != st1 || neg0 != neg1 {
+            return Err(());
+        }
+        let tail = |b: &mut Builder| {
+            b.lit(&st0.to_le_bytes());
+            b.lit(&[u8::from(neg0)]);
+        };
+        if n0 == n1 {
+            for j in 0..n0 as i64 {
+                b.u32(
+                    (i64::from(f0) + j * d0) as u32,
+                    (i64::from(f1) + j * d1) as u32,
+                );
+                tail(b);
+            }
+        } else {
+            if n0 < 2 || d0 != d1 {
+                return Err(());
+            }
+            let mut first = b.affine(i64::from(f0), i64::from(f1));
+            first.c = d0;
+            b.repeat(n0, n1, |b| {
+                b.ops.push(Op::Int(Width::U32, first));
+                tail(b);
+            });
+        }
+    }
+    Ok(())
+}
+
 fn jacobian(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotAffine> {
     let (r0, r1) = (row_runs(&i0.jacobian), row_runs(&i1.jacobian));
     if r0.len() != r1.len() {
-        return Err("the Jacobian's rows do not form the same runs at two sizes".into());
+        return mixed_jacobian(b, i0, i1);
     }
     for ((f0, n0, p0), (f1, n1, p1)) in r0.iter().zip(&r1) {
         match (p0, p1) {
@@ -1078,6 +1287,95 @@ fn jacobian(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), N
                 });
             }
             _ => return Err("the Jacobian's pattern changes shape with the size".into()),
+        }
+    }
+    Ok(())
+}
+
+/// A run of the Jacobian's rows whose entries each are a fixed column or
+/// step with the row: row `first + r` has entry `base_j + step_j·r`
+/// (`None`: full rows).
+type MixedRun = (usize, usize, Option<Vec<(i64, i64)>>);
+
+/// The rows as [`MixedRun`]s: a row joins the run before it when it has as
+/// many entries and each is the run's line through its first rows, a
+/// fixed column or one that steps with the row (a
+/// component array's cells read their own and their neighbour's states
+/// and a few fixed ones: `{0, 1, 2, r - 1, r}`).
+fn mixed_row_runs(rows: &[Option<Vec<u32>>]) -> Vec<MixedRun> {
+    let mut runs: Vec<MixedRun> = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        if let Some((first, len, p)) = runs.last_mut() {
+            let joins = match (p.as_mut(), row) {
+                (None, None) => true,
+                (Some(p), Some(cols)) if p.len() == cols.len() => {
+                    if *len == 1 {
+                        // Each entry a fixed column or the row's own.
+                        let steps: Vec<i64> = p
+                            .iter()
+                            .zip(cols)
+                            .map(|(e, &c)| i64::from(c) - e.0)
+                            .collect();
+                        let fits = steps.iter().all(|d| *d == 0 || *d == 1);
+                        if fits {
+                            for (e, d) in p.iter_mut().zip(steps) {
+                                e.1 = d;
+                            }
+                        }
+                        fits
+                    } else {
+                        let at = (r - *first) as i64;
+                        p.iter()
+                            .zip(cols)
+                            .all(|(e, &c)| e.0 + e.1 * at == i64::from(c))
+                    }
+                }
+                _ => false,
+            };
+            if joins {
+                *len += 1;
+                continue;
+            }
+        }
+        let entries = row
+            .as_ref()
+            .map(|cols| cols.iter().map(|&c| (i64::from(c), 0)).collect());
+        runs.push((r, 1, entries));
+    }
+    runs
+}
+
+/// The Jacobian as [`MixedRun`]s, when its rows do not form the same runs
+/// of one relative pattern at both sizes.
+fn mixed_jacobian(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotAffine> {
+    let (r0, r1) = (mixed_row_runs(&i0.jacobian), mixed_row_runs(&i1.jacobian));
+    let not_affine = || Err("the Jacobian's rows do not form the same runs at two sizes".into());
+    if r0.len() != r1.len() {
+        return not_affine();
+    }
+    for ((_, n0, p0), (_, n1, p1)) in r0.iter().zip(&r1) {
+        match (p0, p1) {
+            (None, None) => {
+                let full = FULL_ROW.to_le_bytes();
+                b.repeat(*n0, *n1, |b| b.lit(&full));
+            }
+            (Some(p0), Some(p1)) if p0.len() == p1.len() => {
+                // A run of one row has no step; it may only meet a run of
+                // one row.
+                if (*n0 == 1) != (*n1 == 1) || p0.iter().zip(p1).any(|(x, y)| x.1 != y.1) {
+                    return not_affine();
+                }
+                let entries: Vec<(i64, i64, i64)> =
+                    p0.iter().zip(p1).map(|(x, y)| (x.0, y.0, x.1)).collect();
+                let len = (p0.len() as u32).to_le_bytes();
+                b.repeat(*n0, *n1, |b| {
+                    b.lit(&len);
+                    for (c0, c1, step) in entries {
+                        b.int_k(Width::U32, c0, c1, step);
+                    }
+                });
+            }
+            _ => return not_affine(),
         }
     }
     Ok(())
@@ -1130,6 +1428,22 @@ fn run(ops: &[Op], n: i64, k: i64, out: &mut Vec<u8>) -> Result<(), String> {
                 let s = format!("{prefix}{}{suffix}", index.at(n, k));
                 out.extend_from_slice(&(s.len() as u32).to_le_bytes());
                 out.extend_from_slice(s.as_bytes());
+            }
+            Op::Real(steps) => {
+                let calc: Vec<Calc> = steps
+                    .iter()
+                    .map(|s| match *s {
+                        Step::Const(c) => Calc::Const(c),
+                        Step::Int(f) => Calc::Int(f.at(n, k)),
+                        Step::Neg => Calc::Neg,
+                        Step::Add => Calc::Add,
+                        Step::Sub => Calc::Sub,
+                        Step::Mul => Calc::Mul,
+                        Step::Div => Calc::Div,
+                    })
+                    .collect();
+                let v = calc_value(&calc).ok_or("a malformed Real program")?;
+                out.extend_from_slice(&v.to_le_bytes());
             }
         }
         i += 1;
@@ -1189,10 +1503,15 @@ impl Structural {
         };
         // Version 2 carries a stride per segment; a template without a
         // strided segment is written as version 1, as it always was.
-        let strided = self.template.segments.iter().any(|s| s.stride != 1);
+        // Version 3 adds op 4 (and carries strides as version 2 does),
+        // written only when the template computes a Real.
+        let calc = self.template.ops.iter().any(|o| matches!(o, Op::Real(_)));
+        let strided = calc || self.template.segments.iter().any(|s| s.stride != 1);
         w.extend_from_slice(STRUCT_MAGIC);
         w.extend_from_slice(
-            &(if strided {
+            &(if calc {
+                STRUCT_VERSION_CALC
+            } else if strided {
                 STRUCT_VERSION_STRIDED
             } else {
                 STRUCT_VERSION
@@ -1248,6 +1567,32 @@ impl Structural {
                     str(&mut w, prefix);
                     str(&mut w, suffix);
                     aff(&mut w, index);
+                }
+                Op::Real(steps) => {
+                    w.push(4);
+                    w.extend_from_slice(&(steps.len() as u32).to_le_bytes());
+                    for step in steps {
+                        let at = w.len();
+                        let (tag, f) = match *step {
+                            Step::Const(c) => (
+                                0,
+                                Affine {
+                                    a: c.to_bits() as i64,
+                                    b: 0,
+                                    c: 0,
+                                },
+                            ),
+                            Step::Int(f) => (1, f),
+                            Step::Neg => (2, Affine { a: 0, b: 0, c: 0 }),
+                            Step::Add => (3, Affine { a: 0, b: 0, c: 0 }),
+                            Step::Sub => (4, Affine { a: 0, b: 0, c: 0 }),
+                            Step::Mul => (5, Affine { a: 0, b: 0, c: 0 }),
+                            Step::Div => (6, Affine { a: 0, b: 0, c: 0 }),
+                        };
+                        w.push(tag);
+                        aff(&mut w, &f);
+                        debug_assert_eq!(w.len() - at, STEP_BYTES);
+                    }
                 }
             }
         }
@@ -1381,5 +1726,58 @@ mod tests {
                 (3, 1 + m as i64, 9)
             );
         }
+        // No start value is computed: the resource is not version 3.
+        assert!(!t.ops.iter().any(|o| matches!(o, Op::Real(_))));
+    }
+
+    /// The chain whose cells' g is `each g = 0.3/n` (program: 0.3, n, ÷).
+    fn chain_g_by_n(n: usize) -> SystemImage<'static> {
+        let mut image = chain(n);
+        let program: std::sync::Arc<[Calc]> =
+            vec![Calc::Const(0.3), Calc::Int(n as i64), Calc::Div].into();
+        for k in 0..n {
+            let at = 1 + 3 * k + 2;
+            image.reals[at].start = Some(0.3 / n as f64);
+            image.start_calcs.push((at as u32, program.clone()));
+        }
+        image
+    }
+
+    /// A start value the size sets is computed by the template (op 4) with
+    /// the instantiator's operations: the template reproduces the images
+    /// at other sizes byte for byte, each g = 0.3/n to the bit, and the
+    /// resource is version 3. Without the program the size is not offered.
+    #[test]
+    fn start_values_the_size_sets_are_computed() {
+        let guid = "{00000000-0000-0000-0000-000000000000}";
+        let t = template(&chain_g_by_n(4), &chain_g_by_n(5), 4, guid).expect("affine");
+        for n in [1, 2, 3, 4, 6, 7, 100, 1000] {
+            assert!(
+                verify(&t, n as i64, &chain_g_by_n(n).to_bytes(guid)),
+                "n = {n}"
+            );
+        }
+        let bytes = Structural {
+            integer: 0,
+            name: "n".into(),
+            n0: 4,
+            n_min: 1,
+            n_max: 1000,
+            template: t,
+        }
+        .to_bytes();
+        assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+        let (mut a, mut b) = (chain_g_by_n(4), chain_g_by_n(5));
+        a.start_calcs.clear();
+        b.start_calcs.clear();
+        let why = template(&a, &b, 4, guid).expect_err("not affine without the program");
+        assert!(
+            why.contains("the start value of c[1].g changes with the size"),
+            "{why}"
+        );
+        // A program of another shape at the second size is refused too.
+        let mut c = chain_g_by_n(5);
+        c.start_calcs[0].1 = vec![Calc::Const(0.3), Calc::Int(5), Calc::Mul].into();
+        assert!(template(&chain_g_by_n(4), &c, 4, guid).is_err());
     }
 }

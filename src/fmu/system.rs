@@ -247,6 +247,11 @@ pub fn image<'a>(
             .collect(),
         reached,
         jacobian: pattern,
+        start_calcs: sys
+            .start_calcs
+            .iter()
+            .map(|(r, c)| (u32_of(*r), c.clone()))
+            .collect(),
     }
 }
 

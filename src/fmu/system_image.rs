@@ -422,6 +422,10 @@ pub struct SystemImage<'a> {
     /// derivative depends on, ascending; `None`: every state). The embedded
     /// Co-Simulation solver colours and orders its columns from it.
     pub jacobian: Vec<Option<Vec<u32>>>,
+    /// Not written: the start values computed from Integer parameters
+    /// (`System::start_calcs`: index in `R`, program), ascending, for an
+    /// FMI 3.0 structural parameter's template.
+    pub start_calcs: Vec<(u32, std::sync::Arc<[crate::ir::Calc]>)>,
 }
 
 /// A count or index that must fit the format's 32 bits. Exports are
@@ -510,6 +514,7 @@ impl SystemImage<'_> {
             balances: self.balances,
             reached: self.reached,
             jacobian: self.jacobian,
+            start_calcs: self.start_calcs,
         }
     }
 

@@ -86,7 +86,7 @@ impl Builder<'_, '_> {
         let offset = self.sys.reals.len();
         self.sys.instances[me].var_offset[vi] = Some(offset);
         self.sys.instances[me].var_len[vi] = len;
-        let (kind, mut starts) = self.kind_and_starts(me, entry, vi, len, effective);
+        let (kind, mut starts, calcs) = self.kind_and_starts(me, entry, vi, len, effective);
         if !self.element_sets.is_empty() {
             self.apply_element_sets(me, &entry.model.vars[vi], vi, &shape, kind, &mut starts);
         }
@@ -113,6 +113,16 @@ impl Builder<'_, '_> {
         let path = &self.sys.instances[me].path;
         let (min, max) = (fold_literal(&v.attrs.min), fold_literal(&v.attrs.max));
         let nominal = fold_literal(&v.attrs.nominal);
+        // A start value computed from an Integer parameter keeps its
+        // program where the program gives it (an element `--set` replaced
+        // has none).
+        for (e, calc) in calcs.into_iter().enumerate() {
+            if let (Some(calc), Some(start)) = (calc, starts[e]) {
+                if crate::ir::calc_value(&calc).map(f64::to_bits) == Some(start.to_bits()) {
+                    self.sys.start_calcs.push((offset + e, calc));
+                }
+            }
+        }
         for (e, start) in starts.into_iter().enumerate() {
             self.sys.reals.push(RealVar {
                 name: element_name(path, &v.name, &shape, e),

@@ -198,6 +198,11 @@ pub struct System {
     /// connectors: laid out for the kernel, which never reads them where
     /// the connector is absent, and left out of the model description.
     pub absent_reals: std::collections::BTreeSet<usize>,
+    /// The start values computed from Integer parameters (`each V =
+    /// 2e-3/n`): (index into `reals`, the program that computes it from
+    /// their values, [`crate::ir::Ex::calc`]), ascending. An FMI 3.0
+    /// structural parameter recomputes them at another size.
+    pub start_calcs: Vec<(usize, Arc<[crate::ir::Calc]>)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -328,6 +333,7 @@ fn instantiate_with(
             derivatives: Vec::new(),
             balances: Vec::new(),
             absent_reals: Default::default(),
+            start_calcs: Vec::new(),
         },
         diags: Vec::new(),
         sets_used: vec![false; sets.len()],

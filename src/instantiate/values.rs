@@ -7,12 +7,16 @@ use std::sync::Arc;
 
 use super::{Builder, ClassEntry, Effective, Incoming, IntVar, Purpose, RealKind};
 use crate::diagnostic::Diagnostic;
-use crate::ir::Ex;
+use crate::ir::{Calc, Ex};
 use crate::resolve::constants::enumeration_type;
 use crate::resolve::expr::{Expr, ExprKind, UnOp};
 use crate::resolve::model::{ClassCausality, ClassVariability, Var};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
+
+/// Per element of a variable, the [`Calc`] program of its start value, if
+/// one reads an Integer parameter (empty: none does).
+type Calcs = Vec<Option<Arc<[Calc]>>>;
 
 impl Builder<'_, '_> {
     /// The values of the instance's Integer and Boolean parameters, in
@@ -93,7 +97,9 @@ impl Builder<'_, '_> {
 
     /// What the runtime may do with Real variable `vi` of the instance, and
     /// the start value of each of its `len` elements (`None` when it is
-    /// computed at run time, or has none).
+    /// computed at run time, or has none), with the [`Calc`] program of each
+    /// start value folded from an expression that reads an Integer
+    /// parameter (empty when there is none).
     pub(super) fn kind_and_starts(
         &mut self,
         me: usize,
@@ -101,7 +107,8 @@ impl Builder<'_, '_> {
         vi: usize,
         len: usize,
         effective: &Effective,
-    ) -> (RealKind, Vec<Option<f64>>) {
+    ) -> (RealKind, Vec<Option<f64>>, Calcs) {
+        let mut calcs = Vec::new();
         let v = &entry.model.vars[vi];
         let causalized = &entry.causalized;
         let parent = self.sys.instances[me].parent;
@@ -118,7 +125,7 @@ impl Builder<'_, '_> {
                     self.binding_size_mismatch(me, &v.name, b.span, own.len(), len);
                 }
             }
-            match self.value_of(inc, own, me, vi, len) {
+            match self.value_of(inc, own, me, vi, len, &mut calcs) {
                 Some(Some(x)) => {
                     let values: Vec<f64> = x.iter().flatten().copied().collect();
                     let origin = inc.map(|inc| (inc.span, inc.set_index));
@@ -146,7 +153,7 @@ impl Builder<'_, '_> {
             let inc = effective
                 .get(&(vi, true))
                 .or_else(|| effective.get(&(vi, false)));
-            match self.value_of(inc, own, me, vi, len) {
+            match self.value_of(inc, own, me, vi, len, &mut calcs) {
                 Some(Some(x)) => (RealKind::State, x),
                 Some(None) => (RealKind::StateCalculated, none),
                 None => (RealKind::State, vec![Some(0.0); len]),
@@ -172,9 +179,9 @@ impl Builder<'_, '_> {
             (RealKind::Local, none)
         };
         if v.variability == ClassVariability::Constant && kind == RealKind::Parameter {
-            (RealKind::Constant, starts)
+            (RealKind::Constant, starts, calcs)
         } else {
-            (kind, starts)
+            (kind, starts, calcs)
         }
     }
 
@@ -287,7 +294,8 @@ impl Builder<'_, '_> {
     /// or else the class's own binding: `Some(Some(values))` when it folds to
     /// numbers at export (one per element), `Some(None)` when it is computed
     /// at run time (the flag of whoever computes it is set), `None` when
-    /// there is neither.
+    /// there is neither. With numbers, `calcs` receives the [`Calc`]
+    /// program of each element's value that reads an Integer parameter.
     fn value_of(
         &mut self,
         inc: Option<&Incoming>,
@@ -295,6 +303,7 @@ impl Builder<'_, '_> {
         me: usize,
         vi: usize,
         len: usize,
+        calcs: &mut Calcs,
     ) -> Option<Option<Vec<Option<f64>>>> {
         // One number per element; one value is given to all elements.
         let spread = |values: Option<Vec<f64>>| -> Option<Vec<Option<f64>>> {
@@ -313,6 +322,19 @@ impl Builder<'_, '_> {
                 return Some(Some(vec![None; len]));
             }
             let folded = spread(self.fold_incoming(inc, len));
+            if folded.is_some() {
+                let ints: &[i64] = match inc.origin {
+                    Some((o, _)) => &self.sys.instances[o].ints,
+                    None => &[],
+                };
+                let exs = match inc.element {
+                    Some((e, n)) if n > 1 && inc.value.len() == n * len => {
+                        &inc.value[e * len..(e + 1) * len]
+                    }
+                    _ => &inc.value[..],
+                };
+                *calcs = calcs_of(exs, ints, len);
+            }
             if folded.is_none() {
                 if let Some((o, k)) = inc.origin {
                     let nv = self.sys.classes[self.sys.instances[o].class]
@@ -329,6 +351,8 @@ impl Builder<'_, '_> {
         let folded = spread(own.iter().map(|e| e.fold(ints)).collect());
         if folded.is_none() {
             self.sys.instances[me].own_binding[vi] = 1;
+        } else {
+            *calcs = calcs_of(own, ints, len);
         }
         Some(folded)
     }
@@ -356,6 +380,30 @@ impl Builder<'_, '_> {
             }
             _ => Some(values),
         }
+    }
+}
+
+/// The [`Calc`] programs of the values `exs` spread over `len` elements as
+/// `value_of` spreads them (one per element, or one for all): an element's
+/// program when its value reads an Integer parameter (the only values a size
+/// can change), else None; empty when there is no such value.
+fn calcs_of(exs: &[Ex], ints: &[i64], len: usize) -> Calcs {
+    let one = |e: &Ex| {
+        e.calc(ints)
+            .filter(|c| c.iter().any(|s| matches!(s, Calc::Int(_))))
+            .map(Arc::from)
+    };
+    let calcs: Calcs = if exs.len() == len {
+        exs.iter().map(one).collect()
+    } else if exs.len() == 1 {
+        vec![one(&exs[0]); len]
+    } else {
+        Vec::new()
+    };
+    if calcs.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        calcs
     }
 }
 

@@ -1504,6 +1504,221 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
     }
 }
 
+/// ThermoFluid Stream's CoolingLoopChannel: `pipe[n](each V = 2e-3/n, each
+/// k = 500/n, …)`, a size that also sets values.
+const COOLING_CHANNEL: Sized = Sized {
+    paths: &[
+        "examples/Base.mo",
+        "examples/Signals.mo",
+        "examples/Thermal",
+        "examples/ThermoFluidStream",
+    ],
+    model: "ThermoFluidStream.Examples.CoolingLoopChannel",
+    size: "n",
+    identifier: "ThermoFluidStream_Examples_CoolingLoopChannel",
+};
+
+/// An FMI 3.0 export of `m` unpacked in `dir` ([`sized_fmu`]), its size
+/// (value reference `n_vr`) set to `n` in configuration mode: the
+/// derivatives at the start and the states after `steps` explicit Euler
+/// steps of `h` (as [`fmi2_run`] takes them), and the `n` values of each
+/// array of `arrays` after initialization.
+#[allow(clippy::too_many_arguments)]
+fn fmi3_configured_run(
+    m: &Sized,
+    dir: &std::path::Path,
+    guid: &str,
+    n_vr: u32,
+    n: usize,
+    nx: usize,
+    (steps, h): (usize, f64),
+    arrays: &[u32],
+) -> (Vec<f64>, Vec<f64>, Vec<Vec<f64>>) {
+    let unpacked = dir.join("unpacked");
+    let so = unpacked.join(format!("binaries/x86_64-linux/{}.so", m.identifier));
+    // SAFETY: the FMU's own library, with the FMI 3 signatures above.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<Instantiate> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let enter_config: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterConfigurationMode").unwrap();
+        let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
+        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
+        let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
+        let continuous: libloading::Symbol<Plain> =
+            lib.get(b"fmi3EnterContinuousTimeMode").unwrap();
+        let get: libloading::Symbol<GetFloat64> = lib.get(b"fmi3GetFloat64").unwrap();
+        let states: libloading::Symbol<GetDerivatives> =
+            lib.get(b"fmi3GetContinuousStates").unwrap();
+        let set_states: libloading::Symbol<SetStates> =
+            lib.get(b"fmi3SetContinuousStates").unwrap();
+        let derivatives: libloading::Symbol<GetDerivatives> =
+            lib.get(b"fmi3GetContinuousStateDerivatives").unwrap();
+        let set_time: libloading::Symbol<unsafe extern "C" fn(*mut c_void, f64) -> i32> =
+            lib.get(b"fmi3SetTime").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+        let name = CString::new("configured").unwrap();
+        let token = CString::new(guid).unwrap();
+        let resources = CString::new(format!("{}/", unpacked.join("resources").display())).unwrap();
+        let inst = instantiate(
+            name.as_ptr(),
+            token.as_ptr(),
+            resources.as_ptr(),
+            false,
+            false,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+        );
+        assert!(!inst.is_null(), "instantiation");
+        assert_eq!(enter_config(inst), OK);
+        assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+        assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
+        assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
+        assert_eq!(exit(inst), OK);
+        assert_eq!(continuous(inst), OK);
+        let read: Vec<Vec<f64>> = arrays
+            .iter()
+            .map(|vr| {
+                let mut v = vec![f64::NAN; n];
+                assert_eq!(get(inst, vr, 1, v.as_mut_ptr(), n), OK, "{vr} at n = {n}");
+                v
+            })
+            .collect();
+        let mut x = vec![0.0; nx];
+        let mut dx = vec![0.0; nx];
+        assert_eq!(states(inst, x.as_mut_ptr(), nx), OK);
+        assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
+        let first = dx.clone();
+        for s in 0..steps {
+            for (xi, di) in x.iter_mut().zip(&dx) {
+                *xi += h * di;
+            }
+            assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+            assert_eq!(set_states(inst, x.as_ptr(), nx), OK);
+            assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
+        }
+        free(inst);
+        (first, x, read)
+    }
+}
+
+/// A size that also sets values (`each V = 2e-3/n`) is a structural
+/// parameter: the template computes each cell's V and k from n by the
+/// exporter's own operations (op 4, resource version 3). CoolingLoopChannel
+/// exported ONCE at n = 10, set to other sizes in configuration mode, reads
+/// back V = 2e-3/n and k = 500/n in every cell, and its derivatives at the
+/// start and after 20 explicit Euler steps are bit for bit those of the
+/// FMI 2.0 export at that n.
+#[test]
+fn fmi3_structural_size_that_sets_values_serves_any_size() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, description) = sized_fmu(&COOLING_CHANNEL, 10, FmiVersion::Fmi3, temp.path());
+    assert!(description.contains("causality=\"structuralParameter\""));
+    let n_vr = vr_of(&description, "n");
+    let v_vr = vr_of(&description, "pipe.V");
+    let k_vr = vr_of(&description, "pipe.k");
+    let bytes = std::fs::read(temp.path().join("unpacked/resources/mofmu_struct.bin")).unwrap();
+    assert_eq!(
+        bytes[8..12],
+        3u32.to_le_bytes(),
+        "a computed Real: version 3"
+    );
+    // Six states outside the radiator (volume, wall, heater, flows) and
+    // one per cell.
+    let (steps, h) = (20, 1e-4);
+    for n in [4usize, 7, 10, 100, 1000] {
+        let (first, x, read) = fmi3_configured_run(
+            &COOLING_CHANNEL,
+            temp.path(),
+            &guid,
+            n_vr,
+            n,
+            n + 6,
+            (steps, h),
+            &[v_vr, k_vr],
+        );
+        let (v, k) = (2e-3 / n as f64, 500.0 / n as f64);
+        assert!(
+            read[0].iter().all(|x| x.to_bits() == v.to_bits()),
+            "pipe.V at n = {n}: {:?}",
+            &read[0][..2]
+        );
+        assert!(
+            read[1].iter().all(|x| x.to_bits() == k.to_bits()),
+            "pipe.k at n = {n}: {:?}",
+            &read[1][..2]
+        );
+        assert!(x.iter().all(|v| v.is_finite()), "finite states at n = {n}");
+        let (first2, x2) = fmi2_run(&COOLING_CHANNEL, n, n + 6, steps, h);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(
+            bits(&first),
+            bits(&first2),
+            "derivatives at the start, n = {n}"
+        );
+        assert_eq!(bits(&x), bits(&x2), "states after {steps} steps, n = {n}");
+        // Not a trivially equal pair: the heater warms the loop at once.
+        assert!(first.iter().any(|d| *d != 0.0), "the loop moves at n = {n}");
+    }
+}
+
+/// Which start values a size may set. Acc4's chain with `each C = 50/n`
+/// (constants, n, + - * /) offers n, its template computing C at run time
+/// (op 4, version 3); with `each C = 50/n^2` (a power, which the runtime's
+/// `pow` need not round as the exporter's does) n stays a parameter of the
+/// exported value, with a note naming the variable.
+#[test]
+fn fmi3_size_that_sets_values_is_structural_by_plus_minus_times_divide_only() {
+    let model = |c: &str| {
+        format!(
+            "encapsulated package SizeSets\n  import Thermal.Components;\n  model Chain\n    \
+             parameter Integer n = 5;\n    Components.FixedTemperature source(T = 400);\n    \
+             Components.ThermalConductor link[n](each G = 2);\n    \
+             Components.HeatCapacitor cap[n](each C = {c}, each T0 = 300);\n  equation\n    \
+             connect(source.port, link[1].port_a);\n    for i in 1:n loop\n      \
+             connect(link[i].port_b, cap[i].port);\n    end for;\n    for i in 1:n - 1 loop\n      \
+             connect(cap[i].port, link[i + 1].port_a);\n    end for;\n  end Chain;\nend SizeSets;\n"
+        )
+    };
+    let export = |c: &str| {
+        let temp = tempfile::tempdir().expect("temporary directory");
+        let file = temp.path().join("SizeSets.mo");
+        std::fs::write(&file, model(c)).unwrap();
+        let lib = library(&[
+            "examples/Base.mo",
+            "examples/Thermal",
+            file.to_str().unwrap(),
+        ]);
+        let options = ExportOptions {
+            fmi_version: FmiVersion::Fmi3,
+            ..ExportOptions::default()
+        };
+        export_model_options(&lib, "SizeSets.Chain", &[], None, options)
+            .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"))
+    };
+    let out = export("50/n");
+    assert!(out.notes.is_empty(), "{:?}", out.notes);
+    let resource = &out
+        .table
+        .structural
+        .as_ref()
+        .expect("n is structural")
+        .resource;
+    assert_eq!(resource[8..12], 3u32.to_le_bytes());
+    let out = export("50/n^2");
+    assert!(out.table.structural.is_none());
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.contains("n sizes arrays but is not offered")
+                && n.contains("the start value of cap[1].C changes with the size")),
+        "{:?}",
+        out.notes
+    );
+}
+
 /// An array whose size follows a parameter but is not the parameter itself
 /// (`AccEnd.Cascade`'s `Real gap[n - 1]`) cannot be declared with a
 /// `<Dimension valueReference>` of it: FMI 3.0 has no size expressions. The
@@ -1752,7 +1967,7 @@ fn fmi3_malformed_stride_resources_are_refused() {
         (
             "struct version",
             false,
-            Box::new(|b| put32(b, 8, 3)),
+            Box::new(|b| put32(b, 8, 4)),
             "another version",
         ),
         (
@@ -1791,29 +2006,14 @@ fn fmi3_malformed_stride_resources_are_refused() {
         let instantiate: libloading::Symbol<InstantiateLogged> =
             lib.get(b"fmi3InstantiateModelExchange").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
-        let name = CString::new("chain").unwrap();
-        let token = CString::new(guid).unwrap();
-        // Instantiates from a resources directory `label` holding these two
-        // files and the unchanged system resource; the instance (null when
-        // refused) and what the FMU logged.
         let instantiate_with = |label: &str, arrays: &[u8], structural: &[u8]| {
             let dir = temp.path().join(label.replace(' ', "_"));
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("mofmu_fmi3.bin"), arrays).unwrap();
-            std::fs::write(dir.join("mofmu_struct.bin"), structural).unwrap();
-            std::fs::write(dir.join("mofmu_system.bin"), &system).unwrap();
-            let resources = CString::new(format!("{}/", dir.display())).unwrap();
-            let mut messages: Vec<String> = Vec::new();
-            let inst = instantiate(
-                name.as_ptr(),
-                token.as_ptr(),
-                resources.as_ptr(),
-                false,
-                false,
-                &mut messages as *mut Vec<String> as *mut c_void,
-                collect,
-            );
-            (inst, messages)
+            let files = [
+                ("mofmu_fmi3.bin", arrays),
+                ("mofmu_struct.bin", structural),
+                ("mofmu_system.bin", &system[..]),
+            ];
+            instantiate_from(&instantiate, &guid, &dir, &files)
         };
         for (what, arrays_file, edit, message) in &cases {
             let (mut a, mut st) = (good_arrays.clone(), good_struct.clone());
@@ -1833,6 +2033,129 @@ fn fmi3_malformed_stride_resources_are_refused() {
         }
         // The unedited files instantiate (the harness itself is sound).
         let (inst, messages) = instantiate_with("good", &good_arrays, &good_struct);
+        assert!(!inst.is_null(), "{messages:?}");
+        free(inst);
+    }
+}
+
+/// Instantiates (Model Exchange, token `guid`) from the resources
+/// directory `dir` after writing `files` into it: the instance (null when
+/// refused) and what the FMU logged (the log outlives the instance).
+///
+/// # Safety
+/// `instantiate` is an FMU's `fmi3InstantiateModelExchange`.
+unsafe fn instantiate_from(
+    instantiate: &InstantiateLogged,
+    guid: &str,
+    dir: &std::path::Path,
+    files: &[(&str, &[u8])],
+) -> (*mut c_void, &'static mut Vec<String>) {
+    std::fs::create_dir_all(dir).unwrap();
+    for (file, bytes) in files {
+        std::fs::write(dir.join(file), bytes).unwrap();
+    }
+    let name = CString::new("damaged").unwrap();
+    let token = CString::new(guid).unwrap();
+    let resources = CString::new(format!("{}/", dir.display())).unwrap();
+    let messages: &'static mut Vec<String> = Box::leak(Box::default());
+    let inst = instantiate(
+        name.as_ptr(),
+        token.as_ptr(),
+        resources.as_ptr(),
+        false,
+        false,
+        messages as *mut Vec<String> as *mut c_void,
+        collect,
+    );
+    (inst, messages)
+}
+
+/// A damaged computed Real (op 4 of a version 3 `mofmu_struct.bin`,
+/// re-signed so the checksum holds) is refused with a message when the FMU
+/// is instantiated: too many steps, an unknown step, an operation without
+/// its operands, a program that leaves two values, op 4 in a version 2 file.
+#[test]
+fn fmi3_malformed_computed_reals_are_refused() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let (guid, _) = sized_fmu(&COOLING_CHANNEL, 10, FmiVersion::Fmi3, temp.path());
+    let unpacked = temp.path().join("unpacked");
+    let read = |f: &str| std::fs::read(unpacked.join("resources").join(f)).unwrap();
+    let (good, system, arrays) = (
+        read("mofmu_struct.bin"),
+        read("mofmu_system.bin"),
+        read("mofmu_fmi3.bin"),
+    );
+    let get32 = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    // The ops after the name, three sizes and the segments (48 bytes each).
+    let seg0 = 16 + 4 + get32(&good, 16) as usize + 24 + 4;
+    let ops = seg0 + 48 * get32(&good, seg0 - 4) as usize + 4;
+    let mut at = ops;
+    let real = loop {
+        let size = match good[at] {
+            0 => 5 + get32(&good, at + 1) as usize,
+            1 => 26,
+            2 => 21,
+            3 => {
+                let a = get32(&good, at + 1) as usize;
+                9 + a + get32(&good, at + 5 + a) as usize + 24
+            }
+            4 => break at,
+            op => panic!("op {op}"),
+        };
+        at += size;
+    };
+    // V = 2e-3/n: a constant, n, a division.
+    let steps = get32(&good, real + 1) as usize;
+    assert_eq!(steps, 3);
+    let step = move |k: usize| real + 5 + 25 * k;
+    assert_eq!((good[step(0)], good[step(1)], good[step(2)]), (0, 1, 6));
+    type Edit = Box<dyn Fn(&mut [u8])>;
+    let cases: Vec<(&str, Edit)> = vec![
+        (
+            "33 steps",
+            Box::new(move |b| b[real + 1..real + 5].copy_from_slice(&33u32.to_le_bytes())),
+        ),
+        ("unknown step", Box::new(move |b| b[step(1)] = 7)),
+        ("no operands", Box::new(move |b| b[step(0)] = 3)),
+        ("two values left", Box::new(move |b| b[step(2)] = 0)),
+        ("op 4 in version 2", Box::new(|b| b[8] = 2)),
+    ];
+    let so =
+        unpacked.join("binaries/x86_64-linux/ThermoFluidStream_Examples_CoolingLoopChannel.so");
+    // SAFETY: the FMU's own library, with the FMI 3 signatures above.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("load the library");
+        let instantiate: libloading::Symbol<InstantiateLogged> =
+            lib.get(b"fmi3InstantiateModelExchange").unwrap();
+        let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
+        for (what, edit) in &cases {
+            let mut st = good.clone();
+            edit(&mut st);
+            let end = st.len() - 8;
+            let sum = mofmu::fmu::system_image::fnv1a(&st[..end]);
+            st[end..].copy_from_slice(&sum.to_le_bytes());
+            let dir = temp.path().join(what.replace(' ', "_"));
+            let files = [
+                ("mofmu_fmi3.bin", &arrays[..]),
+                ("mofmu_struct.bin", &st[..]),
+                ("mofmu_system.bin", &system[..]),
+            ];
+            let (inst, messages) = instantiate_from(&instantiate, &guid, &dir, &files);
+            assert!(inst.is_null(), "{what}: instantiated");
+            assert!(
+                messages
+                    .iter()
+                    .any(|m| m.contains("mofmu_struct.bin is damaged")),
+                "{what}: {messages:?}"
+            );
+        }
+        let files = [
+            ("mofmu_fmi3.bin", &arrays[..]),
+            ("mofmu_struct.bin", &good[..]),
+            ("mofmu_system.bin", &system[..]),
+        ];
+        let (inst, messages) =
+            instantiate_from(&instantiate, &guid, &temp.path().join("good"), &files);
         assert!(!inst.is_null(), "{messages:?}");
         free(inst);
     }

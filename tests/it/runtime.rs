@@ -87,6 +87,7 @@ fn fake_system_image() -> SystemImage<'static> {
         // Full rows: always a correct pattern (the Co-Simulation solver then
         // fills J column by column and factorises it dense).
         jacobian: vec![None, None],
+        start_calcs: Vec::new(),
     }
 }
 
