@@ -48,6 +48,7 @@ status is 1 when any check failed.
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 import time
@@ -179,22 +180,41 @@ def step_doubling(fine: Trajectory, coarse: Trajectory, names: list[str],
     return worst, where or "0"
 
 
-def real_variables(fmu: Path, names: list[str]) -> list[str]:
-    """The names among `names` that the FMU declares as Reals: the importer
-    reads Reals only, so Boolean and Integer variables (AccDiscrete) are
-    left to FMPy and the harness in roundtrip.py."""
+def real_variables(fmu: Path, names: list[str]) -> dict[str, str]:
+    """The names among `names` that the FMU declares as Reals, each with the
+    name the importer reads it by: the importer reads Reals only, so Boolean
+    and Integer variables (AccDiscrete) are left to FMPy and the harness in
+    roundtrip.py. In FMI 3 an element a[k] of a Float64 array a is read as
+    itself, and an element `cap[k].T` of a member array `cap.T` (a component
+    array sized by a structural parameter) as `cap.T[k]`."""
     import xml.etree.ElementTree as ET
     import zipfile
 
     with zipfile.ZipFile(fmu) as z:
         root = ET.fromstring(z.read("modelDescription.xml"))
     if FMI_VERSION == "3":
-        # Float64 variables; an element a[k] of a Float64 array a.
         floats = {v.get("name"): v.find("Dimension") is not None for v in root.iter("Float64")}
-        return [n for n in names
-                if floats.get(n) is False or floats.get(n.rsplit("[", 1)[0]) is True]
+        found = {}
+        for n in names:
+            if floats.get(n) is False or floats.get(n.rsplit("[", 1)[0]) is True:
+                found[n] = n
+                continue
+            der = n.startswith("der(") and n.endswith(")")
+            body = n[4:-1] if der else n
+            for index in re.finditer(r"\[(\d+)\]", body):
+                member = body[:index.start()] + body[index.end():]
+                array = f"der({member})" if der else member
+                if floats.get(array) is True:
+                    found[n] = f"{array}[{index.group(1)}]"
+                    break
+        return found
     real = {v.get("name") for v in root.iter("ScalarVariable") if v.find("Real") is not None}
-    return [n for n in names if n in real]
+    return {n: n for n in names if n in real}
+
+
+def by_case_names(result: Trajectory, names: dict[str, str]) -> Trajectory:
+    """The importer's result with each column under the case's name."""
+    return Trajectory(result.time, {case: result.columns[read] for case, read in names.items()})
 
 
 def check_cases(mofmu: Path, importer: Path, out: Path, only: str | None) -> None:
@@ -208,14 +228,16 @@ def check_cases(mofmu: Path, importer: Path, out: Path, only: str | None) -> Non
             report(False, case.name, "export", str(e))
             continue
         step = STEPS.get(case.name, DEFAULT_STEP)
-        variables = real_variables(fmu, case.variables)
+        names = real_variables(fmu, case.variables)
+        variables, read = list(names), list(names.values())
         try:
             fine, statistics, elapsed = run_importer(
                 importer, fmu, out / f"{case.name}.csv", case.stop_time,
-                case.output_interval, step, variables)
+                case.output_interval, step, read)
             coarse, _, _ = run_importer(
                 importer, fmu, out / f"{case.name}_2h.csv", case.stop_time,
-                case.output_interval, 2.0 * step, variables)
+                case.output_interval, 2.0 * step, read)
+            fine, coarse = by_case_names(fine, names), by_case_names(coarse, names)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             report(False, case.name, "fmi-crate-run", str(e))
             continue
@@ -237,7 +259,8 @@ def check_cases(mofmu: Path, importer: Path, out: Path, only: str | None) -> Non
         try:
             cs, statistics, elapsed = run_importer(
                 importer, fmu, out / f"{case.name}_cs.csv", case.stop_time,
-                case.output_interval, 0.0, variables)
+                case.output_interval, 0.0, read)
+            cs = by_case_names(cs, names)
             verdict = compare(cs, read_csv(case.reference), variables, case.tolerance,
                               case.stop_time, case.output_interval)
             report(verdict.ok, case.name, cs_check,
