@@ -892,6 +892,26 @@ fn sized_fmu(
     (out.table.guid.clone(), out.model_description())
 }
 
+/// `steps` explicit Euler steps of `h` from the states `x` whose
+/// derivatives are `dx`: after each, `call(t, x, dx)` hands the FMU the time
+/// and the states and reads the new derivatives into `dx`. FMI 2.0 and
+/// 3.0 runs take the same arithmetic through it, so they must agree to the
+/// bit where the FMUs do.
+fn euler(
+    x: &mut [f64],
+    dx: &mut [f64],
+    steps: usize,
+    h: f64,
+    mut call: impl FnMut(f64, &[f64], &mut [f64]),
+) {
+    for s in 0..steps {
+        for (xi, di) in x.iter_mut().zip(dx.iter()) {
+            *xi += h * di;
+        }
+        call((s + 1) as f64 * h, x, dx);
+    }
+}
+
 /// The FMI 2.0 rod at `n`: the derivatives at the start, then the states
 /// after `steps` explicit Euler steps of `h` (the same arithmetic as the
 /// FMI 3 run below, so the two must agree to rounding).
@@ -946,14 +966,11 @@ fn fmi2_run(m: &Sized, n: usize, nx: usize, steps: usize, h: f64) -> (Vec<f64>, 
         assert_eq!(states(inst, x.as_mut_ptr(), nx), OK);
         assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
         let first = dx.clone();
-        for s in 0..steps {
-            for (xi, di) in x.iter_mut().zip(&dx) {
-                *xi += h * di;
-            }
-            assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+        euler(&mut x, &mut dx, steps, h, |t, x, dx| {
+            assert_eq!(set_time(inst, t), OK);
             assert_eq!(set_states(inst, x.as_ptr(), nx), OK);
             assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
-        }
+        });
         free(inst);
         (first, x)
     }
@@ -1072,14 +1089,11 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
             assert_eq!(get(inst, &der_vr, 1, by_vr.as_mut_ptr(), n), OK);
             assert_eq!(by_vr, dx, "der(rod.T) by its value reference at n = {n}");
             let first = dx.clone();
-            for s in 0..steps {
-                for (xi, di) in x.iter_mut().zip(&dx) {
-                    *xi += h * di;
-                }
-                assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+            euler(&mut x, &mut dx, steps, h, |t, x, dx| {
+                assert_eq!(set_time(inst, t), OK);
                 assert_eq!(set_states(inst, x.as_ptr(), n), OK);
                 assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
-            }
+            });
             free(inst);
             let (first2, x2) = fmi2_rod_run(n, steps, h);
             let close = |a: &[f64], b: &[f64], what: &str| {
@@ -1438,14 +1452,11 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
             // The heated end: G (400 − 300) / C = 4 K/s.
             assert_eq!(dx[0], 4.0);
             let first = dx.clone();
-            for s in 0..steps {
-                for (xi, di) in x.iter_mut().zip(&dx) {
-                    *xi += h * di;
-                }
-                assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+            euler(&mut x, &mut dx, steps, h, |t, x, dx| {
+                assert_eq!(set_time(inst, t), OK);
                 assert_eq!(set_states(inst, x.as_ptr(), n), OK);
                 assert_eq!(derivatives(inst, dx.as_mut_ptr(), n), OK);
-            }
+            });
             // The states read by the array's value reference are the
             // state vector.
             let mut again = vec![0.0; n];
@@ -1591,14 +1602,11 @@ fn fmi3_configured_run(
         assert_eq!(states(inst, x.as_mut_ptr(), nx), OK);
         assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
         let first = dx.clone();
-        for s in 0..steps {
-            for (xi, di) in x.iter_mut().zip(&dx) {
-                *xi += h * di;
-            }
-            assert_eq!(set_time(inst, (s + 1) as f64 * h), OK);
+        euler(&mut x, &mut dx, steps, h, |t, x, dx| {
+            assert_eq!(set_time(inst, t), OK);
             assert_eq!(set_states(inst, x.as_ptr(), nx), OK);
             assert_eq!(derivatives(inst, dx.as_mut_ptr(), nx), OK);
-        }
+        });
         free(inst);
         (first, x, read)
     }
