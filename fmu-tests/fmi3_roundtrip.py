@@ -24,7 +24,6 @@ The comparison, the tolerances and the reporting are roundtrip.py's.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tempfile
 from pathlib import Path
@@ -75,16 +74,10 @@ def variables_in(fmu: Path, names: list[str]) -> dict[str, tuple[str, int | None
         if name in declared:
             where[name] = (name, None)
             continue
-        der = name.startswith("der(") and name.endswith(")")
-        body = name[4:-1] if der else name
-        for index in re.finditer(r"\[(\d+)\]", body):
-            member = body[:index.start()] + body[index.end():]
-            array = f"der({member})" if der else member
-            if array in declared:
-                where[name] = (array, int(index.group(1)) - 1)
-                break
-        else:
+        element = rt.array_element(name, lambda array: array in declared)
+        if element is None:
             raise KeyError(f"{name} is neither a variable nor an element of an array of {fmu}")
+        where[name] = (element[0], element[1] - 1)
     return where
 
 

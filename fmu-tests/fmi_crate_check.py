@@ -48,7 +48,6 @@ status is 1 when any check failed.
 from __future__ import annotations
 
 import argparse
-import re
 import subprocess
 import sys
 import time
@@ -61,6 +60,7 @@ import numpy as np
 from roundtrip import (
     Tolerance,
     Trajectory,
+    array_element,
     compare,
     drop_event_duplicates,
     fmpy_simulate,
@@ -199,14 +199,9 @@ def real_variables(fmu: Path, names: list[str]) -> dict[str, str]:
             if floats.get(n) is False or floats.get(n.rsplit("[", 1)[0]) is True:
                 found[n] = n
                 continue
-            der = n.startswith("der(") and n.endswith(")")
-            body = n[4:-1] if der else n
-            for index in re.finditer(r"\[(\d+)\]", body):
-                member = body[:index.start()] + body[index.end():]
-                array = f"der({member})" if der else member
-                if floats.get(array) is True:
-                    found[n] = f"{array}[{index.group(1)}]"
-                    break
+            element = array_element(n, lambda array: floats.get(array) is True)
+            if element is not None:
+                found[n] = f"{element[0]}[{element[1]}]"
         return found
     real = {v.get("name") for v in root.iter("ScalarVariable") if v.find("Real") is not None}
     return {n: n for n in names if n in real}

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import re
 import subprocess
 import sys
 import time
@@ -77,6 +78,22 @@ class Comparison:
 class Tolerance:
     abs_tol: float
     rel_tol: float
+
+
+def array_element(name: str, is_array) -> tuple[str, int] | None:
+    """The FMI 3 array a scalar name is an element of, and its 1-based index:
+    `x[k]` and `der(x[k])` of the array `x` (`der(x)`), `cap[k].T` and
+    `der(cap[k].T)` of the member array `cap.T` (`der(cap.T)`, declared so
+    when a structural parameter sizes the component array `cap`); None when
+    `is_array` accepts no such array name."""
+    der = name.startswith("der(") and name.endswith(")")
+    body = name[4:-1] if der else name
+    for index in re.finditer(r"\[(\d+)\]", body):
+        member = body[:index.start()] + body[index.end():]
+        array = f"der({member})" if der else member
+        if is_array(array):
+            return array, int(index.group(1))
+    return None
 
 
 def drop_event_duplicates(traj: Trajectory) -> Trajectory:
