@@ -1027,12 +1027,19 @@ fn steps(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotA
                     coefficient: c1,
                     sources: src1,
                 },
-            ) if c0.to_bits() == c1.to_bits() && src0.len() == src1.len() => {
+            ) if c0.to_bits() == c1.to_bits() => {
                 b.lit(&[2]);
                 b.u32(*t0, *t1);
                 b.int(Width::I32, (*s0).into(), (*s1).into());
                 b.u32(*l0, *l1);
                 b.lit(&c0.to_le_bytes());
+                if src0.len() != src1.len() {
+                    // A sum over a connection set that grows with the size
+                    // (the heat flows of `pipe[k].heatPort` into one port):
+                    // its sources are runs whose lengths follow the size.
+                    growing_sources(b, src0, src1).or_else(|_| differs(k))?;
+                    continue;
+                }
                 b.lit(&(src0.len() as u32).to_le_bytes());
                 for (p, q) in src0.iter().zip(src1) {
                     if p.negative != q.negative {
@@ -1042,32 +1049,6 @@ fn steps(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotA
                     b.int(Width::I32, p.stride.into(), q.stride.into());
                     b.lit(&[u8::from(p.negative)]);
                 }
-            }
-            // A sum over a connection set that grows with the size (the
-            // heat flows of `pipe[k].heatPort` into one port): its sources
-            // are runs whose lengths follow the size.
-            (
-                StepRecord::Copy {
-                    target: t0,
-                    stride: s0,
-                    len: l0,
-                    coefficient: c0,
-                    sources: src0,
-                },
-                StepRecord::Copy {
-                    target: t1,
-                    stride: s1,
-                    len: l1,
-                    coefficient: c1,
-                    sources: src1,
-                },
-            ) if c0.to_bits() == c1.to_bits() => {
-                b.lit(&[2]);
-                b.u32(*t0, *t1);
-                b.int(Width::I32, (*s0).into(), (*s1).into());
-                b.u32(*l0, *l1);
-                b.lit(&c0.to_le_bytes());
-                growing_sources(b, src0, src1).or_else(|_| differs(k))?;
             }
             (
                 StepRecord::Repeat {
