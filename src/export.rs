@@ -522,10 +522,9 @@ impl ImageProbe<'_> {
         path: &str,
         n: i64,
         t: &crate::fmu::structural::Template,
-        (i0, i1, m0): (&SystemImageOf, &SystemImageOf, i64),
+        derived: (&SystemImageOf, &SystemImageOf, i64),
         expect: Option<&[u8]>,
     ) -> bool {
-        use crate::fmu::system_image::plain_steps;
         let Some(sys) = self.system(path, n) else {
             return false;
         };
@@ -535,6 +534,20 @@ impl ImageProbe<'_> {
         if expect.is_some_and(|bytes| image.to_bytes(self.draft_guid) != bytes) {
             return false;
         }
+        self.equivalent_image(&sys, image, n, t, derived)
+    }
+
+    /// [`Self::equivalent`] for the model already instantiated at `n`
+    /// (`sys`) and its image.
+    fn equivalent_image(
+        &self,
+        sys: &crate::instantiate::System,
+        image: SystemImageOf,
+        n: i64,
+        t: &crate::fmu::structural::Template,
+        (i0, i1, m0): (&SystemImageOf, &SystemImageOf, i64),
+    ) -> bool {
+        use crate::fmu::system_image::plain_steps;
         let Some(steps) = crate::fmu::structural::steps_at(i0, i1, m0, n) else {
             return false;
         };
@@ -542,7 +555,7 @@ impl ImageProbe<'_> {
             (Some(a), Some(b)) if a == b => {}
             _ => return false,
         }
-        if !system::schedule_holds(&sys, &steps, &i0.reached) {
+        if !system::schedule_holds(sys, &steps, &i0.reached) {
             return false;
         }
         let rolled = crate::fmu::system_image::SystemImage {
@@ -796,13 +809,13 @@ fn structural_parameter(
         };
         let mut n_min = m0;
         for m in (lowest..m0).rev() {
-            let served = match probe.image(&v.name, m) {
-                Some(i) => {
-                    verify(&t, m, &i.to_bytes(probe.draft_guid))
-                        || probe.equivalent(&v.name, m, &t, (&i0, &i1, m0), None)
-                }
-                None => false,
-            };
+            // One instantiation at m serves both checks.
+            let served = probe.system(&v.name, m).is_some_and(|sys| {
+                probe.image_of(&sys).is_some_and(|image| {
+                    verify(&t, m, &image.to_bytes(probe.draft_guid))
+                        || probe.equivalent_image(&sys, image, m, &t, (&i0, &i1, m0))
+                })
+            });
             if !served {
                 break;
             }
