@@ -1,10 +1,11 @@
 //! mofmu: compile strict-methodology Modelica libraries, component by
-//! component, into FMI 2.0 Model Exchange FMUs.
+//! component, into FMI 2.0 and FMI 3.0 FMUs (Model Exchange and
+//! Co-Simulation in one binary).
 //!
 //! The compiler core (`syntax` → `resolve` → `causalize` → `codegen`, and
 //! `instantiate` → `schedule` → `fmu`) is sans-I/O: text in, results and
-//! diagnostics out. Only `loader`, `package`, `harness` and the binary
-//! touch files, compilers and archives.
+//! diagnostics out. Which modules touch files, compilers and archives is
+//! listed once, in ARCHITECTURE.md ("Who does I/O").
 
 // Diagnostics are returned by value on the error path; boxing them would
 // only add noise to every phase for a path that is cold by nature.

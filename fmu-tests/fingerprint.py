@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""Fingerprint every example FMU, to the bit, so that two builds of mofmu
+can be shown to export the same FMUs and compute the same numbers.
+
+For each case of fmu-tests/cases.toml and each FMI version asked for:
+
+1. `mofmu export` the model (FMI 2.0, or FMI 3.0 with `--fmi-version 3`);
+2. hash `modelDescription.xml` (and FMI 3's `sources/buildDescription.xml`);
+3. load the FMU with FMPy's low-level API and record, as hexadecimal floats:
+   the derivatives and event indicators after initialisation, at the start
+   states and at two perturbed state vectors, and (FMI 2, where the FMU
+   provides them) the directional derivatives of the derivatives along the
+   first three states;
+4. hash the CSV of `mofmu simulate` in Model Exchange and in
+   Co-Simulation (`mofmu` writes every value in its shortest exact form, so
+   equal hashes mean equal bits).
+
+    fingerprint.py --mofmu BIN -o OUT.json [--fmi-version 2|3|both] [--case NAME]...
+    fingerprint.py --compare A.json B.json
+
+`--compare` prints one line per case and version that differs, naming the
+first field that differs, and `N passed, N failed` last; it exits 1 when any
+differs. A restructuring of mofmu must leave every line equal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from roundtrip import load_cases  # noqa: E402  (the one reader of cases.toml)
+
+COMMAND_TIMEOUT = 900
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def hexes(values) -> list[str]:
+    return [float(v).hex() for v in values]
+
+
+def run(command: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+
+
+def numbers_fmi2(unzipped: Path, description) -> dict:
+    """Derivatives, event indicators and directional derivatives of an FMI 2 FMU."""
+    import numpy as np
+    from fmpy.fmi2 import FMU2Model
+
+    me = description.modelExchange
+    fmu = FMU2Model(
+        guid=description.guid,
+        unzipDirectory=str(unzipped),
+        modelIdentifier=me.modelIdentifier,
+        instanceName="fingerprint",
+    )
+    fmu.instantiate()
+    try:
+        fmu.setupExperiment(startTime=0.0)
+        fmu.enterInitializationMode()
+        fmu.exitInitializationMode()
+        more = True
+        while more:
+            more = fmu.newDiscreteStates()[0]
+        fmu.enterContinuousTimeMode()
+        n = description.numberOfContinuousStates
+        nz = description.numberOfEventIndicators
+        out: dict = {}
+        x0 = np.zeros(n)
+        if n:
+            fmu.getContinuousStates(x0.ctypes.data_as(fmu_pointer()), n)
+        points = [x0, x0 * (1 + 1e-3) + 1e-3, x0 * (1 - 2e-3) - 0.5e-3 * np.arange(n)]
+        derivative_refs = [u.variable.valueReference for u in description.derivatives]
+        for k, x in enumerate(points):
+            x = np.ascontiguousarray(x, dtype=float)
+            if n:
+                fmu.setContinuousStates(x.ctypes.data_as(fmu_pointer()), n)
+            dx = np.zeros(n)
+            if n:
+                fmu.getDerivatives(dx.ctypes.data_as(fmu_pointer()), n)
+            z = np.zeros(nz)
+            if nz:
+                fmu.getEventIndicators(z.ctypes.data_as(fmu_pointer()), nz)
+            out[f"point{k}"] = {"x": hexes(x), "der": hexes(dx), "z": hexes(z)}
+        if me.providesDirectionalDerivative and n and derivative_refs:
+            knowns = [v.valueReference for v in state_variables(description)]
+            directional = []
+            for j in range(min(3, len(knowns))):
+                values = fmu.getDirectionalDerivative(derivative_refs, [knowns[j]], [1.0])
+                directional.append(hexes(values))
+            out["directional"] = directional
+        return out
+    finally:
+        fmu.terminate()
+        fmu.freeInstance()
+
+
+def numbers_fmi3(unzipped: Path, description) -> dict:
+    """Derivatives and event indicators of an FMI 3 FMU."""
+    import numpy as np
+    from fmpy.fmi3 import FMU3Model
+
+    me = description.modelExchange
+    fmu = FMU3Model(
+        guid=description.guid,
+        unzipDirectory=str(unzipped),
+        modelIdentifier=me.modelIdentifier,
+        instanceName="fingerprint",
+    )
+    fmu.instantiate()
+    try:
+        fmu.enterInitializationMode(startTime=0.0)
+        fmu.exitInitializationMode()
+        more = True
+        while more:
+            more = fmu.updateDiscreteStates()[0]
+        fmu.enterContinuousTimeMode()
+        n = fmu.getNumberOfContinuousStates()
+        nz = fmu.getNumberOfEventIndicators()
+        out: dict = {}
+        x0 = np.zeros(n)
+        if n:
+            fmu.getContinuousStates(x0.ctypes.data_as(fmu_pointer()), n)
+        points = [x0, x0 * (1 + 1e-3) + 1e-3, x0 * (1 - 2e-3) - 0.5e-3 * np.arange(n)]
+        for k, x in enumerate(points):
+            x = np.ascontiguousarray(x, dtype=float)
+            if n:
+                fmu.setContinuousStates(x.ctypes.data_as(fmu_pointer()), n)
+            dx = np.zeros(n)
+            if n:
+                fmu.getContinuousStateDerivatives(dx.ctypes.data_as(fmu_pointer()), n)
+            z = np.zeros(nz)
+            if nz:
+                fmu.getEventIndicators(z.ctypes.data_as(fmu_pointer()), nz)
+            out[f"point{k}"] = {"x": hexes(x), "der": hexes(dx), "z": hexes(z)}
+        derivative_refs = [u.variable.valueReference for u in description.derivatives]
+        if getattr(me, "providesDirectionalDerivative", False) and n and derivative_refs:
+            knowns = [v.valueReference for v in state_variables(description)]
+            out["directional"] = [
+                hexes(fmu.getDirectionalDerivative(derivative_refs, [knowns[j]], [1.0]))
+                for j in range(min(3, len(knowns)))
+            ]
+        return out
+    finally:
+        fmu.terminate()
+        fmu.freeInstance()
+
+
+def fmu_pointer():
+    import ctypes
+
+    return ctypes.POINTER(ctypes.c_double)
+
+
+def state_variables(description):
+    """The continuous states, in the order of the derivatives."""
+    return [u.variable.derivative for u in description.derivatives]
+
+
+def fingerprint_case(case, mofmu: Path, version: int, tmp: Path) -> dict:
+    from fmpy import read_model_description
+
+    fmu = tmp / f"{case.name}.fmi{version}.fmu"
+    command = [str(mofmu), "export", *case.libraries, "--model", case.model, "-o", str(fmu)]
+    for assignment in case.sets:
+        command += ["--set", assignment]
+    if version == 3:
+        command += ["--fmi-version", "3"]
+    done = run(command)
+    if done.returncode != 0:
+        return {"export": f"failed: {done.stderr.strip()[-400:]}"}
+    record: dict = {}
+    unzipped = tmp / f"{case.name}.fmi{version}"
+    with zipfile.ZipFile(fmu) as z:
+        z.extractall(unzipped)
+        record["modelDescription.xml"] = sha(z.read("modelDescription.xml"))
+        if "sources/buildDescription.xml" in z.namelist():
+            record["buildDescription.xml"] = sha(z.read("sources/buildDescription.xml"))
+        record["resources"] = {
+            name: sha(z.read(name)) for name in sorted(z.namelist()) if name.startswith("resources/")
+        }
+    description = read_model_description(str(unzipped / "modelDescription.xml"))
+    try:
+        record["numbers"] = (numbers_fmi2 if version == 2 else numbers_fmi3)(unzipped, description)
+    except Exception as e:  # A broken FMU can make FMPy raise anything.
+        record["numbers"] = f"failed: {type(e).__name__}: {e}"
+    for interface in ("me", "cs"):
+        record[f"simulate-{interface}"] = (simulate_mofmu if version == 2 else simulate_fmpy)(
+            mofmu, fmu, case, interface, tmp
+        )
+    return record
+
+
+def simulate_mofmu(mofmu: Path, fmu: Path, case, interface: str, tmp: Path) -> str:
+    """The hash of `mofmu simulate`'s CSV (FMI 2: mofmu's harness)."""
+    csv = tmp / f"{fmu.stem}.{interface}.csv"
+    done = run(
+        [
+            str(mofmu),
+            "simulate",
+            str(fmu),
+            "--stop-time",
+            repr(case.stop_time),
+            "--output-interval",
+            repr(case.output_interval),
+            "--interface",
+            interface,
+            "-o",
+            str(csv),
+        ]
+    )
+    return sha(csv.read_bytes()) if done.returncode == 0 else f"failed: {done.stderr.strip()[-300:]}"
+
+
+def simulate_fmpy(mofmu: Path, fmu: Path, case, interface: str, tmp: Path) -> str:
+    """The hash of FMPy's result array (FMI 3, which mofmu's harness does not load):
+    CVode in Model Exchange, the FMU's own solver in Co-Simulation."""
+    from fmpy import simulate_fmu
+
+    try:
+        result = simulate_fmu(
+            str(fmu),
+            fmi_type="ModelExchange" if interface == "me" else "CoSimulation",
+            solver="CVode",
+            relative_tolerance=1e-8,
+            stop_time=case.stop_time,
+            output_interval=case.output_interval,
+        )
+    except Exception as e:  # A broken FMU can make FMPy raise anything.
+        return f"failed: {type(e).__name__}: {e}"
+    return sha(result.tobytes())
+
+
+def first_difference(a, b, path: str = "") -> str | None:
+    if type(a) is not type(b):
+        return path or "<root>"
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                return f"{path}/{key}"
+            found = first_difference(a[key], b[key], f"{path}/{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path} (length)"
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    return None if a == b else (path or "<root>")
+
+
+def compare(a_path: Path, b_path: Path) -> int:
+    a = json.loads(a_path.read_text())
+    b = json.loads(b_path.read_text())
+    passed = failed = 0
+    for key in sorted(set(a) | set(b)):
+        if key not in a or key not in b:
+            print(f"DIFF {key}: only in {'B' if key not in a else 'A'}")
+            failed += 1
+            continue
+        where = first_difference(a[key], b[key])
+        if where is None:
+            passed += 1
+        else:
+            print(f"DIFF {key}: first at {where}")
+            failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mofmu", type=Path)
+    parser.add_argument("-o", "--output", type=Path)
+    parser.add_argument("--fmi-version", choices=["2", "3", "both"], default="both")
+    parser.add_argument("--case", action="append", default=[])
+    parser.add_argument("--manifest", type=Path, default=HERE / "cases.toml")
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"))
+    args = parser.parse_args(argv)
+    if args.compare:
+        return compare(*args.compare)
+    if not args.mofmu or not args.output:
+        parser.error("--mofmu and -o are needed unless --compare is given")
+    versions = [2, 3] if args.fmi_version == "both" else [int(args.fmi_version)]
+    cases = [c for c in load_cases(args.manifest) if not args.case or c.name in args.case]
+    result: dict = {}
+    with tempfile.TemporaryDirectory(prefix="mofmu-fingerprint-") as tmp:
+        for case in cases:
+            for version in versions:
+                key = f"{case.name} fmi{version}"
+                record = fingerprint_case(case, args.mofmu.resolve(), version, Path(tmp))
+                result[key] = record
+                status = "ok" if all(not str(v).startswith("failed") for v in record.values()) else "some step failed"
+                print(f"{key}: {status}", flush=True)
+    args.output.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    print(f"{len(result)} fingerprints written to {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
