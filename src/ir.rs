@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+pub use crate::operator::{Arith, RelOp};
 use crate::source::Span;
 
 /// A storage location a class kernel reads or writes, numbered per class.
@@ -95,27 +96,6 @@ impl Affine {
         }
         v
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Arith {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    And,
-    Or,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RelOp {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

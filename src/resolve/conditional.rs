@@ -7,7 +7,7 @@
 //! and a connect inside the class does not leave a component's input
 //! without a value when the port is absent (MC146).
 
-use super::connect::{Connect, Port};
+use super::connection::{Connect, Port};
 use super::expr::{Equation, Expr, ExprKind, Referent};
 use super::model::{ClassModel, ClassVariability};
 use crate::diagnostic::Diagnostic;

@@ -9,133 +9,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use super::expr::Expr;
+pub use super::connection::{Connect, Endpoint, Port, PortMember, Side, Transfer};
 use super::model::{element_name, join_der, ClassCausality, ClassModel, ClassVariability, Sub};
 use super::tree::Builtin;
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::ComponentRef;
-
-/// What one side of a connect names, in the class that declares it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Port {
-    /// A connector component: index into `ClassModel::connectors`.
-    Connector(usize),
-    /// An input or output variable (with the derivatives it carries):
-    /// index into `ClassModel::vars`.
-    Signal(usize),
-}
-
-/// One side of a connect equation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Side {
-    /// The component whose port this is (index into `ClassModel::subs`),
-    /// `None` for a port of the class itself.
-    pub sub: Option<usize>,
-    /// The port, in the class of the component (or in this class).
-    pub port: Port,
-    /// The port's name in its class, for messages: `port`, `u`.
-    pub name: String,
-    /// Shared by the sides an unrolled `for` connect makes of one side (a
-    /// chain of 10^5 elements has 4·10^5 of them).
-    pub members: Arc<Vec<PortMember>>,
-    /// The element of a component array the port belongs to
-    /// (`link[i + 1].port_a`): one 1-based index per dimension, in terms
-    /// of the class and the `for` loops around the connect.
-    pub index: Vec<Expr>,
-    /// The element of an array of connectors the side names
-    /// (`ports[i + 1]`): a 1-based index in terms of the class and the
-    /// `for` loops around the connect; `None` for a whole port.
-    pub element: Option<Expr>,
-    /// That element, 0-based, once the side is bound to an instance
-    /// (`schedule`): connection sets pair elements, not whole arrays.
-    pub at: Option<usize>,
-    /// The port is a conditional connector (in its class): whether the
-    /// connect is kept is decided per instance.
-    pub conditional: bool,
-}
-
-/// A variable of a port, with what connecting it needs to know.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PortMember {
-    /// Index into the variables of the class that declares the port.
-    pub var: usize,
-    /// The member's name in the port: `T`, `der(w)`; `""` for a signal
-    /// itself, `der()` for the derivative it carries. Connected ports pair
-    /// their members by it.
-    pub key: String,
-    /// The variable's name in its class, for messages: `port.T`.
-    pub name: String,
-    pub flow: bool,
-    pub causality: ClassCausality,
-    /// A continuous Real variable: one that connections copy (parameters
-    /// of a connector do not travel).
-    pub copied: bool,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Connect {
-    pub a: Side,
-    pub b: Side,
-    pub span: Span,
-    /// The ranges of the `for` loops around the connect, outermost first
-    /// (each may use the indices of the loops outside it).
-    pub loops: Vec<Expr>,
-}
-
-impl Connect {
-    /// `MC059` at a connect whose two sides do not match member by member: the
-    /// members and flow prefixes are compared per class, the sizes of arrays
-    /// only per instance (`schedule`), with the same diagnostic.
-    pub fn incompatible(&self) -> Diagnostic {
-        Diagnostic::error(
-            "MC059",
-            self.span,
-            format!(
-                "`{}` and `{}` are not compatible connectors",
-                self.a.name, self.b.name
-            ),
-        )
-        .with_label("different variables, flow prefixes or sizes")
-        .with_help("connect connectors of the same type (or of the two causal twins of one type)")
-    }
-}
-
-/// A variable of the class or of one of its components.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Endpoint {
-    /// Index into `ClassModel::subs`; `None` for the class's own.
-    pub sub: Option<usize>,
-    /// Index into the variables of that component's class (or this one).
-    pub var: usize,
-    /// For a member of an array of connectors: the element (0-based) the
-    /// connection copies; `None` for the whole variable.
-    pub element: Option<usize>,
-}
-
-impl Endpoint {
-    /// The sign a flow takes in a balance: a component's flow counts as
-    /// going in, the class's own (seen from outside) as going out.
-    pub fn flow_sign(&self) -> f64 {
-        if self.sub.is_some() {
-            1.0
-        } else {
-            -1.0
-        }
-    }
-}
-
-/// One copy of a connection set, for every element of the target:
-/// a potential `target = source`, or a flow balance
-/// `target = -sign(target) * sum(sign(source) * source)`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Transfer {
-    pub target: Endpoint,
-    pub sources: Vec<Endpoint>,
-    pub flow: bool,
-    /// The connect equation the target's side comes from.
-    pub span: Span,
-}
 
 /// Whether port `p` of `model` is a conditional connector.
 fn conditional(model: &ClassModel, p: Port) -> bool {
@@ -362,6 +241,33 @@ pub fn form_sets(
     sub_name: &dyn Fn(usize) -> String,
 ) -> Result<Vec<Transfer>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
+    let (sides, sets) = sets_of_sides(connects, &mut diags);
+    let label = |side: &Side, m: &PortMember| {
+        let path = side.sub.map_or(String::new(), sub_name);
+        match side.at {
+            Some(e) => element_name(&path, &m.name, &[e + 1], e),
+            None => element_name(&path, &m.name, &[], 0),
+        }
+    };
+    let mut transfers = Vec::new();
+    for members_of_set in sets.values() {
+        set_transfers(&sides, members_of_set, &label, &mut transfers, &mut diags);
+    }
+    if diags.is_empty() {
+        Ok(transfers)
+    } else {
+        Err(diags)
+    }
+}
+
+/// Each distinct side of `connects`, with the connect it first appears
+/// in, and the connection sets they form (by a representative side, each
+/// set's sides as indices into the sides). A connect whose sides do not
+/// match member by member is left out (MC059).
+fn sets_of_sides<'c>(
+    connects: &'c [Connect],
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<(&'c Side, Span)>, BTreeMap<usize, Vec<usize>>) {
     // Each distinct side, with the connect it first appears in.
     let mut sides: Vec<(&Side, Span)> = Vec::new();
     let mut key_of: HashMap<
@@ -406,146 +312,122 @@ pub fn form_sets(
         let r = find(&mut parent, i);
         sets.entry(r).or_default().push(i);
     }
-    let label = |side: &Side, m: &PortMember| {
-        let path = side.sub.map_or(String::new(), sub_name);
-        match side.at {
-            Some(e) => element_name(&path, &m.name, &[e + 1], e),
-            None => element_name(&path, &m.name, &[], 0),
-        }
-    };
-    let mut transfers = Vec::new();
-    for members_of_set in sets.values() {
-        let ms: Vec<(usize, BTreeMap<&str, &PortMember>)> = members_of_set
-            .iter()
-            .map(|i| {
-                let by_key = sides[*i]
-                    .0
-                    .members
-                    .iter()
-                    .filter(|m| m.copied)
-                    .map(|m| (m.key.as_str(), m))
-                    .collect();
-                (*i, by_key)
-            })
-            .collect();
-        let names: Vec<&str> = ms[0].1.keys().copied().collect();
-        let set_span = sides[members_of_set[0]].1;
-        for name in names {
-            let vars: Vec<(usize, &PortMember)> = ms.iter().map(|(i, m)| (*i, m[name])).collect();
-            let flow = vars[0].1.flow;
-            let role_of = |(i, m): &&(usize, &PortMember)| role(m, sides[*i].0.sub.is_some());
-            let sources: Vec<&(usize, &PortMember)> = vars
-                .iter()
-                .filter(|v| role_of(v) == Some(Role::Source))
-                .collect();
-            let sinks: Vec<&(usize, &PortMember)> = vars
-                .iter()
-                .filter(|v| role_of(v) == Some(Role::Sink))
-                .collect();
-            let endpoint = |(i, m): &(usize, &PortMember)| Endpoint {
-                sub: sides[*i].0.sub,
-                var: m.var,
-                element: sides[*i].0.at,
-            };
-            if !flow {
-                if sources.len() != 1 {
-                    let (code, msg) = if sources.is_empty() {
-                        (
-                            "MC060",
-                            format!(
-                                "no side of this connection determines {} ({})",
-                                if name.is_empty() {
-                                    "the signal".to_string()
-                                } else {
-                                    format!("`{name}`")
-                                },
-                                vars.iter()
-                                    .map(|(i, m)| label(sides[*i].0, m))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        )
-                    } else {
-                        (
-                            "MC061",
-                            format!(
-                                "two sides of this connection determine the same variable: {}",
-                                sources
-                                    .iter()
-                                    .map(|(i, m)| label(sides[*i].0, m))
-                                    .collect::<Vec<_>>()
-                                    .join(" and ")
-                            ),
-                        )
-                    };
-                    let span = sources.get(1).map(|v| sides[v.0].1).unwrap_or(set_span);
-                    diags.push(
-                        Diagnostic::error(code, span, msg)
-                            .with_label("connection set")
-                            .with_help("connect exactly one determining connector (output side) to the receiving ones"),
-                    );
-                    continue;
-                }
-                let source = endpoint(sources[0]);
-                for sink in sinks {
-                    transfers.push(Transfer {
-                        target: endpoint(sink),
-                        sources: vec![source],
-                        flow: false,
-                        span: sides[sink.0].1,
-                    });
-                }
-            } else {
-                if sinks.len() != 1 {
-                    diags.push(
-                        Diagnostic::error(
-                            "MC062",
-                            set_span,
-                            format!(
-                                "exactly one side of this connection set must receive the flow `{name}` (the side that determines the potential), found {}",
-                                sinks.len()
-                            ),
-                        )
-                        .with_label("flow balance cannot be solved")
-                        .with_help("a determining connector receives the sum of the flows of the connectors it feeds"),
-                    );
-                    continue;
-                }
-                transfers.push(Transfer {
-                    target: endpoint(sinks[0]),
-                    sources: sources.iter().map(|s| endpoint(s)).collect(),
-                    flow: true,
-                    span: sides[sinks[0].0].1,
-                });
-            }
-        }
-    }
-    if diags.is_empty() {
-        Ok(transfers)
-    } else {
-        Err(diags)
-    }
+    (sides, sets)
 }
 
-impl Side {
-    /// Moves the side into a class that declares `vars` variables, `subs`
-    /// components and `connectors` connectors before the ones it inherits
-    /// it with. A component's port stays as it is in the component's class.
-    pub fn shift(&mut self, vars: usize, subs: usize, connectors: usize) {
-        match &mut self.sub {
-            Some(k) => *k += subs,
-            None => {
-                self.port = match self.port {
-                    Port::Connector(i) => Port::Connector(i + connectors),
-                    Port::Signal(v) => Port::Signal(v + vars),
+/// The transfers of one connection set (`members_of_set`, indices into
+/// `sides`), member by member: a potential copied from the one side that
+/// determines it to every side that receives it (MC060, MC061), a flow
+/// summed into the one side that receives it (MC062).
+fn set_transfers(
+    sides: &[(&Side, Span)],
+    members_of_set: &[usize],
+    label: &dyn Fn(&Side, &PortMember) -> String,
+    transfers: &mut Vec<Transfer>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let ms: Vec<(usize, BTreeMap<&str, &PortMember>)> = members_of_set
+        .iter()
+        .map(|i| {
+            let by_key = sides[*i]
+                .0
+                .members
+                .iter()
+                .filter(|m| m.copied)
+                .map(|m| (m.key.as_str(), m))
+                .collect();
+            (*i, by_key)
+        })
+        .collect();
+    let names: Vec<&str> = ms[0].1.keys().copied().collect();
+    let set_span = sides[members_of_set[0]].1;
+    for name in names {
+        let vars: Vec<(usize, &PortMember)> = ms.iter().map(|(i, m)| (*i, m[name])).collect();
+        let flow = vars[0].1.flow;
+        let role_of = |(i, m): &&(usize, &PortMember)| role(m, sides[*i].0.sub.is_some());
+        let sources: Vec<&(usize, &PortMember)> = vars
+            .iter()
+            .filter(|v| role_of(v) == Some(Role::Source))
+            .collect();
+        let sinks: Vec<&(usize, &PortMember)> = vars
+            .iter()
+            .filter(|v| role_of(v) == Some(Role::Sink))
+            .collect();
+        let endpoint = |(i, m): &(usize, &PortMember)| Endpoint {
+            sub: sides[*i].0.sub,
+            var: m.var,
+            element: sides[*i].0.at,
+        };
+        if !flow {
+            if sources.len() != 1 {
+                let (code, msg) = if sources.is_empty() {
+                    (
+                        "MC060",
+                        format!(
+                            "no side of this connection determines {} ({})",
+                            if name.is_empty() {
+                                "the signal".to_string()
+                            } else {
+                                format!("`{name}`")
+                            },
+                            vars.iter()
+                                .map(|(i, m)| label(sides[*i].0, m))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    )
+                } else {
+                    (
+                        "MC061",
+                        format!(
+                            "two sides of this connection determine the same variable: {}",
+                            sources
+                                .iter()
+                                .map(|(i, m)| label(sides[*i].0, m))
+                                .collect::<Vec<_>>()
+                                .join(" and ")
+                        ),
+                    )
                 };
-                for m in Arc::make_mut(&mut self.members) {
-                    m.var += vars;
-                }
+                let span = sources.get(1).map(|v| sides[v.0].1).unwrap_or(set_span);
+                diags.push(
+                    Diagnostic::error(code, span, msg)
+                        .with_label("connection set")
+                        .with_help("connect exactly one determining connector (output side) to the receiving ones"),
+                );
+                continue;
             }
-        }
-        for e in self.index.iter_mut().chain(self.element.as_mut()) {
-            e.shift(vars, subs);
+            let source = endpoint(sources[0]);
+            for sink in sinks {
+                transfers.push(Transfer {
+                    target: endpoint(sink),
+                    sources: vec![source],
+                    flow: false,
+                    span: sides[sink.0].1,
+                });
+            }
+        } else {
+            if sinks.len() != 1 {
+                diags.push(
+                    Diagnostic::error(
+                        "MC062",
+                        set_span,
+                        format!(
+                            "exactly one side of this connection set must receive the flow `{name}` (the side that determines the potential), found {}",
+                            sinks.len()
+                        ),
+                    )
+                    .with_label("flow balance cannot be solved")
+                    .with_help("a determining connector receives the sum of the flows of the connectors it feeds"),
+                );
+                continue;
+            }
+            transfers.push(Transfer {
+                target: endpoint(sinks[0]),
+                sources: sources.iter().map(|s| endpoint(s)).collect(),
+                flow: true,
+                span: sides[sinks[0].0].1,
+            });
         }
     }
 }

@@ -2,12 +2,12 @@
 //! assumed-causality rules give each: a potential inherits the causality of
 //! the signal before it, a flow takes the inverse (MC013, MC014).
 
-use super::elaborate::Elaborator;
+use super::elaborator::Elaborator;
 use super::model::{
     ClassCausality, ClassModel, ClassVariability, ConnectorDecl, ConnectorMember, Var,
 };
 use super::modifier::apply_to_member;
-use super::names::Pending;
+use super::pending::Pending;
 use super::tree::ClassId;
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
@@ -15,7 +15,7 @@ use crate::syntax::ast::{self, Argument, Visibility};
 
 impl<'a> Elaborator<'a> {
     /// The variables of a connector component, named `comp.member`.
-    pub(super) fn connector(
+    pub(crate) fn connector(
         &mut self,
         comp: &'a ast::Component,
         cid: ClassId,

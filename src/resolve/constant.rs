@@ -4,7 +4,8 @@
 //! record of numbers (a record constant is its field constants). Only what
 //! is declared before the use is visible (no look-ahead).
 
-use super::elaborate::Elaborator;
+use super::constructor::ConstructorFields;
+use super::elaborator::Elaborator;
 use super::expr::{Expr, ExprKind};
 use super::tree::{before, Builtin, ClassId, Resolved};
 use crate::diagnostic::Diagnostic;
@@ -31,7 +32,7 @@ fn error(code: &'static str, span: Span, message: String, label: &str, help: &st
         .with_help(help)
 }
 
-pub(super) fn no_field(class: &str, field: &str, span: Span) -> Diagnostic {
+pub(crate) fn no_field(class: &str, field: &str, span: Span) -> Diagnostic {
     error(
         "MC074",
         span,
@@ -67,7 +68,7 @@ impl ConstValue {
     }
 
     /// The fields named `fields` as Real literals, in that order.
-    pub(super) fn fields_as_exprs(
+    pub(crate) fn fields_as_exprs(
         &self,
         fields: &[String],
         span: Span,
@@ -118,7 +119,7 @@ impl Elaborator<'_> {
     /// names, seen from class `scope`: `None` when it names no constant of
     /// a record type (numbers and arrays are `package_constants.rs`'s,
     /// with their units and the values `extends` modifiers give them).
-    pub(super) fn record_constant(
+    pub(crate) fn record_constant(
         &mut self,
         scope: ClassId,
         r: &ast::ComponentRef,
@@ -141,7 +142,7 @@ impl Elaborator<'_> {
     /// The constant a reference names, seen from class `scope`, as
     /// `constant.rs` evaluates it (numbers and records, no units): `None`
     /// when it names no constant.
-    pub(super) fn constant_of(
+    pub(crate) fn constant_of(
         &mut self,
         scope: ClassId,
         r: &ast::ComponentRef,
@@ -296,7 +297,7 @@ impl Elaborator<'_> {
 
     /// A record constructor `R(a, f = b)` evaluated to a record constant:
     /// positional arguments fill the fields in order, named ones by name.
-    pub(super) fn constructor(
+    pub(crate) fn constructor(
         &mut self,
         scope: ClassId,
         func: &ast::Name,
@@ -320,28 +321,12 @@ impl Elaborator<'_> {
             return Err(not_constant(span));
         }
         let mut values: Vec<Option<ConstValue>> = vec![None; names.len()];
-        let arity = |message: String, at: Span| {
-            error(
-                "MC075",
-                at,
-                message,
-                "arguments do not match the record's fields",
-                &format!(
-                    "construct `{qualified}` from its fields: {}",
-                    names.join(", ")
-                ),
-            )
+        let record_fields = ConstructorFields {
+            qualified: &qualified,
+            names: &names,
         };
-        if args.len() > names.len() {
-            return Err(arity(
-                format!(
-                    "record `{qualified}` has {} field(s), {} given",
-                    names.len(),
-                    args.len()
-                ),
-                args[names.len()].span,
-            ));
-        }
+        let arity = |message: String, at: Span| record_fields.mismatch(message, at);
+        record_fields.positional(args)?;
         for (k, a) in args.iter().enumerate() {
             values[k] = Some(self.evaluate(scope, a, depth + 1)?);
         }

@@ -24,7 +24,7 @@ pub(crate) enum Constant {
 /// none (it is then a variable reference), `Some(Err)` when it names an
 /// enumeration type or `Modelica.Constants` but no literal or constant of
 /// it.
-pub(super) fn constant(
+pub(crate) fn constant(
     tree: &ClassTree,
     scope: ClassId,
     r: &ComponentRef,
@@ -62,7 +62,7 @@ pub(super) fn constant(
 
 /// The built-in function a dotted function name stands for:
 /// `Modelica.Math.sin` is `sin` (when `Modelica` names no loaded class).
-pub(super) fn builtin_function(tree: &ClassTree, scope: ClassId, func: &Name) -> Option<String> {
+pub(crate) fn builtin_function(tree: &ClassTree, scope: ClassId, func: &Name) -> Option<String> {
     let n = func.parts.len();
     if n != 3 {
         return None;

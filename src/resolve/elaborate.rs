@@ -4,42 +4,20 @@
 //! as written until every element is known, then resolved (`names`).
 //! Nothing here depends on how the class is used.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
+pub use super::elaborator::Elaborator;
 use super::model::{
     join_der, Attributes, ClassCausality, ClassModel, ClassVariability, Special, Sub, Tearing, Var,
 };
 use super::modifier::{apply_attribute, modify_inherited};
-use super::names::{Pending, Value};
-use super::tree::{Builtin, ClassId, ClassTree, Resolved};
+use super::pending::{Pending, Value};
+use super::tree::{Builtin, ClassId, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{
     self, Argument, ClassBody, ClassKind, Element, Section, Subscript, TypePrefixes, Visibility,
 };
-
-/// Elaborates classes on demand and remembers the results. The class
-/// database (`crate::classdb`) owns the one elaborator of a run, so each
-/// class is elaborated once.
-pub struct Elaborator<'a> {
-    pub tree: &'a ClassTree,
-    pub sources: &'a crate::source::SourceMap,
-    /// Shared, not copied: a class is looked up once per component of
-    /// every class that uses it.
-    cache: HashMap<ClassId, Result<Arc<ClassModel>, Vec<Diagnostic>>>,
-    in_progress: Vec<ClassId>,
-    /// How often each class was elaborated (once: the cache keeps failures
-    /// too), for the class database's account of its work.
-    builds: HashMap<ClassId, usize>,
-    /// Package constants evaluated so far, by qualified name.
-    pub(super) constants: HashMap<String, Arc<super::expr::Constant>>,
-    /// Resolved functions, built once each (`function`).
-    pub(super) functions:
-        HashMap<ClassId, Result<Arc<super::function::FunctionModel>, Vec<Diagnostic>>>,
-    /// The functions being built: a call of one of them is a recursion.
-    pub(super) fn_in_progress: Vec<ClassId>,
-}
 
 /// What a component's type turned out to be.
 enum TypeShape<'a> {
@@ -58,43 +36,6 @@ enum TypeShape<'a> {
 }
 
 impl<'a> Elaborator<'a> {
-    pub(crate) fn new(
-        tree: &'a ClassTree,
-        sources: &'a crate::source::SourceMap,
-    ) -> Elaborator<'a> {
-        Elaborator {
-            tree,
-            sources,
-            cache: HashMap::new(),
-            in_progress: Vec::new(),
-            builds: HashMap::new(),
-            constants: HashMap::new(),
-            functions: HashMap::new(),
-            fn_in_progress: Vec::new(),
-        }
-    }
-
-    /// Whether `id` is being elaborated (a class that encloses the one
-    /// asking, through a component of a nested class).
-    pub(super) fn in_progress(&self, id: ClassId) -> bool {
-        self.in_progress.contains(&id)
-    }
-
-    /// How often `id` was elaborated.
-    pub(crate) fn builds(&self, id: ClassId) -> usize {
-        self.builds.get(&id).copied().unwrap_or(0)
-    }
-
-    /// The classes elaborated (or found faulty) so far.
-    pub(crate) fn elaborated(&self) -> impl Iterator<Item = ClassId> + '_ {
-        self.builds.keys().copied()
-    }
-
-    /// The model of a class elaborated before, if it elaborated.
-    pub(crate) fn elaborated_model(&self, id: ClassId) -> Option<&Arc<ClassModel>> {
-        self.cache.get(&id).and_then(|r| r.as_ref().ok())
-    }
-
     pub fn class(&mut self, id: ClassId) -> Result<Arc<ClassModel>, Vec<Diagnostic>> {
         if let Some(r) = self.cache.get(&id) {
             return r.clone();
@@ -579,7 +520,7 @@ impl<'a> Elaborator<'a> {
         }
         // `State s = f(p, T);`: each field bound to its part of the value.
         if let Some(value) = comp.modification.as_ref().and_then(|m| m.binding.as_ref()) {
-            pending.record_bindings.push(super::names::RecordBinding {
+            pending.record_bindings.push(super::pending::RecordBinding {
                 vars: (first..model.vars.len()).collect(),
                 fields: record.vars.iter().map(|f| f.name.clone()).collect(),
                 value,
@@ -911,7 +852,7 @@ fn looped_connects<'a>(
 ) {
     match eq {
         ast::Equation::Connect { a, b, span } => {
-            pending.looped_connects.push(super::names::LoopedConnect {
+            pending.looped_connects.push(super::pending::LoopedConnect {
                 loops: loops.clone(),
                 a,
                 b,

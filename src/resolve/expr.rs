@@ -9,8 +9,12 @@
 //! nothing keeps the diagnostic that says so, and the causaliser reports it
 //! where it evaluates the expression, in the order it reads the class.
 
-use super::model::MemberRef;
+use std::sync::Arc;
+
+use super::prefixes::{ClassCausality, ClassVariability};
+use super::tree::{Builtin, ClassId};
 use crate::diagnostic::Diagnostic;
+pub use crate::operator::{BinOp, UnOp};
 use crate::source::Span;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -40,7 +44,7 @@ pub enum ExprKind {
     /// the order of `FunctionModel::inputs` (a record argument is its
     /// fields).
     FunctionCall {
-        func: std::sync::Arc<super::function::FunctionModel>,
+        func: Arc<FunctionModel>,
         args: Vec<Expr>,
         /// Which flat output the call reads (`FunctionModel::outputs`):
         /// 0 for a scalar result, a field's position for a record result.
@@ -63,36 +67,6 @@ pub enum ExprKind {
     },
     /// `end` inside a subscript.
     End,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    /// `.+ .- .* ./ .^`
-    ElemAdd,
-    ElemSub,
-    ElemMul,
-    ElemDiv,
-    ElemPow,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-    And,
-    Or,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnOp {
-    Neg,
-    Plus,
-    Not,
 }
 
 /// A reference, `a.b[i].c`, resolved.
@@ -314,6 +288,206 @@ impl Equation {
             Equation::ConnectInLoop { .. }
             | Equation::Assert { .. }
             | Equation::Rejected { .. } => {}
+        }
+    }
+}
+
+/// A variable of a (nested) sub-component, as the class that names it sees
+/// it, with what the class may know about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberRef {
+    /// Components: the first an index into this class's `subs`, each next
+    /// one into the `subs` of the previous one's class.
+    pub path: Vec<usize>,
+    /// Index into the variables of the last component's class.
+    pub var: usize,
+    /// The components' names, `pi.integrator`, and the variable's name in
+    /// the last one, `x`: for messages and slot names.
+    pub component: String,
+    pub name: String,
+    pub ty: Builtin,
+    pub variability: ClassVariability,
+    pub causality: ClassCausality,
+    /// The size of each dimension that is an Integer literal.
+    pub literal_dims: Vec<Option<i64>>,
+}
+
+impl MemberRef {
+    /// `pi.integrator.x`.
+    pub fn dotted(&self) -> String {
+        format!("{}.{}", self.component, self.name)
+    }
+}
+
+/// A function, resolved. Compiled once to a C function and its tangent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionModel {
+    pub id: ClassId,
+    pub qualified: String,
+    /// Every variable of the function, in declaration order (a record
+    /// variable is its fields, `liquid.cp`).
+    pub locals: Vec<Local>,
+    /// The inputs as a caller passes them: a scalar, or a record's fields.
+    pub params: Vec<Param>,
+    /// The outputs in declaration order: a scalar, or a record's fields
+    /// (`output State state;` is `state.p`, `state.T`). A call reads one
+    /// of the flat outputs (`ExprKind::FunctionCall::output`); each
+    /// compiles to its own C function.
+    pub results: Vec<Param>,
+    pub body: Vec<Statement>,
+    /// The function's name where it is declared.
+    pub span: Span,
+}
+
+impl FunctionModel {
+    /// The C symbol of the compiled function (its tangent twin adds `_t`).
+    pub fn symbol(&self) -> String {
+        let name: String = self
+            .qualified
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("F_{name}")
+    }
+
+    /// The locals of the inputs, in the order a call passes its arguments.
+    pub fn inputs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.params.iter().flat_map(|p| p.locals.iter().copied())
+    }
+
+    /// The locals of the outputs, flat (a record output is its fields).
+    pub fn outputs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.results.iter().flat_map(|p| p.locals.iter().copied())
+    }
+
+    /// The local of flat output `k`.
+    pub fn output(&self, k: usize) -> usize {
+        self.outputs().nth(k).unwrap_or(0)
+    }
+
+    /// The C symbol of the function computing flat output `k`: the
+    /// function's own symbol when it has one output, else that symbol and
+    /// the output's name (`F_Medium_setState_pT__state_T`).
+    pub fn output_symbol(&self, k: usize) -> String {
+        if self.outputs().count() <= 1 {
+            return self.symbol();
+        }
+        let name: String = self.locals[self.output(k)]
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("{}__{name}", self.symbol())
+    }
+
+    /// Whether the first output is a record (a call then stands for a
+    /// record, never for a number).
+    pub fn returns_record(&self) -> bool {
+        self.results.first().is_some_and(|r| !r.fields.is_empty())
+    }
+
+    /// The functions this one calls directly.
+    pub fn callees(&self) -> Vec<Arc<FunctionModel>> {
+        let mut out: Vec<Arc<FunctionModel>> = Vec::new();
+        let mut visit = |e: &Expr| {
+            let mut e = e.clone();
+            e.walk_mut(&mut |x| {
+                if let ExprKind::FunctionCall { func, .. } = &x.kind {
+                    if !out.iter().any(|f| f.id == func.id) {
+                        out.push(func.clone());
+                    }
+                }
+            });
+        };
+        for l in &self.locals {
+            if let Some(d) = &l.default {
+                visit(d);
+            }
+        }
+        for s in &self.body {
+            s.exprs(&mut visit);
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Local {
+    pub name: String,
+    pub ty: Builtin,
+    pub unit: Option<String>,
+    pub role: Role,
+    /// The value a protected variable starts with, or an input's default.
+    pub default: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Input,
+    Output,
+    Protected,
+}
+
+/// One input (or output) as a caller sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: String,
+    /// For a record input, its field names (`cp`, `T_ref`); empty for a
+    /// scalar.
+    pub fields: Vec<String>,
+    /// The locals it fills: one, or one per field.
+    pub locals: Vec<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    Assign {
+        target: usize,
+        value: Expr,
+        span: Span,
+    },
+    If {
+        branches: Vec<(Expr, Vec<Statement>)>,
+        else_: Vec<Statement>,
+    },
+    /// `for i in start:stop loop`: the index is `Referent::LoopVar` of
+    /// the loop's nesting depth.
+    For {
+        start: Expr,
+        stop: Expr,
+        body: Vec<Statement>,
+    },
+    While {
+        condition: Expr,
+        body: Vec<Statement>,
+    },
+    Return,
+    Break,
+}
+
+impl Statement {
+    /// Calls `f` on every expression of the statement.
+    pub fn exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Statement::Assign { value, .. } => f(value),
+            Statement::If { branches, else_ } => {
+                for (c, b) in branches {
+                    f(c);
+                    b.iter().for_each(|s| s.exprs(f));
+                }
+                else_.iter().for_each(|s| s.exprs(f));
+            }
+            Statement::For { start, stop, body } => {
+                f(start);
+                f(stop);
+                body.iter().for_each(|s| s.exprs(f));
+            }
+            Statement::While { condition, body } => {
+                f(condition);
+                body.iter().for_each(|s| s.exprs(f));
+            }
+            Statement::Return | Statement::Break => {}
         }
     }
 }

@@ -6,10 +6,12 @@
 
 use std::sync::Arc;
 
-use super::elaborate::Elaborator;
+use super::constructor::ConstructorFields;
+use super::elaborator::Elaborator;
 use super::expr::{Expr, ExprKind, Reference, Referent};
+pub use super::expr::{FunctionModel, Local, Param, Role, Statement};
 use super::model::{ClassCausality, ClassModel};
-use super::names::Scope;
+use super::scope::Scope;
 use super::tree::{Builtin, ClassId, Resolved};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
@@ -17,99 +19,7 @@ use crate::syntax::ast::{self, ClassBody, ClassKind, Section};
 
 /// A resolved output-list call: the function, its arguments, and per
 /// written place the place's target and the flat output it reads.
-pub(super) type OutputListCall<'e> = (Arc<FunctionModel>, Vec<Expr>, Vec<(&'e ast::Expr, usize)>);
-
-/// A function, resolved. Compiled once to a C function and its tangent.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FunctionModel {
-    pub id: ClassId,
-    pub qualified: String,
-    /// Every variable of the function, in declaration order (a record
-    /// variable is its fields, `liquid.cp`).
-    pub locals: Vec<Local>,
-    /// The inputs as a caller passes them: a scalar, or a record's fields.
-    pub params: Vec<Param>,
-    /// The outputs in declaration order: a scalar, or a record's fields
-    /// (`output State state;` is `state.p`, `state.T`). A call reads one
-    /// of the flat outputs (`ExprKind::FunctionCall::output`); each
-    /// compiles to its own C function.
-    pub results: Vec<Param>,
-    pub body: Vec<Statement>,
-    /// The function's name where it is declared.
-    pub span: Span,
-}
-
-impl FunctionModel {
-    /// The C symbol of the compiled function (its tangent twin adds `_t`).
-    pub fn symbol(&self) -> String {
-        let name: String = self
-            .qualified
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        format!("F_{name}")
-    }
-
-    /// The locals of the inputs, in the order a call passes its arguments.
-    pub fn inputs(&self) -> impl Iterator<Item = usize> + '_ {
-        self.params.iter().flat_map(|p| p.locals.iter().copied())
-    }
-
-    /// The locals of the outputs, flat (a record output is its fields).
-    pub fn outputs(&self) -> impl Iterator<Item = usize> + '_ {
-        self.results.iter().flat_map(|p| p.locals.iter().copied())
-    }
-
-    /// The local of flat output `k`.
-    pub fn output(&self, k: usize) -> usize {
-        self.outputs().nth(k).unwrap_or(0)
-    }
-
-    /// The C symbol of the function computing flat output `k`: the
-    /// function's own symbol when it has one output, else that symbol and
-    /// the output's name (`F_Medium_setState_pT__state_T`).
-    pub fn output_symbol(&self, k: usize) -> String {
-        if self.outputs().count() <= 1 {
-            return self.symbol();
-        }
-        let name: String = self.locals[self.output(k)]
-            .name
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        format!("{}__{name}", self.symbol())
-    }
-
-    /// Whether the first output is a record (a call then stands for a
-    /// record, never for a number).
-    pub fn returns_record(&self) -> bool {
-        self.results.first().is_some_and(|r| !r.fields.is_empty())
-    }
-
-    /// The functions this one calls directly.
-    pub fn callees(&self) -> Vec<Arc<FunctionModel>> {
-        let mut out: Vec<Arc<FunctionModel>> = Vec::new();
-        let mut visit = |e: &Expr| {
-            let mut e = e.clone();
-            e.walk_mut(&mut |x| {
-                if let ExprKind::FunctionCall { func, .. } = &x.kind {
-                    if !out.iter().any(|f| f.id == func.id) {
-                        out.push(func.clone());
-                    }
-                }
-            });
-        };
-        for l in &self.locals {
-            if let Some(d) = &l.default {
-                visit(d);
-            }
-        }
-        for s in &self.body {
-            s.exprs(&mut visit);
-        }
-        out
-    }
-}
+pub(crate) type OutputListCall<'e> = (Arc<FunctionModel>, Vec<Expr>, Vec<(&'e ast::Expr, usize)>);
 
 /// Every function a class calls, directly or through other functions, each
 /// once, callees before callers (in the order first met).
@@ -175,87 +85,6 @@ pub fn functions_of(model: &ClassModel) -> Vec<Arc<FunctionModel>> {
     out
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Local {
-    pub name: String,
-    pub ty: Builtin,
-    pub unit: Option<String>,
-    pub role: Role,
-    /// The value a protected variable starts with, or an input's default.
-    pub default: Option<Expr>,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Input,
-    Output,
-    Protected,
-}
-
-/// One input (or output) as a caller sees it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Param {
-    pub name: String,
-    /// For a record input, its field names (`cp`, `T_ref`); empty for a
-    /// scalar.
-    pub fields: Vec<String>,
-    /// The locals it fills: one, or one per field.
-    pub locals: Vec<usize>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Statement {
-    Assign {
-        target: usize,
-        value: Expr,
-        span: Span,
-    },
-    If {
-        branches: Vec<(Expr, Vec<Statement>)>,
-        else_: Vec<Statement>,
-    },
-    /// `for i in start:stop loop`: the index is `Referent::LoopVar` of
-    /// the loop's nesting depth.
-    For {
-        start: Expr,
-        stop: Expr,
-        body: Vec<Statement>,
-    },
-    While {
-        condition: Expr,
-        body: Vec<Statement>,
-    },
-    Return,
-    Break,
-}
-
-impl Statement {
-    /// Calls `f` on every expression of the statement.
-    pub fn exprs(&self, f: &mut dyn FnMut(&Expr)) {
-        match self {
-            Statement::Assign { value, .. } => f(value),
-            Statement::If { branches, else_ } => {
-                for (c, b) in branches {
-                    f(c);
-                    b.iter().for_each(|s| s.exprs(f));
-                }
-                else_.iter().for_each(|s| s.exprs(f));
-            }
-            Statement::For { start, stop, body } => {
-                f(start);
-                f(stop);
-                body.iter().for_each(|s| s.exprs(f));
-            }
-            Statement::While { condition, body } => {
-                f(condition);
-                body.iter().for_each(|s| s.exprs(f));
-            }
-            Statement::Return | Statement::Break => {}
-        }
-    }
-}
-
 fn function_error(
     code: &'static str,
     span: Span,
@@ -270,7 +99,7 @@ fn function_error(
 
 /// An expression that stands for a fault found while resolving it; the
 /// phase that reads it reports the diagnostic.
-pub(super) fn faulty(d: Diagnostic, span: Span) -> Expr {
+pub(crate) fn faulty(d: Diagnostic, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Ref(Reference {
             target: Referent::Unknown(Box::new(d)),
@@ -426,7 +255,7 @@ impl Elaborator<'_> {
     /// reads. The value must call a user function (MC139) with at least as
     /// many outputs as places (MC140); each place names a variable and
     /// reads a scalar output (MC141).
-    pub(super) fn output_list_call<'e>(
+    pub(crate) fn output_list_call<'e>(
         &mut self,
         scope: &mut Scope,
         targets: &'e [Option<ast::Expr>],
@@ -682,7 +511,7 @@ impl Elaborator<'_> {
     /// reason it has none. The call stands for a number: a function whose
     /// result is a record is refused here (MC079); `record_value` reads
     /// its fields.
-    pub(super) fn user_call(
+    pub(crate) fn user_call(
         &mut self,
         scope: &mut Scope,
         func: &ast::Name,
@@ -867,7 +696,7 @@ impl Elaborator<'_> {
     /// record variable of the caller, a record constant, a record
     /// constructor (of constants, or of any expressions), or a call of a
     /// function whose result is a record (one call per field read).
-    pub(super) fn record_value(
+    pub(crate) fn record_value(
         &mut self,
         scope: &mut Scope,
         fields: &[String],
@@ -1000,28 +829,12 @@ impl Elaborator<'_> {
         let qualified = self.tree.get(record).qualified.clone();
         let model = self.class(record).map_err(|mut ds| ds.remove(0))?;
         let names: Vec<&str> = model.vars.iter().map(|v| v.name.as_str()).collect();
-        let arity = |message: String, at: Span| {
-            function_error(
-                "MC075",
-                at,
-                message,
-                "arguments do not match the record's fields",
-                &format!(
-                    "construct `{qualified}` from its fields: {}",
-                    names.join(", ")
-                ),
-            )
+        let record_fields = ConstructorFields {
+            qualified: &qualified,
+            names: &names,
         };
-        if args.len() > names.len() {
-            return Err(arity(
-                format!(
-                    "record `{qualified}` has {} field(s), {} given",
-                    names.len(),
-                    args.len()
-                ),
-                args[names.len()].span,
-            ));
-        }
+        let arity = |message: String, at: Span| record_fields.mismatch(message, at);
+        record_fields.positional(args)?;
         let mut given: Vec<Option<&ast::Expr>> = vec![None; names.len()];
         for (k, e) in args.iter().enumerate() {
             given[k] = Some(e);

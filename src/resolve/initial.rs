@@ -9,7 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 
 /// Makes the initial equation `eq` the start value of the state it sets.
-pub(super) fn start_value(model: &mut ClassModel, eq: Equation) -> Result<(), Diagnostic> {
+pub(crate) fn start_value(model: &mut ClassModel, eq: Equation) -> Result<(), Diagnostic> {
     let (lhs, rhs, span) = match eq {
         Equation::Simple { lhs, rhs, span } => (lhs, rhs, span),
         Equation::For { span, .. }

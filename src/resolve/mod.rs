@@ -1,12 +1,31 @@
 //! Name resolution without look-ahead, and elaboration of single classes
 //! into resolved class models.
+//!
+//! The steps, each reading only the files below it:
+//! - scopes: the class tree as written and its lookup (`tree`), the
+//!   functions packages inherit (`package_functions`), the specialisations
+//!   redeclarations ask for (`specialise`), built in that order (`scopes`);
+//! - elaborate: a class's elements (`elaborate`, `connector`, `modifier`),
+//!   then what it writes (`names`), which resolves functions (`function`),
+//!   constants (`constant`, `package_constants`, `constants`), connections
+//!   (`connect`, `conditional`) and initial equations (`initial`).
+//!
+//! The shared types sit on a floor below the steps: operators and resolved
+//! expressions with the function model (`expr`), declared causality and
+//! variability (`prefixes`), connections as data (`connection`), the class
+//! model (`model`), what a class body leaves pending (`pending`), the names
+//! an expression may use (`scope`) and the elaborator's state
+//! (`elaborator`). Children import siblings by path, never this file.
 
 pub mod conditional;
 pub mod connect;
+mod connection;
 mod connector;
 mod constant;
 pub mod constants;
+mod constructor;
 pub mod elaborate;
+mod elaborator;
 pub mod expr;
 pub mod fingerprint;
 pub mod function;
@@ -16,7 +35,13 @@ pub mod modifier;
 mod names;
 mod package_constants;
 mod package_functions;
+mod pending;
+mod prefixes;
+mod scope;
+mod scopes;
 mod specialise;
+#[cfg(test)]
+mod tests;
 pub mod tree;
 
 pub use elaborate::Elaborator;

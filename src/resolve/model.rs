@@ -3,35 +3,13 @@
 //! sub-components, its equations and its connections, every name resolved
 //! to what it refers to. Nothing here depends on how the class is used.
 
-use super::connect::{Connect, Transfer};
+use super::connection::{Connect, Transfer};
+pub use super::expr::MemberRef;
 use super::expr::{Equation, Expr};
-use super::modifier::Modifier;
+pub use super::prefixes::{ClassCausality, ClassVariability};
 use super::tree::{Builtin, ClassId};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
-
-/// Causality of a variable as seen from inside the class that declares it:
-/// whether the class receives it or determines it (not FMI causality, which
-/// is `fmu::table::Causality`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClassCausality {
-    /// Known inside the class (an input, or a connector variable the
-    /// class receives).
-    Input,
-    /// To be determined by the class.
-    Output,
-    /// Neither: a protected or public variable of the class itself.
-    Local,
-}
-
-/// Variability of a variable as the class declares it (not FMI
-/// variability, which is `fmu::table::Variability`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClassVariability {
-    Constant,
-    Parameter,
-    Continuous,
-}
 
 /// The special predefined types a variable may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -135,26 +113,6 @@ pub struct OuterDecl {
     pub span: Span,
 }
 
-/// A variable of a (nested) sub-component, as the class that names it sees
-/// it, with what the class may know about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MemberRef {
-    /// Components: the first an index into this class's `subs`, each next
-    /// one into the `subs` of the previous one's class.
-    pub path: Vec<usize>,
-    /// Index into the variables of the last component's class.
-    pub var: usize,
-    /// The components' names, `pi.integrator`, and the variable's name in
-    /// the last one, `x`: for messages and slot names.
-    pub component: String,
-    pub name: String,
-    pub ty: Builtin,
-    pub variability: ClassVariability,
-    pub causality: ClassCausality,
-    /// The size of each dimension that is an Integer literal.
-    pub literal_dims: Vec<Option<i64>>,
-}
-
 /// Why a path names no variable of a component.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MemberError {
@@ -193,13 +151,6 @@ impl MemberError {
             .with_label("unknown element")
             .with_help("modify only parameters and variables the component's class declares"),
         }
-    }
-}
-
-impl MemberRef {
-    /// `pi.integrator.x`.
-    pub fn dotted(&self) -> String {
-        format!("{}.{}", self.component, self.name)
     }
 }
 
@@ -423,6 +374,29 @@ fn push_decimal(s: &mut String, mut n: usize) {
         }
     }
     s.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
+/// One value given to a variable of a component.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Modifier {
+    /// The modified variable (its path starts at the component).
+    pub target: MemberRef,
+    pub attribute: Attribute,
+    /// The value, in terms of the class that writes the modifier.
+    pub value: Expr,
+    /// The modifier argument as written.
+    pub span: Span,
+}
+
+/// What a modifier gives its variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attribute {
+    /// The binding: `k = 2`.
+    Value,
+    /// The start value: `x(start = 1)`.
+    Start,
+    /// The unit: `x(unit = "m")`.
+    Unit,
 }
 
 #[cfg(test)]

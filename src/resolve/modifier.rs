@@ -5,35 +5,12 @@
 //! per variable and attribute and resolved against the component's class,
 //! so that the phases after resolve read each once, as data.
 
-use super::expr::Expr;
-use super::model::{ClassModel, MemberRef, Var};
-use super::names::{Pending, Value};
+pub use super::model::{Attribute, Modifier};
+use super::model::{ClassModel, Var};
+use super::pending::{Pending, Value};
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{self, Argument, Modification};
-
-/// One value given to a variable of a component.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Modifier {
-    /// The modified variable (its path starts at the component).
-    pub target: MemberRef,
-    pub attribute: Attribute,
-    /// The value, in terms of the class that writes the modifier.
-    pub value: Expr,
-    /// The modifier argument as written.
-    pub span: Span,
-}
-
-/// What a modifier gives its variable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Attribute {
-    /// The binding: `k = 2`.
-    Value,
-    /// The start value: `x(start = 1)`.
-    Start,
-    /// The unit: `x(unit = "m")`.
-    Unit,
-}
 
 /// The attributes a modifier may give a variable. Only `start` and `unit`
 /// mean anything to a component's user; the others are the class's own
@@ -103,7 +80,7 @@ pub fn flatten<'a>(args: &'a [Argument], prefix: &[String], out: &mut Vec<Flatte
 /// Applies one modifier argument (`unit = "K"`, `start = T0`, `each start = 1`)
 /// to variable `vi`: units are set at once, values are written down to be
 /// resolved with the class's equations.
-pub(super) fn apply_attribute<'a>(
+pub(crate) fn apply_attribute<'a>(
     var: &mut Var,
     vi: usize,
     arg: &'a Argument,
@@ -170,7 +147,7 @@ pub(super) fn apply_attribute<'a>(
 
 /// A modifier on a connector component: `port(T(start = 300))`. The
 /// members will be variables `shift..` of the class.
-pub(super) fn apply_to_member<'a>(
+pub(crate) fn apply_to_member<'a>(
     members: &mut [Var],
     shift: usize,
     comp: &str,
@@ -220,7 +197,7 @@ fn apply_modification<'a>(
 /// component (`extends Base(sub(k = 2))`) is given back, with the
 /// component's index in the base class, to be resolved with the
 /// component's own.
-pub(super) fn modify_inherited<'a>(
+pub(crate) fn modify_inherited<'a>(
     model: &mut ClassModel,
     base: &ClassModel,
     vars: usize,

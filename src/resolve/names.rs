@@ -3,164 +3,27 @@
 //! [`expr`](super::expr) expressions, modifiers of components resolve
 //! against the components' classes, and connects to ports.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::conditional;
 use super::connect::{self, Connect};
 use super::constants::{self, Constant};
-use super::elaborate::Elaborator;
-use super::expr::{BinOp, Equation, Expr, ExprKind, Reference, Referent, Subscript, UnOp};
+use super::elaborator::Elaborator;
+use super::expr::{Equation, Expr, ExprKind, Reference, Referent, Subscript};
 use super::initial;
 use super::model::{ClassModel, MemberError, MemberRef};
 use super::modifier::{self, Modifier};
 use super::package_constants::Found;
+use super::pending::{Pending, Value};
+use super::scope::Scope;
 use crate::diagnostic::Diagnostic;
-use crate::source::Span;
 use crate::syntax::ast;
-
-/// What a class body writes that resolves only once every element of the
-/// class is known, in the order written.
-#[derive(Default)]
-pub struct Pending<'a> {
-    /// Values of variables (by index): a later one overrides an earlier
-    /// one of the same variable and kind.
-    pub values: Vec<(usize, Value, &'a ast::Expr)>,
-    /// Array sizes of variables.
-    pub dims: Vec<(usize, Vec<&'a ast::Expr>)>,
-    /// Modifiers of components (by index), as written.
-    pub sub_modifiers: Vec<(usize, &'a [ast::Argument])>,
-    pub equations: Vec<&'a ast::Equation>,
-    /// Equations of `initial equation` sections.
-    pub initial_equations: Vec<&'a ast::Equation>,
-    pub connects: Vec<(&'a ast::ComponentRef, &'a ast::ComponentRef, Span)>,
-    /// Sizes of arrays of components, by component index.
-    pub sub_dims: Vec<(usize, Vec<&'a ast::Expr>)>,
-    /// Conditions of conditional components, by component index.
-    pub sub_conditions: Vec<(usize, &'a ast::Expr)>,
-    /// Conditions of conditional connectors, by connector index.
-    pub connector_conditions: Vec<(usize, &'a ast::Expr)>,
-    /// Connects inside `for` loops: the loops around each (index, range),
-    /// outermost first.
-    pub looped_connects: Vec<LoopedConnect<'a>>,
-    /// Bindings of record components (`State s = f(p, T);`).
-    pub record_bindings: Vec<RecordBinding<'a>>,
-}
-
-/// A record component bound to a record value, as written.
-pub struct RecordBinding<'a> {
-    /// The component's field variables, in the record's field order.
-    pub vars: Vec<usize>,
-    /// The record's field names, in the same order.
-    pub fields: Vec<String>,
-    pub value: &'a ast::Expr,
-}
-
-/// A connect inside `for` loops, as written.
-pub struct LoopedConnect<'a> {
-    pub loops: Vec<(&'a str, &'a ast::Expr)>,
-    pub a: &'a ast::ComponentRef,
-    pub b: &'a ast::ComponentRef,
-    pub span: Span,
-}
-
-/// Which value of a variable an expression gives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Value {
-    Binding,
-    Start,
-    Min,
-    Max,
-    Nominal,
-}
-
-/// What a name in a class's equations may refer to: its variables and
-/// components (the first declared of a name), and the indices of the `for`
-/// loops around the expression.
-pub struct Scope<'m> {
-    model: &'m ClassModel,
-    vars: HashMap<&'m str, usize>,
-    subs: HashMap<&'m str, usize>,
-    loops: Vec<String>,
-    /// Components whose instances are chosen per instance (arrays,
-    /// conditional components): equations cannot name their variables.
-    structural: Vec<usize>,
-    /// The dimensions of the class's own array variables as this class
-    /// declares them (resolved before its bindings and equations, which
-    /// read them for `end`).
-    dims: HashMap<usize, Vec<Expr>>,
-}
-
-impl<'m> Scope<'m> {
-    pub fn of(model: &'m ClassModel) -> Scope<'m> {
-        let mut vars = HashMap::new();
-        for (i, v) in model.vars.iter().enumerate() {
-            vars.entry(v.name.as_str()).or_insert(i);
-        }
-        let mut subs = HashMap::new();
-        for (k, s) in model.subs.iter().enumerate() {
-            subs.entry(s.name.as_str()).or_insert(k);
-        }
-        Scope {
-            model,
-            vars,
-            subs,
-            loops: Vec::new(),
-            structural: model
-                .subs
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.structural())
-                .map(|(k, _)| k)
-                .collect(),
-            dims: HashMap::new(),
-        }
-    }
-
-    /// The declared dimensions of variable `v` of the class.
-    fn dims_of(&self, v: usize) -> Vec<Expr> {
-        self.dims
-            .get(&v)
-            .cloned()
-            .unwrap_or_else(|| self.model.vars[v].dims.clone())
-    }
-}
-
-impl Scope<'_> {
-    /// The class (or function) whose names these are.
-    pub fn class_id(&self) -> super::tree::ClassId {
-        self.model.id
-    }
-
-    pub fn push_loop(&mut self, index: &str) {
-        self.loops.push(index.to_string());
-    }
-
-    pub fn pop_loop(&mut self) {
-        self.loops.pop();
-    }
-
-    /// The variables of record variable `name` that hold `fields`, in that
-    /// order, when it has them all.
-    pub fn record_fields(&self, name: &str, fields: &[String]) -> Option<Vec<usize>> {
-        fields
-            .iter()
-            .map(|f| self.vars.get(format!("{name}.{f}").as_str()).copied())
-            .collect()
-    }
-
-    /// Whether `name` is a record variable (its fields are `name.…`).
-    fn is_record(&self, name: &str) -> bool {
-        let prefix = format!("{name}.");
-        self.model.vars.iter().any(|v| v.name.starts_with(&prefix))
-    }
-}
 
 impl Elaborator<'_> {
     /// The model of the class of sub-component `k` of `model`; a class
     /// that cannot be elaborated gives its first diagnostic (its own check
     /// reports them all).
-    pub(super) fn sub_model(
+    pub(crate) fn sub_model(
         &mut self,
         model: &ClassModel,
         k: usize,
@@ -221,7 +84,7 @@ impl Elaborator<'_> {
 
     /// Resolves what the class wrote into `model`, whose elements are all
     /// known.
-    pub(super) fn resolve(&mut self, model: &mut ClassModel, pending: Pending) {
+    pub(crate) fn resolve(&mut self, model: &mut ClassModel, pending: Pending) {
         // Conditions of conditional connectors first: connect sides and the
         // guard of their members' names read them.
         let connector_conditions: Vec<(usize, Expr)> = {
@@ -235,6 +98,15 @@ impl Elaborator<'_> {
         for (k, c) in connector_conditions {
             model.connectors[k].condition = Some(c);
         }
+        let body = self.resolve_body(model, &pending);
+        write_body(model, body);
+    }
+
+    /// Everything `pending` holds resolved against `model`, in the order
+    /// written: sizes and conditions of components, sizes and values of
+    /// variables, modifiers of components, equations, initial equations and
+    /// connects.
+    fn resolve_body(&mut self, model: &ClassModel, pending: &Pending) -> ResolvedBody {
         let mut scope = Scope::of(model);
         scope
             .structural
@@ -242,45 +114,71 @@ impl Elaborator<'_> {
         scope
             .structural
             .extend(pending.sub_conditions.iter().map(|(k, _)| *k));
-        let sub_dims: Vec<(usize, Vec<Expr>)> = pending
-            .sub_dims
-            .iter()
-            .map(|(k, ds)| {
-                (
-                    *k,
-                    ds.iter()
-                        .map(|d| self.resolve_expr(&mut scope, d))
-                        .collect(),
-                )
-            })
-            .collect();
+        let sub_dims = self.resolve_sizes(&mut scope, &pending.sub_dims);
         let sub_conditions: Vec<(usize, Expr)> = pending
             .sub_conditions
             .iter()
             .map(|(k, c)| (*k, self.resolve_expr(&mut scope, c)))
             .collect();
-        let dims: Vec<(usize, Vec<Expr>)> = pending
-            .dims
-            .iter()
-            .map(|(v, ds)| {
-                (
-                    *v,
-                    ds.iter()
-                        .map(|d| self.resolve_expr(&mut scope, d))
-                        .collect(),
-                )
-            })
-            .collect();
+        let dims = self.resolve_sizes(&mut scope, &pending.dims);
         scope.dims = dims.iter().cloned().collect();
         let mut values: Vec<(usize, Value, Expr)> = pending
             .values
             .iter()
             .map(|(v, which, e)| (*v, *which, self.resolve_expr(&mut scope, e)))
             .collect();
-        let mut modifiers: Vec<(usize, Modifier)> = Vec::new();
         let mut faults = Vec::new();
+        self.resolve_record_bindings(&mut scope, pending, &mut values, &mut faults);
+        let modifiers = self.resolve_sub_modifiers(&mut scope, pending, &mut faults);
+        let mut equations = self.resolve_equations(&mut scope, pending.equations.iter().copied());
+        conditional::guard_members(scope.model, &mut equations);
+        for (v, _, e) in &mut values {
+            if scope.model.vars[*v].connector.is_none() {
+                conditional::guard_expr(scope.model, e, &[]);
+            } else if let Some(d) = conditional::dynamic_modifier(scope.model, *v, e) {
+                faults.push(d);
+            }
+        }
+        let initial_equations =
+            self.resolve_equations(&mut scope, pending.initial_equations.iter().copied());
+        let connects = self.resolve_connects(&mut scope, pending, &sub_dims, &mut faults);
+        ResolvedBody {
+            sub_dims,
+            sub_conditions,
+            dims,
+            values,
+            modifiers,
+            equations,
+            initial_equations,
+            connects,
+            faults,
+        }
+    }
+
+    /// Array sizes as written, by the index of the variable or component
+    /// they size, resolved in the order written.
+    fn resolve_sizes(
+        &mut self,
+        scope: &mut Scope,
+        sizes: &[(usize, Vec<&ast::Expr>)],
+    ) -> Vec<(usize, Vec<Expr>)> {
+        sizes
+            .iter()
+            .map(|(k, ds)| (*k, ds.iter().map(|d| self.resolve_expr(scope, d)).collect()))
+            .collect()
+    }
+
+    /// The bindings of record components (`State s = f(p, T);`), each field
+    /// variable's value added to `values`.
+    fn resolve_record_bindings(
+        &mut self,
+        scope: &mut Scope,
+        pending: &Pending,
+        values: &mut Vec<(usize, Value, Expr)>,
+        faults: &mut Vec<Diagnostic>,
+    ) {
         for b in &pending.record_bindings {
-            match self.record_value(&mut scope, &b.fields, b.value) {
+            match self.record_value(scope, &b.fields, b.value) {
                 Ok(parts) => values.extend(
                     b.vars
                         .iter()
@@ -290,6 +188,17 @@ impl Elaborator<'_> {
                 Err(d) => faults.push(d),
             }
         }
+    }
+
+    /// The modifiers of components, flattened to one value per variable
+    /// and attribute and resolved against the components' classes.
+    fn resolve_sub_modifiers(
+        &mut self,
+        scope: &mut Scope,
+        pending: &Pending,
+        faults: &mut Vec<Diagnostic>,
+    ) -> Vec<(usize, Modifier)> {
+        let mut modifiers: Vec<(usize, Modifier)> = Vec::new();
         for (k, args) in &pending.sub_modifiers {
             let mut flat = Vec::new();
             modifier::flatten(args, &[], &mut flat);
@@ -297,7 +206,7 @@ impl Elaborator<'_> {
                 match self.member(scope.model, *k, &w.target) {
                     Ok(target) => {
                         if let Some(attribute) = w.attribute {
-                            let value = self.resolve_expr(&mut scope, w.value);
+                            let value = self.resolve_expr(scope, w.value);
                             modifiers.push((
                                 *k,
                                 Modifier {
@@ -313,17 +222,17 @@ impl Elaborator<'_> {
                 }
             }
         }
-        let mut equations = self.resolve_equations(&mut scope, pending.equations.iter().copied());
-        conditional::guard_members(scope.model, &mut equations);
-        for (v, _, e) in &mut values {
-            if scope.model.vars[*v].connector.is_none() {
-                conditional::guard_expr(scope.model, e, &[]);
-            } else if let Some(d) = conditional::dynamic_modifier(scope.model, *v, e) {
-                faults.push(d);
-            }
-        }
-        let initial_equations =
-            self.resolve_equations(&mut scope, pending.initial_equations.iter().copied());
+        modifiers
+    }
+
+    /// The connects, plain ones first, then those inside `for` loops.
+    fn resolve_connects(
+        &mut self,
+        scope: &mut Scope,
+        pending: &Pending,
+        sub_dims: &[(usize, Vec<Expr>)],
+        faults: &mut Vec<Diagnostic>,
+    ) -> Vec<Connect> {
         let mut connects = Vec::new();
         let plain = pending
             .connects
@@ -337,13 +246,13 @@ impl Elaborator<'_> {
             let ranges: Vec<Expr> = loops
                 .iter()
                 .map(|(index, range)| {
-                    let r = self.resolve_expr(&mut scope, range);
+                    let r = self.resolve_expr(scope, range);
                     scope.loops.push(index.to_string());
                     r
                 })
                 .collect();
-            let a = self.connect_side(&mut scope, &sub_dims, a);
-            let b = self.connect_side(&mut scope, &sub_dims, b);
+            let a = self.connect_side(scope, sub_dims, a);
+            let b = self.connect_side(scope, sub_dims, b);
             scope.loops.truncate(scope.loops.len() - loops.len());
             match (a, b) {
                 (Ok(a), Ok(b)) => {
@@ -361,48 +270,7 @@ impl Elaborator<'_> {
                 }
             }
         }
-        for (v, ds) in dims {
-            model.vars[v].dims = ds;
-        }
-        for (v, which, e) in values {
-            let var = &mut model.vars[v];
-            let slot = match which {
-                Value::Binding => &mut var.binding,
-                Value::Start => &mut var.attrs.start,
-                Value::Min => &mut var.attrs.min,
-                Value::Max => &mut var.attrs.max,
-                Value::Nominal => &mut var.attrs.nominal,
-            };
-            *slot = Some(e);
-        }
-        for (k, m) in modifiers {
-            model.subs[k].modifiers.push(m);
-        }
-        for eq in initial_equations {
-            if let Err(d) = initial::start_value(model, eq) {
-                faults.push(d);
-            }
-        }
-        model.equations.extend(equations);
-        let own_connects = model.connects.len();
-        model.connects.extend(connects);
-        model.faults.extend(faults);
-        for (k, ds) in sub_dims {
-            model.subs[k].dims = ds;
-        }
-        for (k, c) in sub_conditions {
-            model.subs[k].condition = Some(c);
-        }
-        let unguarded: Vec<Diagnostic> = model.connects[own_connects..]
-            .iter()
-            .filter_map(|c| conditional::unguarded_connect(model, c))
-            .collect();
-        model.faults.extend(unguarded);
-        model.transfers = if model.connections_per_instance() {
-            connect::compatible(&model.connects)
-        } else {
-            connect::connection_sets(&model.connects, &model.subs)
-        };
+        connects
     }
 
     /// One side of a connect, with the index of the component array
@@ -565,7 +433,7 @@ impl Elaborator<'_> {
         }
     }
 
-    pub(super) fn resolve_equation(&mut self, scope: &mut Scope, eq: &ast::Equation) -> Equation {
+    pub(crate) fn resolve_equation(&mut self, scope: &mut Scope, eq: &ast::Equation) -> Equation {
         match eq {
             ast::Equation::Simple { lhs, rhs, span } => Equation::Simple {
                 lhs: self.resolve_expr(scope, lhs),
@@ -619,7 +487,7 @@ impl Elaborator<'_> {
 
     /// Equations in order; an output list `(a, , b) = f(x)` is one
     /// equation per written place, `a = f(x)` reading its output.
-    pub(super) fn resolve_equations<'e>(
+    pub(crate) fn resolve_equations<'e>(
         &mut self,
         scope: &mut Scope,
         eqs: impl IntoIterator<Item = &'e ast::Equation>,
@@ -665,7 +533,7 @@ impl Elaborator<'_> {
         out
     }
 
-    pub(super) fn resolve_expr(&mut self, scope: &mut Scope, e: &ast::Expr) -> Expr {
+    pub(crate) fn resolve_expr(&mut self, scope: &mut Scope, e: &ast::Expr) -> Expr {
         let kind = match &e.kind {
             ast::ExprKind::Integer(i) => ExprKind::Integer(*i),
             ast::ExprKind::Real(r) => ExprKind::Real(*r),
@@ -726,17 +594,12 @@ impl Elaborator<'_> {
                 }
             }
             ast::ExprKind::Binary(op, a, b) => ExprKind::Binary(
-                binary(*op),
+                *op,
                 Box::new(self.resolve_expr(scope, a)),
                 Box::new(self.resolve_expr(scope, b)),
             ),
             ast::ExprKind::Unary(op, a) => {
-                let op = match op {
-                    ast::UnOp::Neg => UnOp::Neg,
-                    ast::UnOp::Plus => UnOp::Plus,
-                    ast::UnOp::Not => UnOp::Not,
-                };
-                ExprKind::Unary(op, Box::new(self.resolve_expr(scope, a)))
+                ExprKind::Unary(*op, Box::new(self.resolve_expr(scope, a)))
             }
             ast::ExprKind::Call { func, args, named } => {
                 if let Some(call) = self.user_call(scope, func, args, named, e.span) {
@@ -982,7 +845,7 @@ impl Elaborator<'_> {
 /// Replaces `end` in a subscript expression by `size` (the declared size
 /// of the dimension it indexes), at the span of the `end`. Subscripts of
 /// references inside it are their own targets' business, resolved before.
-pub(super) fn replace_end(e: &mut Expr, size: &Expr) {
+pub(crate) fn replace_end(e: &mut Expr, size: &Expr) {
     match &mut e.kind {
         ExprKind::End => {
             let span = e.span;
@@ -1021,25 +884,74 @@ pub(super) fn replace_end(e: &mut Expr, size: &Expr) {
     }
 }
 
-fn binary(op: ast::BinOp) -> BinOp {
-    match op {
-        ast::BinOp::Add => BinOp::Add,
-        ast::BinOp::Sub => BinOp::Sub,
-        ast::BinOp::Mul => BinOp::Mul,
-        ast::BinOp::Div => BinOp::Div,
-        ast::BinOp::Pow => BinOp::Pow,
-        ast::BinOp::ElemAdd => BinOp::ElemAdd,
-        ast::BinOp::ElemSub => BinOp::ElemSub,
-        ast::BinOp::ElemMul => BinOp::ElemMul,
-        ast::BinOp::ElemDiv => BinOp::ElemDiv,
-        ast::BinOp::ElemPow => BinOp::ElemPow,
-        ast::BinOp::Lt => BinOp::Lt,
-        ast::BinOp::Le => BinOp::Le,
-        ast::BinOp::Gt => BinOp::Gt,
-        ast::BinOp::Ge => BinOp::Ge,
-        ast::BinOp::Eq => BinOp::Eq,
-        ast::BinOp::Ne => BinOp::Ne,
-        ast::BinOp::And => BinOp::And,
-        ast::BinOp::Or => BinOp::Or,
+/// What a class body writes, resolved, before it is written into the
+/// class model.
+struct ResolvedBody {
+    sub_dims: Vec<(usize, Vec<Expr>)>,
+    sub_conditions: Vec<(usize, Expr)>,
+    dims: Vec<(usize, Vec<Expr>)>,
+    values: Vec<(usize, Value, Expr)>,
+    modifiers: Vec<(usize, Modifier)>,
+    equations: Vec<Equation>,
+    initial_equations: Vec<Equation>,
+    connects: Vec<Connect>,
+    faults: Vec<Diagnostic>,
+}
+
+/// Writes a resolved class body into `model`: the initial equations become
+/// start values, and the connects form the connection sets.
+fn write_body(model: &mut ClassModel, body: ResolvedBody) {
+    let ResolvedBody {
+        sub_dims,
+        sub_conditions,
+        dims,
+        values,
+        modifiers,
+        equations,
+        initial_equations,
+        connects,
+        mut faults,
+    } = body;
+    for (v, ds) in dims {
+        model.vars[v].dims = ds;
     }
+    for (v, which, e) in values {
+        let var = &mut model.vars[v];
+        let slot = match which {
+            Value::Binding => &mut var.binding,
+            Value::Start => &mut var.attrs.start,
+            Value::Min => &mut var.attrs.min,
+            Value::Max => &mut var.attrs.max,
+            Value::Nominal => &mut var.attrs.nominal,
+        };
+        *slot = Some(e);
+    }
+    for (k, m) in modifiers {
+        model.subs[k].modifiers.push(m);
+    }
+    for eq in initial_equations {
+        if let Err(d) = initial::start_value(model, eq) {
+            faults.push(d);
+        }
+    }
+    model.equations.extend(equations);
+    let own_connects = model.connects.len();
+    model.connects.extend(connects);
+    model.faults.extend(faults);
+    for (k, ds) in sub_dims {
+        model.subs[k].dims = ds;
+    }
+    for (k, c) in sub_conditions {
+        model.subs[k].condition = Some(c);
+    }
+    let unguarded: Vec<Diagnostic> = model.connects[own_connects..]
+        .iter()
+        .filter_map(|c| conditional::unguarded_connect(model, c))
+        .collect();
+    model.faults.extend(unguarded);
+    model.transfers = if model.connections_per_instance() {
+        connect::compatible(&model.connects)
+    } else {
+        connect::connection_sets(&model.connects, &model.subs)
+    };
 }

@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use super::elaborate::Elaborator;
+use super::elaborator::Elaborator;
 use super::expr::{BinOp, Constant, Expr, ExprKind, Referent, Subscript, UnOp};
 use super::model::{ClassModel, ClassVariability};
 use super::tree::{before, Builtin, ClassId, Resolved};
@@ -41,7 +41,7 @@ impl Folded {
 }
 
 /// What a name denotes when it is a constant (`Elaborator::constant`).
-pub(super) enum Found {
+pub(crate) enum Found {
     /// A number or an array, with its type and unit.
     Value(Arc<Constant>),
     /// A record constant, or a number `constant.rs` evaluated (a field
@@ -62,7 +62,7 @@ impl Elaborator<'_> {
     /// `Medium.rho`) by `package_constant`, and a number only
     /// `constant.rs` can compute (from a record's field) by `constant_of`.
     /// `None` when it names no constant.
-    pub(super) fn constant(
+    pub(crate) fn constant(
         &mut self,
         scope: ClassId,
         r: &ast::ComponentRef,
@@ -85,7 +85,7 @@ impl Elaborator<'_> {
     /// The package constant `r` denotes when used in class `scope`, if it
     /// names one; `None` when it names no class or enclosing constant at
     /// all (then it is an unknown variable of the class).
-    pub(super) fn package_constant(
+    pub(crate) fn package_constant(
         &mut self,
         scope: ClassId,
         r: &ast::ComponentRef,

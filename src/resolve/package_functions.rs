@@ -31,7 +31,7 @@ use crate::syntax::ast::{ClassBody, ClassKind, Element, Ident, Name};
 /// How deep a chain of `extends` is followed for inherited functions.
 const MAX_DEPTH: usize = 32;
 
-pub(super) fn run(tree: &mut ClassTree, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn run(tree: &mut ClassTree, diags: &mut Vec<Diagnostic>) {
     let count = tree.classes.len() as u32;
     for id in (0..count).map(ClassId) {
         if tree.get(id).def.class_extension().is_some() {

@@ -34,7 +34,7 @@ use crate::syntax::ast::{Argument, ClassBody, Element, Name, RedeclareClass, Typ
 const MAX_SPECIALISATIONS: usize = 10_000;
 
 /// Makes every specialisation the library's redeclarations call for.
-pub(super) fn run(tree: &mut ClassTree, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn run(tree: &mut ClassTree, diags: &mut Vec<Diagnostic>) {
     let mut work: VecDeque<ClassId> = (0..tree.classes.len() as u32).map(ClassId).collect();
     let mut reported: HashSet<(u32, u32, &'static str)> = HashSet::new();
     while let Some(id) = work.pop_front() {

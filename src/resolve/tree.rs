@@ -40,7 +40,7 @@ pub struct ClassNode {
     /// Where the imports are among the elements of `def`: every lookup
     /// inside the class reads them, and a package's elements may number
     /// thousands.
-    pub(super) import_elements: Vec<usize>,
+    pub(crate) import_elements: Vec<usize>,
     /// For a specialisation (a class with some of its replaceable classes
     /// redeclared), which class and which redeclarations; `None` for a
     /// class as written.
@@ -110,9 +110,9 @@ pub struct ClassTree {
     /// The specialisation an element uses instead of the class its type
     /// or base name denotes, by the class that declares the element and
     /// where the element starts (`Vessel a(redeclare package Medium = Oil)`).
-    pub(super) specialised: HashMap<(ClassId, u32), ClassId>,
+    pub(crate) specialised: HashMap<(ClassId, u32), ClassId>,
     /// Every specialisation by its key.
-    pub(super) interned: HashMap<Specialisation, ClassId>,
+    pub(crate) interned: HashMap<Specialisation, ClassId>,
 }
 
 /// `a` comes strictly before `b` in load order.
@@ -121,9 +121,11 @@ pub fn before(a: Span, b: Span) -> bool {
 }
 
 impl ClassTree {
-    /// Builds the tree from parsed files given in load order. A file with a
-    /// `within A.B;` clause adds its classes to the class `A.B`.
-    pub fn build(files: &[StoredDefinition]) -> (ClassTree, Vec<Diagnostic>) {
+    /// The tree of the classes as written, from parsed files given in load
+    /// order. A file with a `within A.B;` clause adds its classes to the
+    /// class `A.B`. (`ClassTree::build` adds what packages inherit and the
+    /// specialisations.)
+    pub(crate) fn load(files: &[StoredDefinition]) -> (ClassTree, Vec<Diagnostic>) {
         let mut tree = ClassTree::default();
         let mut diags = Vec::new();
         for file in files {
@@ -150,8 +152,6 @@ impl ClassTree {
                 tree.add(std::sync::Arc::new(class.clone()), parent, &mut diags);
             }
         }
-        super::package_functions::run(&mut tree, &mut diags);
-        super::specialise::run(&mut tree, &mut diags);
         (tree, diags)
     }
 
@@ -358,7 +358,7 @@ impl ClassTree {
     /// and does not declare, as a class of the package
     /// (`Media.Water.specificEnthalpy`): its plain names then find the
     /// package's constants (`resolve::package_functions`).
-    pub(super) fn add_inherited(&mut self, package: ClassId, base: ClassId) -> ClassId {
+    pub(crate) fn add_inherited(&mut self, package: ClassId, base: ClassId) -> ClassId {
         let from = self.get(base).clone();
         let id = ClassId(self.classes.len() as u32);
         self.by_name.entry(from.name.clone()).or_default().push(id);

@@ -5,6 +5,7 @@
 //! have a place here with their span), but it stores no annotations: they
 //! are parsed and dropped, because the methodology ignores them.
 
+pub use crate::operator::{BinOp, UnOp};
 use crate::source::Span;
 
 /// One identifier with where it was written.
@@ -457,36 +458,6 @@ impl Equation {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    /// `.+ .- .* ./ .^`
-    ElemAdd,
-    ElemSub,
-    ElemMul,
-    ElemDiv,
-    ElemPow,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-    And,
-    Or,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnOp {
-    Neg,
-    Plus,
-    Not,
 }
 
 #[derive(Debug, Clone, PartialEq)]
