@@ -168,3 +168,6 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         structure,
     })
 }
+
+#[cfg(test)]
+mod tests;
