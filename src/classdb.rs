@@ -208,3 +208,6 @@ impl<'a> ClassDb<'a> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,12 +2,23 @@
 //! declaration order (each may use only earlier parameters), and the
 //! modifiers it writes on its sub-components, lowered to the IR.
 
-use super::*;
-use crate::ir::Arith;
+use super::affine::{affine_to_ex, total_size};
+use super::causalized::SubModifier;
+use super::causalizer::Causalizer;
+use super::declared;
+use super::lowerer::Context;
+use super::value::{self, shape_text, Value};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Affine, Arith, Ex, SlotId, SlotKind, Stmt};
+use crate::resolve::expr::Expr;
+use crate::resolve::model::ClassVariability;
+use crate::resolve::modifier::Attribute;
+use crate::resolve::tree::Builtin;
+use crate::source::Span;
 
 impl Causalizer<'_> {
     #[allow(clippy::type_complexity)]
-    pub(super) fn bindings(
+    pub fn bindings(
         &mut self,
         dims: &[Vec<Affine>],
     ) -> (
@@ -23,147 +34,179 @@ impl Causalizer<'_> {
         let mut pstmts = Vec::new();
         let mut sstmts = Vec::new();
         for (vi, v) in self.model.vars.iter().enumerate() {
-            let is_param = v.variability != ClassVariability::Continuous;
             if let Some(b) = &v.binding {
-                if declared::binding_is_equation(v) {
+                // Only a Real parameter's binding given element by element
+                // goes on to the start value.
+                if !self.binding(vi, b, dims, &mut int_bindings, &mut bindings, &mut pstmts) {
                     continue;
                 }
-                if !is_param {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "MC047",
-                            b.span,
-                            format!("`{}` has a binding but is not a parameter", v.name),
-                        )
-                        .with_label("binding on a variable")
-                        .with_help("write the binding as an equation instead"),
-                    );
-                    continue;
-                }
-                let Ok(value) = self
-                    .low
-                    .value_any(b, Context::Direct)
-                    .map_err(|d| self.diags.push(d))
-                else {
-                    continue;
-                };
-                if let (Value::Sized(sized), Builtin::Real) = (&value, v.ty) {
-                    if let Some(stmts) = self.sized_binding(vi, sized, b.span, dims, vi) {
-                        pstmts.extend(stmts);
-                        bindings.push((vi, vec![sized.element.clone()]));
-                    }
-                    continue;
-                }
-                if v.ty != Builtin::Real {
-                    let Ok(e) = self
-                        .low
-                        .lower(b, Context::Direct)
-                        .map_err(|d| self.diags.push(d))
-                    else {
-                        continue;
-                    };
-                    if !self.only_earlier_parameters(&e, vi, b.span) {
-                        continue;
-                    }
-                    if let Some(k) = self.low.int_params.iter().position(|p| *p == vi) {
-                        int_bindings[k] = Some(e);
-                    }
-                    continue;
-                }
-                let Some(elements) = self.fit_shape(vi, value, b.span, false) else {
-                    continue;
-                };
-                if !elements
-                    .iter()
-                    .all(|e| self.only_earlier_parameters(e, vi, b.span))
-                {
-                    continue;
-                }
-                let slot = self.low.own_slot(vi).expect("Real variables have slots");
-                for (k, e) in elements.iter().enumerate() {
-                    pstmts.push(Stmt::Assign {
-                        target: slot,
-                        index: if v.dims.is_empty() {
-                            None
-                        } else {
-                            Some(Ex::Int(k as i64 + 1))
-                        },
-                        value: e.clone(),
-                        guard: Some(vi),
-                        span: b.span,
-                    });
-                }
-                bindings.push((vi, elements));
             }
             if v.special.state {
                 if let Some(st) = &v.attrs.start {
-                    let Ok(value) = self
-                        .low
-                        .value_any(st, Context::Direct)
-                        .map_err(|d| self.diags.push(d))
-                    else {
-                        continue;
-                    };
-                    if let Value::Sized(sized) = &value {
-                        if let Some(stmts) =
-                            self.sized_binding(vi, sized, st.span, dims, usize::MAX)
-                        {
-                            sstmts.extend(stmts);
-                            starts.push((vi, vec![sized.element.clone()]));
-                        }
-                        continue;
-                    }
-                    let Some(elements) = self.fit_shape(vi, value, st.span, true) else {
-                        continue;
-                    };
-                    if !elements
-                        .iter()
-                        .all(|e| self.only_earlier_parameters(e, usize::MAX, st.span))
-                    {
-                        continue;
-                    }
-                    let slot = self.low.own_slot(vi).expect("Real variables have slots");
-                    if v.dims.is_empty() {
-                        sstmts.push(Stmt::Assign {
-                            target: slot,
-                            index: None,
-                            value: elements[0].clone(),
-                            guard: Some(vi),
-                            span: st.span,
-                        });
-                    } else if elements.len() == 1 {
-                        // One value for every element (`each start = x`).
-                        let Some(size) = total_size(&dims[vi]) else {
-                            continue;
-                        };
-                        sstmts.push(Stmt::For {
-                            depth: 0,
-                            lo: Ex::Int(1),
-                            hi: affine_to_ex(&size),
-                            body: vec![Stmt::Assign {
-                                target: slot,
-                                index: Some(Ex::LoopVar(0)),
-                                value: elements[0].clone(),
-                                guard: Some(vi),
-                                span: st.span,
-                            }],
-                        });
-                    } else {
-                        for (k, e) in elements.iter().enumerate() {
-                            sstmts.push(Stmt::Assign {
-                                target: slot,
-                                index: Some(Ex::Int(k as i64 + 1)),
-                                value: e.clone(),
-                                guard: Some(vi),
-                                span: st.span,
-                            });
-                        }
-                    }
-                    starts.push((vi, elements));
+                    self.start(vi, st, dims, &mut starts, &mut sstmts);
                 }
             }
         }
         (int_bindings, bindings, starts, pstmts, sstmts)
+    }
+
+    /// The binding `b` of variable `vi`: an Integer/Boolean parameter's
+    /// binding, or the assignments of a Real parameter's elements. False
+    /// when the binding was left out (an equation, or refused).
+    fn binding(
+        &mut self,
+        vi: usize,
+        b: &Expr,
+        dims: &[Vec<Affine>],
+        int_bindings: &mut [Option<Ex>],
+        bindings: &mut Vec<(usize, Vec<Ex>)>,
+        pstmts: &mut Vec<Stmt>,
+    ) -> bool {
+        let v = &self.model.vars[vi];
+        let is_param = v.variability != ClassVariability::Continuous;
+        if declared::binding_is_equation(v) {
+            return false;
+        }
+        if !is_param {
+            self.diags.push(
+                Diagnostic::error(
+                    "MC047",
+                    b.span,
+                    format!("`{}` has a binding but is not a parameter", v.name),
+                )
+                .with_label("binding on a variable")
+                .with_help("write the binding as an equation instead"),
+            );
+            return false;
+        }
+        let Ok(value) = self
+            .low
+            .value_any(b, Context::Direct)
+            .map_err(|d| self.diags.push(d))
+        else {
+            return false;
+        };
+        if let (Value::Sized(sized), Builtin::Real) = (&value, v.ty) {
+            if let Some(stmts) = self.sized_binding(vi, sized, b.span, dims, vi) {
+                pstmts.extend(stmts);
+                bindings.push((vi, vec![sized.element.clone()]));
+            }
+            return false;
+        }
+        if v.ty != Builtin::Real {
+            let Ok(e) = self
+                .low
+                .lower(b, Context::Direct)
+                .map_err(|d| self.diags.push(d))
+            else {
+                return false;
+            };
+            if !self.only_earlier_parameters(&e, vi, b.span) {
+                return false;
+            }
+            if let Some(k) = self.low.int_params.iter().position(|p| *p == vi) {
+                int_bindings[k] = Some(e);
+            }
+            return false;
+        }
+        let Some(elements) = self.fit_shape(vi, value, b.span, false) else {
+            return false;
+        };
+        if !elements
+            .iter()
+            .all(|e| self.only_earlier_parameters(e, vi, b.span))
+        {
+            return false;
+        }
+        let slot = self.low.own_slot(vi).expect("Real variables have slots");
+        for (k, e) in elements.iter().enumerate() {
+            pstmts.push(Stmt::Assign {
+                target: slot,
+                index: if v.dims.is_empty() {
+                    None
+                } else {
+                    Some(Ex::Int(k as i64 + 1))
+                },
+                value: e.clone(),
+                guard: Some(vi),
+                span: b.span,
+            });
+        }
+        bindings.push((vi, elements));
+        true
+    }
+
+    /// The start value `st` of state `vi`: the assignments of its elements.
+    fn start(
+        &mut self,
+        vi: usize,
+        st: &Expr,
+        dims: &[Vec<Affine>],
+        starts: &mut Vec<(usize, Vec<Ex>)>,
+        sstmts: &mut Vec<Stmt>,
+    ) {
+        let v = &self.model.vars[vi];
+        let Ok(value) = self
+            .low
+            .value_any(st, Context::Direct)
+            .map_err(|d| self.diags.push(d))
+        else {
+            return;
+        };
+        if let Value::Sized(sized) = &value {
+            if let Some(stmts) = self.sized_binding(vi, sized, st.span, dims, usize::MAX) {
+                sstmts.extend(stmts);
+                starts.push((vi, vec![sized.element.clone()]));
+            }
+            return;
+        }
+        let Some(elements) = self.fit_shape(vi, value, st.span, true) else {
+            return;
+        };
+        if !elements
+            .iter()
+            .all(|e| self.only_earlier_parameters(e, usize::MAX, st.span))
+        {
+            return;
+        }
+        let slot = self.low.own_slot(vi).expect("Real variables have slots");
+        if v.dims.is_empty() {
+            sstmts.push(Stmt::Assign {
+                target: slot,
+                index: None,
+                value: elements[0].clone(),
+                guard: Some(vi),
+                span: st.span,
+            });
+        } else if elements.len() == 1 {
+            // One value for every element (`each start = x`).
+            let Some(size) = total_size(&dims[vi]) else {
+                return;
+            };
+            sstmts.push(Stmt::For {
+                depth: 0,
+                lo: Ex::Int(1),
+                hi: affine_to_ex(&size),
+                body: vec![Stmt::Assign {
+                    target: slot,
+                    index: Some(Ex::LoopVar(0)),
+                    value: elements[0].clone(),
+                    guard: Some(vi),
+                    span: st.span,
+                }],
+            });
+        } else {
+            for (k, e) in elements.iter().enumerate() {
+                sstmts.push(Stmt::Assign {
+                    target: slot,
+                    index: Some(Ex::Int(k as i64 + 1)),
+                    value: e.clone(),
+                    guard: Some(vi),
+                    span: st.span,
+                });
+            }
+        }
+        starts.push((vi, elements));
     }
 
     /// A binding or start value of parameter-sized array `vi` that is a
@@ -176,7 +219,7 @@ impl Causalizer<'_> {
     fn sized_binding(
         &mut self,
         vi: usize,
-        value: &sized::Sized,
+        value: &value::Sized,
         span: Span,
         dims: &[Vec<Affine>],
         before: usize,
@@ -241,7 +284,7 @@ impl Causalizer<'_> {
     /// The elements of a binding or start value for variable `vi`: one
     /// element for a scalar (or, when `broadcast`, for every element of an
     /// array), or one per element of a literal-shape array.
-    pub(super) fn fit_shape(
+    pub fn fit_shape(
         &mut self,
         vi: usize,
         value: Value,
@@ -269,9 +312,8 @@ impl Causalizer<'_> {
                         format!(
                             "`{}` has size {} but its value has size {}",
                             v.name,
-                            want.map(|w| lower::shape_text(&w))
-                                .unwrap_or_else(|| "[n]".into()),
-                            lower::shape_text(&value.shape())
+                            want.map(|w| shape_text(&w)).unwrap_or_else(|| "[n]".into()),
+                            shape_text(&value.shape())
                         ),
                     )
                     .with_label("sizes differ")
@@ -286,7 +328,7 @@ impl Causalizer<'_> {
 
     /// A binding may use only parameters and constants declared before the
     /// variable it binds (`before == usize::MAX`: any parameter).
-    pub(super) fn only_earlier_parameters(&mut self, e: &Ex, before: usize, span: Span) -> bool {
+    pub fn only_earlier_parameters(&mut self, e: &Ex, before: usize, span: Span) -> bool {
         let mut bad: Option<String> = None;
         let mut later: Option<String> = None;
         e.visit(&mut |x| match x {
@@ -341,14 +383,14 @@ impl Causalizer<'_> {
     }
 
     /// The slot a modifier computed at run time writes to.
-    pub(super) fn modifier_slot(&mut self, m: &SubModifier) -> Result<SlotId, Diagnostic> {
+    pub fn modifier_slot(&mut self, m: &SubModifier) -> Result<SlotId, Diagnostic> {
         self.low.member_slot(&m.target, m.span)
     }
 
     /// The values and start values this class gives its components'
     /// variables, lowered in its own terms (unit modifiers are the unit
     /// checker's).
-    pub(super) fn sub_modifiers(&mut self) -> Vec<SubModifier> {
+    pub fn sub_modifiers(&mut self) -> Vec<SubModifier> {
         let mut out = Vec::new();
         for sub in &self.model.subs {
             for m in &sub.modifiers {

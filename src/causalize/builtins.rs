@@ -4,7 +4,9 @@
 //! is expanded into its elements, as matrix products and `transpose` are:
 //! the kernel sees scalar arithmetic.
 
-use super::lower::{Context, Lowerer, Value};
+use super::affine::affine;
+use super::lowerer::{Context, Lowerer};
+use super::value::{Sized, Value};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Arith, Ex, Func, Reduction, RelOp};
 use crate::resolve::expr::{Expr, ExprKind, Referent};
@@ -15,7 +17,7 @@ pub const BUILTIN_NAMES: &str = "sin cos tan asin acos atan atan2 sinh cosh tanh
 impl Lowerer<'_> {
     /// The value of a call of an array built-in; `None` when `name` is
     /// none of them (or `min`/`max` with two arguments, a scalar function).
-    pub(super) fn array_builtin(
+    pub fn array_builtin(
         &mut self,
         name: &str,
         args: &[Expr],
@@ -37,7 +39,7 @@ impl Lowerer<'_> {
                 if a.integer().is_none() {
                     // A parameter size: a matrix read element by element.
                     let n = self.lower(a, Context::Direct)?;
-                    if super::affine(&n, 0).is_some() {
+                    if affine(&n, 0).is_some() {
                         return Ok(self.sized_identity(n));
                     }
                 }
@@ -234,12 +236,12 @@ impl Lowerer<'_> {
         let mut dims = Vec::new();
         for s in sizes {
             let n = self.lower(s, Context::Direct)?;
-            if super::affine(&n, 0).is_none() {
+            if affine(&n, 0).is_none() {
                 return Err(literal_size(s).expect_err("a size that is not a literal"));
             }
             dims.push(n);
         }
-        Ok(Value::Sized(super::sized::Sized {
+        Ok(Value::Sized(Sized {
             dims,
             element: value,
         }))

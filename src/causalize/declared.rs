@@ -5,11 +5,18 @@
 //! equation that determines the last thing it reads). One left over when
 //! every equation has been read is read then, and says what it lacks.
 
-use super::*;
-use crate::resolve::expr::Reference;
+use super::causalizer::Causalizer;
+use super::lowerer::Context;
+use super::value::{shape_text, Value};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Affine, Stmt};
+use crate::resolve::expr::{Expr, ExprKind, Reference, Referent};
+use crate::resolve::model::ClassVariability;
+use crate::resolve::tree::Builtin;
+use crate::source::Span;
 
 /// The equation a variable's binding stands for, lowered.
-pub(super) struct BoundEquation {
+pub struct BoundEquation {
     var: usize,
     lhs: Value,
     rhs: Value,
@@ -18,7 +25,7 @@ pub(super) struct BoundEquation {
 
 /// Whether the binding of `v` is an equation (not a parameter value, and
 /// not a state's or an input's, which stay MC047).
-pub(super) fn binding_is_equation(v: &crate::resolve::model::Var) -> bool {
+pub fn binding_is_equation(v: &crate::resolve::model::Var) -> bool {
     v.variability == ClassVariability::Continuous
         && (v.ty == Builtin::Real || super::discrete::discrete_type(v).is_some())
         && !v.special.state
@@ -28,7 +35,7 @@ pub(super) fn binding_is_equation(v: &crate::resolve::model::Var) -> bool {
 
 impl Causalizer<'_> {
     /// The equations of the class's variable bindings, in declaration order.
-    pub(super) fn bound_equations(&mut self) -> Vec<BoundEquation> {
+    pub fn bound_equations(&mut self) -> Vec<BoundEquation> {
         let mut out = Vec::new();
         for (vi, v) in self.model.vars.iter().enumerate() {
             if !binding_is_equation(v) {
@@ -62,7 +69,7 @@ impl Causalizer<'_> {
 
     /// Reads the pending binding equations that are ready (all of them when
     /// `all`), in declaration order, until none is.
-    pub(super) fn read_bound(
+    pub fn read_bound(
         &mut self,
         pending: &mut Vec<BoundEquation>,
         all: bool,
@@ -79,8 +86,8 @@ impl Causalizer<'_> {
                         format!(
                             "`{}` has size {} but its binding has size {}",
                             self.model.vars[b.var].name,
-                            lower::shape_text(&b.lhs.shape()),
-                            lower::shape_text(&b.rhs.shape())
+                            shape_text(&b.lhs.shape()),
+                            shape_text(&b.rhs.shape())
                         ),
                     )
                     .with_label("sizes differ")

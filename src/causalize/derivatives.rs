@@ -2,12 +2,19 @@
 //! RealWithDerivative outputs and the `der(...)` of variables it
 //! determines, expanded by the chain rule down to states and inputs.
 
-use super::*;
+use super::causalizer::{Causalizer, Determined};
+use super::diff;
+use super::rewrite::rewrite;
+use super::solve::Target;
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Affine, Ex, SlotId, SlotKind, Stmt};
+use crate::resolve::model::ClassVariability;
+use crate::source::Span;
 
 impl Causalizer<'_> {
     /// For the slot of a carried derivative: the slot of the variable
     /// that carries it.
-    pub(super) fn carried_base(&self, slot: SlotId) -> Option<SlotId> {
+    pub fn carried_base(&self, slot: SlotId) -> Option<SlotId> {
         match self.low.slots[slot].kind {
             SlotKind::Own(v) => self.model.vars[v]
                 .carried_of
@@ -16,7 +23,7 @@ impl Causalizer<'_> {
         }
     }
 
-    pub(super) fn derive_carried(&mut self, t: &Target, span: Span) -> Result<Ex, Diagnostic> {
+    pub fn derive_carried(&mut self, t: &Target, span: Span) -> Result<Ex, Diagnostic> {
         let base = self
             .carried_base(t.slot)
             .expect("a carried derivative has a base");
@@ -25,7 +32,7 @@ impl Causalizer<'_> {
 
     /// The time derivative of an unknown determined earlier, from its
     /// defining value.
-    pub(super) fn derive_def(
+    pub fn derive_def(
         &mut self,
         slot: SlotId,
         index: Option<&Ex>,
@@ -60,7 +67,7 @@ impl Causalizer<'_> {
     }
 
     /// Derivative of one variable (or of time) for `derive_def`.
-    pub(super) fn time_leaf(&mut self, x: &Ex, span: Span, depth: usize) -> Result<Ex, Diagnostic> {
+    pub fn time_leaf(&mut self, x: &Ex, span: Span, depth: usize) -> Result<Ex, Diagnostic> {
         let (slot, index) = match x {
             Ex::Time => return Ok(Ex::Real(1.0)),
             Ex::Var(s, i) => (*s, i.as_deref().cloned()),
@@ -118,7 +125,7 @@ impl Causalizer<'_> {
     }
 
     /// Replaces `DerOf` nodes by the derivative of their defining values.
-    pub(super) fn expand_der(&mut self, e: &Ex, span: Span) -> Result<Ex, Diagnostic> {
+    pub fn expand_der(&mut self, e: &Ex, span: Span) -> Result<Ex, Diagnostic> {
         let mut found = false;
         e.visit(&mut |x| {
             if matches!(x, Ex::DerOf(..)) {
@@ -136,7 +143,7 @@ impl Causalizer<'_> {
 
     /// Assignments for the carried derivatives of RealWithDerivative
     /// variables the class determines and gives no explicit equation for.
-    pub(super) fn carried_derivatives(&mut self) -> Vec<Stmt> {
+    pub fn carried_derivatives(&mut self) -> Vec<Stmt> {
         let mut out = Vec::new();
         let connected = self.connected_ports();
         for (v, var) in self.model.vars.iter().enumerate() {

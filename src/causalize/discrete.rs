@@ -16,7 +16,7 @@
 //! [`crate::ir::RelGroup`]). Inputs and connector members of these types
 //! stay `MC039`.
 
-use super::lower::Lowerer;
+use super::lowerer::Lowerer;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Arith, Discrete, Ex, Func, RelKind, SlotId, SlotKind};
 use crate::resolve::model::Var;

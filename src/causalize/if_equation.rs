@@ -7,13 +7,20 @@
 //! Integer parameters reads them from the instance's Integer table: the
 //! kernel does not depend on their values.
 
-use super::*;
+use super::causalizer::Causalizer;
+use super::lowerer::Context;
+use super::solve::Target;
+use super::value::shape_text;
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Affine, Ex, SlotKind, Stmt};
+use crate::resolve::expr::{Equation, Expr};
+use crate::source::Span;
 
 /// The scalar equations of one branch, as lowered: (lhs, rhs, line).
 type Lowered = Vec<(Ex, Ex, Span)>;
 
 impl Causalizer<'_> {
-    pub(super) fn if_equation(
+    pub fn if_equation(
         &mut self,
         branches: &[(Expr, Vec<Equation>)],
         else_: &[Equation],
@@ -223,8 +230,8 @@ impl Causalizer<'_> {
                     *span,
                     format!(
                         "the two sides of this equation have different sizes: {} and {}",
-                        lower::shape_text(&l.shape()),
-                        lower::shape_text(&r.shape())
+                        shape_text(&l.shape()),
+                        shape_text(&r.shape())
                     ),
                 )
                 .with_label("sizes differ")

@@ -1,156 +1,18 @@
 //! Lowering of the resolved expressions of one class to [`Ex`] over the
 //! slots of the class.
 
-use super::sized::Sized;
+use super::affine::affine_to_ex;
+use super::lowerer::{Context, Lowerer};
 use super::solve;
+use super::value::{shape_text, Value, SIZED_ONLY};
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Affine, Arith, Ex, Func, RelGroup, RelKind, RelOp, Slot, SlotId, SlotKind};
+use crate::ir::{Affine, Arith, Ex, Func, RelGroup, RelKind, RelOp, SlotId, SlotKind};
 use crate::resolve::expr::{BinOp, Expr, ExprKind, Reference, Referent, Subscript, UnOp};
-use crate::resolve::model::{ClassCausality, ClassModel, ClassVariability, MemberRef};
+use crate::resolve::model::ClassVariability;
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
 
-/// Where an expression is evaluated, which decides how relations behave.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Context {
-    /// A continuous-time equation: relations become events.
-    Equation,
-    /// Parameter bindings, start values, `for` loop bodies, `noEvent`:
-    /// relations compare directly.
-    Direct,
-}
-
-pub struct Lowerer<'m> {
-    pub model: &'m ClassModel,
-    pub slots: Vec<Slot>,
-    /// Integer/Boolean parameters: (var index) in order.
-    pub int_params: Vec<usize>,
-    /// How many `for` loops the expression being lowered is in.
-    pub loop_depth: usize,
-    /// Per variable: its shape when every dimension is a literal.
-    pub shapes: Vec<Option<Vec<usize>>>,
-    /// Shapes of sub-component variable slots.
-    pub sub_shapes: std::collections::HashMap<SlotId, Vec<usize>>,
-    pub n_relations: u32,
-    pub n_indicators: u32,
-    /// Reductions formed so far: each takes its own loop depth.
-    pub n_reductions: usize,
-    /// (lo, hi) of the enclosing `for` loops, outermost first.
-    pub loop_ranges: Vec<(Affine, Affine)>,
-    /// Relations in `for` loops: a state event per iteration.
-    pub rel_groups: Vec<RelGroup>,
-}
-
-impl<'m> Lowerer<'m> {
-    pub fn new(model: &'m ClassModel) -> Self {
-        let mut slots = Vec::new();
-        let mut int_params = Vec::new();
-        for (i, v) in model.vars.iter().enumerate() {
-            // A discrete variable (a scalar Boolean or Integer that is not a
-            // parameter) is stored like a Real one.
-            if v.ty != Builtin::Real && super::discrete::discrete_type(v).is_none() {
-                if v.variability != ClassVariability::Continuous {
-                    int_params.push(i);
-                }
-                continue;
-            }
-            let known = v.variability != ClassVariability::Continuous
-                || v.special.state
-                || v.causality == ClassCausality::Input;
-            slots.push(Slot {
-                name: v.name.clone(),
-                kind: SlotKind::Own(i),
-                known,
-                is_input: v.variability == ClassVariability::Continuous
-                    && v.causality == ClassCausality::Input,
-                is_array: !v.dims.is_empty(),
-                size: None,
-            });
-        }
-        for (i, v) in model.vars.iter().enumerate() {
-            if v.special.state && v.ty == Builtin::Real {
-                slots.push(Slot {
-                    name: format!("der({})", v.name),
-                    kind: SlotKind::Der(i),
-                    known: false,
-                    is_input: false,
-                    is_array: !v.dims.is_empty(),
-                    size: None,
-                });
-            }
-        }
-        let shapes = model
-            .vars
-            .iter()
-            .map(|v| literal_shape(&v.dims.iter().map(Expr::integer).collect::<Vec<_>>()))
-            .collect();
-        Lowerer {
-            model,
-            slots,
-            int_params,
-            loop_depth: 0,
-            shapes,
-            sub_shapes: std::collections::HashMap::new(),
-            n_relations: 0,
-            n_indicators: 0,
-            n_reductions: 0,
-            loop_ranges: Vec::new(),
-            rel_groups: Vec::new(),
-        }
-    }
-
-    pub fn own_slot(&self, var: usize) -> Option<SlotId> {
-        self.slots.iter().position(|s| s.kind == SlotKind::Own(var))
-    }
-
-    pub fn der_slot(&self, var: usize) -> Option<SlotId> {
-        self.slots.iter().position(|s| s.kind == SlotKind::Der(var))
-    }
-
-    /// The slot of a variable of a sub-component, created on first use:
-    /// only Real variables of literal shape can be used in equations.
-    pub fn member_slot(&mut self, m: &MemberRef, span: Span) -> Result<SlotId, Diagnostic> {
-        if m.ty != Builtin::Real {
-            return Err(Diagnostic::error(
-                "MC032",
-                span,
-                format!("`{}` is not a Real variable; only Real variables of components can be used in equations", m.dotted()),
-            )
-            .with_label("not a Real variable")
-            .with_help("use the value through a Real parameter of this class"));
-        }
-        let Some(shape) = literal_shape(&m.literal_dims) else {
-            return Err(Diagnostic::error(
-                "MC033",
-                span,
-                "parameter-sized arrays of sub-components cannot be used in equations",
-            )
-            .with_label("array of a sub-component")
-            .with_help("connect the component instead, or expose a scalar output"));
-        };
-        let kind = SlotKind::Sub {
-            path: m.path.clone(),
-            var: m.var,
-        };
-        if let Some(i) = self.slots.iter().position(|s| s.kind == kind) {
-            self.sub_shapes.insert(i, shape);
-            return Ok(i);
-        }
-        let sub_input =
-            m.causality == ClassCausality::Input && m.variability == ClassVariability::Continuous;
-        self.slots.push(Slot {
-            name: m.dotted(),
-            kind,
-            known: !sub_input,
-            is_input: !sub_input && m.variability == ClassVariability::Continuous,
-            is_array: !shape.is_empty(),
-            size: Some(shape.iter().product()),
-        });
-        let i = self.slots.len() - 1;
-        self.sub_shapes.insert(i, shape);
-        Ok(i)
-    }
-
+impl Lowerer<'_> {
     /// Lowers an expression that must be scalar.
     pub fn lower(&mut self, e: &Expr, ctx: Context) -> Result<Ex, Diagnostic> {
         match self.value_any(e, ctx)? {
@@ -506,7 +368,7 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    pub(super) fn relation(&mut self, op: RelOp, a: Ex, b: Ex, ctx: Context) -> Ex {
+    pub fn relation(&mut self, op: RelOp, a: Ex, b: Ex, ctx: Context) -> Ex {
         // A comparison of structural values (Integer, Boolean and
         // enumeration parameters, literals) never changes during a run:
         // it needs no event.
@@ -587,8 +449,8 @@ impl<'m> Lowerer<'m> {
         let mut index = int(0);
         for (d, (lo, hi)) in self.loop_ranges.iter().enumerate() {
             let trips = hi.add(lo, -1).add(&Affine::constant(1), 1);
-            let trips = super::affine_to_ex(&trips);
-            let at = bin(Arith::Sub, Ex::LoopVar(d), super::affine_to_ex(lo));
+            let trips = affine_to_ex(&trips);
+            let at = bin(Arith::Sub, Ex::LoopVar(d), affine_to_ex(lo));
             // Row-major: the position so far times this loop's trip count,
             // plus this loop's 0-based iteration.
             index = if index == int(0) {
@@ -614,13 +476,6 @@ impl<'m> Lowerer<'m> {
             RelKind::StateIn { group }
         };
         Ex::Rel(op, Box::new(a), Box::new(b), kind)
-    }
-
-    pub fn is_parameter_slot(&self, s: SlotId) -> bool {
-        match &self.slots[s].kind {
-            SlotKind::Own(i) => self.model.vars[*i].variability != ClassVariability::Continuous,
-            _ => false,
-        }
     }
 
     /// `der` of one lowered element.
@@ -674,16 +529,6 @@ impl<'m> Lowerer<'m> {
             .with_label("derivative unknown")
             .with_help("compute the derivative inside the component that owns the variable")),
         }
-    }
-
-    /// The slot that carries the derivative of a RealWithDerivative variable.
-    pub fn carried_slot(&self, var: usize) -> Option<SlotId> {
-        let c = self
-            .model
-            .vars
-            .iter()
-            .position(|v| v.carried_of == Some(var))?;
-        self.own_slot(c)
     }
 
     /// The value of a reference at `span`: checked against what the
@@ -873,29 +718,6 @@ impl<'m> Lowerer<'m> {
     }
 }
 
-/// The largest array whose elements are handled one by one.
-pub const MAX_SCALARISED: usize = 4096;
-
-/// The shape of an array whose dimensions are Integer literals (of these
-/// sizes) and which is small enough to handle element by element; `Some([])`
-/// for a scalar. A larger one is handled like a parameter-sized array.
-fn literal_shape(dims: &[Option<i64>]) -> Option<Vec<usize>> {
-    dims.iter()
-        .map(|d| match *d {
-            Some(i) if i >= 1 => Some(i as usize),
-            _ => None,
-        })
-        .collect::<Option<Vec<usize>>>()
-        .filter(|shape| {
-            shape
-                .iter()
-                .try_fold(1usize, |n, d| n.checked_mul(*d))
-                .is_some_and(|n| n <= MAX_SCALARISED)
-        })
-}
-
-/// A lowered value: a scalar, or the elements of an array with a literal
-/// shape in row-major order.
 /// The value of a package constant, indexed by literal subscripts.
 fn constant_value(
     c: &crate::resolve::expr::Constant,
@@ -952,77 +774,6 @@ fn constant_value(
         c.shape[subs.len()..].to_vec(),
         elements,
     ))
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    Scalar(Ex),
-    Array(Vec<usize>, Vec<Ex>),
-    /// A parameter-sized array, read element by element in a loop: only
-    /// [`Lowerer::value_any`] makes one, and the whole-array equations,
-    /// reductions and products that take it.
-    Sized(Sized),
-}
-
-impl Value {
-    pub fn from_elements(shape: Vec<usize>, mut el: Vec<Ex>) -> Value {
-        if shape.is_empty() {
-            Value::Scalar(el.pop().expect("a scalar has one element"))
-        } else {
-            Value::Array(shape, el)
-        }
-    }
-
-    pub fn shape(&self) -> Vec<usize> {
-        match self {
-            Value::Scalar(_) => Vec::new(),
-            Value::Array(s, _) => s.clone(),
-            Value::Sized(_) => unreachable!("{SIZED_ONLY}"),
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        match self {
-            Value::Scalar(_) => 1,
-            Value::Array(_, e) => e.len(),
-            Value::Sized(_) => unreachable!("{SIZED_ONLY}"),
-        }
-    }
-
-    pub fn element(&self, k: usize) -> Ex {
-        match self {
-            Value::Scalar(x) => x.clone(),
-            Value::Array(_, e) => e[k].clone(),
-            Value::Sized(_) => unreachable!("{SIZED_ONLY}"),
-        }
-    }
-
-    pub fn elements(self) -> Vec<Ex> {
-        match self {
-            Value::Scalar(x) => vec![x],
-            Value::Array(_, e) => e,
-            Value::Sized(_) => unreachable!("{SIZED_ONLY}"),
-        }
-    }
-
-    pub fn map(self, f: impl Fn(Ex) -> Ex) -> Value {
-        match self {
-            Value::Scalar(x) => Value::Scalar(f(x)),
-            Value::Array(s, e) => Value::Array(s, e.into_iter().map(f).collect()),
-            Value::Sized(mut a) => {
-                a.element = f(a.element);
-                Value::Sized(a)
-            }
-        }
-    }
-}
-
-/// Why a literal-shape operation never sees a parameter-sized value.
-const SIZED_ONLY: &str = "a parameter-sized value only reaches the operations of `causalize::sized` (`Lowerer::value` refuses it elsewhere)";
-
-pub fn shape_text(shape: &[usize]) -> String {
-    let d: Vec<String> = shape.iter().map(|x| x.to_string()).collect();
-    format!("[{}]", d.join(", "))
 }
 
 /// MC150: a relation with an array operand (`open = x > h;`). Modelica

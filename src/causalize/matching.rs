@@ -3,11 +3,24 @@
 //! ranges that must tile their arrays, and every unknown must end up
 //! determined exactly once.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use super::affine::{affine, affine_to_ex, loop_shift, tiles};
+use super::causalizer::{Causalizer, Determined};
+use super::discrete;
+use super::lowerer::Context;
+use super::rewrite::replace_var;
+use super::solve::{self, Target};
+use super::value::{shape_text, Value};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Affine, Ex, Reduction, SlotKind, Stmt};
+use crate::resolve::connect::Port;
+use crate::resolve::expr::{Equation, Expr, ExprKind};
+use crate::source::Span;
 
 impl Causalizer<'_> {
     /// The unknown variables of an equation, each once.
-    pub(super) fn candidates(&self, l: &Ex, r: &Ex) -> Vec<Target> {
+    pub fn candidates(&self, l: &Ex, r: &Ex) -> Vec<Target> {
         let mut out: Vec<Target> = Vec::new();
         for e in [l, r] {
             e.visit(&mut |x| {
@@ -27,7 +40,7 @@ impl Causalizer<'_> {
         out
     }
 
-    pub(super) fn equation(&mut self, eq: &Equation, dims: &[Vec<Affine>]) -> Vec<Stmt> {
+    pub fn equation(&mut self, eq: &Equation, dims: &[Vec<Affine>]) -> Vec<Stmt> {
         match eq {
             Equation::Simple { lhs, rhs, span } => match self.simple(lhs, rhs, *span, dims) {
                 Ok(s) => s,
@@ -129,7 +142,7 @@ impl Causalizer<'_> {
         }
     }
 
-    pub(super) fn simple(
+    pub fn simple(
         &mut self,
         lhs: &Expr,
         rhs: &Expr,
@@ -147,8 +160,8 @@ impl Causalizer<'_> {
                 span,
                 format!(
                     "the two sides of this equation have different sizes: {} and {}",
-                    lower::shape_text(&l.shape()),
-                    lower::shape_text(&r.shape())
+                    shape_text(&l.shape()),
+                    shape_text(&r.shape())
                 ),
             )
             .with_label("sizes differ")
@@ -266,7 +279,7 @@ impl Causalizer<'_> {
         .with_help("determine every element in earlier equations (a `for` loop or a whole-array equation), then reduce it; one scalar equation cannot determine a whole array"))
     }
 
-    pub(super) fn scalar_equation(
+    pub fn scalar_equation(
         &mut self,
         l: Ex,
         r: Ex,
@@ -279,7 +292,7 @@ impl Causalizer<'_> {
 
     /// The assignment `target := value`, recorded as what determines `target` (and,
     /// outside loops, as its definition for later substitution).
-    pub(super) fn assign(
+    pub fn assign(
         &mut self,
         target: Target,
         value: Ex,
@@ -301,12 +314,7 @@ impl Causalizer<'_> {
 
     /// The one unknown a scalar equation determines, and its value solved
     /// from the equation; nothing is recorded as determined yet.
-    pub(super) fn solve_scalar(
-        &mut self,
-        l: Ex,
-        r: Ex,
-        span: Span,
-    ) -> Result<(Target, Ex), Diagnostic> {
+    pub fn solve_scalar(&mut self, l: Ex, r: Ex, span: Span) -> Result<(Target, Ex), Diagnostic> {
         let mut l = self.expand_der(&l, span)?;
         let mut r = self.expand_der(&r, span)?;
         self.reduction_reads_unknown(&l, span)?;
@@ -425,7 +433,7 @@ impl Causalizer<'_> {
     }
 
     /// Marks the target as determined (a range of an array when indexed).
-    pub(super) fn record(
+    pub fn record(
         &mut self,
         t: &Target,
         span: Span,
@@ -491,7 +499,7 @@ impl Causalizer<'_> {
     }
 
     /// The class's own ports that a connect names.
-    pub(super) fn connected_ports(&self) -> BTreeSet<Port> {
+    pub fn connected_ports(&self) -> BTreeSet<Port> {
         self.model
             .connects
             .iter()
@@ -504,7 +512,7 @@ impl Causalizer<'_> {
     /// Where a connection may determine `var`: the variable whose carried
     /// derivative it is (itself when it carries none), and the port, a
     /// connector member or a top-level signal, that a connect names.
-    pub(super) fn connection_port(&self, var: usize) -> (usize, Port) {
+    pub fn connection_port(&self, var: usize) -> (usize, Port) {
         let mut root = var;
         while let Some(b) = self.model.vars[root].carried_of {
             root = b;
@@ -516,7 +524,7 @@ impl Causalizer<'_> {
         (root, port)
     }
 
-    pub(super) fn check_complete(&mut self, dims: &[Vec<Affine>]) {
+    pub fn check_complete(&mut self, dims: &[Vec<Affine>]) {
         let connected = self.connected_ports();
         for s in 0..self.low.slots.len() {
             let slot = &self.low.slots[s];

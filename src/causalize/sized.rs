@@ -5,50 +5,14 @@
 //! becomes an [`Ex::Reduce`], a whole-array equation a `for` loop. So the
 //! kernel's text does not depend on the size, as for `for` loops.
 
-use super::lower::{Lowerer, Value};
+use super::affine::affine;
+use super::lowerer::{Context, Lowerer};
 use super::solve;
+use super::value::{hole, Sized, Value};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Arith, Ex, Reduction, RelKind, RelOp, SlotId};
 use crate::resolve::expr::{BinOp, Expr, Subscript};
 use crate::source::Span;
-
-/// The loop depth from which holes are numbered: far above any real loop,
-/// and replaced before an expression leaves the lowerer.
-const HOLE: usize = 1 << 20;
-
-/// Index `k` (0-based dimension) of a parameter-sized array's element.
-pub fn hole(k: usize) -> Ex {
-    Ex::LoopVar(HOLE + k)
-}
-
-/// A parameter-sized array: its dimensions (Integer expressions of
-/// Integer parameters and literals) and its element at the holes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sized {
-    pub dims: Vec<Ex>,
-    pub element: Ex,
-}
-
-impl Sized {
-    /// The element at `indices` (1-based Integer expressions, one per
-    /// dimension).
-    pub fn at(&self, indices: &[Ex]) -> Ex {
-        let map: Vec<(usize, Ex)> = indices
-            .iter()
-            .enumerate()
-            .map(|(k, i)| (HOLE + k, i.clone()))
-            .collect();
-        self.element.substitute_loop_vars(&map)
-    }
-
-    /// The transpose of a matrix.
-    pub fn transposed(&self) -> Sized {
-        Sized {
-            dims: vec![self.dims[1].clone(), self.dims[0].clone()],
-            element: self.at(&[hole(1), hole(0)]),
-        }
-    }
-}
 
 impl Lowerer<'_> {
     /// A loop depth of its own for a new reduction: above the loops around
@@ -59,7 +23,7 @@ impl Lowerer<'_> {
     }
 
     /// `op` over every element of `a`.
-    pub(super) fn sized_reduce(&mut self, op: Reduction, a: &Sized) -> Ex {
+    pub fn sized_reduce(&mut self, op: Reduction, a: &Sized) -> Ex {
         let depths: Vec<usize> = a.dims.iter().map(|_| self.fresh_depth()).collect();
         let indices: Vec<Ex> = depths.iter().map(|d| Ex::LoopVar(*d)).collect();
         let mut e = a.at(&indices);
@@ -70,7 +34,7 @@ impl Lowerer<'_> {
     }
 
     /// `identity(n)` for a size that is an Integer parameter expression.
-    pub(super) fn sized_identity(&mut self, n: Ex) -> Value {
+    pub fn sized_identity(&mut self, n: Ex) -> Value {
         let same = Ex::Rel(
             RelOp::Eq,
             Box::new(hole(0)),
@@ -85,7 +49,7 @@ impl Lowerer<'_> {
 
     /// A reference to the parameter-sized array variable `vi` (slot
     /// `slot`): one element, a row or column of a matrix, or the whole.
-    pub(super) fn index_sized(
+    pub fn index_sized(
         &mut self,
         vi: usize,
         slot: SlotId,
@@ -94,13 +58,13 @@ impl Lowerer<'_> {
     ) -> Result<Value, Diagnostic> {
         let mut dims = Vec::new();
         for d in &self.model.vars[vi].dims.clone() {
-            dims.push(self.lower(d, super::lower::Context::Direct)?);
+            dims.push(self.lower(d, Context::Direct)?);
         }
         let var = |i: Ex| Ex::Var(slot, Some(Box::new(i)));
         let mut index = Vec::new();
         for s in subs {
             index.push(match s {
-                Subscript::Expr(e) => Some(self.lower(e, super::lower::Context::Direct)?),
+                Subscript::Expr(e) => Some(self.lower(e, Context::Direct)?),
                 Subscript::Colon(_) => None,
             });
         }
@@ -150,7 +114,7 @@ impl Lowerer<'_> {
     /// A binary operation with a parameter-sized operand: element-wise
     /// operations of arrays of one size (or with a scalar), products with a
     /// scalar, and the vector and matrix products, each sum a reduction.
-    pub(super) fn sized_binary(
+    pub fn sized_binary(
         &mut self,
         op: BinOp,
         a: Value,
@@ -254,7 +218,7 @@ impl Lowerer<'_> {
 
     /// MC132 unless every dimension of `a` is the same parameter expression
     /// as that of `b`.
-    pub(super) fn same_dims(&self, a: &[Ex], b: &[Ex], e: &Expr) -> Result<(), Diagnostic> {
+    pub fn same_dims(&self, a: &[Ex], b: &[Ex], e: &Expr) -> Result<(), Diagnostic> {
         if a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.same_size(x, y)) {
             return Ok(());
         }
@@ -273,8 +237,8 @@ impl Lowerer<'_> {
 
     /// Two sizes that are one Integer-parameter expression, whatever values
     /// the parameters get at export.
-    pub(super) fn same_size(&self, a: &Ex, b: &Ex) -> bool {
-        match (super::affine(a, 0), super::affine(b, 0)) {
+    pub fn same_size(&self, a: &Ex, b: &Ex) -> bool {
+        match (affine(a, 0), affine(b, 0)) {
             (Some(x), Some(y)) => x == y,
             _ => false,
         }
@@ -291,7 +255,7 @@ impl Lowerer<'_> {
     }
 
     /// Sizes as written: `[n, n]`.
-    pub(super) fn dims_text(&self, dims: &[Ex]) -> String {
+    pub fn dims_text(&self, dims: &[Ex]) -> String {
         let d: Vec<String> = dims.iter().map(|x| self.int_text(x)).collect();
         format!("[{}]", d.join(", "))
     }

@@ -5,7 +5,7 @@
 //! indices of its connects. None of it enters the class's kernel, so an
 //! array of n components adds no class code whatever n is.
 
-use super::lower::{Context, Lowerer};
+use super::lowerer::{Context, Lowerer};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Ex;
 use crate::resolve::expr::{Expr, ExprKind};
@@ -56,10 +56,7 @@ fn not_structural(span: crate::source::Span, what: &str) -> Diagnostic {
 }
 
 /// Lowers the structure of `model`.
-pub(super) fn structure(
-    low: &mut Lowerer,
-    model: &ClassModel,
-) -> Result<Structure, Vec<Diagnostic>> {
+pub fn structure(low: &mut Lowerer, model: &ClassModel) -> Result<Structure, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let lower = |low: &mut Lowerer, e: &Expr, what: &str, diags: &mut Vec<Diagnostic>| -> Ex {
         match low.lower(e, Context::Direct) {

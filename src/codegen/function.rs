@@ -17,7 +17,7 @@ use std::fmt::Write;
 
 use sha2::{Digest, Sha256};
 
-use super::kernel::{c_rel, c_string, func_name, real_literal, C_PRELUDE};
+use super::c_text::{self, c_rel, c_string, func_name, prototypes_for, real_literal, C_PRELUDE};
 use crate::ir::{Arith, Ex, Func, RelKind, RelOp};
 use crate::resolve::expr::{BinOp, Expr, ExprKind, Referent, UnOp};
 use crate::resolve::function::{FunctionModel, Role, Statement};
@@ -30,28 +30,6 @@ pub struct FunctionUnit {
     pub symbol: String,
     pub file_name: String,
     pub text: String,
-}
-
-/// Prototypes of the functions `(symbol, number of inputs)` and of their
-/// tangent twins, for a unit that calls them.
-pub fn prototypes_for(calls: &[(String, usize)]) -> String {
-    let mut s = String::new();
-    for (sym, n) in calls {
-        let args = |k: usize| -> String {
-            let mut a = vec![
-                "mofmu_ctx *ctx".to_string(),
-                "const char *instance".to_string(),
-            ];
-            a.extend((0..k).map(|i| format!("double a{i}")));
-            a.join(", ")
-        };
-        let _ = writeln!(s, "double {sym}({});", args(*n));
-        let _ = writeln!(s, "double {sym}_t({});", args(2 * n));
-    }
-    if !s.is_empty() {
-        s.push('\n');
-    }
-    s
 }
 
 const HELPERS: &str = r#"static double mofmu_fsign_(double x) { return (x > 0.0) - (x < 0.0); }
@@ -292,13 +270,9 @@ impl<'a> FnGen<'a> {
             Ex::Bin(op, a, b) => {
                 let (x, y) = (self.real(a), self.real(b));
                 match op {
-                    Arith::Add => format!("({x} + {y})"),
-                    Arith::Sub => format!("({x} - {y})"),
-                    Arith::Mul => format!("({x} * {y})"),
-                    Arith::Div => format!("({x} / {y})"),
-                    Arith::Pow => format!("pow({x}, {y})"),
                     Arith::And => format!("(double)(({x} != 0.0) && ({y} != 0.0))"),
                     Arith::Or => format!("(double)(({x} != 0.0) || ({y} != 0.0))"),
+                    _ => c_text::arith(*op, &x, &y),
                 }
             }
             Ex::Rel(op, a, b, _) => {

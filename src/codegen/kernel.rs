@@ -8,8 +8,9 @@ use std::fmt::Write;
 
 use sha2::{Digest, Sha256};
 
+use super::c_text::{self, c_rel, c_string, func_name, prototypes_for, real_literal, C_PRELUDE};
 use super::index::{extremes, Lin};
-use crate::ir::{Arith, CausalClass, Ex, Func, Reduction, RelKind, RelOp, SlotKind, Stmt};
+use crate::ir::{Arith, CausalClass, Ex, Reduction, RelKind, RelOp, SlotKind, Stmt};
 
 /// The generated C for one class. The class database generates it once
 /// per class and run (`ClassDb::kernels`).
@@ -24,10 +25,6 @@ pub struct Kernel {
 }
 
 const PLACEHOLDER: &str = "K__PREFIX__";
-
-/// What every generated C unit (a class kernel, a user function) starts
-/// with after its title comment.
-pub(super) const C_PRELUDE: &str = "#include <math.h>\n#include \"mofmu_model.h\"\n\n";
 
 /// Generates the kernel of one causalised class.
 pub fn generate(class: &CausalClass) -> Kernel {
@@ -71,7 +68,7 @@ pub fn generate(class: &CausalClass) -> Kernel {
     );
     text.push_str(C_PRELUDE);
     text.push_str(HELPERS);
-    text.push_str(&super::function::prototypes_for(&user_calls(class)));
+    text.push_str(&prototypes_for(&user_calls(class)));
     text.push_str(&body.replace(PLACEHOLDER, &prefix));
     Kernel {
         qualified: class.qualified.clone(),
@@ -1041,17 +1038,7 @@ impl Gen<'_> {
             Ex::Bin(op, a, b) if !matches!(op, Arith::And | Arith::Or) => {
                 let x = self.render_cse(a, counts, names, temps);
                 let y = self.render_cse(b, counts, names, temps);
-                match op {
-                    Arith::Add => format!("({x} + {y})"),
-                    Arith::Sub => format!("({x} - {y})"),
-                    Arith::Mul => format!("({x} * {y})"),
-                    Arith::Div => format!("({x} / {y})"),
-                    Arith::Pow => match **b {
-                        Ex::Int(2) => format!("({x} * {x})"),
-                        _ => format!("pow({x}, {y})"),
-                    },
-                    Arith::And | Arith::Or => unreachable!("excluded by the guard"),
-                }
+                real_arith(*op, b, &x, &y)
             }
             Ex::Call(f, args) => {
                 let a: Vec<String> = args
@@ -1101,17 +1088,7 @@ impl Gen<'_> {
             Ex::Neg(a) => format!("(-{})", self.real(a)),
             Ex::Bin(op, a, b) => {
                 let (x, y) = (self.real(a), self.real(b));
-                match op {
-                    Arith::Add => format!("({x} + {y})"),
-                    Arith::Sub => format!("({x} - {y})"),
-                    Arith::Mul => format!("({x} * {y})"),
-                    Arith::Div => format!("({x} / {y})"),
-                    Arith::Pow => match **b {
-                        Ex::Int(2) => format!("({x} * {x})"),
-                        _ => format!("pow({x}, {y})"),
-                    },
-                    Arith::And | Arith::Or => unreachable!("handled above"),
-                }
+                real_arith(*op, b, &x, &y)
             }
             Ex::Call(f, args) => {
                 let a: Vec<String> = args.iter().map(|x| self.real(x)).collect();
@@ -1206,6 +1183,15 @@ fn collect_accesses(e: &Ex, out: &mut Vec<(usize, Option<Ex>)>) {
     }
 }
 
+/// The C text of a Real arithmetic operation in a kernel, whose right
+/// operand is `b`: a square is a product, the rest as everywhere.
+fn real_arith(op: Arith, b: &Ex, x: &str, y: &str) -> String {
+    match op {
+        Arith::Pow if matches!(b, Ex::Int(2)) => format!("({x} * {x})"),
+        _ => c_text::arith(op, x, y),
+    }
+}
+
 /// A call of a user function (or its tangent twin) from a kernel: a
 /// failure inside it is reported for the calling instance.
 fn user_call(sym: &str, tangent: bool, args: &[String]) -> String {
@@ -1215,49 +1201,9 @@ fn user_call(sym: &str, tangent: bool, args: &[String]) -> String {
     format!("{sym}{suffix}({})", all.join(", "))
 }
 
-pub(crate) fn func_name(f: Func) -> &'static str {
-    match f {
-        Func::Sin => "sin",
-        Func::Cos => "cos",
-        Func::Tan => "tan",
-        Func::Asin => "asin",
-        Func::Acos => "acos",
-        Func::Atan => "atan",
-        Func::Atan2 => "atan2",
-        Func::Sinh => "sinh",
-        Func::Cosh => "cosh",
-        Func::Tanh => "tanh",
-        Func::Exp => "exp",
-        Func::Log => "log",
-        Func::Log10 => "log10",
-        Func::Sqrt => "sqrt",
-        Func::Abs => "fabs",
-        Func::Sign => "mofmu_sign_",
-        Func::Min => "fmin",
-        Func::Max => "fmax",
-    }
-}
-
-/// A variable name inside a C string literal.
-pub(super) fn c_string(name: &str) -> String {
-    name.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
 /// A variable name inside a C comment.
 fn comment(name: &str) -> String {
     name.replace("*/", "* /")
-}
-
-/// The C operator of a relation.
-pub(super) fn c_rel(op: RelOp) -> &'static str {
-    match op {
-        RelOp::Lt => "<",
-        RelOp::Le => "<=",
-        RelOp::Gt => ">",
-        RelOp::Ge => ">=",
-        RelOp::Eq => "==",
-        RelOp::Ne => "!=",
-    }
 }
 
 fn rel_const(op: RelOp) -> &'static str {
@@ -1268,30 +1214,5 @@ fn rel_const(op: RelOp) -> &'static str {
         RelOp::Ge => "MOFMU_GE",
         RelOp::Eq => "MOFMU_EQ",
         RelOp::Ne => "MOFMU_NE",
-    }
-}
-
-/// A C double literal that reads back as exactly `r`. A non-finite one is
-/// a division by zero that the C compiler keeps (GCC does not fold a
-/// division that raises a floating-point exception), so using it raises
-/// invalid or division by zero: the runtime's finiteness check watches
-/// those flags instead of scanning every derivative (mofmu_runtime.c,
-/// run_evaluation).
-pub fn real_literal(r: f64) -> String {
-    if r.is_nan() {
-        return "(0.0 / 0.0)".into();
-    }
-    if r.is_infinite() {
-        return if r > 0.0 {
-            "(1.0 / 0.0)".into()
-        } else {
-            "(-1.0 / 0.0)".into()
-        };
-    }
-    let s = format!("{r:?}");
-    if r < 0.0 {
-        format!("({s})")
-    } else {
-        s
     }
 }

@@ -2,6 +2,7 @@
 //! its class alone. The system file of a model is written by `crate::fmu`
 //! from kernels generated here.
 
+pub mod c_text;
 pub mod function;
 pub mod index;
 pub mod kernel;
