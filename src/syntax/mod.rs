@@ -4,6 +4,8 @@ pub mod ast;
 mod dump;
 mod lexer;
 mod parser;
+#[cfg(test)]
+mod tests;
 
 pub use dump::{dump, dump_expr};
 pub use parser::{parse, MAX_NESTING};
