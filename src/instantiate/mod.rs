@@ -13,6 +13,8 @@ mod layout;
 mod set;
 mod structure;
 mod system;
+#[cfg(test)]
+mod tests;
 mod units;
 mod values;
 
