@@ -6,7 +6,19 @@ use std::fs;
 use std::path::Path;
 
 use super::error::HarnessError;
-use super::SimResult;
+use super::result::SimResult;
+
+impl SimResult {
+    /// Writes the result as CSV (header of double-quoted names, full-precision numbers).
+    pub fn write_csv(&self, path: &Path) -> Result<(), HarnessError> {
+        write_csv(self, path)
+    }
+
+    /// The CSV text that [`SimResult::write_csv`] writes.
+    pub fn to_csv(&self) -> String {
+        to_csv(self)
+    }
+}
 
 /// Renders the whole CSV text.
 pub fn to_csv(result: &SimResult) -> String {

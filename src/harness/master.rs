@@ -13,7 +13,7 @@ use super::error::HarnessError;
 use super::fmi2::Instance;
 use super::model_description::VariableKind;
 use super::progress::Progress;
-use super::{SimResult, SimStats};
+use super::result::{SimResult, SimStats};
 
 impl Coupling {
     /// Runs the coupled simulation and returns one row per communication point

@@ -1,5 +1,7 @@
-//! The FMI 2.0 Model Exchange simulation loop: initialisation, event iteration,
-//! integration with time, state and step events, and output sampling.
+//! The simulation entry points, which pick the interface (the Co-Simulation loop is
+//! in `cosim`), and the FMI 2.0 Model Exchange simulation loop: initialisation,
+//! event iteration, integration with time, state and step events, and output
+//! sampling.
 //!
 //! The solver (`integrator`) steps freely; outputs are read from its dense output,
 //! time events and the stop time are stop times it lands on exactly, and after every
@@ -12,32 +14,18 @@
 use std::cell::RefCell;
 use std::path::Path;
 
-use super::cosim::InputBinding;
+use super::binding::InputBinding;
+use super::cosim::simulate_co_simulation;
 use super::error::HarnessError;
 use super::fmi2::{EventInfo, Instance};
 use super::fmu::Fmu;
-use super::integrator::{self, FmuOde, Integrator, IntegratorStats, OdeStructure};
-use super::model_description::{Causality, ModelDescription, ScalarVariable, VariableKind};
+use super::integrator::{self, FmuOde, Integrator, OdeStructure};
+use super::options::{Interface, SimOptions};
 use super::progress::Progress;
-use super::{SimOptions, SimResult};
+use super::recorder::Recorder;
+use super::result::{SimResult, SimStats};
+use super::setup::{initialize, Settings};
 
-/// Counters describing one simulation run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SimStats {
-    pub integrator: IntegratorStats,
-    pub time_events: usize,
-    pub state_events: usize,
-    pub step_events: usize,
-}
-
-/// More than this many output rows is almost certainly a wrong interval.
-const MAX_OUTPUT_POINTS: f64 = 1e7;
-
-/// The most values a result may hold (recorded variables times output
-/// points; 8 bytes each in memory, about 20 in the CSV): 2^27, 1 GiB. The
-/// default records every state, which for a model with a million states at
-/// 500 output points would be 4 GB in memory and 7 GB of CSV.
-const MAX_RECORDED_VALUES: usize = 1 << 27;
 /// Event iterations (calls of fmi2NewDiscreteStates at one instant) before giving up.
 const MAX_EVENT_ITERATIONS: usize = 10_000;
 
@@ -61,18 +49,29 @@ pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessEr
     run(fmu, opts, false)
 }
 
-/// The Model Exchange loop: initialisation and event iteration, then steps of the
-/// solver with outputs from its dense output, state events located inside a step,
-/// time events as stop times, and step events after every step.
+/// Simulates through the interface the options ask for; without a choice, through
+/// Model Exchange when the FMU declares it and Co-Simulation otherwise.
 fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, HarnessError> {
     let model = fmu.model_description();
     let co_simulation = match opts.interface {
-        Some(interface) => interface == super::Interface::CoSimulation,
+        Some(interface) => interface == Interface::CoSimulation,
         None => !model.model_exchange,
     };
     if co_simulation {
-        return super::cosim::simulate_co_simulation(fmu, opts, show_progress);
+        return simulate_co_simulation(fmu, opts, show_progress);
     }
+    model_exchange(fmu, opts, show_progress)
+}
+
+/// The Model Exchange loop: initialisation and event iteration, then steps of the
+/// solver with outputs from its dense output, state events located inside a step,
+/// time events as stop times, and step events after every step.
+fn model_exchange(
+    fmu: &Fmu,
+    opts: &SimOptions,
+    show_progress: bool,
+) -> Result<SimResult, HarnessError> {
+    let model = fmu.model_description();
     let inputs = InputBinding::new(model, opts.input.as_ref())?;
     let settings = Settings::resolve(model, opts)?;
     let states = model.states()?;
@@ -86,19 +85,19 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
         initialize(&mut instance, model, opts, &settings, &inputs)?;
         event_iteration(&mut instance, settings.start)?
     };
-    let mut stats = SimStats::default();
-    let mut t = settings.start;
+    let stats = SimStats::default();
+    let t = settings.start;
     if info.terminate_simulation != 0 {
         let mut instance = instance.borrow_mut();
         recorder.record(&mut instance, t)?;
         instance.terminate()?;
         return Ok(recorder.finish(stats));
     }
-    let mut next_time_event = next_event_time(&info, t);
+    let next_time_event = next_event_time(&info, t);
     let mut y = vec![0.0; n];
     let mut nominals = vec![1.0; n];
     let mut z = vec![0.0; nz];
-    let mut z_new = vec![0.0; nz];
+    let z_new = vec![0.0; nz];
     {
         let mut instance = instance.borrow_mut();
         instance.enter_continuous_time_mode()?;
@@ -125,120 +124,36 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
     let mut integrator = Integrator::new(&problem)?;
     let progress = Progress::new(show_progress, settings.start, settings.stop);
 
-    let mut k = 1usize;
-    let mut terminated = false;
-    // The stop time the solver has been given and not reached yet.
-    let mut stop_time = None;
-    let mut y_out = vec![0.0; n];
-    while k <= settings.output_count && !terminated {
-        // Steps end exactly on the next time event, on the end of the simulation and
-        // on every kink of the input signals (each step sees one linear piece).
-        let limit = next_time_event.map_or(settings.stop, |te| te.min(settings.stop));
-        let breakpoint = inputs.next_breakpoint(t).filter(|&b| b < limit);
-        let limit = breakpoint.unwrap_or(limit);
-        inputs.begin_step(t);
-        if stop_time != Some(limit) {
-            integrator.set_stop_time(limit)?;
-            stop_time = Some(limit);
-        }
-        let step = integrator.step()?;
-        if step.at_stop_time {
-            stop_time = None;
-        }
-        let mut t_new = step.time;
-        integrator.states(&mut y);
-
-        // The first state event inside the step ends it there.
-        let mut state_event = false;
-        if nz > 0 {
-            set_point(&mut instance.borrow_mut(), &inputs, t_new, &y)?;
-            instance.borrow_mut().get_event_indicators(&mut z_new)?;
-            if crossing(&z, &z_new) {
-                let (t_event, z_event) = locate_state_event(
-                    &integrator,
-                    &instance,
-                    &inputs,
-                    n,
-                    (t, &z),
-                    (t_new, &z_new),
-                )?;
-                t_new = t_event;
-                z_new = z_event;
-                integrator.interpolate(t_new, &mut y)?;
-                state_event = true;
-            }
-        }
-        // Output points passed inside the step, from the solver's dense output.
-        let tolerance = 1e-9 * settings.interval;
-        while k <= settings.output_count && settings.output_time(k) < t_new - tolerance {
-            let t_out = settings.output_time(k);
-            integrator.interpolate(t_out, &mut y_out)?;
-            let mut instance = instance.borrow_mut();
-            set_point(&mut instance, &inputs, t_out, &y_out)?;
-            recorder.record(&mut instance, t_out)?;
-            k += 1;
-        }
-        if state_event {
-            integrator.move_back(t_new)?;
-            stop_time = None;
-        }
-        let mut instance_ref = instance.borrow_mut();
-        set_point(&mut instance_ref, &inputs, t_new, &y)?;
-        let (step_event, terminate) = instance_ref.completed_integrator_step()?;
-        t = t_new;
-        terminated = terminate;
-        let time_event = next_time_event.is_some_and(|te| t >= te);
-        let at_output = k <= settings.output_count && settings.output_time(k) - t <= tolerance;
-
-        if state_event || time_event || step_event {
-            stats.state_events += usize::from(state_event);
-            stats.time_events += usize::from(time_event);
-            stats.step_events += usize::from(step_event);
-            // The left limit, then the right limit: the event instant appears twice.
-            recorder.record(&mut instance_ref, t)?;
-            if at_output {
-                k += 1;
-            }
-            instance_ref.enter_event_mode()?;
-            let info = event_iteration(&mut instance_ref, t)?;
-            if info.terminate_simulation != 0 {
-                terminated = true;
-            } else {
-                instance_ref.enter_continuous_time_mode()?;
-            }
-            next_time_event = next_event_time(&info, t);
-            // New states from the event. New nominals (`nominalsOfContinuousStatesChanged`)
-            // are not taken over: the solver's absolute tolerances are fixed when it is
-            // set up, from the nominals after initialisation.
-            if n > 0 {
-                instance_ref.get_continuous_states(&mut y)?;
-            }
-            recorder.record(&mut instance_ref, t)?;
-            if nz > 0 {
-                instance_ref.get_event_indicators(&mut z)?;
-            }
-            drop(instance_ref);
-            if !terminated {
-                integrator.restart(&y)?;
-                stop_time = None;
-            }
-        } else {
-            if at_output {
-                recorder.record(&mut instance_ref, t)?;
-                k += 1;
-            }
-            std::mem::swap(&mut z, &mut z_new);
-            drop(instance_ref);
-            // At a kink of the inputs the right-hand side changes its slope (or
-            // jumps): the multistep history from before it does not carry over.
-            if breakpoint.is_some_and(|b| t >= b) && !terminated {
-                integrator.restart(&y)?;
-                stop_time = None;
-            }
-        }
-        progress.advance(t);
+    let mut steps = Steps {
+        instance: &instance,
+        inputs: &inputs,
+        settings: &settings,
+        n,
+        nz,
+        recorder,
+        stats,
+        t,
+        k: 1,
+        terminated: false,
+        stop_time: None,
+        next_time_event,
+        y,
+        z,
+        z_new,
+        y_out: vec![0.0; n],
+    };
+    while steps.k <= settings.output_count && !steps.terminated {
+        steps.step(&mut integrator)?;
+        progress.advance(steps.t);
     }
     progress.finish();
+    let Steps {
+        mut recorder,
+        mut stats,
+        t,
+        terminated,
+        ..
+    } = steps;
     let mut instance = instance.borrow_mut();
     // A simulation ended early by the FMU still reports where it stopped.
     if terminated && recorder.last_time() != Some(t) {
@@ -249,72 +164,197 @@ fn run(fmu: &Fmu, opts: &SimOptions, show_progress: bool) -> Result<SimResult, H
     Ok(recorder.finish(stats))
 }
 
-/// Start, stop, output grid and tolerance after applying defaults.
-pub(super) struct Settings {
-    pub(super) start: f64,
-    pub(super) stop: f64,
-    pub(super) interval: f64,
-    pub(super) rtol: f64,
-    /// Output points after the start; the last one is exactly `stop`.
-    pub(super) output_count: usize,
+/// The Model Exchange loop once the solver is set up: the instance and what sets
+/// its inputs, the result so far, and where the loop is.
+struct Steps<'r, 'lib> {
+    instance: &'r RefCell<Instance<'lib>>,
+    inputs: &'r InputBinding,
+    settings: &'r Settings,
+    /// Continuous states.
+    n: usize,
+    /// Event indicators.
+    nz: usize,
+    recorder: Recorder,
+    stats: SimStats,
+    /// The time reached.
+    t: f64,
+    /// The next output point.
+    k: usize,
+    terminated: bool,
+    /// The stop time the solver has been given and not reached yet.
+    stop_time: Option<f64>,
+    next_time_event: Option<f64>,
+    y: Vec<f64>,
+    /// The event indicators at `t`, and at the end of the step being taken.
+    z: Vec<f64>,
+    z_new: Vec<f64>,
+    y_out: Vec<f64>,
 }
 
-impl Settings {
-    pub(super) fn resolve(
-        model: &ModelDescription,
-        opts: &SimOptions,
-    ) -> Result<Settings, HarnessError> {
-        let experiment = &model.default_experiment;
-        let start = opts.start_time.or(experiment.start_time).unwrap_or(0.0);
-        let stop = opts
-            .stop_time
-            .or(experiment.stop_time)
-            .unwrap_or(if start < 1.0 { 1.0 } else { start + 1.0 });
-        if !start.is_finite() || !stop.is_finite() || stop <= start {
-            return Err(HarnessError::BadOptions(format!(
-                "the stop time ({stop}) must be finite and after the start time ({start})"
-            )));
+impl Steps<'_, '_> {
+    /// One step of the solver, ended at the first state event inside it, with the
+    /// output points it passed and the events at its end.
+    fn step(&mut self, integrator: &mut Integrator<'_, '_, '_>) -> Result<(), HarnessError> {
+        let (t_new, breakpoint) = self.solver_step(integrator)?;
+        let (t_new, state_event) = self.first_state_event(integrator, t_new)?;
+        self.record_passed_outputs(integrator, t_new)?;
+        if state_event {
+            integrator.move_back(t_new)?;
+            self.stop_time = None;
         }
-        let interval = opts
-            .output_interval
-            .or(experiment.step_size)
-            .unwrap_or((stop - start) / 500.0);
-        if !(interval.is_finite() && interval > 0.0) {
-            return Err(HarnessError::BadOptions(format!(
-                "the output interval ({interval}) must be positive"
-            )));
-        }
-        let points = ((stop - start) / interval - 1e-9).ceil().max(1.0);
-        if points > MAX_OUTPUT_POINTS {
-            return Err(HarnessError::BadOptions(format!(
-                "an output interval of {interval} gives {points} output points from {start} to \
-                 {stop}; use a larger interval"
-            )));
-        }
-        let rtol = opts
-            .relative_tolerance
-            .or(experiment.tolerance)
-            .unwrap_or(1e-6);
-        if !(rtol.is_finite() && rtol > 0.0 && rtol < 1.0) {
-            return Err(HarnessError::BadOptions(format!(
-                "the relative tolerance ({rtol}) must be between 0 and 1"
-            )));
-        }
-        Ok(Settings {
-            start,
-            stop,
-            interval,
-            rtol,
-            output_count: points as usize,
-        })
+        self.end_step(integrator, t_new, state_event, breakpoint)
     }
 
-    pub(super) fn output_time(&self, k: usize) -> f64 {
-        if k >= self.output_count {
-            self.stop
-        } else {
-            self.start + k as f64 * self.interval
+    /// Lets the solver step freely towards the next time event, the stop time or
+    /// the next kink of the inputs; returns where the step ended, and the kink when
+    /// it comes before the others.
+    fn solver_step(
+        &mut self,
+        integrator: &mut Integrator<'_, '_, '_>,
+    ) -> Result<(f64, Option<f64>), HarnessError> {
+        let settings = self.settings;
+        // Steps end exactly on the next time event, on the end of the simulation and
+        // on every kink of the input signals (each step sees one linear piece).
+        let limit = self
+            .next_time_event
+            .map_or(settings.stop, |te| te.min(settings.stop));
+        let breakpoint = self.inputs.next_breakpoint(self.t).filter(|&b| b < limit);
+        let limit = breakpoint.unwrap_or(limit);
+        self.inputs.begin_step(self.t);
+        if self.stop_time != Some(limit) {
+            integrator.set_stop_time(limit)?;
+            self.stop_time = Some(limit);
         }
+        let step = integrator.step()?;
+        if step.at_stop_time {
+            self.stop_time = None;
+        }
+        let t_new = step.time;
+        integrator.states(&mut self.y);
+        Ok((t_new, breakpoint))
+    }
+
+    /// The first state event inside the step ends it there: returns where the step
+    /// ends now, and whether a state event ends it.
+    fn first_state_event(
+        &mut self,
+        integrator: &Integrator<'_, '_, '_>,
+        t_new: f64,
+    ) -> Result<(f64, bool), HarnessError> {
+        let mut t_new = t_new;
+        let mut state_event = false;
+        if self.nz > 0 {
+            set_point(&mut self.instance.borrow_mut(), self.inputs, t_new, &self.y)?;
+            self.instance
+                .borrow_mut()
+                .get_event_indicators(&mut self.z_new)?;
+            if crossing(&self.z, &self.z_new) {
+                let (t_event, z_event) = locate_state_event(
+                    integrator,
+                    self.instance,
+                    self.inputs,
+                    self.n,
+                    (self.t, &self.z),
+                    (t_new, &self.z_new),
+                )?;
+                t_new = t_event;
+                self.z_new = z_event;
+                integrator.interpolate(t_new, &mut self.y)?;
+                state_event = true;
+            }
+        }
+        Ok((t_new, state_event))
+    }
+
+    /// Output points passed inside the step, from the solver's dense output.
+    fn record_passed_outputs(
+        &mut self,
+        integrator: &Integrator<'_, '_, '_>,
+        t_new: f64,
+    ) -> Result<(), HarnessError> {
+        let settings = self.settings;
+        let tolerance = 1e-9 * settings.interval;
+        while self.k <= settings.output_count && settings.output_time(self.k) < t_new - tolerance {
+            let t_out = settings.output_time(self.k);
+            integrator.interpolate(t_out, &mut self.y_out)?;
+            let mut instance = self.instance.borrow_mut();
+            set_point(&mut instance, self.inputs, t_out, &self.y_out)?;
+            self.recorder.record(&mut instance, t_out)?;
+            self.k += 1;
+        }
+        Ok(())
+    }
+
+    /// Completes the step at `t_new`: the FMU's step event and termination, then
+    /// the events at the end of the step (each recorded as its left and right
+    /// limit) or the output point there, and a restart of the solver where its
+    /// history does not carry over.
+    fn end_step(
+        &mut self,
+        integrator: &mut Integrator<'_, '_, '_>,
+        t_new: f64,
+        state_event: bool,
+        breakpoint: Option<f64>,
+    ) -> Result<(), HarnessError> {
+        let settings = self.settings;
+        let tolerance = 1e-9 * settings.interval;
+        let mut instance_ref = self.instance.borrow_mut();
+        set_point(&mut instance_ref, self.inputs, t_new, &self.y)?;
+        let (step_event, terminate) = instance_ref.completed_integrator_step()?;
+        let t = t_new;
+        self.t = t;
+        self.terminated = terminate;
+        let time_event = self.next_time_event.is_some_and(|te| t >= te);
+        let at_output =
+            self.k <= settings.output_count && settings.output_time(self.k) - t <= tolerance;
+
+        if state_event || time_event || step_event {
+            self.stats.state_events += usize::from(state_event);
+            self.stats.time_events += usize::from(time_event);
+            self.stats.step_events += usize::from(step_event);
+            // The left limit, then the right limit: the event instant appears twice.
+            self.recorder.record(&mut instance_ref, t)?;
+            if at_output {
+                self.k += 1;
+            }
+            instance_ref.enter_event_mode()?;
+            let info = event_iteration(&mut instance_ref, t)?;
+            if info.terminate_simulation != 0 {
+                self.terminated = true;
+            } else {
+                instance_ref.enter_continuous_time_mode()?;
+            }
+            self.next_time_event = next_event_time(&info, t);
+            // New states from the event. New nominals (`nominalsOfContinuousStatesChanged`)
+            // are not taken over: the solver's absolute tolerances are fixed when it is
+            // set up, from the nominals after initialisation.
+            if self.n > 0 {
+                instance_ref.get_continuous_states(&mut self.y)?;
+            }
+            self.recorder.record(&mut instance_ref, t)?;
+            if self.nz > 0 {
+                instance_ref.get_event_indicators(&mut self.z)?;
+            }
+            drop(instance_ref);
+            if !self.terminated {
+                integrator.restart(&self.y)?;
+                self.stop_time = None;
+            }
+        } else {
+            if at_output {
+                self.recorder.record(&mut instance_ref, t)?;
+                self.k += 1;
+            }
+            std::mem::swap(&mut self.z, &mut self.z_new);
+            drop(instance_ref);
+            // At a kink of the inputs the right-hand side changes its slope (or
+            // jumps): the multistep history from before it does not carry over.
+            if breakpoint.is_some_and(|b| t >= b) && !self.terminated {
+                integrator.restart(&self.y)?;
+                self.stop_time = None;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -439,175 +479,4 @@ fn locate_state_event(
         }
     }
     Ok((hi, z_hi))
-}
-
-/// Initializes a fresh instance of either interface: the start values of the
-/// options, the experiment, and the inputs at the start time.
-pub(super) fn initialize(
-    instance: &mut Instance<'_>,
-    model: &ModelDescription,
-    opts: &SimOptions,
-    settings: &Settings,
-    inputs: &InputBinding,
-) -> Result<(), HarnessError> {
-    for (name, value) in &opts.start_values {
-        apply_start_value(instance, model, name, *value)?;
-    }
-    instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
-    instance.enter_initialization_mode()?;
-    inputs.apply(instance, settings.start)?;
-    instance.exit_initialization_mode()
-}
-
-/// Sets one start value by name, converting to the variable's type.
-fn apply_start_value(
-    instance: &mut Instance<'_>,
-    model: &ModelDescription,
-    name: &str,
-    value: f64,
-) -> Result<(), HarnessError> {
-    let variable = model
-        .variable(name)
-        .ok_or_else(|| HarnessError::UnknownVariable(name.to_string()))?;
-    let bad = |reason: String| HarnessError::BadStartValue {
-        name: name.to_string(),
-        reason,
-    };
-    let reference = [variable.value_reference];
-    match variable.kind {
-        VariableKind::Real => instance.set_real(&reference, &[value]),
-        VariableKind::Integer | VariableKind::Enumeration => {
-            if value.fract() != 0.0 || value < i32::MIN as f64 || value > i32::MAX as f64 {
-                return Err(bad(format!("{value} is not a 32-bit integer")));
-            }
-            instance.set_integer(&reference, &[value as i32])
-        }
-        VariableKind::Boolean => {
-            if value != 0.0 && value != 1.0 {
-                return Err(bad(format!("{value} is not a Boolean (use 0 or 1)")));
-            }
-            instance.set_boolean(&reference, &[value == 1.0])
-        }
-        VariableKind::String => Err(bad("String variables cannot be set from a number".into())),
-    }
-}
-
-/// Samples the result columns: time, then every state and output that has a numeric
-/// type, in model-description order.
-pub(super) struct Recorder {
-    names: Vec<String>,
-    rows: Vec<Vec<f64>>,
-    /// (column, value reference) per type.
-    reals: (Vec<usize>, Vec<u32>),
-    integers: (Vec<usize>, Vec<u32>),
-    booleans: (Vec<usize>, Vec<u32>),
-}
-
-impl Recorder {
-    pub(super) fn new(
-        model: &ModelDescription,
-        states: &[usize],
-        output: &[String],
-        output_count: usize,
-    ) -> Result<Recorder, HarnessError> {
-        for name in output {
-            if model.variable(name).is_none() {
-                return Err(HarnessError::UnknownVariable(name.clone()));
-            }
-        }
-        let mut recorder = Recorder {
-            names: vec!["time".to_string()],
-            rows: Vec::new(),
-            reals: Default::default(),
-            integers: Default::default(),
-            booleans: Default::default(),
-        };
-        let mut is_state = vec![false; model.variables.len()];
-        for &state in states {
-            is_state[state] = true;
-        }
-        // The columns asked for come in the order asked (a name asked twice
-        // once); without a list, every state and output in model-description
-        // order.
-        let wanted: Vec<&ScalarVariable> = if output.is_empty() {
-            model
-                .variables
-                .iter()
-                .enumerate()
-                .filter(|(index, v)| is_state[*index] || v.causality == Causality::Output)
-                .map(|(_, v)| v)
-                .collect()
-        } else {
-            let mut seen = std::collections::HashSet::new();
-            output
-                .iter()
-                .filter(|name| seen.insert(name.as_str()))
-                .filter_map(|name| model.variable(name))
-                .collect()
-        };
-        for variable in wanted {
-            let column = recorder.names.len();
-            let target = match variable.kind {
-                VariableKind::Real => &mut recorder.reals,
-                VariableKind::Integer | VariableKind::Enumeration => &mut recorder.integers,
-                VariableKind::Boolean => &mut recorder.booleans,
-                VariableKind::String => continue,
-            };
-            target.0.push(column);
-            target.1.push(variable.value_reference);
-            recorder.names.push(variable.name.clone());
-        }
-        let rows = output_count.saturating_add(1);
-        let values = recorder.names.len().saturating_mul(rows);
-        if values > MAX_RECORDED_VALUES {
-            return Err(HarnessError::BadOptions(format!(
-                "recording {} variables at {rows} output points would hold {:.1} GB in memory; \
-                 name the variables to record (--output-variable, repeatable) or use a larger \
-                 output interval",
-                recorder.names.len() - 1,
-                values as f64 * 8.0 / 1e9
-            )));
-        }
-        Ok(recorder)
-    }
-
-    pub(super) fn record(
-        &mut self,
-        instance: &mut Instance<'_>,
-        t: f64,
-    ) -> Result<(), HarnessError> {
-        let mut row = vec![0.0; self.names.len()];
-        row[0] = t;
-        if !self.reals.1.is_empty() {
-            for (&column, value) in self.reals.0.iter().zip(instance.get_real(&self.reals.1)?) {
-                row[column] = value;
-            }
-        }
-        if !self.integers.1.is_empty() {
-            let values = instance.get_integer(&self.integers.1)?;
-            for (&column, value) in self.integers.0.iter().zip(values) {
-                row[column] = f64::from(value);
-            }
-        }
-        if !self.booleans.1.is_empty() {
-            let values = instance.get_boolean(&self.booleans.1)?;
-            for (&column, value) in self.booleans.0.iter().zip(values) {
-                row[column] = if value { 1.0 } else { 0.0 };
-            }
-        }
-        self.rows.push(row);
-        Ok(())
-    }
-
-    pub(super) fn last_time(&self) -> Option<f64> {
-        self.rows.last().map(|row| row[0])
-    }
-
-    pub(super) fn finish(self, stats: SimStats) -> SimResult {
-        SimResult {
-            names: self.names,
-            rows: self.rows,
-            stats,
-        }
-    }
 }

@@ -4,25 +4,15 @@
 
 use std::sync::Arc;
 
-use super::values::fold_literal;
-use super::{
-    Balance, Builder, ClassEntry, Effective, RealKind, RealVar, EXPORT_BYTES_PER_REAL,
-    EXPORT_MEMORY_CAP, MAX_ARRAY_LEN, MAX_REALS,
+use super::builder::{Builder, Effective, VarTexts};
+use super::system::{
+    Balance, RealKind, RealVar, EXPORT_BYTES_PER_REAL, EXPORT_MEMORY_CAP, MAX_ARRAY_LEN, MAX_REALS,
 };
+use super::values::fold_literal;
+use crate::classdb::ClassEntry;
 use crate::diagnostic::Diagnostic;
 use crate::resolve::model::{element_name, Tearing};
 use crate::resolve::tree::Builtin;
-
-/// The texts of one variable of a class, shared by all its instances and
-/// elements (one allocation per class, not per instance).
-#[derive(Clone)]
-pub(super) struct VarTexts {
-    unit: Option<Arc<str>>,
-    display_unit: Option<Arc<str>>,
-    quantity: Option<Arc<str>>,
-    description: Option<Arc<str>>,
-    derivative_unit: Option<Arc<str>>,
-}
 
 impl Builder<'_, '_> {
     /// The texts of variable `vi` of instance `me`'s class, made on the
@@ -54,7 +44,7 @@ impl Builder<'_, '_> {
     /// Lays out Real variable `vi` of the instance: its elements in `R`,
     /// each with its kind and start value. `false` when the model has
     /// grown too large to go on (MX007).
-    pub(super) fn real_variable(
+    pub(crate) fn real_variable(
         &mut self,
         me: usize,
         entry: &ClassEntry,
@@ -209,7 +199,7 @@ impl Builder<'_, '_> {
     }
 
     /// The derivatives of the instance's states, after its own variables.
-    pub(super) fn state_derivatives(&mut self, me: usize, entry: &ClassEntry) {
+    pub(crate) fn state_derivatives(&mut self, me: usize, entry: &ClassEntry) {
         for (vi, v) in entry.model.vars.iter().enumerate() {
             if !(v.special.state && v.ty == Builtin::Real) {
                 continue;

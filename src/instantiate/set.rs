@@ -2,7 +2,8 @@
 //! names: numbers for Real and Integer parameters, `true`/`false` for
 //! Boolean ones, a literal of the type for enumeration ones.
 
-use super::{element_position, Builder, Incoming, RealKind, SetLiteral, SetValue};
+use super::builder::{element_position, Builder, Incoming};
+use super::system::RealKind;
 use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Ex;
@@ -11,8 +12,62 @@ use crate::resolve::tree::Builtin;
 use crate::resolve::ClassId;
 use crate::source::Span;
 
+/// `--set path=value` from the command line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetValue {
+    pub path: String,
+    pub value: SetLiteral,
+}
+
+/// The value of a `--set`: a number, `true`/`false`, or the name of an
+/// enumeration literal (checked against the parameter's type when the
+/// model is instantiated).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetLiteral {
+    Number(f64),
+    Bool(bool),
+    Literal(String),
+}
+
+impl From<f64> for SetLiteral {
+    fn from(v: f64) -> SetLiteral {
+        SetLiteral::Number(v)
+    }
+}
+
+impl SetLiteral {
+    /// Reads the text after `=`: a finite number, `true`, `false`, or an
+    /// identifier.
+    pub fn parse(text: &str) -> Result<SetLiteral, String> {
+        let t = text.trim();
+        match t {
+            "true" => return Ok(SetLiteral::Bool(true)),
+            "false" => return Ok(SetLiteral::Bool(false)),
+            _ => {}
+        }
+        if let Ok(v) = t.parse::<f64>() {
+            if !v.is_finite() {
+                return Err("the value must be finite".into());
+            }
+            return Ok(SetLiteral::Number(v));
+        }
+        let ident = t
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if ident {
+            Ok(SetLiteral::Literal(t.to_string()))
+        } else {
+            Err(format!(
+                "`{t}` is not a number, `true`/`false` or an enumeration literal"
+            ))
+        }
+    }
+}
+
 /// What a `--set` path names below the exported model.
-pub(super) struct Target {
+pub(crate) struct Target {
     /// Components by index into each class's `subs`, outermost first.
     pub subs: Vec<usize>,
     /// The element of each array of components on the way (`cap[2].C`,
@@ -29,7 +84,7 @@ pub(super) struct Target {
 /// each with an optional element index, then a variable (whose own name may
 /// have a dot: `port.T`) with an optional element index. `None` when the
 /// path names nothing (MX001).
-pub(super) fn target(db: &ClassDb, class: ClassId, path: &str) -> Option<Target> {
+pub(crate) fn target(db: &ClassDb, class: ClassId, path: &str) -> Option<Target> {
     let parts: Vec<&str> = path.split('.').map(str::trim).collect();
     let (mut subs, mut picks) = (Vec::new(), Vec::new());
     let mut model = db.elaborated_model(class)?;
@@ -73,7 +128,7 @@ fn indexed(part: &str) -> Option<(&str, Option<Vec<i64>>)> {
 /// The value of `set` for the variable `target` names below `model`; a
 /// value of the wrong kind, or an index of a scalar, is an error at the
 /// parameter's declaration.
-pub(super) fn value_of(
+pub(crate) fn value_of(
     db: &ClassDb,
     model: ClassId,
     target: &Target,
@@ -156,7 +211,7 @@ pub(super) fn value_of(
 impl Builder<'_, '_> {
     /// The `--set`s of one element of an array variable among the
     /// modifiers arriving at an instance (they reach it here).
-    pub(super) fn arrived_element_sets(&mut self, incoming: &[Incoming]) -> Vec<Incoming> {
+    pub(crate) fn arrived_element_sets(&mut self, incoming: &[Incoming]) -> Vec<Incoming> {
         let arrived: Vec<Incoming> = incoming
             .iter()
             .filter(|inc| inc.subs.is_empty() && inc.index.is_some())
@@ -174,7 +229,7 @@ impl Builder<'_, '_> {
     /// components (`shape` is `None`) or has no element `k` (a wrong number
     /// of indices, or one outside its dimension); such a set is dropped
     /// (with its pick) so it reaches no instance.
-    pub(super) fn check_picks(
+    pub(crate) fn check_picks(
         &mut self,
         incoming: &mut Vec<Incoming>,
         picks: &mut Vec<Option<Vec<i64>>>,
@@ -254,7 +309,7 @@ impl Builder<'_, '_> {
     /// for it: MX037 for an index that does not fit the shape, MX039 when
     /// the variable's value is not a number fixed at export (a parameter
     /// computed from others, or not a parameter or state at all).
-    pub(super) fn apply_element_sets(
+    pub(crate) fn apply_element_sets(
         &mut self,
         me: usize,
         var: &crate::resolve::model::Var,

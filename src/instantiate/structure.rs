@@ -3,7 +3,9 @@
 //! conditional component is present, and the `inner` instance every
 //! `outer` world refers to. None of it enters a class's kernel.
 
-use super::{Builder, ClassEntry, Purpose, MAX_ARRAY_LEN};
+use super::builder::{Builder, Purpose};
+use super::system::MAX_ARRAY_LEN;
+use crate::classdb::ClassEntry;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Ex;
 use crate::resolve::model::OuterDecl;
@@ -14,7 +16,7 @@ impl Builder<'_, '_> {
     /// one component, `Some(Some(shape))` for an array of components with
     /// the size of each dimension (`cap[n, m]`: `[n, m]`); its elements are
     /// laid out row-major, the last index varying fastest.
-    pub(super) fn element_count(
+    pub(crate) fn element_count(
         &mut self,
         me: usize,
         entry: &ClassEntry,
@@ -94,7 +96,7 @@ impl Builder<'_, '_> {
     /// The conditional connectors of instance `me` whose condition is
     /// false, and their variables (MC123 when a condition cannot be
     /// evaluated, as for a conditional component).
-    pub(super) fn absent_connectors(&mut self, me: usize, entry: &ClassEntry) {
+    pub(crate) fn absent_connectors(&mut self, me: usize, entry: &ClassEntry) {
         let conditions = &entry.causalized.structure.connector_conditions;
         for (c, cond) in conditions.iter().enumerate() {
             let Some(cond) = cond else {
@@ -128,7 +130,7 @@ impl Builder<'_, '_> {
     /// declares an `inner` for (before the component, by the rule of no
     /// look-ahead), when the model is exported. Checked as a component, a
     /// class takes its outer parameters as its own.
-    pub(super) fn check_outers(&mut self, me: usize, entry: &ClassEntry) {
+    pub(crate) fn check_outers(&mut self, me: usize, entry: &ClassEntry) {
         if self.purpose == Purpose::Check {
             return;
         }
@@ -203,7 +205,7 @@ impl Builder<'_, '_> {
     /// value in `R`, so whoever sets the inner's sets it); false when it is
     /// not an outer's or has no inner (then it is laid out as a parameter
     /// of its own).
-    pub(super) fn outer_real(&mut self, me: usize, entry: &ClassEntry, vi: usize) -> bool {
+    pub(crate) fn outer_real(&mut self, me: usize, entry: &ClassEntry, vi: usize) -> bool {
         let Some((inner, var)) = self.inner_var(me, entry, vi) else {
             return false;
         };
@@ -223,7 +225,7 @@ impl Builder<'_, '_> {
     /// it stands for an outer's: `Some(value)` from the inner (0 when there
     /// is none, reported by [`Builder::check_outers`]), `None` when it is
     /// not an outer's.
-    pub(super) fn outer_int(&self, me: usize, entry: &ClassEntry, vi: usize) -> Option<i64> {
+    pub(crate) fn outer_int(&self, me: usize, entry: &ClassEntry, vi: usize) -> Option<i64> {
         entry.model.outer_of(vi)?;
         let Some((inner, var)) = self.inner_var(me, entry, vi) else {
             return Some(0);

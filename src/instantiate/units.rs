@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::System;
+use super::system::System;
 use crate::units::infer::UnitSignatures;
 use crate::units::report::{instance_params, named};
 use crate::units::term::{Dim, Term};

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use super::{Builder, ClassEntry, Effective, Incoming, IntVar, Purpose, RealKind};
+use super::builder::{Builder, Effective, Incoming, Purpose};
+use super::system::{IntVar, RealKind};
+use crate::classdb::ClassEntry;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Calc, Ex};
 use crate::resolve::constants::enumeration_type;
@@ -22,7 +24,7 @@ impl Builder<'_, '_> {
     /// The values of the instance's Integer and Boolean parameters, in
     /// declaration order (each may use the ones before it): fixed at
     /// export, since sizes depend on them.
-    pub(super) fn integer_parameters(
+    pub(crate) fn integer_parameters(
         &mut self,
         me: usize,
         entry: &ClassEntry,
@@ -100,7 +102,7 @@ impl Builder<'_, '_> {
     /// computed at run time, or has none), with the [`Calc`] program of each
     /// start value folded from an expression that reads an Integer
     /// parameter (empty when there is none).
-    pub(super) fn kind_and_starts(
+    pub(crate) fn kind_and_starts(
         &mut self,
         me: usize,
         entry: &ClassEntry,
@@ -214,7 +216,7 @@ impl Builder<'_, '_> {
     /// the `min`/`max` its declaration gives. Reported where the value comes
     /// from: the modifier that sets it, the component declaration, or the
     /// parameter itself (its own binding or `--set`).
-    pub(super) fn check_bounds(
+    pub(crate) fn check_bounds(
         &mut self,
         v: &Var,
         name: &str,
@@ -450,7 +452,7 @@ fn misshaped(inc: &Incoming, len: usize) -> Option<Option<Diagnostic>> {
 
 /// The value of an attribute written as a number literal (`min = 2`,
 /// `start = -1.5`); anything else is not folded.
-pub(super) fn fold_literal(e: &Option<Expr>) -> Option<f64> {
+pub(crate) fn fold_literal(e: &Option<Expr>) -> Option<f64> {
     e.as_ref().and_then(|x| match &x.kind {
         ExprKind::Real(r) => Some(*r),
         ExprKind::Integer(i) => Some(*i as f64),

@@ -4,7 +4,7 @@
 //! final form of a library's diagnostics (`finish_check`). The incremental
 //! session replays the same per-class step, so both give one result.
 
-use super::Library;
+use super::load::Library;
 use crate::classdb::ClassDb;
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::instantiate_for_check;

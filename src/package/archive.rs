@@ -16,7 +16,7 @@ use std::path::Path;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
-use crate::package::{io_error, PackageError};
+use super::error::{io_error, PackageError};
 
 /// One file of the archive. The bytes may be borrowed (a large model's
 /// system resource is written from where it already is), or written into

@@ -19,8 +19,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
-use crate::package::compile::{Compiler, COMPILE_FLAGS, LINK_FLAGS, LINK_LIBRARIES};
-use crate::package::{io_error, CSource, PackageError};
+use super::compile::{Compiler, COMPILE_FLAGS, LINK_FLAGS, LINK_LIBRARIES};
+use super::error::{io_error, PackageError};
+use crate::fmu::files::CSource;
 
 /// The environment variable that chooses the cache directory.
 pub const CACHE_DIR_ENV: &str = "MOFMU_CACHE_DIR";

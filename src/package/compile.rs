@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::package::PackageError;
+use super::error::PackageError;
 
 /// Flags for every C unit. Kernels keep their symbols hidden; the runtime
 /// marks the FMI entry points with default visibility. `-ffp-contract=off`

@@ -10,15 +10,18 @@
 pub mod archive;
 pub mod cache;
 pub mod compile;
+mod error;
 pub mod win64;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 pub use archive::{write_archive_atomically, ArchiveEntry, Contents};
 pub use cache::{library_key, object_key, ObjectCache, CACHE_DIR_ENV};
 pub use compile::Compiler;
+pub(crate) use error::io_error;
+pub use error::PackageError;
 // What a build takes is described below, in `fmu`, so that export can
 // produce it without depending on this step.
 pub use crate::fmu::files::{CSource, FmuBuildSpec, ModelDescriptionSource};
@@ -34,35 +37,6 @@ pub struct BuildReport {
     pub library_from_cache: bool,
     pub fmu_bytes: u64,
     pub elapsed: Duration,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum PackageError {
-    #[error("no usable C compiler: {0}")]
-    CompilerNotFound(String),
-    #[error("the C compiler rejected {source_name}:\n{stderr}")]
-    Compile { source_name: String, stderr: String },
-    #[error("linking {library} failed:\n{stderr}")]
-    Link { library: String, stderr: String },
-    #[error("{action} {}: {source}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("writing the archive {}: {source}", path.display())]
-    Zip {
-        path: PathBuf,
-        source: zip::result::ZipError,
-    },
-    #[error("invalid FMU build: {0}")]
-    InvalidSpec(String),
-    #[error(
-        "cannot choose an object cache directory: set MOFMU_CACHE_DIR, XDG_CACHE_HOME or HOME"
-    )]
-    NoCacheDir,
-    #[error("{0}")]
-    UnsupportedPlatform(String),
 }
 
 /// Builds the FMU described by `spec` into `out` with the system C
@@ -335,12 +309,4 @@ fn source_entry<'a>(name: &str, text: &'a str) -> ArchiveEntry<'a> {
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PackageError> {
     std::fs::write(path, bytes).map_err(|e| io_error("writing", path, e))
-}
-
-pub(crate) fn io_error(action: &'static str, path: &Path, source: std::io::Error) -> PackageError {
-    PackageError::Io {
-        action,
-        path: path.to_path_buf(),
-        source,
-    }
 }

@@ -16,7 +16,9 @@ use std::io::Read;
 use std::path::Path;
 use std::process::Command;
 
-use super::{io_error, write_archive_atomically, ArchiveEntry, FmuBuildSpec, PackageError};
+use super::archive::{write_archive_atomically, ArchiveEntry};
+use super::error::{io_error, PackageError};
+use crate::fmu::files::FmuBuildSpec;
 
 /// The cross compiler, unless `MOFMU_MINGW_CC` names another.
 pub const MINGW_CC: &str = "x86_64-w64-mingw32-gcc";

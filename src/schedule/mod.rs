@@ -2,11 +2,13 @@
 //! instance, ordered so that each value is computed before it is read.
 //! No equations live at this level.
 
+#[cfg(test)]
+mod tests;
+mod unroll;
+
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
 use crate::resolve::connect::{self, Connect, Endpoint};
-
-mod unroll;
 use crate::resolve::model::{ClassCausality, ClassVariability};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
@@ -47,44 +49,100 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         return Err(diags);
     }
 
-    // Nodes: blocks in instance order, then copies; what each reads and
-    // writes, as offsets in R (one flat list per direction, so that a
-    // schedule of millions of nodes is a few allocations, not millions).
-    // Sized at once: at 10^5 chain elements there are 6·10^5 nodes.
-    let n_blocks: usize = sys
-        .instances
-        .iter()
-        .map(|inst| sys.classes[inst.class].causalized.causal.blocks.len())
-        .sum();
-    let n_nodes = n_blocks + copies.len();
-    let mut nodes: Vec<Step> = Vec::with_capacity(n_nodes);
-    let mut reads = Lists::with_capacity(n_nodes);
-    let mut writes = Lists::with_capacity(n_nodes);
-    for (i, inst) in sys.instances.iter().enumerate() {
-        let class = &sys.classes[inst.class].causalized.causal;
-        for (k, b) in class.blocks.iter().enumerate() {
-            nodes.push(Step::Block {
-                instance: i,
-                block: k,
-            });
-            reads.push(b.reads.iter().map(|s| inst.slot_offsets[*s]));
-            writes.push(b.writes.iter().map(|s| inst.slot_offsets[*s]));
-        }
-    }
-    // A copy of one element of an array of connectors reads or writes
-    // inside a variable that blocks read and write whole: for the order,
-    // it counts as reading or writing the whole variable.
-    let element_base = connector_array_elements(sys);
-    let base = |r: usize| element_base.get(&r).copied().unwrap_or(r);
-    for c in copies {
-        reads.push(c.sources.iter().map(|s| base(s.0)));
-        writes.push(std::iter::once(c.target));
-        nodes.push(Step::Copy(c));
-    }
-
+    let graph = Graph::of(sys, copies);
     // Who writes each variable (keyed by its first element in R), in node
     // order.
-    let writers = writes.inverted(sys.reals.len());
+    let writers = graph.writes.inverted(sys.reals.len());
+    written_once(sys, &graph.nodes, &writers, &mut diags);
+    inputs_connected(sys, &writers, &dropped, &mut diags);
+    // Who writes each variable, an element of an array of connectors
+    // counting as its whole variable.
+    let writers = if graph.element_base.is_empty() {
+        writers
+    } else {
+        graph
+            .writes
+            .mapped(|r| graph.base(r))
+            .inverted(sys.reals.len())
+    };
+    reads_determined(sys, &graph.reads, &writers, &mut diags);
+    if !diags.is_empty() {
+        diags.sort_by_key(|d| (d.span.file, d.span.start));
+        diags.dedup_by(|a, b| a.message == b.message);
+        return Err(diags);
+    }
+
+    let schedule = ordered(sys, graph.nodes, &graph.reads, &writers)?;
+    let diags = affine_in_balances(sys, &schedule);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(schedule)
+}
+
+/// The nodes of the schedule (blocks in instance order, then copies) and
+/// what each reads and writes, as offsets in R (one flat list per
+/// direction, so that a schedule of millions of nodes is a few
+/// allocations, not millions).
+struct Graph {
+    nodes: Vec<Step>,
+    reads: Lists,
+    writes: Lists,
+    /// The first offset of the variable of every element after the first
+    /// of an array of connectors.
+    element_base: std::collections::HashMap<usize, usize>,
+}
+
+impl Graph {
+    fn of(sys: &System, copies: Vec<Copy>) -> Graph {
+        // Sized at once: at 10^5 chain elements there are 6·10^5 nodes.
+        let n_blocks: usize = sys
+            .instances
+            .iter()
+            .map(|inst| sys.classes[inst.class].causalized.causal.blocks.len())
+            .sum();
+        let n_nodes = n_blocks + copies.len();
+        let mut nodes: Vec<Step> = Vec::with_capacity(n_nodes);
+        let mut reads = Lists::with_capacity(n_nodes);
+        let mut writes = Lists::with_capacity(n_nodes);
+        for (i, inst) in sys.instances.iter().enumerate() {
+            let class = &sys.classes[inst.class].causalized.causal;
+            for (k, b) in class.blocks.iter().enumerate() {
+                nodes.push(Step::Block {
+                    instance: i,
+                    block: k,
+                });
+                reads.push(b.reads.iter().map(|s| inst.slot_offsets[*s]));
+                writes.push(b.writes.iter().map(|s| inst.slot_offsets[*s]));
+            }
+        }
+        // A copy of one element of an array of connectors reads or writes
+        // inside a variable that blocks read and write whole: for the order,
+        // it counts as reading or writing the whole variable.
+        let element_base = connector_array_elements(sys);
+        let base = |r: usize| element_base.get(&r).copied().unwrap_or(r);
+        for c in copies {
+            reads.push(c.sources.iter().map(|s| base(s.0)));
+            writes.push(std::iter::once(c.target));
+            nodes.push(Step::Copy(c));
+        }
+        Graph {
+            nodes,
+            reads,
+            writes,
+            element_base,
+        }
+    }
+
+    /// The offset that stands for `r` in the order: the first element of
+    /// its variable when `r` is an element of an array of connectors.
+    fn base(&self, r: usize) -> usize {
+        self.element_base.get(&r).copied().unwrap_or(r)
+    }
+}
+
+/// A variable is written by one instance's blocks, or by one copy.
+fn written_once(sys: &System, nodes: &[Step], writers: &Lists, diags: &mut Vec<Diagnostic>) {
     let owner = |n: usize| -> Option<usize> {
         match &nodes[n] {
             Step::Block { instance, .. } => Some(*instance),
@@ -105,24 +163,18 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
         }
     }
+}
+
+/// Inputs of components must be connected (or set by the parent): `MX036`
+/// when the connect that would have set one is dropped with an absent
+/// connector, `MC056` otherwise.
+fn inputs_connected(
+    sys: &System,
+    writers: &Lists,
+    dropped: &[unroll::Dropped],
+    diags: &mut Vec<Diagnostic>,
+) {
     let written = |v: usize| !writers.get(v).is_empty();
-    let balance_vars: std::collections::BTreeSet<usize> =
-        sys.balances.iter().map(|b| b.balance).collect();
-    let known = |v: usize| {
-        balance_vars.contains(&v)
-            || sys.absent_reals.contains(&v)
-            || matches!(
-                sys.reals[v].kind,
-                RealKind::Constant
-                    | RealKind::Parameter
-                    | RealKind::CalculatedParameter
-                    | RealKind::State
-                    | RealKind::StateCalculated
-                    | RealKind::Input
-                    | RealKind::Time
-            )
-    };
-    // Inputs of components must be connected (or set by the parent).
     for (i, inst) in sys.instances.iter().enumerate() {
         if inst.parent.is_none() {
             continue;
@@ -195,12 +247,26 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
         }
     }
-    // Who writes each variable, an element of an array of connectors
-    // counting as its whole variable.
-    let writers = if element_base.is_empty() {
-        writers
-    } else {
-        writes.mapped(base).inverted(sys.reals.len())
+}
+
+/// Every variable a node reads is known before the schedule runs or
+/// written by some node: `MX005` for one that nothing determines.
+fn reads_determined(sys: &System, reads: &Lists, writers: &Lists, diags: &mut Vec<Diagnostic>) {
+    let balance_vars: std::collections::BTreeSet<usize> =
+        sys.balances.iter().map(|b| b.balance).collect();
+    let known = |v: usize| {
+        balance_vars.contains(&v)
+            || sys.absent_reals.contains(&v)
+            || matches!(
+                sys.reals[v].kind,
+                RealKind::Constant
+                    | RealKind::Parameter
+                    | RealKind::CalculatedParameter
+                    | RealKind::State
+                    | RealKind::StateCalculated
+                    | RealKind::Input
+                    | RealKind::Time
+            )
     };
     let written = |v: usize| !writers.get(v).is_empty();
     for n in 0..reads.len() {
@@ -214,13 +280,17 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
             }
         }
     }
-    if !diags.is_empty() {
-        diags.sort_by_key(|d| (d.span.file, d.span.start));
-        diags.dedup_by(|a, b| a.message == b.message);
-        return Err(diags);
-    }
+}
 
-    // Edges writer -> reader, then Kahn's algorithm in waves.
+/// The nodes in an order where every writer comes before its readers:
+/// edges writer -> reader, then Kahn's algorithm in waves. A cycle is an
+/// algebraic loop.
+fn ordered(
+    sys: &System,
+    nodes: Vec<Step>,
+    reads: &Lists,
+    writers: &Lists,
+) -> Result<Schedule, Vec<Diagnostic>> {
     let n = nodes.len();
     let mut preds = Lists::default();
     let mut seen = Vec::new();
@@ -242,17 +312,12 @@ pub fn schedule(sys: &System) -> Result<Schedule, Vec<Diagnostic>> {
         return Err(vec![algebraic_loop(sys, &nodes, &preds, &indeg)]);
     }
     let mut slots: Vec<Option<Step>> = nodes.into_iter().map(Some).collect();
-    let schedule = Schedule {
+    Ok(Schedule {
         steps: order
             .into_iter()
             .map(|i| slots[i].take().expect("each node once"))
             .collect(),
-    };
-    let diags = affine_in_balances(sys, &schedule);
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    Ok(schedule)
+    })
 }
 
 /// Kahn's algorithm in waves: first every node nothing precedes, then every

@@ -12,7 +12,7 @@ use crate::resolve::connect::{Connect, Port, Side};
 /// The connects of instance `p` with every side's `sub` the instance it
 /// names (`None`: a port of `p` itself); `None` when an index is out of
 /// range or cannot be evaluated (reported).
-pub(super) fn instance_connects(
+pub(crate) fn instance_connects(
     sys: &System,
     p: usize,
     dropped: &mut Vec<Dropped>,
@@ -55,7 +55,7 @@ pub(super) fn instance_connects(
 
 /// A connect dropped because one side is an absent conditional connector:
 /// the connector on the other side, bound to its instance.
-pub(super) struct Dropped {
+pub(crate) struct Dropped {
     pub instance: usize,
     pub connector: usize,
     /// The absent side as written (`volume.heatPort`).

@@ -13,13 +13,13 @@ use crate::resolve::{ClassId, ClassTree};
 use crate::source::Span;
 
 /// One check's classes and their fingerprints.
-pub(super) struct Layout<'a> {
+pub(crate) struct Layout<'a> {
     pub tree: &'a ClassTree,
     pub fingerprints: &'a Fingerprints,
 }
 
 /// Places of the previous check, found again in the current one.
-pub(super) struct Relocation<'a> {
+pub(crate) struct Relocation<'a> {
     old: Layout<'a>,
     new: Layout<'a>,
     /// The previous check's classes per file, by where they start (built

@@ -8,7 +8,7 @@ use crate::harness::model_description::{
     Causality, Initial, ModelDescription, ScalarVariable, Variability, VariableKind,
 };
 
-use super::SweepError;
+use super::error::SweepError;
 
 /// The table of cases: parameter names (columns) and one row of values per case.
 /// Case `i` is row `i`; its id is `i`, and its values identify it for resume.

@@ -22,14 +22,15 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type;
 use serde::{Deserialize, Serialize};
 
-use super::{CaseResult, Status, SweepError};
+use super::error::SweepError;
+use super::outcome::{CaseResult, Status};
 
 /// The key of the case record in a trajectory file's key-value metadata.
 const RECORD_KEY: &str = "mofmu.sweep.case";
 
 /// What a trajectory file records about its case, besides the trajectory.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct CaseRecord {
+pub(crate) struct CaseRecord {
     /// The sweep's settings (FMU contents, times, tolerance, outputs): a case is only
     /// taken as done when these are the same.
     pub settings: String,
@@ -44,7 +45,7 @@ pub(super) struct CaseRecord {
 }
 
 impl CaseRecord {
-    pub(super) fn result(&self, case: usize) -> Option<CaseResult> {
+    pub(crate) fn result(&self, case: usize) -> Option<CaseResult> {
         Some(CaseResult {
             case,
             values: self.values.iter().map(|&b| f64::from_bits(b)).collect(),
@@ -57,12 +58,12 @@ impl CaseRecord {
 }
 
 /// `DIR/trajectories`.
-pub(super) fn trajectories_dir(dir: &Path) -> PathBuf {
+pub(crate) fn trajectories_dir(dir: &Path) -> PathBuf {
     dir.join("trajectories")
 }
 
 /// `DIR/trajectories/case=<id>/part-0.parquet`.
-pub(super) fn case_file(dir: &Path, case: usize) -> PathBuf {
+pub(crate) fn case_file(dir: &Path, case: usize) -> PathBuf {
     trajectories_dir(dir)
         .join(format!("case={case}"))
         .join("part-0.parquet")
@@ -165,7 +166,7 @@ fn file_bytes(
 
 /// Writes a case's trajectory (`time` and the outputs, one column each; no rows for a
 /// case that failed) with its record, atomically.
-pub(super) fn write_case(
+pub(crate) fn write_case(
     dir: &Path,
     case: usize,
     outputs: &[String],
@@ -186,7 +187,7 @@ pub(super) fn write_case(
 }
 
 /// The record of a case file, or `None` when there is no readable one.
-pub(super) fn read_case(dir: &Path, case: usize) -> Option<CaseRecord> {
+pub(crate) fn read_case(dir: &Path, case: usize) -> Option<CaseRecord> {
     let file = fs::File::open(case_file(dir, case)).ok()?;
     let reader = SerializedFileReader::new(file).ok()?;
     let metadata = reader.metadata().file_metadata().key_value_metadata()?;
@@ -200,7 +201,7 @@ pub(super) fn read_case(dir: &Path, case: usize) -> Option<CaseRecord> {
 
 /// A case's trajectory: the column names (`time` first, then the outputs) and one
 /// vector per column. `None` when the case has no readable file.
-pub(super) fn read_trajectory(dir: &Path, case: usize) -> Option<(Vec<String>, Vec<Vec<f64>>)> {
+pub(crate) fn read_trajectory(dir: &Path, case: usize) -> Option<(Vec<String>, Vec<Vec<f64>>)> {
     use parquet::record::Field;
     let file = fs::File::open(case_file(dir, case)).ok()?;
     let reader = SerializedFileReader::new(file).ok()?;
@@ -226,7 +227,7 @@ pub(super) fn read_trajectory(dir: &Path, case: usize) -> Option<(Vec<String>, V
 }
 
 /// Writes `summary.parquet` from the results (in case order), atomically.
-pub(super) fn write_summary(
+pub(crate) fn write_summary(
     dir: &Path,
     names: &[String],
     outputs: &[String],
@@ -287,7 +288,7 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), SweepError> {
 /// Removes what an interrupted run left: temporary files (a write that never got its
 /// rename), and the case folders of ids at or past `cases` (an earlier, larger sweep
 /// into the same folder), so the dataset holds exactly this sweep's cases.
-pub(super) fn tidy(dir: &Path, cases: usize) -> Result<(), SweepError> {
+pub(crate) fn tidy(dir: &Path, cases: usize) -> Result<(), SweepError> {
     let io = |path: &Path, source| SweepError::Io {
         path: path.to_path_buf(),
         source,

@@ -18,6 +18,8 @@
 
 mod cases;
 mod dataset;
+mod error;
+mod outcome;
 mod plot;
 
 use std::path::{Path, PathBuf};
@@ -31,6 +33,8 @@ use crate::harness::{simulate_fmu, Fmu, HarnessError, Interface, SimOptions, Sim
 
 pub use cases::{validate_outputs, Cases};
 use dataset::CaseRecord;
+pub use error::SweepError;
+pub use outcome::{CaseResult, Status, Summary};
 pub use plot::{
     check_plot_path, figure, plot, Figure, Line, Panel, PlotReport, PlotStyle, MAX_LINES,
 };
@@ -50,167 +54,6 @@ pub struct SweepOptions {
     pub dir: PathBuf,
     /// Worker threads (default: the number of cores).
     pub workers: Option<usize>,
-}
-
-/// How a case ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Ok,
-    /// The simulation failed (FMI error, solver failure, bad start value).
-    Failed,
-    /// The simulation finished but a recorded value is not finite.
-    NotFinite,
-}
-
-impl Status {
-    /// The name in the summary's `status` column.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::Failed => "failed",
-            Status::NotFinite => "nan",
-        }
-    }
-
-    fn parse(name: &str) -> Option<Status> {
-        [Status::Ok, Status::Failed, Status::NotFinite]
-            .into_iter()
-            .find(|s| s.name() == name)
-    }
-}
-
-/// One row of the summary.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CaseResult {
-    pub case: usize,
-    /// The case's parameter values, in the order of [`Cases::names`].
-    pub values: Vec<f64>,
-    pub status: Status,
-    /// Why the case failed; empty when it did not.
-    pub message: String,
-    /// Wall time of the simulation, seconds.
-    pub wall_s: f64,
-    /// Final value of each output (NaN when the case failed).
-    pub finals: Vec<f64>,
-}
-
-/// What a sweep did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Summary {
-    pub names: Vec<String>,
-    pub outputs: Vec<String>,
-    /// Every case's row, in case order.
-    pub results: Vec<CaseResult>,
-    /// Cases simulated by this run.
-    pub ran: usize,
-    /// Cases found done in the dataset and skipped.
-    pub skipped: usize,
-}
-
-impl Summary {
-    /// Cases whose status is not `ok`.
-    pub fn failed(&self) -> usize {
-        self.results
-            .iter()
-            .filter(|r| r.status != Status::Ok)
-            .count()
-    }
-}
-
-/// Every way a sweep can fail before or around its cases (a case's own failure is
-/// recorded in its row instead). Each has a stable code, SW001…SW014 (docs/sweep.md).
-#[derive(Debug, thiserror::Error)]
-pub enum SweepError {
-    #[error("--grid {grid}: {reason}")]
-    Grid { grid: String, reason: String },
-    #[error("the FMU has no variable `{name}`{}", did_you_mean(.close))]
-    UnknownParameter { name: String, close: Vec<String> },
-    #[error("`{name}` cannot be given a start value: it is {what}{}", did_you_mean(.close))]
-    NotSettable {
-        name: String,
-        what: String,
-        close: Vec<String>,
-    },
-    #[error("case {case}: `{name}` = {reason}")]
-    BadValue {
-        name: String,
-        case: usize,
-        reason: String,
-    },
-    #[error("the parameter `{0}` is given twice")]
-    DuplicateParameter(String),
-    #[error("{}:{line}: {message}", .path.display())]
-    Cases {
-        path: PathBuf,
-        line: u64,
-        message: String,
-    },
-    #[error("no cases: {0}")]
-    NoCases(String),
-    #[error("{}", unknown_output(.name, .close))]
-    UnknownOutput { name: String, close: Vec<String> },
-    #[error("the output `{0}` is named twice")]
-    DuplicateOutput(String),
-    #[error(transparent)]
-    Harness(#[from] HarnessError),
-    #[error("cannot write `{}`: {source}", .path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("Parquet: {0}")]
-    Parquet(String),
-    #[error("invalid sweep options: {0}")]
-    BadOptions(String),
-    #[error("--plot: {0}")]
-    Plot(String),
-}
-
-impl SweepError {
-    /// The stable code of the error (docs/sweep.md).
-    pub fn code(&self) -> &'static str {
-        match self {
-            SweepError::Grid { .. } => "SW001",
-            SweepError::UnknownParameter { .. } => "SW002",
-            SweepError::NotSettable { .. } => "SW003",
-            SweepError::BadValue { .. } => "SW004",
-            SweepError::DuplicateParameter(_) => "SW005",
-            SweepError::Cases { .. } => "SW006",
-            SweepError::NoCases(_) => "SW007",
-            SweepError::UnknownOutput { .. } => "SW008",
-            SweepError::DuplicateOutput(_) => "SW009",
-            SweepError::Harness(_) => "SW010",
-            SweepError::Io { .. } => "SW011",
-            SweepError::Parquet(_) => "SW012",
-            SweepError::BadOptions(_) => "SW013",
-            SweepError::Plot(_) => "SW014",
-        }
-    }
-}
-
-impl From<parquet::errors::ParquetError> for SweepError {
-    fn from(e: parquet::errors::ParquetError) -> SweepError {
-        SweepError::Parquet(e.to_string())
-    }
-}
-
-fn did_you_mean(close: &[String]) -> String {
-    if close.is_empty() {
-        return String::new();
-    }
-    let names: Vec<String> = close.iter().map(|n| format!("`{n}`")).collect();
-    format!("; close names: {}", names.join(", "))
-}
-
-fn unknown_output(name: &str, close: &[String]) -> String {
-    if name.is_empty() {
-        return "no outputs: name the variables to record (--outputs a,b,...)".into();
-    }
-    format!(
-        "the FMU has no numeric variable `{name}` to record{}",
-        did_you_mean(close)
-    )
 }
 
 /// Runs every case of `cases` that the dataset in `opts.dir` does not hold yet, on

@@ -18,7 +18,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::dataset::{self, CaseRecord};
-use super::{Status, SweepError};
+use super::error::SweepError;
+use super::outcome::Status;
 use crate::compare::plot::{
     check_plot_format, padded_range, thin, thin_band, write_plot, DrawResult, Drawing, FONT,
 };
