@@ -94,13 +94,54 @@ pub struct FmuBuildSpec {
 pub const RUNTIME_C: &str = include_str!("../../templates/mofmu_runtime.c");
 pub const MODEL_H: &str = include_str!("../../templates/mofmu_model.h");
 pub const FMI2_H: &str = include_str!("../../templates/mofmu_fmi2.h");
-/// The Co-Simulation part of the runtime. It is included by
-/// `mofmu_runtime.c` (one translation unit), so it travels as a header.
-pub const COSIM_H: &str = include_str!("../../templates/mofmu_cosim.h");
 /// The FMI 3.0 entry points: the unit an FMI 3 FMU compiles in place of
 /// the runtime, which it includes whole, and their declarations.
 pub const FMI3_C: &str = include_str!("../../templates/mofmu_fmi3.c");
 pub const FMI3_H: &str = include_str!("../../templates/mofmu_fmi3.h");
+
+/// A file of `templates/` as (name in `sources/`, text): the name is
+/// written once.
+macro_rules! template {
+    ($name:literal) => {
+        ($name, include_str!(concat!("../../templates/", $name)))
+    };
+}
+
+/// The parts of the runtime's translation unit: its internal header and the
+/// `.inc` files that `mofmu_runtime.c` includes, in that order (the file
+/// says why the runtime is one unit). They are not units of their own, so
+/// they travel in `sources/` beside the headers and `<SourceFiles>` does not
+/// list them; the object cache follows the includes into them, so a changed
+/// part changes the runtime's key.
+pub const RUNTIME_PARTS: [(&str, &str); 11] = [
+    template!("mofmu_runtime.h"),
+    template!("mofmu_logging.inc"),
+    template!("mofmu_resource.inc"),
+    template!("mofmu_schedule.inc"),
+    template!("mofmu_evaluation.inc"),
+    template!("mofmu_fmi2_functions.inc"),
+    template!("mofmu_state.inc"),
+    template!("mofmu_events.inc"),
+    template!("mofmu_linear_response.inc"),
+    template!("mofmu_cosim_matrix.inc"),
+    template!("mofmu_cosim.inc"),
+];
+
+/// The parts of the FMI 3.0 unit that `mofmu_fmi3.c` includes, as
+/// [`RUNTIME_PARTS`] are the runtime's.
+pub const FMI3_PARTS: [(&str, &str); 3] = [
+    template!("mofmu_fmi3_arrays.inc"),
+    template!("mofmu_fmi3_structural.inc"),
+    template!("mofmu_fmi3_derivatives.inc"),
+];
+
+/// (name, text) pairs as the owned headers of a build.
+fn headers<'a>(files: impl IntoIterator<Item = &'a (&'a str, &'a str)>) -> Vec<(String, String)> {
+    files
+        .into_iter()
+        .map(|(name, text)| (name.to_string(), text.to_string()))
+        .collect()
+}
 
 /// The build of an exported model: the static runtime, the system file
 /// and the given units (kernels and functions, by file name and text), the
@@ -137,11 +178,14 @@ pub fn model_spec<'a>(
         model_identifier: model_identifier.into(),
         model_description: ModelDescriptionSource::Table(table),
         sources,
-        headers: vec![
-            (super::sources::MODEL_H.into(), MODEL_H.into()),
-            (super::sources::FMI2_H.into(), FMI2_H.into()),
-            (super::sources::COSIM_H.into(), COSIM_H.into()),
-        ],
+        headers: headers(
+            [
+                (super::sources::MODEL_H, MODEL_H),
+                (super::sources::FMI2_H, FMI2_H),
+            ]
+            .iter()
+            .chain(&RUNTIME_PARTS),
+        ),
         resources: vec![(super::system_image::RESOURCE_NAME.into(), system_resource)],
         build_description: None,
     }
@@ -180,10 +224,14 @@ pub fn model_spec_fmi3<'a>(
     let runtime = &mut spec.sources[0];
     runtime.name = super::sources::FMI3_C.into();
     runtime.text = FMI3_C.into();
-    spec.headers.extend([
-        (super::sources::RUNTIME_C.into(), RUNTIME_C.into()),
-        (super::sources::FMI3_H.into(), FMI3_H.into()),
-    ]);
+    spec.headers.extend(headers(
+        [
+            (super::sources::RUNTIME_C, RUNTIME_C),
+            (super::sources::FMI3_H, FMI3_H),
+        ]
+        .iter()
+        .chain(&FMI3_PARTS),
+    ));
     let units: Vec<&str> = spec.sources.iter().map(|s| s.name.as_str()).collect();
     spec.build_description = Some(super::fmi3::build_description(model_identifier, &units));
     spec

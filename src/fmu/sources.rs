@@ -4,8 +4,9 @@
 //! An importer on another platform rebuilds the binary from `sources/` alone
 //! (FMPy's `build_platform_binary` compiles exactly the listed files with
 //! `sources/` on the include path). FMI 2.0 lists the files "that need to be
-//! compiled", so the listing holds every C unit; the three headers beside
-//! them are found through the include path.
+//! compiled", so the listing holds every C unit; the headers and the parts
+//! of the runtime beside them (`super::files::RUNTIME_PARTS`) are found
+//! through the include path.
 
 /// The static FMI runtime (`templates/mofmu_runtime.c`).
 pub const RUNTIME_C: &str = "mofmu_runtime.c";
@@ -15,9 +16,6 @@ pub const SYSTEM_C: &str = "mofmu_system.c";
 pub const MODEL_H: &str = "mofmu_model.h";
 /// The FMI 2.0 declarations the runtime implements.
 pub const FMI2_H: &str = "mofmu_fmi2.h";
-/// The Co-Simulation part of the runtime, included by `mofmu_runtime.c`
-/// (not a unit of its own).
-pub const COSIM_H: &str = "mofmu_cosim.h";
 
 /// The FMI 3.0 entry points, the unit an FMI 3 FMU compiles in place of
 /// the runtime (which it includes).
@@ -35,6 +33,3 @@ pub fn source_files<'a>(kernel_files: impl IntoIterator<Item = &'a str>) -> Vec<
     files.extend(kernel_files.into_iter().map(str::to_string));
     files
 }
-
-/// The headers beside the C units.
-pub const HEADERS: [&str; 3] = [MODEL_H, FMI2_H, COSIM_H];

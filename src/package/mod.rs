@@ -286,9 +286,13 @@ fn check_spec(spec: &FmuBuildSpec) -> Result<(), PackageError> {
         }
     }
     // A `.c` file among the headers is a unit that another unit includes
-    // (the runtime, under the FMI 3 entry points).
+    // (the runtime, under the FMI 3 entry points), and an `.inc` file a part
+    // of one (the runtime's parts, `crate::fmu::files::RUNTIME_PARTS`).
     for (name, _) in &spec.headers {
-        if !(name.ends_with(".h") || name.ends_with(".c")) || name.len() < 3 {
+        let stem = [".h", ".c", ".inc"]
+            .iter()
+            .find_map(|extension| name.strip_suffix(extension));
+        if !stem.is_some_and(|stem| !stem.is_empty()) {
             return invalid(format!("header `{name}` must be named `<name>.h`"));
         }
     }

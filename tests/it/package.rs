@@ -7,10 +7,11 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use mofmu::fmu::files::{model_spec, model_spec_fmi3, FMI3_PARTS, RUNTIME_PARTS};
 use mofmu::fmu::model_description::render_model_description;
 use mofmu::package::{
-    build_fmu, write_archive_atomically, ArchiveEntry, CSource, Contents, FmuBuildSpec,
-    ModelDescriptionSource, ObjectCache, PackageError,
+    build_fmu, object_key, write_archive_atomically, ArchiveEntry, CSource, Compiler, Contents,
+    FmuBuildSpec, ModelDescriptionSource, ObjectCache, PackageError,
 };
 
 use crate::model_description::decay_table;
@@ -473,4 +474,41 @@ fn an_entry_rendered_beside_the_compressor_is_written_whole_or_not_at_all() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names, ["Rendered.fmu"], "no temporary file is left behind");
+}
+
+/// The runtime is one translation unit over parts (its internal header and
+/// the `.inc` files `mofmu_runtime.c` includes; `mofmu_fmi3.c` includes the
+/// runtime and parts of its own). Every part travels beside the headers,
+/// and every header of the build feeds the cache key of the unit that
+/// includes it: a changed part compiles the runtime again.
+#[test]
+fn every_runtime_part_travels_and_feeds_the_runtime_key() {
+    let compiler = Compiler::detect().expect("a C compiler");
+    let table = std::sync::Arc::new(decay_table());
+    let fmi2 = model_spec("Decay", table.clone(), [], String::new(), Vec::new());
+    let fmi3 = model_spec_fmi3("Decay", table, [], String::new(), Vec::new());
+    for (spec, parts) in [
+        (fmi2, RUNTIME_PARTS.to_vec()),
+        (fmi3, [&RUNTIME_PARTS[..], &FMI3_PARTS[..]].concat()),
+    ] {
+        for (name, text) in &parts {
+            assert!(
+                spec.headers.iter().any(|(n, t)| n == name && t == text),
+                "{name} travels beside the headers"
+            );
+        }
+        let runtime = &spec.sources[0];
+        let key = object_key(&compiler, runtime, &spec.headers);
+        for changed in 0..spec.headers.len() {
+            let mut headers = spec.headers.clone();
+            headers[changed].1.push_str("\n/* changed */\n");
+            assert_ne!(
+                object_key(&compiler, runtime, &headers),
+                key,
+                "{} of {} feeds its key",
+                headers[changed].0,
+                runtime.name
+            );
+        }
+    }
 }
