@@ -260,6 +260,9 @@ pub fn form_sets(
     }
 }
 
+/// Distinct sides of connects, each with the connect it first appears in.
+type Sides<'c> = Vec<(&'c Side, Span)>;
+
 /// Each distinct side of `connects`, with the connect it first appears
 /// in, and the connection sets they form (by a representative side, each
 /// set's sides as indices into the sides). A connect whose sides do not
@@ -267,7 +270,7 @@ pub fn form_sets(
 fn sets_of_sides<'c>(
     connects: &'c [Connect],
     diags: &mut Vec<Diagnostic>,
-) -> (Vec<(&'c Side, Span)>, BTreeMap<usize, Vec<usize>>) {
+) -> (Sides<'c>, BTreeMap<usize, Vec<usize>>) {
     // Each distinct side, with the connect it first appears in.
     let mut sides: Vec<(&Side, Span)> = Vec::new();
     let mut key_of: HashMap<

@@ -1,11 +1,12 @@
 // A package constant is folded to its value where a class uses it, with
 // the unit of its declared type, through an `extends` that modifies it.
 package Consts
+  type SpecificHeat = Real(unit = "J/(kg.K)");
   constant Real k = 2;
   package Media
     partial package Partial
-      constant Real cp(unit = "J/(kg.K)");
-      constant Real twice = 2*cp;
+      constant SpecificHeat cp;
+      constant SpecificHeat twice = 2*cp;
     end Partial;
     package Water
       extends Partial(cp = 4184);
