@@ -10,6 +10,7 @@ use crate::fmu::expose::Expose;
 use crate::fmu::files::{model_spec, FmuBuildSpec};
 use crate::fmu::fmi_rules::check_table;
 use crate::fmu::model_description::{guid_from, model_description_text};
+use crate::fmu::structural;
 use crate::fmu::system;
 use crate::fmu::table::Interfaces;
 use crate::fmu::table::{DefaultExperiment, ModelTable};
@@ -215,6 +216,16 @@ pub struct ExportOptions {
     pub fmi_version: FmiVersion,
 }
 
+impl ExportOptions {
+    /// The defaults but for the interfaces the description declares.
+    fn only(interfaces: Interfaces) -> Self {
+        ExportOptions {
+            interfaces,
+            ..ExportOptions::default()
+        }
+    }
+}
+
 /// Compiles `model` of the library into kernels, a system file and a model
 /// description that declares both FMI interfaces. `stop_time` is the
 /// explicit stop time of the `DefaultExperiment` (an `f64`, or `None` for the
@@ -237,11 +248,7 @@ pub fn export_model_with(
     stop_time: impl Into<Option<f64>>,
     interfaces: Interfaces,
 ) -> Result<ExportOutput, ExportError> {
-    let options = ExportOptions {
-        interfaces,
-        ..ExportOptions::default()
-    };
-    export_model_options(lib, model, sets, stop_time, options)
+    export_model_options(lib, model, sets, stop_time, ExportOptions::only(interfaces))
 }
 
 /// [`export_model`] with every export option (`mofmu export`).
@@ -276,11 +283,14 @@ pub fn export_checked(
     stop_time: impl Into<Option<f64>>,
     interfaces: Interfaces,
 ) -> Result<ExportOutput, ExportError> {
-    let options = ExportOptions {
-        interfaces,
-        ..ExportOptions::default()
-    };
-    export_checked_options(lib, db, model, sets, stop_time, options)
+    export_checked_options(
+        lib,
+        db,
+        model,
+        sets,
+        stop_time,
+        ExportOptions::only(interfaces),
+    )
 }
 
 /// [`export_checked`] with every export option.
@@ -298,21 +308,7 @@ pub fn export_checked_options(
         fmi_version,
     } = options;
     let stop_time: Option<f64> = stop_time.into();
-    let id = lib
-        .tree
-        .find_qualified(model)
-        .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
-    let kind = lib.tree.get(id).def.kind;
-    if !matches!(kind, ClassKind::Model | ClassKind::Block | ClassKind::Class) {
-        return Err(ExportError::NotAModel {
-            name: model.to_string(),
-            kind: kind.keyword(),
-            models: exportable_below(&lib.tree, id),
-        });
-    }
-    let class = &lib.tree.get(id).def;
-    let experiment = default_experiment(class.experiment.as_ref(), stop_time)
-        .map_err(|d| ExportError::Diagnostics(vec![d]))?;
+    let (id, experiment) = exported_class(lib, model, stop_time)?;
     db.compile_below(id);
     let mut sys = instantiate(db, id, sets).map_err(ExportError::Diagnostics)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
@@ -375,15 +371,20 @@ pub fn export_checked_options(
     let description_bytes = exposed(&mut table, expose, fmi_version);
     let mut notes = Vec::new();
     if fmi_version == FmiVersion::Fmi3 {
-        let probe = ImageProbe {
-            db,
-            id,
-            sets,
+        // The search derives the image at other sizes of an Integer
+        // parameter: the model instantiated here, with the parameter set.
+        let db: &ClassDb = db;
+        let instantiate_at =
+            |path: &str, n: i64| instantiate(db, id, &with_set(sets, path, n)).ok();
+        let exported = structural::Exported {
+            table: &table,
+            image: &system_resource,
             kernels: &kernels,
             model_identifier: &model_identifier,
             draft_guid: DRAFT_GUID,
+            instantiate: &instantiate_at,
         };
-        table.structural = structural_parameter(&probe, &table, &system_resource, &mut notes);
+        table.structural = structural::structural_parameter(&exported, &mut notes);
     }
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
@@ -392,53 +393,19 @@ pub fn export_checked_options(
     // The table is checked before anything is written: the description is
     // rendered straight into the archive later and cannot fail there.
     table.guid = DRAFT_GUID.to_string();
-    check_table(&table).map_err(|e| {
-        ExportError::Diagnostics(vec![Diagnostic::error(
-            "MX006",
-            lib.tree.get(id).def.name.span,
-            format!("the model description would be invalid: {e}"),
-        )
-        .with_label("invalid model description")
-        .with_help("this is a bug in mofmu unless a value in the model is not finite")])
-    })?;
-    // The GUID is a hash of what determines the FMU: the tool, the sources
-    // and the options it was exported with, and the generated code and
-    // system resource. Same input, same GUID; any change, another GUID. The
-    // description itself is not hashed (it follows from the same inputs),
-    // so it never has to exist as a whole in memory.
-    let guid = {
-        // Options added since are hashed only when not the default, so a
-        // default export keeps its GUID (and bytes).
-        let mut options = format!("{model}\n{sets:?}\n{stop_time:?}\n{interfaces:?}");
-        if expose != Expose::All {
-            options.push_str(&format!("\nexpose {expose:?}"));
-        }
-        if fmi_version != FmiVersion::Fmi2 {
-            options.push_str(&format!("\nfmi {fmi_version:?}"));
-        }
-        let mut parts: Vec<&[u8]> = vec![
-            env!("CARGO_PKG_VERSION").as_bytes(),
-            options.as_bytes(),
-            system_c.as_bytes(),
-            &system_resource,
-        ];
-        if let Some(s) = &table.structural {
-            parts.push(&s.resource);
-        }
-        for (_, file) in lib.sources.files() {
-            parts.push(file.text.as_bytes());
-        }
-        for k in &kernels {
-            parts.push(k.text.as_bytes());
-        }
-        for f in &functions {
-            parts.push(f.text.as_bytes());
-        }
-        guid_from(&parts)
-    };
+    check_table(&table).map_err(|e| invalid_description(lib, id, e))?;
+    let guid = fmu_guid(
+        lib,
+        &hashed_options(model, sets, stop_time, options),
+        &system_c,
+        &system_resource,
+        table.structural.as_ref().map(|s| s.resource.as_slice()),
+        &kernels,
+        &functions,
+    );
     crate::fmu::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
     if let Some(s) = &mut table.structural {
-        crate::fmu::structural::replace_guid(&mut s.resource, DRAFT_GUID, &guid);
+        structural::replace_guid(&mut s.resource, DRAFT_GUID, &guid);
     }
     table.guid = guid;
     Ok(ExportOutput {
@@ -456,406 +423,115 @@ pub fn export_checked_options(
     })
 }
 
-/// What deriving the system image at another value of one Integer
-/// parameter needs.
-struct ImageProbe<'a> {
-    db: &'a ClassDb<'a>,
+/// The class `model` names, when it can be exported, and its
+/// `DefaultExperiment` (with `stop_time`, [`default_experiment`]).
+fn exported_class(
+    lib: &Library,
+    model: &str,
+    stop_time: Option<f64>,
+) -> Result<(ClassId, DefaultExperiment), ExportError> {
+    let id = lib
+        .tree
+        .find_qualified(model)
+        .ok_or_else(|| ExportError::UnknownModel(model.to_string()))?;
+    let kind = lib.tree.get(id).def.kind;
+    if !matches!(kind, ClassKind::Model | ClassKind::Block | ClassKind::Class) {
+        return Err(ExportError::NotAModel {
+            name: model.to_string(),
+            kind: kind.keyword(),
+            models: exportable_below(&lib.tree, id),
+        });
+    }
+    let class = &lib.tree.get(id).def;
+    let experiment = default_experiment(class.experiment.as_ref(), stop_time)
+        .map_err(|d| ExportError::Diagnostics(vec![d]))?;
+    Ok((id, experiment))
+}
+
+/// MX006 at the model's name: the table breaks an FMI rule (`e`).
+fn invalid_description(
+    lib: &Library,
     id: ClassId,
-    sets: &'a [SetValue],
-    kernels: &'a [Kernel],
-    model_identifier: &'a str,
-    draft_guid: &'a str,
+    e: crate::fmu::fmi_rules::TableError,
+) -> ExportError {
+    ExportError::Diagnostics(vec![Diagnostic::error(
+        "MX006",
+        lib.tree.get(id).def.name.span,
+        format!("the model description would be invalid: {e}"),
+    )
+    .with_label("invalid model description")
+    .with_help("this is a bug in mofmu unless a value in the model is not finite")])
 }
 
-impl ImageProbe<'_> {
-    /// The model instantiated with `path` set to `n`, or None when it does
-    /// not instantiate at that size.
-    fn system(&self, path: &str, n: i64) -> Option<crate::instantiate::System> {
-        let mut sets: Vec<SetValue> = self
-            .sets
-            .iter()
-            .filter(|s| s.path != path)
-            .cloned()
-            .collect();
-        sets.push(SetValue {
-            path: path.to_string(),
-            value: crate::instantiate::SetLiteral::Number(n as f64),
-        });
-        instantiate(self.db, self.id, &sets).ok()
-    }
-
-    /// The system image of an instantiated model, or None when it does
-    /// not schedule.
-    fn image_of(
-        &self,
-        sys: &crate::instantiate::System,
-    ) -> Option<crate::fmu::system_image::SystemImage<'static>> {
-        let schedule = crate::schedule::schedule(sys).ok()?;
-        let continuous = crate::fmu::dependencies::continuous(sys, &schedule);
-        let pattern = crate::fmu::dependencies::state_pattern(&continuous, sys);
-        Some(
-            system::image(sys, self.kernels, &schedule, self.model_identifier, pattern)
-                .into_owned(),
-        )
-    }
-
-    /// The system image with `path` set to `n`, or None when the model
-    /// does not instantiate or schedule at that size.
-    fn image(&self, path: &str, n: i64) -> Option<crate::fmu::system_image::SystemImage<'static>> {
-        self.image_of(&self.system(path, n)?)
-    }
-
-    /// Whether the template `t`, derived from the images `i0` and `i1` at
-    /// sizes `m0` and `m0 + 1`, serves the size `n` below `m0`, where the
-    /// exporter writes the same schedule another way: a repeat of fewer
-    /// rounds than it rolls (`system_image::roll_up`) stays plain in the
-    /// image, the template keeps it rolled. The template's output at `n`
-    /// must be the image at `n` (byte for byte `expect`, when given: the
-    /// exported image) but for the schedule and its marks, and its schedule
-    /// must run the image's operations in the image's order
-    /// (`system_image::plain_steps`), with the fused loops and the steps a
-    /// linear response reaches that the analyses give for it
-    /// (`system::schedule_holds`). The FMU then computes at `n` what the
-    /// FMU exported at `n` computes, bit for bit.
-    fn equivalent(
-        &self,
-        path: &str,
-        n: i64,
-        t: &crate::fmu::structural::Template,
-        derived: (&SystemImageOf, &SystemImageOf, i64),
-        expect: Option<&[u8]>,
-    ) -> bool {
-        let Some(sys) = self.system(path, n) else {
-            return false;
-        };
-        let Some(image) = self.image_of(&sys) else {
-            return false;
-        };
-        if expect.is_some_and(|bytes| image.to_bytes(self.draft_guid) != bytes) {
-            return false;
-        }
-        self.equivalent_image(&sys, image, n, t, derived)
-    }
-
-    /// [`Self::equivalent`] for the model already instantiated at `n`
-    /// (`sys`) and its image.
-    fn equivalent_image(
-        &self,
-        sys: &crate::instantiate::System,
-        image: SystemImageOf,
-        n: i64,
-        t: &crate::fmu::structural::Template,
-        (i0, i1, m0): (&SystemImageOf, &SystemImageOf, i64),
-    ) -> bool {
-        use crate::fmu::system_image::plain_steps;
-        let Some(steps) = crate::fmu::structural::steps_at(i0, i1, m0, n) else {
-            return false;
-        };
-        match (plain_steps(&steps), plain_steps(&image.steps)) {
-            (Some(a), Some(b)) if a == b => {}
-            _ => return false,
-        }
-        if !system::schedule_holds(sys, &steps, &i0.reached) {
-            return false;
-        }
-        let rolled = crate::fmu::system_image::SystemImage {
-            steps,
-            reached: i0.reached.clone(),
-            ..image
-        };
-        crate::fmu::structural::verify(t, n, &rolled.to_bytes(self.draft_guid))
-    }
+/// `sets` with the Integer parameter `path` set to `n` (in place of a
+/// value `sets` gives it).
+fn with_set(sets: &[SetValue], path: &str, n: i64) -> Vec<SetValue> {
+    let mut sets: Vec<SetValue> = sets.iter().filter(|s| s.path != path).cloned().collect();
+    sets.push(SetValue {
+        path: path.to_string(),
+        value: crate::instantiate::SetLiteral::Number(n as f64),
+    });
+    sets
 }
 
-/// A system image the exporter derived at a probe size.
-type SystemImageOf = crate::fmu::system_image::SystemImage<'static>;
-
-/// Why a template failed when the number of Reals itself is not affine in
-/// the size: sizes m0, m0 + 1 and m0 + 2 do not add the same number (an
-/// n × n array, `Real M[n, n]`), which no `<Dimension>` of one structural
-/// parameter declares and no affine template lays out.
-fn faster_than_affine(
-    probe: &ImageProbe,
-    name: &str,
-    m0: i64,
-    i0: &SystemImageOf,
-    i1: &SystemImageOf,
-) -> Option<String> {
-    let i2 = probe.image(name, m0 + 2)?;
-    let (a, b, c) = (i0.reals.len(), i1.reals.len(), i2.reals.len());
-    (c + a != 2 * b).then(|| {
-        format!(
-            "the number of Reals is not affine in it ({a}, {b} and {c} at {name} = {m0}, {} \
-             and {}), as with an array of {name} × {name} elements; every array it sizes must \
-             have {name} elements",
-            m0 + 1,
-            m0 + 2
-        )
-    })
+/// The export's arguments as the GUID hashes them. Options added since
+/// are hashed only when not the default, so a default export keeps its
+/// GUID (and bytes).
+fn hashed_options(
+    model: &str,
+    sets: &[SetValue],
+    stop_time: Option<f64>,
+    options: ExportOptions,
+) -> String {
+    let ExportOptions {
+        interfaces,
+        expose,
+        fmi_version,
+    } = options;
+    let mut options = format!("{model}\n{sets:?}\n{stop_time:?}\n{interfaces:?}");
+    if expose != Expose::All {
+        options.push_str(&format!("\nexpose {expose:?}"));
+    }
+    if fmi_version != FmiVersion::Fmi2 {
+        options.push_str(&format!("\nfmi {fmi_version:?}"));
+    }
+    options
 }
 
-/// How many sizes below the exported one are tried for the structural
-/// parameter's smallest admitted value (when the template is derived at
-/// the exported size; from the small size, every size down to 1).
-const STRUCTURAL_DOWN: i64 = 8;
-
-/// The largest size at which a structural parameter's template is derived:
-/// the template is affine in the size, so it is derived from small images
-/// (`min(n0, STRUCTURAL_PROBE)` and the next three sizes) and checked
-/// against the exported image at n0. A rod exported at 10^6 volumes then
-/// costs four instantiations of 16 to 19 volumes, not of 10^6.
-const STRUCTURAL_PROBE: i64 = 16;
-
-/// FMI 3.0: the Integer parameter that sizes the model's arrays, offered as
-/// a structural parameter when the system image is affine in it
-/// (`crate::fmu::structural`); otherwise a note says why not.
-fn structural_parameter(
-    probe: &ImageProbe,
-    table: &ModelTable,
-    image0: &[u8],
-    notes: &mut Vec<String>,
-) -> Option<crate::fmu::table::StructuralParameter> {
-    use crate::fmu::structural::{template, verify, Structural, Template};
-    use crate::fmu::table::{Causality, StructuralParameter, VariableType};
-    let mut chosen: Option<StructuralParameter> = None;
-    for (index, v) in table.variables.iter().enumerate() {
-        // A size is a constant of the FMI 2.0 FMU (a local constant) or a
-        // parameter; either may become structural.
-        let VariableType::Integer { start: Some(n0) } = &v.ty else {
-            continue;
-        };
-        if !matches!(v.causality, Causality::Parameter | Causality::Local) {
-            continue;
-        }
-        let n0 = *n0;
-        // The template is derived at a small size when the exported n0 is
-        // larger (and then checked against the exported image), else at n0
-        // itself; when that fails, at the small size again above a small
-        // n0, where the image's schedule may not yet roll what larger
-        // sizes roll (then n0 must be served by an equivalent schedule).
-        // Ok((m0, template, images at m0 and m0 + 1)) or why not: the
-        // first reason, the one at the exported size.
-        let small = n0.clamp(1, STRUCTURAL_PROBE);
-        let bases = if small < n0 {
-            vec![small, n0]
-        } else if n0 < STRUCTURAL_PROBE {
-            vec![n0, STRUCTURAL_PROBE]
-        } else {
-            vec![n0]
-        };
-        type Derived = (i64, Template, SystemImageOf, SystemImageOf);
-        let mut derived: Option<Result<Derived, String>> = None;
-        for m0 in bases {
-            let (Some(i0), Some(i1)) = (probe.image(&v.name, m0), probe.image(&v.name, m0 + 1))
-            else {
-                continue;
-            };
-            if i0.reals.len() == i1.reals.len()
-                || (m0 == n0 && i0.to_bytes(probe.draft_guid) != image0)
-            {
-                // Sizes nothing, or the probe does not reproduce the export.
-                derived = None;
-                break;
-            }
-            let result = template(&i0, &i1, m0, probe.draft_guid)
-                .map_err(|why| faster_than_affine(probe, &v.name, m0, &i0, &i1).unwrap_or(why))
-                .and_then(|t| {
-                    // Two sizes determine the template; two more must confirm
-                    // it, and so must the exported image when derived away
-                    // from it (byte for byte, or below m0 by an equivalent
-                    // schedule).
-                    let confirmed = [m0 + 2, m0 + 3].iter().all(|&m| {
-                        probe
-                            .image(&v.name, m)
-                            .is_some_and(|i| verify(&t, m, &i.to_bytes(probe.draft_guid)))
-                    }) && (m0 == n0
-                        || verify(&t, n0, image0)
-                        || (n0 < m0
-                            && probe.equivalent(&v.name, n0, &t, (&i0, &i1, m0), Some(image0))));
-                    if !confirmed {
-                        Err(
-                            "the system tables are not affine in it (sizes n + 2 and n + 3 differ \
-                         from the straight line through n and n + 1)"
-                                .into(),
-                        )
-                    } else if i0.n_event_indicators != i1.n_event_indicators {
-                        Err("the number of event indicators follows it".into())
-                    } else {
-                        Ok(t)
-                    }
-                });
-            match (result, &derived) {
-                (Ok(t), _) => {
-                    derived = Some(Ok((m0, t, i0, i1)));
-                    break;
-                }
-                (Err(why), None) => derived = Some(Err(why)),
-                (Err(_), Some(_)) => {}
-            }
-        }
-        let Some(derived) = derived else {
-            continue;
-        };
-        if let Some(c) = &chosen {
-            notes.push(format!(
-                "{} also sizes arrays; an FMU offers one structural parameter ({}), so {} keeps \
-                 its exported value",
-                v.name, table.variables[c.variable].name, v.name
-            ));
-            continue;
-        }
-        let not_offered = |why: String| {
-            format!(
-                "{} sizes arrays but is not offered as an FMI 3.0 structural parameter: {why}; \
-                 the FMU is for {} = {n0} only",
-                v.name, v.name
-            )
-        };
-        let (m0, mut t, i0, i1) = match derived {
-            Ok(d) => d,
-            Err(why) => {
-                notes.push(not_offered(why));
-                continue;
-            }
-        };
-        // The value-reference map is by the Reals' indices at the exported
-        // size: each run's first index and length at n0 (both affine).
-        for seg in &mut t.segments {
-            seg.vr0 = seg.start.at(n0, 0) as u32;
-            seg.len0 = seg.len.at(n0, 0) as u32;
-        }
-        // The Real a note names by its value reference.
-        let real_name = |vr: u32| {
-            table
-                .variables
-                .iter()
-                .find(|x| x.value_reference == vr && matches!(x.ty, VariableType::Real { .. }))
-                .map_or_else(|| format!("value reference {vr}"), |x| x.name.clone())
-        };
-        // Every run of Reals whose length follows the parameter must be one
-        // array of the description, named by its first element: a run of
-        // stride 1 an array of Reals (`rod.T`), a member of a component
-        // array's instances (stride m) a member array (`cap.T`).
-        let varying: Vec<u32> = t
-            .segments
-            .iter()
-            .filter(|s| s.len.b != 0)
-            .map(|s| s.vr0)
-            .collect();
-        let arrays = crate::fmu::fmi3_arrays::arrays_sized(table, &varying);
-        let array_at: std::collections::HashMap<u32, (usize, usize)> = arrays
-            .groups
-            .iter()
-            .map(|g| (table.variables[g.first].value_reference, (g.len, g.stride)))
-            .collect();
-        let hidden = varying.iter().find(|vr| {
-            let seg = t
-                .segments
-                .iter()
-                .find(|s| s.vr0 == **vr)
-                .expect("a segment");
-            let stride = seg.stride as u32;
-            let exposed = table.variables.iter().any(|x| {
-                matches!(x.ty, VariableType::Real { .. })
-                    && x.value_reference >= seg.vr0
-                    && (x.value_reference - seg.vr0) % stride == 0
-                    && (x.value_reference - seg.vr0) / stride < seg.len0
-            });
-            exposed && array_at.get(vr) != Some(&(seg.len0 as usize, seg.stride as usize))
-        });
-        if let Some(vr) = hidden {
-            let name = real_name(*vr);
-            notes.push(not_offered(format!(
-                "the Reals from {name} on grow with it but are not one FMI 3 array of the \
-                 description (their value references would move)"
-            )));
-            continue;
-        }
-        // A `<Dimension>` names the parameter itself, so every array that
-        // follows it must have exactly n elements: `Real gap[n - 1]` or
-        // `y[2*n]` cannot be declared (FMI 3.0 has no size expressions,
-        // and a structural parameter cannot be calculated from another).
-        let off_size = t.segments.iter().find(|s| {
-            s.len.b != 0
-                && (s.len.a, s.len.b) != (0, 1)
-                && array_at.get(&s.vr0) == Some(&(s.len0 as usize, s.stride as usize))
-        });
-        if let Some(s) = off_size {
-            let name = arrays
-                .groups
-                .iter()
-                .find(|g| table.variables[g.first].value_reference == s.vr0)
-                .map_or_else(|| format!("value reference {}", s.vr0), |g| g.name.clone());
-            let size = match (s.len.a, s.len.b) {
-                (a, 1) if a < 0 => format!("{} - {}", v.name, -a),
-                (a, 1) => format!("{} + {a}", v.name),
-                (0, b) => format!("{b}*{}", v.name),
-                (a, b) if a < 0 => format!("{b}*{} - {}", v.name, -a),
-                (a, b) => format!("{b}*{} + {a}", v.name),
-            };
-            notes.push(not_offered(format!(
-                "{name} has {size} elements, and an FMI 3.0 <Dimension> can only name the \
-                 structural parameter itself"
-            )));
-            continue;
-        }
-        // The smallest size the template serves (its image, or below m0
-        // an equivalent one): a few below n0, or down to 1 from the size
-        // it was derived at when that is not n0.
-        let lowest = if m0 != n0 {
-            1
-        } else {
-            1.max(m0 - STRUCTURAL_DOWN)
-        };
-        let mut n_min = m0;
-        for m in (lowest..m0).rev() {
-            // One instantiation at m serves both checks.
-            let served = probe.system(&v.name, m).is_some_and(|sys| {
-                probe.image_of(&sys).is_some_and(|image| {
-                    verify(&t, m, &image.to_bytes(probe.draft_guid))
-                        || probe.equivalent_image(&sys, image, m, &t, (&i0, &i1, m0))
-                })
-            });
-            if !served {
-                break;
-            }
-            n_min = m;
-        }
-        if n_min > n0 {
-            notes.push(not_offered(format!(
-                "the template derived at {} = {m0} does not serve the sizes from {n0} to {}",
-                v.name,
-                n_min - 1
-            )));
-            continue;
-        }
-        // The largest: the Reals a model may have (MX007), 32-bit indices.
-        let (a, b) = t
-            .segments
-            .iter()
-            .fold((0i64, 0i64), |(a, b), s| (a + s.len.a, b + s.len.b));
-        let cap = crate::instantiate::MAX_REALS.min(i32::MAX as usize) as i64;
-        let n_max = if b > 0 {
-            (cap - a) / b
-        } else {
-            i64::from(i32::MAX)
-        };
-        let resource = Structural {
-            integer: v.value_reference,
-            name: v.name.clone(),
-            n0,
-            n_min,
-            n_max,
-            template: t,
-        }
-        .to_bytes();
-        chosen = Some(StructuralParameter {
-            variable: index,
-            varying,
-            resource,
-        });
+/// The GUID is a hash of what determines the FMU: the tool, the sources
+/// and the options it was exported with (`options`, [`hashed_options`]),
+/// and the generated code and system resource (and the structural one).
+/// Same input, same GUID; any change, another GUID. The description
+/// itself is not hashed (it follows from the same inputs), so it never has
+/// to exist as a whole in memory.
+fn fmu_guid(
+    lib: &Library,
+    options: &str,
+    system_c: &str,
+    system_resource: &[u8],
+    structural: Option<&[u8]>,
+    kernels: &[Kernel],
+    functions: &[FunctionUnit],
+) -> String {
+    let mut parts: Vec<&[u8]> = vec![
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        options.as_bytes(),
+        system_c.as_bytes(),
+        system_resource,
+    ];
+    if let Some(resource) = structural {
+        parts.push(resource);
     }
-    chosen
+    for (_, file) in lib.sources.files() {
+        parts.push(file.text.as_bytes());
+    }
+    for k in kernels {
+        parts.push(k.text.as_bytes());
+    }
+    for f in functions {
+        parts.push(f.text.as_bytes());
+    }
+    guid_from(&parts)
 }
 
 /// Applies `--expose` to the table; for a choice other than `all`, the

@@ -5,7 +5,7 @@ use super::table::{
     Causality, DefaultExperiment, Initial, Interfaces, ModelTable, ModelVariable, UnitDefinition,
     Variability, VariableType,
 };
-use crate::instantiate::{RealKind, System};
+use crate::instantiate::{RealKind, RealVar, System};
 use crate::ir::Discrete;
 use crate::units::parse::{parse, parse_unit};
 
@@ -21,63 +21,7 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
     let mut next_discrete_integer = sys.ints.iter().filter(|iv| !iv.boolean).count() as u32;
     let mut next_discrete_boolean = sys.ints.iter().filter(|iv| iv.boolean).count() as u32;
     for (i, r) in sys.reals.iter().enumerate() {
-        let (causality, variability, initial, start) = match r.kind {
-            RealKind::Time => (Causality::Independent, Variability::Continuous, None, None),
-            RealKind::Constant => (
-                Causality::Local,
-                Variability::Constant,
-                Some(Initial::Exact),
-                r.start,
-            ),
-            RealKind::Parameter => (
-                Causality::Parameter,
-                Variability::Fixed,
-                Some(Initial::Exact),
-                r.start,
-            ),
-            RealKind::CalculatedParameter => (
-                Causality::CalculatedParameter,
-                Variability::Fixed,
-                Some(Initial::Calculated),
-                None,
-            ),
-            RealKind::State => (
-                Causality::Local,
-                Variability::Continuous,
-                Some(Initial::Exact),
-                r.start,
-            ),
-            RealKind::StateCalculated => (
-                Causality::Local,
-                Variability::Continuous,
-                Some(Initial::Calculated),
-                None,
-            ),
-            RealKind::Derivative => (
-                Causality::Local,
-                Variability::Continuous,
-                Some(Initial::Calculated),
-                None,
-            ),
-            RealKind::Input => (
-                Causality::Input,
-                Variability::Continuous,
-                None,
-                r.start.or(Some(0.0)),
-            ),
-            RealKind::Output => (
-                Causality::Output,
-                Variability::Continuous,
-                Some(Initial::Calculated),
-                None,
-            ),
-            RealKind::Local => (
-                Causality::Local,
-                Variability::Continuous,
-                Some(Initial::Calculated),
-                None,
-            ),
-        };
+        let (causality, variability, initial, start) = declared_as(r);
         match r.kind {
             RealKind::Output => {
                 outputs.push(i);
@@ -132,6 +76,109 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
             derivative_of: r.derivative_of,
         });
     }
+    push_integers(&mut variables, sys);
+    let unit_definitions = unit_definitions(&mut variables);
+    ModelTable {
+        interfaces: Interfaces::BOTH,
+        model_name: sys.model_name.clone(),
+        model_identifier: model_identifier.to_string(),
+        guid: String::new(),
+        description: None,
+        generation_tool: format!("mofmu {}", env!("CARGO_PKG_VERSION")),
+        variables,
+        unit_definitions,
+        number_of_event_indicators: sys.n_indicators as usize,
+        outputs,
+        derivatives: sys.derivatives.clone(),
+        initial_unknowns,
+        dependencies: Default::default(),
+        initial_dependencies: Default::default(),
+        default_experiment: DefaultExperiment {
+            start_time: 0.0,
+            stop_time,
+            tolerance: 1e-6,
+            step_size: None,
+        },
+        log_categories: [
+            ("logEvents", "Events and event iterations"),
+            ("logStatusWarning", "Warnings"),
+            ("logStatusError", "Errors, including failed evaluations"),
+            ("logAll", "Everything"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect(),
+        // The kernels are known only after code generation; export fills
+        // this in.
+        source_files: Vec::new(),
+        structural: None,
+    }
+}
+
+/// How a Real of kind `r.kind` is declared: its causality, variability,
+/// initial and start value.
+fn declared_as(r: &RealVar) -> (Causality, Variability, Option<Initial>, Option<f64>) {
+    match r.kind {
+        RealKind::Time => (Causality::Independent, Variability::Continuous, None, None),
+        RealKind::Constant => (
+            Causality::Local,
+            Variability::Constant,
+            Some(Initial::Exact),
+            r.start,
+        ),
+        RealKind::Parameter => (
+            Causality::Parameter,
+            Variability::Fixed,
+            Some(Initial::Exact),
+            r.start,
+        ),
+        RealKind::CalculatedParameter => (
+            Causality::CalculatedParameter,
+            Variability::Fixed,
+            Some(Initial::Calculated),
+            None,
+        ),
+        RealKind::State => (
+            Causality::Local,
+            Variability::Continuous,
+            Some(Initial::Exact),
+            r.start,
+        ),
+        RealKind::StateCalculated => (
+            Causality::Local,
+            Variability::Continuous,
+            Some(Initial::Calculated),
+            None,
+        ),
+        RealKind::Derivative => (
+            Causality::Local,
+            Variability::Continuous,
+            Some(Initial::Calculated),
+            None,
+        ),
+        RealKind::Input => (
+            Causality::Input,
+            Variability::Continuous,
+            None,
+            r.start.or(Some(0.0)),
+        ),
+        RealKind::Output => (
+            Causality::Output,
+            Variability::Continuous,
+            Some(Initial::Calculated),
+            None,
+        ),
+        RealKind::Local => (
+            Causality::Local,
+            Variability::Continuous,
+            Some(Initial::Calculated),
+            None,
+        ),
+    }
+}
+
+/// The Integer and Boolean variables, after the Reals.
+fn push_integers(variables: &mut Vec<ModelVariable>, sys: &System) {
     // Integer and Boolean value references count separately, in the
     // order of the runtime's two tables.
     let (mut next_integer, mut next_boolean) = (0u32, 0u32);
@@ -172,42 +219,6 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
             nominal: None,
             derivative_of: None,
         });
-    }
-    let unit_definitions = unit_definitions(&mut variables);
-    ModelTable {
-        interfaces: Interfaces::BOTH,
-        model_name: sys.model_name.clone(),
-        model_identifier: model_identifier.to_string(),
-        guid: String::new(),
-        description: None,
-        generation_tool: format!("mofmu {}", env!("CARGO_PKG_VERSION")),
-        variables,
-        unit_definitions,
-        number_of_event_indicators: sys.n_indicators as usize,
-        outputs,
-        derivatives: sys.derivatives.clone(),
-        initial_unknowns,
-        dependencies: Default::default(),
-        initial_dependencies: Default::default(),
-        default_experiment: DefaultExperiment {
-            start_time: 0.0,
-            stop_time,
-            tolerance: 1e-6,
-            step_size: None,
-        },
-        log_categories: [
-            ("logEvents", "Events and event iterations"),
-            ("logStatusWarning", "Warnings"),
-            ("logStatusError", "Errors, including failed evaluations"),
-            ("logAll", "Everything"),
-        ]
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect(),
-        // The kernels are known only after code generation; export fills
-        // this in.
-        source_files: Vec::new(),
-        structural: None,
     }
 }
 

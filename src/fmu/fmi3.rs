@@ -17,8 +17,8 @@ use std::io::Write;
 use super::fmi3_arrays::{arrays, ArrayGroup, Arrays};
 use super::model_description::{
     causality_name, dependency_kind_name, enumeration_types, format_real, initial_name,
-    variability_name, write_log_categories_and_experiment, write_unit_definitions, XmlOut,
-    NO_ATTRS,
+    root_attributes, variability_name, write_items, write_log_categories_and_experiment,
+    write_unit_definitions, XmlOut, NO_ATTRS,
 };
 use super::table::{DependencyKind, ModelTable, ModelVariable, VariableType};
 
@@ -44,16 +44,7 @@ pub fn value_reference(v: &ModelVariable) -> u32 {
 pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io::Result<W> {
     let mut xml = XmlOut::new(out);
     xml.decl();
-    let mut root = vec![
-        ("fmiVersion", "3.0".to_string()),
-        ("modelName", table.model_name.clone()),
-        ("instantiationToken", table.guid.clone()),
-    ];
-    if let Some(d) = &table.description {
-        root.push(("description", d.clone()));
-    }
-    root.push(("generationTool", table.generation_tool.clone()));
-    root.push(("variableNamingConvention", "structured".to_string()));
+    let root = root_attributes(table, "3.0", "instantiationToken");
     xml.open("fmiModelDescription", &root);
     write_interfaces(&mut xml, table);
     write_unit_definitions(&mut xml, table);
@@ -191,13 +182,7 @@ fn write_type_definitions<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
     xml.open("TypeDefinitions", NO_ATTRS);
     for t in types {
         xml.open("EnumerationType", &[("name", t.name.clone())]);
-        for (k, (name, description)) in t.literals.iter().enumerate() {
-            let mut attrs = vec![("name", name.clone()), ("value", (k + 1).to_string())];
-            if let Some(d) = description {
-                attrs.push(("description", d.clone()));
-            }
-            xml.empty("Item", &attrs);
-        }
+        write_items(xml, t);
         xml.close("EnumerationType");
     }
     xml.close("TypeDefinitions");

@@ -335,8 +335,18 @@ fn check_variable(v: &ModelVariable, units: &Units) -> Result<(), TableError> {
         return Err(bad("the independent variable must be Real"));
     }
 
-    // Start values: required for inputs and for exact/approx, forbidden for
-    // calculated variables and the independent variable.
+    check_start(v, initial)?;
+    check_real_attributes(v, is_real, units)
+}
+
+/// Start values: required for inputs and for exact/approx, forbidden for
+/// calculated variables and the independent variable.
+fn check_start(v: &ModelVariable, initial: Option<Initial>) -> Result<(), TableError> {
+    use Causality as C;
+    let bad = |reason: &str| TableError::BadVariable {
+        name: v.name.clone(),
+        reason: reason.to_string(),
+    };
     let has_start = match &v.ty {
         VariableType::Real { start } => {
             if let Some(s) = *start {
@@ -379,7 +389,20 @@ fn check_variable(v: &ModelVariable, units: &Units) -> Result<(), TableError> {
             "a start value is not allowed (initial calculated, or independent)",
         ));
     }
+    Ok(())
+}
 
+/// The attributes only a Real has, and its unit and display unit (which
+/// `units` must define).
+fn check_real_attributes(
+    v: &ModelVariable,
+    is_real: bool,
+    units: &Units,
+) -> Result<(), TableError> {
+    let bad = |reason: &str| TableError::BadVariable {
+        name: v.name.clone(),
+        reason: reason.to_string(),
+    };
     // Real-only attributes.
     // Formatted only for an error (not once per variable of a large table).
     let owner = Lazy(|| format!("variable `{}`", v.name));

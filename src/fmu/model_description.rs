@@ -34,6 +34,28 @@ pub fn model_description_text(table: &ModelTable) -> String {
     String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8")
 }
 
+/// The attributes of `<fmiModelDescription>` that FMI 2.0 and 3.0 share,
+/// in their order: the standard's `version`, the model's name, its GUID
+/// under the version's name for it (`token`: `guid`, `instantiationToken`),
+/// its description, the tool and the naming convention.
+pub fn root_attributes(
+    table: &ModelTable,
+    version: &str,
+    token: &'static str,
+) -> Vec<(&'static str, String)> {
+    let mut root = vec![
+        ("fmiVersion", version.to_string()),
+        ("modelName", table.model_name.clone()),
+        (token, table.guid.clone()),
+    ];
+    if let Some(d) = &table.description {
+        root.push(("description", d.clone()));
+    }
+    root.push(("generationTool", table.generation_tool.clone()));
+    root.push(("variableNamingConvention", "structured".to_string()));
+    root
+}
+
 /// Writes the table as `modelDescription.xml` into `out` (a large model's
 /// description goes straight into the archive instead of into memory).
 /// The table must have passed [`check_table`]; only `out` can fail.
@@ -41,16 +63,7 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
     let mut xml = XmlOut::new(out);
     xml.decl();
 
-    let mut root = vec![
-        ("fmiVersion", "2.0".to_string()),
-        ("modelName", table.model_name.clone()),
-        ("guid", table.guid.clone()),
-    ];
-    if let Some(d) = &table.description {
-        root.push(("description", d.clone()));
-    }
-    root.push(("generationTool", table.generation_tool.clone()));
-    root.push(("variableNamingConvention", "structured".to_string()));
+    let mut root = root_attributes(table, "2.0", "guid");
     root.push((
         "numberOfEventIndicators",
         table.number_of_event_indicators.to_string(),
@@ -236,17 +249,23 @@ fn write_type_definitions<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
     for t in types {
         xml.open("SimpleType", &[("name", t.name.clone())]);
         xml.open("Enumeration", NO_ATTRS);
-        for (k, (name, description)) in t.literals.iter().enumerate() {
-            let mut attrs = vec![("name", name.clone()), ("value", (k + 1).to_string())];
-            if let Some(d) = description {
-                attrs.push(("description", d.clone()));
-            }
-            xml.empty("Item", &attrs);
-        }
+        write_items(xml, t);
         xml.close("Enumeration");
         xml.close("SimpleType");
     }
     xml.close("TypeDefinitions");
+}
+
+/// The `<Item>`s of an enumeration type, valued 1, 2, … in order (FMI 2.0
+/// and 3.0 write them alike).
+pub(super) fn write_items<W: Write>(xml: &mut XmlOut<W>, t: &crate::ir::EnumerationType) {
+    for (k, (name, description)) in t.literals.iter().enumerate() {
+        let mut attrs = vec![("name", name.clone()), ("value", (k + 1).to_string())];
+        if let Some(d) = description {
+            attrs.push(("description", d.clone()));
+        }
+        xml.empty("Item", &attrs);
+    }
 }
 
 /// The enumeration types the variables declare, each once, in order: the type

@@ -439,6 +439,81 @@ struct Writer {
 }
 
 impl Writer {
+    /// An instance record of class `class`.
+    fn instance(&mut self, inst: &InstanceRecord, class: &ClassRecord) {
+        assert_eq!(
+            (inst.off.len(), inst.ints.len(), inst.own.len()),
+            (
+                class.n_slots as usize,
+                class.n_ints as usize,
+                class.n_own as usize
+            ),
+            "every instance of {} has the class's table lengths",
+            class.name
+        );
+        self.u32(inst.class);
+        self.str(&inst.name);
+        self.i32(inst.relation_base);
+        self.i32(inst.indicator_base);
+        for &o in &inst.off {
+            self.i32(o);
+        }
+        for &v in &inst.ints {
+            self.i64(v);
+        }
+        self.bytes.extend_from_slice(&inst.own);
+    }
+
+    /// A step of the schedule: its tag and its numbers.
+    fn step(&mut self, step: &StepRecord) {
+        match step {
+            StepRecord::Time { target } => {
+                self.u8(0);
+                self.u32(*target);
+            }
+            StepRecord::Block {
+                instance,
+                stride,
+                block,
+            } => {
+                self.u8(1);
+                self.u32(*instance);
+                self.i32(*stride);
+                self.u32(*block);
+            }
+            StepRecord::Copy {
+                target,
+                stride,
+                len,
+                coefficient,
+                sources,
+            } => {
+                self.u8(2);
+                self.u32(*target);
+                self.i32(*stride);
+                self.u32(*len);
+                self.f64(*coefficient);
+                self.len(sources.len());
+                for s in sources {
+                    self.u32(s.offset);
+                    self.i32(s.stride);
+                    self.u8(u8::from(s.negative));
+                }
+            }
+            StepRecord::Repeat { count, body } => {
+                self.u8(3);
+                self.u32(*count);
+                self.u32(*body);
+            }
+            StepRecord::Fuse { skews } => {
+                self.u8(4);
+                self.len(skews.len());
+                for &s in skews {
+                    self.u32(s);
+                }
+            }
+        }
+    }
     fn u8(&mut self, v: u8) {
         self.bytes.push(v);
     }
@@ -615,77 +690,10 @@ impl SystemImage<'_> {
             w.u32(s);
         }
         for inst in &self.instances {
-            let class = &self.classes[inst.class as usize];
-            assert_eq!(
-                (inst.off.len(), inst.ints.len(), inst.own.len()),
-                (
-                    class.n_slots as usize,
-                    class.n_ints as usize,
-                    class.n_own as usize
-                ),
-                "every instance of {} has the class's table lengths",
-                class.name
-            );
-            w.u32(inst.class);
-            w.str(&inst.name);
-            w.i32(inst.relation_base);
-            w.i32(inst.indicator_base);
-            for &o in &inst.off {
-                w.i32(o);
-            }
-            for &v in &inst.ints {
-                w.i64(v);
-            }
-            w.bytes.extend_from_slice(&inst.own);
+            w.instance(inst, &self.classes[inst.class as usize]);
         }
         for step in &self.steps {
-            match step {
-                StepRecord::Time { target } => {
-                    w.u8(0);
-                    w.u32(*target);
-                }
-                StepRecord::Block {
-                    instance,
-                    stride,
-                    block,
-                } => {
-                    w.u8(1);
-                    w.u32(*instance);
-                    w.i32(*stride);
-                    w.u32(*block);
-                }
-                StepRecord::Copy {
-                    target,
-                    stride,
-                    len,
-                    coefficient,
-                    sources,
-                } => {
-                    w.u8(2);
-                    w.u32(*target);
-                    w.i32(*stride);
-                    w.u32(*len);
-                    w.f64(*coefficient);
-                    w.len(sources.len());
-                    for s in sources {
-                        w.u32(s.offset);
-                        w.i32(s.stride);
-                        w.u8(u8::from(s.negative));
-                    }
-                }
-                StepRecord::Repeat { count, body } => {
-                    w.u8(3);
-                    w.u32(*count);
-                    w.u32(*body);
-                }
-                StepRecord::Fuse { skews } => {
-                    w.u8(4);
-                    w.len(skews.len());
-                    for &s in skews {
-                        w.u32(s);
-                    }
-                }
-            }
+            w.step(step);
         }
         for b in &self.balances {
             w.u32(b.balance);

@@ -1,141 +1,13 @@
-//! FMI 3.0 structural parameters: one FMU for any array size.
-//!
-//! An Integer parameter that sizes arrays (`rod.n`) may become a
-//! `structuralParameter` when the system image is *affine* in it: every
-//! count, offset, stride, index and loop bound of the image at size `n` is
-//! `a + b·n`, and every variable-length table (the Reals' start values,
-//! kinds and names, the states, the derivatives, the Jacobian's rows) is a
-//! fixed list of runs whose lengths are affine in `n` and whose entries are
-//! affine in `n` and in their position `k` in the run. For the size of a
-//! component array (`cap[n]`) the runs have a period: instance records
-//! `cap[k]` whose offsets step by the same amount, Reals in blocks of `m`
-//! names of one index (`cap[k].C`, …, `der(cap[k].T)`), states `v, v + m, …`. The exporter derives
-//! the image at a size `n0` and at `n0 + 1` (in this module `n0` is the
-//! size the template is derived at: the exported size, or 16 when the
-//! exported size is larger, `export::structural_parameter`), builds from the two a
-//! [`Template`] (a short program of literal bytes, affine integers, loops
-//! and indexed names), and accepts it only when the template evaluated at
-//! further sizes reproduces, byte for byte, the image exported at those
-//! sizes ([`verify`]). The runtime (`templates/mofmu_fmi3.c`) evaluates the
-//! same template at `fmi3ExitConfigurationMode` and loads the bytes as it
-//! loads `resources/mofmu_system.bin`: nothing is compiled at run time.
-//!
-//! Value references: the description's Float64 value references are the
-//! variables' indices in `R` at `n0`. At another `n` a variable moves in
-//! `R`; the runtime maps a description value reference through the
-//! [`Segment`] table (per run of Reals: its first value reference and
-//! length at `n0`, its start and length at `n` as `a + b·n`; a member of a
-//! block run is a segment of stride `m`, element k at `start + k·m`). A run
-//! whose length changes with `n` must be one FMI 3 array of the description
-//! (named by its first element, so its value reference stays valid at any
-//! size: an array of Reals, or for a segment of stride m a member array
-//! `cap.T`); a scalar keeps its value reference whatever the size.
-//!
-//! Resource `resources/mofmu_struct.bin`, little-endian:
-//!
-//! ```text
-//! "MOFMUSTR" u32 version(1, 2 or 3) u32 integer (the parameter's index in the
-//! Integer table) str name  i64 n0  i64 n_min  i64 n_max
-//! u32 segments { u32 vr0  u32 len0  i64 start_a  i64 start_b  i64 len_a  i64 len_b
-//!                [i64 stride: versions 2 and 3] }
-//! u32 ops { u8 0 u32 len bytes                                  literal
-//!         | u8 1 u8 width(0 u32, 1 i32, 2 i64) i64 a i64 b i64 c  a + b·n + c·k
-//!         | u8 2 i64 a i64 b u32 body                           loop: the next
-//!                 `body` ops a + b·n times, k = 0, 1, …
-//!         | u8 3 str prefix str suffix i64 a i64 b i64 c        the string
-//!                 prefix + decimal(a + b·n + c·k) + suffix
-//!         | u8 4 u32 steps { u8 tag  24 bytes }                  version 3 only:
-//!                 the f64 a postfix program computes (8 bytes): tag 0 a
-//!                 constant (its bits in the first 8 bytes), 1 the integer
-//!                 a + b·n + c·k (three i64) as a double, 2 negation, 3 +,
-//!                 4 −, 5 ×, 6 ÷ (operands popped, the result pushed; the
-//!                 rest of the 24 bytes zero); at most 32 steps, one value
-//!                 left }
-//! u64 FNV-1a of every byte before it
-//! ```
-//!
-//! Version 2 is written only when a segment has a stride other than 1 (a
-//! component array's size); otherwise the file is version 1, byte for byte
-//! what it was before strides. Version 3 (segments as in version 2) is
-//! written only when the template has an op 4: a start value the size sets
-//! (`each V = 2e-3/n`). The instantiator keeps the expression it folded
-//! such a value from ([`crate::ir::Ex::calc`], `System::start_calcs`); where
-//! the two images' start values differ, the template computes the value
-//! from n by that program, each Integer affine through the two sizes, with
-//! the operations of [`crate::ir::Ex::fold`] in its order, which the C
-//! runtime (built with `-ffp-contract=off`) repeats in IEEE doubles.
-//!
-//! The template's output is the system image without its checksum.
+//! Deriving a structural parameter's [`Template`] from the system images
+//! at two consecutive sizes: every count, offset and index on the straight
+//! line through them, every variable-length table a list of runs
+//! (`super` describes the template and the resource it is written into).
 
-use super::system_image::{
-    fnv1a, InstanceRecord, Source, StepRecord, SystemImage, FULL_ROW, MAGIC, VERSION,
+use super::model::{Affine, NotAffine, Op, Segment, Step, Template, Width};
+use crate::fmu::system_image::{
+    InstanceRecord, Source, StepRecord, SystemImage, FULL_ROW, MAGIC, VERSION,
 };
-use crate::ir::{calc_value, Calc};
-
-pub const RESOURCE_NAME: &str = "mofmu_struct.bin";
-const STRUCT_MAGIC: &[u8; 8] = b"MOFMUSTR";
-const STRUCT_VERSION: u32 = 1;
-/// The version whose segments carry a stride (written only when one is
-/// not 1).
-const STRUCT_VERSION_STRIDED: u32 = 2;
-/// The version with [`Op::Real`] (op 4; segments as in version 2),
-/// written only when the template has one.
-const STRUCT_VERSION_CALC: u32 = 3;
-/// A step of an [`Op::Real`] in the file: a tag and 24 bytes.
-const STEP_BYTES: usize = 25;
-
-/// `a + b·n + c·k`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Affine {
-    pub a: i64,
-    pub b: i64,
-    pub c: i64,
-}
-
-impl Affine {
-    pub fn at(&self, n: i64, k: i64) -> i64 {
-        self.a + self.b * n + self.c * k
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Width {
-    U32,
-    I32,
-    I64,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Op {
-    Literal(Vec<u8>),
-    Int(Width, Affine),
-    Loop {
-        count: Affine,
-        body: u32,
-    },
-    Name {
-        prefix: String,
-        suffix: String,
-        index: Affine,
-    },
-    /// An f64 (8 bytes) computed by a postfix program: a start value the
-    /// size sets (`each V = 2e-3/n`), by the operations the instantiator
-    /// folded it with ([`crate::ir::Ex::calc`]).
-    Real(Vec<Step>),
-}
-
-/// A step of an [`Op::Real`]: [`Calc`] with its Integers affine in n.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Step {
-    Const(f64),
-    /// `(double)(a + b·n + c·k)`.
-    Int(Affine),
-    Neg,
-    Add,
-    Sub,
-    Mul,
-    Div,
-}
+use crate::ir::Calc;
 
 /// A start value the template writes: the same bytes at every size, or
 /// computed from n.
@@ -144,30 +16,6 @@ enum Start {
     Same([u8; 8]),
     Computed(Vec<Step>),
 }
-
-/// A run of Reals for the value-reference map.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Segment {
-    pub vr0: u32,
-    pub len0: u32,
-    pub start: Affine,
-    pub len: Affine,
-    /// The distance in `R` between consecutive elements: 1 for a run of
-    /// Reals, the period for one member of the instances of a component
-    /// array (`cap[k].T` at `start + k·stride`, declared as the member
-    /// array `cap.T`). [`Structural::to_bytes`] writes the stride only in
-    /// version 2, when one is not 1.
-    pub stride: i64,
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Template {
-    pub ops: Vec<Op>,
-    pub segments: Vec<Segment>,
-}
-
-/// Why an image is not affine in the parameter.
-pub type NotAffine = String;
 
 /// Builds the template from the images at `n0` (`i0`) and `n0 + 1` (`i1`).
 struct Builder {
@@ -453,7 +301,11 @@ pub fn template(
         (&i0.boolean_reals, &i1.boolean_reals, i0.booleans.len()),
     ] {
         for k in 0..len {
-            let get = |t: &Vec<u32>| t.get(k).copied().unwrap_or(super::system_image::NOT_IN_R);
+            let get = |t: &Vec<u32>| {
+                t.get(k)
+                    .copied()
+                    .unwrap_or(crate::fmu::system_image::NOT_IN_R)
+            };
             b.u32(get(t0), get(t1));
         }
     }
@@ -1082,7 +934,7 @@ fn steps(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result<(), NotA
 /// The schedule the template writes at size `n`: each step's numbers on
 /// the straight line through the images `i0` and `i1` at sizes `n0` and
 /// `n0 + 1`, as [`steps`] encodes them (what the template's output holds
-/// there, once [`verify`] has confirmed the rest). None when a number
+/// there, once [`verify`](super::resource::verify) has confirmed the rest). None when a number
 /// leaves its width or the steps differ in kind (no template then).
 pub fn steps_at(i0: &SystemImage, i1: &SystemImage, n0: i64, n: i64) -> Option<Vec<StepRecord>> {
     let line = |v0: i64, v1: i64| v0.checked_add((v1 - v0).checked_mul(n - n0)?);
@@ -1362,230 +1214,10 @@ fn mixed_jacobian(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result
     Ok(())
 }
 
-/// The image bytes (without the checksum) at `n`, or why `n` is out of range.
-pub fn evaluate(ops: &[Op], n: i64) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    run(ops, n, 0, &mut out)?;
-    Ok(out)
-}
-
-fn run(ops: &[Op], n: i64, k: i64, out: &mut Vec<u8>) -> Result<(), String> {
-    let mut i = 0;
-    while i < ops.len() {
-        match &ops[i] {
-            Op::Literal(bytes) => out.extend_from_slice(bytes),
-            Op::Int(width, f) => {
-                let v = f.at(n, k);
-                match width {
-                    Width::U32 => out.extend_from_slice(
-                        &u32::try_from(v)
-                            .map_err(|_| format!("{v} is no u32"))?
-                            .to_le_bytes(),
-                    ),
-                    Width::I32 => out.extend_from_slice(
-                        &i32::try_from(v)
-                            .map_err(|_| format!("{v} is no i32"))?
-                            .to_le_bytes(),
-                    ),
-                    Width::I64 => out.extend_from_slice(&v.to_le_bytes()),
-                }
-            }
-            Op::Loop { count, body } => {
-                let c = count.at(n, 0);
-                if c < 0 {
-                    return Err(format!("a run would have {c} elements"));
-                }
-                let body = &ops[i + 1..i + 1 + *body as usize];
-                for r in 0..c {
-                    run(body, n, r, out)?;
-                }
-                i += body.len();
-            }
-            Op::Name {
-                prefix,
-                suffix,
-                index,
-            } => {
-                let s = format!("{prefix}{}{suffix}", index.at(n, k));
-                out.extend_from_slice(&(s.len() as u32).to_le_bytes());
-                out.extend_from_slice(s.as_bytes());
-            }
-            Op::Real(steps) => {
-                let calc: Vec<Calc> = steps
-                    .iter()
-                    .map(|s| match *s {
-                        Step::Const(c) => Calc::Const(c),
-                        Step::Int(f) => Calc::Int(f.at(n, k)),
-                        Step::Neg => Calc::Neg,
-                        Step::Add => Calc::Add,
-                        Step::Sub => Calc::Sub,
-                        Step::Mul => Calc::Mul,
-                        Step::Div => Calc::Div,
-                    })
-                    .collect();
-                let v = calc_value(&calc).ok_or("a malformed Real program")?;
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        i += 1;
-    }
-    Ok(())
-}
-
-/// Whether the template at `n` is exactly `image` written with `guid`.
-pub fn verify(t: &Template, n: i64, image: &[u8]) -> bool {
-    match evaluate(&t.ops, n) {
-        Ok(mut bytes) => {
-            let sum = fnv1a(&bytes);
-            bytes.extend_from_slice(&sum.to_le_bytes());
-            bytes == image
-        }
-        Err(_) => false,
-    }
-}
-
-/// Writes `guid` over `draft` in the literal that holds the image's GUID
-/// (the third op's bytes) of a resource written by [`Structural::to_bytes`],
-/// and renews the checksum.
-pub fn replace_guid(bytes: &mut [u8], draft: &str, guid: &str) {
-    assert_eq!(draft.len(), guid.len(), "a GUID has a fixed length");
-    let at = bytes
-        .windows(draft.len())
-        .position(|w| w == draft.as_bytes())
-        .expect("the template holds the draft GUID");
-    bytes[at..at + guid.len()].copy_from_slice(guid.as_bytes());
-    let end = bytes.len() - 8;
-    let sum = fnv1a(&bytes[..end]);
-    bytes[end..].copy_from_slice(&sum.to_le_bytes());
-}
-
-/// What the runtime needs: `resources/mofmu_struct.bin`.
-pub struct Structural {
-    /// The parameter's index in the Integer table and its name.
-    pub integer: u32,
-    pub name: String,
-    pub n0: i64,
-    pub n_min: i64,
-    pub n_max: i64,
-    pub template: Template,
-}
-
-impl Structural {
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Vec::new();
-        let str = |w: &mut Vec<u8>, s: &str| {
-            w.extend_from_slice(&(s.len() as u32).to_le_bytes());
-            w.extend_from_slice(s.as_bytes());
-        };
-        let aff = |w: &mut Vec<u8>, f: &Affine| {
-            for v in [f.a, f.b, f.c] {
-                w.extend_from_slice(&v.to_le_bytes());
-            }
-        };
-        // Version 2 carries a stride per segment; a template without a
-        // strided segment is written as version 1, as it always was.
-        // Version 3 adds op 4 (and carries strides as version 2 does),
-        // written only when the template computes a Real.
-        let calc = self.template.ops.iter().any(|o| matches!(o, Op::Real(_)));
-        let strided = calc || self.template.segments.iter().any(|s| s.stride != 1);
-        w.extend_from_slice(STRUCT_MAGIC);
-        w.extend_from_slice(
-            &(if calc {
-                STRUCT_VERSION_CALC
-            } else if strided {
-                STRUCT_VERSION_STRIDED
-            } else {
-                STRUCT_VERSION
-            })
-            .to_le_bytes(),
-        );
-        w.extend_from_slice(&self.integer.to_le_bytes());
-        str(&mut w, &self.name);
-        for v in [self.n0, self.n_min, self.n_max] {
-            w.extend_from_slice(&v.to_le_bytes());
-        }
-        w.extend_from_slice(&(self.template.segments.len() as u32).to_le_bytes());
-        for s in &self.template.segments {
-            assert!(s.stride >= 1, "a segment's stride is at least 1");
-            w.extend_from_slice(&s.vr0.to_le_bytes());
-            w.extend_from_slice(&s.len0.to_le_bytes());
-            for v in [s.start.a, s.start.b, s.len.a, s.len.b] {
-                w.extend_from_slice(&v.to_le_bytes());
-            }
-            if strided {
-                w.extend_from_slice(&s.stride.to_le_bytes());
-            }
-        }
-        w.extend_from_slice(&(self.template.ops.len() as u32).to_le_bytes());
-        for op in &self.template.ops {
-            match op {
-                Op::Literal(bytes) => {
-                    w.push(0);
-                    w.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-                    w.extend_from_slice(bytes);
-                }
-                Op::Int(width, f) => {
-                    w.push(1);
-                    w.push(match width {
-                        Width::U32 => 0,
-                        Width::I32 => 1,
-                        Width::I64 => 2,
-                    });
-                    aff(&mut w, f);
-                }
-                Op::Loop { count, body } => {
-                    w.push(2);
-                    w.extend_from_slice(&count.a.to_le_bytes());
-                    w.extend_from_slice(&count.b.to_le_bytes());
-                    w.extend_from_slice(&body.to_le_bytes());
-                }
-                Op::Name {
-                    prefix,
-                    suffix,
-                    index,
-                } => {
-                    w.push(3);
-                    str(&mut w, prefix);
-                    str(&mut w, suffix);
-                    aff(&mut w, index);
-                }
-                Op::Real(steps) => {
-                    w.push(4);
-                    w.extend_from_slice(&(steps.len() as u32).to_le_bytes());
-                    for step in steps {
-                        let at = w.len();
-                        let (tag, f) = match *step {
-                            Step::Const(c) => (
-                                0,
-                                Affine {
-                                    a: c.to_bits() as i64,
-                                    b: 0,
-                                    c: 0,
-                                },
-                            ),
-                            Step::Int(f) => (1, f),
-                            Step::Neg => (2, Affine { a: 0, b: 0, c: 0 }),
-                            Step::Add => (3, Affine { a: 0, b: 0, c: 0 }),
-                            Step::Sub => (4, Affine { a: 0, b: 0, c: 0 }),
-                            Step::Mul => (5, Affine { a: 0, b: 0, c: 0 }),
-                            Step::Div => (6, Affine { a: 0, b: 0, c: 0 }),
-                        };
-                        w.push(tag);
-                        aff(&mut w, &f);
-                        debug_assert_eq!(w.len() - at, STEP_BYTES);
-                    }
-                }
-            }
-        }
-        let sum = fnv1a(&w);
-        w.extend_from_slice(&sum.to_le_bytes());
-        w
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fmu::structural::resource::{evaluate, verify, Structural};
 
     #[test]
     fn names_runs_and_affine_evaluation() {
@@ -1621,7 +1253,7 @@ mod tests {
     /// then per instance `c[k].x`, `der(c[k].x)`, `c[k].g` (period 3), the
     /// states 3 apart, instance records `c[k]` with offsets 3 apart.
     fn chain(n: usize) -> SystemImage<'static> {
-        use super::super::system_image::{ClassRecord, RealRecord};
+        use crate::fmu::system_image::{ClassRecord, RealRecord};
         let mut image = SystemImage {
             model_identifier: "Chain".into(),
             classes: vec![
@@ -1641,7 +1273,7 @@ mod tests {
                 },
             ],
             integers: vec![n as i64],
-            integer_reals: vec![super::super::system_image::NOT_IN_R],
+            integer_reals: vec![crate::fmu::system_image::NOT_IN_R],
             ..SystemImage::default()
         };
         image.reals.push(RealRecord {
