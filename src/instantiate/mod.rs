@@ -13,8 +13,6 @@ mod layout;
 mod set;
 mod structure;
 mod system;
-#[cfg(test)]
-mod tests;
 mod units;
 mod values;
 

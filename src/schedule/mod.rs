@@ -2,8 +2,6 @@
 //! instance, ordered so that each value is computed before it is read.
 //! No equations live at this level.
 
-#[cfg(test)]
-mod tests;
 mod unroll;
 
 use crate::diagnostic::Diagnostic;

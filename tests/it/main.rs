@@ -19,6 +19,8 @@ mod model_description;
 mod modules;
 mod newcomer;
 mod package;
+mod phase_instantiate;
+mod phase_schedule;
 mod resolve;
 mod robustness;
 mod rod_twin;

@@ -1,6 +1,6 @@
-//! Phase tests of instantiate, through its entry point ([`instantiate`] over
-//! a checked class database that has compiled the model, as an export
-//! drives it). One fixture per feature in `test_data/phases/instantiate/`;
+//! Phase tests of instantiate, through its entry point (`instantiate` over
+//! a class database that has compiled the model, as an export drives
+//! it). One fixture per feature in `test_data/phases/instantiate/`;
 //! the system it gives is rendered as text (every instance with the place
 //! of each variable in `R`, then every Real with its kind and start value)
 //! and compared with the `.expected` file beside the fixture.
@@ -9,13 +9,31 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{instantiate, SetLiteral, SetValue, System};
-use crate::classdb::ClassDb;
-use crate::library::{check_library_into, load_library};
-use crate::loader::load_paths;
+use mofmu::classdb::ClassDb;
+use mofmu::instantiate::{instantiate, SetLiteral, SetValue, System};
+use mofmu::loader::load_paths;
+use mofmu::resolve::tree::ClassTree;
+use mofmu::source::SourceMap;
+use mofmu::syntax::parse;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The fixture's files parsed into a class tree, as `library::load_library`
+/// does, without the library's check: the phase is driven on its own.
+fn load(paths: &[PathBuf]) -> (SourceMap, ClassTree) {
+    let mut sources = SourceMap::new();
+    let mut parsed = Vec::new();
+    for (name, text) in load_paths(paths).expect("the fixture loads") {
+        let id = sources.add(name, text);
+        let (def, diags) = parse(id, &sources.get(id).text);
+        assert!(diags.is_empty(), "the fixture parses: {diags:?}");
+        parsed.push(def);
+    }
+    let (tree, diags) = ClassTree::build(&parsed);
+    assert!(diags.is_empty(), "the fixture's classes: {diags:?}");
+    (sources, tree)
 }
 
 /// The system of `model` in the fixture `feature` with `sets`, rendered;
@@ -26,16 +44,9 @@ fn instantiated(feature: &str, model: &str, sets: &[(&str, SetLiteral)]) -> Stri
         .iter()
         .map(|p| repo().join(p))
         .collect();
-    let lib = load_library(load_paths(&paths).expect("the fixture loads"));
-    assert!(
-        lib.diagnostics.is_empty(),
-        "{fixture} parses: {:?}",
-        lib.diagnostics
-    );
-    let mut db = ClassDb::new(&lib.tree, &lib.sources);
-    let diags = check_library_into(&lib, true, &mut db);
-    assert!(diags.is_empty(), "{fixture} checks clean: {diags:?}");
-    let id = lib.tree.find_qualified(model).expect("the model exists");
+    let (sources, tree) = load(&paths);
+    let mut db = ClassDb::new(&tree, &sources);
+    let id = tree.find_qualified(model).expect("the model exists");
     db.compile_below(id);
     let sets: Vec<SetValue> = sets
         .iter()

@@ -1,4 +1,4 @@
-//! Phase tests of the schedule, through its entry point ([`schedule`] of an
+//! Phase tests of the schedule, through its entry point (`schedule` of an
 //! instantiated system, as an export drives it). One fixture per feature in
 //! `test_data/phases/schedule/`; the order of the blocks and copies it gives
 //! is rendered as text (a block by its instance and what it writes, a copy
@@ -10,16 +10,33 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{schedule, Schedule, Step};
-use crate::classdb::ClassDb;
-use crate::diagnostic::Diagnostic;
-use crate::instantiate::{instantiate, System};
-use crate::library::{check_library_into, load_library, Library};
-use crate::loader::load_paths;
-use crate::source::Span;
+use mofmu::classdb::ClassDb;
+use mofmu::diagnostic::Diagnostic;
+use mofmu::instantiate::{instantiate, System};
+use mofmu::loader::load_paths;
+use mofmu::resolve::tree::ClassTree;
+use mofmu::schedule::{schedule, Schedule, Step};
+use mofmu::source::{SourceMap, Span};
+use mofmu::syntax::parse;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The fixture's files parsed into a class tree, as `library::load_library`
+/// does, without the library's check: the phase is driven on its own.
+fn load(paths: &[PathBuf]) -> (SourceMap, ClassTree) {
+    let mut sources = SourceMap::new();
+    let mut parsed = Vec::new();
+    for (name, text) in load_paths(paths).expect("the fixture loads") {
+        let id = sources.add(name, text);
+        let (def, diags) = parse(id, &sources.get(id).text);
+        assert!(diags.is_empty(), "the fixture parses: {diags:?}");
+        parsed.push(def);
+    }
+    let (tree, diags) = ClassTree::build(&parsed);
+    assert!(diags.is_empty(), "the fixture's classes: {diags:?}");
+    (sources, tree)
 }
 
 /// The schedule of `model` in the fixture `feature`, rendered; or its
@@ -27,22 +44,14 @@ fn repo() -> &'static Path {
 fn scheduled(feature: &str, model: &str) -> String {
     let fixture = format!("test_data/phases/schedule/{feature}.mo");
     let paths: Vec<PathBuf> = vec![repo().join(&fixture)];
-    let lib = load_library(load_paths(&paths).expect("the fixture loads"));
-    assert!(
-        lib.diagnostics.is_empty(),
-        "{fixture} parses: {:?}",
-        lib.diagnostics
-    );
-    let mut db = ClassDb::new(&lib.tree, &lib.sources);
-    // Fills the database as a check before an export does; what the check
-    // finds at the system level is the schedule's to say below.
-    let _ = check_library_into(&lib, true, &mut db);
-    let id = lib.tree.find_qualified(model).expect("the model exists");
+    let (sources, tree) = load(&paths);
+    let mut db = ClassDb::new(&tree, &sources);
+    let id = tree.find_qualified(model).expect("the model exists");
     db.compile_below(id);
     let sys = instantiate(&db, id, &[]).expect("the fixture instantiates");
     match schedule(&sys) {
         Ok(schedule) => render(&sys, &schedule),
-        Err(diags) => diags.iter().map(|d| diagnostic(&lib, d)).collect(),
+        Err(diags) => diags.iter().map(|d| diagnostic(&sources, d)).collect(),
     }
 }
 
@@ -139,9 +148,9 @@ fn unindexed(text: &str) -> String {
 }
 
 /// A diagnostic with the source line of its primary span and of each note.
-fn diagnostic(lib: &Library, d: &Diagnostic) -> String {
+fn diagnostic(sources: &SourceMap, d: &Diagnostic) -> String {
     let line = |span: Span| {
-        let file = lib.sources.get(span.file);
+        let file = sources.get(span.file);
         let (line, _) = file.line_col(span.start);
         let text = file.text.lines().nth(line - 1).unwrap_or("").trim();
         format!("{line}: `{text}`")
