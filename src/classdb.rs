@@ -208,6 +208,3 @@ impl<'a> ClassDb<'a> {
         out
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -168,6 +168,3 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         structure,
     })
 }
-
-#[cfg(test)]
-mod tests;

@@ -4,6 +4,7 @@
 //! (comments left out); the binary's own files (`main.rs`, `watch.rs`,
 //! `commands/`) sit above everything and are not part of the graph.
 
+use crate::source_scan::{cycle_from, file_graph, find_cycle};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -53,32 +54,6 @@ fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
             out.push(path);
         }
     }
-}
-
-/// A cycle through `node`, if any, as the list of modules on it.
-fn cycle_from(
-    graph: &BTreeMap<String, BTreeSet<String>>,
-    node: &str,
-    path: &mut Vec<String>,
-    done: &mut BTreeSet<String>,
-) -> Option<Vec<String>> {
-    if let Some(at) = path.iter().position(|m| m == node) {
-        let mut cycle = path[at..].to_vec();
-        cycle.push(node.to_string());
-        return Some(cycle);
-    }
-    if done.contains(node) {
-        return None;
-    }
-    path.push(node.to_string());
-    for next in graph.get(node).into_iter().flatten() {
-        if let Some(cycle) = cycle_from(graph, next, path, done) {
-            return Some(cycle);
-        }
-    }
-    path.pop();
-    done.insert(node.to_string());
-    None
 }
 
 #[test]
@@ -188,4 +163,61 @@ fn export_session_and_package_are_peers() {
             );
         }
     }
+}
+
+/// Inside a module the files read one way too: no file of `src/` imports a
+/// file that imports it back, around any circle, `mod.rs` included (a
+/// child that names `super::Item` of its `mod.rs` imports that `mod.rs`).
+/// Shared types sit in a file below the files that use them, and `mod.rs`
+/// is the top of its module. `source_scan::file_graph` says what a file
+/// imports.
+#[test]
+fn the_files_of_src_form_no_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = file_graph(&src);
+    assert!(graph.len() > 100, "found only {} files", graph.len());
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!(
+            "file import circle: {}\n(move what both need into a file below them)",
+            cycle.join(" -> ")
+        );
+    }
+}
+
+/// The file guard sees a circle through a `mod.rs`: a child that names an
+/// item of its `mod.rs` while the `mod.rs` calls into the child.
+#[test]
+fn the_file_guard_sees_a_circle_through_mod_rs() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("phase")).unwrap();
+    std::fs::write(src.join("lib.rs"), "pub mod phase;\n").unwrap();
+    std::fs::write(
+        src.join("phase/mod.rs"),
+        "mod step;\npub struct Shared;\npub fn run() { step::go(); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("phase/step.rs"),
+        "use super::Shared;\npub fn go() -> Shared { Shared }\n",
+    )
+    .unwrap();
+    let graph = file_graph(src);
+    assert_eq!(
+        find_cycle(&graph).expect("a circle"),
+        ["phase/mod.rs", "phase/step.rs", "phase/mod.rs"]
+    );
+    // With the shared type in a file of its own, below both, the circle is gone.
+    std::fs::write(
+        src.join("phase/mod.rs"),
+        "mod shared;\nmod step;\npub use shared::Shared;\npub fn run() { step::go(); }\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("phase/shared.rs"), "pub struct Shared;\n").unwrap();
+    std::fs::write(
+        src.join("phase/step.rs"),
+        "use super::shared::Shared;\npub fn go() -> Shared { Shared }\n",
+    )
+    .unwrap();
+    assert_eq!(find_cycle(&file_graph(src)), None);
 }

@@ -9,12 +9,12 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use super::{causalize, Causalized};
-use crate::diagnostic::Diagnostic;
-use crate::ir::{Arith, Ex, RelOp, Slot, Stmt};
-use crate::library::load_library;
-use crate::resolve::Elaborator;
-use crate::source::SourceMap;
+use mofmu::causalize::{causalize, Causalized};
+use mofmu::classdb::ClassDb;
+use mofmu::diagnostic::Diagnostic;
+use mofmu::ir::{Arith, Ex, RelOp, Slot, Stmt};
+use mofmu::library::load_library;
+use mofmu::source::SourceMap;
 
 fn fixture(feature: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -37,8 +37,9 @@ fn check(feature: &str) {
     let lib = load_library(vec![(format!("{feature}.mo"), text)]);
     assert!(lib.diagnostics.is_empty(), "{:?}", lib.diagnostics);
     let id = lib.tree.find_qualified(&class).expect("class in fixture");
-    let mut elab = Elaborator::new(&lib.tree, &lib.sources);
-    let model = elab.class(id).expect("the class elaborates");
+    // The class database elaborates through the one `Elaborator` of the run.
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
+    let model = db.model(id).expect("the class elaborates");
     let mut diags = model.diagnostics();
     let actual = match causalize(&model) {
         Ok(c) if diags.is_empty() => render(&c),

@@ -6,9 +6,9 @@
 
 use std::path::PathBuf;
 
-use super::{ClassDb, Work};
-use crate::library::{load_library, Library};
-use crate::resolve::ClassId;
+use mofmu::classdb::{ClassDb, Work};
+use mofmu::library::{load_library, Library};
+use mofmu::resolve::ClassId;
 
 fn library() -> Library {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test_data/phases/classdb/shared.mo");
