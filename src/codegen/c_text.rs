@@ -91,7 +91,7 @@ pub fn c_rel(op: RelOp) -> &'static str {
 /// a division by zero that the C compiler keeps (GCC does not fold a
 /// division that raises a floating-point exception), so using it raises
 /// invalid or division by zero: the runtime's finiteness check watches
-/// those flags instead of scanning every derivative (mofmu_runtime.c,
+/// those flags instead of scanning every derivative (mofmu_evaluation.inc,
 /// run_evaluation).
 pub fn real_literal(r: f64) -> String {
     if r.is_nan() {

@@ -140,7 +140,7 @@ pub fn arrays_sized(table: &ModelTable, sized: &[u32]) -> Arrays {
 }
 
 /// `resources/mofmu_fmi3.bin`: the arrays by value reference and length,
-/// for the runtime (`templates/mofmu_fmi3.c`). Layout, little-endian:
+/// for the runtime (`templates/mofmu_fmi3_arrays.inc`). Layout, little-endian:
 /// `"MOFMUFM3" u32 version u32 count { u32 vr u32 length }` (ascending
 /// value references) `u64 FNV-1a` of every byte before it. When a member
 /// array exists (stride above 1) the version is 2 and each entry has a

@@ -413,7 +413,7 @@ mod tests {
     }
 
     /// Runs a schedule as the runtime does, fused loops `tile` rounds at a
-    /// time (`mofmu_runtime.c`, run_fused).
+    /// time (`templates/mofmu_schedule.inc`, run_fused).
     fn run(chain: &Chain, steps: &[StepRecord], tile: u32) -> Vec<u64> {
         let mut x = vec![0u64; chain.n_reals()];
         let mut at = 0;

@@ -1,7 +1,7 @@
 //! The steps a linear response's balance reaches. The runtime solves
 //! declared tearing by a pass at zero balances, one tangent pass per
 //! balance and a final pass with the balances found
-//! (`templates/mofmu_runtime.c`, `mofmu_evaluate`). Only the steps that
+//! (`templates/mofmu_evaluation.inc`, `mofmu_evaluate`). Only the steps that
 //! read a balance, directly or through what other such steps write, can
 //! compute anything else in the passes after the first: every other step
 //! computes the same values again, and tangents that are zero. The runtime

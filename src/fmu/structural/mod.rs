@@ -16,7 +16,7 @@
 //! [`Template`] (a short program of literal bytes, affine integers, loops
 //! and indexed names), and accepts it only when the template evaluated at
 //! further sizes reproduces, byte for byte, the image exported at those
-//! sizes ([`verify`]). The runtime (`templates/mofmu_fmi3.c`) evaluates the
+//! sizes ([`verify`]). The runtime (`templates/mofmu_fmi3_structural.inc`) evaluates the
 //! same template at `fmi3ExitConfigurationMode` and loads the bytes as it
 //! loads `resources/mofmu_system.bin`: nothing is compiled at run time.
 //!
