@@ -55,16 +55,45 @@ def run(command: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
 
 
+def sample(fmu, description, n: int, nz: int, get_derivatives) -> dict:
+    """The FMU in continuous-time mode at its start states and at two perturbed
+    state vectors: the derivatives and event indicators there as hex floats,
+    then the directional derivatives of the derivatives along three states.
+    `get_derivatives` is the version's name for fmiGetDerivatives."""
+    import numpy as np
+
+    out: dict = {}
+    x0 = np.zeros(n)
+    if n:
+        fmu.getContinuousStates(x0.ctypes.data_as(fmu_pointer()), n)
+    points = [x0, x0 * (1 + 1e-3) + 1e-3, x0 * (1 - 2e-3) - 0.5e-3 * np.arange(n)]
+    for k, x in enumerate(points):
+        x = np.ascontiguousarray(x, dtype=float)
+        dx, z = np.zeros(n), np.zeros(nz)
+        if n:
+            fmu.setContinuousStates(x.ctypes.data_as(fmu_pointer()), n)
+            get_derivatives(dx.ctypes.data_as(fmu_pointer()), n)
+        if nz:
+            fmu.getEventIndicators(z.ctypes.data_as(fmu_pointer()), nz)
+        out[f"point{k}"] = {"x": hexes(x), "der": hexes(dx), "z": hexes(z)}
+    derivative_refs = [u.variable.valueReference for u in description.derivatives]
+    if getattr(description.modelExchange, "providesDirectionalDerivative", False) and n and derivative_refs:
+        knowns = [v.valueReference for v in state_variables(description)]
+        out["directional"] = [
+            hexes(fmu.getDirectionalDerivative(derivative_refs, [knowns[j]], [1.0]))
+            for j in range(min(3, len(knowns)))
+        ]
+    return out
+
+
 def numbers_fmi2(unzipped: Path, description) -> dict:
     """Derivatives, event indicators and directional derivatives of an FMI 2 FMU."""
-    import numpy as np
     from fmpy.fmi2 import FMU2Model
 
-    me = description.modelExchange
     fmu = FMU2Model(
         guid=description.guid,
         unzipDirectory=str(unzipped),
-        modelIdentifier=me.modelIdentifier,
+        modelIdentifier=description.modelExchange.modelIdentifier,
         instanceName="fingerprint",
     )
     fmu.instantiate()
@@ -72,88 +101,35 @@ def numbers_fmi2(unzipped: Path, description) -> dict:
         fmu.setupExperiment(startTime=0.0)
         fmu.enterInitializationMode()
         fmu.exitInitializationMode()
-        more = True
-        while more:
-            more = fmu.newDiscreteStates()[0]
+        while fmu.newDiscreteStates()[0]:
+            pass
         fmu.enterContinuousTimeMode()
-        n = description.numberOfContinuousStates
-        nz = description.numberOfEventIndicators
-        out: dict = {}
-        x0 = np.zeros(n)
-        if n:
-            fmu.getContinuousStates(x0.ctypes.data_as(fmu_pointer()), n)
-        points = [x0, x0 * (1 + 1e-3) + 1e-3, x0 * (1 - 2e-3) - 0.5e-3 * np.arange(n)]
-        derivative_refs = [u.variable.valueReference for u in description.derivatives]
-        for k, x in enumerate(points):
-            x = np.ascontiguousarray(x, dtype=float)
-            if n:
-                fmu.setContinuousStates(x.ctypes.data_as(fmu_pointer()), n)
-            dx = np.zeros(n)
-            if n:
-                fmu.getDerivatives(dx.ctypes.data_as(fmu_pointer()), n)
-            z = np.zeros(nz)
-            if nz:
-                fmu.getEventIndicators(z.ctypes.data_as(fmu_pointer()), nz)
-            out[f"point{k}"] = {"x": hexes(x), "der": hexes(dx), "z": hexes(z)}
-        if me.providesDirectionalDerivative and n and derivative_refs:
-            knowns = [v.valueReference for v in state_variables(description)]
-            directional = []
-            for j in range(min(3, len(knowns))):
-                values = fmu.getDirectionalDerivative(derivative_refs, [knowns[j]], [1.0])
-                directional.append(hexes(values))
-            out["directional"] = directional
-        return out
+        n, nz = description.numberOfContinuousStates, description.numberOfEventIndicators
+        return sample(fmu, description, n, nz, fmu.getDerivatives)
     finally:
         fmu.terminate()
         fmu.freeInstance()
 
 
 def numbers_fmi3(unzipped: Path, description) -> dict:
-    """Derivatives and event indicators of an FMI 3 FMU."""
-    import numpy as np
+    """Derivatives, event indicators and directional derivatives of an FMI 3 FMU."""
     from fmpy.fmi3 import FMU3Model
 
-    me = description.modelExchange
     fmu = FMU3Model(
         guid=description.guid,
         unzipDirectory=str(unzipped),
-        modelIdentifier=me.modelIdentifier,
+        modelIdentifier=description.modelExchange.modelIdentifier,
         instanceName="fingerprint",
     )
     fmu.instantiate()
     try:
         fmu.enterInitializationMode(startTime=0.0)
         fmu.exitInitializationMode()
-        more = True
-        while more:
-            more = fmu.updateDiscreteStates()[0]
+        while fmu.updateDiscreteStates()[0]:
+            pass
         fmu.enterContinuousTimeMode()
-        n = fmu.getNumberOfContinuousStates()
-        nz = fmu.getNumberOfEventIndicators()
-        out: dict = {}
-        x0 = np.zeros(n)
-        if n:
-            fmu.getContinuousStates(x0.ctypes.data_as(fmu_pointer()), n)
-        points = [x0, x0 * (1 + 1e-3) + 1e-3, x0 * (1 - 2e-3) - 0.5e-3 * np.arange(n)]
-        for k, x in enumerate(points):
-            x = np.ascontiguousarray(x, dtype=float)
-            if n:
-                fmu.setContinuousStates(x.ctypes.data_as(fmu_pointer()), n)
-            dx = np.zeros(n)
-            if n:
-                fmu.getContinuousStateDerivatives(dx.ctypes.data_as(fmu_pointer()), n)
-            z = np.zeros(nz)
-            if nz:
-                fmu.getEventIndicators(z.ctypes.data_as(fmu_pointer()), nz)
-            out[f"point{k}"] = {"x": hexes(x), "der": hexes(dx), "z": hexes(z)}
-        derivative_refs = [u.variable.valueReference for u in description.derivatives]
-        if getattr(me, "providesDirectionalDerivative", False) and n and derivative_refs:
-            knowns = [v.valueReference for v in state_variables(description)]
-            out["directional"] = [
-                hexes(fmu.getDirectionalDerivative(derivative_refs, [knowns[j]], [1.0]))
-                for j in range(min(3, len(knowns)))
-            ]
-        return out
+        n, nz = fmu.getNumberOfContinuousStates(), fmu.getNumberOfEventIndicators()
+        return sample(fmu, description, n, nz, fmu.getContinuousStateDerivatives)
     finally:
         fmu.terminate()
         fmu.freeInstance()
