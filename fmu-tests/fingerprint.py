@@ -16,11 +16,26 @@ For each case of fmu-tests/cases.toml and each FMI version asked for:
    equal hashes mean equal bits).
 
     fingerprint.py --mofmu BIN -o OUT.json [--fmi-version 2|3|both] [--case NAME]...
-    fingerprint.py --compare A.json B.json
+                   [--schedule compiled|interpreted]
+    fingerprint.py --compare A.json B.json [--computed]
 
 `--compare` prints one line per case and version that differs, naming the
 first field that differs, and `N passed, N failed` last; it exits 1 when any
 differs. A restructuring of mofmu must leave every line equal.
+
+`--schedule` exports with that tier of schedule (the default is mofmu's);
+the two tiers' FMUs differ in their GUID and C units, not in what they
+compute, so `--compare --computed` compares only the numbers and the
+simulations.
+
+    fingerprint.py --mofmu BIN --tiers -o DIR [--fmi-version ...] [--case NAME]...
+
+fingerprints every case with each tier (DIR/compiled.json and
+DIR/interpreted.json), compares what they compute to the bit, and checks
+that the compiled FMUs' runtime said it runs the schedule compiled (the
+export may choose the interpreter for a schedule that does not roll up,
+and says so); it exits 1 when anything differs or a compiled FMU did not
+run compiled.
 """
 
 from __future__ import annotations
@@ -86,6 +101,14 @@ def sample(fmu, description, n: int, nz: int, get_derivatives) -> dict:
     return out
 
 
+def tier_said(log: str) -> str:
+    """Which tier the runtime said runs the schedule (its message at instantiation)."""
+    for line in log.splitlines():
+        if "the schedule " in line:
+            return line[line.index("the schedule ") :].strip()
+    return "not said"
+
+
 def numbers_fmi2(unzipped: Path, description) -> dict:
     """Derivatives, event indicators and directional derivatives of an FMI 2 FMU."""
     from fmpy.fmi2 import FMU2Model
@@ -96,7 +119,14 @@ def numbers_fmi2(unzipped: Path, description) -> dict:
         modelIdentifier=description.modelExchange.modelIdentifier,
         instanceName="fingerprint",
     )
-    fmu.instantiate()
+    import contextlib
+    import io
+
+    # The runtime says at instantiation which tier runs the schedule.
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        fmu.instantiate(loggingOn=True)
+    fmu.setDebugLogging(False, [])
     try:
         fmu.setupExperiment(startTime=0.0)
         fmu.enterInitializationMode()
@@ -105,7 +135,7 @@ def numbers_fmi2(unzipped: Path, description) -> dict:
             pass
         fmu.enterContinuousTimeMode()
         n, nz = description.numberOfContinuousStates, description.numberOfEventIndicators
-        return sample(fmu, description, n, nz, fmu.getDerivatives)
+        return {**sample(fmu, description, n, nz, fmu.getDerivatives), "tier": tier_said(said.getvalue())}
     finally:
         fmu.terminate()
         fmu.freeInstance()
@@ -121,7 +151,14 @@ def numbers_fmi3(unzipped: Path, description) -> dict:
         modelIdentifier=description.modelExchange.modelIdentifier,
         instanceName="fingerprint",
     )
-    fmu.instantiate()
+    said: list[str] = []
+    fmu.instantiate(
+        loggingOn=True,
+        logMessage=lambda _env, _status, _category, message: said.append(
+            message.decode() if isinstance(message, bytes) else str(message)
+        ),
+    )
+    fmu.setDebugLogging(False, [])
     try:
         fmu.enterInitializationMode(startTime=0.0)
         fmu.exitInitializationMode()
@@ -129,7 +166,10 @@ def numbers_fmi3(unzipped: Path, description) -> dict:
             pass
         fmu.enterContinuousTimeMode()
         n, nz = fmu.getNumberOfContinuousStates(), fmu.getNumberOfEventIndicators()
-        return sample(fmu, description, n, nz, fmu.getContinuousStateDerivatives)
+        return {
+            **sample(fmu, description, n, nz, fmu.getContinuousStateDerivatives),
+            "tier": tier_said("\n".join(said)),
+        }
     finally:
         fmu.terminate()
         fmu.freeInstance()
@@ -146,7 +186,7 @@ def state_variables(description):
     return [u.variable.derivative for u in description.derivatives]
 
 
-def fingerprint_case(case, mofmu: Path, version: int, tmp: Path) -> dict:
+def fingerprint_case(case, mofmu: Path, version: int, tmp: Path, schedule: str | None = None) -> dict:
     from fmpy import read_model_description
 
     fmu = tmp / f"{case.name}.fmi{version}.fmu"
@@ -155,10 +195,15 @@ def fingerprint_case(case, mofmu: Path, version: int, tmp: Path) -> dict:
         command += ["--set", assignment]
     if version == 3:
         command += ["--fmi-version", "3"]
+    if schedule:
+        command += ["--schedule", schedule]
     done = run(command)
     if done.returncode != 0:
         return {"export": f"failed: {done.stderr.strip()[-400:]}"}
     record: dict = {}
+    record["schedule"] = next(
+        (line.split(": ", 1)[1] for line in done.stdout.splitlines() if line.startswith("schedule: ")), "?"
+    )
     unzipped = tmp / f"{case.name}.fmi{version}"
     with zipfile.ZipFile(fmu) as z:
         z.extractall(unzipped)
@@ -242,9 +287,27 @@ def first_difference(a, b, path: str = "") -> str | None:
     return None if a == b else (path or "<root>")
 
 
-def compare(a_path: Path, b_path: Path) -> int:
+# What an FMU computes: what `--compare --computed` compares.
+COMPUTED = ("numbers", "simulate-me", "simulate-cs")
+
+
+def computed_only(fingerprints: dict) -> dict:
+    """What the FMUs compute, without what says how (the tier)."""
+
+    def numbers(value):
+        return {k: v for k, v in value.items() if k != "tier"} if isinstance(value, dict) else value
+
+    return {
+        key: {k: numbers(v) if k == "numbers" else v for k, v in record.items() if k in COMPUTED}
+        for key, record in fingerprints.items()
+    }
+
+
+def compare(a_path: Path, b_path: Path, computed: bool = False) -> int:
     a = json.loads(a_path.read_text())
     b = json.loads(b_path.read_text())
+    if computed:
+        a, b = computed_only(a), computed_only(b)
     passed = failed = 0
     for key in sorted(set(a) | set(b)):
         if key not in a or key not in b:
@@ -261,6 +324,44 @@ def compare(a_path: Path, b_path: Path) -> int:
     return 1 if failed else 0
 
 
+def tiers(args) -> int:
+    """Both tiers of every case: equal computations, and compiled where exported so."""
+    args.output.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for tier in ("compiled", "interpreted"):
+        paths[tier] = args.output / f"{tier}.json"
+        code = main(
+            [
+                "--mofmu",
+                str(args.mofmu),
+                "-o",
+                str(paths[tier]),
+                "--fmi-version",
+                args.fmi_version,
+                "--manifest",
+                str(args.manifest),
+                "--schedule",
+                tier,
+                *[a for name in args.case for a in ("--case", name)],
+            ]
+        )
+        if code != 0:
+            return code
+    failed = compare(paths["compiled"], paths["interpreted"], computed=True)
+    compiled = json.loads(paths["compiled"].read_text())
+    not_run = 0
+    for key, record in sorted(compiled.items()):
+        exported = str(record.get("schedule", "?"))
+        said = record["numbers"].get("tier", "not said") if isinstance(record.get("numbers"), dict) else "failed"
+        if exported.startswith("compiled") and said != "the schedule runs compiled":
+            print(f"NOT COMPILED {key}: exported {exported!r}, the runtime said {said!r}")
+            not_run += 1
+        elif not exported.startswith("compiled"):
+            print(f"interpreted {key}: {exported}")
+    print(f"{len(compiled) - not_run} of {len(compiled)} compiled FMUs ran compiled")
+    return 1 if failed or not_run else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mofmu", type=Path)
@@ -268,10 +369,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fmi-version", choices=["2", "3", "both"], default="both")
     parser.add_argument("--case", action="append", default=[])
     parser.add_argument("--manifest", type=Path, default=HERE / "cases.toml")
+    parser.add_argument("--schedule", choices=["compiled", "interpreted"])
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"))
+    parser.add_argument("--computed", action="store_true")
+    parser.add_argument("--tiers", action="store_true")
     args = parser.parse_args(argv)
     if args.compare:
-        return compare(*args.compare)
+        return compare(*args.compare, computed=args.computed)
+    if args.tiers:
+        if not args.mofmu or not args.output:
+            parser.error("--tiers needs --mofmu and -o DIR")
+        return tiers(args)
     if not args.mofmu or not args.output:
         parser.error("--mofmu and -o are needed unless --compare is given")
     versions = [2, 3] if args.fmi_version == "both" else [int(args.fmi_version)]
@@ -281,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         for case in cases:
             for version in versions:
                 key = f"{case.name} fmi{version}"
-                record = fingerprint_case(case, args.mofmu.resolve(), version, Path(tmp))
+                record = fingerprint_case(case, args.mofmu.resolve(), version, Path(tmp), args.schedule)
                 result[key] = record
                 status = "ok" if all(not str(v).startswith("failed") for v in record.values()) else "some step failed"
                 print(f"{key}: {status}", flush=True)

@@ -6,6 +6,7 @@ use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{sanitize, Kernel};
 use crate::diagnostic::Diagnostic;
 use crate::fmu::build::{model_table, take_names};
+use crate::fmu::compiled::{self, ScheduleChoice, ScheduleTier};
 use crate::fmu::expose::Expose;
 use crate::fmu::files::{model_spec, FmuBuildSpec};
 use crate::fmu::fmi_rules::check_table;
@@ -192,6 +193,8 @@ pub struct ExportOutput {
     /// Notes for the user (not errors): e.g. why an Integer parameter that
     /// sizes arrays is not offered as an FMI 3.0 structural parameter.
     pub notes: Vec<String>,
+    /// The tier that runs the schedule, and its compiled unit.
+    pub schedule: ScheduleChoice,
 }
 
 /// The FMI standard an FMU is exported for.
@@ -214,6 +217,8 @@ pub struct ExportOptions {
     /// The variables the description lists.
     pub expose: Expose,
     pub fmi_version: FmiVersion,
+    /// Which tier runs the schedule (`--schedule`).
+    pub schedule: ScheduleTier,
 }
 
 impl ExportOptions {
@@ -306,6 +311,7 @@ pub fn export_checked_options(
         interfaces,
         expose,
         fmi_version,
+        schedule: tier,
     } = options;
     let stop_time: Option<f64> = stop_time.into();
     let (id, experiment) = exported_class(lib, model, stop_time)?;
@@ -330,7 +336,6 @@ pub fn export_checked_options(
     let classes: Vec<ClassId> = sys.classes.iter().map(|c| c.model.id).collect();
     let kernels: Vec<Kernel> = db.kernels(&classes).map_err(ExportError::Diagnostics)?;
     let functions = function_units(&sys.classes);
-    let system_c = system::generate(&sys, &kernels, &model_identifier);
     // One continuous-time dependency analysis serves the Jacobian pattern of
     // the embedded Co-Simulation solver and the model description.
     let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
@@ -338,10 +343,15 @@ pub fn export_checked_options(
     // The system resource (which borrows the variables' names) on a second
     // thread while this one builds the variable table and its
     // dependencies; the names move into the table once both are done.
-    let (mut system_resource, mut table) = std::thread::scope(|scope| {
+    let ((mut system_resource, schedule_choice), mut table) = std::thread::scope(|scope| {
         let (sys, schedule) = (&sys, &schedule);
         let image = scope.spawn(|| {
-            system::image(sys, &kernels, schedule, &model_identifier, pattern).to_bytes(DRAFT_GUID)
+            let image = system::image(sys, &kernels, schedule, &model_identifier, pattern);
+            // The compiled schedule is generated from the rolled and fused
+            // steps the resource holds.
+            let class_of = |i: u32| sys.instances[i as usize].class as u32;
+            let choice = compiled::choose(tier, &image.steps, &class_of, &kernels);
+            (image.to_bytes(DRAFT_GUID), choice)
         });
         let mut table = model_table(sys, &model_identifier, experiment.stop_time);
         table.default_experiment = experiment;
@@ -353,10 +363,22 @@ pub fn export_checked_options(
         (image, table)
     });
     take_names(&mut table, &mut sys);
+    let system_c = system::generate(
+        &sys,
+        &kernels,
+        &model_identifier,
+        schedule_choice.compiled.is_some(),
+    );
     table.source_files = crate::fmu::sources::source_files(
         kernels
             .iter()
             .map(|k| k.file_name.as_str())
+            .chain(
+                schedule_choice
+                    .compiled
+                    .iter()
+                    .map(|c| c.file_name.as_str()),
+            )
             .chain(functions.iter().map(|f| f.file_name.as_str())),
     );
     table.guid = DRAFT_GUID.to_string();
@@ -420,6 +442,7 @@ pub fn export_checked_options(
         fmi_version,
         description_bytes,
         notes,
+        schedule: schedule_choice,
     })
 }
 
@@ -487,8 +510,12 @@ fn hashed_options(
         interfaces,
         expose,
         fmi_version,
+        schedule,
     } = options;
     let mut options = format!("{model}\n{sets:?}\n{stop_time:?}\n{interfaces:?}");
+    if schedule != ScheduleTier::Compiled {
+        options.push_str(&format!("\nschedule {schedule:?}"));
+    }
     if expose != Expose::All {
         options.push_str(&format!("\nexpose {expose:?}"));
     }
@@ -711,10 +738,16 @@ impl ExportOutput {
             FmiVersion::Fmi2 => model_spec,
             FmiVersion::Fmi3 => crate::fmu::files::model_spec_fmi3,
         };
+        // A compiled schedule is one more unit, beside the kernels it calls.
+        let schedule = self
+            .schedule
+            .compiled
+            .as_ref()
+            .map(|c| (c.file_name.as_str(), c.text.as_str()));
         spec(
             &self.model_identifier,
             self.table.clone(),
-            kernels.chain(functions),
+            kernels.chain(schedule).chain(functions),
             system_c,
             system_resource,
         )

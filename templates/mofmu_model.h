@@ -210,6 +210,32 @@ extern const char mofmu_model_identifier[];
 extern const size_t mofmu_n_classes;
 extern const mofmu_class mofmu_classes[];
 
+/* ---- The compiled schedule (docs/fmu.md, "Two tiers of schedule") ----
+ *
+ * A schedule compiled to C for one *shape*: the kinds of its steps, the
+ * class and block of each block, the form of each copy, the body of each
+ * repeat and the units of each fused loop, written as the words that
+ * mofmu_schedule_shape (mofmu_resource.inc) computes from a loaded
+ * schedule. Counts, offsets, strides and skews stay data, read from the
+ * loaded system, so one compiled schedule serves every size. The runtime
+ * runs it in place of its interpreter when the loaded schedule has its
+ * shape, and interprets otherwise; both give the same bits. */
+struct mofmu_system;
+typedef void (*mofmu_schedule_fn)(const struct mofmu_system *sys, double *R, double *dR,
+                                  mofmu_ctx *ctx, int reached);
+typedef struct mofmu_compiled_schedule {
+    const uint32_t *shape;
+    size_t shape_len;
+    /* Runs the schedule (dR NULL) or its tangent, only the steps the
+     * balances reach when `reached` is nonzero: what the interpreter's
+     * run_schedule_or_tangent does, to the bit. */
+    mofmu_schedule_fn run;
+} mofmu_compiled_schedule;
+
+/* The model's compiled schedule, or NULL when it was exported with the
+ * interpreted tier. */
+extern const mofmu_compiled_schedule *const mofmu_compiled;
+
 /* ---- The system, loaded by the runtime from resources/mofmu_system.bin ----
  *
  * The file format is documented in docs/fmu.md ("The system resource"). */
@@ -327,6 +353,9 @@ typedef struct mofmu_system {
     size_t *jac_row_start;
     uint32_t *jac_col;
     unsigned char *jac_full_row;
+    /* mofmu_compiled when the schedule has its shape (found at loading),
+     * else NULL: the schedule is interpreted. */
+    const mofmu_compiled_schedule *compiled;
 } mofmu_system;
 
 /* Reads `resource_location`/mofmu_system.bin (a file: URI or a plain

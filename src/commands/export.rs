@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
 use mofmu::export::{export_model_options, ExportError, ExportOptions, ExportOutput, FmiVersion};
+use mofmu::fmu::compiled::ScheduleTier;
 use mofmu::fmu::expose::Expose;
 use mofmu::fmu::table::Interfaces;
 use mofmu::instantiate::{SetLiteral, SetValue};
@@ -46,6 +47,15 @@ pub enum ExportExpose {
     Interface,
     /// States and their derivatives, inputs and outputs.
     States,
+}
+
+/// How an exported FMU runs its schedule.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ExportSchedule {
+    /// C loops over the class kernels, compiled with them (the default).
+    Compiled,
+    /// The runtime's interpreter over the schedule as data.
+    Interpreted,
 }
 
 /// The FMI standard of an exported FMU.
@@ -90,6 +100,13 @@ pub struct ExportArgs {
     /// runtime behind the fmi3 functions).
     #[arg(long, value_enum, default_value_t = ExportFmiVersion::V2)]
     fmi_version: ExportFmiVersion,
+    /// How the FMU runs its schedule: `compiled` (C loops over the class
+    /// kernels, compiled with them; a schedule whose instances do not
+    /// roll up into repeats stays interpreted, and the summary says why)
+    /// or `interpreted` (the runtime walks the schedule as data). Both
+    /// give the same results to the last bit.
+    #[arg(long, value_enum, default_value_t = ExportSchedule::Compiled)]
+    schedule: ExportSchedule,
     /// How diagnostics are printed.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     message_format: MessageFormat,
@@ -125,6 +142,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
         interface,
         expose,
         fmi_version,
+        schedule,
         message_format,
         cross_check,
         reference,
@@ -142,7 +160,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
     }
     let sets: Vec<SetValue> = sets.iter().map(|s| parse_set(s)).collect::<Result<_>>()?;
     let lib = load_library(load_paths(&paths)?);
-    let options = export_options(interface, expose, fmi_version);
+    let options = export_options(interface, expose, fmi_version, schedule);
     let mut out = match export_model_options(&lib, &model, &sets, stop_time, options) {
         Ok(o) => o,
         Err(ExportError::Diagnostics(d)) => {
@@ -206,6 +224,7 @@ fn export_options(
     interface: ExportInterface,
     expose: ExportExpose,
     fmi_version: ExportFmiVersion,
+    schedule: ExportSchedule,
 ) -> ExportOptions {
     let interfaces = match interface {
         ExportInterface::Me => Interfaces::MODEL_EXCHANGE,
@@ -222,6 +241,10 @@ fn export_options(
         fmi_version: match fmi_version {
             ExportFmiVersion::V2 => FmiVersion::Fmi2,
             ExportFmiVersion::V3 => FmiVersion::Fmi3,
+        },
+        schedule: match schedule {
+            ExportSchedule::Compiled => ScheduleTier::Compiled,
+            ExportSchedule::Interpreted => ScheduleTier::Interpreted,
         },
     }
 }
@@ -253,6 +276,7 @@ fn print_summary(
         },
         started.elapsed().as_secs_f64()
     );
+    println!("schedule: {}", out.schedule.reason);
     for note in &out.notes {
         println!("note: {note}");
     }

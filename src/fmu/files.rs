@@ -113,8 +113,9 @@ macro_rules! template {
 /// they travel in `sources/` beside the headers and `<SourceFiles>` does not
 /// list them; the object cache follows the includes into them, so a changed
 /// part changes the runtime's key.
-pub const RUNTIME_PARTS: [(&str, &str); 11] = [
+pub const RUNTIME_PARTS: [(&str, &str); 12] = [
     template!("mofmu_runtime.h"),
+    template!("mofmu_steps.h"),
     template!("mofmu_logging.inc"),
     template!("mofmu_resource.inc"),
     template!("mofmu_schedule.inc"),

@@ -1,6 +1,7 @@
 //! The FMU's description: the variable table and `modelDescription.xml`.
 
 pub mod build;
+pub mod compiled;
 pub mod dependencies;
 pub mod expose;
 pub mod files;

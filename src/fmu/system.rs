@@ -21,7 +21,16 @@ use crate::schedule::{Schedule, Step};
 /// only, never on array sizes or parameter values; what grows with the
 /// model is in the [`SystemImage`] that [`image`] builds. `kernels` are the
 /// kernels of `sys.classes`, in that order (`ClassDb::kernels`).
-pub fn generate(sys: &System, kernels: &[Kernel], model_identifier: &str) -> String {
+///
+/// With `compiled` a compiled schedule (`super::compiled`) defines
+/// `mofmu_compiled`; without, this file defines it as NULL and the runtime
+/// interprets the schedule.
+pub fn generate(
+    sys: &System,
+    kernels: &[Kernel],
+    model_identifier: &str,
+    compiled: bool,
+) -> String {
     assert_eq!(kernels.len(), sys.classes.len(), "one kernel per class");
     let mut s = String::new();
     let _ = writeln!(
@@ -37,6 +46,12 @@ pub fn generate(sys: &System, kernels: &[Kernel], model_identifier: &str) -> Str
         s,
         "\nconst char mofmu_model_identifier[] = \"{model_identifier}\";\n"
     );
+    if !compiled {
+        s.push_str(
+            "/* The schedule is interpreted (mofmu export --schedule). */\n\
+             const mofmu_compiled_schedule *const mofmu_compiled = 0;\n\n",
+        );
+    }
     let records = class_records(sys, kernels);
     for (i, k) in kernels.iter().enumerate() {
         if k.n_blocks == 0 {

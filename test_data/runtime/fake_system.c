@@ -23,6 +23,9 @@
 
 const char mofmu_model_identifier[] = "FakeSystem";
 
+/* The schedule is interpreted. */
+const mofmu_compiled_schedule *const mofmu_compiled = 0;
+
 /* The tables of the model (starts, kinds, names, states, one instance and
  * a schedule of one block) are in the system resource the test writes
  * (tests/it/runtime.rs, fake_system_image). */

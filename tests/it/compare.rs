@@ -578,12 +578,17 @@ fn source_files_rebuild_the_binary() {
             "mofmu_runtime.h",
             "mofmu_schedule.inc",
             "mofmu_state.inc",
+            "mofmu_steps.h",
         ]
     );
     // <CoSimulation> lists the same files as <ModelExchange>.
     let co_simulation = &description[description.find("<CoSimulation").expect("CS")..];
     assert_eq!(listed_source_files(co_simulation), listed);
-    assert_eq!(listed.len(), 2 + out.kernels.len());
+    // The runtime, the system file, the kernels and the compiled schedule.
+    assert_eq!(
+        listed.len(),
+        2 + out.kernels.len() + usize::from(out.schedule.compiled.is_some())
+    );
 
     // Rebuild with the system compiler's defaults (no flags of mofmu's).
     let library = dir.path().join(format!("{}.so", out.model_identifier));

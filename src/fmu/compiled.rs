@@ -1,0 +1,737 @@
+//! The compiled schedule: a model's rolled and fused schedule written as
+//! C, one more unit of the FMU beside the class kernels it calls.
+//!
+//! The unit is generated from the schedule's *shape* alone ([`shape`]):
+//! the kinds of its steps, the class and block of each block, the form of
+//! each copy (one element or more, a coefficient of one or not, the signs
+//! of up to two sources), the body of each repeat and the units of each
+//! fused loop. Counts, offsets, strides and skews stay data: the code reads
+//! them from the loaded system (`mofmu_step`), so one unit serves every
+//! size of the model and every parameter value, and its object is cached
+//! by its text like a kernel's. The runtime checks the loaded schedule
+//! against the shape words the unit carries (`schedule_has_shape` in
+//! `templates/mofmu_resource.inc`) and interprets a schedule of another
+//! shape.
+//!
+//! What it saves is the interpreter's dispatch: every step's kind, the
+//! entry it calls and the form of every copy are known when the unit is
+//! compiled, so a tile of a fused loop is a direct call of a kernel's
+//! batched entry or a copy loop with its signs and coefficient folded in.
+//!
+//! The unit calls the kernels, it does not include them. The design brief
+//! asks for one unit, so that the C compiler inlines blocks across
+//! components; measured, that bought nothing on the chain (its tiles run
+//! inside the batched entries either way) and cost what matters more: a
+//! new shape recompiled every kernel of the model in one unit on one core
+//! (the cooling loop's first export from 1 s to 8–15 s), where separate
+//! kernels are compiled in parallel and cached per class.
+//!
+//! The code runs the same kernel blocks on the same instances, in the same
+//! order, as the interpreter (`templates/mofmu_schedule.inc`), and the
+//! same copies with the same arithmetic (`templates/mofmu_steps.h`, or
+//! that arithmetic spelled out), so both tiers give the same bits.
+
+use std::fmt::Write;
+
+use sha2::{Digest, Sha256};
+
+use super::system_image::StepRecord;
+use crate::codegen::kernel::Kernel;
+
+/// The most steps a compiled schedule is generated for. A schedule whose
+/// repeats do not roll up (instances of one class that are not laid out
+/// alike) grows with the model; its C would too, so it stays interpreted.
+pub const MAX_STEPS: usize = 2000;
+
+/// Which tier runs a model's schedule (`mofmu export --schedule`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ScheduleTier {
+    /// The schedule compiled to C, where its shape allows (the default).
+    #[default]
+    Compiled,
+    /// The runtime's interpreter over the schedule as data.
+    Interpreted,
+}
+
+/// The compiled schedule of one model: a C unit that includes the kernels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledSchedule {
+    /// `mofmu_schedule_<hash of the text>.c`.
+    pub file_name: String,
+    pub text: String,
+    /// Steps of the schedule (a repeat's body counted once).
+    pub steps: usize,
+}
+
+/// The tier an export used, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScheduleChoice {
+    pub compiled: Option<CompiledSchedule>,
+    /// One line for the export summary.
+    pub reason: String,
+}
+
+/// The shape words of `steps`, as the runtime computes them from a loaded
+/// schedule (`schedule_has_shape`). `class_of` gives an instance's class.
+pub fn shape(steps: &[StepRecord], class_of: &dyn Fn(u32) -> u32) -> Vec<u32> {
+    let mut w = Vec::with_capacity(steps.len() * 3);
+    for step in steps {
+        match step {
+            StepRecord::Time { .. } => w.push(0),
+            StepRecord::Block {
+                instance, block, ..
+            } => w.extend([1, class_of(*instance), *block]),
+            StepRecord::Copy {
+                len,
+                coefficient,
+                sources,
+                ..
+            } => {
+                w.extend([2, copy_form(*len, *coefficient)]);
+                // A sum of more than two sources may grow with the model
+                // (a balance over an array): its count and signs stay data.
+                if sources.len() <= SPECIALISED_SOURCES {
+                    w.push(sources.len() as u32);
+                    w.extend(sources.iter().map(|s| u32::from(s.negative)));
+                } else {
+                    w.push(MANY_SOURCES);
+                }
+            }
+            StepRecord::Repeat { body, .. } => w.extend([3, *body]),
+            StepRecord::Fuse { skews } => w.extend([4, skews.len() as u32]),
+        }
+    }
+    w
+}
+
+/// The most sources of a copy whose count and signs are part of the shape
+/// (and whose arithmetic the compiled schedule spells out).
+const SPECIALISED_SOURCES: usize = 2;
+
+/// The shape word of a copy of more than [`SPECIALISED_SOURCES`] sources.
+const MANY_SOURCES: u32 = u32::MAX;
+
+/// Bit 0: a copy of one element; bit 1: its coefficient is one.
+fn copy_form(len: u32, coefficient: f64) -> u32 {
+    u32::from(len == 1) | (u32::from(coefficient == 1.0) << 1)
+}
+
+/// Chooses the tier of a model's schedule and, for the compiled one,
+/// generates its unit. `kernels` are the model's kernels by class.
+pub fn choose(
+    tier: ScheduleTier,
+    steps: &[StepRecord],
+    class_of: &dyn Fn(u32) -> u32,
+    kernels: &[Kernel],
+) -> ScheduleChoice {
+    if tier == ScheduleTier::Interpreted {
+        return ScheduleChoice {
+            compiled: None,
+            reason: "interpreted (--schedule interpreted)".to_string(),
+        };
+    }
+    if steps.len() > MAX_STEPS {
+        return ScheduleChoice {
+            compiled: None,
+            reason: format!(
+                "interpreted: {} steps, more than the {MAX_STEPS} a compiled schedule takes \
+                 (its instances do not roll up into repeats, so its C would grow with the model)",
+                steps.len()
+            ),
+        };
+    }
+    let compiled = generate(steps, class_of, kernels);
+    ScheduleChoice {
+        reason: format!(
+            "compiled ({}, {} steps)",
+            compiled.file_name, compiled.steps
+        ),
+        compiled: Some(compiled),
+    }
+}
+
+/// What a step of the generated code acts on: values (`R`) or tangents.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Value,
+    Tangent,
+}
+
+impl Mode {
+    fn suffix(self) -> &'static str {
+        match self {
+            Mode::Value => "value",
+            Mode::Tangent => "tangent",
+        }
+    }
+
+    /// The array a copy acts on.
+    fn copies(self) -> &'static str {
+        match self {
+            Mode::Value => "R",
+            Mode::Tangent => "dR",
+        }
+    }
+
+    /// The kernel entry's suffix and its leading arguments.
+    fn kernel(self) -> (&'static str, &'static str) {
+        match self {
+            Mode::Value => ("", "R"),
+            Mode::Tangent => ("_t", "R, dR"),
+        }
+    }
+}
+
+/// A unit of a fused loop or a top-level item: a repeat (its index and
+/// body length) or one step.
+#[derive(Clone, Copy)]
+enum Item {
+    Step(usize),
+    Repeat(usize, usize),
+    Fuse(usize, usize),
+}
+
+struct Gen<'a> {
+    steps: &'a [StepRecord],
+    class_of: &'a dyn Fn(u32) -> u32,
+    kernels: &'a [Kernel],
+}
+
+/// Generates the unit of the schedule `steps`.
+fn generate(
+    steps: &[StepRecord],
+    class_of: &dyn Fn(u32) -> u32,
+    kernels: &[Kernel],
+) -> CompiledSchedule {
+    let g = Gen {
+        steps,
+        class_of,
+        kernels,
+    };
+    let items = g.items(0, steps.len());
+    let words = shape(steps, class_of);
+    let mut text = String::new();
+    text.push_str(
+        "/* Compiled schedule — generated by mofmu from the schedule's shape alone: \
+         counts, offsets,\n   strides and skews are read from the loaded system \
+         (mofmu_model.h, \"The compiled schedule\"). */\n",
+    );
+    text.push_str("#include \"mofmu_model.h\"\n#include \"mofmu_steps.h\"\n\n");
+    // The interpreter's tile (mofmu_schedule.inc): any tile gives the
+    // same results, this one the same memory traffic.
+    text.push_str("#ifndef MOFMU_FUSE_TILE\n#define MOFMU_FUSE_TILE 128\n#endif\n");
+    text.push_str(
+        "#if defined(__GNUC__) || defined(__clang__)\n#define MOFMU_UNIT __attribute__((noinline))\n\
+         #else\n#define MOFMU_UNIT\n#endif\n\n",
+    );
+    // A unit of a fused loop over its rounds [lo, hi).
+    text.push_str(
+        "typedef void (*unit_value_fn)(const mofmu_system *sys, size_t lo, size_t hi, double *R, \
+         mofmu_ctx *ctx, int reached);\n\
+         typedef void (*unit_tangent_fn)(const mofmu_system *sys, size_t lo, size_t hi, double *R, \
+         double *dR, mofmu_ctx *ctx, int reached);\n\n",
+    );
+    // The kernels are units of their own, compiled once per class and
+    // cached: this unit calls their entries directly. Their blocks are not
+    // inlined here; the loops of a tile run inside the batched entries.
+    text.push_str(&g.prototypes());
+    let _ = writeln!(
+        text,
+        "static const uint32_t shape_[{}] = {{",
+        words.len().max(1)
+    );
+    for chunk in words.chunks(16) {
+        let line: Vec<String> = chunk.iter().map(u32::to_string).collect();
+        let _ = writeln!(text, "    {},", line.join(", "));
+    }
+    if words.is_empty() {
+        text.push_str("    0,\n");
+    }
+    text.push_str("};\n\n");
+    for mode in [Mode::Value, Mode::Tangent] {
+        for item in &items {
+            match *item {
+                Item::Repeat(at, body) => g.repeat_fn(&mut text, at, body, mode),
+                Item::Fuse(at, span) => g.fuse_fn(&mut text, at, span, mode),
+                Item::Step(_) => {}
+            }
+        }
+        g.run_fn(&mut text, &items, mode);
+    }
+    text.push_str(
+        "static void run_(const mofmu_system *sys, double *R, double *dR, mofmu_ctx *ctx, int reached)\n{\n    \
+         if (dR == NULL) {\n        run_value(sys, R, ctx, reached);\n    } else {\n        \
+         run_tangent(sys, R, dR, ctx, reached);\n    }\n}\n\n",
+    );
+    let _ = writeln!(
+        text,
+        "static const mofmu_compiled_schedule schedule_ = {{ shape_, {}, run_ }};",
+        words.len()
+    );
+    text.push_str("const mofmu_compiled_schedule *const mofmu_compiled = &schedule_;\n");
+    let digest = Sha256::digest(format!("{}\n{text}", env!("CARGO_PKG_VERSION")).as_bytes());
+    let hash: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    CompiledSchedule {
+        file_name: format!("mofmu_schedule_{hash}.c"),
+        text,
+        steps: steps.len(),
+    }
+}
+
+impl Gen<'_> {
+    /// Prototypes of the kernels' entries.
+    fn prototypes(&self) -> String {
+        let mut s = String::from("/* The class kernels' entries. */\n");
+        for k in self.kernels {
+            s.push_str(&crate::codegen::kernel::prototypes(k));
+        }
+        s.push('\n');
+        s
+    }
+
+    /// The items of steps `from .. to`: repeats with their bodies, fused
+    /// loops with their units, single steps.
+    fn items(&self, from: usize, to: usize) -> Vec<Item> {
+        let mut out = Vec::new();
+        let mut i = from;
+        while i < to {
+            match &self.steps[i] {
+                StepRecord::Repeat { body, .. } => {
+                    out.push(Item::Repeat(i, *body as usize));
+                    i += 1 + *body as usize;
+                }
+                StepRecord::Fuse { skews } => {
+                    let mut span = 0;
+                    for _ in 0..skews.len() {
+                        span += self.unit_len(i + 1 + span);
+                    }
+                    out.push(Item::Fuse(i, span));
+                    i += 1 + span;
+                }
+                _ => {
+                    out.push(Item::Step(i));
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Steps a unit starting at `at` spans (a repeat with its body, or one).
+    fn unit_len(&self, at: usize) -> usize {
+        match &self.steps[at] {
+            StepRecord::Repeat { body, .. } => 1 + *body as usize,
+            _ => 1,
+        }
+    }
+
+    /// The kernel function prefix and block of block step `at`.
+    fn block(&self, at: usize) -> (&str, u32, &str) {
+        let StepRecord::Block {
+            instance, block, ..
+        } = &self.steps[at]
+        else {
+            unreachable!("step {at} is a block")
+        };
+        let k = &self.kernels[(self.class_of)(*instance) as usize];
+        (&k.prefix, *block, &k.qualified)
+    }
+
+    /// A comment naming step `at`.
+    fn describe(&self, at: usize) -> String {
+        match &self.steps[at] {
+            StepRecord::Time { .. } => "time".to_string(),
+            StepRecord::Block { .. } => {
+                let (_, block, class) = self.block(at);
+                format!("block {block} of {class}")
+            }
+            StepRecord::Copy { sources, .. } if sources.len() <= SPECIALISED_SOURCES => {
+                format!("copy from {} sources", sources.len())
+            }
+            StepRecord::Copy { .. } => format!("copy from more than {SPECIALISED_SOURCES} sources"),
+            StepRecord::Repeat { body, .. } => format!("repeat of {body} steps"),
+            StepRecord::Fuse { skews } => format!("fused loop of {} units", skews.len()),
+        }
+    }
+
+    /// The top-level function of a mode: every item in schedule order,
+    /// each skipped in a pass of `reached` steps when no balance reaches it.
+    fn run_fn(&self, out: &mut String, items: &[Item], mode: Mode) {
+        let params = match mode {
+            Mode::Value => "const mofmu_system *sys, double *R, mofmu_ctx *ctx, int reached",
+            Mode::Tangent => {
+                "const mofmu_system *sys, double *R, double *dR, mofmu_ctx *ctx, int reached"
+            }
+        };
+        let args = match mode {
+            Mode::Value => "sys, R, ctx, reached",
+            Mode::Tangent => "sys, R, dR, ctx, reached",
+        };
+        let _ = writeln!(out, "static void run_{}({params})\n{{", mode.suffix());
+        out.push_str("    const mofmu_step *S = sys->steps;\n");
+        out.push_str("    (void)S;\n");
+        for item in items {
+            let at = match *item {
+                Item::Step(at) | Item::Repeat(at, _) | Item::Fuse(at, _) => at,
+            };
+            let _ = writeln!(
+                out,
+                "    if (!reached || S[{at}].reached) {{ /* {} */",
+                self.describe(at)
+            );
+            match *item {
+                Item::Repeat(..) => {
+                    let _ = writeln!(out, "        repeat_{at}_{}({args});", mode.suffix());
+                }
+                Item::Fuse(..) => {
+                    let _ = writeln!(out, "        fuse_{at}_{}({args});", mode.suffix());
+                }
+                Item::Step(at) => self.single(out, at, mode, "        "),
+            }
+            out.push_str("    }\n");
+        }
+        out.push_str("}\n\n");
+    }
+
+    /// Step `at` outside any repeat (its round 0).
+    fn single(&self, out: &mut String, at: usize, mode: Mode, pad: &str) {
+        match &self.steps[at] {
+            StepRecord::Time { .. } => {
+                if mode == Mode::Value {
+                    let _ = writeln!(out, "{pad}R[S[{at}].target] = ctx->time;");
+                }
+            }
+            StepRecord::Block { .. } => {
+                let (prefix, b, _) = self.block(at);
+                let (suffix, reals) = mode.kernel();
+                let _ = writeln!(
+                    out,
+                    "{pad}{prefix}_b{b}{suffix}({reals}, S[{at}].inst, ctx);"
+                );
+            }
+            StepRecord::Copy { .. } => {
+                let _ = writeln!(
+                    out,
+                    "{pad}mofmu_copy_step(sys, &S[{at}], 0, {});",
+                    mode.copies()
+                );
+            }
+            StepRecord::Repeat { .. } | StepRecord::Fuse { .. } => {
+                unreachable!("a repeat or fused loop is not a single step")
+            }
+        }
+    }
+
+    /// A repeat at `at` as the interpreter runs it (`run_repeat_rounds`):
+    /// a block alone through its batched entry when the loader found its
+    /// instances evenly laid out, copies that commute one loop each, any
+    /// other body round by round.
+    fn repeat_fn(&self, out: &mut String, at: usize, body: usize, mode: Mode) {
+        let (params, _) = self.mode_params(mode);
+        let _ = writeln!(
+            out,
+            "/* Step {at}: {}. */\nstatic void repeat_{at}_{}({params})\n{{",
+            self.describe(at),
+            mode.suffix()
+        );
+        out.push_str("    const mofmu_step *S = sys->steps;\n");
+        let _ = writeln!(
+            out,
+            "    const size_t count = S[{at}].count;\n    size_t r;"
+        );
+        out.push_str("    (void)reached; (void)r;\n");
+        let first = at + 1;
+        let (suffix, reals) = mode.kernel();
+        if body == 1 && matches!(self.steps[first], StepRecord::Block { .. }) {
+            let (prefix, b, _) = self.block(first);
+            let _ = writeln!(
+                out,
+                "    const mofmu_step *st = &S[{first}];\n    if (st->fn_n != NULL) {{\n        \
+                 {prefix}_b{b}{suffix}_n({reals}, st->inst, count, st->stride, st->real_stride, ctx);\n    \
+                 }} else {{\n        for (r = 0; r < count; r++) {{\n            \
+                 {prefix}_b{b}{suffix}({reals}, st->inst + (ptrdiff_t)r * st->stride, ctx);\n        \
+                 }}\n    }}\n}}\n"
+            );
+            return;
+        }
+        let all_copies =
+            (first..first + body).all(|j| matches!(self.steps[j], StepRecord::Copy { .. }));
+        if all_copies {
+            let _ = writeln!(out, "    if (S[{at}].body == 1 || S[{at}].by_step) {{");
+            for j in first..first + body {
+                let _ = writeln!(
+                    out,
+                    "        if (!reached || S[{j}].reached) mofmu_copy_rounds(sys, &S[{j}], 0, count, {});",
+                    mode.copies()
+                );
+            }
+            out.push_str("        return;\n    }\n");
+        }
+        out.push_str("    for (r = 0; r < count; r++) {\n");
+        for j in first..first + body {
+            let _ = writeln!(out, "        if (!reached || S[{j}].reached) {{");
+            self.at_round(out, j, mode, "            ", "(ptrdiff_t)r");
+            out.push_str("        }\n");
+        }
+        out.push_str("    }\n}\n\n");
+    }
+
+    /// Step `j` of a repeat's body in round `round`.
+    fn at_round(&self, out: &mut String, j: usize, mode: Mode, pad: &str, round: &str) {
+        let (suffix, reals) = mode.kernel();
+        match &self.steps[j] {
+            StepRecord::Block { .. } => {
+                let (prefix, b, _) = self.block(j);
+                let _ = writeln!(
+                    out,
+                    "{pad}{prefix}_b{b}{suffix}({reals}, S[{j}].inst + {round} * S[{j}].stride, ctx);"
+                );
+            }
+            StepRecord::Copy { .. } => {
+                let _ = writeln!(
+                    out,
+                    "{pad}mofmu_copy_step(sys, &S[{j}], {round}, {});",
+                    mode.copies()
+                );
+            }
+            _ => unreachable!("a repeat's body holds blocks and copies"),
+        }
+    }
+
+    /// Parameters and arguments of a repeat's or fused loop's function.
+    fn mode_params(&self, mode: Mode) -> (&'static str, &'static str) {
+        match mode {
+            Mode::Value => (
+                "const mofmu_system *sys, double *R, mofmu_ctx *ctx, int reached",
+                "sys, R, ctx, reached",
+            ),
+            Mode::Tangent => (
+                "const mofmu_system *sys, double *R, double *dR, mofmu_ctx *ctx, int reached",
+                "sys, R, dR, ctx, reached",
+            ),
+        }
+    }
+
+    /// A fused loop at `at` spanning `span` steps, as the interpreter runs
+    /// it (`run_fused`): tile by tile of loop rounds, each unit's rounds
+    /// that fall in the tile, unit after unit. A block alone in its repeat
+    /// runs its rounds of the tile through its batched entry, a copy as one
+    /// loop; what each touches is located once, before the tiles.
+    fn fuse_fn(&self, out: &mut String, at: usize, span: usize, mode: Mode) {
+        let (params, _) = self.mode_params(mode);
+        let x = mode.copies();
+        // The units and their steps.
+        let mut units: Vec<(usize, Vec<usize>, bool)> = Vec::new();
+        let mut u_at = at + 1;
+        while u_at < at + 1 + span {
+            let n = self.unit_len(u_at);
+            if n > 1 {
+                units.push((u_at, (u_at + 1..u_at + n).collect(), true));
+            } else {
+                units.push((u_at, vec![u_at], false));
+            }
+            u_at += n;
+        }
+        // Each unit is a function of its own, so that a loop of a hundred
+        // units compiles as a hundred small functions, not one that the
+        // compiler takes superlinear time over; a call per unit and tile
+        // costs nothing beside a tile's rounds.
+        let (unit_params, unit_args) = match mode {
+            Mode::Value => (
+                "const mofmu_system *sys, size_t lo, size_t hi, double *R, mofmu_ctx *ctx, int reached",
+                "sys, lo, hi, R, ctx, reached",
+            ),
+            Mode::Tangent => (
+                "const mofmu_system *sys, size_t lo, size_t hi, double *R, double *dR, mofmu_ctx *ctx, int reached",
+                "sys, lo, hi, R, dR, ctx, reached",
+            ),
+        };
+        for (head, body, repeat) in &units {
+            let _ = writeln!(
+                out,
+                "/* Step {head}: {}, rounds [lo, hi). */\nMOFMU_UNIT static void unit_{head}_{}({unit_params})\n{{\n    \
+                 const mofmu_step *S = sys->steps;\n    ptrdiff_t r;\n    (void)S; (void)r; (void)reached; (void)lo; (void)hi;",
+                self.describe(*head),
+                mode.suffix()
+            );
+            for &j in body {
+                self.hoist(out, j, x);
+            }
+            self.unit_rounds(out, *head, body, *repeat, mode);
+            out.push_str("}\n\n");
+        }
+        let heads: Vec<String> = units.iter().map(|u| u.0.to_string()).collect();
+        let fns: Vec<String> = units
+            .iter()
+            .map(|u| format!("unit_{}_{}", u.0, mode.suffix()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "static const uint32_t fuse_{at}_heads_{m}[{n}] = {{ {} }};\n\
+             static const unit_{m}_fn fuse_{at}_units_{m}[{n}] = {{ {} }};\n",
+            heads.join(", "),
+            fns.join(", "),
+            m = mode.suffix(),
+            n = units.len()
+        );
+        let _ = writeln!(
+            out,
+            "/* Step {at}: {}. */\nstatic void fuse_{at}_{m}({params})\n{{\n    \
+             const mofmu_step *S = sys->steps;\n    \
+             const uint32_t *skew = sys->fuse_skew + S[{at}].first_source;\n    \
+             const size_t len = S[{at}].len;\n    size_t t0, u;\n    \
+             for (t0 = 0; t0 < len; t0 += MOFMU_FUSE_TILE) {{\n        \
+             for (u = 0; u < {n}; u++) {{\n            \
+             const mofmu_step *head = &S[fuse_{at}_heads_{m}[u]];\n            \
+             const size_t k = skew[u], n = head->tag == MOFMU_STEP_REPEAT ? head->count : 1;\n            \
+             size_t lo = t0 > k ? t0 - k : 0;\n            \
+             size_t hi = t0 + MOFMU_FUSE_TILE > k ? t0 + MOFMU_FUSE_TILE - k : 0;\n            \
+             if (hi > n) hi = n;\n            \
+             if ((!reached || head->reached) && lo < hi) fuse_{at}_units_{m}[u]({unit_args});\n        \
+             }}\n    }}\n}}\n",
+            self.describe(at),
+            m = mode.suffix(),
+            n = units.len()
+        );
+    }
+
+    /// A unit of a fused loop over its rounds [lo, hi), as
+    /// `run_repeat_rounds` runs them.
+    fn unit_rounds(&self, out: &mut String, head: usize, body: &[usize], repeat: bool, mode: Mode) {
+        let (suffix, reals) = mode.kernel();
+        let pad = "    ";
+        if !repeat {
+            if let StepRecord::Block { .. } = self.steps[head] {
+                let (prefix, b, _) = self.block(head);
+                let _ = writeln!(
+                    out,
+                    "{pad}if (on{head}) {prefix}_b{b}{suffix}({reals}, i{head}, ctx);"
+                );
+                return;
+            }
+            let _ = writeln!(out, "{pad}r = 0;");
+            self.fused_step(out, head, mode);
+            return;
+        }
+        if let [j] = body {
+            if let StepRecord::Block { .. } = self.steps[*j] {
+                let (prefix, b, _) = self.block(*j);
+                let _ = writeln!(
+                    out,
+                    "{pad}if (f{j}) {prefix}_b{b}{suffix}_n({reals}, i{j} + (ptrdiff_t)lo * s{j}, hi - lo, s{j}, q{j}, ctx);\n\
+                     {pad}else for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {prefix}_b{b}{suffix}({reals}, i{j} + r * s{j}, ctx);"
+                );
+                return;
+            }
+        }
+        let all_copies = body
+            .iter()
+            .all(|&j| matches!(self.steps[j], StepRecord::Copy { .. }));
+        if all_copies {
+            let _ = writeln!(out, "{pad}if (S[{head}].body == 1 || S[{head}].by_step) {{");
+            for &j in body {
+                let _ = writeln!(
+                    out,
+                    "{pad}    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {{"
+                );
+                self.fused_step(out, j, mode);
+                let _ = writeln!(out, "{pad}    }}");
+            }
+            let _ = writeln!(out, "{pad}}} else {{");
+        }
+        let _ = writeln!(
+            out,
+            "{pad}for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {{"
+        );
+        for &j in body {
+            self.fused_step(out, j, mode);
+        }
+        let _ = writeln!(out, "{pad}}}");
+        if all_copies {
+            let _ = writeln!(out, "{pad}}}");
+        }
+    }
+
+    /// What step `j` of a fused loop touches, located before the loop.
+    fn hoist(&self, out: &mut String, j: usize, x: &str) {
+        match &self.steps[j] {
+            StepRecord::Block { .. } => {
+                let _ = writeln!(
+                    out,
+                    "    const mofmu_inst *const i{j} = S[{j}].inst;\n    \
+                     const ptrdiff_t s{j} = S[{j}].stride, q{j} = S[{j}].real_stride;\n    \
+                     const int f{j} = S[{j}].fn_n != NULL, on{j} = !reached || S[{j}].reached;"
+                );
+            }
+            StepRecord::Copy { len, sources, .. }
+                if *len == 1 && (1..=SPECIALISED_SOURCES).contains(&sources.len()) =>
+            {
+                let _ = writeln!(
+                    out,
+                    "    double *const t{j} = {x} + S[{j}].target;\n    \
+                     const ptrdiff_t b{j} = S[{j}].stride;\n    \
+                     const double c{j} = S[{j}].coefficient;\n    \
+                     const int on{j} = !reached || S[{j}].reached;\n    (void)c{j};"
+                );
+                for k in 0..sources.len() {
+                    let _ = writeln!(
+                        out,
+                        "    const double *const f{j}_{k} = {x} + sys->source_offset[S[{j}].first_source + {k}];\n    \
+                         const ptrdiff_t a{j}_{k} = sys->source_stride[S[{j}].first_source + {k}];"
+                    );
+                }
+            }
+            _ => {
+                let _ = writeln!(out, "    const int on{j} = !reached || S[{j}].reached;");
+            }
+        }
+    }
+
+    /// Step `j` of a fused loop in round `r`, on what [`Self::hoist`] located.
+    fn fused_step(&self, out: &mut String, j: usize, mode: Mode) {
+        let (suffix, reals) = mode.kernel();
+        let pad = "            ";
+        match &self.steps[j] {
+            StepRecord::Block { .. } => {
+                let (prefix, b, _) = self.block(j);
+                let _ = writeln!(
+                    out,
+                    "{pad}if (on{j}) {prefix}_b{b}{suffix}({reals}, i{j} + r * s{j}, ctx);"
+                );
+            }
+            StepRecord::Copy {
+                len,
+                coefficient,
+                sources,
+                ..
+            } if *len == 1 && (1..=SPECIALISED_SOURCES).contains(&sources.len()) => {
+                // As mofmu_copy_step computes it: the signed sum, then the
+                // coefficient (a product with one leaves every bit).
+                let term = |k: usize| format!("f{j}_{k}[r * a{j}_{k}]");
+                let mut sum = if sources[0].negative {
+                    format!("-{}", term(0))
+                } else {
+                    term(0)
+                };
+                if let Some(s) = sources.get(1) {
+                    let op = if s.negative { '-' } else { '+' };
+                    sum = format!("({sum}) {op} {}", term(1));
+                }
+                let value = if *coefficient == 1.0 {
+                    sum
+                } else {
+                    format!("c{j} * ({sum})")
+                };
+                let _ = writeln!(out, "{pad}if (on{j}) t{j}[r * b{j}] = {value};");
+            }
+            StepRecord::Copy { .. } => {
+                let _ = writeln!(
+                    out,
+                    "{pad}if (on{j}) mofmu_copy_step(sys, &S[{j}], r, {});",
+                    mode.copies()
+                );
+            }
+            _ => unreachable!("a fused unit holds blocks and copies"),
+        }
+    }
+}
