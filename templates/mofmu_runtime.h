@@ -176,6 +176,9 @@ struct mofmu_lr_cache {
     size_t capacity;  /* entries at and value hold room for */
 };
 
+/* The values of Instance.valid besides 0. */
+enum { VALID = 1, VALID_ELSEWHERE = 2 };
+
 typedef struct {
     const char *tag;
     /* The name reported to the logger; `name_storage` owns it once the
@@ -204,8 +207,11 @@ typedef struct {
 
     /* Calculated parameters and calculated state starts are stale. */
     int parameters_dirty;
-    /* R (outputs, locals, derivatives) and `indicators` are up to date with
-     * time, states, inputs and parameters. */
+    /* VALID: R (outputs, locals, derivatives) and `indicators` are up to
+     * date with time, states, inputs and parameters. VALID_ELSEWHERE: the
+     * latest evaluation, at those same values, wrote the derivatives into
+     * the importer's array and not into R (derivatives_into). 0: neither.
+     * Whatever changes a value sets it to 0. */
     int valid;
     /* The latest time event found while evaluating in event mode. */
     double next_time_event;

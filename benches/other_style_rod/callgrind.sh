@@ -20,7 +20,7 @@ for name in other bundled; do
         awk -v name=$name -v reps=$reps '
             { gsub(",", "", $1) }
             /fmi2SetContinuousStates/ { set = $1 } /fmi2GetDerivatives/ { get = $1 }
-            /:twin_/ { twin = $1 } /memcpy/ { copy = $1 }
+            /_twin_derivatives/ { twin = $1 } /memcpy/ { copy = $1 }
             END {
                 fmu = (set + get) / (reps + 1)
                 limit = copy / (2 * reps + 1) + twin / (2 * reps + 1)

@@ -205,6 +205,39 @@ fn derivatives_evaluated_into_the_callers_array_stay_consistent() {
     stays_consistent(&mut inst, &der_vr, &t, &theirs, &discards);
 }
 
+/// An importer that asks again without changing anything (a second
+/// fmi2GetDerivatives, or the same states set again first) gets the same
+/// bits: the first call evaluates into its array, the second into R, the
+/// later ones read R. A changed state then evaluates again.
+#[test]
+fn derivatives_asked_again_at_the_same_states_are_the_same_bits() {
+    let twin = twin::RodTwin::build().unwrap_or_else(|e| panic!("building the twin: {e}"));
+    let n = 100;
+    let fmu = rod_fmu(n);
+    let (mut inst, _, _) = integrating(&fmu);
+    let t: Vec<f64> = (0..n)
+        .map(|i| 300.0 + 41.0 * ((i as f64) * 0.37).cos())
+        .collect();
+    let mut theirs = vec![0.0; n];
+    twin.derivatives(&t, &mut theirs);
+    inst.set_continuous_states(&t).unwrap();
+    for call in 0..5 {
+        if call >= 3 {
+            inst.set_continuous_states(&t).unwrap();
+        }
+        let mut ours = vec![f64::NAN; n];
+        inst.get_derivatives(&mut ours).unwrap();
+        assert_eq!(bits(&ours), bits(&theirs), "call {call} at the same states");
+    }
+    let mut moved = t.clone();
+    moved[50] += 1.0;
+    twin.derivatives(&moved, &mut theirs);
+    inst.set_continuous_states(&moved).unwrap();
+    let mut ours = vec![f64::NAN; n];
+    inst.get_derivatives(&mut ours).unwrap();
+    assert_eq!(bits(&ours), bits(&theirs), "after a changed state");
+}
+
 fn bits(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
 }
