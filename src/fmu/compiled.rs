@@ -546,7 +546,9 @@ impl Gen<'_> {
                 "sys, lo, hi, R, dR, ctx, reached",
             ),
         };
-        for (head, body, repeat) in &units {
+        // A single block or copy runs once per evaluation: it goes through
+        // the loaded step, as the interpreter runs it, not a function.
+        for (head, body, repeat) in units.iter().filter(|u| u.2) {
             let _ = writeln!(
                 out,
                 "/* Step {head}: {}, rounds [lo, hi). */\nMOFMU_UNIT static void unit_{head}_{}({unit_params})\n{{\n    \
@@ -563,7 +565,13 @@ impl Gen<'_> {
         let heads: Vec<String> = units.iter().map(|u| u.0.to_string()).collect();
         let fns: Vec<String> = units
             .iter()
-            .map(|u| format!("unit_{}_{}", u.0, mode.suffix()))
+            .map(|u| {
+                if u.2 {
+                    format!("unit_{}_{}", u.0, mode.suffix())
+                } else {
+                    "0".to_string()
+                }
+            })
             .collect();
         let _ = writeln!(
             out,
@@ -587,11 +595,18 @@ impl Gen<'_> {
              size_t lo = t0 > k ? t0 - k : 0;\n            \
              size_t hi = t0 + MOFMU_FUSE_TILE > k ? t0 + MOFMU_FUSE_TILE - k : 0;\n            \
              if (hi > n) hi = n;\n            \
-             if ((!reached || head->reached) && lo < hi) fuse_{at}_units_{m}[u]({unit_args});\n        \
+             if ((reached && !head->reached) || lo >= hi) continue;\n            \
+             if (head->tag == MOFMU_STEP_REPEAT) fuse_{at}_units_{m}[u]({unit_args});\n            \
+             else if (head->tag == MOFMU_STEP_COPY) mofmu_copy_step(sys, head, 0, {x});\n            \
+             else {single}\n        \
              }}\n    }}\n}}\n",
             self.describe(at),
             m = mode.suffix(),
-            n = units.len()
+            n = units.len(),
+            single = match mode {
+                Mode::Value => "head->fn(R, head->inst, ctx);",
+                Mode::Tangent => "head->tangent(R, dR, head->inst, ctx);",
+            },
         );
     }
 
