@@ -215,7 +215,7 @@ extern const mofmu_class mofmu_classes[];
  * A schedule compiled to C for one *shape*: the kinds of its steps, the
  * class and block of each block, the form of each copy, the body of each
  * repeat and the units of each fused loop, written as the words that
- * mofmu_schedule_shape (mofmu_resource.inc) computes from a loaded
+ * schedule_has_shape (mofmu_resource.inc) compares with a loaded
  * schedule. Counts, offsets, strides and skews stay data, read from the
  * loaded system, so one compiled schedule serves every size. The runtime
  * runs it in place of its interpreter when the loaded schedule has its

@@ -20,8 +20,8 @@
 //!
 //! The unit calls the kernels, it does not include them. The design brief
 //! asks for one unit, so that the C compiler inlines blocks across
-//! components; measured, that bought nothing on the chain (its tiles run
-//! inside the batched entries either way) and cost what matters more: a
+//! components; measured, that bought about 10% on Acc4's chain (its tiles
+//! run inside the batched entries either way) and cost more than that: a
 //! new shape recompiled every kernel of the model in one unit on one core
 //! (the cooling loop's first export from 1 s to 8–15 s), where separate
 //! kernels are compiled in parallel and cached per class.
@@ -53,7 +53,7 @@ pub enum ScheduleTier {
     Interpreted,
 }
 
-/// The compiled schedule of one model: a C unit that includes the kernels.
+/// The compiled schedule of one model: a C unit beside the kernels it calls.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompiledSchedule {
     /// `mofmu_schedule_<hash of the text>.c`.
@@ -357,16 +357,7 @@ impl Gen<'_> {
     /// The top-level function of a mode: every item in schedule order,
     /// each skipped in a pass of `reached` steps when no balance reaches it.
     fn run_fn(&self, out: &mut String, items: &[Item], mode: Mode) {
-        let params = match mode {
-            Mode::Value => "const mofmu_system *sys, double *R, mofmu_ctx *ctx, int reached",
-            Mode::Tangent => {
-                "const mofmu_system *sys, double *R, double *dR, mofmu_ctx *ctx, int reached"
-            }
-        };
-        let args = match mode {
-            Mode::Value => "sys, R, ctx, reached",
-            Mode::Tangent => "sys, R, dR, ctx, reached",
-        };
+        let (params, args) = self.mode_params(mode);
         let _ = writeln!(out, "static void run_{}({params})\n{{", mode.suffix());
         out.push_str("    const mofmu_step *S = sys->steps;\n");
         out.push_str("    (void)S;\n");
@@ -514,9 +505,10 @@ impl Gen<'_> {
 
     /// A fused loop at `at` spanning `span` steps, as the interpreter runs
     /// it (`run_fused`): tile by tile of loop rounds, each unit's rounds
-    /// that fall in the tile, unit after unit. A block alone in its repeat
-    /// runs its rounds of the tile through its batched entry, a copy as one
-    /// loop; what each touches is located once, before the tiles.
+    /// that fall in the tile, unit after unit. A repeat unit is a function
+    /// of its own ([`Self::unit_rounds`]), which locates what its steps
+    /// touch before its rounds; a single block or copy runs through its
+    /// loaded step.
     fn fuse_fn(&self, out: &mut String, at: usize, span: usize, mode: Mode) {
         let (params, _) = self.mode_params(mode);
         let x = mode.copies();
@@ -548,7 +540,7 @@ impl Gen<'_> {
         };
         // A single block or copy runs once per evaluation: it goes through
         // the loaded step, as the interpreter runs it, not a function.
-        for (head, body, repeat) in units.iter().filter(|u| u.2) {
+        for (head, body, _) in units.iter().filter(|u| u.2) {
             let _ = writeln!(
                 out,
                 "/* Step {head}: {}, rounds [lo, hi). */\nMOFMU_UNIT static void unit_{head}_{}({unit_params})\n{{\n    \
@@ -559,7 +551,7 @@ impl Gen<'_> {
             for &j in body {
                 self.hoist(out, j, x);
             }
-            self.unit_rounds(out, *head, body, *repeat, mode);
+            self.unit_rounds(out, *head, body, mode);
             out.push_str("}\n\n");
         }
         let heads: Vec<String> = units.iter().map(|u| u.0.to_string()).collect();
@@ -610,24 +602,11 @@ impl Gen<'_> {
         );
     }
 
-    /// A unit of a fused loop over its rounds [lo, hi), as
+    /// A repeat unit of a fused loop over its rounds [lo, hi), as
     /// `run_repeat_rounds` runs them.
-    fn unit_rounds(&self, out: &mut String, head: usize, body: &[usize], repeat: bool, mode: Mode) {
+    fn unit_rounds(&self, out: &mut String, head: usize, body: &[usize], mode: Mode) {
         let (suffix, reals) = mode.kernel();
         let pad = "    ";
-        if !repeat {
-            if let StepRecord::Block { .. } = self.steps[head] {
-                let (prefix, b, _) = self.block(head);
-                let _ = writeln!(
-                    out,
-                    "{pad}if (on{head}) {prefix}_b{b}{suffix}({reals}, i{head}, ctx);"
-                );
-                return;
-            }
-            let _ = writeln!(out, "{pad}r = 0;");
-            self.fused_step(out, head, mode);
-            return;
-        }
         if let [j] = body {
             if let StepRecord::Block { .. } = self.steps[*j] {
                 let (prefix, b, _) = self.block(*j);
