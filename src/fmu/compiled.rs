@@ -224,13 +224,6 @@ fn generate(
         "#if defined(__GNUC__) || defined(__clang__)\n#define MOFMU_UNIT __attribute__((noinline))\n\
          #else\n#define MOFMU_UNIT\n#endif\n\n",
     );
-    // A unit of a fused loop over its rounds [lo, hi).
-    text.push_str(
-        "typedef void (*unit_value_fn)(const mofmu_system *sys, size_t lo, size_t hi, double *R, \
-         mofmu_ctx *ctx, int reached);\n\
-         typedef void (*unit_tangent_fn)(const mofmu_system *sys, size_t lo, size_t hi, double *R, \
-         double *dR, mofmu_ctx *ctx, int reached);\n\n",
-    );
     // The kernels are units of their own, compiled once per class and
     // cached: this unit calls their entries directly. Their blocks are not
     // inlined here; the loops of a tile run inside the batched entries.
@@ -510,10 +503,9 @@ impl Gen<'_> {
     /// touch before its rounds; a single block or copy runs through its
     /// loaded step.
     fn fuse_fn(&self, out: &mut String, at: usize, span: usize, mode: Mode) {
-        let (params, _) = self.mode_params(mode);
         let x = mode.copies();
         // The units and their steps.
-        let mut units: Vec<(usize, Vec<usize>, bool)> = Vec::new();
+        let mut units: Vec<Unit> = Vec::new();
         let mut u_at = at + 1;
         while u_at < at + 1 + span {
             let n = self.unit_len(u_at);
@@ -528,16 +520,7 @@ impl Gen<'_> {
         // units compiles as a hundred small functions, not one that the
         // compiler takes superlinear time over; a call per unit and tile
         // costs nothing beside a tile's rounds.
-        let (unit_params, unit_args) = match mode {
-            Mode::Value => (
-                "const mofmu_system *sys, size_t lo, size_t hi, double *R, mofmu_ctx *ctx, int reached",
-                "sys, lo, hi, R, ctx, reached",
-            ),
-            Mode::Tangent => (
-                "const mofmu_system *sys, size_t lo, size_t hi, double *R, double *dR, mofmu_ctx *ctx, int reached",
-                "sys, lo, hi, R, dR, ctx, reached",
-            ),
-        };
+        let (unit_params, _) = unit_params(mode);
         // A single block or copy runs once per evaluation: it goes through
         // the loaded step, as the interpreter runs it, not a function.
         for (head, body, _) in units.iter().filter(|u| u.2) {
@@ -554,52 +537,131 @@ impl Gen<'_> {
             self.unit_rounds(out, *head, body, mode);
             out.push_str("}\n\n");
         }
-        let heads: Vec<String> = units.iter().map(|u| u.0.to_string()).collect();
-        let fns: Vec<String> = units
+        self.tile_loop(out, at, &units, mode);
+    }
+
+    /// The function of fused loop `at` over its `units` (head, steps,
+    /// whether a repeat), tile by tile.
+    fn tile_loop(&self, out: &mut String, at: usize, units: &[Unit], mode: Mode) {
+        let (params, _) = self.mode_params(mode);
+        let (unit_params, unit_args) = unit_params(mode);
+        let x = mode.copies();
+        // The tile loop runs, in unit order, the repeat units whose rounds
+        // fall in the tile (each through its function) and the single
+        // steps whose skew (their one round) falls in it. The single steps
+        // are put in the order they run once per evaluation (by tile, then
+        // by unit): a tile then costs its repeat units and the single steps
+        // it holds, not a test of every unit, which in the cooling loop
+        // (149 single steps beside 6 repeats) was a fifth of the time.
+        let sole = |m: &str, name: &str, items: Vec<String>, ty: &str| {
+            format!(
+                "static const {ty} fuse_{at}_{name}_{m}[{}] = {{ {} }};\n",
+                items.len(),
+                items.join(", ")
+            )
+        };
+        let m = mode.suffix();
+        let singles: Vec<(usize, usize)> = units
             .iter()
-            .map(|u| {
-                if u.2 {
-                    format!("unit_{}_{}", u.0, mode.suffix())
-                } else {
-                    "0".to_string()
-                }
-            })
+            .enumerate()
+            .filter(|(_, u)| !u.2)
+            .map(|(i, u)| (i, u.0))
             .collect();
+        let repeats: Vec<(usize, usize)> = units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.2)
+            .map(|(i, u)| (i, u.0))
+            .collect();
+        let list = |v: &[(usize, usize)], f: fn(&(usize, usize)) -> usize| {
+            v.iter().map(|x| f(x).to_string()).collect::<Vec<_>>()
+        };
+        if !singles.is_empty() {
+            out.push_str(&sole(m, "single_unit", list(&singles, |x| x.0), "uint32_t"));
+            out.push_str(&sole(m, "single_step", list(&singles, |x| x.1), "uint32_t"));
+        }
+        if !repeats.is_empty() {
+            out.push_str(&sole(m, "repeat_unit", list(&repeats, |x| x.0), "uint32_t"));
+            out.push_str(&sole(m, "repeat_step", list(&repeats, |x| x.1), "uint32_t"));
+            let fns: Vec<String> = repeats
+                .iter()
+                .map(|x| format!("unit_{}_{m}", x.1))
+                .collect();
+            let _ = writeln!(
+                out,
+                "static void (*const fuse_{at}_repeat_fn_{m}[{}])({unit_params}) = {{ {} }};",
+                fns.len(),
+                fns.join(", ")
+            );
+        }
+        let (ns, nr) = (singles.len(), repeats.len());
         let _ = writeln!(
             out,
-            "static const uint32_t fuse_{at}_heads_{m}[{n}] = {{ {} }};\n\
-             static const unit_{m}_fn fuse_{at}_units_{m}[{n}] = {{ {} }};\n",
-            heads.join(", "),
-            fns.join(", "),
-            m = mode.suffix(),
-            n = units.len()
-        );
-        let _ = writeln!(
-            out,
-            "/* Step {at}: {}. */\nstatic void fuse_{at}_{m}({params})\n{{\n    \
+            "\n/* Step {at}: {}. */\nstatic void fuse_{at}_{m}({params})\n{{\n    \
              const mofmu_step *S = sys->steps;\n    \
              const uint32_t *skew = sys->fuse_skew + S[{at}].first_source;\n    \
-             const size_t len = S[{at}].len;\n    size_t t0, u;\n    \
-             for (t0 = 0; t0 < len; t0 += MOFMU_FUSE_TILE) {{\n        \
-             for (u = 0; u < {n}; u++) {{\n            \
-             const mofmu_step *head = &S[fuse_{at}_heads_{m}[u]];\n            \
-             const size_t k = skew[u], n = head->tag == MOFMU_STEP_REPEAT ? head->count : 1;\n            \
-             size_t lo = t0 > k ? t0 - k : 0;\n            \
-             size_t hi = t0 + MOFMU_FUSE_TILE > k ? t0 + MOFMU_FUSE_TILE - k : 0;\n            \
-             if (hi > n) hi = n;\n            \
-             if ((reached && !head->reached) || lo >= hi) continue;\n            \
-             if (head->tag == MOFMU_STEP_REPEAT) fuse_{at}_units_{m}[u]({unit_args});\n            \
-             else if (head->tag == MOFMU_STEP_COPY) mofmu_copy_step(sys, head, 0, {x});\n            \
-             else {single}\n        \
-             }}\n    }}\n}}\n",
+             const size_t len = S[{at}].len;\n    size_t t0;\n    (void)skew;",
             self.describe(at),
-            m = mode.suffix(),
-            n = units.len(),
-            single = match mode {
-                Mode::Value => "head->fn(R, head->inst, ctx);",
-                Mode::Tangent => "head->tangent(R, dR, head->inst, ctx);",
-            },
         );
+        if ns > 0 {
+            let _ = writeln!(
+                out,
+                "    uint32_t order[{ns}];\n    size_t i, j, p = 0;\n    \
+                 /* The single steps by tile, then by unit (a stable insertion sort). */\n    \
+                 for (i = 0; i < {ns}; i++) {{\n        \
+                 const size_t tile = skew[fuse_{at}_single_unit_{m}[i]] / MOFMU_FUSE_TILE;\n        \
+                 for (j = i; j > 0 && skew[fuse_{at}_single_unit_{m}[order[j - 1]]] / MOFMU_FUSE_TILE > tile; j--) order[j] = order[j - 1];\n        \
+                 order[j] = (uint32_t)i;\n    }}"
+            );
+        }
+        out.push_str(
+            "    for (t0 = 0; t0 < len; t0 += MOFMU_FUSE_TILE) {\n        \
+             const size_t t1 = t0 + MOFMU_FUSE_TILE;\n        (void)t1;\n",
+        );
+        let run_single = |until: &str| {
+            format!(
+                "while (p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1{until}) {{\n            \
+                 const mofmu_step *head = &S[fuse_{at}_single_step_{m}[order[p++]]];\n            \
+                 if (reached && !head->reached) continue;\n            \
+                 if (head->tag == MOFMU_STEP_COPY) mofmu_copy_step(sys, head, 0, {x});\n            \
+                 else {}\n        }}\n",
+                match mode {
+                    Mode::Value => "head->fn(R, head->inst, ctx);",
+                    Mode::Tangent => "head->tangent(R, dR, head->inst, ctx);",
+                }
+            )
+        };
+        if nr > 0 {
+            let _ = writeln!(
+                out,
+                "        size_t r;\n        for (r = 0; r < {nr}; r++) {{\n            \
+                 const mofmu_step *head = &S[fuse_{at}_repeat_step_{m}[r]];\n            \
+                 const size_t k = skew[fuse_{at}_repeat_unit_{m}[r]];\n            \
+                 size_t lo = t0 > k ? t0 - k : 0, hi = t1 > k ? t1 - k : 0;"
+            );
+            if ns > 0 {
+                out.push_str("            ");
+                out.push_str(
+                    &run_single(&format!(
+                        " && fuse_{at}_single_unit_{m}[order[p]] < fuse_{at}_repeat_unit_{m}[r]"
+                    ))
+                    .replace("\n        }", "\n            }")
+                    .replace("\n            const", "\n                const")
+                    .replace("\n            if", "\n                if")
+                    .replace("\n            else", "\n                else"),
+                );
+            }
+            let _ = writeln!(
+                out,
+                "            if (hi > head->count) hi = head->count;\n            \
+                 if (lo < hi && (!reached || head->reached)) fuse_{at}_repeat_fn_{m}[r]({unit_args});\n        }}"
+            );
+        }
+        if ns > 0 {
+            out.push_str("        ");
+            out.push_str(&run_single(""));
+        }
+        out.push_str("    }\n}\n\n");
     }
 
     /// A repeat unit of a fused loop over its rounds [lo, hi), as
@@ -654,7 +716,8 @@ impl Gen<'_> {
                     out,
                     "    const mofmu_inst *const i{j} = S[{j}].inst;\n    \
                      const ptrdiff_t s{j} = S[{j}].stride, q{j} = S[{j}].real_stride;\n    \
-                     const int f{j} = S[{j}].fn_n != NULL, on{j} = !reached || S[{j}].reached;"
+                     const int f{j} = S[{j}].fn_n != NULL, on{j} = !reached || S[{j}].reached;\n    \
+                     (void)q{j}; (void)f{j}; (void)on{j};"
                 );
             }
             StepRecord::Copy { len, sources, .. }
@@ -727,5 +790,22 @@ impl Gen<'_> {
             }
             _ => unreachable!("a fused unit holds blocks and copies"),
         }
+    }
+}
+
+/// A unit of a fused loop: its head step, its steps, whether a repeat.
+type Unit = (usize, Vec<usize>, bool);
+
+/// Parameters and arguments of a fused loop's unit over rounds [lo, hi).
+fn unit_params(mode: Mode) -> (&'static str, &'static str) {
+    match mode {
+        Mode::Value => (
+            "const mofmu_system *sys, size_t lo, size_t hi, double *R, mofmu_ctx *ctx, int reached",
+            "sys, lo, hi, R, ctx, reached",
+        ),
+        Mode::Tangent => (
+            "const mofmu_system *sys, size_t lo, size_t hi, double *R, double *dR, mofmu_ctx *ctx, int reached",
+            "sys, lo, hi, R, dR, ctx, reached",
+        ),
     }
 }

@@ -137,34 +137,46 @@ enum Mode {
     Initialization,
 }
 
-/// The extent (first offset, length) of every variable in `R`.
+/// The extent (first offset, length) of every variable in `R`, sorted by
+/// first offset (a sorted vector: a million variables in a tree map were a
+/// node allocation each).
 struct Extents {
-    starts: BTreeMap<usize, usize>,
+    starts: Vec<(usize, usize)>,
 }
 
 impl Extents {
     fn new(sys: &System) -> Extents {
-        let mut starts = BTreeMap::new();
         // Time is R[0].
-        starts.insert(0, 1);
+        let mut starts = vec![(0, 1)];
         for inst in &sys.instances {
             for (vi, off) in inst.var_offset.iter().enumerate() {
                 let len = inst.var_len.get(vi).copied().unwrap_or(1).max(1);
                 if let Some(off) = off {
-                    starts.insert(*off, len);
+                    starts.push((*off, len));
                 }
                 if let Some(Some(der)) = inst.der_offset.get(vi) {
-                    starts.insert(*der, len);
+                    starts.push((*der, len));
                 }
             }
         }
-        Extents { starts }
+        // Stable, so that of two extents at one offset the later is kept,
+        // as a map's insert keeps it.
+        starts.sort_by_key(|&(start, _)| start);
+        let mut kept: Vec<(usize, usize)> = Vec::with_capacity(starts.len());
+        for extent in starts {
+            match kept.last_mut() {
+                Some(last) if last.0 == extent.0 => *last = extent,
+                _ => kept.push(extent),
+            }
+        }
+        Extents { starts: kept }
     }
 
     /// The variable that holds element `offset`: its first offset and length.
     fn variable(&self, offset: usize) -> (usize, usize) {
-        match self.starts.range(..=offset).next_back() {
-            Some((&start, &len)) if offset < start + len => (start, len),
+        let at = self.starts.partition_point(|&(start, _)| start <= offset);
+        match at.checked_sub(1).map(|i| self.starts[i]) {
+            Some((start, len)) if offset < start + len => (start, len),
             _ => (offset, 1),
         }
     }

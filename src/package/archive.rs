@@ -192,21 +192,30 @@ fn write_rendered<W: Write + Seek>(
     write: &(dyn Fn(&mut dyn Write) -> std::io::Result<()> + Sync),
 ) -> Result<(), ZipFailure> {
     let (send, receive) = std::sync::mpsc::sync_channel::<Vec<u8>>(PIECES_IN_FLIGHT);
+    // Deflated pieces go back to the renderer to be filled again: a fresh
+    // piece per 64 KiB of a 300 MB description is memory the allocator
+    // frees and maps again, and the kernel zeroes again, thousands of times.
+    let (give_back, taken_back) = std::sync::mpsc::sync_channel::<Vec<u8>>(PIECES_IN_FLIGHT + 2);
     std::thread::scope(|scope| {
         let renderer = scope.spawn(move || {
             let mut pieces = Pieces {
                 piece: Vec::with_capacity(PIECE),
                 send,
+                spare: taken_back,
             };
             write(&mut pieces)?;
             pieces.hand_over()
         });
         let mut written: std::io::Result<()> = Ok(());
-        for piece in receive {
+        for mut piece in receive {
             written = zip.write_all(&piece);
             if written.is_err() {
                 break;
             }
+            piece.clear();
+            // A full return channel or a finished renderer: the piece is
+            // simply dropped.
+            let _ = give_back.try_send(piece);
         }
         let rendered = renderer
             .join()
@@ -223,6 +232,8 @@ fn write_rendered<W: Write + Seek>(
 struct Pieces {
     piece: Vec<u8>,
     send: std::sync::mpsc::SyncSender<Vec<u8>>,
+    /// Pieces the compressor has deflated, empty, to be filled again.
+    spare: std::sync::mpsc::Receiver<Vec<u8>>,
 }
 
 impl Pieces {
@@ -230,7 +241,11 @@ impl Pieces {
         if self.piece.is_empty() {
             return Ok(());
         }
-        let full = std::mem::replace(&mut self.piece, Vec::with_capacity(PIECE));
+        let next = self
+            .spare
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(PIECE));
+        let full = std::mem::replace(&mut self.piece, next);
         self.send.send(full).map_err(|_| {
             std::io::Error::new(
                 std::io::ErrorKind::BrokenPipe,
