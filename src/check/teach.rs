@@ -929,26 +929,6 @@ fn causal_connector_hint(lib: &Library, d: &mut Diagnostic) {
     );
 }
 
-/// Levenshtein distance (on characters).
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(row[j + 1])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
 /// An unknown class: the missing import when one would resolve it, else the
 /// closest class name.
 fn import_or_did_you_mean(lib: &Library, d: &mut Diagnostic) {
@@ -957,21 +937,12 @@ fn import_or_did_you_mean(lib: &Library, d: &mut Diagnostic) {
     }
 }
 
-/// The closest of `candidates` to `name` when it is close enough to be a
-/// slip (at most a third of its letters, and at least one, differ).
+/// The closest of `candidates` to `name` by the one rule of close names
+/// ([`crate::names::close_names`]).
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        if c == name {
-            continue;
-        }
-        let dist = edit_distance(&name.to_lowercase(), &c.to_lowercase());
-        if dist <= limit && best.map_or(true, |(d, b)| dist < d || dist == d && c < b) {
-            best = Some((dist, c));
-        }
-    }
-    best.map(|(_, c)| c)
+    crate::names::close_names(name, candidates)
+        .into_iter()
+        .next()
 }
 
 fn class_did_you_mean(lib: &Library, d: &mut Diagnostic) {

@@ -596,3 +596,171 @@ fn variables_keep_the_order_asked() {
         assert_eq!(text.lines().next(), Some(header));
     }
 }
+
+/// The Pendulum of the corpus, fixed by `check --fix --write` in `dir`:
+/// the path of Base and of the fixed file.
+fn fixed_pendulum(dir: &Path) -> (String, String) {
+    let file = dir.join("Pendulum.mo");
+    std::fs::copy(repo().join("test_data/newcomer/Pendulum.mo"), &file).unwrap();
+    let base = repo()
+        .join("examples/Base.mo")
+        .to_str()
+        .unwrap()
+        .to_string();
+    let file = file.to_str().unwrap().to_string();
+    let fixed = mofmu(&["check", "--fix", "--write", &base, &file]);
+    assert!(fixed.status.success(), "{}", stderr(&fixed));
+    (base, file)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every name typed on the command line that names nothing is refused
+/// with its close names, or, with none close, with the command that lists
+/// them all; the listing commands list them.
+#[test]
+fn every_typed_name_gets_close_names_or_how_to_list_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (base, file) = fixed_pendulum(dir.path());
+    // export --list-parameters: parameters and states, nothing written.
+    let fmu = dir.path().join("P.fmu");
+    let fmu_arg = fmu.to_str().unwrap();
+    let list = mofmu(&[
+        "export",
+        &base,
+        &file,
+        "--model",
+        "Pendulum",
+        "--list-parameters",
+    ]);
+    assert!(list.status.success(), "{}", stderr(&list));
+    let listed: Vec<String> = stdout(&list)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(listed, ["g", "L", "phi", "w"]);
+    assert!(stdout(&list).contains("state (sets its start value)"));
+    assert!(!fmu.exists());
+    // --model: a slip gets the model.
+    let wrong_model = mofmu(&["export", &base, &file, "--model", "pendulum", "-o", fmu_arg]);
+    assert!(stderr(&wrong_model).contains("did you mean `Pendulum`?"));
+    // --set: a slip gets the parameter, a name far from all the listing.
+    let export = |set: &str| {
+        mofmu(&[
+            "export", &base, &file, "--model", "Pendulum", "-o", fmu_arg, "--set", set,
+        ])
+    };
+    let slip = export("l=3");
+    assert!(!slip.status.success());
+    assert!(
+        stderr(&slip).contains("did you mean `L`?"),
+        "{}",
+        stderr(&slip)
+    );
+    let far = export("Length=3");
+    assert!(
+        stderr(&far)
+            .contains("list them with `mofmu export FILES... --model Pendulum --list-parameters`"),
+        "{}",
+        stderr(&far)
+    );
+    // --set on a state sets its start value, and the summary says so.
+    let state = export("phi=0.2");
+    assert!(state.status.success(), "{}", stderr(&state));
+    assert!(
+        stdout(&state).contains("note: --set phi: `phi` is a state; the value is its start value"),
+        "{}",
+        stdout(&state)
+    );
+    let csv = dir.path().join("P.csv");
+    let csv_arg = csv.to_str().unwrap();
+    let sim = mofmu(&[
+        "simulate",
+        fmu_arg,
+        "--variables",
+        "phi",
+        "--stop-time",
+        "0.1",
+        "-o",
+        csv_arg,
+    ]);
+    assert!(sim.status.success(), "{}", stderr(&sim));
+    let first_row = std::fs::read_to_string(&csv).unwrap();
+    let phi0: f64 = first_row
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(phi0, 0.2, "the state starts from the value set");
+    // simulate --list-variables, --variables, --output-variable, --start-value.
+    let vars = mofmu(&["simulate", fmu_arg, "--list-variables"]);
+    assert!(vars.status.success(), "{}", stderr(&vars));
+    assert!(stdout(&vars).contains("phi") && stdout(&vars).contains(", state"));
+    let how = format!("list them with `mofmu simulate {fmu_arg} --list-variables`");
+    for args in [
+        &["--variables", "omega"][..],
+        &["--output-variable", "omega"],
+        &["--start-value", "omega", "1"],
+    ] {
+        let mut all = vec!["simulate", fmu_arg, "-o", csv_arg];
+        all.extend_from_slice(args);
+        let out = mofmu(&all);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            stderr(&out).contains("the FMU has no variable `omega`"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stderr(&out).contains(&how), "{args:?}: {}", stderr(&out));
+    }
+    let slip = mofmu(&["simulate", fmu_arg, "-o", csv_arg, "--variables", "Phi"]);
+    assert!(
+        stderr(&slip).contains("close names: `phi`"),
+        "{}",
+        stderr(&slip)
+    );
+    let slip = mofmu(&[
+        "simulate",
+        fmu_arg,
+        "-o",
+        csv_arg,
+        "--start-value",
+        "ww",
+        "1",
+    ]);
+    assert!(
+        stderr(&slip).contains("close names: `w`"),
+        "{}",
+        stderr(&slip)
+    );
+}
+
+/// A Modelica file (or any file that is not a zip archive) given to
+/// `simulate` is refused with the export that makes an FMU of it.
+#[test]
+fn simulate_of_a_modelica_file_says_export_it_first() {
+    let out = mofmu(&["simulate", "test_data/newcomer/Pendulum.mo"]);
+    assert!(!out.status.success());
+    let text = stderr(&out);
+    assert!(
+        text.contains("is a Modelica file, not an FMU; export it first: mofmu export examples/Base.mo test_data/newcomer/Pendulum.mo --model Pendulum -o Pendulum.fmu"),
+        "{text}"
+    );
+    assert!(!text.contains("EOCD"), "{text}");
+    let out = mofmu(&["simulate", "README.md"]);
+    assert!(
+        stderr(&out).contains("not a zip archive, not an FMU; export it first"),
+        "{}",
+        stderr(&out)
+    );
+}
