@@ -501,7 +501,9 @@ fn first_model_in_the_readme() {
         .nth(1)
         .and_then(|s| s.split("```").next())
         .expect("the commands");
-    assert!(commands.contains("mofmu check --fix --write examples/Base.mo RCCircuit.mo"));
+    // The README runs them on a copy in `scratch/`, never on the fixture.
+    assert!(commands.contains("cp test_data/newcomer/RCCircuit.mo scratch/"));
+    assert!(commands.contains("mofmu check --fix --write examples/Base.mo scratch/RCCircuit.mo"));
     assert!(!mofmu(&["check", base, file]).status.success());
     assert!(mofmu(&["check", "--fix", "--write", base, file])
         .status
