@@ -173,6 +173,10 @@ fn drop_fixes_that_need_base(d: &mut Diagnostic) {
 /// but inference gives the variable its unit (m^(5/2)/s) from the
 /// equations. The fix removes the declared unit.
 fn fractional_unit_fix(lib: &Library, class: Option<&ClassNode>, d: &mut Diagnostic) {
+    // A declared unit (not a display unit, whose removal is another matter).
+    if !d.message.starts_with("unit \"") {
+        return;
+    }
     let Some(unit) = quoted(&d.message) else {
         return;
     };
