@@ -118,7 +118,9 @@ pub enum ExportError {
 }
 
 /// `; did you mean `Pkg.Model`?` for a model name that is a slip of the
-/// qualified name of a model or block of the library.
+/// qualified name of a model or block of the library, or written without
+/// its package ([`crate::names::close_names`]); with no close name, how to
+/// list the classes.
 pub fn did_you_mean_model(lib: &Library, model: &str) -> String {
     let models = lib.tree.classes.iter().filter(|c| {
         matches!(
@@ -126,16 +128,14 @@ pub fn did_you_mean_model(lib: &Library, model: &str) -> String {
             crate::syntax::ast::ClassKind::Model | crate::syntax::ast::ClassKind::Block
         )
     });
-    let by_qualified =
-        crate::check::teach::closest(model, models.clone().map(|c| c.qualified.as_str()));
-    // A short name written without its package: the models of that name.
-    let by_name = models
-        .filter(|c| c.name == model || c.qualified.ends_with(&format!(".{model}")))
-        .map(|c| c.qualified.as_str())
-        .next();
-    match by_qualified.or(by_name) {
-        Some(best) => format!("; did you mean `{best}`?"),
-        None => String::new(),
+    let close = crate::names::close_names(model, models.map(|c| c.qualified.as_str()));
+    match close.as_slice() {
+        [] => "; list the classes with `mofmu units FILES...` (without --model)".to_string(),
+        [best] => format!("; did you mean `{best}`?"),
+        [best, others @ ..] => {
+            let others: Vec<String> = others.iter().map(|n| format!("`{n}`")).collect();
+            format!("; did you mean `{best}`? (or {})", others.join(", "))
+        }
     }
 }
 
@@ -327,6 +327,8 @@ pub fn export_checked_options(
     }
     annotate_units(&mut sys, db.unit_signatures());
     let model_identifier = sanitize(model);
+    // Before the names move into the table.
+    let mut notes = state_set_notes(&sys, sets);
     // The compiled parts, then the system resource beside the table: the
     // resource borrows the variables' names, the table then takes them out
     // of the system instead of copying them (two million at 10^6 volumes).
@@ -391,7 +393,6 @@ pub fn export_checked_options(
         crate::fmu::expose::keep_only(&mut table, &keep);
     }
     let description_bytes = exposed(&mut table, expose, fmi_version);
-    let mut notes = Vec::new();
     if fmi_version == FmiVersion::Fmi3 {
         // The search derives the image at other sizes of an Integer
         // parameter: the model instantiated here, with the parameter set.
@@ -448,6 +449,43 @@ pub fn export_checked_options(
 
 /// The class `model` names, when it can be exported, and its
 /// `DefaultExperiment` (with `stop_time`, [`default_experiment`]).
+/// A note for each `--set` that gives a state its start value (not a
+/// parameter's value: the state then evolves from it).
+fn state_set_notes(sys: &crate::instantiate::System, sets: &[SetValue]) -> Vec<String> {
+    use crate::instantiate::RealKind;
+    let state = |name: &str| {
+        sys.reals.iter().any(|r| {
+            r.kind == RealKind::State && (r.name == name || r.name.starts_with(&format!("{name}[")))
+        })
+    };
+    sets.iter()
+        .filter(|s| state(s.path.trim()))
+        .map(|s| {
+            format!(
+                "--set {}: `{}` is a state; the value is its start value, from which the model integrates",
+                s.path, s.path
+            )
+        })
+        .collect()
+}
+
+/// The names `--set` can give a value to in `model` (`mofmu export
+/// --list-parameters`): its parameters and states, each with what it is.
+/// The library must check clean, as for an export.
+pub fn settable_parameters(
+    lib: &Library,
+    model: &str,
+) -> Result<Vec<(String, &'static str)>, ExportError> {
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
+    let library_diags = check_library_into(lib, true, &mut db);
+    if !library_diags.is_empty() {
+        return Err(ExportError::Diagnostics(library_diags));
+    }
+    let (id, _) = exported_class(lib, model, None)?;
+    db.compile_below(id);
+    crate::instantiate::settable_names(&db, id).map_err(ExportError::Diagnostics)
+}
+
 fn exported_class(
     lib: &Library,
     model: &str,

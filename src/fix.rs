@@ -129,12 +129,23 @@ pub fn unified_diff(name: &str, before: &str, after: &str) -> String {
             a0 + usize::from(na > 0),
             b0 + usize::from(nb > 0)
         ));
+        // In each run of changed lines the removed lines come first, then
+        // the added ones, as diff and git print them.
+        let mut added: Vec<&str> = Vec::new();
         for op in &ops[start..end] {
             match op {
-                Op::Same(l) => out.push_str(&format!(" {l}\n")),
+                Op::Same(l) => {
+                    for a in added.drain(..) {
+                        out.push_str(&format!("+{a}\n"));
+                    }
+                    out.push_str(&format!(" {l}\n"));
+                }
                 Op::Del(l) => out.push_str(&format!("-{l}\n")),
-                Op::Add(l) => out.push_str(&format!("+{l}\n")),
+                Op::Add(l) => added.push(l),
             }
+        }
+        for a in added {
+            out.push_str(&format!("+{a}\n"));
         }
     }
     out

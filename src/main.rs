@@ -13,7 +13,7 @@ mod watch;
 #[command(
     name = "mofmu",
     version,
-    about = "Compile strict-methodology Modelica libraries into FMI 2.0 FMUs (Model Exchange and Co-Simulation)"
+    about = "Compile strict-methodology Modelica libraries into FMI 2.0 or FMI 3.0 FMUs (Model Exchange and Co-Simulation)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -24,7 +24,8 @@ struct Cli {
 enum Command {
     /// Check libraries for compliance with the methodology.
     Check(commands::check::CheckArgs),
-    /// Export a model as an FMI 2.0 FMU (Model Exchange and Co-Simulation).
+    /// Export a model as an FMU (Model Exchange and Co-Simulation): FMI 2.0, or
+    /// FMI 3.0 with --fmi-version 3.
     Export(commands::export::ExportArgs),
     /// Couple the Co-Simulation sides of two or more FMUs through a
     /// connection file (TOML, docs/cosim.md) with a fixed communication

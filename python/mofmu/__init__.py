@@ -19,12 +19,19 @@ be read, an FMU that does not load, a solver that gives up) raises
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
+# Imports under a leading underscore, and typing names only for type
+# checkers, so that ``dir(mofmu)`` shows the package's own names.
+import json as _json
+import os as _os
+import typing as _typing
+from dataclasses import dataclass as _dataclass
+from dataclasses import field as _field
 
-import numpy as np
+import numpy as _np
+
+if _typing.TYPE_CHECKING:
+    from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
 
 from . import _native
 from ._native import MofmuError
@@ -47,11 +54,11 @@ __all__ = [
     "SweepResult",
 ]
 
-PathLike = Union[str, "os.PathLike[str]"]
-SetValue = Union[bool, int, float, str]
+PathLike = _typing.Union[str, "_os.PathLike[str]"]
+SetValue = _typing.Union[bool, int, float, str]
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class Diagnostic:
     """One diagnostic: a stable code and the one place in the text it names."""
 
@@ -63,11 +70,11 @@ class Diagnostic:
     column: int
     label: str = ""
     help: str = ""
-    notes: List[str] = field(default_factory=list)
+    notes: List[str] = _field(default_factory=list)
 
     @classmethod
     def _from_json(cls, text: str) -> "Diagnostic":
-        d = json.loads(text)
+        d = _json.loads(text)
         span = d["span"]
         return cls(
             code=d["code"],
@@ -107,9 +114,9 @@ class ModelicaError(MofmuError):
 
 
 def _paths(paths: Union[PathLike, Iterable[PathLike]]) -> List[str]:
-    if isinstance(paths, (str, os.PathLike)):
-        return [os.fspath(paths)]
-    return [os.fspath(p) for p in paths]
+    if isinstance(paths, (str, _os.PathLike)):
+        return [_os.fspath(paths)]
+    return [_os.fspath(p) for p in paths]
 
 
 def _raise_diagnostics(diagnostics: Sequence[str]) -> None:
@@ -131,9 +138,9 @@ def check(paths: Union[PathLike, Iterable[PathLike]], units: bool = True) -> int
 def _set_literal(name: str, value: SetValue) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, np.integer)):
+    if isinstance(value, (int, _np.integer)):
         return str(int(value))
-    if isinstance(value, (float, np.floating)):
+    if isinstance(value, (float, _np.floating)):
         return repr(float(value))
     if isinstance(value, str):
         return value
@@ -157,12 +164,12 @@ def export(
     written when the model is refused: :class:`ModelicaError` says why.
     """
     sets = [(k, _set_literal(k, v)) for k, v in (set or {}).items()]
-    report, diagnostics = _native.export(_paths(paths), model, os.fspath(out), sets, stop_time, interface)
+    report, diagnostics = _native.export(_paths(paths), model, _os.fspath(out), sets, stop_time, interface)
     _raise_diagnostics(diagnostics)
     return dict(report)
 
 
-class Result(np.ndarray):
+class Result(_np.ndarray):
     """A simulation result: a numpy structured array with a field ``time`` and one
     field per recorded variable (one row per output point; an event instant appears
     twice, before and after the event), as FMPy's ``simulate_fmu`` returns."""
@@ -171,7 +178,7 @@ class Result(np.ndarray):
         """The result as a ``pandas.DataFrame`` indexed by ``time``."""
         import pandas as pd
 
-        frame = pd.DataFrame({name: np.asarray(self[name]) for name in self.dtype.names})
+        frame = pd.DataFrame({name: _np.asarray(self[name]) for name in self.dtype.names})
         return frame.set_index("time")
 
 
@@ -181,7 +188,7 @@ class Fmu:
     Python threads may simulate one ``Fmu`` side by side."""
 
     def __init__(self, path: PathLike):
-        self._fmu = _native.LoadedFmu(os.fspath(path))
+        self._fmu = _native.LoadedFmu(_os.fspath(path))
 
     @property
     def path(self) -> str:
@@ -206,9 +213,9 @@ class Fmu:
         names, data, rows = self._fmu.simulate(
             start_time, stop_time, output_interval, tolerance, values, list(outputs or []), interface
         )
-        flat = np.frombuffer(data, dtype=np.float64).reshape(rows, len(names))
-        dtype = np.dtype([(name, np.float64) for name in names])
-        out = np.empty(rows, dtype=dtype)
+        flat = _np.frombuffer(data, dtype=_np.float64).reshape(rows, len(names))
+        dtype = _np.dtype([(name, _np.float64) for name in names])
+        out = _np.empty(rows, dtype=dtype)
         for i, name in enumerate(names):
             out[name] = flat[:, i]
         return out.view(Result)

@@ -79,6 +79,14 @@ class Package(unittest.TestCase):
             mofmu.export([EXAMPLES / "Base.mo", bad], "Deleted", out)
         self.assertFalse(out.exists())
 
+    def test_dir_shows_the_package_names_only(self):
+        # Imports the package uses are not its names.
+        names = set(dir(mofmu))
+        for imported in ("np", "os", "json", "Dict", "List", "Optional", "dataclass"):
+            self.assertNotIn(imported, names)
+        for own in mofmu.__all__:
+            self.assertIn(own, names)
+
     def test_unknown_model_suggests_the_name(self):
         with self.assertRaisesRegex(mofmu.MofmuError, "did you mean `Signals.Examples.FirstOrderStep`"):
             mofmu.export(SIGNALS, "Signals.Examples.FirstOrderStp", self.tmp / "x.fmu")

@@ -105,7 +105,9 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
             "MC023" | "MC128" | "MC150" => {
                 root_reported.extend(key.map(|k| (k, None)));
             }
+            "MC005" if !base_loaded(lib) && text(lib, d.span) == "Base" => missing_base(&mut d),
             "MC005" => import_or_did_you_mean(lib, &mut d),
+            "UC001" => fractional_unit_fix(lib, class, &mut d),
             "MC114" => encapsulate_fix(lib, class, &mut d),
             "MC014" => causal_connector_hint(lib, &mut d),
             "MC055" => {
@@ -126,7 +128,178 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
         }
         out.push(d);
     }
+    if !base_loaded(lib) {
+        for d in &mut out {
+            drop_fixes_that_need_base(d);
+        }
+    }
     *diags = out;
+}
+
+/// Whether the library has the methodology's base package `Base`
+/// (examples/Base.mo) among its top-level classes.
+fn base_loaded(lib: &Library) -> bool {
+    lib.tree
+        .roots
+        .iter()
+        .any(|r| lib.tree.get(*r).name == "Base")
+}
+
+const LOAD_BASE: &str = "load examples/Base.mo before this file, e.g. \
+    `mofmu check examples/Base.mo FILE.mo` (the same for export and units)";
+
+/// MC005 at `Base` of `Base.X` when no `Base` is loaded: the file is not
+/// misspelt, the package is missing from the command line.
+fn missing_base(d: &mut Diagnostic) {
+    d.help = format!("`Base` is the methodology's base package, and it is not loaded: {LOAD_BASE}");
+}
+
+/// Without `Base` loaded, a suggestion that writes `Base.X` would leave a
+/// file that names an unknown class: it is dropped, and the help says to
+/// load Base (after which the suggestion comes back).
+fn drop_fixes_that_need_base(d: &mut Diagnostic) {
+    let before = d.suggestions.len();
+    d.suggestions.retain(|s| !s.replacement.contains("Base."));
+    if d.suggestions.len() < before {
+        d.help = format!(
+            "{}; the fix writes `Base.` names, so first {LOAD_BASE}",
+            d.help
+        );
+    }
+}
+
+/// UC001 for a declared unit with a fractional exponent (`m2.5/s`, a valve
+/// coefficient of flow = k*sqrt(dh)): no Modelica unit string writes one,
+/// but inference gives the variable its unit (m^(5/2)/s) from the
+/// equations. The fix removes the declared unit.
+fn fractional_unit_fix(lib: &Library, class: Option<&ClassNode>, d: &mut Diagnostic) {
+    // A declared unit (not a display unit, whose removal is another matter).
+    if !d.message.starts_with("unit \"") {
+        return;
+    }
+    let Some(unit) = quoted(&d.message) else {
+        return;
+    };
+    let Some(rational) = with_rational_exponents(unit) else {
+        return;
+    };
+    d.help = format!(
+        "a unit with a fractional exponent has no Modelica unit string: drop the declared \
+         unit and let inference give it from the equations ({rational})"
+    );
+    let Some(class) = class else {
+        return;
+    };
+    // The declaration the diagnostic is at, and its `unit = "..."`.
+    let Some(c) = components(&class.def).find(|c| contains(d.span, c.name.span)) else {
+        return;
+    };
+    let Some(m) = &c.modification else {
+        return;
+    };
+    let Some(k) = m
+        .arguments
+        .iter()
+        .position(|a| matches!(a, Argument::Modify { name, .. } if name.dotted() == "unit"))
+    else {
+        return;
+    };
+    let span_of = |a: &Argument| match a {
+        Argument::Modify { span, .. } => Some(*span),
+        _ => None,
+    };
+    let Some(arg) = span_of(&m.arguments[k]) else {
+        return;
+    };
+    let file = &lib.sources.get(arg.file).text;
+    let (start, end) = if m.arguments.len() == 1 {
+        // `(unit = "...")` whole: from its `(` to its `)`.
+        let open = file[..arg.start as usize].rfind('(');
+        let close = file[arg.end as usize..]
+            .find(')')
+            .map(|i| arg.end as usize + i + 1);
+        match (open, close) {
+            (Some(o), Some(c)) if file[o..arg.start as usize].trim() == "(" => (o as u32, c as u32),
+            _ => return,
+        }
+    } else if let Some(next) = m.arguments.get(k + 1).and_then(span_of) {
+        (arg.start, next.start)
+    } else {
+        match span_of(&m.arguments[k - 1]) {
+            Some(prev) => (prev.end, arg.end),
+            None => return,
+        }
+    };
+    d.push_fix(
+        format!("drop the unit \"{unit}\" and let inference give {rational}"),
+        Span {
+            file: arg.file,
+            start,
+            end,
+        },
+        "",
+    );
+}
+
+/// The first `"..."` of a message.
+fn quoted(message: &str) -> Option<&str> {
+    let (_, rest) = message.split_once('"')?;
+    rest.split_once('"').map(|(q, _)| q)
+}
+
+/// `m2.5/s` as `m^(5/2)/s`: each factor whose exponent is a decimal
+/// fraction with its exponent as a fraction (halves, thirds, quarters);
+/// `None` when no exponent is fractional.
+fn with_rational_exponents(unit: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut fractional = false;
+    for (i, part) in unit.split('/').enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        let mut factors = Vec::new();
+        // A `.` between digits is a decimal point; elsewhere it joins factors.
+        let mut factor = String::new();
+        let chars: Vec<char> = part.chars().collect();
+        for (j, &ch) in chars.iter().enumerate() {
+            let decimal = ch == '.'
+                && j > 0
+                && chars[j - 1].is_ascii_digit()
+                && chars.get(j + 1).is_some_and(|c| c.is_ascii_digit());
+            if ch == '.' && !decimal {
+                factors.push(std::mem::take(&mut factor));
+            } else {
+                factor.push(ch);
+            }
+        }
+        factors.push(factor);
+        let shown: Vec<String> = factors
+            .iter()
+            .map(|f| {
+                let digits = f
+                    .find(|c: char| c.is_ascii_digit() || c == '-')
+                    .unwrap_or(f.len());
+                let (base, exponent) = f.split_at(digits);
+                match exponent.parse::<f64>() {
+                    Ok(x) if exponent.contains('.') => {
+                        fractional = true;
+                        let (n, q) = (2..=4)
+                            .map(|q| (x * q as f64, q))
+                            .find(|(n, _)| (n - n.round()).abs() < 1e-9)
+                            .map_or((x, 1), |(n, q)| (n.round(), q));
+                        if q == 1 {
+                            format!("{base}^{x}")
+                        } else {
+                            format!("{base}^({n}/{q})")
+                        }
+                    }
+                    _ => f.clone(),
+                }
+            })
+            .collect();
+        out.push_str(&shown.join("."));
+    }
+    fractional.then_some(out)
 }
 
 fn contains(outer: Span, inner: Span) -> bool {
@@ -202,6 +375,20 @@ fn is_plain_real(c: &Component) -> bool {
         && p.constant.is_none()
         && p.input.is_none()
         && p.output.is_none()
+        && p.flow.is_none()
+        && p.discrete.is_none()
+}
+
+/// An output signal of the class declared with the predefined type `Real`:
+/// when an equation gives its derivative it is a state that is also an
+/// output, `output Base.ContinuousState y`.
+fn is_output_real(c: &Component) -> bool {
+    let p = &c.prefixes;
+    c.type_name.dotted() == "Real"
+        && p.output.is_some()
+        && p.parameter.is_none()
+        && p.constant.is_none()
+        && p.input.is_none()
         && p.flow.is_none()
         && p.discrete.is_none()
 }
@@ -405,7 +592,7 @@ fn state_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) -> Option<Vec
     let plain: Vec<(&Component, Option<String>)> = components(&class.def)
         .filter(|c| differentiated.contains(&c.name.name))
         .filter_map(|c| {
-            if is_plain_real(c) {
+            if is_plain_real(c) || is_output_real(c) {
                 Some((c, None))
             } else if is_plain_variable(c) {
                 real_type_unit(lib, class, c).map(|u| (c, u))
@@ -929,26 +1116,6 @@ fn causal_connector_hint(lib: &Library, d: &mut Diagnostic) {
     );
 }
 
-/// Levenshtein distance (on characters).
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(row[j + 1])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
 /// An unknown class: the missing import when one would resolve it, else the
 /// closest class name.
 fn import_or_did_you_mean(lib: &Library, d: &mut Diagnostic) {
@@ -957,21 +1124,12 @@ fn import_or_did_you_mean(lib: &Library, d: &mut Diagnostic) {
     }
 }
 
-/// The closest of `candidates` to `name` when it is close enough to be a
-/// slip (at most a third of its letters, and at least one, differ).
+/// The closest of `candidates` to `name` by the one rule of close names
+/// ([`crate::names::close_names`]).
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        if c == name {
-            continue;
-        }
-        let dist = edit_distance(&name.to_lowercase(), &c.to_lowercase());
-        if dist <= limit && best.map_or(true, |(d, b)| dist < d || dist == d && c < b) {
-            best = Some((dist, c));
-        }
-    }
-    best.map(|(_, c)| c)
+    crate::names::close_names(name, candidates)
+        .into_iter()
+        .next()
 }
 
 fn class_did_you_mean(lib: &Library, d: &mut Diagnostic) {

@@ -78,9 +78,14 @@ pub struct ExportArgs {
     /// Qualified name of the model, e.g. Thermal.Examples.RodHeating.
     #[arg(long)]
     model: String,
-    /// Where to write the .fmu (not needed with --cross-check).
-    #[arg(short = 'o', long, required_unless_present = "cross_check")]
+    /// Where to write the .fmu (not needed with --cross-check or --list-parameters).
+    #[arg(short = 'o', long, required_unless_present_any = ["cross_check", "list_parameters"])]
     output: Option<PathBuf>,
+    /// List the names --set can give a value to (the model's parameters,
+    /// and its states, whose start value it sets) and exit without
+    /// exporting.
+    #[arg(long)]
+    list_parameters: bool,
     /// Override a parameter: --set rod.n=10000, --set clip=false, --set mode=Boost; one element: --set A[1,2]=0.5, --set cap[2].C=80 (repeatable).
     #[arg(long = "set", value_name = "INST.PARAM=VALUE")]
     sets: Vec<String>,
@@ -148,6 +153,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
         reference,
         output_interval,
         platforms,
+        list_parameters,
     } = args;
     let started = Instant::now();
     if cross_check.is_some() && matches!(fmi_version, ExportFmiVersion::V3) {
@@ -160,24 +166,13 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
     }
     let sets: Vec<SetValue> = sets.iter().map(|s| parse_set(s)).collect::<Result<_>>()?;
     let lib = load_library(load_paths(&paths)?);
+    if list_parameters {
+        return list_settable(&lib, &model, message_format);
+    }
     let options = export_options(interface, expose, fmi_version, schedule);
     let mut out = match export_model_options(&lib, &model, &sets, stop_time, options) {
         Ok(o) => o,
-        Err(ExportError::Diagnostics(d)) => {
-            print_diagnostics(&lib, &d, message_format);
-            return Ok(ExitCode::from(1));
-        }
-        Err(e @ ExportError::UnknownModel(_)) => {
-            eprintln!(
-                "error: {e}{}",
-                mofmu::export::did_you_mean_model(&lib, &model)
-            );
-            return Ok(ExitCode::from(1));
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
-        }
+        Err(e) => return Ok(refuse(&lib, &model, e, message_format)),
     };
     let cache = ObjectCache::from_env()
         .context("locating the kernel cache (set MOFMU_CACHE_DIR to choose it)")?;
@@ -216,6 +211,48 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
     // (0.7 s of an export of 10^6 volumes), and the system takes
     // the memory back whole.
     std::mem::forget((out, spec, lib));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The refusal of an export or a listing: diagnostics, or a model name
+/// that names no model (with close names); exit 1.
+fn refuse(
+    lib: &mofmu::library::Library,
+    model: &str,
+    e: ExportError,
+    message_format: MessageFormat,
+) -> ExitCode {
+    match e {
+        ExportError::Diagnostics(d) => print_diagnostics(lib, &d, message_format),
+        e @ ExportError::UnknownModel(_) => {
+            eprintln!(
+                "error: {e}{}",
+                mofmu::export::did_you_mean_model(lib, model)
+            );
+        }
+        e => eprintln!("error: {e}"),
+    }
+    ExitCode::from(1)
+}
+
+/// `mofmu export --list-parameters`: one line per name `--set` takes,
+/// with what it is.
+fn list_settable(
+    lib: &mofmu::library::Library,
+    model: &str,
+    message_format: MessageFormat,
+) -> Result<ExitCode> {
+    let names = match mofmu::export::settable_parameters(lib, model) {
+        Ok(names) => names,
+        Err(e) => return Ok(refuse(lib, model, e, message_format)),
+    };
+    let width = names.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    for (name, what) in &names {
+        println!("{name:width$}  {what}");
+    }
+    if names.is_empty() {
+        println!("{model} has no parameters or states to set");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

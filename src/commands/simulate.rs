@@ -1,7 +1,9 @@
 //! `mofmu simulate`: an FMU loaded through its shared library and
 //! simulated into a CSV (and a plot).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use mofmu::harness::ModelDescription;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -11,8 +13,13 @@ use super::common::{split_names, Experiment, SimulateInterface};
 
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// The FMI 2.0 FMU to load (any tool's, not only mofmu's).
+    /// The FMI 2.0 FMU to load (any tool's, not only mofmu's; a .mo file
+    /// is exported first with `mofmu export`).
     fmu: PathBuf,
+    /// List the FMU's variables (name, causality, variability, type) and
+    /// exit without simulating.
+    #[arg(long)]
+    list_variables: bool,
     #[command(flatten)]
     experiment: Experiment,
     /// Where to write the CSV (default: next to the FMU, .csv).
@@ -73,7 +80,15 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
         stats,
         interface,
         input,
+        list_variables,
     } = args;
+    refuse_non_fmu(&fmu)?;
+    let loaded = mofmu::harness::Fmu::load(&fmu)?;
+    let model = loaded.model_description();
+    if list_variables {
+        print_variables(model);
+        return Ok(ExitCode::SUCCESS);
+    }
     let input = match input {
         Some(path) => Some(mofmu::harness::InputSignals::read(&path)?),
         None => None,
@@ -86,6 +101,9 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
     }
     let mut variables = split_names(&variables);
     variables.extend(output_variables);
+    for name in &variables {
+        known_variable(&fmu, model, name, "--variables")?;
+    }
     let start_values = start_values
         .chunks(2)
         .map(|pair| {
@@ -96,6 +114,9 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
             Ok((pair[0].clone(), value))
         })
         .collect::<Result<Vec<_>>>()?;
+    for (name, _) in &start_values {
+        known_variable(&fmu, model, name, "--start-value")?;
+    }
     let opts = mofmu::harness::SimOptions {
         start_time: experiment.start_time,
         stop_time: experiment.stop_time,
@@ -108,7 +129,7 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
     };
     // A progress bar on a terminal, nothing in a pipe or a log.
     let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let result = mofmu::harness::simulate_with_progress(&fmu, &opts, progress)?;
+    let result = mofmu::harness::simulate_fmu_with_progress(&loaded, &opts, progress)?;
     let csv = output.unwrap_or_else(|| fmu.with_extension("csv"));
     result.write_csv(&csv)?;
     let last = result.rows.last().cloned().unwrap_or_default();
@@ -128,6 +149,67 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
         println!("plotted -> {}", plot.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A file that is not an FMU (a .mo file, or anything that is not a zip
+/// archive) is refused with the command that makes one.
+fn refuse_non_fmu(path: &Path) -> Result<()> {
+    let modelica = path.extension().is_some_and(|e| e == "mo");
+    let mut magic = [0u8; 4];
+    let zip = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+        .map(|()| &magic == b"PK\x03\x04")
+        // An unreadable file is reported by the loader, with its cause.
+        .unwrap_or(true);
+    if modelica || !zip {
+        let stem = path
+            .file_stem()
+            .map_or_else(|| "Model".into(), |s| s.to_string_lossy().into_owned());
+        let what = if modelica {
+            "a Modelica file"
+        } else {
+            "not a zip archive"
+        };
+        bail!(
+            "`{}` is {what}, not an FMU; export it first: mofmu export examples/Base.mo {} \
+             --model {stem} -o {stem}.fmu, then mofmu simulate {stem}.fmu",
+            path.display(),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// A variable name given on the command line names a variable of the
+/// FMU, or is refused with the close names (or how to list them).
+fn known_variable(fmu: &Path, model: &ModelDescription, name: &str, option: &str) -> Result<()> {
+    if model.variable(name).is_some() {
+        return Ok(());
+    }
+    let close = mofmu::names::close_names(name, model.variables.iter().map(|v| v.name.as_str()));
+    let list = format!("mofmu simulate {} --list-variables", fmu.display());
+    bail!(
+        "{option} {name}: the FMU has no variable `{name}`{}",
+        mofmu::names::close_names_hint(&close, &list)
+    )
+}
+
+/// `mofmu simulate --list-variables`: one line per variable of the model
+/// description: its name, causality, variability and type, and whether it
+/// is a state.
+fn print_variables(model: &ModelDescription) {
+    let states = model.states().unwrap_or_default();
+    let width = model
+        .variables
+        .iter()
+        .map(|v| v.name.len())
+        .max()
+        .unwrap_or(0);
+    for (i, v) in model.variables.iter().enumerate() {
+        let state = if states.contains(&i) { ", state" } else { "" };
+        let what = format!("{:?} {:?} {:?}", v.causality, v.variability, v.kind);
+        println!("{:width$}  {}{state}", v.name, what.to_lowercase());
+    }
 }
 
 /// `mofmu simulate --plot`: every recorded column over time.

@@ -40,4 +40,4 @@ pub use input::InputSignals;
 pub use model_description::ModelDescription;
 pub use options::{Interface, SimOptions};
 pub use result::{SimResult, SimStats};
-pub use simulate::{simulate, simulate_fmu, simulate_with_progress};
+pub use simulate::{simulate, simulate_fmu, simulate_fmu_with_progress, simulate_with_progress};

@@ -44,6 +44,15 @@ pub fn simulate_with_progress(
     run(&fmu, opts, progress)
 }
 
+/// [`simulate_fmu`] with a progress bar on stderr when `progress` is set.
+pub fn simulate_fmu_with_progress(
+    fmu: &Fmu,
+    opts: &SimOptions,
+    progress: bool,
+) -> Result<SimResult, HarnessError> {
+    run(fmu, opts, progress)
+}
+
 /// Simulates an already loaded FMU with a fresh instance.
 pub fn simulate_fmu(fmu: &Fmu, opts: &SimOptions) -> Result<SimResult, HarnessError> {
     run(fmu, opts, false)

@@ -136,6 +136,7 @@ fn instantiate_with(
     b.instance(model, String::new(), None, None, incoming, 0);
     for (i, used) in b.sets_used.iter().enumerate() {
         if !used {
+            let help = unknown_set_help(&b.sys, &b.sys.model_name, &sets[i].path);
             b.diags.push(
                 Diagnostic::error(
                     "MX001",
@@ -146,7 +147,7 @@ fn instantiate_with(
                     ),
                 )
                 .with_label("in this model")
-                .with_help("name a parameter by its flat path, e.g. --set rod.n=10"),
+                .with_help(help),
             );
         }
     }
@@ -155,6 +156,60 @@ fn instantiate_with(
     }
     b.slot_offsets();
     Ok(b.sys)
+}
+
+/// The help of MX001: the settable names close to the one written
+/// ([`crate::names::close_names`]), or how to list them all.
+fn unknown_set_help(sys: &System, model: &str, path: &str) -> String {
+    let settable = sys
+        .reals
+        .iter()
+        .filter(|r| matches!(r.kind, RealKind::Parameter | RealKind::State))
+        .map(|r| r.name.as_str())
+        .chain(sys.ints.iter().map(|v| v.name.as_str()));
+    let close = crate::names::close_names(path, settable);
+    if close.is_empty() {
+        format!(
+            "name a parameter or state by its flat path; list them with \
+             `mofmu export FILES... --model {model} --list-parameters`"
+        )
+    } else {
+        let quoted: Vec<String> = close.iter().map(|n| format!("`{n}`")).collect();
+        format!("did you mean {}?", quoted.join(", or "))
+    }
+}
+
+/// The names `--set` can give a value to in `model` instantiated with no
+/// `--set`: its parameters (Real, Integer, Boolean, enumeration; not those
+/// computed from others) and its states (a value sets the start value),
+/// each with what it is, in the order of the model's variables.
+pub fn settable_names(
+    db: &ClassDb,
+    model: ClassId,
+) -> Result<Vec<(String, &'static str)>, Vec<Diagnostic>> {
+    let sys = instantiate(db, model, &[])?;
+    let mut out: Vec<(String, &'static str)> = sys
+        .ints
+        .iter()
+        .map(|v| {
+            let what = if v.boolean {
+                "Boolean parameter"
+            } else if v.enumeration.is_some() {
+                "enumeration parameter"
+            } else {
+                "Integer parameter"
+            };
+            (v.name.clone(), what)
+        })
+        .collect();
+    for r in &sys.reals {
+        match r.kind {
+            RealKind::Parameter => out.push((r.name.clone(), "parameter")),
+            RealKind::State => out.push((r.name.clone(), "state (sets its start value)")),
+            _ => {}
+        }
+    }
+    Ok(out)
 }
 
 impl Builder<'_, '_> {

@@ -144,7 +144,13 @@ pub(crate) fn check_class(
     if has_load_diagnostic(lib, id) {
         return skipped;
     }
-    if let Err(ds) = db.entry(id) {
+    if let Err(mut ds) = db.entry(id) {
+        // The units are inferred from the causalised class, but a declared
+        // unit that is not a Modelica unit is an error of its own, reported
+        // in the same run (not only once the equations are fixed).
+        if check_units {
+            ds.extend(crate::units::declared_unit_errors(&model));
+        }
         return ClassCheck {
             diagnostics: ds,
             compiled: false,

@@ -308,25 +308,20 @@ fn fits(v: &ScalarVariable, value: f64) -> Result<(), String> {
 }
 
 /// Up to three names of the model close to `name` among the variables `keep` admits,
-/// closest first.
+/// closest first ([`crate::names::close_names`]).
 fn close_names(
     name: &str,
     model: &ModelDescription,
     keep: impl Fn(&ScalarVariable) -> bool,
 ) -> Vec<String> {
-    let mut scored: Vec<(f64, &str)> = model
+    let candidates = model
         .variables
         .iter()
         .filter(|v| keep(v))
-        .map(|v| (strsim::jaro_winkler(name, &v.name), v.name.as_str()))
-        .filter(|(score, _)| *score >= 0.75)
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored
+        .map(|v| v.name.as_str());
+    crate::names::close_names(name, candidates)
         .into_iter()
-        .take(3)
-        .map(|(_, n)| n.to_string())
+        .map(str::to_string)
         .collect()
 }
 

@@ -83,11 +83,7 @@ impl From<parquet::errors::ParquetError> for SweepError {
 }
 
 fn did_you_mean(close: &[String]) -> String {
-    if close.is_empty() {
-        return String::new();
-    }
-    let names: Vec<String> = close.iter().map(|n| format!("`{n}`")).collect();
-    format!("; close names: {}", names.join(", "))
+    crate::names::close_names_hint(close, "mofmu simulate FMU --list-variables")
 }
 
 fn unknown_output(name: &str, close: &[String]) -> String {

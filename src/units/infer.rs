@@ -229,15 +229,7 @@ pub fn signature_of(
                 Some(Term::constant(Dim::from_unit(&u)))
             }
             Some((text, Err(e))) => {
-                cx.diags.push(
-                    Diagnostic::error(
-                        "UC001",
-                        v.span,
-                        format!("unit \"{text}\" of `{}` is not a Modelica unit: {e}", v.name),
-                    )
-                    .with_label("unknown unit")
-                    .with_help("write SI units with prefixes, `.` for products, `/` for one division and integer exponents, e.g. \"kg.m/s2\""),
-                );
+                cx.diags.push(undeclarable_unit(v, text, &e.to_string()));
                 cx.inconsistent = true;
                 declared.push(None);
                 None
@@ -1019,4 +1011,38 @@ fn scaled_time(e: &Expr) -> bool {
         ExprKind::Binary(BinOp::Div | BinOp::ElemDiv, a, b) => scaled_time(a) && literal(b),
         _ => false,
     }
+}
+
+/// UC001 at a declaration whose unit is not a Modelica unit.
+fn undeclarable_unit(v: &crate::resolve::model::Var, text: &str, why: &str) -> Diagnostic {
+    Diagnostic::error(
+        "UC001",
+        v.span,
+        format!("unit \"{text}\" of `{}` is not a Modelica unit: {why}", v.name),
+    )
+    .with_label("unknown unit")
+    .with_help("write SI units with prefixes, `.` for products, `/` for one division and integer exponents, e.g. \"kg.m/s2\"")
+}
+
+/// UC001 of every declared unit of `model` that is not a Modelica unit:
+/// errors of the declarations alone, reported for a class whose equations
+/// do not causalise (so its units are not inferred) in the same run as
+/// the causalisation's faults.
+pub fn declared_unit_errors(model: &ClassModel) -> Vec<Diagnostic> {
+    model
+        .vars
+        .iter()
+        .filter(|v| v.ty == Builtin::Real)
+        .filter_map(|v| {
+            let text = v
+                .attrs
+                .unit
+                .as_deref()
+                .map(str::trim)
+                .filter(|u| !u.is_empty())?;
+            parse(text)
+                .err()
+                .map(|e| undeclarable_unit(v, text, &e.to_string()))
+        })
+        .collect()
 }

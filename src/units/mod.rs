@@ -13,7 +13,9 @@ pub mod print;
 pub mod report;
 pub mod term;
 
-pub use infer::{function_units, signature_of, ClassUnits, UnitSignatures, Verdict};
+pub use infer::{
+    declared_unit_errors, function_units, signature_of, ClassUnits, UnitSignatures, Verdict,
+};
 pub use report::{model_units, FlatUnit, ModelUnits, Origin};
 
 impl Verdict {

@@ -501,7 +501,9 @@ fn first_model_in_the_readme() {
         .nth(1)
         .and_then(|s| s.split("```").next())
         .expect("the commands");
-    assert!(commands.contains("mofmu check --fix --write examples/Base.mo RCCircuit.mo"));
+    // The README runs them on a copy in `scratch/`, never on the fixture.
+    assert!(commands.contains("cp test_data/newcomer/RCCircuit.mo scratch/"));
+    assert!(commands.contains("mofmu check --fix --write examples/Base.mo scratch/RCCircuit.mo"));
     assert!(!mofmu(&["check", base, file]).status.success());
     assert!(mofmu(&["check", "--fix", "--write", base, file])
         .status
@@ -595,4 +597,318 @@ fn variables_keep_the_order_asked() {
         let text = std::fs::read_to_string(&csv).unwrap();
         assert_eq!(text.lines().next(), Some(header));
     }
+}
+
+/// The Pendulum of the corpus, fixed by `check --fix --write` in `dir`:
+/// the path of Base and of the fixed file.
+fn fixed_pendulum(dir: &Path) -> (String, String) {
+    let file = dir.join("Pendulum.mo");
+    std::fs::copy(repo().join("test_data/newcomer/Pendulum.mo"), &file).unwrap();
+    let base = repo()
+        .join("examples/Base.mo")
+        .to_str()
+        .unwrap()
+        .to_string();
+    let file = file.to_str().unwrap().to_string();
+    let fixed = mofmu(&["check", "--fix", "--write", &base, &file]);
+    assert!(fixed.status.success(), "{}", stderr(&fixed));
+    (base, file)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every name typed on the command line that names nothing is refused
+/// with its close names, or, with none close, with the command that lists
+/// them all; the listing commands list them.
+#[test]
+fn every_typed_name_gets_close_names_or_how_to_list_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (base, file) = fixed_pendulum(dir.path());
+    // export --list-parameters: parameters and states, nothing written.
+    let fmu = dir.path().join("P.fmu");
+    let fmu_arg = fmu.to_str().unwrap();
+    let list = mofmu(&[
+        "export",
+        &base,
+        &file,
+        "--model",
+        "Pendulum",
+        "--list-parameters",
+    ]);
+    assert!(list.status.success(), "{}", stderr(&list));
+    let listed: Vec<String> = stdout(&list)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(listed, ["g", "L", "phi", "w"]);
+    assert!(stdout(&list).contains("state (sets its start value)"));
+    assert!(!fmu.exists());
+    // --model: a slip gets the model.
+    let wrong_model = mofmu(&["export", &base, &file, "--model", "pendulum", "-o", fmu_arg]);
+    assert!(stderr(&wrong_model).contains("did you mean `Pendulum`?"));
+    // --set: a slip gets the parameter, a name far from all the listing.
+    let export = |set: &str| {
+        mofmu(&[
+            "export", &base, &file, "--model", "Pendulum", "-o", fmu_arg, "--set", set,
+        ])
+    };
+    let slip = export("l=3");
+    assert!(!slip.status.success());
+    assert!(
+        stderr(&slip).contains("did you mean `L`?"),
+        "{}",
+        stderr(&slip)
+    );
+    let far = export("Length=3");
+    assert!(
+        stderr(&far)
+            .contains("list them with `mofmu export FILES... --model Pendulum --list-parameters`"),
+        "{}",
+        stderr(&far)
+    );
+    // --set on a state sets its start value, and the summary says so.
+    let state = export("phi=0.2");
+    assert!(state.status.success(), "{}", stderr(&state));
+    assert!(
+        stdout(&state).contains("note: --set phi: `phi` is a state; the value is its start value"),
+        "{}",
+        stdout(&state)
+    );
+    let csv = dir.path().join("P.csv");
+    let csv_arg = csv.to_str().unwrap();
+    let sim = mofmu(&[
+        "simulate",
+        fmu_arg,
+        "--variables",
+        "phi",
+        "--stop-time",
+        "0.1",
+        "-o",
+        csv_arg,
+    ]);
+    assert!(sim.status.success(), "{}", stderr(&sim));
+    let first_row = std::fs::read_to_string(&csv).unwrap();
+    let phi0: f64 = first_row
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(phi0, 0.2, "the state starts from the value set");
+    // simulate --list-variables, --variables, --output-variable, --start-value.
+    let vars = mofmu(&["simulate", fmu_arg, "--list-variables"]);
+    assert!(vars.status.success(), "{}", stderr(&vars));
+    assert!(stdout(&vars).contains("phi") && stdout(&vars).contains(", state"));
+    let how = format!("list them with `mofmu simulate {fmu_arg} --list-variables`");
+    for args in [
+        &["--variables", "omega"][..],
+        &["--output-variable", "omega"],
+        &["--start-value", "omega", "1"],
+    ] {
+        let mut all = vec!["simulate", fmu_arg, "-o", csv_arg];
+        all.extend_from_slice(args);
+        let out = mofmu(&all);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            stderr(&out).contains("the FMU has no variable `omega`"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stderr(&out).contains(&how), "{args:?}: {}", stderr(&out));
+    }
+    let slip = mofmu(&["simulate", fmu_arg, "-o", csv_arg, "--variables", "Phi"]);
+    assert!(
+        stderr(&slip).contains("close names: `phi`"),
+        "{}",
+        stderr(&slip)
+    );
+    let slip = mofmu(&[
+        "simulate",
+        fmu_arg,
+        "-o",
+        csv_arg,
+        "--start-value",
+        "ww",
+        "1",
+    ]);
+    assert!(
+        stderr(&slip).contains("close names: `w`"),
+        "{}",
+        stderr(&slip)
+    );
+}
+
+/// A Modelica file (or any file that is not a zip archive) given to
+/// `simulate` is refused with the export that makes an FMU of it.
+#[test]
+fn simulate_of_a_modelica_file_says_export_it_first() {
+    let out = mofmu(&["simulate", "test_data/newcomer/Pendulum.mo"]);
+    assert!(!out.status.success());
+    let text = stderr(&out);
+    assert!(
+        text.contains("is a Modelica file, not an FMU; export it first: mofmu export examples/Base.mo test_data/newcomer/Pendulum.mo --model Pendulum -o Pendulum.fmu"),
+        "{text}"
+    );
+    assert!(!text.contains("EOCD"), "{text}");
+    let out = mofmu(&["simulate", "README.md"]);
+    assert!(
+        stderr(&out).contains("not a zip archive, not an FMU; export it first"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A fixture of `test_data/newcomer/friction` without Base.
+fn alone(relative: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(repo().join(relative)).expect("fixture readable");
+    vec![(relative.to_string(), text)]
+}
+
+/// `fixed` checks clean, exports, and its variable `name` follows `exact`
+/// over the model's experiment (1e-6 of its largest value).
+fn fixed_model_matches(fixed: &mofmu::fix::Fixed, model: &str, name: &str, exact: fn(f64) -> f64) {
+    assert!(fixed.remaining.is_empty(), "{model}: {:?}", fixed.remaining);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = export_model(&fixed.library, model, &[], None)
+        .unwrap_or_else(|e| panic!("{model} fixed but not exportable: {e:?}"));
+    let fmu = dir.path().join(format!("{model}.fmu"));
+    package(&out, &fmu, &shared_cache());
+    let options = SimOptions {
+        relative_tolerance: Some(1e-10),
+        output: vec![name.to_string()],
+        ..SimOptions::default()
+    };
+    let result = simulate(&fmu, &options).expect("simulate the fixed model");
+    let scale = result
+        .rows
+        .iter()
+        .map(|r| exact(r[0]).abs())
+        .fold(0.0, f64::max);
+    for row in &result.rows {
+        let want = exact(row[0]);
+        assert!(
+            (row[1] - want).abs() <= 1e-6 * scale,
+            "{model}: {name}({}) = {}, closed form {want}",
+            row[0],
+            row[1]
+        );
+    }
+}
+
+/// Without `examples/Base.mo` loaded, `Base.X` is not a misspelling: the
+/// help says to load Base first, and `--fix` makes no edit that writes a
+/// `Base.` name (with Base loaded it does, and the model then runs).
+#[test]
+fn a_missing_base_says_load_it_first_and_fix_writes_no_base_name() {
+    let lib = load_library(alone("test_data/newcomer/friction/MissingBase.mo"));
+    let diags = check_library(&lib);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].code, "MC005");
+    assert!(
+        diags[0]
+            .help
+            .contains("load examples/Base.mo before this file"),
+        "{}",
+        diags[0].help
+    );
+    assert!(diags[0].suggestions.is_empty());
+    // With Base loaded it checks clean.
+    let lib = load_library(files("test_data/newcomer/friction/MissingBase.mo"));
+    assert!(check_library(&lib).is_empty());
+    // The fix that would write Base.ContinuousState waits for Base.
+    let fixture = "test_data/newcomer/friction/MissingBaseFix.mo";
+    let fixed = fix(alone(fixture), true);
+    assert_eq!(fixed.edits, 0, "no edit needs a Base that is not loaded");
+    let d = &fixed.remaining[0];
+    assert_eq!(d.code, "MC038");
+    assert!(d.suggestions.is_empty(), "{d:?}");
+    assert!(
+        d.help.contains("load examples/Base.mo before this file"),
+        "{}",
+        d.help
+    );
+    let fixed = fix(files(fixture), true);
+    assert!(fixed.edits > 0);
+    fixed_model_matches(&fixed, "MissingBaseFix", "x", |t| (-t).exp());
+}
+
+/// An output that is a state gets its type, `output Base.ContinuousState`,
+/// as a fix `check --fix` applies.
+#[test]
+fn an_output_state_gets_its_type() {
+    let fixture = "test_data/newcomer/friction/OutputState.mo";
+    let lib = load_library(files(fixture));
+    let diags = check_library(&lib);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].code, "MC038");
+    let s = &diags[0].suggestions[0];
+    assert!(s.machine_applicable);
+    assert_eq!(s.replacement, "Base.ContinuousState");
+    let fixed = fix(files(fixture), true);
+    assert!(fixed.files[1]
+        .2
+        .contains("output Base.ContinuousState y(start = 1);"));
+    // T = 2: y = e^(-t/2).
+    fixed_model_matches(&fixed, "OutputState", "y", |t| (-t / 2.0).exp());
+}
+
+/// A valve coefficient with a fractional exponent (m^(5/2)/s): UC001 says
+/// the way out and its fix drops the declared unit; it is reported in the
+/// same run as the class's structural error (the output state), not after
+/// that is fixed. The fixed valve drains as the closed form says.
+#[test]
+fn a_fractional_unit_is_dropped_and_reported_with_the_other_errors() {
+    let fixture = "test_data/newcomer/friction/Valve.mo";
+    let lib = load_library(files(fixture));
+    let diags = check_library(&lib);
+    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["UC001", "MC038"], "{diags:?}");
+    let unit = &diags[0];
+    assert!(
+        unit.help.contains("drop the declared unit")
+            && unit.help.contains("inference")
+            && unit.help.contains("m^(5/2)/s"),
+        "{}",
+        unit.help
+    );
+    let s = &unit.suggestions[0];
+    assert!(s.machine_applicable && s.replacement.is_empty(), "{s:?}");
+    let fixed = fix(files(fixture), true);
+    let text = &fixed.files[1].2;
+    assert!(text.contains("  parameter Real k = 0.5;\n"), "{text}");
+    assert!(
+        text.contains("output Base.ContinuousState h(unit = \"m\", start = 1);"),
+        "{text}"
+    );
+    // A dh/dt = -k sqrt(h): sqrt(h) = sqrt(h0) - k t / (2 A), A = 2,
+    // k = 0.5, h0 = 1 (empty at t = 8, after the stop time 5).
+    fixed_model_matches(&fixed, "Valve", "h", |t| (1.0 - t / 8.0).powi(2));
+}
+
+/// `check --fix` prints each changed line's removal before its addition.
+#[test]
+fn the_fix_diff_removes_before_it_adds() {
+    let fixed = fix(files("test_data/newcomer/RCCircuit.mo"), true);
+    let (name, before, after) = &fixed.files[1];
+    let diff = unified_diff(name, before, after);
+    let changed: Vec<char> = diff
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.chars().next())
+        .filter(|c| matches!(c, '-' | '+'))
+        .collect();
+    let first_add = changed.iter().position(|c| *c == '+').expect("an addition");
+    assert!(
+        first_add > 0 && changed[..first_add].iter().all(|c| *c == '-'),
+        "{diff}"
+    );
 }
