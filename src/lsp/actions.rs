@@ -64,6 +64,8 @@ pub fn code_actions(state: &State, params: &CodeActionParams) -> Vec<CodeActionO
     out
 }
 
+// `WorkspaceEdit::changes` is keyed by `Uri` (see `rename` in mod.rs).
+#[allow(clippy::mutable_key_type)]
 fn edit_of(uri: Uri, edits: Vec<TextEdit>) -> WorkspaceEdit {
     WorkspaceEdit {
         changes: Some(HashMap::from([(uri, edits)])),

@@ -362,3 +362,120 @@ fn an_editor_opens_fixes_and_navigates_a_newcomer_model() {
     );
     client.finish();
 }
+
+/// A small deterministic generator (64-bit LCG, high bits).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+/// Random edits of a model (deletions, insertions of Modelica fragments
+/// and of characters outside the BMP, line duplication), each followed by
+/// a random request at a random place: every request is answered without
+/// an internal error, and the server still exits cleanly.
+#[test]
+fn random_edit_sequences_never_take_the_server_down() {
+    const EDITS: usize = 1000;
+    let (dir, model, mut text) = newcomer_workspace();
+    let mut client = Client::start(dir.path());
+    let doc = uri(&model);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "modelica", "version": 1, "text": text}}),
+    );
+    let fragments = [
+        "der(",
+        ")",
+        ";",
+        "\n",
+        "Real x",
+        "equation\n",
+        "end RCCircuit;",
+        "model M\n",
+        "parameter ",
+        "Base.ContinuousState ",
+        "é𝄞",
+        "\"",
+        "/*",
+        "*/",
+        "//",
+        ".",
+        "=",
+        "'q'",
+        "connect(a, b);",
+        "extends Base;",
+        "annotation(",
+        "for i in 1:3 loop",
+        "end for;",
+    ];
+    let requests = [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/references",
+        "textDocument/completion",
+        "textDocument/codeAction",
+        "textDocument/documentSymbol",
+        "textDocument/semanticTokens/full",
+        "textDocument/rename",
+    ];
+    let mut rng = Lcg(42);
+    let mut answered = 0;
+    for version in 2..(EDITS as i64 + 2) {
+        let mut at = rng.below(text.len() + 1);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        match rng.below(4) {
+            0 => {
+                let mut end = (at + rng.below(12)).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                text.replace_range(at..end, "");
+            }
+            1 | 2 => text.insert_str(at, fragments[rng.below(fragments.len())]),
+            _ => {
+                let line = text[..at].rfind('\n').map_or(0, |i| i + 1);
+                let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+                let copy = text[line..end].to_string();
+                text.insert_str(line, &copy);
+            }
+        }
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": doc, "version": version},
+                   "contentChanges": [{"text": text}]}),
+        );
+        let lines = text.lines().count() as u64 + 2;
+        let position = json!({"line": rng.below(lines as usize), "character": rng.below(40)});
+        let method = requests[rng.below(requests.len())];
+        let params = json!({
+            "textDocument": {"uri": doc}, "position": position,
+            "range": {"start": position, "end": position}, "context": {"diagnostics": []},
+            "newName": "renamed",
+        });
+        let response = client.request(method, params);
+        let error = &response["error"];
+        assert!(
+            error.is_null() || error["code"] != json!(-32603),
+            "{method} after edit {version}: {response}\n{text}"
+        );
+        answered += 1;
+    }
+    let _ = client.diagnostics(&doc, EDITS as i64 + 1);
+    let faults: Vec<&Value> = client
+        .notes
+        .iter()
+        .filter(|n| n["method"] == "window/logMessage" && n["params"]["type"] == json!(1))
+        .collect();
+    assert!(faults.is_empty(), "the server logged errors: {faults:?}");
+    eprintln!("{EDITS} random edits, {answered} requests answered, no crash");
+    client.finish();
+}
