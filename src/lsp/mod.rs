@@ -152,6 +152,7 @@ fn after_change(connection: &Connection, state: &mut State) -> anyhow::Result<()
         }
         Err(panic) => log(connection, MessageType::ERROR, panic_text("check", &*panic))?,
     }
+    state.release_previous();
     for problem in state.untold_problems() {
         log(connection, MessageType::WARNING, problem)?;
     }
@@ -355,6 +356,7 @@ fn notification(state: &mut State, note: Notification) -> bool {
             true
         }
         "textDocument/didSave" => {
+            state.disk = None;
             if let Ok(p) = serde_json::from_value::<DidSaveTextDocumentParams>(params) {
                 if let (Some(path), Some(text)) =
                     (workspace::uri_path(p.text_document.uri.as_str()), p.text)
@@ -368,13 +370,17 @@ fn notification(state: &mut State, note: Notification) -> bool {
             let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(params) else {
                 return false;
             };
+            state.disk = None;
             if let Some(path) = workspace::uri_path(p.text_document.uri.as_str()) {
                 state.open.remove(&path);
                 state.versions.remove(&path);
             }
             true
         }
-        "workspace/didChangeWatchedFiles" => true,
+        "workspace/didChangeWatchedFiles" => {
+            state.disk = None;
+            true
+        }
         _ => false,
     }
 }

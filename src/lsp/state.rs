@@ -17,6 +17,9 @@ pub struct State {
     pub settings: Settings,
     /// The texts the editor holds open, by path.
     pub open: HashMap<PathBuf, String>,
+    /// The library's files as last read from disk; `None` after a save or
+    /// a change on disk, so the next check reads them again.
+    pub disk: Option<Vec<(String, String)>>,
     /// The version of each open text, sent back with its diagnostics.
     pub versions: HashMap<PathBuf, i32>,
     session: CheckSession,
@@ -48,6 +51,7 @@ impl State {
             settings,
             open: HashMap::new(),
             versions: HashMap::new(),
+            disk: None,
             session: CheckSession::new(),
             diagnostics: Vec::new(),
             published: BTreeMap::new(),
@@ -66,12 +70,16 @@ impl State {
     /// publish: every file with diagnostics, and every file that had some
     /// and has none now (an empty list clears the editor's).
     pub fn recheck(&mut self) -> Vec<PublishDiagnosticsParams> {
-        let entries = match &self.root {
-            Some(root) => workspace::entries(root, &self.settings),
-            None => Vec::new(),
-        };
-        let (files, problems) = workspace::library_files(&entries, &self.open);
-        self.problems.extend(problems);
+        if self.disk.is_none() {
+            let entries = match &self.root {
+                Some(root) => workspace::entries(root, &self.settings),
+                None => Vec::new(),
+            };
+            let (files, problems) = workspace::disk_files(&entries);
+            self.problems.extend(problems);
+            self.disk = Some(files);
+        }
+        let files = workspace::with_open(self.disk.as_deref().unwrap_or_default(), &self.open);
         self.diagnostics = self.session.check(files, true);
         self.export_diagnostics();
         let Some(lib) = self.session.library() else {
@@ -86,9 +94,13 @@ impl State {
                 .push(to_lsp(&lib.sources, d, self.docs.as_deref()));
         }
         let mut out = Vec::new();
-        for uri in self.published.keys() {
-            if !by_file.contains_key(uri) {
-                out.push((uri.clone(), Vec::new()));
+        // Cleared lists, and an open text's list on every check (empty
+        // too), so the editor knows which version was checked.
+        let open = self.open.keys().map(|p| path_uri(p));
+        let cleared = self.published.keys().cloned().chain(open);
+        for uri in cleared.collect::<std::collections::BTreeSet<_>>() {
+            if !by_file.contains_key(&uri) {
+                out.push((uri, Vec::new()));
             }
         }
         self.published = by_file.iter().map(|(u, l)| (u.clone(), l.len())).collect();
@@ -130,6 +142,12 @@ impl State {
                     .push(format!("mofmu-lsp.toml: model `{model}`: {e}")),
             }
         }
+    }
+
+    /// Frees what only the check before the last needed: called after
+    /// the diagnostics are out, so that the next change need not wait.
+    pub fn release_previous(&mut self) {
+        self.session.release_previous();
     }
 
     /// Problems not yet told to the editor.

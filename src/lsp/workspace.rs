@@ -100,13 +100,9 @@ pub fn normal(path: &Path) -> PathBuf {
     out
 }
 
-/// The files of the library as (name, text) in load order, each open
-/// document's text in place of the file's; open documents outside the
-/// library last. Entries that cannot be read are reported as messages.
-pub fn library_files(
-    entries: &[PathBuf],
-    open: &HashMap<PathBuf, String>,
-) -> (Vec<(String, String)>, Vec<String>) {
+/// The files of the library as (name, text) in load order, as on disk;
+/// entries that cannot be read are reported as messages.
+pub fn disk_files(entries: &[PathBuf]) -> (Vec<(String, String)>, Vec<String>) {
     let mut files: Vec<(String, String)> = Vec::new();
     let mut problems = Vec::new();
     for entry in entries {
@@ -115,23 +111,34 @@ pub fn library_files(
             Err(e) => problems.push(e.to_string()),
         }
     }
+    for (name, _) in &mut files {
+        *name = normal(Path::new(name.as_str())).display().to_string();
+    }
+    (files, problems)
+}
+
+/// The files with each open document's text in place of the file's; open
+/// documents outside the library last.
+pub fn with_open(
+    disk: &[(String, String)],
+    open: &HashMap<PathBuf, String>,
+) -> Vec<(String, String)> {
+    let mut files = disk.to_vec();
     for (name, text) in &mut files {
-        let path = normal(Path::new(name.as_str()));
-        *name = path.display().to_string();
-        if let Some(open_text) = open.get(&path) {
+        if let Some(open_text) = open.get(Path::new(name.as_str())) {
             text.clone_from(open_text);
         }
     }
     let mut rest: Vec<(&PathBuf, &String)> = open
         .iter()
-        .filter(|(p, _)| !files.iter().any(|(n, _)| Path::new(n) == p.as_path()))
+        .filter(|(p, _)| !disk.iter().any(|(n, _)| Path::new(n) == p.as_path()))
         .collect();
     rest.sort();
     files.extend(
         rest.into_iter()
             .map(|(p, t)| (p.display().to_string(), t.clone())),
     );
-    (files, problems)
+    files
 }
 
 /// The path of a `file:` URI (percent escapes decoded).
