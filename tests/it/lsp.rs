@@ -479,3 +479,129 @@ fn random_edit_sequences_never_take_the_server_down() {
     eprintln!("{EDITS} random edits, {answered} requests answered, no crash");
     client.finish();
 }
+
+/// An edit of one file that breaks a closed file of the workspace (a model
+/// that uses the edited block) publishes that file's diagnostics, and the
+/// fix clears them; rename, references and completion stay in scope.
+#[test]
+fn an_edit_that_breaks_another_file_is_shown_there_and_rename_stays_in_the_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = "block Lag\n  parameter Real T = 1;\n  input Real u;\n  Base.ContinuousState x(start = 0);\n  \
+               output Real y;\nequation\n  T*der(x) = u - x;\n  y = x;\nend Lag;\n";
+    let user = "model Use\n  Lag lag(T = 2);\nequation\n  lag.u = 1;\nend Use;\n";
+    std::fs::write(dir.path().join("Lag.mo"), lib).unwrap();
+    std::fs::write(dir.path().join("Use.mo"), user).unwrap();
+    let base = repo().join("examples/Base.mo");
+    std::fs::write(
+        dir.path().join("mofmu-lsp.toml"),
+        format!(
+            "load = [{:?}, \"Lag.mo\", \"Use.mo\"]\n",
+            base.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut client = Client::start(dir.path());
+    let doc = uri(&dir.path().join("Lag.mo"));
+    let other = uri(&dir.path().join("Use.mo"));
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "modelica", "version": 1, "text": lib}}),
+    );
+    assert!(client.diagnostics(&doc, 1).is_empty());
+    // `u` renamed by hand in the block only: `lag.u` in Use.mo names nothing.
+    let broken = lib
+        .replace("input Real u;", "input Real w;")
+        .replace("= u - x", "= w - x");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 2}, "contentChanges": [{"text": broken}]}),
+    );
+    assert!(client.diagnostics(&doc, 2).is_empty());
+    let elsewhere = loop {
+        let message = client.receive();
+        if message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == other
+        {
+            break message["params"]["diagnostics"].as_array().unwrap().clone();
+        }
+    };
+    assert!(!elsewhere.is_empty(), "Use.mo is broken by the edit");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 3}, "contentChanges": [{"text": lib}]}),
+    );
+    assert!(client.diagnostics(&doc, 3).is_empty());
+    let cleared = loop {
+        let message = client.receive();
+        if message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == other
+        {
+            break message["params"]["diagnostics"].as_array().unwrap().clone();
+        }
+    };
+    assert!(cleared.is_empty(), "the fix clears Use.mo: {cleared:?}");
+    // Rename `x` within Lag: the declaration and its three uses.
+    let rename = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": position_of(lib, "x(start", 0), "newName": "z"}),
+    );
+    let edits = rename["result"]["changes"][&doc]
+        .as_array()
+        .expect("edits")
+        .clone();
+    assert_eq!(edits.len(), 4, "{rename}");
+    let renamed = apply(lib, &edits);
+    assert!(
+        renamed.contains("z(start")
+            && renamed.contains("der(z) = u - z")
+            && renamed.contains("y = z;")
+    );
+    let references = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": doc}, "position": position_of(lib, "u - x", 0),
+               "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(
+        references["result"].as_array().unwrap().len(),
+        2,
+        "{references}"
+    );
+    // Completion in the first equation: what is declared before it.
+    let completion = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": doc}, "position": position_of(lib, "T*der", 0)}),
+    );
+    let labels: Vec<&str> = completion["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .collect();
+    for name in ["T", "u", "x", "y", "Base"] {
+        assert!(labels.contains(&name), "{name} in {labels:?}");
+    }
+    // In the declaration of `u`, `x` and `y` are not declared yet.
+    let completion = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": doc}, "position": position_of(lib, "input Real u", 0)}),
+    );
+    let labels: Vec<&str> = completion["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"T") && !labels.contains(&"x") && !labels.contains(&"y"),
+        "{labels:?}"
+    );
+    let tokens = client.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    assert!(
+        tokens["result"]["data"].as_array().unwrap().len() >= 5 * 7,
+        "{tokens}"
+    );
+    client.finish();
+}
