@@ -128,6 +128,12 @@ impl State {
             return;
         };
         for model in &self.settings.models {
+            if lib.tree.find_qualified(model).is_none() {
+                let e = crate::export::ExportError::UnknownModel(model.clone());
+                self.problems
+                    .push(format!("mofmu-lsp.toml: model `{model}`: {e}"));
+                continue;
+            }
             match crate::export::export_model(lib, model, &[], None) {
                 Ok(_) => {}
                 Err(crate::export::ExportError::Diagnostics(ds)) => {

@@ -605,3 +605,25 @@ fn an_edit_that_breaks_another_file_is_shown_there_and_rename_stays_in_the_class
     );
     client.finish();
 }
+
+/// The settings' problems reach the editor as messages: a model the
+/// settings name that is not in the library.
+#[test]
+fn a_model_the_settings_name_but_the_library_lacks_is_reported() {
+    let (dir, _, _) = newcomer_workspace();
+    let settings = dir.path().join("mofmu-lsp.toml");
+    let text = std::fs::read_to_string(&settings).unwrap() + "models = [\"Nope\"]\n";
+    std::fs::write(&settings, text).unwrap();
+    let mut client = Client::start(dir.path());
+    let message = loop {
+        let m = client.receive();
+        if m["method"] == "window/logMessage" {
+            break m["params"]["message"].as_str().unwrap().to_string();
+        }
+    };
+    assert!(
+        message.contains("model `Nope`") && message.contains("no class `Nope`"),
+        "{message}"
+    );
+    client.finish();
+}
