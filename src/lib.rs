@@ -26,6 +26,7 @@ pub mod instantiate;
 pub mod ir;
 pub mod library;
 pub mod loader;
+pub mod lsp;
 pub mod names;
 pub mod operator;
 pub mod package;

@@ -48,6 +48,10 @@ enum Command {
     /// Load an FMU through its shared library and simulate it. Option names
     /// follow fmusim where they mean the same.
     Simulate(commands::simulate::SimulateArgs),
+    /// Serve the Language Server Protocol on stdin and stdout: live
+    /// diagnostics, quick fixes, units and causality on hover (docs/editor.md).
+    /// The workspace's load order comes from its mofmu-lsp.toml.
+    Lsp,
 }
 
 /// The compiler allocates many small nodes, names and tables: with
@@ -107,5 +111,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Units(args) => commands::units::run(args),
         Command::Sweep(args) => commands::sweep::run(args),
         Command::Simulate(args) => commands::simulate::run(args),
+        Command::Lsp => {
+            mofmu::lsp::serve_stdio()?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

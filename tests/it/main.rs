@@ -14,6 +14,7 @@ mod harness;
 mod incremental;
 mod instantiate;
 mod jacobian;
+mod lsp;
 mod misuse;
 mod model_description;
 mod modules;

@@ -1,0 +1,229 @@
+//! Hover: what the check knows at a place. On a variable its unit
+//! (declared or inferred), causality, the equation that determines it and
+//! whether it is a state; on a class its unit verdict and whether it
+//! compiles; on an equation the unknown it determines.
+
+use crate::classdb::ClassDb;
+use crate::ir::{SlotKind, Stmt};
+use crate::library::Library;
+use crate::resolve::model::split_der;
+use crate::resolve::model::{ClassCausality, ClassVariability};
+use crate::resolve::ClassId;
+use crate::source::{SourceMap, Span};
+use crate::units::Origin;
+
+use super::locate::{resolve, Place, Target};
+
+/// The hover text (Markdown) and the span it is about.
+pub fn hover(place: &Place) -> Option<(String, Span)> {
+    let class = place.class()?;
+    let mut db = ClassDb::new(&place.lib.tree, &place.lib.sources);
+    let ident = place.ident();
+    let target = ident.and_then(|at| resolve(&mut db, place, class, at));
+    let equation = equation_at(&mut db, class, place.span(place.offset, place.offset));
+    let (mut text, span) = match (target, ident) {
+        (Some(Target::Var { class: c, var }), Some(at)) => (
+            variable(&mut db, &place.lib.sources, c, var),
+            place.span(at.start, at.end),
+        ),
+        (Some(Target::Sub { class: c, sub }), Some(at)) => {
+            let m = db.model(c).ok()?;
+            let s = &m.subs[sub];
+            let kind = place.lib.tree.get(s.class).qualified.clone();
+            (
+                format!("component `{}`: `{kind}`", s.name),
+                place.span(at.start, at.end),
+            )
+        }
+        (Some(Target::Class(c)), Some(at)) => (
+            class_text(&mut db, place.lib, c),
+            place.span(at.start, at.end),
+        ),
+        _ => {
+            let (unknown, span) = equation.clone()?;
+            return Some((format!("this equation determines `{unknown}`"), span));
+        }
+    };
+    if let Some((unknown, _)) = equation {
+        text.push_str(&format!("\n\nthis equation determines `{unknown}`"));
+    }
+    Some((text, span))
+}
+
+/// The unknown the equation around `at` determines, and the equation's
+/// span (the innermost assignment of the class's causalised form).
+fn equation_at(db: &mut ClassDb, class: ClassId, at: Span) -> Option<(String, Span)> {
+    let entry = db.entry(class).ok()?;
+    let causal = &entry.causalized.causal;
+    let mut best: Option<(usize, Span)> = None;
+    for block in &causal.blocks {
+        walk(&block.stmts, &mut |target, span| {
+            let holds = span.file == at.file && span.start <= at.start && at.end <= span.end;
+            if holds && best.map_or(true, |(_, b)| span.end - span.start < b.end - b.start) {
+                best = Some((target, span));
+            }
+        });
+    }
+    best.map(|(slot, span)| (causal.slots[slot].name.clone(), span))
+}
+
+/// Every equation of the class's causalised form: the unknown it
+/// determines and its span.
+pub fn assignments(db: &mut ClassDb, class: ClassId) -> Vec<(String, Span)> {
+    let Ok(entry) = db.entry(class) else {
+        return Vec::new();
+    };
+    let causal = &entry.causalized.causal;
+    let mut out = Vec::new();
+    for block in &causal.blocks {
+        walk(&block.stmts, &mut |target, span| {
+            out.push((causal.slots[target].name.clone(), span));
+        });
+    }
+    out
+}
+
+fn walk(stmts: &[Stmt], f: &mut dyn FnMut(usize, Span)) {
+    for s in stmts {
+        match s {
+            Stmt::Assign { target, span, .. } => f(*target, *span),
+            Stmt::For { body, .. } => walk(body, f),
+        }
+    }
+}
+
+/// The equation that determines variable `var` of `class` (or, for a
+/// state, its derivative), as its source line.
+fn determined_by(db: &mut ClassDb, class: ClassId, var: usize) -> Option<(bool, Span)> {
+    let entry = db.entry(class).ok()?;
+    let causal = &entry.causalized.causal;
+    let mut found = None;
+    for block in &causal.blocks {
+        walk(
+            &block.stmts,
+            &mut |target, span| match causal.slots[target].kind {
+                SlotKind::Own(v) if v == var => found = found.or(Some((false, span))),
+                SlotKind::Der(v) if v == var => found = found.or(Some((true, span))),
+                _ => {}
+            },
+        );
+    }
+    found
+}
+
+fn variable(db: &mut ClassDb, sources: &SourceMap, class: ClassId, var: usize) -> String {
+    let Ok(model) = db.model(class) else {
+        return String::new();
+    };
+    let v = &model.vars[var];
+    let (order, _) = split_der(&v.name);
+    let mut lines = vec![format!("**{}**: {:?}", v.name, v.ty)];
+    if let Some(d) = &v.description {
+        lines.push(d.clone());
+    }
+    lines.push(format!(
+        "state: {}",
+        if v.special.state { "yes" } else { "no" }
+    ));
+    let causality = match (v.variability, v.causality) {
+        (ClassVariability::Constant, _) => "known (constant)".to_string(),
+        (ClassVariability::Parameter, _) => "known (parameter)".to_string(),
+        (_, _) if v.special.state => "known (state: its derivative is the unknown)".to_string(),
+        (_, ClassCausality::Input) => "known (input)".to_string(),
+        (_, ClassCausality::Output) => "unknown (output, determined by the class)".to_string(),
+        (_, ClassCausality::Local) => "unknown (determined by the class)".to_string(),
+    };
+    lines.push(format!("causality: {causality}"));
+    lines.push(format!("unit: {}", unit_of(db, class, &v.name)));
+    match determined_by(db, class, var) {
+        Some((der, span)) => {
+            let what = if der {
+                "its derivative is determined by"
+            } else {
+                "determined by"
+            };
+            lines.push(format!("{what}: {}", line_of(sources, span)));
+        }
+        None if order == 0
+            && v.variability == ClassVariability::Continuous
+            && v.causality != ClassCausality::Input
+            && !v.special.state =>
+        {
+            lines.push("determined by: no equation of the class (see the diagnostics)".into());
+        }
+        None => {}
+    }
+    lines.join("  \n")
+}
+
+/// An equation as written (its first line), with its line number.
+fn line_of(sources: &SourceMap, span: Span) -> String {
+    let file = sources.get(span.file);
+    let (line, _) = file.line_col(span.start);
+    let text = sources.snippet(span);
+    let first = text.lines().next().unwrap_or("").trim();
+    let more = if text.trim().contains('\n') {
+        " …"
+    } else {
+        ""
+    };
+    format!("`{first}`{more} (line {line})")
+}
+
+/// The unit of variable `name` of `class`: declared, inferred or unknown.
+fn unit_of(db: &mut ClassDb, class: ClassId, name: &str) -> String {
+    if db.units(class).is_none() {
+        return "not checked (the class does not elaborate)".to_string();
+    }
+    let Some(m) = crate::units::model_units(db.unit_signatures(), class) else {
+        return "unknown".to_string();
+    };
+    match m.variables.iter().find(|u| u.name == name) {
+        Some(u) => match (&u.unit, u.origin) {
+            (Some(unit), origin) => format!("`{unit}` ({})", origin.as_str()),
+            (None, Origin::Unknown) => match &u.open_form {
+                Some(form) => format!("open: `{form}`"),
+                None => "unknown".to_string(),
+            },
+            (None, origin) => origin.as_str().to_string(),
+        },
+        None => "none (not a Real)".to_string(),
+    }
+}
+
+fn class_text(db: &mut ClassDb, lib: &Library, c: ClassId) -> String {
+    let node = lib.tree.get(c);
+    let mut lines = vec![format!("**{}** ({:?})", node.qualified, node.def.kind)];
+    if let Some(d) = &node.def.description {
+        lines.push(d.clone());
+    }
+    // The check's own policy says what is compiled on its own.
+    let checked = crate::library::check_class(lib, db, c, true);
+    let first = checked
+        .diagnostics
+        .first()
+        .map(|d| format!(": first {}: {}", d.code, d.message))
+        .unwrap_or_default();
+    lines.push(match (checked.compiled, checked.diagnostics.len()) {
+        (true, 0) => match db.entry(c) {
+            Ok(e) => format!(
+                "compiles on its own: {} block(s) of equations",
+                e.causalized.causal.blocks.len()
+            ),
+            Err(_) => "compiles on its own".to_string(),
+        },
+        (false, 0) => "not compiled on its own (a package, partial class, function, record, connector or type)".to_string(),
+        (_, n) => format!("does not compile: {n} diagnostic(s){first}"),
+    });
+    if checked.compiled {
+        if let Some(m) = crate::units::model_units(db.unit_signatures(), c) {
+            let open = m.open();
+            let mut verdict = format!("units: {}", m.verdict.describe());
+            if !open.is_empty() {
+                verdict.push_str(&format!(" (open: {})", open.join(", ")));
+            }
+            lines.push(verdict);
+        }
+    }
+    lines.join("  \n")
+}
