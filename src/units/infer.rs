@@ -54,6 +54,11 @@ pub struct ClassUnits {
     pub declared: Vec<Option<String>>,
     /// Whether the variable is a state (its derivative is a variable too).
     pub states: Vec<bool>,
+    /// For a state, the unit string declared by the variable that an
+    /// equation `der(x) = w` (or `w = der(x)`) equates with its derivative:
+    /// the spelling to print `der(x)` in (`rad/s` from `w`, where the
+    /// dimension alone could also be written `1/s`).
+    pub der_spelling: Vec<Option<String>>,
     /// Names of the type variables: the variable each one stands for.
     pub params: Vec<String>,
     /// Per component: its name, class and the unit each of its type
@@ -173,6 +178,8 @@ struct Cx<'r> {
     inconsistent: bool,
     /// Where requirements come from right now (the equation being read).
     span: Span,
+    /// Pairs (state, variable) of equations `der(state) = variable`.
+    der_aliases: Vec<(usize, usize)>,
 }
 
 /// What a requirement is, for its diagnostic.
@@ -209,6 +216,7 @@ pub fn signature_of(
         subs: Vec::new(),
         vocabulary: Vocabulary::default(),
         diags: Vec::new(),
+        der_aliases: Vec::new(),
         inconsistent: false,
         span: Span::default(),
     };
@@ -347,6 +355,7 @@ pub fn function_units(
         subs: Vec::new(),
         vocabulary: Vocabulary::default(),
         diags: Vec::new(),
+        der_aliases: Vec::new(),
         inconsistent: false,
         span: f.span,
     };
@@ -489,6 +498,12 @@ impl Cx<'_> {
         } else {
             Verdict::ConsistentIncomplete
         };
+        let mut der_spelling = vec![None; self.model.vars.len()];
+        for (x, w) in &self.der_aliases {
+            if der_spelling[*x].is_none() {
+                der_spelling[*x] = declared.get(*w).cloned().flatten();
+            }
+        }
         let units = ClassUnits {
             class: self.model.id,
             qualified: self.model.qualified.clone(),
@@ -496,6 +511,7 @@ impl Cx<'_> {
             vars,
             declared,
             states: self.model.vars.iter().map(|v| v.special.state).collect(),
+            der_spelling,
             params: free.iter().map(|k| self.origin[*k].clone()).collect(),
             subs,
             vocabulary: Arc::new(self.vocabulary),
@@ -620,6 +636,9 @@ impl Cx<'_> {
         match eq {
             Equation::Simple { lhs, rhs, span } => {
                 self.span = *span;
+                if let Some(pair) = der_alias(lhs, rhs).or_else(|| der_alias(rhs, lhs)) {
+                    self.der_aliases.push(pair);
+                }
                 let l = self.expr(lhs);
                 let r = self.expr(rhs);
                 if let (Some(l), Some(r)) = (l, r) {
@@ -954,6 +973,24 @@ impl Cx<'_> {
 
 /// A declared unit as a term (`None` when none is declared, or it does not
 /// parse: the function's own check reports that).
+/// `(x, w)` when `a` is `der(x)` and `b` is `w`, both variables of the
+/// class itself.
+fn der_alias(a: &Expr, b: &Expr) -> Option<(usize, usize)> {
+    let var = |e: &Expr| match &e.kind {
+        ExprKind::Ref(Reference {
+            target: Referent::Var(v),
+            ..
+        }) => Some(*v),
+        _ => None,
+    };
+    match &a.kind {
+        ExprKind::Call { func, args, .. } if func == "der" && args.len() == 1 => {
+            Some((var(&args[0])?, var(b)?))
+        }
+        _ => None,
+    }
+}
+
 fn declared(unit: &Option<String>) -> Option<Term> {
     let u = unit.as_deref().filter(|u| !u.trim().is_empty())?;
     parse(u).ok().map(|u| constant(&u))

@@ -3,6 +3,7 @@
 //! verdict, from the signatures of its classes.
 
 use super::infer::{ClassUnits, UnitSignatures, Verdict};
+use super::parse::parse;
 use super::print::product_form;
 use super::term::{Dim, Term, Q};
 use crate::resolve::ClassId;
@@ -108,7 +109,14 @@ fn walk(
         });
         if cu.states[vi] {
             let d = t.div(&Term::constant(Dim::seconds()));
-            let (unit, origin) = named(root, &d);
+            let (mut unit, origin) = named(root, &d);
+            // In the words of the variable an equation equates with it,
+            // when that is the same unit.
+            if let (Some(_), Some(spelled)) = (&unit, &cu.der_spelling[vi]) {
+                if parse(spelled).is_ok_and(|u| Dim::from_unit(&u) == d.dim) {
+                    unit = Some(spelled.clone());
+                }
+            }
             out.push(FlatUnit {
                 name: format!("der({flat})"),
                 open_form: open_form(root, &d, origin),

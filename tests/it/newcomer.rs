@@ -912,3 +912,33 @@ fn the_fix_diff_removes_before_it_adds() {
         "{diff}"
     );
 }
+
+/// `mofmu units` writes a derivative in the unit of the variable that an
+/// equation equates with it (`der(phi) = w`, `w` in rad/s), not in another
+/// spelling of its dimension that some other variable declares (`d` in 1/s).
+#[test]
+fn units_spell_a_derivative_as_the_variable_equated_with_it() {
+    let base = repo().join("examples/Base.mo");
+    let model = repo().join("test_data/newcomer/friction/DerSpelling.mo");
+    let out = mofmu(&[
+        "units",
+        base.to_str().unwrap(),
+        model.to_str().unwrap(),
+        "--model",
+        "DerSpelling",
+    ]);
+    let report = stdout(&out);
+    assert!(out.status.success(), "{report}{}", stderr(&out));
+    let line = |name: &str| {
+        report
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for {name} in\n{report}"))
+            .split_whitespace()
+            .nth(1)
+            .map(str::to_string)
+    };
+    assert_eq!(line("der(phi)").as_deref(), Some("rad/s"), "{report}");
+    assert_eq!(line("d").as_deref(), Some("1/s"), "{report}");
+    assert_eq!(line("der(w)").as_deref(), Some("1/s2"), "{report}");
+}
