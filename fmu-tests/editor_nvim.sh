@@ -7,6 +7,8 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mofmu="${MOFMU:-$repo/target/release/mofmu}"
+# An absolute path: the commands below run in other directories.
+[ -e "$mofmu" ] && mofmu="$(cd "$(dirname "$mofmu")" && pwd)/$(basename "$mofmu")"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$repo/test_data/newcomer/RCCircuit.mo" "$work/RCCircuit.mo"

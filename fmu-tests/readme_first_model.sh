@@ -11,6 +11,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 mofmu=${1:-$target_dir/release/mofmu}
+# An absolute path: the commands below run in other directories.
+[ -e "$mofmu" ] && mofmu="$(cd "$(dirname "$mofmu")" && pwd)/$(basename "$mofmu")"
 [ -x "$mofmu" ] || { echo "no mofmu binary at $mofmu (cargo build --release)" >&2; exit 2; }
 
 work=$(mktemp -d)
