@@ -553,14 +553,14 @@ impl Gen<'_> {
         // by unit): a tile then costs its repeat units and the single steps
         // it holds, not a test of every unit, which in the cooling loop
         // (149 single steps beside 6 repeats) was a fifth of the time.
-        let sole = |m: &str, name: &str, items: Vec<String>, ty: &str| {
+        let m = mode.suffix();
+        let sole = |name: &str, items: Vec<String>, ty: &str| {
             format!(
                 "static const {ty} fuse_{at}_{name}_{m}[{}] = {{ {} }};\n",
                 items.len(),
                 items.join(", ")
             )
         };
-        let m = mode.suffix();
         let singles: Vec<(usize, usize)> = units
             .iter()
             .enumerate()
@@ -577,12 +577,12 @@ impl Gen<'_> {
             v.iter().map(|x| f(x).to_string()).collect::<Vec<_>>()
         };
         if !singles.is_empty() {
-            out.push_str(&sole(m, "single_unit", list(&singles, |x| x.0), "uint32_t"));
-            out.push_str(&sole(m, "single_step", list(&singles, |x| x.1), "uint32_t"));
+            out.push_str(&sole("single_unit", list(&singles, |x| x.0), "uint32_t"));
+            out.push_str(&sole("single_step", list(&singles, |x| x.1), "uint32_t"));
         }
         if !repeats.is_empty() {
-            out.push_str(&sole(m, "repeat_unit", list(&repeats, |x| x.0), "uint32_t"));
-            out.push_str(&sole(m, "repeat_step", list(&repeats, |x| x.1), "uint32_t"));
+            out.push_str(&sole("repeat_unit", list(&repeats, |x| x.0), "uint32_t"));
+            out.push_str(&sole("repeat_step", list(&repeats, |x| x.1), "uint32_t"));
             let fns: Vec<String> = repeats
                 .iter()
                 .map(|x| format!("unit_{}_{m}", x.1))
@@ -618,17 +618,21 @@ impl Gen<'_> {
             "    for (t0 = 0; t0 < len; t0 += MOFMU_FUSE_TILE) {\n        \
              const size_t t1 = t0 + MOFMU_FUSE_TILE;\n        (void)t1;\n",
         );
-        let run_single = |until: &str| {
+        // The single steps of this tile still to run (those before unit
+        // `until`, when given), each through its loaded step; `pad` is the
+        // indentation of the loop.
+        let run_single = |pad: &str, until: &str| {
+            let call = match mode {
+                Mode::Value => "head->fn(R, head->inst, ctx);",
+                Mode::Tangent => "head->tangent(R, dR, head->inst, ctx);",
+            };
             format!(
-                "while (p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1{until}) {{\n            \
-                 const mofmu_step *head = &S[fuse_{at}_single_step_{m}[order[p++]]];\n            \
-                 if (reached && !head->reached) continue;\n            \
-                 if (head->tag == MOFMU_STEP_COPY) mofmu_copy_step(sys, head, 0, {x});\n            \
-                 else {}\n        }}\n",
-                match mode {
-                    Mode::Value => "head->fn(R, head->inst, ctx);",
-                    Mode::Tangent => "head->tangent(R, dR, head->inst, ctx);",
-                }
+                "{pad}while (p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1{until}) {{\n\
+                 {pad}    const mofmu_step *head = &S[fuse_{at}_single_step_{m}[order[p++]]];\n\
+                 {pad}    if (reached && !head->reached) continue;\n\
+                 {pad}    if (head->tag == MOFMU_STEP_COPY) mofmu_copy_step(sys, head, 0, {x});\n\
+                 {pad}    else {call}\n\
+                 {pad}}}\n"
             )
         };
         if nr > 0 {
@@ -640,16 +644,12 @@ impl Gen<'_> {
                  size_t lo = t0 > k ? t0 - k : 0, hi = t1 > k ? t1 - k : 0;"
             );
             if ns > 0 {
-                out.push_str("            ");
-                out.push_str(
-                    &run_single(&format!(
+                out.push_str(&run_single(
+                    "            ",
+                    &format!(
                         " && fuse_{at}_single_unit_{m}[order[p]] < fuse_{at}_repeat_unit_{m}[r]"
-                    ))
-                    .replace("\n        }", "\n            }")
-                    .replace("\n            const", "\n                const")
-                    .replace("\n            if", "\n                if")
-                    .replace("\n            else", "\n                else"),
-                );
+                    ),
+                ));
             }
             let _ = writeln!(
                 out,
@@ -658,8 +658,7 @@ impl Gen<'_> {
             );
         }
         if ns > 0 {
-            out.push_str("        ");
-            out.push_str(&run_single(""));
+            out.push_str(&run_single("        ", ""));
         }
         out.push_str("    }\n}\n\n");
     }
