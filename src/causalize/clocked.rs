@@ -24,8 +24,9 @@ use super::lowerer::{Context, Lowerer};
 use super::value::Value;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Arith, Ex, RelKind, RelOp, SlotId, Stmt, Tick};
-use crate::resolve::clocked::{clock_key, Clocking};
+use crate::resolve::clocked::{clock_key, has_key};
 use crate::resolve::expr::{Equation, Expr, ExprKind, Referent};
+use crate::resolve::model::Clocking;
 use crate::resolve::model::{ClassCausality, ClassModel, ClassVariability};
 use crate::source::Span;
 
@@ -92,7 +93,7 @@ fn scan_expr(e: &Expr, c: &Clocking, in_sample: bool, in_hold: bool, in_der: boo
         ExprKind::Call { func, args, .. } => match (func.as_str(), args.as_slice()) {
             ("sample", [u, clock]) => match clock_key(clock) {
                 Some(k) => {
-                    if let Some(p) = c.partitions.iter().position(|p| p.has_key(&k)) {
+                    if let Some(p) = c.partitions.iter().position(|p| has_key(p, &k)) {
                         s.clocks.push(p);
                     }
                     scan_expr(u, c, true, in_hold, in_der, s);
@@ -126,7 +127,11 @@ fn scan_expr(e: &Expr, c: &Clocking, in_sample: bool, in_hold: bool, in_der: boo
             ("previous", [x]) => match &x.kind {
                 ExprKind::Ref(r) if matches!(r.target, Referent::Var(_)) => {
                     if let Referent::Var(i) = r.target {
-                        s.previous.push((i, x.span));
+                        if in_hold {
+                            s.held.push((i, x.span));
+                        } else {
+                            s.previous.push((i, x.span));
+                        }
                     }
                     for sub in &r.subscripts {
                         if let crate::resolve::expr::Subscript::Expr(ix) = sub {
@@ -250,41 +255,14 @@ pub fn equation_span(eq: &Equation) -> Span {
 /// the local form. `None` for a class without clocked equations.
 pub fn plan(model: &ClassModel) -> Result<Option<Plan>, Vec<Diagnostic>> {
     let Some(c) = model.clocking.as_deref() else {
-        // No clock is named: a clocked built-in is a misuse wherever it is.
-        let mut diags = Vec::new();
-        for eq in &model.equations {
-            let mut s = Scan::default();
-            scan_equation(eq, &Clocking::empty(), &mut s);
-            if let Some(d) = s.misuse {
-                diags.push(d);
-            } else if let Some(at) = s.held.first().map(|h| h.1).or(s.clock_query) {
-                diags.push(no_clock(at));
-            }
-        }
+        let diags = without_clock(model);
         return if diags.is_empty() {
             Ok(None)
         } else {
             Err(diags)
         };
     };
-    let mut diags = Vec::new();
-    // One base clock: its sub- and super-samples are the other partitions.
-    if let Some(first) = c.partitions.first() {
-        for p in &c.partitions[1..] {
-            if !crate::resolve::clocked::same(&p.base, &first.base) {
-                diags.push(
-                    Diagnostic::error(
-                        "MC152",
-                        p.base.span,
-                        "a second base clock in this class; a class has one base clock",
-                    )
-                    .with_label("another base clock")
-                    .with_note(first.base.span, "the class's base clock")
-                    .with_help("derive the other rates from the base clock with `subSample(c, n)` or `superSample(c, n)` (n an Integer parameter), or move this partition into a class of its own"),
-                );
-            }
-        }
-    }
+    let mut diags = base_clock_faults(c);
     let scans: Vec<Scan> = model
         .equations
         .iter()
@@ -294,15 +272,88 @@ pub fn plan(model: &ClassModel) -> Result<Option<Plan>, Vec<Diagnostic>> {
             s
         })
         .collect();
-    for s in &scans {
-        if let Some(d) = &s.misuse {
-            diags.push(d.clone());
-        }
-    }
+    diags.extend(scans.iter().filter_map(|s| s.misuse.clone()));
     if !diags.is_empty() {
         return Err(diags);
     }
-    let is_parameter = |v: usize| model.vars[v].variability != ClassVariability::Continuous;
+    let plan = propagate(model, &scans);
+    for (k, s) in scans.iter().enumerate() {
+        match plan.equation[k] {
+            Some(_) => clocked_faults(model, s, &mut diags),
+            None => continuous_faults(model, s, &plan, &mut diags),
+        }
+    }
+    if !diags.is_empty() {
+        diags.sort_by_key(|d| d.span.start);
+        diags.dedup_by_key(|d| d.span);
+        return Err(diags);
+    }
+    if plan.equation.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    Ok(Some(plan))
+}
+
+/// A class that names no clock: a clocked built-in is a misuse wherever
+/// it is.
+fn without_clock(model: &ClassModel) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for eq in &model.equations {
+        let mut s = Scan::default();
+        scan_equation(eq, &Clocking::empty(), &mut s);
+        if let Some(d) = s.misuse {
+            diags.push(d);
+        } else if let Some(&(v, at)) = s.held.first() {
+            diags.push(hold_of_continuous(model, v, at));
+        } else if let Some(at) = s.clock_query {
+            diags.push(no_clock(at));
+        } else if let Some(&(v, at)) = s.previous.first() {
+            diags.push(not_clocked_previous(model, v, at));
+        }
+    }
+    diags
+}
+
+/// MC152 for every partition on another base clock than the first: a
+/// class has one base clock, and its sub- and super-samples are the other
+/// partitions.
+fn base_clock_faults(c: &Clocking) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let Some(first) = c.partitions.first() else {
+        return diags;
+    };
+    for p in &c.partitions[1..] {
+        if !crate::resolve::clocked::same(&p.base, &first.base) {
+            diags.push(
+                Diagnostic::error(
+                    "MC152",
+                    p.base.span,
+                    "a second base clock in this class; a class has one base clock",
+                )
+                .with_label("another base clock")
+                .with_note(first.base.span, "the class's base clock")
+                .with_help("derive the other rates from the base clock with `subSample(c, n)` or `superSample(c, n)` (n an Integer parameter), or move this partition into a class of its own"),
+            );
+        }
+    }
+    diags
+}
+
+/// Clock inference inside the class: an equation that samples is on its
+/// clock's partition; one that reads a clocked variable (or its previous
+/// value) outside `hold` is on that variable's; every variable a clocked
+/// equation reads outside `sample` is clocked on its partition. Repeated
+/// until nothing changes. Equations with `der` or `hold` stay
+/// continuous-time.
+fn propagate(model: &ClassModel, scans: &[Scan]) -> Plan {
+    // Parameters, states and inputs are never clocked (reading a state or
+    // an input without `sample` is MC157).
+    let is_parameter = |v: usize| {
+        let var = &model.vars[v];
+        var.variability != ClassVariability::Continuous
+            || var.special.state
+            || var.causality == ClassCausality::Input
+    };
     let mut plan = Plan {
         equation: scans
             .iter()
@@ -322,23 +373,19 @@ pub fn plan(model: &ClassModel) -> Result<Option<Plan>, Vec<Diagnostic>> {
             if s.continuous.is_some() {
                 continue;
             }
-            if plan.equation[k].is_none() {
-                plan.equation[k] = s
-                    .direct
+            let read = || {
+                s.direct
                     .iter()
                     .map(|d| d.0)
                     .chain(s.previous.iter().map(|p| p.0))
-                    .find_map(|v| plan.vars.get(&v).copied());
+            };
+            if plan.equation[k].is_none() {
+                plan.equation[k] = read().find_map(|v| plan.vars.get(&v).copied());
             }
             let Some(p) = plan.equation[k] else {
                 continue;
             };
-            for v in s
-                .direct
-                .iter()
-                .map(|d| d.0)
-                .chain(s.previous.iter().map(|p| p.0))
-            {
+            for v in read() {
                 if !is_parameter(v) && !plan.vars.contains_key(&v) {
                     plan.vars.insert(v, p);
                     changed = true;
@@ -346,122 +393,101 @@ pub fn plan(model: &ClassModel) -> Result<Option<Plan>, Vec<Diagnostic>> {
             }
         }
         if !changed {
-            break;
+            return plan;
         }
     }
-    for (k, (eq, s)) in model.equations.iter().zip(&scans).enumerate() {
-        let span = equation_span(eq);
-        if let Some(p) = plan.equation[k] {
-            let _ = p;
-            if let Some((at, what)) = &s.outside {
-                diags.push(continuous_in_clocked(*at, what));
-                continue;
-            }
-            for &(v, at, _) in &s.direct {
-                let var = &model.vars[v];
-                if is_parameter(v) {
-                    continue;
-                }
-                if var.connector.is_some() {
-                    diags.push(
-                        Diagnostic::error(
-                            "MC151",
-                            at,
-                            format!(
-                                "`{}` is a connector variable, but this clocked equation makes it clocked; clocks do not cross connectors",
-                                var.name
-                            ),
-                        )
-                        .with_label("clocked connector variable")
-                        .with_note(var.span, "declared in a connector here")
-                        .with_help("determine a clocked variable of the class (`yk = ...`) and give the connector its held value: `y = hold(yk)`"),
-                    );
-                    break;
-                }
-                if var.special.state || var.causality == ClassCausality::Input {
-                    diags.push(continuous_in_clocked(at, &format!("`{}`", var.name)));
-                    break;
-                }
-            }
-            for &(v, at) in &s.held {
-                let _ = (v, at);
-                diags.push(misuse(
-                    at,
-                    "`hold` in a clocked equation: a clocked equation reads clocked values directly",
-                ));
-                break;
-            }
-            if plan.equation[k].is_some() && matches!(eq, Equation::If { .. }) {
-                // If-equations with clocked branches: each branch must give
-                // the same unknowns; nothing more is special.
-            }
-            let _ = span;
+}
+
+/// The faults of a clocked equation: a continuous-time value read without
+/// `sample` (MC157), a connector or output made clocked (MC151), `hold`
+/// inside it (MC158), `previous` of what cannot be clocked (MC155).
+fn clocked_faults(model: &ClassModel, s: &Scan, diags: &mut Vec<Diagnostic>) {
+    let is_parameter = |v: usize| model.vars[v].variability != ClassVariability::Continuous;
+    if let Some((at, what)) = &s.outside {
+        diags.push(continuous_in_clocked(*at, what));
+        return;
+    }
+    for &(v, at, _) in &s.direct {
+        let var = &model.vars[v];
+        if is_parameter(v) {
             continue;
         }
-        // A continuous-time equation.
-        if let Some(&(v, at, in_der)) = s.direct.iter().find(|d| plan.vars.contains_key(&d.0)) {
-            let name = &model.vars[v].name;
-            diags.push(if in_der {
+        if var.connector.is_some() || var.causality == ClassCausality::Output {
+            diags.push(
                 Diagnostic::error(
-                    "MC154",
+                    "MC151",
                     at,
-                    format!("`der` of the clocked variable `{name}`: a clocked variable is constant between ticks and has no derivative"),
+                    format!(
+                        "`{}` is a connector variable, but this clocked equation makes it clocked; clocks do not cross connectors",
+                        var.name
+                    ),
                 )
-                .with_label("derivative of a clocked variable")
-                .with_help(LOCAL_FORM)
-            } else {
-                Diagnostic::error(
-                    "MC156",
-                    at,
-                    format!("`{name}` is clocked (determined at the ticks) but read in a continuous-time equation"),
-                )
-                .with_label("clocked value without `hold`")
-                .with_help(format!("read it as `hold({name})`: {LOCAL_FORM}"))
-            });
-            continue;
+                .with_label("clocked connector variable")
+                .with_note(var.span, "declared as a connector or output here")
+                .with_help("determine a clocked variable of the class (`yk = ...`) and give the connector its held value: `y = hold(yk)`"),
+            );
+            return;
         }
-        if let Some(&(v, at)) = s
-            .held
-            .iter()
-            .find(|h| !plan.vars.contains_key(&h.0) && !is_parameter(h.0))
-        {
-            diags.push(misuse(
-                at,
-                &format!(
-                    "`hold` of `{}`, which is not clocked: `hold` turns a clocked value into a continuous-time one",
-                    model.vars[v].name
-                ),
-            ));
-            continue;
+        if var.special.state || var.causality == ClassCausality::Input {
+            diags.push(continuous_in_clocked(at, &format!("`{}`", var.name)));
+            return;
         }
-        if let Some(at) = s.clock_query {
-            diags.push(no_clock(at));
-        }
-        if let Some(&(v, at)) = s.previous.first() {
+    }
+    if let Some(&(_, at)) = s.held.first() {
+        diags.push(misuse(
+            at,
+            "`hold` in a clocked equation: a clocked equation reads clocked values directly",
+        ));
+        return;
+    }
+    for &(v, at) in &s.previous {
+        let var = &model.vars[v];
+        if is_parameter(v) || var.special.state || var.causality == ClassCausality::Input {
             diags.push(not_clocked_previous(model, v, at));
         }
     }
-    // `previous` of a variable no clocked equation determines.
-    for (k, s) in scans.iter().enumerate() {
-        if plan.equation[k].is_none() {
-            continue;
-        }
-        for &(v, at) in &s.previous {
-            let var = &model.vars[v];
-            if is_parameter(v) || var.special.state || var.causality == ClassCausality::Input {
-                diags.push(not_clocked_previous(model, v, at));
-            }
-        }
+}
+
+/// The faults of a continuous-time equation: `der` of a clocked variable
+/// (MC154), a clocked value read without `hold` (MC156), `hold` of a
+/// continuous-time value (MC158), a clocked built-in with no clock.
+fn continuous_faults(model: &ClassModel, s: &Scan, plan: &Plan, diags: &mut Vec<Diagnostic>) {
+    let is_parameter = |v: usize| model.vars[v].variability != ClassVariability::Continuous;
+    if let Some(&(v, at, in_der)) = s.direct.iter().find(|d| plan.vars.contains_key(&d.0)) {
+        let name = &model.vars[v].name;
+        diags.push(if in_der {
+            Diagnostic::error(
+                "MC154",
+                at,
+                format!("`der` of the clocked variable `{name}`: a clocked variable is constant between ticks and has no derivative"),
+            )
+            .with_label("derivative of a clocked variable")
+            .with_help(LOCAL_FORM)
+        } else {
+            Diagnostic::error(
+                "MC156",
+                at,
+                format!("`{name}` is clocked (determined at the ticks) but read in a continuous-time equation"),
+            )
+            .with_label("clocked value without `hold`")
+            .with_help(format!("read it as `hold({name})`: {LOCAL_FORM}"))
+        });
+        return;
     }
-    if !diags.is_empty() {
-        diags.sort_by_key(|d| d.span.start);
-        diags.dedup_by_key(|d| d.span);
-        return Err(diags);
+    if let Some(&(v, at)) = s
+        .held
+        .iter()
+        .find(|h| !plan.vars.contains_key(&h.0) && !is_parameter(h.0))
+    {
+        diags.push(hold_of_continuous(model, v, at));
+        return;
     }
-    if plan.equation.iter().all(Option::is_none) {
-        return Ok(None);
+    if let Some(at) = s.clock_query {
+        diags.push(no_clock(at));
     }
-    Ok(Some(plan))
+    if let Some(&(v, at)) = s.previous.first() {
+        diags.push(not_clocked_previous(model, v, at));
+    }
 }
 
 fn continuous_in_clocked(at: Span, what: &str) -> Diagnostic {
@@ -488,6 +514,16 @@ fn not_clocked_previous(model: &ClassModel, v: usize, at: Span) -> Diagnostic {
     )
     .with_label("previous of a variable that is not clocked")
     .with_help(format!("`previous` reads a clocked variable's value at the tick before; a state or a continuous-time variable has no ticks: {LOCAL_FORM}"))
+}
+
+fn hold_of_continuous(model: &ClassModel, v: usize, at: Span) -> Diagnostic {
+    misuse(
+        at,
+        &format!(
+            "`hold` of `{}`, which is not clocked: `hold` turns a clocked value into a continuous-time one",
+            model.vars[v].name
+        ),
+    )
 }
 
 fn no_clock(at: Span) -> Diagnostic {
@@ -698,7 +734,7 @@ impl Lowerer<'_> {
                     let each = |value: Ex| Stmt::For {
                         depth: 0,
                         lo: Ex::Int(1),
-                        hi: super::affine_to_ex(n),
+                        hi: super::affine::affine_to_ex(n),
                         body: vec![assign(ps, Some(i.clone()), value, span)],
                     };
                     shift.push(each(Ex::Var(vs, Some(Box::new(i.clone())))));

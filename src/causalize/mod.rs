@@ -64,47 +64,8 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
             None
         }
     };
-    let mut stmts = Vec::new();
     let mut bound = cx.bound_equations();
-    stmts.extend(cx.read_bound(&mut bound, false, &dims));
-    let mut ticks: Vec<Option<Span>> = Vec::new();
-    if let Some(plan) = &plan {
-        cx.low.clock_of_var = plan.vars.clone();
-    }
-    for (k, eq) in model.equations.iter().enumerate() {
-        match plan.as_ref().and_then(|p| p.equation[k]) {
-            Some(p) => {
-                let Some(slots) = cx.low.partition_slots(p) else {
-                    continue;
-                };
-                cx.low.clock = Some(p);
-                let body = cx.equation(eq, &dims);
-                cx.low.clock = None;
-                if ticks.len() <= p {
-                    ticks.resize(p + 1, None);
-                }
-                ticks[p].get_or_insert(clocked::equation_span(eq));
-                stmts.push(Stmt::Clocked {
-                    fire: slots.fire,
-                    body,
-                });
-            }
-            None => stmts.extend(cx.equation(eq, &dims)),
-        }
-        stmts.extend(cx.read_bound(&mut bound, false, &dims));
-    }
-    // Each partition's tick comes first: it decides whether the partition
-    // runs in this evaluation before any of its equations.
-    let mut tick_stmts = Vec::new();
-    for (p, span) in ticks.iter().enumerate() {
-        if let Some(span) = span {
-            match cx.low.tick(p, *span, &dims) {
-                Ok(t) => tick_stmts.push(t),
-                Err(d) => cx.diags.push(d),
-            }
-        }
-    }
-    stmts.splice(0..0, tick_stmts);
+    let mut stmts = read_equations(&mut cx, model, plan.as_ref(), &mut bound, &dims);
     stmts.extend(cx.read_bound(&mut bound, true, &dims));
     if cx.diags.is_empty() && !cx.skipped_equation {
         // Derivatives that RealWithDerivative outputs carry and that no
@@ -217,4 +178,57 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         sub_modifiers,
         structure,
     })
+}
+
+/// The statements of the class's equations (and of the bindings read
+/// between them), in source order: a clocked equation's under its
+/// partition's tick, and each partition's [`Stmt::Tick`] first.
+fn read_equations(
+    cx: &mut Causalizer<'_>,
+    model: &ClassModel,
+    plan: Option<&clocked::Plan>,
+    bound: &mut Vec<declared::BoundEquation>,
+    dims: &[Vec<crate::ir::Affine>],
+) -> Vec<Stmt> {
+    let mut stmts = Vec::new();
+    stmts.extend(cx.read_bound(bound, false, dims));
+    let mut ticks: Vec<Option<Span>> = Vec::new();
+    if let Some(plan) = plan {
+        cx.low.clock_of_var = plan.vars.clone();
+    }
+    for (k, eq) in model.equations.iter().enumerate() {
+        match plan.and_then(|p| p.equation[k]) {
+            Some(p) => {
+                let Some(slots) = cx.low.partition_slots(p) else {
+                    continue;
+                };
+                cx.low.clock = Some(p);
+                let body = cx.equation(eq, dims);
+                cx.low.clock = None;
+                if ticks.len() <= p {
+                    ticks.resize(p + 1, None);
+                }
+                ticks[p].get_or_insert(clocked::equation_span(eq));
+                stmts.push(Stmt::Clocked {
+                    fire: slots.fire,
+                    body,
+                });
+            }
+            None => stmts.extend(cx.equation(eq, dims)),
+        }
+        stmts.extend(cx.read_bound(bound, false, dims));
+    }
+    // Each partition's tick comes first: it decides whether the partition
+    // runs in this evaluation before any of its equations.
+    let mut tick_stmts = Vec::new();
+    for (p, span) in ticks.iter().enumerate() {
+        if let Some(span) = span {
+            match cx.low.tick(p, *span, dims) {
+                Ok(t) => tick_stmts.push(t),
+                Err(d) => cx.diags.push(d),
+            }
+        }
+    }
+    stmts.splice(0..0, tick_stmts);
+    stmts
 }

@@ -14,32 +14,10 @@
 use std::sync::Arc;
 
 use super::expr::{Equation, Expr, ExprKind, Referent};
-use super::model::{Attributes, ClassCausality, ClassModel, ClassVariability, Special, Var};
+use super::model::{
+    Attributes, ClassCausality, ClassModel, ClassVariability, Clocking, Partition, Special, Var,
+};
 use super::tree::Builtin;
-
-/// The clocks of one class.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Clocking {
-    pub partitions: Vec<Partition>,
-    /// Each variable `previous` reads, with the variable that keeps its
-    /// previous value.
-    pub previous: Vec<(usize, usize)>,
-    /// The first variable made here; the class's own come before it.
-    pub synthetic_from: usize,
-}
-
-/// One clocked partition: `base` (a `Clock(...)` call) sub-sampled by the
-/// product of `sub` and super-sampled by the product of `sup`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Partition {
-    pub base: Expr,
-    pub sub: Vec<Expr>,
-    pub sup: Vec<Expr>,
-    /// Its variables: tick count, first tick's time, "ticks now".
-    pub ticks: usize,
-    pub first: usize,
-    pub fire: usize,
-}
 
 /// A clock expression taken apart: the base `Clock(...)` call and the
 /// sub- and super-sampling factors around it.
@@ -65,10 +43,9 @@ pub fn clock_key(e: &Expr) -> Option<ClockKey> {
     }
 }
 
-impl Partition {
-    pub fn has_key(&self, k: &ClockKey) -> bool {
-        same(&self.base, &k.0) && same_all(&self.sub, &k.1) && same_all(&self.sup, &k.2)
-    }
+/// Whether partition `p` is the one clock expression `k` names.
+pub fn has_key(p: &Partition, k: &ClockKey) -> bool {
+    same(&p.base, &k.0) && same_all(&p.sub, &k.1) && same_all(&p.sup, &k.2)
 }
 
 fn same_all(a: &[Expr], b: &[Expr]) -> bool {

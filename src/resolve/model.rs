@@ -206,7 +206,7 @@ pub struct ClassModel {
     pub faults: Vec<Diagnostic>,
     /// The class's clocked partitions and the variables they keep
     /// (`resolve::clocked`), when its equations name a clock.
-    pub clocking: Option<std::sync::Arc<super::clocked::Clocking>>,
+    pub clocking: Option<std::sync::Arc<Clocking>>,
 }
 
 impl Var {
@@ -429,4 +429,28 @@ mod element_name_tests {
         );
         assert_eq!(element_name("a", "der(x,2)", &[], 0), "der(a.x,2)");
     }
+}
+
+/// The clocks of one class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clocking {
+    pub partitions: Vec<Partition>,
+    /// Each variable `previous` reads, with the variable that keeps its
+    /// previous value.
+    pub previous: Vec<(usize, usize)>,
+    /// The first variable made here; the class's own come before it.
+    pub synthetic_from: usize,
+}
+
+/// One clocked partition: `base` (a `Clock(...)` call) sub-sampled by the
+/// product of `sub` and super-sampled by the product of `sup`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partition {
+    pub base: Expr,
+    pub sub: Vec<Expr>,
+    pub sup: Vec<Expr>,
+    /// Its variables: tick count, first tick's time, "ticks now".
+    pub ticks: usize,
+    pub first: usize,
+    pub fire: usize,
 }

@@ -138,6 +138,23 @@ fn stmt(out: &mut String, st: &Stmt, slots: &[Slot], indent: usize) {
                 stmt(out, b, slots, indent + 1);
             }
         }
+        Stmt::Clocked { fire, body } => {
+            let _ = writeln!(out, "{pad}when {} ticks", slots[*fire].name);
+            for b in body {
+                stmt(out, b, slots, indent + 1);
+            }
+        }
+        Stmt::Tick(t) => {
+            let _ = writeln!(
+                out,
+                "{pad}tick {} every {}",
+                slots[t.fire].name,
+                ex(&t.interval, slots)
+            );
+            for b in &t.shift {
+                stmt(out, b, slots, indent + 1);
+            }
+        }
     }
 }
 

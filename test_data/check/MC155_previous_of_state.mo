@@ -1,0 +1,12 @@
+package P
+  type ContinuousState = Real;
+  model Plant
+    parameter Real Ts = 0.1;
+    parameter Real T(unit = "s") = 1;
+    ContinuousState x(start = 1);
+    Real uk;
+  equation
+    uk = sample(x, Clock(Ts)) - previous(x); // <- MC155
+    der(x) = (hold(uk) - x)/T;
+  end Plant;
+end P;

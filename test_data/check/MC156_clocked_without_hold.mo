@@ -1,0 +1,12 @@
+package P
+  type ContinuousState = Real;
+  model Plant
+    parameter Real Ts = 0.1;
+    parameter Real T(unit = "s") = 1;
+    ContinuousState x(start = 1);
+    Real uk;
+  equation
+    uk = -sample(x, Clock(Ts));
+    der(x) = (uk - x)/T; // <- MC156
+  end Plant;
+end P;
