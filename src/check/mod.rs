@@ -500,8 +500,17 @@ impl Checker {
 
 /// A clock expression: `Clock(...)`, `subSample(...)`, `superSample(...)`.
 fn is_clock(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Call { func, .. }
-        if matches!(func.dotted().as_str(), "Clock" | "subSample" | "superSample"))
+    match &e.kind {
+        ExprKind::Call { func, .. } => {
+            matches!(
+                func.dotted().as_str(),
+                "Clock" | "subSample" | "superSample"
+            )
+        }
+        // A declared clock (`Clock c = Clock(Ts);`).
+        ExprKind::Ref(_) => true,
+        _ => false,
+    }
 }
 
 fn discrete(span: Span, what: &str) -> Diagnostic {

@@ -138,9 +138,24 @@ pub struct Fmi2Library {
     >,
     /// The Co-Simulation functions, present when the library exports them.
     co_simulation: Option<CoSimulationFunctions>,
+    /// `fmi2GetFMUstate`, `fmi2SetFMUstate` and `fmi2FreeFMUstate`, when
+    /// the library exports them.
+    fmu_state: Option<StateFunctions>,
     /// Declared last so it is closed after nothing else can use the pointers above.
     _library: Library,
 }
+
+/// The functions that save and restore an instance's state.
+#[derive(Clone, Copy)]
+struct StateFunctions {
+    get: unsafe extern "C" fn(Fmi2Component, *mut *mut c_void) -> Fmi2Status,
+    set: unsafe extern "C" fn(Fmi2Component, *mut c_void) -> Fmi2Status,
+    free: unsafe extern "C" fn(Fmi2Component, *mut *mut c_void) -> Fmi2Status,
+}
+
+/// An instance's state saved by `fmi2GetFMUstate`; give it back to
+/// [`Instance::free_fmu_state`] of the same instance.
+pub struct FmuState(*mut c_void);
 
 /// The Co-Simulation functions the harness calls.
 #[derive(Clone, Copy)]
@@ -241,6 +256,21 @@ impl Fmi2Library {
                                 .map(|s| *s),
                         })
                     }
+                    _ => None,
+                }
+            },
+            // SAFETY: the types are the ones FMI 2.0 declares for these names.
+            fmu_state: unsafe {
+                match (
+                    library.get(b"fmi2GetFMUstate\0"),
+                    library.get(b"fmi2SetFMUstate\0"),
+                    library.get(b"fmi2FreeFMUstate\0"),
+                ) {
+                    (Ok(get), Ok(set), Ok(free)) => Some(StateFunctions {
+                        get: *get,
+                        set: *set,
+                        free: *free,
+                    }),
                     _ => None,
                 }
             },
@@ -613,6 +643,46 @@ impl Instance<'_> {
         };
         self.check("fmi2CompletedIntegratorStep", status)?;
         Ok((enter_event_mode != FMI2_FALSE, terminate != FMI2_FALSE))
+    }
+
+    fn state_functions(&self, function: &'static str) -> Result<StateFunctions, HarnessError> {
+        self.library
+            .fmu_state
+            .ok_or_else(|| HarnessError::MissingSymbol {
+                library: String::new(),
+                symbol: function.to_string(),
+            })
+    }
+
+    /// `fmi2GetFMUstate`: the instance's state, saved.
+    pub fn get_fmu_state(&mut self) -> Result<FmuState, HarnessError> {
+        let functions = self.state_functions("fmi2GetFMUstate")?;
+        self.ensure_alive("fmi2GetFMUstate")?;
+        let mut state: *mut c_void = std::ptr::null_mut();
+        // SAFETY: `state` is a valid out-pointer, initially NULL (a new state).
+        let status = unsafe { (functions.get)(self.component, &mut state) };
+        self.check("fmi2GetFMUstate", status)?;
+        Ok(FmuState(state))
+    }
+
+    /// `fmi2SetFMUstate`: the instance back to a state it saved.
+    pub fn set_fmu_state(&mut self, state: &FmuState) -> Result<(), HarnessError> {
+        let functions = self.state_functions("fmi2SetFMUstate")?;
+        self.ensure_alive("fmi2SetFMUstate")?;
+        // SAFETY: the state came from this instance's fmi2GetFMUstate.
+        let status = unsafe { (functions.set)(self.component, state.0) };
+        self.check("fmi2SetFMUstate", status)
+    }
+
+    /// `fmi2FreeFMUstate`.
+    pub fn free_fmu_state(&mut self, state: FmuState) -> Result<(), HarnessError> {
+        let functions = self.state_functions("fmi2FreeFMUstate")?;
+        self.ensure_alive("fmi2FreeFMUstate")?;
+        let mut pointer = state.0;
+        // SAFETY: the state came from this instance's fmi2GetFMUstate and is
+        // freed once (the handle is consumed).
+        let status = unsafe { (functions.free)(self.component, &mut pointer) };
+        self.check("fmi2FreeFMUstate", status)
     }
 
     pub fn set_time(&mut self, time: f64) -> Result<(), HarnessError> {

@@ -128,6 +128,34 @@ impl<'a> Elaborator<'a> {
         Ok(model)
     }
 
+    /// `Clock c = Clock(Ts);`: a name for a clock expression, which the
+    /// class's equations use as `sample(u, c)`. A clock holds no value, so
+    /// it is no variable of the class.
+    fn clock(
+        &mut self,
+        comp: &'a ast::Component,
+        pending: &mut Pending<'a>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let binding = comp.modification.as_ref().and_then(|m| {
+            (m.arguments.is_empty() && comp.dims.is_empty() && comp.type_dims.is_empty())
+                .then_some(m.binding.as_ref())
+                .flatten()
+        });
+        match binding {
+            Some(b) => pending.clocks.push((comp.name.name.as_str(), b)),
+            None => diags.push(
+                Diagnostic::error(
+                    "MC158",
+                    comp.name.span,
+                    format!("the clock `{}` is declared without its clock expression", comp.name.name),
+                )
+                .with_label("clock without a value")
+                .with_help("declare a clock with its expression, `Clock c = Clock(Ts);` (Ts a parameter), or write the clock where it is used: `sample(u, Clock(Ts))`"),
+            ),
+        }
+    }
+
     /// `extends Base(k = 2)`: the base class's elements, modified.
     fn extends(
         &mut self,
@@ -199,6 +227,13 @@ impl<'a> Elaborator<'a> {
         pending: &mut Pending<'a>,
         diags: &mut Vec<Diagnostic>,
     ) {
+        if !comp.type_name.global
+            && comp.type_name.parts.len() == 1
+            && comp.type_name.parts[0].name == "Clock"
+        {
+            self.clock(comp, pending, diags);
+            return;
+        }
         let shape = match self.type_shape(&comp.type_name, id, comp.span) {
             Ok(s) => s,
             Err(d) => {

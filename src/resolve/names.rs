@@ -108,6 +108,11 @@ impl Elaborator<'_> {
     /// connects.
     fn resolve_body(&mut self, model: &ClassModel, pending: &Pending) -> ResolvedBody {
         let mut scope = Scope::of(model);
+        scope.clocks = pending
+            .clocks
+            .iter()
+            .map(|(name, e)| (name.to_string(), (*e).clone()))
+            .collect();
         scope
             .structural
             .extend(pending.sub_dims.iter().map(|(k, _)| *k));
@@ -540,6 +545,19 @@ impl Elaborator<'_> {
             ast::ExprKind::Bool(b) => ExprKind::Bool(*b),
             ast::ExprKind::String(s) => ExprKind::String(s.clone()),
             ast::ExprKind::Ref(r) => {
+                // A declared clock's name is its clock expression.
+                if let ([part], false) = (r.parts.as_slice(), r.global) {
+                    if let Some(clock) = part
+                        .subscripts
+                        .is_empty()
+                        .then(|| scope.clocks.remove(&part.name.name))
+                        .flatten()
+                    {
+                        let resolved = self.resolve_expr(scope, &clock);
+                        scope.clocks.insert(part.name.name.clone(), clock);
+                        return resolved;
+                    }
+                }
                 if let Some(kind) = self.named_constant(scope, r) {
                     return Expr { kind, span: e.span };
                 }

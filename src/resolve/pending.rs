@@ -31,6 +31,9 @@ pub struct Pending<'a> {
     pub looped_connects: Vec<LoopedConnect<'a>>,
     /// Bindings of record components (`State s = f(p, T);`).
     pub record_bindings: Vec<RecordBinding<'a>>,
+    /// Clocks declared in the class (`Clock c = Clock(Ts);`): each name
+    /// stands for its clock expression (DESIGN §2.2b).
+    pub clocks: Vec<(&'a str, &'a ast::Expr)>,
 }
 
 /// A record component bound to a record value, as written.

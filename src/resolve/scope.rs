@@ -23,6 +23,8 @@ pub struct Scope<'m> {
     /// declares them (resolved before its bindings and equations, which
     /// read them for `end`).
     pub(crate) dims: HashMap<usize, Vec<Expr>>,
+    /// The clocks the class declares, by name, as written.
+    pub(crate) clocks: HashMap<String, crate::syntax::ast::Expr>,
 }
 
 impl<'m> Scope<'m> {
@@ -48,6 +50,7 @@ impl<'m> Scope<'m> {
                 .map(|(k, _)| k)
                 .collect(),
             dims: HashMap::new(),
+            clocks: HashMap::new(),
         }
     }
 

@@ -787,6 +787,24 @@ impl Cx<'_> {
             "der" => first.map(|t| t.div(&Term::constant(Dim::seconds()))),
             // The unit of the array's elements (or of the value).
             "noEvent" | "abs" | "sum" | "transpose" | "skew" => first,
+            // A clocked partition's values keep their units across the
+            // clock: `sample(u, c)`, `hold(y)` and `previous(y)` have the
+            // unit of their value (DESIGN §2.2b).
+            "sample" | "hold" | "previous" => first,
+            // A clock's interval is in seconds; `Clock(counter, resolution)`
+            // counts ticks of 1/resolution seconds.
+            "Clock" => {
+                if args.len() == 1 {
+                    self.same(
+                        first,
+                        Some(Term::constant(Dim::seconds())),
+                        Why::Arguments(f),
+                    );
+                }
+                None
+            }
+            "interval" => Some(Term::constant(Dim::seconds())),
+            "subSample" | "superSample" | "firstTick" => None,
             "min" | "max" if args.len() == 1 => first,
             // A product of n elements has the n-th power of their unit, and
             // n is not known here unless the elements are dimensionless.

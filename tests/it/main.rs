@@ -1,5 +1,6 @@
 //! The one integration-test binary.
 mod check;
+mod clocked;
 mod compare;
 mod cosim;
 mod dependencies;
