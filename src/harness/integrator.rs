@@ -641,8 +641,7 @@ impl<'p, 'i, 'lib> Integrator<'p, 'i, 'lib> {
 
     /// Continues from new states at the current time, after an event changed them
     /// or the equations: the method restarts at order one.
-    pub fn restart(&mut self, y: &[f64]) -> Result<(), HarnessError> {
-        let t = self.time();
+    pub fn restart(&mut self, t: f64, y: &[f64]) -> Result<(), HarnessError> {
         let ode = &self.problem.eqn;
         let n = ode.n;
         let mut values = vec![0.0; n];
@@ -653,6 +652,9 @@ impl<'p, 'i, 'lib> Integrator<'p, 'i, 'lib> {
         ode.derivatives(t, &values, &mut slope);
         self.check_fmu(t)?;
         let state = self.solver.state_mut();
+        // The restart is at the event's time, which the solver's own time
+        // may miss by an ulp when the step ended at its stop time.
+        *state.t = t;
         state.y.copy_from(&V::from_vec(values, ode.ctx));
         state.dy.copy_from(&V::from_vec(slope, ode.ctx));
         Ok(())

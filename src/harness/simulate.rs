@@ -235,10 +235,15 @@ impl Steps<'_, '_> {
             self.stop_time = Some(limit);
         }
         let step = integrator.step()?;
+        // A step that reached its stop time ends there: the solver's own sum
+        // of step sizes can fall an ulp short of it (0.5599999999999998 for a
+        // time event at 0.56), and a time event is at its time exactly.
+        let mut reached = step.time;
         if step.at_stop_time {
             self.stop_time = None;
+            reached = limit;
         }
-        let t_new = step.time;
+        let t_new = reached;
         integrator.states(&mut self.y);
         Ok((t_new, breakpoint))
     }
@@ -346,7 +351,7 @@ impl Steps<'_, '_> {
             }
             drop(instance_ref);
             if !self.terminated {
-                integrator.restart(&self.y)?;
+                integrator.restart(t, &self.y)?;
                 self.stop_time = None;
             }
         } else {
@@ -359,7 +364,7 @@ impl Steps<'_, '_> {
             // At a kink of the inputs the right-hand side changes its slope (or
             // jumps): the multistep history from before it does not carry over.
             if breakpoint.is_some_and(|b| t >= b) && !self.terminated {
-                integrator.restart(&self.y)?;
+                integrator.restart(t, &self.y)?;
                 self.stop_time = None;
             }
         }
