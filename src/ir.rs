@@ -329,6 +329,36 @@ pub enum Stmt {
         hi: Ex,
         body: Vec<Stmt>,
     },
+    /// A clocked partition's tick (DESIGN §2.2b): in event mode it decides
+    /// whether the partition ticks at this instant and, at a new tick,
+    /// moves the partition's values into their `previous` slots.
+    Tick(Box<Tick>),
+    /// Assignments of a clocked partition: they run only when the
+    /// partition's `fire` slot (set by its [`Tick`]) says it ticks; in
+    /// between, their targets hold their values. Their tangents are zero.
+    Clocked { fire: SlotId, body: Vec<Stmt> },
+}
+
+/// The tick of one clocked partition of a class. Ticks are at
+/// `first + k * interval`, `first` the time of the first tick (the start
+/// time: the first tick runs in initialization).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tick {
+    /// The number of ticks so far.
+    pub ticks: SlotId,
+    /// The time of the first tick.
+    pub first: SlotId,
+    /// 0 when the partition does not tick in this evaluation; 1 when it
+    /// runs again at the tick it last ran (an event iteration at that
+    /// instant); 2 at a new tick; 3 at the first tick, in initialization.
+    pub fire: SlotId,
+    /// The interval in seconds, an expression of parameters.
+    pub interval: Ex,
+    /// `previous` slots := their variables, at a new tick.
+    pub shift: Vec<Stmt>,
+    /// `previous` slots := their variables' start values, at the first tick.
+    pub start: Vec<Stmt>,
+    pub span: Span,
 }
 
 impl Stmt {
@@ -343,6 +373,16 @@ impl Stmt {
             Stmt::For { body, lo, hi, .. } => {
                 let _ = (lo, hi);
                 for s in body {
+                    s.for_each_assign(f);
+                }
+            }
+            Stmt::Clocked { body, .. } => {
+                for s in body {
+                    s.for_each_assign(f);
+                }
+            }
+            Stmt::Tick(t) => {
+                for s in t.shift.iter().chain(&t.start) {
                     s.for_each_assign(f);
                 }
             }
@@ -421,6 +461,9 @@ pub struct CausalClass {
     pub rel_groups: Vec<RelGroup>,
     /// Var index -> dims as affine forms of Integer parameters.
     pub dims: Vec<Vec<Affine>>,
+    /// The variables of clocked partitions: the clocked variables and the
+    /// ones the partitions keep (tick counts, previous values), ascending.
+    pub clocked_vars: Vec<usize>,
 }
 
 impl CausalClass {

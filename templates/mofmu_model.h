@@ -140,6 +140,18 @@ int mofmu_relation(mofmu_ctx *ctx, int32_t slot, int32_t indicator, int op, doub
  * needs to happen "just after" an instant. */
 int mofmu_time_relation(mofmu_ctx *ctx, int32_t slot, int op, double threshold);
 
+/* The tick of a clocked partition (a periodic clock of `interval` seconds
+ * whose first tick is at the start time). `*ticks` counts the ticks so far
+ * and `*first` is the time of the first; both live in the instance's reals,
+ * so FMU state saves them. Outside event mode nothing ticks (0). In
+ * initialization the first tick runs (3): `*first` becomes the time. At an
+ * event: a new tick when the time has reached the next one (2), the same
+ * tick again when the time is the last tick's instant (1, an event
+ * iteration there: the partition recomputes from the same previous
+ * values), else 0. In event mode the next tick becomes a time event. A
+ * non-positive or non-finite interval stops the evaluation. */
+int mofmu_clock(mofmu_ctx *ctx, const mofmu_inst *in, double *ticks, double *first, double interval);
+
 /* Record the first failure (e.g. a non-finite value) with a message. */
 void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message);
 

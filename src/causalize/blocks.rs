@@ -26,6 +26,24 @@ pub fn stmt_io(s: &Stmt, reads: &mut Vec<SlotId>, writes: &mut Vec<SlotId>) {
                 stmt_io(b, reads, writes);
             }
         }
+        Stmt::Clocked { fire, body } => {
+            reads.push(*fire);
+            for b in body {
+                stmt_io(b, reads, writes);
+            }
+        }
+        Stmt::Tick(t) => {
+            // The shift reads the values of the tick before, which the
+            // partition's equations write after it: not a dependency.
+            t.interval.slots(reads);
+            writes.extend([t.ticks, t.first, t.fire]);
+            for b in &t.shift {
+                stmt_io(b, &mut Vec::new(), writes);
+            }
+            for b in &t.start {
+                stmt_io(b, reads, writes);
+            }
+        }
     }
 }
 

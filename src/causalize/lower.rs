@@ -285,6 +285,9 @@ impl Lowerer<'_> {
             }
             _ => {}
         }
+        if let Some(v) = self.clocked_call(&fname, args, e) {
+            return v;
+        }
         if let Some(v) = self.array_builtin(&fname, args, e, ctx) {
             return v;
         }

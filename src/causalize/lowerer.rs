@@ -39,6 +39,10 @@ pub struct Lowerer<'m> {
     pub loop_ranges: Vec<(Affine, Affine)>,
     /// Relations in `for` loops: a state event per iteration.
     pub rel_groups: Vec<RelGroup>,
+    /// The partition of the clocked equation being lowered, if it is one.
+    pub clock: Option<usize>,
+    /// The clocked variables of the class and their partitions.
+    pub clock_of_var: std::collections::HashMap<usize, usize>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -54,9 +58,16 @@ impl<'m> Lowerer<'m> {
                 }
                 continue;
             }
+            // The variables of clocked partitions (their tick counts, the
+            // values `previous` reads) are kept by their ticks.
+            let synthetic = model
+                .clocking
+                .as_ref()
+                .is_some_and(|c| i >= c.synthetic_from);
             let known = v.variability != ClassVariability::Continuous
                 || v.special.state
-                || v.causality == ClassCausality::Input;
+                || v.causality == ClassCausality::Input
+                || synthetic;
             slots.push(Slot {
                 name: v.name.clone(),
                 kind: SlotKind::Own(i),
@@ -96,6 +107,8 @@ impl<'m> Lowerer<'m> {
             n_reductions: 0,
             loop_ranges: Vec::new(),
             rel_groups: Vec::new(),
+            clock: None,
+            clock_of_var: std::collections::HashMap::new(),
         }
     }
 

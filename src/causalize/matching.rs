@@ -149,8 +149,15 @@ impl Causalizer<'_> {
         span: Span,
         dims: &[Vec<Affine>],
     ) -> Result<Vec<Stmt>, Diagnostic> {
-        let l = self.low.value_any(lhs, Context::Equation)?;
-        let r = self.low.value_any(rhs, Context::Equation)?;
+        // A clocked partition has no state events: its relations compare
+        // directly, at the ticks.
+        let ctx = if self.low.clock.is_some() {
+            Context::Direct
+        } else {
+            Context::Equation
+        };
+        let l = self.low.value_any(lhs, ctx)?;
+        let r = self.low.value_any(rhs, ctx)?;
         if matches!(l, Value::Sized(_)) || matches!(r, Value::Sized(_)) {
             return self.whole_array(l, r, span, dims);
         }
@@ -399,7 +406,13 @@ impl Causalizer<'_> {
                     span,
                 ))
             };
+            // At the ticks of a clocked partition a discrete variable may
+            // take any value of its type.
+            let clocked = self.low.clock.is_some();
             let checked = value.and_then(|value| {
+                if clocked {
+                    return Ok(value);
+                }
                 self.low
                     .check_discrete_value(target.slot, ty, &value, span)
                     .map(|()| value)

@@ -8,6 +8,7 @@ mod blocks;
 mod builtins;
 mod causalized;
 mod causalizer;
+pub mod clocked;
 mod declared;
 mod derivatives;
 pub mod diff;
@@ -27,6 +28,7 @@ use std::collections::HashMap;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{CausalClass, Ex, IntParam, Stmt};
 use crate::resolve::model::ClassModel;
+use crate::source::Span;
 use blocks::split_blocks;
 use causalizer::Causalizer;
 use lowerer::Lowerer;
@@ -55,13 +57,54 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
             Structure::default()
         }
     };
+    let plan = match clocked::plan(model) {
+        Ok(p) => p,
+        Err(ds) => {
+            cx.diags.extend(ds);
+            None
+        }
+    };
     let mut stmts = Vec::new();
     let mut bound = cx.bound_equations();
     stmts.extend(cx.read_bound(&mut bound, false, &dims));
-    for eq in &model.equations {
-        stmts.extend(cx.equation(eq, &dims));
+    let mut ticks: Vec<Option<Span>> = Vec::new();
+    if let Some(plan) = &plan {
+        cx.low.clock_of_var = plan.vars.clone();
+    }
+    for (k, eq) in model.equations.iter().enumerate() {
+        match plan.as_ref().and_then(|p| p.equation[k]) {
+            Some(p) => {
+                let Some(slots) = cx.low.partition_slots(p) else {
+                    continue;
+                };
+                cx.low.clock = Some(p);
+                let body = cx.equation(eq, &dims);
+                cx.low.clock = None;
+                if ticks.len() <= p {
+                    ticks.resize(p + 1, None);
+                }
+                ticks[p].get_or_insert(clocked::equation_span(eq));
+                stmts.push(Stmt::Clocked {
+                    fire: slots.fire,
+                    body,
+                });
+            }
+            None => stmts.extend(cx.equation(eq, &dims)),
+        }
         stmts.extend(cx.read_bound(&mut bound, false, &dims));
     }
+    // Each partition's tick comes first: it decides whether the partition
+    // runs in this evaluation before any of its equations.
+    let mut tick_stmts = Vec::new();
+    for (p, span) in ticks.iter().enumerate() {
+        if let Some(span) = span {
+            match cx.low.tick(p, *span, &dims) {
+                Ok(t) => tick_stmts.push(t),
+                Err(d) => cx.diags.push(d),
+            }
+        }
+    }
+    stmts.splice(0..0, tick_stmts);
     stmts.extend(cx.read_bound(&mut bound, true, &dims));
     if cx.diags.is_empty() && !cx.skipped_equation {
         // Derivatives that RealWithDerivative outputs carry and that no
@@ -139,6 +182,12 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         return Err(cx.diags);
     }
     let blocks = split_blocks(&stmts, &cx.low.slots);
+    let mut clocked_vars: Vec<usize> = cx.low.clock_of_var.keys().copied().collect();
+    if let Some(c) = &model.clocking {
+        clocked_vars.extend(c.synthetic_from..model.vars.len());
+    }
+    clocked_vars.sort_unstable();
+    clocked_vars.dedup();
     let low = cx.low;
     let int_params = low
         .int_params
@@ -160,6 +209,7 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
             n_indicators: low.n_indicators,
             rel_groups: low.rel_groups,
             dims,
+            clocked_vars,
         },
         int_bindings,
         bindings,

@@ -452,7 +452,8 @@ impl Checker {
                 } else if matches!(
                     n.as_str(),
                     "pre" | "edge" | "change" | "sample" | "initial" | "terminal"
-                ) {
+                ) && !(n == "sample" && args.len() == 2 && is_clock(&args[1]))
+                {
                     self.diags.push(discrete(e.span, &format!("`{n}()`")));
                 }
                 for a in args {
@@ -495,6 +496,12 @@ impl Checker {
             _ => {}
         }
     }
+}
+
+/// A clock expression: `Clock(...)`, `subSample(...)`, `superSample(...)`.
+fn is_clock(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { func, .. }
+        if matches!(func.dotted().as_str(), "Clock" | "subSample" | "superSample"))
 }
 
 fn discrete(span: Span, what: &str) -> Diagnostic {

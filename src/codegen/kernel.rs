@@ -110,12 +110,53 @@ fn user_calls(class: &CausalClass) -> Vec<(String, usize)> {
                 f(hi);
                 body.iter().for_each(|b| walk(b, f));
             }
+            Stmt::Clocked { body, .. } => body.iter().for_each(|b| walk(b, f)),
+            Stmt::Tick(t) => {
+                f(&t.interval);
+                t.shift.iter().chain(&t.start).for_each(|b| walk(b, f));
+            }
         }
     }
     for s in stmts {
         walk(s, &mut visit);
     }
     out
+}
+
+/// `s` with every assigned value zero: the tangent of a clocked
+/// partition's assignments.
+fn zero_values(s: &Stmt) -> Stmt {
+    match s {
+        Stmt::Assign {
+            target,
+            index,
+            guard,
+            span,
+            ..
+        } => Stmt::Assign {
+            target: *target,
+            index: index.clone(),
+            value: Ex::Real(0.0),
+            guard: *guard,
+            span: *span,
+        },
+        Stmt::For {
+            depth,
+            lo,
+            hi,
+            body,
+        } => Stmt::For {
+            depth: *depth,
+            lo: lo.clone(),
+            hi: hi.clone(),
+            body: body.iter().map(zero_values).collect(),
+        },
+        Stmt::Clocked { fire, body } => Stmt::Clocked {
+            fire: *fire,
+            body: body.iter().map(zero_values).collect(),
+        },
+        Stmt::Tick(t) => Stmt::Tick(t.clone()),
+    }
 }
 
 /// Prototypes of a kernel's functions, for the system file.
@@ -335,6 +376,9 @@ impl Gen<'_> {
                 s.for_each_assign(&mut |target, _, _| {
                     written.insert(target);
                 });
+                if let Stmt::Tick(t) = s {
+                    written.extend([t.ticks, t.first, t.fire]);
+                }
             }
             self.state.borrow_mut().written = written;
         }
@@ -532,6 +576,46 @@ impl Gen<'_> {
                 }
                 let _ = writeln!(out, "{pad}}}");
                 self.state.borrow_mut().loops.pop();
+            }
+            // A tick and a clocked partition's values are constant between
+            // events: their tangents are zero.
+            Stmt::Tick(_) if tangent => {}
+            Stmt::Tick(t) => {
+                let ticks = self.access(t.ticks, None, false);
+                let first = self.access(t.first, None, false);
+                let fire = self.access(t.fire, None, false);
+                let interval = self.real(&t.interval);
+                let _ = writeln!(
+                    out,
+                    "{pad}{fire} = (double)mofmu_clock(ctx, in, &{ticks}, &{first}, {interval});"
+                );
+                self.state.borrow_mut().conditional += 1;
+                for (value, stmts) in [("2.0", &t.shift), ("3.0", &t.start)] {
+                    if stmts.is_empty() {
+                        continue;
+                    }
+                    let _ = writeln!(out, "{pad}if ({fire} == {value}) {{");
+                    for b in stmts {
+                        self.emit(out, b, indent + 1, false);
+                    }
+                    let _ = writeln!(out, "{pad}}}");
+                }
+                self.state.borrow_mut().conditional -= 1;
+            }
+            Stmt::Clocked { body, .. } if tangent => {
+                for b in body {
+                    self.emit(out, &zero_values(b), indent, true);
+                }
+            }
+            Stmt::Clocked { fire, body } => {
+                let fire = self.access(*fire, None, false);
+                let _ = writeln!(out, "{pad}if ({fire} != 0.0) {{");
+                self.state.borrow_mut().conditional += 1;
+                for b in body {
+                    self.emit(out, b, indent + 1, false);
+                }
+                self.state.borrow_mut().conditional -= 1;
+                let _ = writeln!(out, "{pad}}}");
             }
         }
     }

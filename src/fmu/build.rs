@@ -21,7 +21,10 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
     let mut next_discrete_integer = sys.ints.iter().filter(|iv| !iv.boolean).count() as u32;
     let mut next_discrete_boolean = sys.ints.iter().filter(|iv| iv.boolean).count() as u32;
     for (i, r) in sys.reals.iter().enumerate() {
-        let (causality, variability, initial, start) = declared_as(r);
+        let (causality, mut variability, initial, start) = declared_as(r);
+        if r.clocked {
+            variability = Variability::Discrete;
+        }
         match r.kind {
             RealKind::Output => {
                 outputs.push(i);

@@ -310,6 +310,10 @@ impl Analysis<'_> {
                 }
                 loops[*depth] = None;
             }
+            // A clocked partition's values are constant between its ticks:
+            // no continuous-time value depends on what they were computed
+            // from, so they add no dependency.
+            Stmt::Clocked { .. } | Stmt::Tick(_) => {}
         }
     }
 

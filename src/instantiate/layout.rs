@@ -113,6 +113,7 @@ impl Builder<'_, '_> {
                 }
             }
         }
+        let clocked = entry.causalized.causal.clocked_vars.contains(&vi);
         for (e, start) in starts.into_iter().enumerate() {
             self.sys.reals.push(RealVar {
                 name: element_name(path, &v.name, &shape, e),
@@ -127,6 +128,7 @@ impl Builder<'_, '_> {
                 nominal,
                 derivative_of: None,
                 discrete: v.discrete(),
+                clocked,
             });
             if v.special.state {
                 self.sys.states.push(offset + e);
@@ -224,6 +226,7 @@ impl Builder<'_, '_> {
                     nominal: None,
                     derivative_of: Some(state_offset + e),
                     discrete: None,
+                    clocked: false,
                 });
                 self.sys.derivatives.push(offset + e);
             }

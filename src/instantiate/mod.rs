@@ -81,6 +81,7 @@ fn instantiate_with(
                 nominal: None,
                 derivative_of: None,
                 discrete: None,
+                clocked: false,
             }],
             ints: Vec::new(),
             n_relations: 0,

@@ -61,6 +61,9 @@ pub struct RealVar {
     pub nominal: Option<f64>,
     /// For a derivative: the index of its state in `System::reals`.
     pub derivative_of: Option<usize>,
+    /// A variable of a clocked partition (DESIGN §2.2b): it changes only
+    /// at the partition's ticks, so FMI declares it discrete.
+    pub clocked: bool,
     /// For a Boolean or Integer variable that is not a parameter: its FMI
     /// type. Its value is stored in `R` and declared to FMI with that type.
     pub discrete: Option<Discrete>,

@@ -87,7 +87,8 @@ fn walk(stmts: &[Stmt], f: &mut dyn FnMut(usize, Span)) {
     for s in stmts {
         match s {
             Stmt::Assign { target, span, .. } => f(*target, *span),
-            Stmt::For { body, .. } => walk(body, f),
+            Stmt::For { body, .. } | Stmt::Clocked { body, .. } => walk(body, f),
+            Stmt::Tick(_) => {}
         }
     }
 }

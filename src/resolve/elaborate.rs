@@ -74,6 +74,7 @@ impl<'a> Elaborator<'a> {
             transfers: Ok(Vec::new()),
             outers: Vec::new(),
             faults: Vec::new(),
+            clocking: None,
         };
         let ClassBody::Long(body) = &node.def.body else {
             return Ok(model);
@@ -123,6 +124,7 @@ impl<'a> Elaborator<'a> {
         // Every element is known now: what the class wrote resolves
         // against them and against the components' classes.
         self.resolve(&mut model, pending);
+        super::clocked::synthesize(&mut model);
         Ok(model)
     }
 
@@ -697,7 +699,13 @@ fn inherit(model: &mut ClassModel, base: &ClassModel) {
     let vars = model.vars.len();
     let subs = model.subs.len();
     let connectors = model.connectors.len();
-    model.vars.extend(base.vars.iter().map(|v| {
+    // The variables of the base's clocked partitions are made again for
+    // this class, over all its equations.
+    let own = base
+        .clocking
+        .as_ref()
+        .map_or(base.vars.len(), |c| c.synthetic_from);
+    model.vars.extend(base.vars[..own].iter().map(|v| {
         let mut v = v.clone();
         v.carried_of = v.carried_of.map(|c| c + vars);
         v.connector = v.connector.map(|c| c + connectors);

@@ -17,6 +17,7 @@
 //! an expression may use (`scope`) and the elaborator's state
 //! (`elaborator`). Children import siblings by path, never this file.
 
+pub mod clocked;
 pub mod conditional;
 pub mod connect;
 mod connection;

@@ -204,6 +204,9 @@ pub struct ClassModel {
     /// component that names no variable of it. The model leaves them out;
     /// the class cannot be compiled.
     pub faults: Vec<Diagnostic>,
+    /// The class's clocked partitions and the variables they keep
+    /// (`resolve::clocked`), when its equations name a clock.
+    pub clocking: Option<std::sync::Arc<super::clocked::Clocking>>,
 }
 
 impl Var {

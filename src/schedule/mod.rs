@@ -608,8 +608,13 @@ fn algebraic_loop(sys: &System, nodes: &[Step], preds: &Lists, indeg: &[usize]) 
 fn for_each_assign_span(s: &crate::ir::Stmt, f: &mut dyn FnMut(usize, Span)) {
     match s {
         crate::ir::Stmt::Assign { target, span, .. } => f(*target, *span),
-        crate::ir::Stmt::For { body, .. } => {
+        crate::ir::Stmt::For { body, .. } | crate::ir::Stmt::Clocked { body, .. } => {
             for b in body {
+                for_each_assign_span(b, f);
+            }
+        }
+        crate::ir::Stmt::Tick(t) => {
+            for b in t.shift.iter().chain(&t.start) {
                 for_each_assign_span(b, f);
             }
         }
@@ -620,7 +625,10 @@ fn for_each_assign_span(s: &crate::ir::Stmt, f: &mut dyn FnMut(usize, Span)) {
 fn first_span(s: &crate::ir::Stmt) -> Option<Span> {
     match s {
         crate::ir::Stmt::Assign { span, .. } => Some(*span),
-        crate::ir::Stmt::For { body, .. } => body.iter().find_map(first_span),
+        crate::ir::Stmt::For { body, .. } | crate::ir::Stmt::Clocked { body, .. } => {
+            body.iter().find_map(first_span)
+        }
+        crate::ir::Stmt::Tick(t) => Some(t.span),
     }
 }
 
@@ -887,7 +895,10 @@ fn affine_in_balances(sys: &System, schedule: &Schedule) -> Vec<Diagnostic> {
                 let mut stack: Vec<&Stmt> = class.blocks[*block].stmts.iter().rev().collect();
                 while let Some(stmt) = stack.pop() {
                     match stmt {
-                        Stmt::For { body, .. } => stack.extend(body.iter().rev()),
+                        Stmt::For { body, .. } | Stmt::Clocked { body, .. } => {
+                            stack.extend(body.iter().rev())
+                        }
+                        Stmt::Tick(t) => stack.extend(t.shift.iter().rev()),
                         Stmt::Assign {
                             target,
                             value,
