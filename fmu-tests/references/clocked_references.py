@@ -310,13 +310,13 @@ def sampled_signals(t: np.ndarray) -> dict[str, np.ndarray]:
 
     - ZeroOrderHold(Ts = 0.1): y = u(t_j);
     - UnitDelay(Ts = 0.15, y_start = 0.5): y = u(t_(j-1)), y_start at j = 0;
-    - FirstOrderFilter(k = 2, T = 0.3, Ts = 0.07, y_start = -1):
+    - FirstOrderFilter(k = 2, T = 0.3, Ts = 0.05, y_start = -1):
       y[j] = previous(yNext), yNext = a y[j] + (1 - a) k u(t_j), a = exp(-Ts/T),
       yNext starting at y_start.
 
     Between ticks the integrators' right-hand sides are constant."""
     omega, phase, offset = 2.0 * math.pi * 0.5, 0.3, 0.2
-    k_f, t_f, ts_f = 2.0, 0.3, 0.07
+    k_f, t_f, ts_f = 2.0, 0.3, 0.05
     a_f = math.exp(-ts_f / t_f)
 
     def sine(tk: float) -> float:

@@ -1,5 +1,6 @@
 //! The one integration-test binary.
 mod check;
+mod clocked_library;
 mod compare;
 mod cosim;
 mod dependencies;
