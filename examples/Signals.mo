@@ -1,6 +1,7 @@
-// Causal signal blocks: sources, continuous blocks and example systems.
-// Interfaces, sources, continuous blocks and examples are separate packages so
-// that each one depends only on packages declared before it.
+// Causal signal blocks: sources, continuous blocks, sampled (clocked) blocks
+// and example systems. Interfaces, sources, continuous blocks, discrete blocks
+// and examples are separate packages so that each one depends only on packages
+// declared before it.
 encapsulated package Signals "Causal signal blocks"
   import B = Base;
   import SI = Base.Units;
@@ -55,7 +56,8 @@ encapsulated package Signals "Causal signal blocks"
 
     block Pulse "Rectangular pulses of the published Pulse (amplitude for width % of every period from startTime), its first ten periods"
       // The published Pulse repeats forever; this language has no periodic
-      // time event (no `when`/`sample`, no event-generating floor or mod).
+      // time event of a relation (no `when` or `sample(start, interval)`, no
+      // event-generating floor or mod).
       // Each edge here is a relation of time with a parameter, so an exact
       // time event, and the block has the first ten periods' twenty edges;
       // from startTime + 10*period on it stays at offset.
@@ -148,6 +150,146 @@ encapsulated package Signals "Causal signal blocks"
 
   end Continuous;
 
+  package Discrete "Sampled blocks: each holds its own periodic clock"
+    // Each block reads its continuous-time input at the ticks of its own
+    // clock, Clock(Ts): t = k*Ts from the start time, the first tick at the
+    // start. Its clocked equations run at the ticks only, and its output is
+    // held (hold) from one tick to the next, so the output is a
+    // piecewise-constant, continuous-time signal. No clock crosses a
+    // connector: connect these blocks like any other signal block, and set Ts
+    // per instance (`--set controller.Ts=0.02` changes the tick rate of an
+    // exported FMU without compiling anything).
+
+    block ZeroOrderHold "Output is the input at the last tick"
+      parameter SI.Time Ts = 0.1 "Sample period";
+      Interfaces.RealInput u "Input signal";
+      Interfaces.RealOutput y "The input at the last tick, held";
+    protected
+      Real uk "Input at the ticks";
+    equation
+      uk = sample(u, Clock(Ts));
+      y = hold(uk);
+    end ZeroOrderHold;
+
+    block UnitDelay "Output is the input of the tick before the last one"
+      parameter SI.Time Ts = 0.1 "Sample period";
+      parameter Real y_start = 0 "Output from the first tick to the second";
+      Interfaces.RealInput u "Input signal";
+      Interfaces.RealOutput y "The input one tick earlier, held";
+    protected
+      Real uk(start = y_start) "Input at the ticks";
+      Real yk "Output at the ticks";
+    equation
+      uk = sample(u, Clock(Ts));
+      yk = previous(uk);
+      y = hold(yk);
+    end UnitDelay;
+
+    block FirstOrderFilter "First-order lag T*der(y) + y = k*u, discretised exactly for an input held between ticks"
+      // The step-invariant (zero-order-hold) discretisation: with
+      // a = exp(-Ts/T), the output at tick j + 1 is
+      //   y[j+1] = a*y[j] + (1 - a)*k*u[j],
+      // which is the continuous lag's output at t[j+1] when its input is u[j]
+      // from t[j] to t[j+1]. y[0] = y_start; the output is held between ticks.
+      parameter Real k = 1 "Static gain";
+      parameter SI.Time T = 1 "Time constant (must be positive)";
+      parameter SI.Time Ts = 0.1 "Sample period";
+      parameter Real y_start = 0 "Output at the first tick";
+      Interfaces.RealInput u "Input signal";
+      Interfaces.RealOutput y "Filtered signal, held";
+    protected
+      parameter Real a(unit = "1") = exp(-Ts/T) "Decay of the output over one period";
+      Real uk "Input at the ticks";
+      Real yk "Output at the ticks";
+      Real yNext(start = y_start) "Output at the next tick";
+    equation
+      uk = sample(u, Clock(Ts));
+      yk = previous(yNext);
+      yNext = a*yk + (1 - a)*k*uk;
+      y = hold(yk);
+    end FirstOrderFilter;
+
+    block DiscretePI "PI controller y = k*(e + x) whose integral x advances by Ts*e/Ti at every tick"
+      // The integral is updated with the error of the current tick (the
+      // backward rectangle rule): x[j] = x[j-1] + Ts*e[j]/Ti, x[-1] = x_start,
+      // y[j] = k*(e[j] + x[j]) at tick j. With Kp = k and Ki = k/Ti this is
+      // y[j] = Kp*e[j] + Ki*I[j], I[j] = I[j-1] + Ts*e[j].
+      parameter Real k = 1 "Proportional gain";
+      parameter SI.Time Ti = 1 "Integral time (must be positive)";
+      parameter SI.Time Ts = 0.1 "Sample period";
+      parameter Real x_start = 0 "Integral state before the first tick";
+      Interfaces.RealInput u "Control error";
+      Interfaces.RealOutput y "Control signal, held";
+    protected
+      Real e "Control error at the ticks";
+      Real x(start = x_start) "Integrated control error divided by Ti, at the ticks";
+      Real yk "Control signal at the ticks";
+    equation
+      e = sample(u, Clock(Ts));
+      x = previous(x) + Ts*e/Ti;
+      yk = k*(e + x);
+      y = hold(yk);
+    end DiscretePI;
+
+    block TransferFunction "Discrete transfer function (b[1] + b[2]/z + ...)/(a[1] + a[2]/z + ...)"
+      // Direct form: with u[j] and y[j] the input and the output at tick j,
+      //   a[1]*y[j] + a[2]*y[j-1] + ... + a[n]*y[j-n+1]
+      //     = b[1]*u[j] + b[2]*u[j-1] + ... + b[n]*u[j-n+1],
+      // b and a of the same length n (pad the shorter with zeros), a[1] not
+      // zero; inputs and outputs before the first tick are zero (at rest).
+      // The past inputs and outputs are clocked arrays shifted by previous()
+      // at every tick; the sums are a dot product and a sum over a whole
+      // array, so the block compiles once for every n.
+      parameter Integer n = 2 "Number of coefficients of numerator and denominator, the order plus one (at least 2)";
+      parameter Real b[n] = {1, 0} "Numerator coefficients, of 1, 1/z, 1/z^2, ...";
+      parameter Real a[n] = {1, 0} "Denominator coefficients, of 1, 1/z, 1/z^2, ...";
+      parameter SI.Time Ts = 0.1 "Sample period";
+      Interfaces.RealInput u "Input signal";
+      Interfaces.RealOutput y "Filtered signal, held";
+    protected
+      Real uk[n](each start = 0) "uk[i]: the input i - 1 ticks ago";
+      Real yPast[n](each start = 0) "yPast[i]: the output i ticks ago (yPast[n] is not used)";
+      Real past[n] "past[i] = a[i + 1]*yPast[i]: the terms of the past outputs (past[n] = 0)";
+      Real yk "Output at the ticks";
+    equation
+      uk[1] = sample(u, Clock(Ts));
+      for i in 2:n loop
+        uk[i] = previous(uk[i - 1]);
+      end for;
+      yPast[1] = previous(yk);
+      for i in 2:n loop
+        yPast[i] = previous(yPast[i - 1]);
+      end for;
+      for i in 1:n - 1 loop
+        past[i] = a[i + 1]*yPast[i];
+      end for;
+      past[n] = 0;
+      yk = (b*uk - sum(past))/a[1];
+      y = hold(yk);
+    end TransferFunction;
+
+    block Hysteresis "Sampled on/off switch: on above uHigh, off below uLow, otherwise as at the tick before"
+      parameter Real uLow = 0 "The switch turns off when the input is below this at a tick";
+      parameter Real uHigh = 1 "The switch turns on when the input is above this at a tick (at least uLow)";
+      parameter Boolean on_start = false "State before the first tick";
+      parameter Real yOn = 1 "Output while on";
+      parameter Real yOff = 0 "Output while off";
+      parameter SI.Time Ts = 0.1 "Sample period";
+      Interfaces.RealInput u "Switching signal";
+      Interfaces.RealOutput y "yOn while on, yOff while off, held";
+    protected
+      Real uk "Input at the ticks";
+      Boolean on(start = on_start) "On at the ticks";
+      Real yk "Output at the ticks";
+    equation
+      uk = sample(u, Clock(Ts));
+      on = uk > uHigh or (previous(on) and uk >= uLow);
+      yk = if on then yOn else yOff;
+      y = hold(yk);
+    end Hysteresis;
+
+  end Discrete;
+
   package Examples "Small systems of signal blocks"
 
     model StepIntegrator "A step integrated from a non-zero initial value"
@@ -203,6 +345,71 @@ encapsulated package Signals "Causal signal blocks"
       connect(plant.y, meter.u);
       annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-06, Interval = 0.02));
     end PIControlLoop;
+
+    block DCMotor "A DC motor as a signal block: armature voltage in, speed out"
+      // L*der(i) = v - R*i - k*w and J*der(w) = k*i - d*w, the torque
+      // constant k in N.m/A equal to the back-EMF constant in V.s/rad.
+      parameter Real R(unit = "Ohm") = 1 "Armature resistance";
+      parameter Real L(unit = "H") = 0.02 "Armature inductance";
+      parameter Real k(unit = "N.m/A") = 0.1 "Torque constant";
+      parameter SI.Inertia J = 0.002 "Inertia of the rotor and its load";
+      parameter SI.RotationalDampingConstant d = 0.001 "Viscous friction";
+      Interfaces.RealInput v "Armature voltage, in V";
+      Interfaces.RealOutput y "Speed, in rad/s";
+      B.ContinuousState i(unit = "A", start = 0) "Armature current";
+      B.ContinuousState w(unit = "rad/s", start = 0) "Speed";
+    equation
+      y = w;
+      der(i) = (v - R*i - k*w)/L;
+      der(w) = (k*i - d*w)/J;
+    end DCMotor;
+
+    model MotorSpeedControl "A DC motor under a discrete PI speed controller, ticking every 20 ms"
+      Sources.Step setpoint(height = 5, offset = 10, startTime = 0.51) "Speed setpoint, in rad/s";
+      Continuous.Feedback feedback "Speed error";
+      Discrete.DiscretePI controller(k = 0.2, Ti = 0.05, Ts = 0.02);
+      DCMotor motor(R = 1, L = 0.02, k = 0.1, J = 0.002, d = 0.001);
+    equation
+      connect(setpoint.y, feedback.u1);
+      connect(motor.y, feedback.u2);
+      connect(feedback.y, controller.u);
+      connect(controller.y, motor.v);
+      annotation(experiment(StartTime = 0, StopTime = 1.23, Tolerance = 1e-06, Interval = 0.003));
+    end MotorSpeedControl;
+
+    model TransferFunctionLoop "A first-order plant under a discrete second-order controller"
+      Sources.Step setpoint(height = 1, offset = 0, startTime = 0.125);
+      Continuous.Feedback feedback "Control error";
+      // (0.6 - 0.48/z)/(1 - 1.3/z + 0.3/z^2) = 0.6*(1 - 0.8/z)/((1 - 1/z)*(1 - 0.3/z)):
+      // an integrator (the pole at 1), a pole at 0.3 and a zero at 0.8.
+      Discrete.TransferFunction controller(n = 3, b = {0.6, -0.48, 0}, a = {1, -1.3, 0.3}, Ts = 0.05);
+      Continuous.FirstOrder plant(k = 2, T = 0.4, y_start = 0);
+    equation
+      connect(setpoint.y, feedback.u1);
+      connect(plant.y, feedback.u2);
+      connect(feedback.y, controller.u);
+      connect(controller.y, plant.u);
+      annotation(experiment(StartTime = 0, StopTime = 3.09, Tolerance = 1e-06, Interval = 0.003));
+    end TransferFunctionLoop;
+
+    model SampledSignals "One sine read by a zero-order hold, a unit delay and a first-order filter, each on its own clock"
+      Sources.Sine sine(amplitude = 1, freqHz = 0.5, phase = 0.3, offset = 0.2, startTime = 0);
+      Discrete.ZeroOrderHold zoh(Ts = 0.1);
+      Discrete.UnitDelay delay(Ts = 0.15, y_start = 0.5);
+      Discrete.FirstOrderFilter filter(k = 2, T = 0.3, Ts = 0.05, y_start = -1);
+      // Each held output integrated: exact sums of the held values.
+      Continuous.Integrator zohIntegral(k = 1, y_start = 0);
+      Continuous.Integrator delayIntegral(k = 1, y_start = 0);
+      Continuous.Integrator filterIntegral(k = 1, y_start = 0);
+    equation
+      connect(sine.y, zoh.u);
+      connect(sine.y, delay.u);
+      connect(sine.y, filter.u);
+      connect(zoh.y, zohIntegral.u);
+      connect(delay.y, delayIntegral.u);
+      connect(filter.y, filterIntegral.u);
+      annotation(experiment(StartTime = 0, StopTime = 2.07, Tolerance = 1e-06, Interval = 0.003));
+    end SampledSignals;
 
     model PIPlant "The plant and meter of PIControlLoop on their own, for co-simulation"
       Interfaces.RealInput u "Control signal";

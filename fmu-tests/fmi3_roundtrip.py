@@ -40,7 +40,7 @@ def simulate(fmu: Path, case: rt.Case, fmi_type: str) -> rt.Trajectory:
     options = dict(
         validate=False,
         fmi_type=fmi_type,
-        relative_tolerance=rt.FMPY_RELATIVE_TOLERANCE,
+        relative_tolerance=case.solver_rtol,
         start_time=0.0,
         stop_time=case.stop_time,
         output=case.variables,

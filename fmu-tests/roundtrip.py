@@ -315,6 +315,9 @@ class Case:
     # FMPy's fixed Co-Simulation step (CS_STEP unless the case says
     # `cs_step`, for horizons where 1e-3 s steps would be millions).
     cs_step: float = 1e-3
+    # The solvers' relative tolerance (FMPY_RELATIVE_TOLERANCE unless the
+    # case says `solver_rtol`, with its `solver_rtol_justification`).
+    solver_rtol: float = 1e-8
 
 
 # Communication steps of the Co-Simulation checks: a fixed one, and a tenth
@@ -353,11 +356,14 @@ def load_cases(manifest: Path) -> list[Case]:
                 tolerance=Tolerance(float(entry["abs_tol"]), float(entry["rel_tol"])),
                 justification=str(entry["justification"]),
                 cs_step=float(entry.get("cs_step", CS_STEP)),
+                solver_rtol=float(entry.get("solver_rtol", FMPY_RELATIVE_TOLERANCE)),
             )
         except KeyError as e:
             raise ValueError(f"{manifest}: a case lacks the key {e}") from None
         if case.name in names:
             raise ValueError(f"{manifest}: case {case.name} appears twice")
+        if "solver_rtol" in entry and not str(entry.get("solver_rtol_justification", "")).strip():
+            raise ValueError(f"{manifest}: case {case.name} sets solver_rtol without solver_rtol_justification")
         if not case.justification.strip():
             raise ValueError(f"{manifest}: case {case.name} has no tolerance justification")
         names.add(case.name)
@@ -422,7 +428,7 @@ def fmpy_simulate(fmu: Path, case: Case) -> Trajectory:
         validate=False,
         fmi_type="ModelExchange",
         solver=FMPY_SOLVER,
-        relative_tolerance=FMPY_RELATIVE_TOLERANCE,
+        relative_tolerance=case.solver_rtol,
         start_time=0.0,
         stop_time=case.stop_time,
         output_interval=case.output_interval,
@@ -441,7 +447,7 @@ def fmpy_simulate_cs(fmu: Path, case: Case, step: float) -> Trajectory:
         str(fmu),
         validate=False,
         fmi_type="CoSimulation",
-        relative_tolerance=FMPY_RELATIVE_TOLERANCE,
+        relative_tolerance=case.solver_rtol,
         start_time=0.0,
         stop_time=case.stop_time,
         output_interval=step,
@@ -515,7 +521,7 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
         "--output-interval",
         repr(case.output_interval),
         "--tolerance",
-        repr(FMPY_RELATIVE_TOLERANCE),
+        repr(case.solver_rtol),
         "--variables",
         ",".join(case.variables),
         "-o",
@@ -577,7 +583,7 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
         "--output-interval",
         repr(case.output_interval),
         "--tolerance",
-        repr(FMPY_RELATIVE_TOLERANCE),
+        repr(case.solver_rtol),
         "--variables",
         ",".join(case.variables),
         "-o",

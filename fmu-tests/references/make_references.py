@@ -8,7 +8,9 @@ without a handy closed form, by the matrix exponential of the exact affine
 system. Every matrix-exponential result is cross-checked against an
 independent implicit Runge-Kutta solution (scipy's Radau, rtol 1e-10,
 atol 1e-12), so a slip in the augmented-matrix construction cannot go
-unnoticed.
+unnoticed. The sampled-data (clocked) examples are exact the same way
+between ticks (clocked_references.py); where a tick falls on the output grid
+their reference has two rows at that time, before and after the tick.
 
 The time grid and the compared variables of each reference come from
 fmu-tests/cases.toml, so the manifest is the single place that says what is
@@ -40,6 +42,7 @@ from scipy.integrate import solve_ivp
 from scipy.sparse import csc_matrix
 from scipy.linalg import expm
 
+import clocked_references
 import energy_flows_references
 import planar_references
 import thermofluid_references
@@ -761,6 +764,7 @@ GENERATORS.update(planar_references.GENERATORS)
 GENERATORS.update(vehicle_references.GENERATORS)
 GENERATORS.update(energy_flows_references.GENERATORS)
 GENERATORS.update(thermofluid_references.GENERATORS)
+GENERATORS.update(clocked_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------
@@ -793,14 +797,17 @@ def generate(out: Path) -> list[Path]:
             raise ValueError(f"case {case['name']}: no generator for reference {stem}")
         t = time_grid(float(case["stop_time"]), float(case["output_interval"]))
         columns = generator(t)
+        # A sampled-data reference has its own rows: the grid, with a tick
+        # that falls on it written twice (before and after the tick).
+        rows = columns.pop("time", t)
         names = list(case["variables"])
         missing = [name for name in names if name not in columns]
         if missing:
             raise ValueError(f"case {case['name']}: reference {stem} lacks {missing}")
         path = out / f"{stem}.csv"
-        write_csv(path, t, columns, names)
+        write_csv(path, rows, columns, names)
         written[stem] = path
-        print(f"wrote {path} ({len(t)} rows, {len(names)} variables)")
+        print(f"wrote {path} ({len(rows)} rows, {len(names)} variables)")
     return list(written.values())
 
 

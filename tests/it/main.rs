@@ -1,6 +1,7 @@
 //! The one integration-test binary.
 mod check;
 mod clocked;
+mod clocked_library;
 mod compare;
 mod cosim;
 mod dependencies;
