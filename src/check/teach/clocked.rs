@@ -378,7 +378,7 @@ fn block<'a>(
     // The interval as written (parentheses included): from the comma to
     // the closing parenthesis of the call.
     let call = text(lib, condition.span);
-    let from = (args[0].span.end - condition.span.start) as usize;
+    let from = args[0].span.end.checked_sub(condition.span.start)? as usize;
     let interval = call
         .get(from..call.len().checked_sub(1)?)?
         .trim_start()
