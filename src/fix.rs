@@ -259,3 +259,46 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::apply_round;
+    use crate::diagnostic::Diagnostic;
+    use crate::source::{FileId, Span};
+
+    fn at(start: u32, end: u32) -> Span {
+        Span {
+            file: FileId(0),
+            start,
+            end,
+        }
+    }
+
+    fn diagnostic(edits: &[(u32, u32, &str)]) -> Diagnostic {
+        let mut d = Diagnostic::error("MC116", at(0, 0), "test");
+        for (start, end, replacement) in edits {
+            d.push_fix("edit", at(*start, *end), *replacement);
+        }
+        d
+    }
+
+    /// A diagnostic's edits are applied together or not at all; one that
+    /// clashes with an edit kept waits whole for the next round, and the
+    /// same edits offered by two diagnostics are applied once.
+    #[test]
+    fn the_edits_of_one_diagnostic_go_together() {
+        let mut files = vec![("a.mo".to_string(), "abcdefghijkl".to_string())];
+        let diags = [
+            diagnostic(&[(0, 1, "X"), (6, 7, "Y")]),
+            diagnostic(&[(3, 4, "D"), (6, 8, "Z")]),
+            diagnostic(&[(0, 1, "X"), (6, 7, "Y")]),
+            diagnostic(&[(10, 10, "+")]),
+        ];
+        assert_eq!(apply_round(&mut files, &diags), 3);
+        assert_eq!(files[0].1, "XbcdefYhij+kl");
+        // Next round, alone, the waiting diagnostic applies whole.
+        let mut files = vec![("a.mo".to_string(), "abcdefghijkl".to_string())];
+        assert_eq!(apply_round(&mut files, &diags[1..2]), 2);
+        assert_eq!(files[0].1, "abcDefZijkl");
+    }
+}
