@@ -125,7 +125,15 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
             // `when` that can be rewritten mechanically gets the rewrite.
             "MC116" => {
                 let fixed = d.message.starts_with("a `when` equation")
-                    && class.is_some_and(|c| clocked::when_sample_fix(lib, c, &mut d));
+                    && class.is_some_and(|c| {
+                        let real_typed = |x: &Component| real_type_unit(lib, c, x).is_some();
+                        let view = clocked::Library {
+                            sources: lib.sources,
+                            tree: lib.tree,
+                            real_typed: &real_typed,
+                        };
+                        clocked::when_sample_fix(&view, c, &mut d)
+                    });
                 if !fixed && !d.help.contains("docs/language.md") {
                     d.help = format!("{} (docs/language.md, \"Clocked partitions\")", d.help);
                 }

@@ -24,15 +24,56 @@
 
 use std::collections::HashMap;
 
-use super::{components, indentation, long_body, real_type_unit, text, Library};
 use crate::diagnostic::Diagnostic;
 use crate::operator::{BinOp, UnOp};
-use crate::resolve::tree::ClassNode;
-use crate::source::Span;
+use crate::resolve::tree::{ClassNode, ClassTree};
+use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{
-    Argument, Component, ComponentRef, Element, Equation, Expr, ExprKind, Modification, Section,
-    Subscript,
+    Argument, ClassBody, ClassDef, Component, ComponentRef, Element, Equation, Expr, ExprKind,
+    LongBody, Modification, Section, Subscript,
 };
+
+/// What the rewrite reads: the sources, the class tree, and whether a
+/// component's type is derived from `Real` through short classes.
+pub(super) struct Library<'a> {
+    pub sources: &'a SourceMap,
+    pub tree: &'a ClassTree,
+    pub real_typed: &'a dyn Fn(&Component) -> bool,
+}
+
+fn text<'a>(lib: &Library<'a>, span: Span) -> &'a str {
+    let file = lib.sources.get(span.file);
+    file.text
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("")
+}
+
+/// The indentation of the line `offset` lies on.
+fn indentation(lib: &Library, offset: u32, file: crate::source::FileId) -> String {
+    let text = &lib.sources.get(file).text;
+    let start = text[..offset as usize].rfind('\n').map_or(0, |i| i + 1);
+    text[start..offset as usize]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect()
+}
+
+fn long_body(def: &ClassDef) -> Option<&LongBody> {
+    match &def.body {
+        ClassBody::Long(b) => Some(b),
+        _ => None,
+    }
+}
+
+fn components(def: &ClassDef) -> impl Iterator<Item = &Component> {
+    long_body(def)
+        .into_iter()
+        .flat_map(|b| b.elements.iter())
+        .filter_map(|e| match e {
+            Element::Component(c) => Some(c),
+            _ => None,
+        })
+}
 
 /// The built-ins a rewritable `when` body or the rest of the class may not
 /// call (events, delays, and the clocked built-ins a class with its own
@@ -89,28 +130,7 @@ pub(super) fn when_sample_fix(lib: &Library, class: &ClassNode, d: &mut Diagnost
 fn rewrite(lib: &Library, class: &ClassNode, at: Span) -> Option<Vec<(Span, String)>> {
     let body = long_body(&class.def)?;
     let file = at.file;
-    let mut blocks: Vec<Block> = Vec::new();
-    let mut others: Vec<&Equation> = Vec::new();
-    for s in &body.sections {
-        match s {
-            Section::Algorithm { .. } => return None,
-            Section::Equation {
-                initial: Some(_),
-                equations,
-                ..
-            } => others.extend(equations),
-            Section::Equation { equations, .. } => {
-                for e in equations {
-                    match e {
-                        Equation::When { branches, span } => {
-                            blocks.push(block(lib, branches, *span)?)
-                        }
-                        _ => others.push(e),
-                    }
-                }
-            }
-        }
-    }
+    let (blocks, others) = blocks_of(lib, body)?;
     if !blocks.iter().any(|b| b.span == at) {
         return None;
     }
@@ -135,7 +155,7 @@ fn rewrite(lib: &Library, class: &ClassNode, at: Span) -> Option<Vec<(Span, Stri
     for b in &blocks {
         for (v, _, _) in &b.equations {
             let c = declared.get(v.as_str())?;
-            if vars.contains(&v.as_str()) || !clockable(lib, class, c) {
+            if vars.contains(&v.as_str()) || !clockable(lib, c) {
                 return None;
             }
             vars.push(v);
@@ -162,83 +182,11 @@ fn rewrite(lib: &Library, class: &ClassNode, at: Span) -> Option<Vec<(Span, Stri
         samples += w.samples;
         reads.push((w.samples > 0, w.reads));
     }
-    let mut tied: Vec<bool> = reads.iter().map(|(s, _)| *s).collect();
-    loop {
-        let mut changed = false;
-        for (i, (_, deps)) in reads.iter().enumerate() {
-            if !tied[i] && deps.iter().any(|&j| tied[j]) {
-                tied[i] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    if tied.iter().any(|t| !t) {
+    if !all_tied(&reads) {
         return None;
     }
-
     // The rest of the class reads the variables through `hold`.
-    let mut holds: Vec<Span> = Vec::new();
-    for e in &others {
-        continuous_equation(e, &vars, &mut holds)?;
-    }
-    for e in &body.elements {
-        match e {
-            Element::Component(c) => {
-                let mut found = Vec::new();
-                if let Some(m) = &c.modification {
-                    modification_refs(m, &vars, &mut found)?;
-                }
-                for s in c.dims.iter().chain(&c.type_dims) {
-                    if let Subscript::Expr(x) = s {
-                        refs(x, &vars, &mut found)?;
-                    }
-                }
-                if !found.is_empty()
-                    && (c.prefixes.parameter.is_some() || c.prefixes.constant.is_some())
-                {
-                    return None;
-                }
-                holds.extend(found);
-            }
-            Element::Extends(x) => {
-                let mut found = Vec::new();
-                for a in &x.modification {
-                    if let Argument::Modify {
-                        modification: Some(m),
-                        ..
-                    } = a
-                    {
-                        modification_refs(m, &vars, &mut found)?;
-                    }
-                }
-                if !found.is_empty() {
-                    return None;
-                }
-            }
-            _ => {}
-        }
-    }
-    // Initial equations give states their values from parameters; one
-    // that reads a variable of the `when` is no such equation.
-    if body.sections.iter().any(|s| match s {
-        Section::Equation {
-            initial: Some(_),
-            equations,
-            ..
-        } => {
-            let mut found = Vec::new();
-            equations
-                .iter()
-                .any(|e| continuous_equation(e, &vars, &mut found).is_none() || !found.is_empty())
-        }
-        _ => false,
-    }) {
-        return None;
-    }
-
+    let holds = holds(body, &others, &vars)?;
     // The clock: inline for one sampled read, else declared once.
     let interval_text = blocks[0].interval.trim().to_string();
     let constructor = if integer_interval {
@@ -275,57 +223,7 @@ fn rewrite(lib: &Library, class: &ClassNode, at: Span) -> Option<Vec<(Span, Stri
 
     // Each `when` becomes its equations, at the `when`'s indentation.
     for b in &blocks {
-        let indent = indentation(lib, b.span.start, file);
-        let mut out = String::new();
-        for (k, (_, _, span)) in b.equations.iter().enumerate() {
-            if k > 0 {
-                let prev = b.equations[k - 1].2;
-                out.push_str(&reindent(
-                    text(
-                        lib,
-                        Span {
-                            file,
-                            start: prev.end,
-                            end: span.start,
-                        },
-                    ),
-                    &indent,
-                ));
-            }
-            let mut eq = String::new();
-            let mut pos = span.start;
-            let mut here: Vec<&(Span, Edit)> = inner
-                .iter()
-                .filter(|(s, _)| span.start <= s.start && s.end <= span.end)
-                .collect();
-            here.sort_by_key(|(s, _)| s.start);
-            for (s, edit) in here {
-                eq.push_str(text(
-                    lib,
-                    Span {
-                        file,
-                        start: pos,
-                        end: s.start,
-                    },
-                ));
-                let written = text(lib, *s);
-                match edit {
-                    Edit::Sample => eq.push_str(&format!("sample({written}, {clock})")),
-                    Edit::Previous(v) => eq.push_str(&format!("previous({v})")),
-                }
-                pos = s.end;
-            }
-            eq.push_str(text(
-                lib,
-                Span {
-                    file,
-                    start: pos,
-                    end: span.end,
-                },
-            ));
-            out.push_str(&eq);
-        }
-        edits.push((b.span, out));
+        edits.push((b.span, block_text(lib, b, &inner, &clock)));
     }
     for s in holds {
         edits.push((s, format!("hold({})", text(lib, s))));
@@ -350,6 +248,175 @@ fn rewrite(lib: &Library, class: &ClassNode, at: Span) -> Option<Vec<(Span, Stri
     }
     edits.sort_by_key(|(s, _)| (s.start, s.end));
     Some(edits)
+}
+
+/// Whether every rewritten equation is tied to the clock: it samples, or
+/// reads (now or previous) a variable whose equation is tied.
+fn all_tied(reads: &[(bool, Vec<usize>)]) -> bool {
+    let mut tied: Vec<bool> = reads.iter().map(|(s, _)| *s).collect();
+    loop {
+        let mut changed = false;
+        for (i, (_, deps)) in reads.iter().enumerate() {
+            if !tied[i] && deps.iter().any(|&j| tied[j]) {
+                tied[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return tied.iter().all(|t| *t);
+        }
+    }
+}
+
+/// The reads of `vars` in the rest of the class (its continuous-time
+/// equations and bindings), which read them through `hold`; `None` when
+/// one is read where `hold` cannot stand.
+fn holds(body: &LongBody, others: &[&Equation], vars: &[&str]) -> Option<Vec<Span>> {
+    let mut holds: Vec<Span> = Vec::new();
+    for e in others {
+        continuous_equation(e, vars, &mut holds)?;
+    }
+    for e in &body.elements {
+        match e {
+            Element::Component(c) => {
+                let mut found = Vec::new();
+                if let Some(m) = &c.modification {
+                    modification_refs(m, vars, &mut found)?;
+                }
+                for s in c.dims.iter().chain(&c.type_dims) {
+                    if let Subscript::Expr(x) = s {
+                        refs(x, vars, &mut found)?;
+                    }
+                }
+                if !found.is_empty()
+                    && (c.prefixes.parameter.is_some() || c.prefixes.constant.is_some())
+                {
+                    return None;
+                }
+                holds.extend(found);
+            }
+            Element::Extends(x) => {
+                let mut found = Vec::new();
+                for a in &x.modification {
+                    if let Argument::Modify {
+                        modification: Some(m),
+                        ..
+                    } = a
+                    {
+                        modification_refs(m, vars, &mut found)?;
+                    }
+                }
+                if !found.is_empty() {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Initial equations give states their values from parameters; one
+    // that reads a variable of the `when` is no such equation.
+    if body.sections.iter().any(|s| match s {
+        Section::Equation {
+            initial: Some(_),
+            equations,
+            ..
+        } => {
+            let mut found = Vec::new();
+            equations
+                .iter()
+                .any(|e| continuous_equation(e, vars, &mut found).is_none() || !found.is_empty())
+        }
+        _ => false,
+    }) {
+        return None;
+    }
+
+    Some(holds)
+}
+
+/// The equations of a `when` with their clocked edits, at the `when`'s
+/// indentation.
+fn block_text(lib: &Library, b: &Block, inner: &[(Span, Edit)], clock: &str) -> String {
+    let file = b.span.file;
+    let indent = indentation(lib, b.span.start, file);
+    let mut out = String::new();
+    for (k, (_, _, span)) in b.equations.iter().enumerate() {
+        if k > 0 {
+            let prev = b.equations[k - 1].2;
+            out.push_str(&reindent(
+                text(
+                    lib,
+                    Span {
+                        file,
+                        start: prev.end,
+                        end: span.start,
+                    },
+                ),
+                &indent,
+            ));
+        }
+        let mut eq = String::new();
+        let mut pos = span.start;
+        let mut here: Vec<&(Span, Edit)> = inner
+            .iter()
+            .filter(|(s, _)| span.start <= s.start && s.end <= span.end)
+            .collect();
+        here.sort_by_key(|(s, _)| s.start);
+        for (s, edit) in here {
+            eq.push_str(text(
+                lib,
+                Span {
+                    file,
+                    start: pos,
+                    end: s.start,
+                },
+            ));
+            let written = text(lib, *s);
+            match edit {
+                Edit::Sample => eq.push_str(&format!("sample({written}, {clock})")),
+                Edit::Previous(v) => eq.push_str(&format!("previous({v})")),
+            }
+            pos = s.end;
+        }
+        eq.push_str(text(
+            lib,
+            Span {
+                file,
+                start: pos,
+                end: span.end,
+            },
+        ));
+        out.push_str(&eq);
+    }
+    out
+}
+
+/// The `when`s of the class, each rewritable, and its other equations;
+/// `None` when a `when` is not rewritable or the class has an algorithm.
+fn blocks_of<'a>(lib: &Library, body: &'a LongBody) -> Option<(Vec<Block<'a>>, Vec<&'a Equation>)> {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut others: Vec<&Equation> = Vec::new();
+    for s in &body.sections {
+        match s {
+            Section::Algorithm { .. } => return None,
+            Section::Equation {
+                initial: Some(_),
+                equations,
+                ..
+            } => others.extend(equations),
+            Section::Equation { equations, .. } => {
+                for e in equations {
+                    match e {
+                        Equation::When { branches, span } => {
+                            blocks.push(block(lib, branches, *span)?)
+                        }
+                        _ => others.push(e),
+                    }
+                }
+            }
+        }
+    }
+    Some((blocks, others))
 }
 
 /// `when sample(0, T) then v = e; ... end when;`, or `None`.
@@ -451,9 +518,10 @@ fn parameter_expression(e: &Expr, declared: &HashMap<&str, &Component>) -> Optio
 }
 
 /// A variable that can become clocked: a scalar of the class that is no
-/// parameter, constant, signal of the interface or state, of type
+/// parameter, constant, signal of the interface or state, without a
+/// binding, of type
 /// `Real`, `Integer`, `Boolean` or a type derived from `Real`.
-fn clockable(lib: &Library, class: &ClassNode, c: &Component) -> bool {
+fn clockable(lib: &Library, c: &Component) -> bool {
     let p = &c.prefixes;
     let plain = p.parameter.is_none()
         && p.constant.is_none()
@@ -463,12 +531,14 @@ fn clockable(lib: &Library, class: &ClassNode, c: &Component) -> bool {
         && p.stream.is_none()
         && c.dims.is_empty()
         && c.type_dims.is_empty()
-        && c.condition.is_none();
+        && c.condition.is_none()
+        // `Real u = e;` is an equation that determines it already.
+        && c.modification.as_ref().map_or(true, |m| m.binding.is_none());
     plain
         && (matches!(
             c.type_name.dotted().as_str(),
             "Real" | "Integer" | "Boolean"
-        ) || real_type_unit(lib, class, c).is_some())
+        ) || (lib.real_typed)(c))
 }
 
 /// A name for the clock that the class does not use.
