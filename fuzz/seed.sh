@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeds fuzz/corpus/check with every .mo file of the repository and
 # fuzz/corpus/compare with every reference CSV. The language snippets
-# (test_data/language/Acc*.mo) and the function/resolve fixtures are also
+# (test_data/language/Acc*.mo), the function/resolve fixtures and the clocked
+# forms (test_data/clocked_fix: the clocked built-ins, periodic `when`s) are also
 # seeded as two-file inputs: a prelude (examples/Base.mo and the Thermal
 # package folded into one file) before the NUL byte, the snippet after it,
 # so that they check clean and reach `export` whole.
@@ -20,7 +21,7 @@ prelude=$(mktemp)
   done
   printf 'end Thermal;\n'
 } > "$prelude"
-for f in test_data/language/*.mo test_data/functions/*.mo test_data/resolve/*.mo; do
+for f in test_data/language/*.mo test_data/functions/*.mo test_data/resolve/*.mo test_data/clocked_fix/*.mo; do
   { cat "$prelude"; printf '\0'; cat "$f"; } > "fuzz/corpus/check/prelude_$(echo "$f" | tr '/' '_')"
 done
 rm -f "$prelude"

@@ -54,38 +54,61 @@ pub fn fix(files: Vec<(String, String)>, check_units: bool) -> Fixed {
     }
 }
 
-/// Applies the machine-applicable suggestions of `diags` to the texts; of
-/// edits that overlap, the first (by place) wins and the others wait for
-/// the next round's check. Returns the number applied.
+/// Applies the machine-applicable suggestions of `diags` to the texts. The
+/// edits of one diagnostic are applied all together or not at all (a
+/// rewrite that spans a class, as the clocked form of a `when`, is only
+/// correct whole); of diagnostics whose edits overlap, the first (by the
+/// place of its first edit) wins and the others wait for the next round's
+/// check. An edit equal to one already kept is no overlap (several
+/// diagnostics may offer the same fix). Returns the number applied.
 fn apply_round(files: &mut [(String, String)], diags: &[Diagnostic]) -> usize {
     let mut applied = 0;
     for (index, (_, text)) in files.iter_mut().enumerate() {
-        let mut edits: Vec<(usize, usize, &str)> = diags
+        let valid = |start: usize, end: usize| {
+            start <= end
+                && end <= text.len()
+                && text.is_char_boundary(start)
+                && text.is_char_boundary(end)
+        };
+        let mut groups: Vec<Vec<(usize, usize, &str)>> = diags
             .iter()
-            .flat_map(|d| d.suggestions.iter())
-            .filter(|s| s.machine_applicable && s.span.file.0 as usize == index)
-            .map(|s| {
-                (
-                    s.span.start as usize,
-                    s.span.end as usize,
-                    s.replacement.as_str(),
-                )
+            .map(|d| {
+                let mut g: Vec<(usize, usize, &str)> = d
+                    .suggestions
+                    .iter()
+                    .filter(|s| s.machine_applicable && s.span.file.0 as usize == index)
+                    .map(|s| {
+                        (
+                            s.span.start as usize,
+                            s.span.end as usize,
+                            s.replacement.as_str(),
+                        )
+                    })
+                    .collect();
+                g.sort();
+                g.dedup();
+                g
             })
-            .filter(|(start, end, _)| {
-                start <= end
-                    && *end <= text.len()
-                    && text.is_char_boundary(*start)
-                    && text.is_char_boundary(*end)
-            })
+            .filter(|g| !g.is_empty() && g.iter().all(|(start, end, _)| valid(*start, *end)))
             .collect();
-        edits.sort();
-        edits.dedup();
+        groups.sort();
         let mut kept: Vec<(usize, usize, &str)> = Vec::new();
-        for e in edits {
-            if kept.last().map_or(true, |k| k.1 <= e.0 && k.0 != e.0) {
-                kept.push(e);
+        for g in groups {
+            // Two edits overlap when their spans share text, or both
+            // insert (or start) at one place.
+            let overlaps = |a: &(usize, usize, &str), b: &(usize, usize, &str)| {
+                a.0 == b.0 || (a.0 < b.1 && b.0 < a.1)
+            };
+            let fresh: Vec<(usize, usize, &str)> =
+                g.into_iter().filter(|e| !kept.contains(e)).collect();
+            let clash = fresh.iter().enumerate().any(|(i, e)| {
+                kept.iter().any(|k| overlaps(k, e)) || fresh[..i].iter().any(|f| overlaps(f, e))
+            });
+            if !clash {
+                kept.extend(fresh);
             }
         }
+        kept.sort();
         for (start, end, replacement) in kept.iter().rev() {
             text.replace_range(*start..*end, replacement);
         }
@@ -235,4 +258,47 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result
     let _ = std::fs::set_permissions(tmp.path(), permissions);
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply_round;
+    use crate::diagnostic::Diagnostic;
+    use crate::source::{FileId, Span};
+
+    fn at(start: u32, end: u32) -> Span {
+        Span {
+            file: FileId(0),
+            start,
+            end,
+        }
+    }
+
+    fn diagnostic(edits: &[(u32, u32, &str)]) -> Diagnostic {
+        let mut d = Diagnostic::error("MC116", at(0, 0), "test");
+        for (start, end, replacement) in edits {
+            d.push_fix("edit", at(*start, *end), *replacement);
+        }
+        d
+    }
+
+    /// A diagnostic's edits are applied together or not at all; one that
+    /// clashes with an edit kept waits whole for the next round, and the
+    /// same edits offered by two diagnostics are applied once.
+    #[test]
+    fn the_edits_of_one_diagnostic_go_together() {
+        let mut files = vec![("a.mo".to_string(), "abcdefghijkl".to_string())];
+        let diags = [
+            diagnostic(&[(0, 1, "X"), (6, 7, "Y")]),
+            diagnostic(&[(3, 4, "D"), (6, 8, "Z")]),
+            diagnostic(&[(0, 1, "X"), (6, 7, "Y")]),
+            diagnostic(&[(10, 10, "+")]),
+        ];
+        assert_eq!(apply_round(&mut files, &diags), 3);
+        assert_eq!(files[0].1, "XbcdefYhij+kl");
+        // Next round, alone, the waiting diagnostic applies whole.
+        let mut files = vec![("a.mo".to_string(), "abcdefghijkl".to_string())];
+        assert_eq!(apply_round(&mut files, &diags[1..2]), 2);
+        assert_eq!(files[0].1, "abcDefZijkl");
+    }
 }

@@ -14,7 +14,10 @@ use crate::syntax::ast::{
 
 /// Checks one parsed file.
 pub fn check_file(def: &StoredDefinition) -> Vec<Diagnostic> {
-    let mut c = Checker { diags: Vec::new() };
+    let mut c = Checker {
+        diags: Vec::new(),
+        declared: Vec::new(),
+    };
     for class in &def.classes {
         c.class(class, false);
     }
@@ -23,6 +26,10 @@ pub fn check_file(def: &StoredDefinition) -> Vec<Diagnostic> {
 
 struct Checker {
     diags: Vec<Diagnostic>,
+    /// For each class being checked (innermost last): its components, and
+    /// whether each is declared `Clock` (the second argument of
+    /// `sample(u, c)` tells the clocked form from the event form).
+    declared: Vec<Vec<(String, bool)>>,
 }
 
 fn eliminated(code: &'static str, span: Span, what: &str, why: &str, help: &str) -> Diagnostic {
@@ -81,6 +88,17 @@ impl Checker {
             }
             ClassBody::Enumeration { .. } => {}
             ClassBody::Long(body) => {
+                self.declared.push(
+                    body.elements
+                        .iter()
+                        .filter_map(|e| match e {
+                            Element::Component(c) => {
+                                Some((c.name.name.clone(), c.type_name.dotted() == "Clock"))
+                            }
+                            _ => None,
+                        })
+                        .collect(),
+                );
                 for e in &body.elements {
                     self.element(e, encapsulated, class.prefixes.encapsulated.is_some());
                 }
@@ -93,7 +111,35 @@ impl Checker {
                         }
                     }
                 }
+                self.declared.pop();
             }
+        }
+    }
+
+    /// Whether `e` can be a clock: a clock constructor (`Clock(...)`,
+    /// `subSample(...)`, `superSample(...)`) or a name that the class does
+    /// not declare as something other than a `Clock` (a `Real` interval
+    /// `Ts` is the event form `sample(0, Ts)`).
+    fn is_clock(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Call { func, .. } => {
+                matches!(
+                    func.dotted().as_str(),
+                    "Clock" | "subSample" | "superSample"
+                )
+            }
+            ExprKind::Ref(r) if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() => {
+                let name = &r.parts[0].name.name;
+                match self
+                    .declared
+                    .last()
+                    .and_then(|d| d.iter().find(|(n, _)| n == name))
+                {
+                    Some((_, clock)) => *clock,
+                    None => true,
+                }
+            }
+            _ => false,
         }
     }
 
@@ -379,7 +425,28 @@ impl Checker {
                 targets.iter().flatten().for_each(|t| self.expr(t));
                 self.expr(value);
             }
-            Equation::When { span } => self.diags.push(discrete(*span, "a `when` equation")),
+            Equation::When { branches, span } => {
+                let periodic = branches.first().is_some_and(|(c, _)| match &c.kind {
+                    ExprKind::Call { func, args, named } => {
+                        func.dotted() == "sample" && args.len() == 2 && named.is_empty()
+                    }
+                    _ => false,
+                });
+                self.diags.push(discrete(
+                    *span,
+                    "a `when` equation",
+                    if periodic {
+                        "in clocked form `when sample(0, Ts) then y = f(x); end when` is \
+                         `y = f(sample(x, Clock(Ts)));`, `pre(y)` is `previous(y)`, and \
+                         continuous-time equations read `hold(y)`"
+                    } else {
+                        "what the methodology offers today for a `when` on a condition: an \
+                         if-expression, whose relations the FMU locates as events \
+                         (docs/language.md, \"Events\"), or the condition tested at the ticks \
+                         of a clock, `y = if sample(u, Clock(Ts)) > 1 then a else previous(y);`"
+                    },
+                ));
+            }
             Equation::Call { name, args, span } => {
                 let n = name.dotted();
                 if n.starts_with("Connections.") {
@@ -391,7 +458,12 @@ impl Checker {
                         "give the connectors input/output causality",
                     ));
                 } else if n == "reinit" {
-                    self.diags.push(discrete(*span, "`reinit`"));
+                    self.diags.push(discrete(
+                        *span,
+                        "`reinit`",
+                        "a state changes only through its derivative, and a clocked partition \
+                         cannot reset it: model the fast change continuously",
+                    ));
                 } else if n != "assert" {
                     self.diags.push(
                         Diagnostic::error(
@@ -449,12 +521,16 @@ impl Checker {
                         "overdetermined connection graphs are replaced by assumed causality",
                         "give the connectors input/output causality",
                     ));
-                } else if matches!(
-                    n.as_str(),
-                    "pre" | "edge" | "change" | "sample" | "initial" | "terminal"
-                ) && !(n == "sample" && args.len() == 2 && is_clock(&args[1]))
-                {
-                    self.diags.push(discrete(e.span, &format!("`{n}()`")));
+                } else if let Some(help) = clocked_equivalent(&n, args.len()) {
+                    // `sample(u, c)` reads `u` at the ticks of clock `c`;
+                    // `sample(start, interval)` is the event form.
+                    let clocked = n == "sample"
+                        && args.len() == 2
+                        && named.is_empty()
+                        && self.is_clock(&args[1]);
+                    if !clocked {
+                        self.diags.push(discrete(e.span, &format!("`{n}()`"), help));
+                    }
                 }
                 for a in args {
                     self.expr(a);
@@ -498,29 +574,46 @@ impl Checker {
     }
 }
 
-/// A clock expression: `Clock(...)`, `subSample(...)`, `superSample(...)`.
-fn is_clock(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Call { func, .. } => {
-            matches!(
-                func.dotted().as_str(),
-                "Clock" | "subSample" | "superSample"
-            )
+/// The clocked equivalent of a refused discrete-event built-in, as its
+/// help line; `None` for a name that is not one.
+fn clocked_equivalent(name: &str, args: usize) -> Option<&'static str> {
+    Some(match name {
+        "pre" => {
+            "in a clocked equation `pre(y)` is `previous(y)` (y clocked: determined from \
+             `sample(x, Clock(Ts))`, `previous` or clocked variables), read as `hold(y)` in \
+             continuous time"
         }
-        // A declared clock (`Clock c = Clock(Ts);`).
-        ExprKind::Ref(_) => true,
-        _ => false,
-    }
+        "edge" => {
+            "in a clocked equation `edge(b)` is `b and not previous(b)` (b a clocked Boolean)"
+        }
+        "change" => "in a clocked equation `change(v)` is `v <> previous(v)` (v clocked)",
+        "initial" => {
+            "in a clocked equation `initial()` is `firstTick()`; a start value is an initial \
+             equation `x = expression of parameters`"
+        }
+        "terminal" => {
+            "`terminal()` has no clocked form: a clocked partition computes at every tick, \
+             `y = f(sample(x, Clock(Ts)));`, and the last value stays"
+        }
+        "sample" if args == 2 => {
+            "the event `sample(0, Ts)` is the clock `Clock(Ts)`: `sample(x, Clock(Ts))` reads x \
+             at its ticks, in equations without `when`"
+        }
+        // `sample(u)` and other argument counts: the clocked built-in used
+        // wrongly, which resolution reports.
+        _ => return None,
+    })
 }
 
-fn discrete(span: Span, what: &str) -> Diagnostic {
+fn discrete(span: Span, what: &str, help: &str) -> Diagnostic {
     Diagnostic::error(
         "MC116",
         span,
-        format!("{what} is a discrete-event construct, which the methodology does not support yet"),
+        format!(
+            "{what} is a discrete-event construct, which the methodology does not support: \
+             discrete behaviour is written in clocked partitions"
+        ),
     )
     .with_label("discrete event")
-    .with_help(
-        "formulate the behaviour in continuous time (if-expressions on relations become events)",
-    )
+    .with_help(help)
 }

@@ -10,6 +10,8 @@
 //! other equation names is the MC029 it really is ("nothing determines
 //! `i`"), moved to that unknown's declaration.
 
+mod clocked;
+
 use std::collections::{HashMap, HashSet};
 
 use crate::diagnostic::Diagnostic;
@@ -118,11 +120,23 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                     d.help
                 );
             }
+            // Discrete behaviour is written in clocked partitions: the help
+            // line shows the construct's clocked form, and a periodic
+            // `when` that can be rewritten mechanically gets the rewrite.
             "MC116" => {
-                d.help = "what the methodology offers today: if-expressions and if-equations \
-                          whose relations on time or on states the FMU locates as events \
-                          (docs/language.md, \"Events\"); a held or sampled value becomes a state"
-                    .to_string();
+                let fixed = d.message.starts_with("a `when` equation")
+                    && class.is_some_and(|c| {
+                        let real_typed = |x: &Component| real_type_unit(lib, c, x).is_some();
+                        let view = clocked::Library {
+                            sources: lib.sources,
+                            tree: lib.tree,
+                            real_typed: &real_typed,
+                        };
+                        clocked::when_sample_fix(&view, c, &mut d)
+                    });
+                if !fixed && !d.help.contains("docs/language.md") {
+                    d.help = format!("{} (docs/language.md, \"Clocked partitions\")", d.help);
+                }
             }
             _ => {}
         }

@@ -481,7 +481,7 @@ impl Elaborator<'_> {
                 else_: self.resolve_equations(scope, else_),
                 span: *span,
             },
-            ast::Equation::When { span } | ast::Equation::Call { span, .. } => {
+            ast::Equation::When { span, .. } | ast::Equation::Call { span, .. } => {
                 Equation::Rejected { span: *span }
             }
             ast::Equation::Outputs { span, .. } => {

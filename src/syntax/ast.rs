@@ -420,8 +420,10 @@ pub enum Equation {
         else_: Vec<Equation>,
         span: Span,
     },
-    /// `when c then ... end when;` (rejected until discrete events exist)
+    /// `when c then ... elsewhen ... end when;`: refused (MC116), kept
+    /// whole so that the checker can offer the clocked form.
     When {
+        branches: Vec<(Expr, Vec<Equation>)>,
         span: Span,
     },
     /// `(a, , b) = f(x);`: the outputs of one call, in order; an empty
@@ -447,7 +449,7 @@ impl Equation {
             | Equation::Connect { span, .. }
             | Equation::For { span, .. }
             | Equation::If { span, .. }
-            | Equation::When { span }
+            | Equation::When { span, .. }
             | Equation::Outputs { span, .. }
             | Equation::Call { span, .. } => *span,
         }

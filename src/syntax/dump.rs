@@ -338,7 +338,7 @@ fn equation_lines(out: &mut String, indent: usize, eq: &Equation) {
                 }
             }
         }
-        Equation::When { span } => line(out, indent, &format!("when-equation {}", at(*span))),
+        Equation::When { span, .. } => line(out, indent, &format!("when-equation {}", at(*span))),
         Equation::Outputs {
             targets,
             value,

@@ -598,3 +598,213 @@ fn each_class_is_compiled_once_per_check_and_export() {
         );
     }
 }
+
+/// The syntax-level check phase (`check::check_file`) of one file: the
+/// parse diagnostics and the compliance ones.
+fn check_phase(text: &str) -> Vec<Diagnostic> {
+    let (def, mut diags) = mofmu::syntax::parse(mofmu::source::FileId(0), text);
+    diags.extend(mofmu::check::check_file(&def));
+    diags
+}
+
+fn repo_file(relative: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(relative))
+        .unwrap_or_else(|e| panic!("{relative}: {e}"))
+}
+
+/// Each refused discrete-event form is MC116 at its line, and its help line
+/// shows its clocked form (DESIGN §2.2b).
+#[test]
+fn each_discrete_form_is_refused_with_its_clocked_form() {
+    let name = "MC116_forms.mo";
+    let text = repo_file(&format!("test_data/check/{name}"));
+    let lib = load_library(vec![(name.to_string(), text.clone())]);
+    let diags = check_library(&lib);
+    // (line, the help line's clocked form)
+    let expected: [(usize, &str); 9] = [
+        (9, "`pre(y)` is `previous(y)`"),
+        (10, "`edge(b)` is `b and not previous(b)`"),
+        (11, "`change(v)` is `v <> previous(v)`"),
+        (12, "`initial()` is `firstTick()`"),
+        (13, "`terminal()` has no clocked form"),
+        (14, "the event `sample(0, Ts)` is the clock `Clock(Ts)`"),
+        (15, "is `y = f(sample(x, Clock(Ts)));`, `pre(y)` is `previous(y)`, and continuous-time equations read `hold(y)`"),
+        (19, "`y = if sample(u, Clock(Ts)) > 1 then a else previous(y);`"),
+        (22, "`reinit`"),
+    ];
+    assert_eq!(diags.len(), expected.len(), "{diags:#?}");
+    for (d, (line, help)) in diags.iter().zip(expected) {
+        assert_eq!(d.code, "MC116");
+        assert_eq!(line_of(&text, d.span.start), line, "{d:?}");
+        let shown = if line == 22 {
+            d.message.as_str()
+        } else {
+            d.help.as_str()
+        };
+        assert!(shown.contains(help), "line {line}: {d:?}");
+        assert!(
+            d.help.contains("docs/language.md"),
+            "line {line}: the help names the docs: {}",
+            d.help
+        );
+        assert!(d.suggestions.is_empty(), "line {line}: no fix: {d:?}");
+    }
+}
+
+/// The clocked built-ins pass the check phase: the snippets of the clocked
+/// language and every built-in (`Clock` of an interval and of a counter
+/// and resolution, a named clock, `subSample`, `superSample`, `hold`,
+/// `previous`, `interval()`, `firstTick()`); the event form
+/// `sample(start, interval)` does not, whether its interval is a literal, an
+/// expression or a parameter the class declares.
+#[test]
+fn clocked_builtins_pass_the_check_phase() {
+    let text = repo_file("test_data/clocked_fix/ClockedForms.mo");
+    let diags = check_phase(&text);
+    assert!(diags.is_empty(), "{diags:#?}");
+    for (equation, refused) in [
+        ("y = sample(x, Clock(Ts));", false),
+        ("y = sample(x, c);", false),
+        ("y = sample(x, subSample(c, 2));", false),
+        ("y = sample(x, superSample(Clock(1, 100), 2));", false),
+        ("y = if sample(0, Ts) then 1 else 0;", true),
+        ("y = if sample(0, 0.1) then 1 else 0;", true),
+        ("y = if sample(0, 2*Ts) then 1 else 0;", true),
+    ] {
+        let model = format!(
+            "model M\n  parameter Real Ts = 0.1;\n  Clock c = Clock(Ts);\n  Real x = time, y;\nequation\n  {equation}\nend M;\n"
+        );
+        let diags = check_phase(&model);
+        let mc116 = diags.iter().filter(|d| d.code == "MC116").count();
+        assert_eq!(mc116, usize::from(refused), "{equation}: {diags:#?}");
+        if refused {
+            assert_eq!(line_of(&model, diags[0].span.start), 6, "{equation}");
+            assert!(
+                diags[0].help.contains("Clock(Ts)"),
+                "{equation}: {:?}",
+                diags[0]
+            );
+        }
+    }
+}
+
+/// `check --fix` rewrites the periodic `when`s of `WhenSample.mo` as
+/// clocked partitions: the fixed text is `WhenSample.fixed.mo` (with
+/// `UPDATE_EXPECT=1` rewritten), it passes the check phase, and nothing
+/// of MC116 is left.
+#[test]
+fn check_fix_rewrites_a_periodic_when_as_a_clocked_partition() {
+    let base = (
+        "examples/Base.mo".to_string(),
+        repo_file("examples/Base.mo"),
+    );
+    let name = "test_data/clocked_fix/WhenSample.mo";
+    let before = repo_file(name);
+    let fixed = mofmu::fix::fix(vec![base, (name.to_string(), before.clone())], true);
+    let after = &fixed.files[1].2;
+    let expected_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/clocked_fix/WhenSample.fixed.mo");
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&expected_path, after).expect("expected file is writable");
+    }
+    assert_eq!(
+        after,
+        &std::fs::read_to_string(&expected_path).expect("WhenSample.fixed.mo"),
+        "the fixed text differs from WhenSample.fixed.mo"
+    );
+    // The before text: one MC116 per `when`, each with the whole rewrite of
+    // its class as machine-applicable edits.
+    let lib = load_library(vec![
+        (
+            "examples/Base.mo".to_string(),
+            repo_file("examples/Base.mo"),
+        ),
+        (name.to_string(), before.clone()),
+    ]);
+    let whens: Vec<Diagnostic> = check_library(&lib)
+        .into_iter()
+        .filter(|d| d.code == "MC116")
+        .collect();
+    assert_eq!(whens.len(), 5, "{whens:#?}");
+    assert!(whens
+        .iter()
+        .all(|d| !d.suggestions.is_empty() && d.suggestions.iter().all(|s| s.machine_applicable)));
+    assert_eq!(before.matches("when sample").count(), 5);
+    // The fixed text: no `when`, no `pre`, the clocked forms in their place.
+    assert!(
+        !after.contains("when sample")
+            && !after.contains("end when")
+            && !after.replace("previous(", "").contains("pre(")
+            && !after.contains("discrete Real")
+    );
+    for form in [
+        "u = K*(r - sample(x, Clock(Ts)));",
+        "der(x) = -a*x + b*hold(u);",
+        "e = w_ref - sample(w, Clock(Ts));",
+        "I = previous(I) + Ts*e;",
+        "der(i) = (hold(v) - R*i - kt*w)/Lm;",
+        "Clock clock = Clock(n, 1);",
+        "on = if sample(T, clock) > hi then false elseif sample(T, clock) < lo then true else previous(on);",
+        "Real load = if hold(on) then 1 else 0;",
+        "y1 = k*sample(x, Clock(2*Ts));",
+        "y2 = y1 + previous(y2);",
+        "der(x) = -x + hold(y1) - hold(y2)/10;",
+        "// The integral by the forward rectangle rule",
+    ] {
+        assert!(after.contains(form), "the fixed text lacks `{form}`:\n{after}");
+    }
+    let diags = check_phase(after);
+    assert!(
+        diags.is_empty(),
+        "the fixed text passes the check phase: {diags:#?}"
+    );
+    assert!(
+        fixed.remaining.iter().all(|d| d.code != "MC116"),
+        "{:#?}",
+        fixed.remaining
+    );
+}
+
+/// Where the clocked form is not mechanical (a start other than 0, an
+/// interval that is not a parameter expression, `reinit`, `elsewhen`, an
+/// output determined, a variable read before it is determined, an
+/// equation tied to no sampled value, two intervals, `pre` outside the
+/// `when`), the `when` keeps its help line and gets no fix.
+#[test]
+fn a_when_that_is_not_mechanical_gets_the_help_line_only() {
+    let name = "test_data/clocked_fix/NotMechanical.mo";
+    let text = repo_file(name);
+    let lib = load_library(vec![
+        (
+            "examples/Base.mo".to_string(),
+            repo_file("examples/Base.mo"),
+        ),
+        (name.to_string(), text.clone()),
+    ]);
+    let diags = check_library(&lib);
+    let marks: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("// <-"))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let lines: Vec<usize> = diags.iter().map(|d| line_of(&text, d.span.start)).collect();
+    assert_eq!(lines, marks, "{diags:#?}");
+    for d in &diags {
+        assert_eq!(d.code, "MC116");
+        assert!(d.suggestions.is_empty(), "{d:?}");
+        assert!(d.help.contains("Clock(Ts)"), "{d:?}");
+    }
+    let fixed = mofmu::fix::fix(
+        vec![
+            (
+                "examples/Base.mo".to_string(),
+                repo_file("examples/Base.mo"),
+            ),
+            (name.to_string(), text.clone()),
+        ],
+        true,
+    );
+    assert_eq!(fixed.edits, 0);
+    assert_eq!(fixed.files[1].2, text);
+}

@@ -18,8 +18,9 @@ trait Clause: Sized {
     fn own(p: &mut Parser<'_>, start: u32) -> PResult<Self>;
     fn if_(branches: Vec<(Expr, Vec<Self>)>, else_: Vec<Self>, span: Span) -> Self;
     fn for_(index: Ident, range: Expr, body: Vec<Self>, span: Span) -> Self;
-    /// A `when` clause, kept by its span only (the checker rejects it).
-    fn when_(span: Span) -> Self;
+    /// A `when` clause (the checker rejects it); a statement keeps its
+    /// span only.
+    fn when_(branches: Vec<(Expr, Vec<Self>)>, span: Span) -> Self;
     fn outputs(targets: Vec<Option<Expr>>, value: Expr, span: Span) -> Self;
     /// `lhs = rhs` or `lhs := rhs`.
     fn assign(lhs: Expr, rhs: Expr, span: Span) -> Self;
@@ -66,8 +67,8 @@ impl Clause for Equation {
         }
     }
     same_shape_clauses!(Equation);
-    fn when_(span: Span) -> Self {
-        Equation::When { span }
+    fn when_(branches: Vec<(Expr, Vec<Self>)>, span: Span) -> Self {
+        Equation::When { branches, span }
     }
     fn assign(lhs: Expr, rhs: Expr, span: Span) -> Self {
         Equation::Simple { lhs, rhs, span }
@@ -117,7 +118,7 @@ impl Clause for Statement {
         }
     }
     same_shape_clauses!(Statement);
-    fn when_(span: Span) -> Self {
+    fn when_(_branches: Vec<(Expr, Vec<Self>)>, span: Span) -> Self {
         Statement::Other {
             what: "a `when` statement",
             span,
@@ -210,8 +211,8 @@ impl Parser<'_> {
                 Tok::Kw(Kw::If) => p.if_clause::<C>(start),
                 Tok::Kw(Kw::For) => p.for_clause::<C>(start),
                 Tok::Kw(Kw::When) => {
-                    p.when_clause::<C>()?;
-                    Ok(C::when_(p.span_from(start)))
+                    let branches = p.when_clause::<C>()?;
+                    Ok(C::when_(branches, p.span_from(start)))
                 }
                 Tok::LParen if p.output_list_ahead(C::ASSIGN.0) => {
                     let (targets, value) = p.output_list(C::ASSIGN.0, C::ASSIGN.1)?;
@@ -368,11 +369,12 @@ impl Parser<'_> {
     }
 
     /// `when c then ... elsewhen ... end when;`, parsed to be rejected
-    /// (the checker reports it at its line).
-    fn when_clause<C: Clause>(&mut self) -> PResult<()> {
+    /// (the checker reports it at its line, with the clocked form).
+    fn when_clause<C: Clause>(&mut self) -> PResult<Vec<(Expr, Vec<C>)>> {
         self.bump();
-        self.branches::<C>(Kw::Elsewhen, &[Kw::Elsewhen, Kw::End])?;
-        self.block_end(Kw::When)
+        let branches = self.branches::<C>(Kw::Elsewhen, &[Kw::Elsewhen, Kw::End])?;
+        self.block_end(Kw::When)?;
+        Ok(branches)
     }
 
     /// `end for;` and friends.
