@@ -227,12 +227,8 @@ impl<'a> Elaborator<'a> {
         pending: &mut Pending<'a>,
         diags: &mut Vec<Diagnostic>,
     ) {
-        if !comp.type_name.global
-            && comp.type_name.parts.len() == 1
-            && comp.type_name.parts[0].name == "Clock"
-        {
-            self.clock(comp, pending, diags);
-            return;
+        if is_clock_type(&comp.type_name) {
+            return self.clock(comp, pending, diags);
         }
         let shape = match self.type_shape(&comp.type_name, id, comp.span) {
             Ok(s) => s,
@@ -785,6 +781,11 @@ fn inherit(model: &mut ClassModel, base: &ClassModel) {
     // The connection sets are formed again over every connect of the model;
     // the faults of inherited lines stay faults here.
     model.faults.extend(base.faults.iter().cloned());
+}
+
+/// The built-in type `Clock` (DESIGN §2.2b).
+fn is_clock_type(name: &ast::Name) -> bool {
+    !name.global && name.parts.len() == 1 && name.parts[0].name == "Clock"
 }
 
 fn merge_prefixes(into: &mut TypePrefixes, from: &TypePrefixes) {

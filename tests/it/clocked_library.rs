@@ -113,11 +113,22 @@ const THERMOSTAT: &[&str] = &[
     "examples/Thermostat.mo",
 ];
 
+/// A published case: model, reference file, stop time, output interval,
+/// solver tolerance, and (time, [(variable, value)]) points.
+type Published = (
+    &'static str,
+    &'static str,
+    f64,
+    f64,
+    f64,
+    &'static [(f64, &'static [(&'static str, f64)])],
+);
+
 /// The table, to the nine digits it gives (1e-6 relative: CVode at
 /// rtol 1e-8 against exact values).
 #[test]
 fn the_public_snippets_reproduce_the_published_values() {
-    let published: [(&str, &str, f64, f64, f64, &[(f64, &[(&str, f64)])]); 2] = [
+    let published: [Published; 2] = [
         (
             "Clk1.SampledP",
             "Clk1_SampledP.csv",
