@@ -289,9 +289,9 @@ typedef struct mofmu_step {
     mofmu_block_fn fn;
     mofmu_tangent_fn tangent;
     const mofmu_inst *inst;
-    /* BLOCK alone in a repeat whose instances lie `real_stride` reals apart
-     * (found at loading): the batched entries that run the whole repeat,
-     * else NULL. REPEAT: nonzero when its body of copies may run step by
+    /* BLOCK in a repeat whose instances lie `real_stride` reals apart
+     * (found at loading): the batched entries (which run the whole repeat
+     * when the block is alone in it), else NULL. REPEAT: nonzero when its body of copies may run step by
      * step, each over every round (no step writes what another reads or
      * writes), instead of round by round. */
     mofmu_block_n_fn fn_n;

@@ -22,7 +22,38 @@ pub struct Kernel {
     pub file_name: String,
     pub text: String,
     pub n_blocks: usize,
+    /// Each block's element entries, when the block is small enough to
+    /// be inlined into a compiled schedule's loop over elements.
+    pub elements: Vec<Option<Element>>,
+    /// Prototypes of the user functions the class calls (for a unit that
+    /// inlines its element entries).
+    pub calls: String,
 }
+
+/// A block's element entries: the block's body as `static inline` C
+/// functions over one instance whose slot pointers the caller passes,
+/// `<prefix>_b<k>_e` (values) and `<prefix>_b<k>_t_e` (tangents). The
+/// compiled schedule inlines them into one loop over the elements of a
+/// fused loop, where it computes every pointer from offsets it read once
+/// (the instances lie evenly in `R`), so an element's values stay in
+/// registers from block to block. Each runs the statements of the plain
+/// entry on the same places, so the results are the same bits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Element {
+    /// The two definitions.
+    pub text: String,
+    /// The value entry's pointer parameters in order: the slot, and
+    /// whether it is a derivative (placed by `mofmu_der`).
+    pub values: Vec<(usize, bool)>,
+    /// The tangent entry's pointer parameters: slots of `R`, then of `dR`.
+    pub tangent_values: Vec<usize>,
+    pub tangents: Vec<usize>,
+}
+
+/// The most lines of C an element entry may have: a larger block is
+/// called through its plain entry, so that the schedule's unit stays
+/// quick to compile.
+const ELEMENT_LINES: usize = 48;
 
 const PLACEHOLDER: &str = "K__PREFIX__";
 
@@ -60,6 +91,17 @@ pub fn generate(class: &CausalClass) -> Kernel {
     let digest = Sha256::digest(format!("{}\n{}", env!("CARGO_PKG_VERSION"), body).as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
     let prefix = format!("K_{}_{hash}", sanitize(&class.qualified));
+    let elements = class
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            g.element(k, &b.stmts).map(|mut e| {
+                e.text = e.text.replace(PLACEHOLDER, &prefix);
+                e
+            })
+        })
+        .collect();
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -76,6 +118,8 @@ pub fn generate(class: &CausalClass) -> Kernel {
         prefix,
         text,
         n_blocks: class.blocks.len(),
+        elements,
+        calls: prototypes_for(&user_calls(class)),
     }
 }
 
@@ -194,7 +238,7 @@ const BLOCK_N_PARAMS: &str = "double *R, const mofmu_inst *in0, size_t count, pt
 /// Parameters of a tangent's batched entry (`mofmu_tangent_n_fn`).
 const TANGENT_N_PARAMS: &str = "const double *R, double *dR, const mofmu_inst *in0, size_t count, ptrdiff_t inst_stride, ptrdiff_t real_stride, mofmu_ctx *ctx";
 
-const HELPERS: &str = r#"static double mofmu_sign_(double x) { return (x > 0.0) - (x < 0.0); }
+pub(crate) const HELPERS: &str = r#"static double mofmu_sign_(double x) { return (x > 0.0) - (x < 0.0); }
 
 /* 1-based index checked against the array size: a bad index stops the
    evaluation with a message instead of touching memory out of bounds. */
@@ -480,6 +524,61 @@ impl Gen<'_> {
         let _ = writeln!(out, "        (void)in;");
         out.push_str(&body);
         let _ = writeln!(out, "    }}\n}}\n");
+    }
+
+    /// The element entries of block `k` ([`Element`]), or `None` when
+    /// either is longer than [`ELEMENT_LINES`].
+    fn element(&self, k: usize, stmts: &[Stmt]) -> Option<Element> {
+        let mut text = String::new();
+        let mut values = Vec::new();
+        let (mut tangent_values, mut tangents) = (Vec::new(), Vec::new());
+        for tangent in [false, true] {
+            let body = self.body(stmts, tangent, 1);
+            if body.lines().count() > ELEMENT_LINES {
+                return None;
+            }
+            let state = self.state.borrow();
+            let mut params = Vec::new();
+            let constness = if tangent { "const " } else { "" };
+            for &s in &state.values {
+                params.push(format!("{constness}double *v{s}"));
+                if tangent {
+                    tangent_values.push(s);
+                } else {
+                    let der = matches!(self.class.slots[s].kind, SlotKind::Der(_));
+                    values.push((s, der));
+                }
+            }
+            for &s in &state.tangents {
+                params.push(format!("double *w{s}"));
+                tangents.push(s);
+            }
+            params.extend([
+                "const mofmu_inst *in".to_string(),
+                "mofmu_ctx *ctx".to_string(),
+            ]);
+            let suffix = if tangent { "_t" } else { "" };
+            let _ = writeln!(
+                text,
+                "static inline void {PLACEHOLDER}_b{k}{suffix}_e({}) {{\n    (void)in; (void)ctx;",
+                params.join(", ")
+            );
+            for k in &state.ints {
+                let _ = writeln!(text, "    const int64_t p{k} = in->ints[{k}];");
+            }
+            self.slot_pointers_at(&mut text, &state, tangent, "    ", &|s, kind| match kind {
+                Place::Derivative | Place::Value => format!("v{s}"),
+                Place::Tangent => format!("w{s}"),
+            });
+            text.push_str(&body);
+            text.push_str("}\n\n");
+        }
+        Some(Element {
+            text,
+            values,
+            tangent_values,
+            tangents,
+        })
     }
 
     /// The derivative of an assignment's value in the direction of the

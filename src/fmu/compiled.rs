@@ -18,13 +18,15 @@
 //! compiled, so a tile of a fused loop is a direct call of a kernel's
 //! batched entry or a copy loop with its signs and coefficient folded in.
 //!
-//! The unit calls the kernels, it does not include them. The design brief
-//! asks for one unit, so that the C compiler inlines blocks across
-//! components; measured, that bought about 10% on Acc4's chain (its tiles
-//! run inside the batched entries either way) and cost more than that: a
-//! new shape recompiled every kernel of the model in one unit on one core
-//! (the cooling loop's first export from 1 s to 8–15 s), where separate
-//! kernels are compiled in parallel and cached per class.
+//! The unit calls the kernels, it does not compile them again: a new shape
+//! that recompiled every kernel of the model in one unit on one core took
+//! the cooling loop's first export from 1 s to 8–15 s, where separate
+//! kernels are compiled in parallel and cached per class. What it takes in
+//! are the element entries ([`Element`]) of the small blocks its fused
+//! repeats run: the function of such a repeat runs a tile's rounds as one
+//! loop of inlined blocks and copies over pointers computed from offsets
+//! read once per tile (the loader checks that the instances lie evenly).
+//! A repeat with a larger block keeps its batched-entry calls.
 //!
 //! The code runs the same kernel blocks on the same instances, in the same
 //! order, as the interpreter (`templates/mofmu_schedule.inc`), and the
@@ -36,7 +38,9 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::system_image::StepRecord;
-use crate::codegen::kernel::Kernel;
+use std::collections::BTreeSet;
+
+use crate::codegen::kernel::{Element, Kernel};
 
 /// The most steps a compiled schedule is generated for. A schedule whose
 /// repeats do not roll up (instances of one class that are not laid out
@@ -216,10 +220,13 @@ fn generate(
          counts, offsets,\n   strides and skews are read from the loaded system \
          (mofmu_model.h, \"The compiled schedule\"). */\n",
     );
-    text.push_str("#include \"mofmu_model.h\"\n#include \"mofmu_steps.h\"\n\n");
+    text.push_str("#include <math.h>\n#include \"mofmu_model.h\"\n#include \"mofmu_steps.h\"\n\n");
     // The interpreter's tile (mofmu_schedule.inc): any tile gives the
     // same results, this one the same memory traffic.
     text.push_str("#ifndef MOFMU_FUSE_TILE\n#define MOFMU_FUSE_TILE 128\n#endif\n");
+    // A repeat of fewer rounds runs through its function (the batched
+    // entries): its loop would not repay reading what it needs.
+    text.push_str("#ifndef MOFMU_INLINE_ROUNDS\n#define MOFMU_INLINE_ROUNDS 16\n#endif\n");
     text.push_str(
         "#if defined(__GNUC__) || defined(__clang__)\n#define MOFMU_UNIT __attribute__((noinline))\n\
          #else\n#define MOFMU_UNIT\n#endif\n\n",
@@ -228,6 +235,7 @@ fn generate(
     // cached: this unit calls their entries directly. Their blocks are not
     // inlined here; the loops of a tile run inside the batched entries.
     text.push_str(&g.prototypes());
+    text.push_str(&g.elements(&items));
     let _ = writeln!(
         text,
         "static const uint32_t shape_[{}] = {{",
@@ -534,6 +542,9 @@ impl Gen<'_> {
             for &j in body {
                 self.hoist(out, j, x);
             }
+            if self.inlined(body) {
+                self.inline_rounds(out, *head, body, mode);
+            }
             self.unit_rounds(out, *head, body, mode);
             out.push_str("}\n\n");
         }
@@ -663,6 +674,171 @@ impl Gen<'_> {
         out.push_str("    }\n}\n\n");
     }
 
+    /// The element entry inlined for block step `j`, if its kernel has one.
+    fn inline_element(&self, j: usize) -> Option<&Element> {
+        let StepRecord::Block {
+            instance, block, ..
+        } = &self.steps[j]
+        else {
+            return None;
+        };
+        let k = &self.kernels[(self.class_of)(*instance) as usize];
+        k.elements.get(*block as usize)?.as_ref()
+    }
+
+    /// The blocks of the fused loops' repeats: their element entries (each
+    /// once), with the helpers and user-function prototypes they use.
+    fn elements(&self, items: &[Item]) -> String {
+        let mut seen = BTreeSet::new();
+        let mut defs = String::new();
+        let mut calls = BTreeSet::new();
+        for item in items {
+            let Item::Fuse(at, span) = *item else {
+                continue;
+            };
+            let mut u_at = at + 1;
+            while u_at < at + 1 + span {
+                let n = self.unit_len(u_at);
+                for j in u_at + 1..u_at + n {
+                    if let (
+                        Some(e),
+                        StepRecord::Block {
+                            instance, block, ..
+                        },
+                    ) = (self.inline_element(j), &self.steps[j])
+                    {
+                        let class = (self.class_of)(*instance) as usize;
+                        if seen.insert((class, *block)) {
+                            defs.push_str(&e.text);
+                            calls.insert(self.kernels[class].calls.clone());
+                        }
+                    }
+                }
+                u_at += n;
+            }
+        }
+        if defs.is_empty() {
+            return String::new();
+        }
+        let mut s = String::from(
+            "/* Element entries of the fused loops' blocks, inlined into their loops over \
+             elements. */\n",
+        );
+        s.push_str(crate::codegen::kernel::HELPERS);
+        for c in calls {
+            s.push_str(&c);
+        }
+        s.push_str(&defs);
+        s
+    }
+
+    /// Whether a repeat's `body` runs as a loop inlined into the fused
+    /// loop: every block of it has element entries (a body of copies only
+    /// is inlined too).
+    fn inlined(&self, body: &[usize]) -> bool {
+        body.iter().all(|&j| {
+            !matches!(self.steps[j], StepRecord::Block { .. }) || self.inline_element(j).is_some()
+        })
+    }
+
+    /// The first part of an inlined repeat's function (`head`, steps
+    /// `body`), on what [`Self::hoist`] located: its rounds [lo, hi) as
+    /// one loop of inlined blocks and copies, when it may run (`el`): the
+    /// pass runs every step of the body, every block's instances lie evenly
+    /// (a slot of round r lies r real strides on from round 0's) and the
+    /// derivatives of the rounds are placed in one array (`mofmu_der_n`).
+    /// Otherwise, and for a repeat of fewer than `MOFMU_INLINE_ROUNDS`
+    /// rounds (a row of a small grid, where the batched entries are faster
+    /// than a loop that first reads every offset), the rest of the
+    /// function runs the rounds.
+    fn inline_rounds(&self, out: &mut String, head: usize, body: &[usize], mode: Mode) {
+        let _ = writeln!(
+            out,
+            "    if (S[{head}].count >= MOFMU_INLINE_ROUNDS) {{\n    int el = 1;"
+        );
+        for &j in body {
+            let _ = writeln!(out, "    if (!on{j}) el = 0;");
+            let Some(e) = self.inline_element(j) else {
+                continue;
+            };
+            let _ = writeln!(out, "    if (!f{j}) el = 0;");
+            let slots: BTreeSet<usize> = match mode {
+                Mode::Value => e.values.iter().map(|v| v.0).collect(),
+                Mode::Tangent => e
+                    .tangent_values
+                    .iter()
+                    .chain(&e.tangents)
+                    .copied()
+                    .collect(),
+            };
+            for s in slots {
+                let _ = writeln!(out, "    const ptrdiff_t o{j}_{s} = i{j}->off[{s}];");
+            }
+            if mode == Mode::Value {
+                for &(s, der) in &e.values {
+                    if der {
+                        let _ = writeln!(
+                            out,
+                            "    ptrdiff_t dq{j}_{s} = 0;\n    \
+                             double *const db{j}_{s} = el ? mofmu_der_n(R, o{j}_{s} + (ptrdiff_t)lo * q{j}, hi - lo, q{j}, ctx, &dq{j}_{s}) : NULL;\n    \
+                             if (db{j}_{s} == NULL) el = 0;"
+                        );
+                    }
+                }
+            }
+        }
+        out.push_str("    if (el) {\n    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
+        for &j in body {
+            self.element_step(out, j, mode);
+        }
+        out.push_str("    }\n    return;\n    }\n    }\n");
+    }
+
+    /// Step `j` of an inlined repeat in round `r`, unguarded: the loop
+    /// runs only in a pass that runs every step of the body (`el<u>`).
+    fn element_step(&self, out: &mut String, j: usize, mode: Mode) {
+        let pad = "                ";
+        let StepRecord::Block { .. } = self.steps[j] else {
+            self.fused_step(out, j, mode, false);
+            return;
+        };
+        let (prefix, b, _) = self.block(j);
+        let (suffix, reals) = mode.kernel();
+        let Some(e) = self.inline_element(j) else {
+            let _ = writeln!(
+                out,
+                "{pad}{prefix}_b{b}{suffix}({reals}, i{j} + r * s{j}, ctx);"
+            );
+            return;
+        };
+        let mut args: Vec<String> = match mode {
+            Mode::Value => e
+                .values
+                .iter()
+                .map(|&(s, der)| {
+                    if der {
+                        format!("db{j}_{s} + (r - (ptrdiff_t)lo) * dq{j}_{s}")
+                    } else {
+                        format!("R + o{j}_{s} + r * q{j}")
+                    }
+                })
+                .collect(),
+            Mode::Tangent => e
+                .tangent_values
+                .iter()
+                .map(|s| format!("R + o{j}_{s} + r * q{j}"))
+                .chain(
+                    e.tangents
+                        .iter()
+                        .map(|s| format!("dR + o{j}_{s} + r * q{j}")),
+                )
+                .collect(),
+        };
+        args.push(format!("i{j} + r * s{j}"));
+        args.push("ctx".to_string());
+        let _ = writeln!(out, "{pad}{prefix}_b{b}{suffix}_e({});", args.join(", "));
+    }
+
     /// A repeat unit of a fused loop over its rounds [lo, hi), as
     /// `run_repeat_rounds` runs them.
     fn unit_rounds(&self, out: &mut String, head: usize, body: &[usize], mode: Mode) {
@@ -689,7 +865,7 @@ impl Gen<'_> {
                     out,
                     "{pad}    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {{"
                 );
-                self.fused_step(out, j, mode);
+                self.fused_step(out, j, mode, true);
                 let _ = writeln!(out, "{pad}    }}");
             }
             let _ = writeln!(out, "{pad}}} else {{");
@@ -699,7 +875,7 @@ impl Gen<'_> {
             "{pad}for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {{"
         );
         for &j in body {
-            self.fused_step(out, j, mode);
+            self.fused_step(out, j, mode, true);
         }
         let _ = writeln!(out, "{pad}}}");
         if all_copies {
@@ -744,15 +920,20 @@ impl Gen<'_> {
     }
 
     /// Step `j` of a fused loop in round `r`, on what [`Self::hoist`] located.
-    fn fused_step(&self, out: &mut String, j: usize, mode: Mode) {
+    fn fused_step(&self, out: &mut String, j: usize, mode: Mode, guarded: bool) {
         let (suffix, reals) = mode.kernel();
         let pad = "            ";
+        let on = if guarded {
+            format!("if (on{j}) ")
+        } else {
+            String::new()
+        };
         match &self.steps[j] {
             StepRecord::Block { .. } => {
                 let (prefix, b, _) = self.block(j);
                 let _ = writeln!(
                     out,
-                    "{pad}if (on{j}) {prefix}_b{b}{suffix}({reals}, i{j} + r * s{j}, ctx);"
+                    "{pad}{on}{prefix}_b{b}{suffix}({reals}, i{j} + r * s{j}, ctx);"
                 );
             }
             StepRecord::Copy {
@@ -778,12 +959,12 @@ impl Gen<'_> {
                 } else {
                     format!("c{j} * ({sum})")
                 };
-                let _ = writeln!(out, "{pad}if (on{j}) t{j}[r * b{j}] = {value};");
+                let _ = writeln!(out, "{pad}{on}t{j}[r * b{j}] = {value};");
             }
             StepRecord::Copy { .. } => {
                 let _ = writeln!(
                     out,
-                    "{pad}if (on{j}) mofmu_copy_step(sys, &S[{j}], r, {});",
+                    "{pad}{on}mofmu_copy_step(sys, &S[{j}], r, {});",
                     mode.copies()
                 );
             }

@@ -71,6 +71,22 @@ pub(crate) fn export_interpreted(lib: &Library, model: &str, sets: &[SetValue]) 
     }
 }
 
+/// Takes a Model Exchange instance from instantiation to continuous-time
+/// mode at t = 0: initialization, then event iterations until none is
+/// needed.
+pub(crate) fn continuous_time(inst: &mut mofmu::harness::fmi2::Instance<'_>) {
+    inst.setup_experiment(None, 0.0, None).expect("setup");
+    inst.enter_initialization_mode().expect("init");
+    inst.exit_initialization_mode().expect("exit init");
+    while inst
+        .new_discrete_states()
+        .expect("event iteration")
+        .new_discrete_states_needed
+        != 0
+    {}
+    inst.enter_continuous_time_mode().expect("continuous time");
+}
+
 /// A cache kept under cargo's scratch directory, shared by the tests that
 /// do not care whether their objects are compiled or reused.
 pub(crate) fn shared_cache() -> ObjectCache {
@@ -1083,16 +1099,7 @@ fn an_array_of_components_runs_its_batched_blocks_as_the_equations_say() {
         .expect("states");
     assert_eq!(state_vr.len(), n);
     let mut inst = fmu.instantiate("chain", false).expect("instantiates");
-    inst.setup_experiment(None, 0.0, None).expect("setup");
-    inst.enter_initialization_mode().expect("init");
-    inst.exit_initialization_mode().expect("exit init");
-    while inst
-        .new_discrete_states()
-        .expect("event")
-        .new_discrete_states_needed
-        != 0
-    {}
-    inst.enter_continuous_time_mode().expect("continuous time");
+    continuous_time(&mut inst);
     let (g, c, source) = (2.0f64, 50.0f64, 400.0f64);
     let t: Vec<f64> = (0..n)
         .map(|i| 300.0 + 1.7 * i as f64 + (i * i % 7) as f64)

@@ -37,5 +37,6 @@ mod sweep;
 mod syntax;
 mod tearing;
 mod thermofluid;
+mod tiers;
 mod units;
 mod watch;
