@@ -346,13 +346,18 @@ pub fn export_checked_options(
     // thread while this one builds the variable table and its
     // dependencies; the names move into the table once both are done.
     let ((mut system_resource, schedule_choice), mut table) = std::thread::scope(|scope| {
-        let (sys, schedule) = (&sys, &schedule);
+        let (sys, schedule, functions) = (&sys, &schedule, &functions);
         let image = scope.spawn(|| {
             let image = system::image(sys, &kernels, schedule, &model_identifier, pattern);
             // The compiled schedule is generated from the rolled and fused
             // steps the resource holds.
             let class_of = |i: u32| sys.instances[i as usize].class as u32;
-            let choice = compiled::choose(tier, &image.steps, &class_of, &kernels);
+            let place = |i: u32, s: usize| {
+                let off = *image.instances.get(i as usize)?.off.get(s)?;
+                (off >= 0).then_some(i64::from(off))
+            };
+            let choice =
+                compiled::choose(tier, &image.steps, &class_of, &place, &kernels, functions);
             (image.to_bytes(DRAFT_GUID), choice)
         });
         let mut table = model_table(sys, &model_identifier, experiment.stop_time);

@@ -30,9 +30,19 @@ pub struct FunctionUnit {
     pub symbol: String,
     pub file_name: String,
     pub text: String,
+    /// The C symbols it defines (one per flat output; each with its `_t`
+    /// twin).
+    pub outputs: Vec<String>,
+    /// The C symbols of the user functions it calls.
+    pub callees: Vec<String>,
+    /// The definitions alone, `static inline`, for a unit that takes them
+    /// in ([`HELPERS`] and prototypes of every symbol first): the
+    /// compiled schedule, where the blocks it inlines call them.
+    pub inline_text: String,
 }
 
-const HELPERS: &str = r#"static double mofmu_fsign_(double x) { return (x > 0.0) - (x < 0.0); }
+/// The helpers function definitions call.
+pub const HELPERS: &str = r#"static double mofmu_fsign_(double x) { return (x > 0.0) - (x < 0.0); }
 
 /* Logarithms and roots out of their domain stop the evaluation. */
 static double mofmu_flog_(mofmu_ctx *ctx, const char *instance, double x, const char *what) {
@@ -70,15 +80,25 @@ pub fn unit(f: &FunctionModel) -> FunctionUnit {
     text.push_str(HELPERS);
     // One C function (and its twin) per flat output: a record result is
     // computed once per field it is read for.
+    let mut defs = String::new();
+    let mut outputs = Vec::new();
     for k in 0..f.outputs().count() {
         if k > 0 {
-            text.push('\n');
+            defs.push('\n');
         }
         let sym = f.output_symbol(k);
-        g.function(&mut text, &sym, f.output(k), false);
-        text.push('\n');
-        g.function(&mut text, &sym, f.output(k), true);
+        g.function(&mut defs, &sym, f.output(k), false);
+        defs.push('\n');
+        g.function(&mut defs, &sym, f.output(k), true);
+        outputs.push(sym);
     }
+    text.push_str(&defs);
+    // Every definition starts a line with its return type.
+    let inline_text = defs.replace("\ndouble F_", "\nstatic inline double F_");
+    let inline_text = match inline_text.strip_prefix("double F_") {
+        Some(rest) => format!("static inline double F_{rest}"),
+        None => inline_text,
+    };
     let digest = Sha256::digest(format!("{}\n{}", env!("CARGO_PKG_VERSION"), text).as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
     FunctionUnit {
@@ -86,6 +106,9 @@ pub fn unit(f: &FunctionModel) -> FunctionUnit {
         file_name: format!("{symbol}_{hash}.c"),
         symbol,
         text,
+        outputs,
+        callees: callees.into_iter().map(|c| c.0).collect(),
+        inline_text,
     }
 }
 

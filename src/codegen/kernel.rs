@@ -28,6 +28,8 @@ pub struct Kernel {
     /// Prototypes of the user functions the class calls (for a unit that
     /// inlines its element entries).
     pub calls: String,
+    /// Their C symbols.
+    pub callees: Vec<String>,
 }
 
 /// A block's element entries: the block's body as `static inline` C
@@ -120,6 +122,7 @@ pub fn generate(class: &CausalClass) -> Kernel {
         n_blocks: class.blocks.len(),
         elements,
         calls: prototypes_for(&user_calls(class)),
+        callees: user_calls(class).into_iter().map(|c| c.0).collect(),
     }
 }
 

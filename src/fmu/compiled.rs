@@ -40,6 +40,8 @@ use sha2::{Digest, Sha256};
 use super::system_image::StepRecord;
 use std::collections::BTreeSet;
 
+use super::forwarding::{self, Forwarding};
+use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{Element, Kernel};
 
 /// The most steps a compiled schedule is generated for. A schedule whose
@@ -121,12 +123,16 @@ fn copy_form(len: u32, coefficient: f64) -> u32 {
 }
 
 /// Chooses the tier of a model's schedule and, for the compiled one,
-/// generates its unit. `kernels` are the model's kernels by class.
+/// generates its unit. `kernels` are the model's kernels by class;
+/// `place(instance, slot)` is a slot's offset in `R`; `functions` are the
+/// model's user functions.
 pub fn choose(
     tier: ScheduleTier,
     steps: &[StepRecord],
     class_of: &dyn Fn(u32) -> u32,
+    place: &dyn Fn(u32, usize) -> Option<i64>,
     kernels: &[Kernel],
+    functions: &[FunctionUnit],
 ) -> ScheduleChoice {
     if tier == ScheduleTier::Interpreted {
         return ScheduleChoice {
@@ -144,7 +150,7 @@ pub fn choose(
             ),
         };
     }
-    let compiled = generate(steps, class_of, kernels);
+    let compiled = generate(steps, class_of, place, kernels, functions);
     ScheduleChoice {
         reason: format!(
             "compiled ({}, {} steps)",
@@ -198,19 +204,29 @@ enum Item {
 struct Gen<'a> {
     steps: &'a [StepRecord],
     class_of: &'a dyn Fn(u32) -> u32,
+    /// A slot's offset in `R` on the exported system (instance, slot):
+    /// where [`forwarding`] looks for the links of a repeat's copies.
+    place: &'a dyn Fn(u32, usize) -> Option<i64>,
     kernels: &'a [Kernel],
+    /// The model's user functions: the unit defines those the blocks it
+    /// inlines call, so that they inline too.
+    functions: &'a [FunctionUnit],
 }
 
 /// Generates the unit of the schedule `steps`.
 fn generate(
     steps: &[StepRecord],
     class_of: &dyn Fn(u32) -> u32,
+    place: &dyn Fn(u32, usize) -> Option<i64>,
     kernels: &[Kernel],
+    functions: &[FunctionUnit],
 ) -> CompiledSchedule {
     let g = Gen {
         steps,
         class_of,
+        place,
         kernels,
+        functions,
     };
     let items = g.items(0, steps.len());
     let words = shape(steps, class_of);
@@ -692,6 +708,7 @@ impl Gen<'_> {
         let mut seen = BTreeSet::new();
         let mut defs = String::new();
         let mut calls = BTreeSet::new();
+        let mut callees = BTreeSet::new();
         for item in items {
             let Item::Fuse(at, span) = *item else {
                 continue;
@@ -711,6 +728,7 @@ impl Gen<'_> {
                         if seen.insert((class, *block)) {
                             defs.push_str(&e.text);
                             calls.insert(self.kernels[class].calls.clone());
+                            callees.extend(self.kernels[class].callees.iter().cloned());
                         }
                     }
                 }
@@ -725,11 +743,52 @@ impl Gen<'_> {
              elements. */\n",
         );
         s.push_str(crate::codegen::kernel::HELPERS);
-        for c in calls {
-            s.push_str(&c);
+        match self.inline_functions(callees) {
+            Some(functions) => s.push_str(&functions),
+            None => calls.iter().for_each(|c| s.push_str(c)),
         }
         s.push_str(&defs);
         s
+    }
+
+    /// The definitions of the user functions `called` and of those they
+    /// call, `static inline` (prototypes first, so any order serves), or
+    /// `None` when one is not among the model's units (the blocks then
+    /// call the functions' own units).
+    fn inline_functions(&self, called: BTreeSet<String>) -> Option<String> {
+        if called.is_empty() {
+            return Some(String::new());
+        }
+        let mut todo: Vec<String> = called.into_iter().collect();
+        let mut units = BTreeSet::new();
+        let mut done = BTreeSet::new();
+        while let Some(sym) = todo.pop() {
+            if !done.insert(sym.clone()) {
+                continue;
+            }
+            let u = self
+                .functions
+                .iter()
+                .position(|f| f.outputs.contains(&sym))?;
+            units.insert(u);
+            todo.extend(self.functions[u].callees.iter().cloned());
+        }
+        let mut s = String::from(crate::codegen::function::HELPERS);
+        for &u in &units {
+            for line in self.functions[u].inline_text.lines() {
+                if let Some(head) = line.strip_suffix(" {") {
+                    if head.starts_with("static inline double F_") {
+                        let _ = writeln!(s, "{head};");
+                    }
+                }
+            }
+        }
+        s.push('\n');
+        for &u in &units {
+            s.push_str(&self.functions[u].inline_text);
+            s.push('\n');
+        }
+        Some(s)
     }
 
     /// Whether a repeat's `body` runs as a loop inlined into the fused
@@ -743,8 +802,8 @@ impl Gen<'_> {
 
     /// The first part of an inlined repeat's function (`head`, steps
     /// `body`), on what [`Self::hoist`] located: its rounds [lo, hi) as
-    /// one loop of inlined blocks and copies, when it may run (`el`): the
-    /// pass runs every step of the body, every block's instances lie evenly
+    /// one loop of inlined blocks and copies, when it may run (`el`): every
+    /// block's instances lie evenly
     /// (a slot of round r lies r real strides on from round 0's) and the
     /// derivatives of the rounds are placed in one array (`mofmu_der_n`).
     /// Otherwise, and for a repeat of fewer than `MOFMU_INLINE_ROUNDS`
@@ -757,7 +816,6 @@ impl Gen<'_> {
             "    if (S[{head}].count >= MOFMU_INLINE_ROUNDS) {{\n    int el = 1;"
         );
         for &j in body {
-            let _ = writeln!(out, "    if (!on{j}) el = 0;");
             let Some(e) = self.inline_element(j) else {
                 continue;
             };
@@ -771,8 +829,15 @@ impl Gen<'_> {
                     .copied()
                     .collect(),
             };
-            for s in slots {
+            for &s in &slots {
                 let _ = writeln!(out, "    const ptrdiff_t o{j}_{s} = i{j}->off[{s}];");
+            }
+            if let Some(b) = self.packed(j, mode) {
+                for s in self.addressed(j, mode) {
+                    if s != b {
+                        let _ = writeln!(out, "    if (o{j}_{s} != o{j}_{b} + {}) el = 0;", s - b);
+                    }
+                }
             }
             if mode == Mode::Value {
                 for &(s, der) in &e.values {
@@ -787,19 +852,132 @@ impl Gen<'_> {
                 }
             }
         }
-        out.push_str("    if (el) {\n    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
+        let fw = forwarding::find(self.steps, body, &|j| self.forwardable(j, mode), self.place);
+        self.forward_locals(out, &fw, mode);
+        out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
         for &j in body {
-            self.element_step(out, j, mode);
+            self.element_step(out, j, mode, &fw);
         }
         out.push_str("    }\n    return;\n    }\n    }\n");
     }
 
-    /// Step `j` of an inlined repeat in round `r`, unguarded: the loop
-    /// runs only in a pass that runs every step of the body (`el<u>`).
-    fn element_step(&self, out: &mut String, j: usize, mode: Mode) {
+    /// The slots block step `j`'s element entry addresses in `R` (and in
+    /// `dR`) in `mode`, derivatives left out.
+    fn addressed(&self, j: usize, mode: Mode) -> BTreeSet<usize> {
+        let Some(e) = self.inline_element(j) else {
+            return BTreeSet::new();
+        };
+        match mode {
+            Mode::Value => e.values.iter().filter(|v| !v.1).map(|v| v.0).collect(),
+            Mode::Tangent => e
+                .tangent_values
+                .iter()
+                .chain(&e.tangents)
+                .copied()
+                .collect(),
+        }
+    }
+
+    /// The lowest slot of block step `j`'s [`Self::addressed`] slots
+    /// when, on the exported system, they lie in slot order one real
+    /// apart: a round then addresses them as constant displacements from
+    /// one pointer (`P<j>`, `D<j>` in `dR`), not each from an offset of
+    /// its own, which took twenty registers in a cooling loop's cell and
+    /// spilled them. The unit checks the layout on the loaded system.
+    fn packed(&self, j: usize, mode: Mode) -> Option<usize> {
+        let StepRecord::Block { instance, .. } = self.steps[j] else {
+            return None;
+        };
+        let slots = self.addressed(j, mode);
+        let &b = slots.first()?;
+        let at = (self.place)(instance, b)?;
+        slots
+            .iter()
+            .all(|&s| (self.place)(instance, s) == Some(at + (s - b) as i64))
+            .then_some(b)
+    }
+
+    /// The slots of block step `j` that may run on a local in `mode`:
+    /// its element entry's pointers into the array copies act on,
+    /// derivatives left out (they lie where `mofmu_der_n` put them).
+    fn forwardable(&self, j: usize, mode: Mode) -> Vec<usize> {
+        let Some(e) = self.inline_element(j) else {
+            return Vec::new();
+        };
+        match mode {
+            Mode::Value => e.values.iter().filter(|v| !v.1).map(|v| v.0).collect(),
+            Mode::Tangent => e.tangents.clone(),
+        }
+    }
+
+    /// The checks of `fw`'s links on the loaded offsets (a failed one runs
+    /// the plain loop), then `if (el) {` and the locals the links pass
+    /// values in, each as the slot holds it before the tile's first round.
+    fn forward_locals(&self, out: &mut String, fw: &Forwarding, mode: Mode) {
+        let x = mode.copies();
+        for (&(c, k), l) in &fw.sources {
+            let (j, s, d) = (l.block, l.slot, l.rounds);
+            let _ = writeln!(
+                out,
+                "    if ((ptrdiff_t)sys->source_offset[S[{c}].first_source + {k}] != o{j}_{s} + ({d}) * q{j}                  || (ptrdiff_t)sys->source_stride[S[{c}].first_source + {k}] != q{j}) el = 0;"
+            );
+        }
+        for (&c, l) in &fw.targets {
+            let (j, s, d) = (l.block, l.slot, l.rounds);
+            let _ = writeln!(
+                out,
+                "    if ((ptrdiff_t)S[{c}].target != o{j}_{s} + ({d}) * q{j} || (ptrdiff_t)S[{c}].stride != q{j}) el = 0;"
+            );
+        }
+        out.push_str("    if (el) {\n");
+        for &(j, s) in &fw.kept {
+            // A slot a block writes for a copy of the next round: before
+            // the first round, the copy's source as the last tile left it.
+            let start = match fw.carried_source(j, s) {
+                Some((c, k)) => format!("f{c}_{k}[(ptrdiff_t)lo * a{c}_{k}]"),
+                None => "0.0".to_string(),
+            };
+            let _ = writeln!(out, "    double x{j}_{s} = {start};");
+        }
+        for &(j, s) in &fw.fed {
+            let _ = writeln!(
+                out,
+                "    double x{j}_{s} = {x}[o{j}_{s} + (ptrdiff_t)lo * q{j}];"
+            );
+        }
+    }
+
+    /// Step `j` of an inlined repeat in round `r`, if the pass runs it
+    /// (`on<j>`: a pass after the first of a tearing solve runs the steps
+    /// the balances reach). Slots and copies that `fw` links go through
+    /// their locals.
+    fn element_step(&self, out: &mut String, j: usize, mode: Mode, fw: &Forwarding) {
         let pad = "                ";
         let StepRecord::Block { .. } = self.steps[j] else {
-            self.fused_step(out, j, mode, false);
+            if !self.spelled_out(j) {
+                self.fused_step(out, j, mode);
+                return;
+            }
+            let value = self.copy_value(j, &|k| match fw.sources.get(&(j, k)) {
+                Some(l) => format!("x{}_{}", l.block, l.slot),
+                None => format!("f{j}_{k}[r * a{j}_{k}]"),
+            });
+            // A copy the pass leaves out still hands on what the slot holds.
+            match fw.targets.get(&j) {
+                Some(l) => {
+                    let x = mode.copies();
+                    let (k, s) = (l.block, l.slot);
+                    let _ = writeln!(
+                        out,
+                        "{pad}if (on{j}) {{ const double v = {value}; t{j}[r * b{j}] = v; x{k}_{s} = v; }}\n\
+                         {pad}else x{k}_{s} = {x}[o{k}_{s} + (r + {}) * q{k}];",
+                        l.rounds
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "{pad}if (on{j}) t{j}[r * b{j}] = {value};");
+                }
+            }
             return;
         };
         let (prefix, b, _) = self.block(j);
@@ -811,6 +989,20 @@ impl Gen<'_> {
             );
             return;
         };
+        let packed = self.packed(j, mode);
+        // Slot `s` in `R` (`in_r`) or in the array copies act on.
+        let place = |s: usize, in_r: bool| match packed {
+            Some(b) => format!("{}{j} + {}", if in_r { "P" } else { "D" }, s - b),
+            None => format!("{} + o{j}_{s} + r * q{j}", if in_r { "R" } else { "dR" }),
+        };
+        let own = mode == Mode::Value;
+        let slot = |s: usize| {
+            if fw.local(j, s) {
+                format!("&x{j}_{s}")
+            } else {
+                place(s, own)
+            }
+        };
         let mut args: Vec<String> = match mode {
             Mode::Value => e
                 .values
@@ -819,24 +1011,42 @@ impl Gen<'_> {
                     if der {
                         format!("db{j}_{s} + (r - (ptrdiff_t)lo) * dq{j}_{s}")
                     } else {
-                        format!("R + o{j}_{s} + r * q{j}")
+                        slot(s)
                     }
                 })
                 .collect(),
             Mode::Tangent => e
                 .tangent_values
                 .iter()
-                .map(|s| format!("R + o{j}_{s} + r * q{j}"))
-                .chain(
-                    e.tangents
-                        .iter()
-                        .map(|s| format!("dR + o{j}_{s} + r * q{j}")),
-                )
+                .map(|&s| place(s, true))
+                .chain(e.tangents.iter().map(|&s| slot(s)))
                 .collect(),
         };
         args.push(format!("i{j} + r * s{j}"));
         args.push("ctx".to_string());
-        let _ = writeln!(out, "{pad}{prefix}_b{b}{suffix}_e({});", args.join(", "));
+        let _ = writeln!(out, "{pad}{{");
+        if let Some(b) = packed {
+            let _ = writeln!(out, "{pad}double *const P{j} = R + o{j}_{b} + r * q{j};");
+            if mode == Mode::Tangent {
+                let _ = writeln!(out, "{pad}double *const D{j} = dR + o{j}_{b} + r * q{j};");
+            }
+            let _ = writeln!(out, "{pad}(void)P{j};");
+        }
+        // A slot a copy reads: the block runs on the local, loaded before
+        // (a block that only reads it) and stored after.
+        let kept: Vec<usize> = fw.kept.iter().filter(|k| k.0 == j).map(|k| k.1).collect();
+        for &s in &kept {
+            let _ = writeln!(out, "{pad}x{j}_{s} = *({});", place(s, own));
+        }
+        let _ = writeln!(
+            out,
+            "{pad}if (on{j}) {prefix}_b{b}{suffix}_e({});",
+            args.join(", ")
+        );
+        for &s in &kept {
+            let _ = writeln!(out, "{pad}*({}) = x{j}_{s};", place(s, own));
+        }
+        let _ = writeln!(out, "{pad}}}");
     }
 
     /// A repeat unit of a fused loop over its rounds [lo, hi), as
@@ -865,7 +1075,7 @@ impl Gen<'_> {
                     out,
                     "{pad}    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {{"
                 );
-                self.fused_step(out, j, mode, true);
+                self.fused_step(out, j, mode);
                 let _ = writeln!(out, "{pad}    }}");
             }
             let _ = writeln!(out, "{pad}}} else {{");
@@ -875,7 +1085,7 @@ impl Gen<'_> {
             "{pad}for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {{"
         );
         for &j in body {
-            self.fused_step(out, j, mode, true);
+            self.fused_step(out, j, mode);
         }
         let _ = writeln!(out, "{pad}}}");
         if all_copies {
@@ -895,9 +1105,7 @@ impl Gen<'_> {
                      (void)q{j}; (void)f{j}; (void)on{j};"
                 );
             }
-            StepRecord::Copy { len, sources, .. }
-                if *len == 1 && (1..=SPECIALISED_SOURCES).contains(&sources.len()) =>
-            {
+            StepRecord::Copy { sources, .. } if self.spelled_out(j) => {
                 let _ = writeln!(
                     out,
                     "    double *const t{j} = {x} + S[{j}].target;\n    \
@@ -920,14 +1128,10 @@ impl Gen<'_> {
     }
 
     /// Step `j` of a fused loop in round `r`, on what [`Self::hoist`] located.
-    fn fused_step(&self, out: &mut String, j: usize, mode: Mode, guarded: bool) {
+    fn fused_step(&self, out: &mut String, j: usize, mode: Mode) {
         let (suffix, reals) = mode.kernel();
         let pad = "            ";
-        let on = if guarded {
-            format!("if (on{j}) ")
-        } else {
-            String::new()
-        };
+        let on = format!("if (on{j}) ");
         match &self.steps[j] {
             StepRecord::Block { .. } => {
                 let (prefix, b, _) = self.block(j);
@@ -936,29 +1140,8 @@ impl Gen<'_> {
                     "{pad}{on}{prefix}_b{b}{suffix}({reals}, i{j} + r * s{j}, ctx);"
                 );
             }
-            StepRecord::Copy {
-                len,
-                coefficient,
-                sources,
-                ..
-            } if *len == 1 && (1..=SPECIALISED_SOURCES).contains(&sources.len()) => {
-                // As mofmu_copy_step computes it: the signed sum, then the
-                // coefficient (a product with one leaves every bit).
-                let term = |k: usize| format!("f{j}_{k}[r * a{j}_{k}]");
-                let mut sum = if sources[0].negative {
-                    format!("-{}", term(0))
-                } else {
-                    term(0)
-                };
-                if let Some(s) = sources.get(1) {
-                    let op = if s.negative { '-' } else { '+' };
-                    sum = format!("({sum}) {op} {}", term(1));
-                }
-                let value = if *coefficient == 1.0 {
-                    sum
-                } else {
-                    format!("c{j} * ({sum})")
-                };
+            StepRecord::Copy { .. } if self.spelled_out(j) => {
+                let value = self.copy_value(j, &|k| format!("f{j}_{k}[r * a{j}_{k}]"));
                 let _ = writeln!(out, "{pad}{on}t{j}[r * b{j}] = {value};");
             }
             StepRecord::Copy { .. } => {
@@ -969,6 +1152,43 @@ impl Gen<'_> {
                 );
             }
             _ => unreachable!("a fused unit holds blocks and copies"),
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// Whether copy step `j` is spelled out in C (one element, at most
+    /// [`SPECIALISED_SOURCES`] sources), not run by `mofmu_copy_step`.
+    fn spelled_out(&self, j: usize) -> bool {
+        matches!(&self.steps[j], StepRecord::Copy { len: 1, sources, .. }
+            if (1..=SPECIALISED_SOURCES).contains(&sources.len()))
+    }
+
+    /// The value spelled-out copy `j` assigns, source `k` read as
+    /// `term(k)`: as mofmu_copy_step computes it, the signed sum, then the
+    /// coefficient (a product with one leaves every bit).
+    fn copy_value(&self, j: usize, term: &dyn Fn(usize) -> String) -> String {
+        let StepRecord::Copy {
+            coefficient,
+            sources,
+            ..
+        } = &self.steps[j]
+        else {
+            unreachable!("a copy's value")
+        };
+        let mut sum = if sources[0].negative {
+            format!("-{}", term(0))
+        } else {
+            term(0)
+        };
+        if let Some(s) = sources.get(1) {
+            let op = if s.negative { '-' } else { '+' };
+            sum = format!("({sum}) {op} {}", term(1));
+        }
+        if *coefficient == 1.0 {
+            sum
+        } else {
+            format!("c{j} * ({sum})")
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod files;
 pub mod fmi3;
 pub mod fmi3_arrays;
 pub mod fmi_rules;
+pub mod forwarding;
 pub mod fusion;
 pub mod model_description;
 pub mod responses;

@@ -47,8 +47,9 @@ fn numbers(path: &Path) -> Vec<u64> {
 }
 
 /// Exports `model` both ways, checks the compiled unit inlines element
-/// entries, and compares what the two FMUs compute.
-fn tiers_agree(paths: &[&str], model: &str, sets: &[mofmu::instantiate::SetValue]) {
+/// entries (and, with `forwards`, passes a copy's value to a block in a
+/// local: src/fmu/forwarding.rs), and compares what the two FMUs compute.
+fn tiers_agree(paths: &[&str], model: &str, sets: &[mofmu::instantiate::SetValue], forwards: bool) {
     let lib = library(paths);
     let compiled = export(&lib, model, sets);
     let text = &compiled
@@ -60,6 +61,10 @@ fn tiers_agree(paths: &[&str], model: &str, sets: &[mofmu::instantiate::SetValue
     assert!(
         text.contains("_e(") && text.contains("if (el) {"),
         "{model}: the compiled schedule inlines no block"
+    );
+    assert!(
+        !forwards || text.contains("= v; x"),
+        "{model}: the compiled schedule forwards no copy"
     );
     let interpreted = export_interpreted(&lib, model, sets);
     assert!(interpreted.schedule.compiled.is_none());
@@ -93,6 +98,7 @@ fn a_long_chain_computes_the_same_bits_inlined_and_interpreted() {
             set("cap[200].C", 80.0),
             set("link[450].G", 1.5),
         ],
+        false,
     );
 }
 
@@ -107,5 +113,6 @@ fn a_long_cooling_loop_computes_the_same_bits_inlined_and_interpreted() {
         ],
         "ThermoFluidStream.Examples.CoolingLoop",
         &[set("n", 400.0)],
+        true,
     );
 }

@@ -1,0 +1,154 @@
+//! Values an inlined repeat of the compiled schedule hands from step to
+//! step in locals, not through `R`.
+//!
+//! A chain of elements passes a value down the chain: in the cooling
+//! loop, a cell's block writes `outlet.r`, a copy puts it in the next
+//! cell's `inlet.r`, and that cell's block reads it one round later. In
+//! memory each link is a store and a load of the address just stored to,
+//! so a round waits for the last one's store to reach its load: the loop
+//! runs at the latency of the chain, not at the speed of its arithmetic.
+//! The C compiler cannot see that the copy's source is the block's slot
+//! (the offsets are data), so the unit says so: where a copy's source is a
+//! slot a block of the same body wrote in this round or the last, or its
+//! target a slot a block reads in this round or the next, the value goes
+//! through a local the inlined blocks are handed instead of the slot's
+//! address. Every store stays (other steps and the FMU read `R`); only the
+//! loads on the chain go.
+//!
+//! The links are found on the exported system's offsets and checked again
+//! by the generated code on the loaded ones (a failed check runs the
+//! repeat's plain loop), so a unit that a cache hands to a system laid out
+//! otherwise stays right. The arithmetic is untouched: the same bits.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::system_image::StepRecord;
+
+/// A block's slot in a round of the repeat: `block` is the block's step,
+/// `rounds` how many rounds from the copy's (-1, 0 or 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    pub block: usize,
+    pub slot: usize,
+    pub rounds: i64,
+}
+
+/// The links of one repeat's body in one pass (values or tangents).
+#[derive(Debug, Default)]
+pub struct Forwarding {
+    /// A copy's source `(copy, source)`: the block slot it reads.
+    pub sources: BTreeMap<(usize, usize), Link>,
+    /// A copy's target: the block slot it is.
+    pub targets: BTreeMap<usize, Link>,
+    /// Block slots copies read: the block runs on a local that is loaded
+    /// from the slot before and stored to it after.
+    pub kept: BTreeSet<(usize, usize)>,
+    /// Block slots copies write: the block reads the local the copy set.
+    pub fed: BTreeSet<(usize, usize)>,
+}
+
+impl Forwarding {
+    /// Whether slot `slot` of block step `block` runs on a local.
+    pub fn local(&self, block: usize, slot: usize) -> bool {
+        self.kept.contains(&(block, slot)) || self.fed.contains(&(block, slot))
+    }
+
+    /// The first source link of a copy that reads `(block, slot)` as the
+    /// last round wrote it: the local starts from that source.
+    pub fn carried_source(&self, block: usize, slot: usize) -> Option<(usize, usize)> {
+        self.sources
+            .iter()
+            .find(|(_, l)| l.block == block && l.slot == slot && l.rounds == -1)
+            .map(|(&k, _)| k)
+    }
+}
+
+/// The links of repeat body `body` (step indices in order). `slots(j)`
+/// are the slots block step `j` may run on a local (its element entry's
+/// pointers of this pass, derivatives left out); `place(instance, slot)`
+/// is the slot's offset in `R` on the exported system.
+pub fn find(
+    steps: &[StepRecord],
+    body: &[usize],
+    slots: &dyn Fn(usize) -> Vec<usize>,
+    place: &dyn Fn(u32, usize) -> Option<i64>,
+) -> Forwarding {
+    // Each block slot's offset in round 0 and its stride per round.
+    let mut located: Vec<(usize, usize, usize, i64, i64)> = Vec::new();
+    for (pos, &j) in body.iter().enumerate() {
+        let StepRecord::Block {
+            instance, stride, ..
+        } = steps[j]
+        else {
+            continue;
+        };
+        let Some(next) = u32::try_from(i64::from(instance) + i64::from(stride)).ok() else {
+            continue;
+        };
+        for s in slots(j) {
+            if let (Some(at), Some(then)) = (place(instance, s), place(next, s)) {
+                located.push((pos, j, s, at, then - at));
+            }
+        }
+    }
+    let mut f = Forwarding::default();
+    for (pc, &c) in body.iter().enumerate() {
+        let StepRecord::Copy {
+            target,
+            stride,
+            len: 1,
+            sources,
+            ..
+        } = &steps[c]
+        else {
+            continue;
+        };
+        if !(1..=2).contains(&sources.len()) {
+            continue;
+        }
+        // A source is written before the copy reads it: earlier in this
+        // round, or (a block after the copy) in the last round.
+        for (k, src) in sources.iter().enumerate() {
+            let hit = located.iter().find(|&&(pos, j, s, at, q)| {
+                let rounds = if pos < pc { 0 } else { -1 };
+                q == i64::from(src.stride)
+                    && i64::from(src.offset) == at + rounds * q
+                    && !f.fed.contains(&(j, s))
+            });
+            if let Some(&(pos, j, s, _, _)) = hit {
+                let rounds = if pos < pc { 0 } else { -1 };
+                f.sources.insert(
+                    (c, k),
+                    Link {
+                        block: j,
+                        slot: s,
+                        rounds,
+                    },
+                );
+                f.kept.insert((j, s));
+            }
+        }
+        // The target is read after the copy writes it: later in this
+        // round, or (a block before the copy) in the next.
+        let hit = located.iter().find(|&&(pos, j, s, at, q)| {
+            let rounds = if pos > pc { 0 } else { 1 };
+            q == i64::from(*stride)
+                && i64::from(*target) == at + rounds * q
+                && !f.kept.contains(&(j, s))
+                && !f.fed.contains(&(j, s))
+        });
+        if let Some(&(pos, j, s, _, _)) = hit {
+            let rounds = if pos > pc { 0 } else { 1 };
+            f.targets.insert(
+                c,
+                Link {
+                    block: j,
+                    slot: s,
+                    rounds,
+                },
+            );
+            f.fed.insert((j, s));
+        }
+    }
+    f
+}
