@@ -3,7 +3,7 @@
 //!
 //! The unit is generated from the schedule's *shape* alone ([`shape`]):
 //! the kinds of its steps, the class and block of each block, the form of
-//! each copy (one element or more, a coefficient of one or not, the signs
+//! each copy (one element or more, a coefficient of one, minus one or another, the signs
 //! of up to two sources), the body of each repeat and the units of each
 //! fused loop. Counts, offsets, strides and skews stay data: the code reads
 //! them from the loaded system (`mofmu_step`), so one unit serves every
@@ -26,7 +26,11 @@
 //! repeats run: the function of such a repeat runs a tile's rounds as one
 //! loop of inlined blocks and copies over pointers computed from offsets
 //! read once per tile (the loader checks that the instances lie evenly).
-//! A repeat with a larger block keeps its batched-entry calls.
+//! A repeat with a larger block keeps its batched-entry calls. In that
+//! loop, values chained from element to element go through locals
+//! ([`forwarding`]), the user functions the blocks call are defined in the
+//! unit so that they inline too, and a block whose slots lie in slot order
+//! is addressed from one pointer per round.
 //!
 //! The code runs the same kernel blocks on the same instances, in the same
 //! order, as the interpreter (`templates/mofmu_schedule.inc`), and the
@@ -117,9 +121,13 @@ const SPECIALISED_SOURCES: usize = 2;
 /// The shape word of a copy of more than [`SPECIALISED_SOURCES`] sources.
 const MANY_SOURCES: u32 = u32::MAX;
 
-/// Bit 0: a copy of one element; bit 1: its coefficient is one.
+/// Bit 0: a copy of one element; bit 1: its coefficient is one; bit 2:
+/// it is minus one (the flow of a connection, negated: spelled as a
+/// negation, one cycle on a chain of elements instead of a product's four).
 fn copy_form(len: u32, coefficient: f64) -> u32 {
-    u32::from(len == 1) | (u32::from(coefficient == 1.0) << 1)
+    u32::from(len == 1)
+        | (u32::from(coefficient == 1.0) << 1)
+        | (u32::from(coefficient == -1.0) << 2)
 }
 
 /// Chooses the tier of a model's schedule and, for the compiled one,
@@ -630,6 +638,21 @@ impl Gen<'_> {
              const size_t len = S[{at}].len;\n    size_t t0;\n    (void)skew;",
             self.describe(at),
         );
+        // A loop of one tile (a small model) runs its units in their
+        // order, which is the order the tiles below run them in: each
+        // repeat over all its rounds, each single step by a direct call.
+        out.push_str("    if (len <= MOFMU_FUSE_TILE) {\n");
+        for (head, _, repeat) in units {
+            let _ = writeln!(out, "        if (!reached || S[{head}].reached) {{");
+            if *repeat {
+                let args = unit_args.replacen("lo, hi", &format!("0, S[{head}].count"), 1);
+                let _ = writeln!(out, "            unit_{head}_{m}({args});");
+            } else {
+                self.single(out, *head, mode, "            ");
+            }
+            out.push_str("        }\n");
+        }
+        out.push_str("        return;\n    }\n");
         if ns > 0 {
             let _ = writeln!(
                 out,
@@ -820,15 +843,10 @@ impl Gen<'_> {
                 continue;
             };
             let _ = writeln!(out, "    if (!f{j}) el = 0;");
-            let slots: BTreeSet<usize> = match mode {
-                Mode::Value => e.values.iter().map(|v| v.0).collect(),
-                Mode::Tangent => e
-                    .tangent_values
-                    .iter()
-                    .chain(&e.tangents)
-                    .copied()
-                    .collect(),
-            };
+            let mut slots = self.addressed(j, mode);
+            if mode == Mode::Value {
+                slots.extend(e.values.iter().filter(|v| v.1).map(|v| v.0));
+            }
             for &s in &slots {
                 let _ = writeln!(out, "    const ptrdiff_t o{j}_{s} = i{j}->off[{s}];");
             }
@@ -1185,8 +1203,12 @@ impl Gen<'_> {
             let op = if s.negative { '-' } else { '+' };
             sum = format!("({sum}) {op} {}", term(1));
         }
+        // A product with one leaves every bit; one with minus one is the
+        // negation, bit for bit (as mofmu_copy_rounds_1 folds signs).
         if *coefficient == 1.0 {
             sum
+        } else if *coefficient == -1.0 {
+            format!("-({sum})")
         } else {
             format!("c{j} * ({sum})")
         }
