@@ -356,8 +356,15 @@ pub fn export_checked_options(
                 let off = *image.instances.get(i as usize)?.off.get(s)?;
                 (off >= 0).then_some(i64::from(off))
             };
-            let choice =
-                compiled::choose(tier, &image.steps, &class_of, &place, &kernels, functions);
+            let choice = compiled::choose(
+                tier,
+                &image.steps,
+                &class_of,
+                &place,
+                &kernels,
+                functions,
+                &image.reached,
+            );
             (image.to_bytes(DRAFT_GUID), choice)
         });
         let mut table = model_table(sys, &model_identifier, experiment.stop_time);

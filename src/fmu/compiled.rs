@@ -133,7 +133,8 @@ fn copy_form(len: u32, coefficient: f64) -> u32 {
 /// Chooses the tier of a model's schedule and, for the compiled one,
 /// generates its unit. `kernels` are the model's kernels by class;
 /// `place(instance, slot)` is a slot's offset in `R`; `functions` are the
-/// model's user functions.
+/// model's user functions; `reached` says per step whether the balances
+/// reach it (empty: every step).
 pub fn choose(
     tier: ScheduleTier,
     steps: &[StepRecord],
@@ -141,6 +142,7 @@ pub fn choose(
     place: &dyn Fn(u32, usize) -> Option<i64>,
     kernels: &[Kernel],
     functions: &[FunctionUnit],
+    reached: &[bool],
 ) -> ScheduleChoice {
     if tier == ScheduleTier::Interpreted {
         return ScheduleChoice {
@@ -158,7 +160,7 @@ pub fn choose(
             ),
         };
     }
-    let compiled = generate(steps, class_of, place, kernels, functions);
+    let compiled = generate(steps, class_of, place, kernels, functions, reached);
     ScheduleChoice {
         reason: format!(
             "compiled ({}, {} steps)",
@@ -219,6 +221,10 @@ struct Gen<'a> {
     /// The model's user functions: the unit defines those the blocks it
     /// inlines call, so that they inline too.
     functions: &'a [FunctionUnit],
+    /// Per step, whether the balances reach it on the exported system
+    /// (empty: every step): where a repeat's body mixes both, its inlined
+    /// loop tests per step whether the pass runs it.
+    reached: &'a [bool],
 }
 
 /// Generates the unit of the schedule `steps`.
@@ -228,6 +234,7 @@ fn generate(
     place: &dyn Fn(u32, usize) -> Option<i64>,
     kernels: &[Kernel],
     functions: &[FunctionUnit],
+    reached: &[bool],
 ) -> CompiledSchedule {
     let g = Gen {
         steps,
@@ -235,6 +242,7 @@ fn generate(
         place,
         kernels,
         functions,
+        reached,
     };
     let items = g.items(0, steps.len());
     let words = shape(steps, class_of);
@@ -254,6 +262,14 @@ fn generate(
     text.push_str(
         "#if defined(__GNUC__) || defined(__clang__)\n#define MOFMU_UNIT __attribute__((noinline))\n\
          #else\n#define MOFMU_UNIT\n#endif\n\n",
+    );
+    // A copy that runs once per evaluation, called, not inlined: a fused
+    // loop of one tile runs its single steps one after the other, and the
+    // cooling loop's hundred copies inlined there doubled the time its unit
+    // took to compile.
+    text.push_str(
+        "MOFMU_UNIT static void copy_one_(const mofmu_system *sys, const mofmu_step *st, double *X)\n\
+         {\n    mofmu_copy_step(sys, st, 0, X);\n}\n\n",
     );
     // The kernels are units of their own, compiled once per class and
     // cached: this unit calls their entries directly. Their blocks are not
@@ -285,7 +301,7 @@ fn generate(
     }
     text.push_str(
         "static void run_(const mofmu_system *sys, double *R, double *dR, mofmu_ctx *ctx, int reached)\n{\n    \
-         if (dR == NULL) {\n        run_value(sys, R, ctx, reached);\n    } else {\n        \
+         (void)copy_one_;\n    if (dR == NULL) {\n        run_value(sys, R, ctx, reached);\n    } else {\n        \
          run_tangent(sys, R, dR, ctx, reached);\n    }\n}\n\n",
     );
     let _ = writeln!(
@@ -426,11 +442,7 @@ impl Gen<'_> {
                 );
             }
             StepRecord::Copy { .. } => {
-                let _ = writeln!(
-                    out,
-                    "{pad}mofmu_copy_step(sys, &S[{at}], 0, {});",
-                    mode.copies()
-                );
+                let _ = writeln!(out, "{pad}copy_one_(sys, &S[{at}], {});", mode.copies());
             }
             StepRecord::Repeat { .. } | StepRecord::Fuse { .. } => {
                 unreachable!("a repeat or fused loop is not a single step")
@@ -838,7 +850,16 @@ impl Gen<'_> {
             out,
             "    if (S[{head}].count >= MOFMU_INLINE_ROUNDS) {{\n    int el = 1;"
         );
+        // A body the balances reach all of, or none of, runs in passes that
+        // run every step of it: its loop is not guarded step by step, and a
+        // pass that leaves a step out (on another system) runs the plain
+        // loop. Guards cost the unit's compilation a quarter more time.
+        let at = |j: usize| self.reached.get(j).copied().unwrap_or(true);
+        let guarded = body.iter().any(|&j| at(j) != at(body[0]));
         for &j in body {
+            if !guarded {
+                let _ = writeln!(out, "    if (!on{j}) el = 0;");
+            }
             let Some(e) = self.inline_element(j) else {
                 continue;
             };
@@ -874,7 +895,7 @@ impl Gen<'_> {
         self.forward_locals(out, &fw, mode);
         out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
         for &j in body {
-            self.element_step(out, j, mode, &fw);
+            self.element_step(out, j, mode, &fw, guarded);
         }
         out.push_str("    }\n    return;\n    }\n    }\n");
     }
@@ -969,7 +990,7 @@ impl Gen<'_> {
     /// (`on<j>`: a pass after the first of a tearing solve runs the steps
     /// the balances reach). Slots and copies that `fw` links go through
     /// their locals.
-    fn element_step(&self, out: &mut String, j: usize, mode: Mode, fw: &Forwarding) {
+    fn element_step(&self, out: &mut String, j: usize, mode: Mode, fw: &Forwarding, guarded: bool) {
         let pad = "                ";
         let StepRecord::Block { .. } = self.steps[j] else {
             if !self.spelled_out(j) {
@@ -982,7 +1003,7 @@ impl Gen<'_> {
             });
             // A copy the pass leaves out still hands on what the slot holds.
             match fw.targets.get(&j) {
-                Some(l) => {
+                Some(l) if guarded => {
                     let x = mode.copies();
                     let (k, s) = (l.block, l.slot);
                     let _ = writeln!(
@@ -992,8 +1013,20 @@ impl Gen<'_> {
                         l.rounds
                     );
                 }
+                Some(l) => {
+                    let _ = writeln!(
+                        out,
+                        "{pad}{{ const double v = {value}; t{j}[r * b{j}] = v; x{}_{} = v; }}",
+                        l.block, l.slot
+                    );
+                }
                 None => {
-                    let _ = writeln!(out, "{pad}if (on{j}) t{j}[r * b{j}] = {value};");
+                    let on = if guarded {
+                        format!("if (on{j}) ")
+                    } else {
+                        String::new()
+                    };
+                    let _ = writeln!(out, "{pad}{on}t{j}[r * b{j}] = {value};");
                 }
             }
             return;
@@ -1056,9 +1089,14 @@ impl Gen<'_> {
         for &s in &kept {
             let _ = writeln!(out, "{pad}x{j}_{s} = *({});", place(s, own));
         }
+        let on = if guarded {
+            format!("if (on{j}) ")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "{pad}if (on{j}) {prefix}_b{b}{suffix}_e({});",
+            "{pad}{on}{prefix}_b{b}{suffix}_e({});",
             args.join(", ")
         );
         for &s in &kept {
