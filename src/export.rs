@@ -351,20 +351,7 @@ pub fn export_checked_options(
             let image = system::image(sys, &kernels, schedule, &model_identifier, pattern);
             // The compiled schedule is generated from the rolled and fused
             // steps the resource holds.
-            let class_of = |i: u32| sys.instances[i as usize].class as u32;
-            let place = |i: u32, s: usize| {
-                let off = *image.instances.get(i as usize)?.off.get(s)?;
-                (off >= 0).then_some(i64::from(off))
-            };
-            let choice = compiled::choose(
-                tier,
-                &image.steps,
-                &class_of,
-                &place,
-                &kernels,
-                functions,
-                &image.reached,
-            );
+            let choice = compiled::choose(tier, &image, &kernels, functions);
             (image.to_bytes(DRAFT_GUID), choice)
         });
         let mut table = model_table(sys, &model_identifier, experiment.stop_time);

@@ -41,7 +41,7 @@ use std::fmt::Write;
 
 use sha2::{Digest, Sha256};
 
-use super::system_image::StepRecord;
+use super::system_image::{StepRecord, SystemImage};
 use std::collections::BTreeSet;
 
 use super::forwarding::{self, Forwarding};
@@ -130,20 +130,16 @@ fn copy_form(len: u32, coefficient: f64) -> u32 {
         | (u32::from(coefficient == -1.0) << 2)
 }
 
-/// Chooses the tier of a model's schedule and, for the compiled one,
-/// generates its unit. `kernels` are the model's kernels by class;
-/// `place(instance, slot)` is a slot's offset in `R`; `functions` are the
-/// model's user functions; `reached` says per step whether the balances
-/// reach it (empty: every step).
+/// Chooses the tier of the schedule of the system resource `image` and,
+/// for the compiled one, generates its unit. `kernels` are the model's
+/// kernels by class, `functions` its user functions.
 pub fn choose(
     tier: ScheduleTier,
-    steps: &[StepRecord],
-    class_of: &dyn Fn(u32) -> u32,
-    place: &dyn Fn(u32, usize) -> Option<i64>,
+    image: &SystemImage,
     kernels: &[Kernel],
     functions: &[FunctionUnit],
-    reached: &[bool],
 ) -> ScheduleChoice {
+    let steps = &image.steps;
     if tier == ScheduleTier::Interpreted {
         return ScheduleChoice {
             compiled: None,
@@ -160,7 +156,13 @@ pub fn choose(
             ),
         };
     }
-    let compiled = generate(steps, class_of, place, kernels, functions, reached);
+    let class_of = |i: u32| image.instances[i as usize].class;
+    // A slot's offset in `R`, where the links of `forwarding` are looked for.
+    let place = |i: u32, s: usize| {
+        let off = *image.instances.get(i as usize)?.off.get(s)?;
+        (off >= 0).then_some(i64::from(off))
+    };
+    let compiled = generate(steps, &class_of, &place, kernels, functions, &image.reached);
     ScheduleChoice {
         reason: format!(
             "compiled ({}, {} steps)",
