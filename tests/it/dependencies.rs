@@ -214,17 +214,7 @@ fn continuous_mode(case: &Case, table: &ModelTable, fmu: &Fmu, counts: &mut Coun
     let mut inst = fmu
         .instantiate("dependencies", false)
         .expect("instantiates");
-    inst.setup_experiment(None, 0.0, None).expect("setup");
-    inst.enter_initialization_mode().expect("init");
-    inst.exit_initialization_mode().expect("exit init");
-    while inst
-        .new_discrete_states()
-        .expect("event iteration")
-        .new_discrete_states_needed
-        != 0
-    {}
-    inst.enter_continuous_time_mode()
-        .expect("continuous-time mode");
+    crate::export::continuous_time(&mut inst);
 
     let unknowns: Vec<usize> = table
         .outputs

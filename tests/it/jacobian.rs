@@ -42,16 +42,7 @@ fn jacobians(fmu: &Fmu, directional: bool) -> (Vec<Vec<f64>>, Vec<Vec<f64>>, usi
     let mut x = vec![0.0; n];
     {
         let mut inst = instance.borrow_mut();
-        inst.setup_experiment(None, 0.0, None).expect("setup");
-        inst.enter_initialization_mode().expect("init");
-        inst.exit_initialization_mode().expect("exit init");
-        while inst
-            .new_discrete_states()
-            .expect("event iteration")
-            .new_discrete_states_needed
-            != 0
-        {}
-        inst.enter_continuous_time_mode().expect("continuous mode");
+        crate::export::continuous_time(&mut inst);
         inst.get_continuous_states(&mut x).expect("states");
     }
     // Distinct temperatures, so that no difference of neighbours vanishes.
