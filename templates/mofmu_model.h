@@ -6,6 +6,7 @@
 #ifndef MOFMU_MODEL_H
 #define MOFMU_MODEL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,21 @@ typedef struct mofmu_ctx {
      * derivative takes them afresh). Never read by generated code. */
     struct mofmu_lr_cache *lr;
 } mofmu_ctx;
+
+/* Modelica's max and min of two reals, as C99 fmax and fmin (a NaN argument
+ * yields the other), defined here so that the C compiler inlines them: it
+ * calls the library's fmax otherwise, and a call inside a loop over elements
+ * spills every live register. The comparisons are quiet: they raise no
+ * floating-point flag, as fmax raises none. */
+static inline double mofmu_max(double a, double b)
+{
+    return (isgreater(a, b) || isnan(b)) ? a : b;
+}
+
+static inline double mofmu_min(double a, double b)
+{
+    return (isless(a, b) || isnan(b)) ? a : b;
+}
 
 /* Where a kernel writes (and reads) the derivative slot at R + off: there,
  * or the same element of ctx->der_to (an array derivative lies wholly

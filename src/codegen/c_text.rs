@@ -65,8 +65,8 @@ pub fn func_name(f: Func) -> &'static str {
         Func::Sqrt => "sqrt",
         Func::Abs => "fabs",
         Func::Sign => "mofmu_sign_",
-        Func::Min => "fmin",
-        Func::Max => "fmax",
+        Func::Min => "mofmu_min",
+        Func::Max => "mofmu_max",
     }
 }
 

@@ -39,6 +39,8 @@ pub struct FunctionUnit {
     /// in ([`HELPERS`] and prototypes of every symbol first): the
     /// compiled schedule, where the blocks it inlines call them.
     pub inline_text: String,
+    /// The prototypes of those definitions, `static inline`.
+    pub inline_prototypes: String,
 }
 
 /// The helpers function definitions call.
@@ -80,25 +82,27 @@ pub fn unit(f: &FunctionModel) -> FunctionUnit {
     text.push_str(HELPERS);
     // One C function (and its twin) per flat output: a record result is
     // computed once per field it is read for.
-    let mut defs = String::new();
-    let mut outputs = Vec::new();
-    for k in 0..f.outputs().count() {
-        if k > 0 {
+    let definitions = |linkage: &str| {
+        let mut defs = String::new();
+        for k in 0..f.outputs().count() {
+            if k > 0 {
+                defs.push('\n');
+            }
+            let sym = f.output_symbol(k);
+            g.function(&mut defs, linkage, &sym, f.output(k), false);
             defs.push('\n');
+            g.function(&mut defs, linkage, &sym, f.output(k), true);
         }
-        let sym = f.output_symbol(k);
-        g.function(&mut defs, &sym, f.output(k), false);
-        defs.push('\n');
-        g.function(&mut defs, &sym, f.output(k), true);
-        outputs.push(sym);
-    }
-    text.push_str(&defs);
-    // Every definition starts a line with its return type.
-    let inline_text = defs.replace("\ndouble F_", "\nstatic inline double F_");
-    let inline_text = match inline_text.strip_prefix("double F_") {
-        Some(rest) => format!("static inline double F_{rest}"),
-        None => inline_text,
+        defs
     };
+    text.push_str(&definitions(""));
+    let outputs: Vec<String> = (0..f.outputs().count())
+        .map(|k| f.output_symbol(k))
+        .collect();
+    let inline_prototypes = outputs
+        .iter()
+        .flat_map(|sym| [false, true].map(|t| format!("static inline {};\n", g.signature(sym, t))))
+        .collect();
     let digest = Sha256::digest(format!("{}\n{}", env!("CARGO_PKG_VERSION"), text).as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
     FunctionUnit {
@@ -108,7 +112,8 @@ pub fn unit(f: &FunctionModel) -> FunctionUnit {
         text,
         outputs,
         callees: callees.into_iter().map(|c| c.0).collect(),
-        inline_text,
+        inline_text: definitions("static inline "),
+        inline_prototypes,
     }
 }
 
@@ -141,11 +146,9 @@ impl<'a> FnGen<'a> {
         }
     }
 
-    /// `F` (or its twin `F_t`) returning local `o`: declarations,
-    /// statements, the result.
-    fn function(&self, out: &mut String, symbol: &str, o: usize, tangent: bool) {
-        let f = self.f;
-        let inputs: Vec<usize> = f.inputs().collect();
+    /// The return type, name and parameters of `F` (or of its twin `F_t`).
+    fn signature(&self, symbol: &str, tangent: bool) -> String {
+        let inputs: Vec<usize> = self.f.inputs().collect();
         let mut params = vec![
             "mofmu_ctx *ctx".to_string(),
             "const char *instance".to_string(),
@@ -155,7 +158,14 @@ impl<'a> FnGen<'a> {
             params.extend(inputs.iter().map(|i| format!("double d{i}")));
         }
         let suffix = if tangent { "_t" } else { "" };
-        let _ = writeln!(out, "double {symbol}{suffix}({}) {{", params.join(", "));
+        format!("double {symbol}{suffix}({})", params.join(", "))
+    }
+
+    /// `F` (or its twin `F_t`) returning local `o`, with `linkage` before
+    /// its signature: declarations, statements, the result.
+    fn function(&self, out: &mut String, linkage: &str, symbol: &str, o: usize, tangent: bool) {
+        let f = self.f;
+        let _ = writeln!(out, "{linkage}{} {{", self.signature(symbol, tangent));
         let _ = writeln!(out, "    (void)ctx; (void)instance;");
         for (i, l) in f.locals.iter().enumerate() {
             if l.role == Role::Input {

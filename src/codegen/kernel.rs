@@ -833,8 +833,8 @@ impl Gen<'_> {
             let _ = match op {
                 Reduction::Sum => writeln!(out, "{pad}    {name} += {v};"),
                 Reduction::Product => writeln!(out, "{pad}    {name} *= {v};"),
-                Reduction::Min => writeln!(out, "{pad}    {name} = fmin({name}, {v});"),
-                Reduction::Max => writeln!(out, "{pad}    {name} = fmax({name}, {v});"),
+                Reduction::Min => writeln!(out, "{pad}    {name} = mofmu_min({name}, {v});"),
+                Reduction::Max => writeln!(out, "{pad}    {name} = mofmu_max({name}, {v});"),
                 Reduction::ArgMin | Reduction::ArgMax => {
                     let rel = if *op == Reduction::ArgMin { "<" } else { ">" };
                     writeln!(

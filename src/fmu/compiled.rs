@@ -566,7 +566,7 @@ impl Gen<'_> {
         // units compiles as a hundred small functions, not one that the
         // compiler takes superlinear time over; a call per unit and tile
         // costs nothing beside a tile's rounds.
-        let (unit_params, _) = unit_params(mode);
+        let unit_params = unit_params(mode);
         // A single block or copy runs once per evaluation: it goes through
         // the loaded step, as the interpreter runs it, not a function.
         for (head, body, _) in units.iter().filter(|u| u.2) {
@@ -593,7 +593,7 @@ impl Gen<'_> {
     /// whether a repeat), tile by tile.
     fn tile_loop(&self, out: &mut String, at: usize, units: &[Unit], mode: Mode) {
         let (params, _) = self.mode_params(mode);
-        let (unit_params, unit_args) = unit_params(mode);
+        let unit_params = unit_params(mode);
         let x = mode.copies();
         // The tile loop runs, in unit order, the repeat units whose rounds
         // fall in the tile (each through its function) and the single
@@ -659,7 +659,7 @@ impl Gen<'_> {
         for (head, _, repeat) in units {
             let _ = writeln!(out, "        if (!reached || S[{head}].reached) {{");
             if *repeat {
-                let args = unit_args.replacen("lo, hi", &format!("0, S[{head}].count"), 1);
+                let args = unit_args(mode, "0", &format!("S[{head}].count"));
                 let _ = writeln!(out, "            unit_{head}_{m}({args});");
             } else {
                 self.single(out, *head, mode, "            ");
@@ -715,10 +715,11 @@ impl Gen<'_> {
                     ),
                 ));
             }
+            let args = unit_args(mode, "lo", "hi");
             let _ = writeln!(
                 out,
                 "            if (hi > head->count) hi = head->count;\n            \
-                 if (lo < hi && (!reached || head->reached)) fuse_{at}_repeat_fn_{m}[r]({unit_args});\n        }}"
+                 if (lo < hi && (!reached || head->reached)) fuse_{at}_repeat_fn_{m}[r]({args});\n        }}"
             );
         }
         if ns > 0 {
@@ -812,13 +813,7 @@ impl Gen<'_> {
         }
         let mut s = String::from(crate::codegen::function::HELPERS);
         for &u in &units {
-            for line in self.functions[u].inline_text.lines() {
-                if let Some(head) = line.strip_suffix(" {") {
-                    if head.starts_with("static inline double F_") {
-                        let _ = writeln!(s, "{head};");
-                    }
-                }
-            }
+            s.push_str(&self.functions[u].inline_prototypes);
         }
         s.push('\n');
         for &u in &units {
@@ -1259,15 +1254,21 @@ impl Gen<'_> {
 type Unit = (usize, Vec<usize>, bool);
 
 /// Parameters and arguments of a fused loop's unit over rounds [lo, hi).
-fn unit_params(mode: Mode) -> (&'static str, &'static str) {
+fn unit_params(mode: Mode) -> &'static str {
     match mode {
-        Mode::Value => (
-            "const mofmu_system *sys, size_t lo, size_t hi, double *R, mofmu_ctx *ctx, int reached",
-            "sys, lo, hi, R, ctx, reached",
-        ),
-        Mode::Tangent => (
-            "const mofmu_system *sys, size_t lo, size_t hi, double *R, double *dR, mofmu_ctx *ctx, int reached",
-            "sys, lo, hi, R, dR, ctx, reached",
-        ),
+        Mode::Value => {
+            "const mofmu_system *sys, size_t lo, size_t hi, double *R, mofmu_ctx *ctx, int reached"
+        }
+        Mode::Tangent => {
+            "const mofmu_system *sys, size_t lo, size_t hi, double *R, double *dR, mofmu_ctx *ctx, int reached"
+        }
+    }
+}
+
+/// The arguments of a call of a repeat's unit over rounds `[lo, hi)`.
+fn unit_args(mode: Mode, lo: &str, hi: &str) -> String {
+    match mode {
+        Mode::Value => format!("sys, {lo}, {hi}, R, ctx, reached"),
+        Mode::Tangent => format!("sys, {lo}, {hi}, R, dR, ctx, reached"),
     }
 }
