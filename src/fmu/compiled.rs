@@ -42,7 +42,7 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::system_image::{StepRecord, SystemImage};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::forwarding::{self, Forwarding};
 use crate::codegen::function::FunctionUnit;
@@ -566,7 +566,7 @@ impl Gen<'_> {
         // units compiles as a hundred small functions, not one that the
         // compiler takes superlinear time over; a call per unit and tile
         // costs nothing beside a tile's rounds.
-        let unit_params = unit_params(mode);
+        let unit_params = unit_params(mode, "lo", "hi");
         // A single block or copy runs once per evaluation: it goes through
         // the loaded step, as the interpreter runs it, not a function.
         for (head, body, _) in units.iter().filter(|u| u.2) {
@@ -586,14 +586,103 @@ impl Gen<'_> {
             self.unit_rounds(out, *head, body, mode);
             out.push_str("}\n\n");
         }
-        self.tile_loop(out, at, &units, mode);
+        let rounds = self.rounds_fn(out, at, &units, mode);
+        self.tile_loop(out, at, &units, mode, rounds);
+    }
+
+    /// The function that runs a tile's rounds of every repeat unit of
+    /// fused loop `at` as one loop of inlined blocks and copies, pass `t`
+    /// running round `t - skew` of each unit in unit order (the order the
+    /// skews were made for), when every repeat is inlined. Values then pass
+    /// from unit to unit in locals ([`forwarding`], with the units' skews),
+    /// not only within a repeat: Acc4's chain ran five loops per tile, each
+    /// storing what the next loaded. The tile loop calls it for a tile that
+    /// holds every unit's rounds and no single step; it returns 0 when the
+    /// loaded system is not laid out as the exported one (the units'
+    /// functions then run the tile), 1 when it ran.
+    fn rounds_fn(&self, out: &mut String, at: usize, units: &[Unit], mode: Mode) -> bool {
+        let repeats: Vec<(usize, &Unit)> = units.iter().enumerate().filter(|u| u.1 .2).collect();
+        let StepRecord::Fuse { skews } = &self.steps[at] else {
+            return false;
+        };
+        if repeats.len() < 2 || !repeats.iter().all(|u| self.inlined(&u.1 .1)) {
+            return false;
+        }
+        // Only repeats that run side by side: their skews lie a few rounds
+        // apart, set by how far a unit looks ahead (Acc4's chain: 0 and 1),
+        // not by the model's size. A loop whose repeats run one after the
+        // other (the cooling loop's, skewed by thousands of rounds) never
+        // has such a tile, and its skews would make the unit's text depend
+        // on the size.
+        let count = |head: usize| match self.steps[head] {
+            StepRecord::Repeat { count, .. } => count,
+            _ => 0,
+        };
+        let skew = repeats.iter().map(|u| skews[u.0]);
+        let spread = skew.clone().max().unwrap_or(0) - skew.min().unwrap_or(0);
+        let fewest = repeats.iter().map(|u| count(u.1 .0)).min().unwrap_or(0);
+        if spread > ROUNDS_SPREAD || spread >= fewest {
+            return false;
+        }
+        let mut unit_of = BTreeMap::new();
+        for &(i, (head, body, _)) in &repeats {
+            for &j in body {
+                unit_of.insert(j, (i64::from(skews[i]), *head));
+            }
+        }
+        let body: Vec<usize> = unit_of.keys().copied().collect();
+        let x = mode.copies();
+        let _ = writeln!(
+            out,
+            "/* Step {at}: a tile's rounds of every repeat unit as one loop. */\n\
+             MOFMU_UNIT static int fuse_{at}_rounds_{}({})\n{{\n    \
+             const mofmu_step *S = sys->steps;\n    \
+             const uint32_t *skew = sys->fuse_skew + S[{at}].first_source;\n    \
+             ptrdiff_t t;\n    int el = 1;\n    (void)reached;",
+            mode.suffix(),
+            unit_params(mode, "t0", "t1")
+        );
+        for &j in &body {
+            self.hoist(out, j, x);
+        }
+        // The skews as exported: the links below hold for those.
+        let (i0, (first, _, _)) = repeats[0];
+        for &(i, (head, _, _)) in &repeats {
+            let _ = writeln!(
+                out,
+                "    const ptrdiff_t k{head} = (ptrdiff_t)skew[{i}], lo{head} = (ptrdiff_t)t0 - k{head};\n    \
+                 if (k{head} - k{first} != {}) el = 0;",
+                i64::from(skews[i]) - i64::from(skews[i0])
+            );
+        }
+        let lo = |j: usize| format!("lo{}", unit_of[&j].1);
+        let guarded = self.guarded(&body);
+        self.inline_checks(out, &body, mode, guarded, &lo, "t1 - t0");
+        let fw = forwarding::find(
+            self.steps,
+            &body,
+            &|j| self.forwardable(j, mode),
+            self.place,
+            &|j| unit_of[&j].0,
+        );
+        self.forward_locals(out, &fw, mode, &lo);
+        out.push_str("    for (t = (ptrdiff_t)t0; t < (ptrdiff_t)t1; t++) {\n");
+        for &(_, (head, steps, _)) in &repeats {
+            let _ = writeln!(out, "        {{\n        const ptrdiff_t r = t - k{head};");
+            for &j in steps {
+                self.element_step(out, j, mode, &fw, guarded, &format!("lo{head}"));
+            }
+            out.push_str("        }\n");
+        }
+        out.push_str("    }\n    return 1;\n    }\n    return 0;\n}\n\n");
+        true
     }
 
     /// The function of fused loop `at` over its `units` (head, steps,
     /// whether a repeat), tile by tile.
-    fn tile_loop(&self, out: &mut String, at: usize, units: &[Unit], mode: Mode) {
+    fn tile_loop(&self, out: &mut String, at: usize, units: &[Unit], mode: Mode, rounds: bool) {
         let (params, _) = self.mode_params(mode);
-        let unit_params = unit_params(mode);
+        let unit_params = unit_params(mode, "lo", "hi");
         let x = mode.copies();
         // The tile loop runs, in unit order, the repeat units whose rounds
         // fall in the tile (each through its function) and the single
@@ -699,6 +788,25 @@ impl Gen<'_> {
                  {pad}}}\n"
             )
         };
+        if rounds {
+            // A tile inside every repeat's rounds, with no single step.
+            let inside = if ns > 0 {
+                format!("!(p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1)")
+            } else {
+                "1".to_string()
+            };
+            let args = unit_args(mode, "t0", "t1");
+            let _ = writeln!(
+                out,
+                "        {{\n            int inside = {inside};\n            size_t u;\n            \
+                 for (u = 0; u < {nr} && inside; u++) {{\n                \
+                 const mofmu_step *head = &S[fuse_{at}_repeat_step_{m}[u]];\n                \
+                 const size_t k = skew[fuse_{at}_repeat_unit_{m}[u]];\n                \
+                 if (t0 < k || t1 - k > head->count || (reached && !head->reached)) inside = 0;\n            \
+                 }}\n            \
+                 if (inside && fuse_{at}_rounds_{m}({args})) continue;\n        }}"
+            );
+        }
         if nr > 0 {
             let _ = writeln!(
                 out,
@@ -847,12 +955,47 @@ impl Gen<'_> {
             out,
             "    if (S[{head}].count >= MOFMU_INLINE_ROUNDS) {{\n    int el = 1;"
         );
-        // A body the balances reach all of, or none of, runs in passes that
-        // run every step of it: its loop is not guarded step by step, and a
-        // pass that leaves a step out (on another system) runs the plain
-        // loop. Guards cost the unit's compilation a quarter more time.
+        let guarded = self.guarded(body);
+        let lo = |_: usize| "lo".to_string();
+        self.inline_checks(out, body, mode, guarded, &lo, "hi - lo");
+        let fw = forwarding::find(
+            self.steps,
+            body,
+            &|j| self.forwardable(j, mode),
+            self.place,
+            &|_| 0,
+        );
+        self.forward_locals(out, &fw, mode, &lo);
+        out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
+        for &j in body {
+            self.element_step(out, j, mode, &fw, guarded, "lo");
+        }
+        out.push_str("    }\n    return;\n    }\n    }\n");
+    }
+
+    /// Whether the inlined loop of `body` tests per step whether the pass
+    /// runs it. A body the balances reach all of, or none of, runs in
+    /// passes that run every step of it: its loop is not guarded step by
+    /// step, and a pass that leaves a step out (on another system) runs the
+    /// plain loop. Guards cost the unit's compilation a quarter more time.
+    fn guarded(&self, body: &[usize]) -> bool {
         let at = |j: usize| self.reached.get(j).copied().unwrap_or(true);
-        let guarded = body.iter().any(|&j| at(j) != at(body[0]));
+        body.iter().any(|&j| at(j) != at(body[0]))
+    }
+
+    /// The checks that the steps `body` may run inlined (`el`): the pass
+    /// runs them (unless `guarded`), their element entries are there, their
+    /// slots lie as the unit addresses them, and the derivatives of their
+    /// `count` rounds from round `lo(j)` are placed in one array.
+    fn inline_checks(
+        &self,
+        out: &mut String,
+        body: &[usize],
+        mode: Mode,
+        guarded: bool,
+        lo: &dyn Fn(usize) -> String,
+        count: &str,
+    ) {
         for &j in body {
             if !guarded {
                 let _ = writeln!(out, "    if (!on{j}) el = 0;");
@@ -878,23 +1021,17 @@ impl Gen<'_> {
             if mode == Mode::Value {
                 for &(s, der) in &e.values {
                     if der {
+                        let lo = lo(j);
                         let _ = writeln!(
                             out,
                             "    ptrdiff_t dq{j}_{s} = 0;\n    \
-                             double *const db{j}_{s} = el ? mofmu_der_n(R, o{j}_{s} + (ptrdiff_t)lo * q{j}, hi - lo, q{j}, ctx, &dq{j}_{s}) : NULL;\n    \
+                             double *const db{j}_{s} = el ? mofmu_der_n(R, o{j}_{s} + (ptrdiff_t){lo} * q{j}, {count}, q{j}, ctx, &dq{j}_{s}) : NULL;\n    \
                              if (db{j}_{s} == NULL) el = 0;"
                         );
                     }
                 }
             }
         }
-        let fw = forwarding::find(self.steps, body, &|j| self.forwardable(j, mode), self.place);
-        self.forward_locals(out, &fw, mode);
-        out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
-        for &j in body {
-            self.element_step(out, j, mode, &fw, guarded);
-        }
-        out.push_str("    }\n    return;\n    }\n    }\n");
     }
 
     /// The slots block step `j`'s element entry addresses in `R` (and in
@@ -949,7 +1086,13 @@ impl Gen<'_> {
     /// The checks of `fw`'s links on the loaded offsets (a failed one runs
     /// the plain loop), then `if (el) {` and the locals the links pass
     /// values in, each as the slot holds it before the tile's first round.
-    fn forward_locals(&self, out: &mut String, fw: &Forwarding, mode: Mode) {
+    fn forward_locals(
+        &self,
+        out: &mut String,
+        fw: &Forwarding,
+        mode: Mode,
+        lo: &dyn Fn(usize) -> String,
+    ) {
         let x = mode.copies();
         for (&(c, k), l) in &fw.sources {
             let (j, s, d) = (l.block, l.slot, l.rounds);
@@ -970,7 +1113,7 @@ impl Gen<'_> {
             // A slot a block writes for a copy of the next round: before
             // the first round, the copy's source as the last tile left it.
             let start = match fw.carried_source(j, s) {
-                Some((c, k)) => format!("f{c}_{k}[(ptrdiff_t)lo * a{c}_{k}]"),
+                Some((c, k)) => format!("f{c}_{k}[(ptrdiff_t){} * a{c}_{k}]", lo(c)),
                 None => "0.0".to_string(),
             };
             let _ = writeln!(out, "    double x{j}_{s} = {start};");
@@ -978,7 +1121,8 @@ impl Gen<'_> {
         for &(j, s) in &fw.fed {
             let _ = writeln!(
                 out,
-                "    double x{j}_{s} = {x}[o{j}_{s} + (ptrdiff_t)lo * q{j}];"
+                "    double x{j}_{s} = {x}[o{j}_{s} + (ptrdiff_t){} * q{j}];",
+                lo(j)
             );
         }
     }
@@ -987,7 +1131,15 @@ impl Gen<'_> {
     /// (`on<j>`: a pass after the first of a tearing solve runs the steps
     /// the balances reach). Slots and copies that `fw` links go through
     /// their locals.
-    fn element_step(&self, out: &mut String, j: usize, mode: Mode, fw: &Forwarding, guarded: bool) {
+    fn element_step(
+        &self,
+        out: &mut String,
+        j: usize,
+        mode: Mode,
+        fw: &Forwarding,
+        guarded: bool,
+        lo: &str,
+    ) {
         let pad = "                ";
         let StepRecord::Block { .. } = self.steps[j] else {
             if !self.spelled_out(j) {
@@ -1057,7 +1209,7 @@ impl Gen<'_> {
                 .iter()
                 .map(|&(s, der)| {
                     if der {
-                        format!("db{j}_{s} + (r - (ptrdiff_t)lo) * dq{j}_{s}")
+                        format!("db{j}_{s} + (r - (ptrdiff_t){lo}) * dq{j}_{s}")
                     } else {
                         slot(s)
                     }
@@ -1254,16 +1406,17 @@ impl Gen<'_> {
 type Unit = (usize, Vec<usize>, bool);
 
 /// Parameters and arguments of a fused loop's unit over rounds [lo, hi).
-fn unit_params(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Value => {
-            "const mofmu_system *sys, size_t lo, size_t hi, double *R, mofmu_ctx *ctx, int reached"
-        }
-        Mode::Tangent => {
-            "const mofmu_system *sys, size_t lo, size_t hi, double *R, double *dR, mofmu_ctx *ctx, int reached"
-        }
-    }
+fn unit_params(mode: Mode, lo: &str, hi: &str) -> String {
+    let dr = match mode {
+        Mode::Value => "",
+        Mode::Tangent => "double *dR, ",
+    };
+    format!("const mofmu_system *sys, size_t {lo}, size_t {hi}, double *R, {dr}mofmu_ctx *ctx, int reached")
 }
+
+/// The most rounds the skews of a fused loop's repeats may lie apart for
+/// them to run as one loop ([`Gen::rounds_fn`]).
+const ROUNDS_SPREAD: u32 = 8;
 
 /// The arguments of a call of a repeat's unit over rounds `[lo, hi)`.
 fn unit_args(mode: Mode, lo: &str, hi: &str) -> String {

@@ -25,12 +25,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::system_image::StepRecord;
 
 /// A block's slot in a round of the repeat: `block` is the block's step,
-/// `rounds` how many rounds from the copy's (-1, 0 or 1).
+/// `rounds` how many rounds the block's round lies from the copy's;
+/// `carried` whether the block wrote it one pass of the loop earlier than
+/// the copy reads it (the local then carries it from one to the next).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Link {
     pub block: usize,
     pub slot: usize,
     pub rounds: i64,
+    pub carried: bool,
 }
 
 /// The links of one repeat's body in one pass (values or tangents).
@@ -58,20 +61,24 @@ impl Forwarding {
     pub fn carried_source(&self, block: usize, slot: usize) -> Option<(usize, usize)> {
         self.sources
             .iter()
-            .find(|(_, l)| l.block == block && l.slot == slot && l.rounds == -1)
+            .find(|(_, l)| l.block == block && l.slot == slot && l.carried)
             .map(|(&k, _)| k)
     }
 }
 
-/// The links of repeat body `body` (step indices in order). `slots(j)`
+/// The links of loop body `body` (step indices in order). `slots(j)`
 /// are the slots block step `j` may run on a local (its element entry's
 /// pointers of this pass, derivatives left out); `place(instance, slot)`
-/// is the slot's offset in `R` on the exported system.
+/// is the slot's offset in `R` on the exported system; `skew(j)` how many
+/// passes of the loop step `j`'s round 0 lies after the first (0 in one
+/// repeat's body; the units' skews when a fused loop's repeats run as one
+/// loop, where a pass runs round `t - skew` of each).
 pub fn find(
     steps: &[StepRecord],
     body: &[usize],
     slots: &dyn Fn(usize) -> Vec<usize>,
     place: &dyn Fn(u32, usize) -> Option<i64>,
+    skew: &dyn Fn(usize) -> i64,
 ) -> Forwarding {
     // Each block slot's offset in round 0 and its stride per round.
     let mut located: Vec<(usize, usize, usize, i64, i64)> = Vec::new();
@@ -106,45 +113,50 @@ pub fn find(
         if !(1..=2).contains(&sources.len()) {
             continue;
         }
+        // The block's round in the pass `passes` after the copy's, counted
+        // from the copy's round.
+        let rounds = |j: usize, passes: i64| passes + skew(c) - skew(j);
         // A source is written before the copy reads it: earlier in this
-        // round, or (a block after the copy) in the last round.
+        // pass, or (a block after the copy) in the last pass.
         for (k, src) in sources.iter().enumerate() {
             let hit = located.iter().find(|&&(pos, j, s, at, q)| {
-                let rounds = if pos < pc { 0 } else { -1 };
+                let passes = if pos < pc { 0 } else { -1 };
                 q == i64::from(src.stride)
-                    && i64::from(src.offset) == at + rounds * q
+                    && i64::from(src.offset) == at + rounds(j, passes) * q
                     && !f.fed.contains(&(j, s))
             });
             if let Some(&(pos, j, s, _, _)) = hit {
-                let rounds = if pos < pc { 0 } else { -1 };
+                let passes = if pos < pc { 0 } else { -1 };
                 f.sources.insert(
                     (c, k),
                     Link {
                         block: j,
                         slot: s,
-                        rounds,
+                        rounds: rounds(j, passes),
+                        carried: passes == -1,
                     },
                 );
                 f.kept.insert((j, s));
             }
         }
         // The target is read after the copy writes it: later in this
-        // round, or (a block before the copy) in the next.
+        // pass, or (a block before the copy) in the next.
         let hit = located.iter().find(|&&(pos, j, s, at, q)| {
-            let rounds = if pos > pc { 0 } else { 1 };
+            let passes = if pos > pc { 0 } else { 1 };
             q == i64::from(*stride)
-                && i64::from(*target) == at + rounds * q
+                && i64::from(*target) == at + rounds(j, passes) * q
                 && !f.kept.contains(&(j, s))
                 && !f.fed.contains(&(j, s))
         });
         if let Some(&(pos, j, s, _, _)) = hit {
-            let rounds = if pos > pc { 0 } else { 1 };
+            let passes = if pos > pc { 0 } else { 1 };
             f.targets.insert(
                 c,
                 Link {
                     block: j,
                     slot: s,
-                    rounds,
+                    rounds: rounds(j, passes),
+                    carried: false,
                 },
             );
             f.fed.insert((j, s));
