@@ -24,12 +24,15 @@ test_data/dependencies/InOut.mo, which has no independent reference):
    (relative difference at most 1e-12).
 
 Every check prints `PASS|FAIL <case> <check> <detail>`; the last line is
-`N passed, N failed`.
+`N passed, N failed`. The cases run side by side in worker processes
+(roundtrip.for_each_case, `MOFMU_TEST_JOBS`), their lines printed in the
+cases' order.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import shutil
 import subprocess
 import sys
@@ -42,7 +45,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from roundtrip import Report, load_cases, unpack_and_rebuild  # noqa: E402
+from roundtrip import Report, for_each_case, load_cases, unpack_and_rebuild  # noqa: E402
 
 DEFAULT_MOFMU = ROOT / "target" / "release" / "mofmu"
 DEFAULT_OUT = ROOT / "out" / "cross-check"
@@ -121,7 +124,6 @@ def check_case(name, libraries, model, sets, stop_time, output_interval, referen
                mofmu: Path, out: Path, version: str, report: Report, tube_tolerance: float) -> None:
     from fmpy.cross_check import validate_result
     from fmpy.cross_check.validate_vendor_repo import read_csv, validate_test_fmu
-    from fmpy.build import build_platform_binary
     from fmpy.util import read_ref_opt_file
 
     identifier = model.replace(".", "_")
@@ -199,6 +201,22 @@ def reference_names(path: Path) -> list[str]:
         return next(csv.reader(f))
 
 
+def check_or_skip(case: tuple, report: Report, mofmu: Path, out: Path, version: str,
+                  tubes: dict[str, float]) -> None:
+    """`check_case` of a case (name, libraries, model, sets, stop time,
+    output interval, reference), unless FMPy's reader cannot read its
+    reference."""
+    if case[6] is not None and any("," in name for name in reference_names(case[6])):
+        # FMPy's cross-check reader (numpy's genfromtxt) splits the quoted
+        # header "cap[1,1].T" at its comma: such a case cannot be read
+        # back by the third-party validator, so it is not offered to it.
+        print(f"SKIP {case[0]}: a variable name holds a comma (two-dimensional component "
+              "array), which FMPy's cross-check CSV reader cannot read")
+        return
+    check_case(*case, mofmu=mofmu, out=out, version=version, report=report,
+               tube_tolerance=tubes.get(case[0], DEFAULT_TUBE_TOLERANCE))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mofmu", type=Path, default=DEFAULT_MOFMU, help="the mofmu binary")
@@ -218,18 +236,9 @@ def main(argv: list[str] | None = None) -> int:
              for c in load_cases(HERE / "cases.toml")]
     cases.append((EXTRA["name"], EXTRA["libraries"], EXTRA["model"], [], EXTRA["stop_time"],
                   EXTRA["output_interval"], None))
-    for case in cases:
-        if args.filters and not any(f in case[0] for f in args.filters):
-            continue
-        if case[6] is not None and any("," in name for name in reference_names(case[6])):
-            # FMPy's cross-check reader (numpy's genfromtxt) splits the quoted
-            # header "cap[1,1].T" at its comma: such a case cannot be read
-            # back by the third-party validator, so it is not offered to it.
-            print(f"SKIP {case[0]}: a variable name holds a comma (two-dimensional component "
-                  "array), which FMPy's cross-check CSV reader cannot read")
-            continue
-        check_case(*case, mofmu=args.mofmu.resolve(), out=out, version=version, report=report,
-                   tube_tolerance=tubes.get(case[0], DEFAULT_TUBE_TOLERANCE))
+    cases = [case for case in cases if not args.filters or any(f in case[0] for f in args.filters)]
+    for_each_case(functools.partial(check_or_skip, mofmu=args.mofmu.resolve(), out=out, version=version,
+                                    tubes=tubes), cases, report)
     return report.finish()
 
 

@@ -18,12 +18,15 @@ For each case of fmu-tests/cases.toml (or those whose name contains `-k`):
    `sources/buildDescription.xml`), and check that FMPy's CVode run of the
    rebuilt FMU reproduces the shipped binary's to 1e-12 relative.
 
-The comparison, the tolerances and the reporting are roundtrip.py's.
+The comparison, the tolerances and the reporting are roundtrip.py's, and so
+is `for_each_case`, which runs the cases side by side in worker processes
+(`MOFMU_TEST_JOBS`) and prints their lines in the cases' order.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import tempfile
 from pathlib import Path
@@ -162,6 +165,12 @@ def run_case(case: rt.Case, mofmu: Path, out: Path, report: rt.Report, cs: bool,
         report.check(c.ok, case.name, "fmpy-cs-fmi3-vs-reference", c.summary)
 
 
+def run_marked_case(marked: tuple[rt.Case, bool], report: rt.Report, mofmu: Path, out: Path, cs: bool) -> None:
+    """`run_case` of a case and whether to rebuild its binary."""
+    case, rebuild_it = marked
+    run_case(case, mofmu, out, report, cs, rebuild_it)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--manifest", type=Path, default=rt.DEFAULT_MANIFEST)
@@ -174,11 +183,10 @@ def main(argv: list[str] | None = None) -> int:
                              "sources/ (FMPy's build_platform_binary, needs cmake) and compare")
     args = parser.parse_args(argv)
     report = rt.Report()
-    for case in rt.load_cases(args.manifest):
-        if args.k and not any(k in case.name for k in args.k):
-            continue
-        rebuild_it = any(k in case.name for k in args.rebuild)
-        run_case(case, args.mofmu, args.out, report, args.cs, rebuild_it)
+    cases = [(case, any(k in case.name for k in args.rebuild)) for case in rt.load_cases(args.manifest)
+             if not args.k or any(k in case.name for k in args.k)]
+    rt.for_each_case(functools.partial(run_marked_case, mofmu=args.mofmu, out=args.out, cs=args.cs),
+                     cases, report)
     return report.finish()
 
 

@@ -42,12 +42,16 @@ FMI 2.0 exports of those sizes run the same way, and against the closed
 form; FMPy's FMU3Slave at 1,000.
 
 Prints `PASS|FAIL <case> <check> <detail>` and `N passed, N failed`; the exit
-status is 1 when any check failed.
+status is 1 when any check failed. The state event, the cases and the
+structural models run side by side in worker processes
+(roundtrip.for_each_case, `MOFMU_TEST_JOBS`), their lines printed in that
+order.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import subprocess
 import sys
 import time
@@ -58,12 +62,15 @@ from typing import Callable
 import numpy as np
 
 from roundtrip import (
+    Case,
+    Report,
     Tolerance,
     Trajectory,
     array_element,
     compare,
     drop_event_duplicates,
     fmpy_simulate,
+    for_each_case,
     load_cases,
     read_csv,
 )
@@ -111,42 +118,31 @@ RK4_ERROR_SHARE = 0.1
 
 COMMAND_TIMEOUT = 300
 
-passed = 0
-failed = 0
-# "2" or "3": the FMI version exported and imported (--fmi-version).
-FMI_VERSION = "2"
-
-
-def report(ok: bool, case: str, check: str, detail: str) -> None:
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print(f"{'PASS' if ok else 'FAIL'} {case} {check} {detail}", flush=True)
+# Below, `fmi_version` is "2" or "3": the FMI version exported and imported
+# (--fmi-version).
 
 
 def export(mofmu: Path, fmu: Path, libraries: list[str], model: str, stop_time: float,
-           sets: list[str], fmi_version: str | None = None) -> None:
+           sets: list[str], fmi_version: str) -> None:
     command = [str(mofmu), "export", *[str(ROOT / lib) for lib in libraries],
                "--model", model, "-o", str(fmu), "--stop-time", repr(stop_time),
-               "--fmi-version", fmi_version or FMI_VERSION]
+               "--fmi-version", fmi_version]
     for s in sets:
         command += ["--set", s]
     subprocess.run(command, check=True, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
 
 
 def run_importer(importer: Path, fmu: Path, csv: Path, stop_time: float, interval: float,
-                 step: float, variables: list[str], sets: list[str] | None = None,
-                 fmi_version: str | None = None) -> tuple[Trajectory, str, float]:
+                 step: float, variables: list[str], sets: list[str] | None = None, *,
+                 fmi_version: str) -> tuple[Trajectory, str, float]:
     """Runs fmi-importer; returns its result, its statistics line and its run time.
 
     `sets` are `NAME=VALUE` for `--set` (FMI 3: a structural parameter is
-    set in configuration mode); `fmi_version` overrides --fmi-version."""
+    set in configuration mode)."""
     command = [str(importer), str(fmu), "--stop-time", repr(stop_time),
                "--output-interval", repr(interval), "--step", repr(step),
                "--method", "rk4", "--variables", ",".join(variables), "-o", str(csv),
-               "--fmi-version", fmi_version or FMI_VERSION]
+               "--fmi-version", fmi_version]
     for s in sets or []:
         command += ["--set", s]
     if step <= 0.0:
@@ -180,7 +176,7 @@ def step_doubling(fine: Trajectory, coarse: Trajectory, names: list[str],
     return worst, where or "0"
 
 
-def real_variables(fmu: Path, names: list[str]) -> dict[str, str]:
+def real_variables(fmu: Path, names: list[str], fmi_version: str) -> dict[str, str]:
     """The names among `names` that the FMU declares as Reals, each with the
     name the importer reads it by: the importer reads Reals only, so Boolean
     and Integer variables (AccDiscrete) are left to FMPy and the harness in
@@ -192,7 +188,7 @@ def real_variables(fmu: Path, names: list[str]) -> dict[str, str]:
 
     with zipfile.ZipFile(fmu) as z:
         root = ET.fromstring(z.read("modelDescription.xml"))
-    if FMI_VERSION == "3":
+    if fmi_version == "3":
         floats = {v.get("name"): v.find("Dimension") is not None for v in root.iter("Float64")}
         found = {}
         for n in names:
@@ -212,78 +208,77 @@ def by_case_names(result: Trajectory, names: dict[str, str]) -> Trajectory:
     return Trajectory(result.time, {case: result.columns[read] for case, read in names.items()})
 
 
-def check_cases(mofmu: Path, importer: Path, out: Path, only: str | None) -> None:
-    for case in load_cases(HERE / "cases.toml"):
-        if only and only not in case.name:
-            continue
-        fmu = out / f"{case.name}.fmu"
-        try:
-            export(mofmu, fmu, case.libraries, case.model, case.stop_time, case.sets)
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
-            report(False, case.name, "export", str(e))
-            continue
-        step = STEPS.get(case.name, DEFAULT_STEP)
-        names = real_variables(fmu, case.variables)
-        variables, read = list(names), list(names.values())
-        try:
-            fine, statistics, elapsed = run_importer(
-                importer, fmu, out / f"{case.name}.csv", case.stop_time,
-                case.output_interval, step, read)
-            coarse, _, _ = run_importer(
-                importer, fmu, out / f"{case.name}_2h.csv", case.stop_time,
-                case.output_interval, 2.0 * step, read)
-            fine, coarse = by_case_names(fine, names), by_case_names(coarse, names)
-        except (RuntimeError, subprocess.TimeoutExpired) as e:
-            report(False, case.name, "fmi-crate-run", str(e))
-            continue
-        if FMI_VERSION == "3":
-            against, check = read_csv(case.reference), "fmi3-crate-vs-reference"
-        else:
-            against, check = fmpy_simulate(fmu, case), "fmi-crate-vs-fmpy"
-        verdict = compare(fine, against, variables, case.tolerance, case.stop_time,
-                          case.output_interval)
-        report(verdict.ok, case.name, check,
-               f"{verdict.summary}; tolerance {case.tolerance.abs_tol:g} + "
-               f"{case.tolerance.rel_tol:g}*|x|; RK4 h={step:g}: {statistics}, {elapsed:.2f} s")
-        share, where = step_doubling(fine, coarse, variables, case.tolerance)
-        report(share <= RK4_ERROR_SHARE, case.name, "rk4-error",
-               f"step-doubling estimate {where}, {100.0 * share:.2g}% of tolerance "
-               f"(limit {100.0 * RK4_ERROR_SHARE:g}%)")
-        cs_check = ("fmi3-crate-cs-vs-reference" if FMI_VERSION == "3"
-                    else "fmi-crate-cs-vs-reference")
-        try:
-            cs, statistics, elapsed = run_importer(
-                importer, fmu, out / f"{case.name}_cs.csv", case.stop_time,
-                case.output_interval, 0.0, read)
-            cs = by_case_names(cs, names)
-            verdict = compare(cs, read_csv(case.reference), variables, case.tolerance,
-                              case.stop_time, case.output_interval)
-            report(verdict.ok, case.name, cs_check,
-                   f"{verdict.summary}; {statistics}, {elapsed:.2f} s")
-        except (RuntimeError, subprocess.TimeoutExpired, OSError, ValueError) as e:
-            report(False, case.name, cs_check, str(e))
+def check_case(case: Case, report: Report, mofmu: Path, importer: Path, out: Path,
+               fmi_version: str) -> None:
+    """The checks of one case of cases.toml."""
+    fmu = out / f"{case.name}.fmu"
+    try:
+        export(mofmu, fmu, case.libraries, case.model, case.stop_time, case.sets, fmi_version)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        report.check(False, case.name, "export", str(e))
+        return
+    step = STEPS.get(case.name, DEFAULT_STEP)
+    names = real_variables(fmu, case.variables, fmi_version)
+    variables, read = list(names), list(names.values())
+    try:
+        fine, statistics, elapsed = run_importer(
+            importer, fmu, out / f"{case.name}.csv", case.stop_time,
+            case.output_interval, step, read, fmi_version=fmi_version)
+        coarse, _, _ = run_importer(
+            importer, fmu, out / f"{case.name}_2h.csv", case.stop_time,
+            case.output_interval, 2.0 * step, read, fmi_version=fmi_version)
+        fine, coarse = by_case_names(fine, names), by_case_names(coarse, names)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        report.check(False, case.name, "fmi-crate-run", str(e))
+        return
+    if fmi_version == "3":
+        against, check = read_csv(case.reference), "fmi3-crate-vs-reference"
+    else:
+        against, check = fmpy_simulate(fmu, case), "fmi-crate-vs-fmpy"
+    verdict = compare(fine, against, variables, case.tolerance, case.stop_time,
+                      case.output_interval)
+    report.check(verdict.ok, case.name, check,
+                 f"{verdict.summary}; tolerance {case.tolerance.abs_tol:g} + "
+                 f"{case.tolerance.rel_tol:g}*|x|; RK4 h={step:g}: {statistics}, {elapsed:.2f} s")
+    share, where = step_doubling(fine, coarse, variables, case.tolerance)
+    report.check(share <= RK4_ERROR_SHARE, case.name, "rk4-error",
+                 f"step-doubling estimate {where}, {100.0 * share:.2g}% of tolerance "
+                 f"(limit {100.0 * RK4_ERROR_SHARE:g}%)")
+    cs_check = ("fmi3-crate-cs-vs-reference" if fmi_version == "3"
+                else "fmi-crate-cs-vs-reference")
+    try:
+        cs, statistics, elapsed = run_importer(
+            importer, fmu, out / f"{case.name}_cs.csv", case.stop_time,
+            case.output_interval, 0.0, read, fmi_version=fmi_version)
+        cs = by_case_names(cs, names)
+        verdict = compare(cs, read_csv(case.reference), variables, case.tolerance,
+                          case.stop_time, case.output_interval)
+        report.check(verdict.ok, case.name, cs_check,
+                     f"{verdict.summary}; {statistics}, {elapsed:.2f} s")
+    except (RuntimeError, subprocess.TimeoutExpired, OSError, ValueError) as e:
+        report.check(False, case.name, cs_check, str(e))
 
 
-def check_state_event(mofmu: Path, importer: Path, out: Path) -> None:
+def check_state_event(report: Report, mofmu: Path, importer: Path, out: Path, fmi_version: str) -> None:
     name = "Switch.RiseThenDecay"
     fmu = out / "Switch_RiseThenDecay.fmu"
-    export(mofmu, fmu, ["examples/Base.mo", "test_data/events/Switch.mo"], name, 2.0, [])
+    export(mofmu, fmu, ["examples/Base.mo", "test_data/events/Switch.mo"], name, 2.0, [], fmi_version)
     result, statistics, _ = run_importer(importer, fmu, out / "Switch_RiseThenDecay.csv",
-                                         2.0, 0.01, 1e-3, ["x"])
+                                         2.0, 0.01, 1e-3, ["x"], fmi_version=fmi_version)
     t = result.time
     x = result.columns["x"]
     repeated = t[1:][np.diff(t) == 0.0]
     at_half = [e for e in repeated if abs(e - 0.5) <= 1e-9]
-    report(len(repeated) == 1 and len(at_half) == 1, name, "state-event",
-           f"event instants {[float(e) for e in repeated]} (want one at 0.5 within 1e-9); "
-           f"{statistics}")
+    report.check(len(repeated) == 1 and len(at_half) == 1, name, "state-event",
+                 f"event instants {[float(e) for e in repeated]} (want one at 0.5 within 1e-9); "
+                 f"{statistics}")
     closed = np.where(t < 0.5, t, 0.5 * np.exp(-(t - 0.5)))
     # At the event instant the row before the event holds the rising branch.
     before = np.zeros(t.size, dtype=bool)
     before[:-1] = t[:-1] == t[1:]
     closed[before] = t[before]
     worst = float(np.max(np.abs(x - closed)))
-    report(worst <= 1e-6, name, "closed-form", f"worst {worst:.2e} (limit 1e-6)")
+    report.check(worst <= 1e-6, name, "closed-form", f"worst {worst:.2e} (limit 1e-6)")
 
 
 def rod_closed_form(n: int, t: np.ndarray, volumes: list[int]) -> dict[str, np.ndarray]:
@@ -419,7 +414,7 @@ def fmpy_configured_cs(fmu: Path, spec: Structural, n: int, stop: float, interva
                       {spec.element(j): columns[:, c] for c, j in enumerate(elements)})
 
 
-def check_structural(mofmu: Path, importer: Path, out: Path, spec: Structural) -> None:
+def check_structural(report: Report, mofmu: Path, importer: Path, out: Path, spec: Structural) -> None:
     """Issue 24's must-show, for one `Structural` model: exported once as
     FMI 3.0, instantiated by the crate at each size set in configuration
     mode, matches the FMI 2.0 exports of those sizes, run the same way by
@@ -430,9 +425,9 @@ def check_structural(mofmu: Path, importer: Path, out: Path, spec: Structural) -
     fmu3 = out / f"{spec.case}_struct_fmi3.fmu"
     try:
         export(mofmu, fmu3, case.libraries, case.model, case.stop_time,
-               [f"{spec.parameter}={spec.size}"], "3")
+               [f"{spec.parameter}={spec.size}"], fmi_version="3")
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
-        report(False, name, "export", str(e))
+        report.check(False, name, "export", str(e))
         return
     exported: dict[int, Path] = {}
     for n, stop, interval, step in spec.runs:
@@ -445,39 +440,52 @@ def check_structural(mofmu: Path, importer: Path, out: Path, spec: Structural) -
                 fmu2 = out / f"{spec.case}_n{n}_fmi2.fmu"
                 started = time.monotonic()
                 export(mofmu, fmu2, case.libraries, case.model, case.stop_time,
-                       [f"{spec.parameter}={n}"], "2")
+                       [f"{spec.parameter}={n}"], fmi_version="2")
                 exported[n] = fmu2
                 print(f"  FMI 2.0 export of {spec.case} at n={n}: "
                       f"{time.monotonic() - started:.2f} s", flush=True)
             three, statistics3, elapsed3 = run_importer(
                 importer, fmu3, out / f"struct_{spec.case}_{tag}_fmi3.csv", stop, interval, step,
-                [f"{spec.array}[{k}]" for k in elements], [f"{spec.parameter}={n}"], "3")
+                [f"{spec.array}[{k}]" for k in elements], [f"{spec.parameter}={n}"], fmi_version="3")
             three = Trajectory(three.time, {
                 spec.element(k): three.columns[f"{spec.array}[{k}]"] for k in elements})
             two, statistics2, elapsed2 = run_importer(
                 importer, exported[n], out / f"struct_{spec.case}_{tag}_fmi2.csv", stop,
-                interval, step, variables, None, "2")
+                interval, step, variables, None, fmi_version="2")
         except (RuntimeError, KeyError, subprocess.TimeoutExpired,
                 subprocess.CalledProcessError) as e:
-            report(False, name, f"run {label}", str(e))
+            report.check(False, name, f"run {label}", str(e))
             continue
         verdict = compare(three, two, variables, case.tolerance, stop, interval)
-        report(verdict.ok, name, "fmi3-configured-vs-fmi2",
-               f"{label}: {verdict.summary}; FMI 3 {elapsed3:.2f} s ({statistics3}), "
-               f"FMI 2 {elapsed2:.2f} s")
+        report.check(verdict.ok, name, "fmi3-configured-vs-fmi2",
+                     f"{label}: {verdict.summary}; FMI 3 {elapsed3:.2f} s ({statistics3}), "
+                     f"FMI 2 {elapsed2:.2f} s")
         if step == 0.0 and n == spec.fmpy_size:
             try:
                 fmpy = fmpy_configured_cs(fmu3, spec, n, stop, interval, elements)
                 verdict = compare(fmpy, two, variables, case.tolerance, stop, interval)
-                report(verdict.ok, name, "fmpy-fmu3slave-configured-vs-fmi2",
-                       f"{label}: {verdict.summary}")
+                report.check(verdict.ok, name, "fmpy-fmu3slave-configured-vs-fmi2",
+                             f"{label}: {verdict.summary}")
             except Exception as e:  # FMPy raises its own exception types
-                report(False, name, "fmpy-fmu3slave-configured-vs-fmi2", f"{label}: {e}")
+                report.check(False, name, "fmpy-fmu3slave-configured-vs-fmi2", f"{label}: {e}")
         if n <= 1000:
             exact = Trajectory(three.time, spec.closed_form(n, three.time, elements))
             verdict = compare(three, exact, variables, case.tolerance, stop, interval)
-            report(verdict.ok, name, "fmi3-configured-vs-closed-form",
-                   f"{label}: {verdict.summary}")
+            report.check(verdict.ok, name, "fmi3-configured-vs-closed-form",
+                         f"{label}: {verdict.summary}")
+
+
+def check_item(item: tuple[str, Case | str | None], report: Report, mofmu: Path, importer: Path,
+               out: Path, fmi_version: str) -> None:
+    """One item of the run: ("state-event", None), ("case", a case) or
+    ("structural", the name of a `Structural`)."""
+    kind, what = item
+    if kind == "state-event":
+        check_state_event(report, mofmu, importer, out, fmi_version)
+    elif kind == "case":
+        check_case(what, report, mofmu, importer, out, fmi_version)
+    else:
+        check_structural(report, mofmu, importer, out, next(spec for spec in STRUCTURAL if spec.name == what))
 
 
 def main() -> int:
@@ -489,19 +497,22 @@ def main() -> int:
     parser.add_argument("--fmi-version", choices=["2", "3"], default="2",
                         help="export and import FMI 2.0 (default) or FMI 3.0")
     args = parser.parse_args()
-    global FMI_VERSION
-    FMI_VERSION = args.fmi_version
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    check_state_event(args.mofmu, args.importer, args.out)
-    check_cases(args.mofmu, args.importer, args.out, args.only)
-    if FMI_VERSION == "3":
-        for spec in STRUCTURAL:
-            if not args.only or args.only in spec.name:
-                check_structural(args.mofmu, args.importer, args.out, spec)
-    print(f"fmi crate check (FMI {FMI_VERSION}) took {time.monotonic() - started:.1f} s")
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    # The state event, every case, and for FMI 3.0 the structural
+    # parameters, side by side in worker processes (for_each_case).
+    items: list[tuple[str, Case | str | None]] = [("state-event", None)]
+    items += [("case", case) for case in load_cases(HERE / "cases.toml")
+              if not args.only or args.only in case.name]
+    if args.fmi_version == "3":
+        items += [("structural", spec.name) for spec in STRUCTURAL
+                  if not args.only or args.only in spec.name]
+    report = Report()
+    for_each_case(functools.partial(check_item, mofmu=args.mofmu, importer=args.importer, out=args.out,
+                                    fmi_version=args.fmi_version), items, report)
+    print(f"fmi crate check (FMI {args.fmi_version}) took {time.monotonic() - started:.1f} s")
+    print(f"{report.passed} passed, {report.failed} failed")
+    return 0 if report.failed == 0 else 1
 
 
 if __name__ == "__main__":

@@ -18,22 +18,31 @@ For each case of fmu-tests/cases.toml:
 
 Every check prints one line `PASS|FAIL <case> <check> <worst deviation>`; the
 last line is `N passed, N failed`, and the exit status is 1 when any check
-failed. `--self-test` exercises the comparison logic on synthetic data and
-needs neither mofmu nor FMPy.
+failed. The cases run side by side in worker processes (`for_each_case`,
+`MOFMU_TEST_JOBS`), their lines printed in the cases' order. `--self-test`
+exercises the comparison logic on synthetic data and needs neither mofmu
+nor FMPy.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
-import math
+import functools
+import io
+import os
 import re
 import subprocess
 import sys
 import time
 import tomllib
+import traceback
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -293,6 +302,90 @@ class Report:
             print("cases with failed checks: " + ", ".join(cases))
         print(f"{self.passed} passed, {self.failed} failed")
         return 1 if self.failed else 0
+
+    def add(self, other: Report) -> None:
+        """Counts the checks of `other` (a case's report from a worker)."""
+        self.passed += other.passed
+        self.failed += other.failed
+        self.failures += other.failures
+
+
+# ---------------------------------------------------------------------------
+# Cases side by side
+# ---------------------------------------------------------------------------
+
+# Worker processes for the cases of a stage: MOFMU_TEST_JOBS, else the
+# machine's cores up to MAX_DEFAULT_JOBS. A case runs one compiler or one
+# simulation at a time, so two cases keep a 2-core machine busy; the suite
+# must stay under an hour on one (scripts/test-all prints each stage's time).
+JOBS_ENV = "MOFMU_TEST_JOBS"
+MAX_DEFAULT_JOBS = 2
+
+
+def worker_count() -> int:
+    """How many cases run at once (`MOFMU_TEST_JOBS=1`: one after another,
+    in this process)."""
+    value = os.environ.get(JOBS_ENV, "").strip()
+    if not value:
+        return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_JOBS))
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{JOBS_ENV}={value!r}: expected a whole number of at least 1")
+    return int(value)
+
+
+@dataclass
+class CaseOutcome:
+    """What one item printed and checked in a worker process, and the
+    traceback of an exception that ended it."""
+
+    output: str
+    report: Report
+    error: str | None
+
+
+def _run_captured(check: Callable[[Any, Report], None], item: Any) -> CaseOutcome:
+    report = Report()
+    output = io.StringIO()
+    error = None
+    with contextlib.redirect_stdout(output):
+        try:
+            check(item, report)
+        except Exception:
+            error = traceback.format_exc()
+    return CaseOutcome(output.getvalue(), report, error)
+
+
+def for_each_case(check: Callable[[Any, Report], None], items: Iterable[Any], report: Report,
+                  jobs: int | None = None) -> None:
+    """Runs `check(item, report)` for every item, with the output and the
+    counts of a loop over `items`: the items run in `jobs` worker processes
+    (default `worker_count()`), each into a report of its own, and each item's
+    printed lines are printed here in the items' order as soon as it and
+    the items before it are done, its checks added to `report`. With one
+    job the loop runs here, printing as it goes.
+
+    The workers are started fresh (spawn): `check` must be a module-level
+    function, or a `functools.partial` of one, of picklable arguments, and
+    must not depend on globals that `main` sets. An exception in an item
+    ends the run, as it would end the loop."""
+    items = list(items)
+    jobs = worker_count() if jobs is None else jobs
+    if jobs <= 1 or len(items) <= 1:
+        for item in items:
+            check(item, report)
+        return
+    with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(_run_captured, check, item) for item in items]
+        for future in futures:
+            outcome = future.result()
+            sys.stdout.write(outcome.output)
+            sys.stdout.flush()
+            report.add(outcome.report)
+            if outcome.error is not None:
+                for pending in futures:
+                    pending.cancel()
+                sys.stderr.write(outcome.error)
+                raise RuntimeError("a case raised an exception (traceback above)")
 
 
 # ---------------------------------------------------------------------------
@@ -602,6 +695,13 @@ def run_case(case: Case, mofmu: Path, out: Path, report: Report) -> None:
             report.check(False, case.name, "mofmu-cs-vs-reference", str(e))
 
 
+def run_named_case(case: Case, report: Report, mofmu: Path, out: Path) -> None:
+    """`run_case` under a heading line with the case's tolerance."""
+    tol = case.tolerance
+    print(f"== {case.name}: {case.model}, abs {tol.abs_tol:g} rel {tol.rel_tol:g} ({case.justification})")
+    run_case(case, mofmu, out / case.name, report)
+
+
 # ---------------------------------------------------------------------------
 # Self-test of the comparison logic
 # ---------------------------------------------------------------------------
@@ -741,10 +841,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     report = Report()
-    for case in cases:
-        tol = case.tolerance
-        print(f"== {case.name}: {case.model}, abs {tol.abs_tol:g} rel {tol.rel_tol:g} ({case.justification})")
-        run_case(case, mofmu, args.out / case.name, report)
+    for_each_case(functools.partial(run_named_case, mofmu=mofmu, out=args.out), cases, report)
     return report.finish()
 
 
