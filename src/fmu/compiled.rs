@@ -789,23 +789,7 @@ impl Gen<'_> {
             )
         };
         if rounds {
-            // A tile inside every repeat's rounds, with no single step.
-            let inside = if ns > 0 {
-                format!("!(p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1)")
-            } else {
-                "1".to_string()
-            };
-            let args = unit_args(mode, "t0", "t1");
-            let _ = writeln!(
-                out,
-                "        {{\n            int inside = {inside};\n            size_t u;\n            \
-                 for (u = 0; u < {nr} && inside; u++) {{\n                \
-                 const mofmu_step *head = &S[fuse_{at}_repeat_step_{m}[u]];\n                \
-                 const size_t k = skew[fuse_{at}_repeat_unit_{m}[u]];\n                \
-                 if (t0 < k || t1 - k > head->count || (reached && !head->reached)) inside = 0;\n            \
-                 }}\n            \
-                 if (inside && fuse_{at}_rounds_{m}({args})) continue;\n        }}"
-            );
+            self.rounds_call(out, at, mode, ns, nr);
         }
         if nr > 0 {
             let _ = writeln!(
@@ -834,6 +818,30 @@ impl Gen<'_> {
             out.push_str(&run_single("        ", ""));
         }
         out.push_str("    }\n}\n\n");
+    }
+
+    /// In fused loop `at`'s tile loop, the call of its one-loop function
+    /// ([`Self::rounds_fn`]) for a tile inside every repeat's rounds that
+    /// holds no single step (`ns` single steps, `nr` repeats).
+    fn rounds_call(&self, out: &mut String, at: usize, mode: Mode, ns: usize, nr: usize) {
+        let m = mode.suffix();
+        // A tile inside every repeat's rounds, with no single step.
+        let inside = if ns > 0 {
+            format!("!(p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1)")
+        } else {
+            "1".to_string()
+        };
+        let args = unit_args(mode, "t0", "t1");
+        let _ = writeln!(
+            out,
+            "        {{\n            int inside = {inside};\n            size_t u;\n            \
+             for (u = 0; u < {nr} && inside; u++) {{\n                \
+             const mofmu_step *head = &S[fuse_{at}_repeat_step_{m}[u]];\n                \
+             const size_t k = skew[fuse_{at}_repeat_unit_{m}[u]];\n                \
+             if (t0 < k || t1 - k > head->count || (reached && !head->reached)) inside = 0;\n            \
+             }}\n            \
+             if (inside && fuse_{at}_rounds_{m}({args})) continue;\n        }}"
+        );
     }
 
     /// The element entry inlined for block step `j`, if its kernel has one.
