@@ -187,3 +187,28 @@ fn runtime_passes_the_driver_with_the_fake_system() {
     // driver stopped early.
     assert!(checks > 5000, "only {checks} checks ran: {stdout}");
 }
+
+/// `max` and `min` in generated code are `mofmu_max` and `mofmu_min`
+/// (inline, so a loop keeps its registers around them): they must mean what
+/// C99's `fmax` and `fmin` mean, a NaN argument yielding the other, at -O2
+/// with the kernels' flags.
+#[test]
+fn inline_max_and_min_agree_with_fmax_and_fmin() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let templates = repo_path("templates");
+    let program = dir.path().join("max_min");
+    let mut build = c_compiler(2).to_command();
+    build
+        .args(STRICT)
+        .arg("-ffp-contract=off")
+        .arg("-I")
+        .arg(&templates)
+        .arg(repo_path("test_data/runtime/max_min.c"))
+        .arg("-o")
+        .arg(&program)
+        .arg("-lm");
+    run(build, "compiling the max and min check");
+    let output = run(Command::new(&program), "the max and min check");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("196 pairs agree"), "{stdout}");
+}
