@@ -50,6 +50,12 @@ pub struct Element {
     /// The tangent entry's pointer parameters: slots of `R`, then of `dR`.
     pub tangent_values: Vec<usize>,
     pub tangents: Vec<usize>,
+    /// The slots the block assigns as a whole whenever it runs (`x :=
+    /// ...`, not an element of an array, not under a guard or a clock),
+    /// and in its tangent entry their tangents: a compiled schedule hands
+    /// them to a later block of its loop in a local, which it need not
+    /// load before the block runs.
+    pub writes: Vec<usize>,
 }
 
 /// The most lines of C an element entry may have: a larger block is
@@ -578,11 +584,24 @@ impl Gen<'_> {
             text.push_str(&body);
             text.push_str("}\n\n");
         }
+        let writes = stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign {
+                    target,
+                    index: None,
+                    guard: None,
+                    ..
+                } => Some(*target),
+                _ => None,
+            })
+            .collect();
         Some(Element {
             text,
             values,
             tangent_values,
             tangents,
+            writes,
         })
     }
 

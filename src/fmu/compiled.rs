@@ -1081,14 +1081,18 @@ impl Gen<'_> {
     /// The slots of block step `j` that may run on a local in `mode`:
     /// its element entry's pointers into the array copies act on,
     /// derivatives left out (they lie where `mofmu_der_n` put them).
-    fn forwardable(&self, j: usize, mode: Mode) -> Vec<usize> {
+    fn forwardable(&self, j: usize, mode: Mode) -> Vec<(usize, bool)> {
         let Some(e) = self.inline_element(j) else {
             return Vec::new();
         };
-        match mode {
+        let slots: Vec<usize> = match mode {
             Mode::Value => e.values.iter().filter(|v| !v.1).map(|v| v.0).collect(),
             Mode::Tangent => e.tangents.clone(),
-        }
+        };
+        slots
+            .into_iter()
+            .map(|s| (s, e.writes.contains(&s)))
+            .collect()
     }
 
     /// The checks of `fw`'s links on the loaded offsets (a failed one runs
@@ -1116,6 +1120,13 @@ impl Gen<'_> {
                 "    if ((ptrdiff_t)S[{c}].target != o{j}_{s} + ({d}) * q{j} || (ptrdiff_t)S[{c}].stride != q{j}) el = 0;"
             );
         }
+        for (&(r, t), l) in &fw.shared {
+            let (j, s, d) = (l.block, l.slot, l.rounds);
+            let _ = writeln!(
+                out,
+                "    if (o{r}_{t} != o{j}_{s} + ({d}) * q{j} || q{r} != q{j}) el = 0;"
+            );
+        }
         out.push_str("    if (el) {\n");
         for &(j, s) in &fw.kept {
             // A slot a block writes for a copy of the next round: before
@@ -1126,7 +1137,7 @@ impl Gen<'_> {
             };
             let _ = writeln!(out, "    double x{j}_{s} = {start};");
         }
-        for &(j, s) in &fw.fed {
+        for &(j, s) in fw.fed.iter().chain(fw.shared.keys()) {
             let _ = writeln!(
                 out,
                 "    double x{j}_{s} = {x}[o{j}_{s} + (ptrdiff_t){} * q{j}];",
@@ -1240,24 +1251,40 @@ impl Gen<'_> {
             }
             let _ = writeln!(out, "{pad}(void)P{j};");
         }
-        // A slot a copy reads: the block runs on the local, loaded before
-        // (a block that only reads it) and stored after.
+        // A slot a copy or a later block reads: the block runs on the
+        // local, stored after it runs. A slot the block writes whenever it
+        // runs is not loaded before (unless the pass leaves the block out),
+        // one it only reads is.
         let kept: Vec<usize> = fw.kept.iter().filter(|k| k.0 == j).map(|k| k.1).collect();
-        for &s in &kept {
-            let _ = writeln!(out, "{pad}x{j}_{s} = *({});", place(s, own));
+        let (written, read): (Vec<usize>, Vec<usize>) =
+            kept.iter().partition(|s| e.writes.contains(s));
+        let load = |s: &usize| format!("x{j}_{s} = *({});", place(*s, own));
+        for s in &read {
+            let _ = writeln!(out, "{pad}{}", load(s));
         }
-        let on = if guarded {
-            format!("if (on{j}) ")
+        let call = format!("{prefix}_b{b}{suffix}_e({});", args.join(", "));
+        let stores: Vec<String> = kept
+            .iter()
+            .map(|&s| format!("*({}) = x{j}_{s};", place(s, own)))
+            .collect();
+        if guarded {
+            let mut on = vec![call];
+            on.extend(stores);
+            let _ = writeln!(out, "{pad}if (on{j}) {{ {} }}", on.join(" "));
+            if !written.is_empty() {
+                let skipped: Vec<String> = written.iter().map(load).collect();
+                let _ = writeln!(out, "{pad}else {{ {} }}", skipped.join(" "));
+            }
         } else {
-            String::new()
-        };
-        let _ = writeln!(
-            out,
-            "{pad}{on}{prefix}_b{b}{suffix}_e({});",
-            args.join(", ")
-        );
+            let _ = writeln!(out, "{pad}{call}");
+            for line in &stores {
+                let _ = writeln!(out, "{pad}{line}");
+            }
+        }
         for &s in &kept {
-            let _ = writeln!(out, "{pad}*({}) = x{j}_{s};", place(s, own));
+            for (r, t) in fw.readers(j, s) {
+                let _ = writeln!(out, "{pad}x{r}_{t} = x{j}_{s}; /* shared */");
+            }
         }
         let _ = writeln!(out, "{pad}}}");
     }

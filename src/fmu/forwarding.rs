@@ -15,6 +15,10 @@
 //! address. Every store stays (other steps and the FMU read `R`); only the
 //! loads on the chain go.
 //!
+//! The same holds between two blocks: a cell's temperature, written by one
+//! block and read by the blocks of its heat flow and its derivative, goes
+//! from the writer's local to the readers' ([`Forwarding::shared`]).
+//!
 //! The links are found on the exported system's offsets and checked again
 //! by the generated code on the loaded ones (a failed check runs the
 //! repeat's plain loop), so a unit that a cache hands to a system laid out
@@ -48,12 +52,28 @@ pub struct Forwarding {
     pub kept: BTreeSet<(usize, usize)>,
     /// Block slots copies write: the block reads the local the copy set.
     pub fed: BTreeSet<(usize, usize)>,
+    /// A block's slot that another block of the body wrote (`block`,
+    /// `slot` of the link, `rounds` its round from the reader's): the
+    /// reader runs on a local the writer sets after it runs.
+    pub shared: BTreeMap<(usize, usize), Link>,
 }
 
 impl Forwarding {
     /// Whether slot `slot` of block step `block` runs on a local.
     pub fn local(&self, block: usize, slot: usize) -> bool {
-        self.kept.contains(&(block, slot)) || self.fed.contains(&(block, slot))
+        self.kept.contains(&(block, slot))
+            || self.fed.contains(&(block, slot))
+            || self.shared.contains_key(&(block, slot))
+    }
+
+    /// The slots that read what block step `block` writes to its slot
+    /// `slot`: the writer sets their locals after it runs.
+    pub fn readers(&self, block: usize, slot: usize) -> Vec<(usize, usize)> {
+        self.shared
+            .iter()
+            .filter(|(_, l)| l.block == block && l.slot == slot)
+            .map(|(&k, _)| k)
+            .collect()
     }
 
     /// The first source link of a copy that reads `(block, slot)` as the
@@ -68,7 +88,8 @@ impl Forwarding {
 
 /// The links of loop body `body` (step indices in order). `slots(j)`
 /// are the slots block step `j` may run on a local (its element entry's
-/// pointers of this pass, derivatives left out); `place(instance, slot)`
+/// pointers of this pass, derivatives left out), with whether the block
+/// writes them; `place(instance, slot)`
 /// is the slot's offset in `R` on the exported system; `skew(j)` how many
 /// passes of the loop step `j`'s round 0 lies after the first (0 in one
 /// repeat's body; the units' skews when a fused loop's repeats run as one
@@ -76,12 +97,13 @@ impl Forwarding {
 pub fn find(
     steps: &[StepRecord],
     body: &[usize],
-    slots: &dyn Fn(usize) -> Vec<usize>,
+    slots: &dyn Fn(usize) -> Vec<(usize, bool)>,
     place: &dyn Fn(u32, usize) -> Option<i64>,
     skew: &dyn Fn(usize) -> i64,
 ) -> Forwarding {
     // Each block slot's offset in round 0 and its stride per round.
     let mut located: Vec<(usize, usize, usize, i64, i64)> = Vec::new();
+    let mut written: BTreeSet<(usize, usize)> = BTreeSet::new();
     for (pos, &j) in body.iter().enumerate() {
         let StepRecord::Block {
             instance, stride, ..
@@ -92,9 +114,12 @@ pub fn find(
         let Some(next) = u32::try_from(i64::from(instance) + i64::from(stride)).ok() else {
             continue;
         };
-        for s in slots(j) {
+        for (s, writes) in slots(j) {
             if let (Some(at), Some(then)) = (place(instance, s), place(next, s)) {
                 located.push((pos, j, s, at, then - at));
+                if writes {
+                    written.insert((j, s));
+                }
             }
         }
     }
@@ -162,5 +187,42 @@ pub fn find(
             f.fed.insert((j, s));
         }
     }
+    share(&mut f, &located, &written, skew);
     f
+}
+
+/// The links from block to block: a slot one block of the body reads that
+/// another wrote, earlier in this pass or (a writer after the reader) in
+/// the last. A slot a copy already feeds or reads is left as it is.
+fn share(
+    f: &mut Forwarding,
+    located: &[(usize, usize, usize, i64, i64)],
+    written: &BTreeSet<(usize, usize)>,
+    skew: &dyn Fn(usize) -> i64,
+) {
+    for &(pr, r, sr, at_r, q_r) in located {
+        if written.contains(&(r, sr)) || f.fed.contains(&(r, sr)) || f.kept.contains(&(r, sr)) {
+            continue;
+        }
+        let hit = located.iter().find(|&&(pw, w, sw, at_w, q_w)| {
+            let passes = if pw < pr { 0 } else { -1 };
+            w != r
+                && q_w == q_r
+                && written.contains(&(w, sw))
+                && at_r == at_w + (passes + skew(r) - skew(w)) * q_w
+        });
+        if let Some(&(pw, w, sw, _, _)) = hit {
+            let passes = if pw < pr { 0 } else { -1 };
+            f.shared.insert(
+                (r, sr),
+                Link {
+                    block: w,
+                    slot: sw,
+                    rounds: passes + skew(r) - skew(w),
+                    carried: passes == -1,
+                },
+            );
+            f.kept.insert((w, sw));
+        }
+    }
 }

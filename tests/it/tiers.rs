@@ -126,6 +126,11 @@ fn a_long_cooling_loop_computes_the_same_bits_inlined_and_interpreted() {
         ],
         "ThermoFluidStream.Examples.CoolingLoop",
         &[set("n", 400.0)],
-        &[("= v; x", "forwards no copy")],
+        &[
+            ("= v; x", "forwards no copy"),
+            // A cell's temperature, mass and heat flow handed from the
+            // block that writes them to the block that reads them.
+            ("; /* shared */", "hands no block's value to another block"),
+        ],
     );
 }
