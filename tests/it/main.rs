@@ -39,4 +39,5 @@ mod tearing;
 mod thermofluid;
 mod tiers;
 mod units;
+mod upper_state;
 mod watch;
