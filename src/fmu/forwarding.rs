@@ -138,32 +138,18 @@ pub fn find(
         if !(1..=2).contains(&sources.len()) {
             continue;
         }
-        // The block's round in the pass `passes` after the copy's, counted
-        // from the copy's round.
-        let rounds = |j: usize, passes: i64| passes + skew(c) - skew(j);
         // A source is written before the copy reads it: earlier in this
         // pass, or (a block after the copy) in the last pass.
         for (k, src) in sources.iter().enumerate() {
-            let hit = located.iter().find(|&&(pos, j, s, at, q)| {
-                let passes = if pos < pc { 0 } else { -1 };
-                q == i64::from(src.stride)
-                    && i64::from(src.offset) == at + rounds(j, passes) * q
-                    && !f.fed.contains(&(j, s))
-            });
-            if let Some(&(pos, j, s, _, _)) = hit {
-                let passes = if pos < pc { 0 } else { -1 };
-                f.sources.insert(
-                    (c, k),
-                    Link {
-                        block: j,
-                        slot: s,
-                        rounds: rounds(j, passes),
-                        carried: passes == -1,
-                    },
-                );
-                f.kept.insert((j, s));
+            let read = (pc, c, i64::from(src.offset), i64::from(src.stride));
+            if let Some(l) = writer(&located, read, skew, &|j, s| !f.fed.contains(&(j, s))) {
+                f.sources.insert((c, k), l);
+                f.kept.insert((l.block, l.slot));
             }
         }
+        // The block's round in the pass `passes` after the copy's, counted
+        // from the copy's round.
+        let rounds = |j: usize, passes: i64| passes + skew(c) - skew(j);
         // The target is read after the copy writes it: later in this
         // pass, or (a block before the copy) in the next.
         let hit = located.iter().find(|&&(pos, j, s, at, q)| {
@@ -204,25 +190,35 @@ fn share(
         if written.contains(&(r, sr)) || f.fed.contains(&(r, sr)) || f.kept.contains(&(r, sr)) {
             continue;
         }
-        let hit = located.iter().find(|&&(pw, w, sw, at_w, q_w)| {
-            let passes = if pw < pr { 0 } else { -1 };
-            w != r
-                && q_w == q_r
-                && written.contains(&(w, sw))
-                && at_r == at_w + (passes + skew(r) - skew(w)) * q_w
-        });
-        if let Some(&(pw, w, sw, _, _)) = hit {
-            let passes = if pw < pr { 0 } else { -1 };
-            f.shared.insert(
-                (r, sr),
-                Link {
-                    block: w,
-                    slot: sw,
-                    rounds: passes + skew(r) - skew(w),
-                    carried: passes == -1,
-                },
-            );
-            f.kept.insert((w, sw));
+        let mine = |w: usize, sw: usize| w != r && written.contains(&(w, sw));
+        if let Some(l) = writer(located, (pr, r, at_r, q_r), skew, &mine) {
+            f.shared.insert((r, sr), l);
+            f.kept.insert((l.block, l.slot));
         }
     }
+}
+
+/// The block slot of `located` that wrote what a step reads (`read`: its
+/// position in the body, its step, the offset it reads in its round 0 and
+/// the stride per round): written earlier in this pass, or by a block after
+/// the reader in the last pass (`carried`); `accept(block, slot)` filters
+/// the candidates. The link's `rounds` are the writer's round counted from
+/// the reader's.
+fn writer(
+    located: &[(usize, usize, usize, i64, i64)],
+    read: (usize, usize, i64, i64),
+    skew: &dyn Fn(usize) -> i64,
+    accept: &dyn Fn(usize, usize) -> bool,
+) -> Option<Link> {
+    let (pr, r, offset, stride) = read;
+    located.iter().find_map(|&(pw, w, sw, at, q)| {
+        let passes = if pw < pr { 0 } else { -1 };
+        let rounds = passes + skew(r) - skew(w);
+        (q == stride && offset == at + rounds * q && accept(w, sw)).then_some(Link {
+            block: w,
+            slot: sw,
+            rounds,
+            carried: passes == -1,
+        })
+    })
 }
