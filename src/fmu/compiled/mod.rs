@@ -259,7 +259,7 @@ fn generate(
     text.push_str("#include <math.h>\n#include \"mofmu_model.h\"\n#include \"mofmu_steps.h\"\n\n");
     // The interpreter's tile (mofmu_schedule.inc): any tile gives the
     // same results, this one the same memory traffic.
-    text.push_str("#ifndef MOFMU_FUSE_TILE\n#define MOFMU_FUSE_TILE 128\n#endif\n");
+    text.push_str("#ifndef MOFMU_FUSE_TILE\n#define MOFMU_FUSE_TILE 256\n#endif\n");
     // A repeat of fewer rounds runs through its function (the batched
     // entries): its loop would not repay reading what it needs.
     text.push_str("#ifndef MOFMU_INLINE_ROUNDS\n#define MOFMU_INLINE_ROUNDS 16\n#endif\n");
