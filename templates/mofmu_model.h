@@ -248,15 +248,27 @@ extern const mofmu_class mofmu_classes[];
  * loaded system, so one compiled schedule serves every size. The runtime
  * runs it in place of its interpreter when the loaded schedule has its
  * shape, and interprets otherwise; both give the same bits. */
+/* The passes of a tearing solve (src/fmu/responses.rs, `pass`), as bits
+ * of mofmu_step.reached: the final pass with the balances found, and the
+ * tangent passes of directional derivatives, run the steps a balance
+ * reaches (REACHED); the tangent passes of the tearing matrix those of
+ * them a residual depends on (COLUMNS); the first pass, at zero balances,
+ * every step but those a balance reaches and no residual depends on, whose
+ * values only the final pass gives (FIRST). */
+#define MOFMU_PASS_REACHED 1
+#define MOFMU_PASS_COLUMNS 2
+#define MOFMU_PASS_FIRST 4
+
 struct mofmu_system;
 typedef void (*mofmu_schedule_fn)(const struct mofmu_system *sys, double *R, double *dR,
                                   mofmu_ctx *ctx, int reached);
 typedef struct mofmu_compiled_schedule {
     const uint32_t *shape;
     size_t shape_len;
-    /* Runs the schedule (dR NULL) or its tangent, only the steps the
-     * balances reach when `reached` is nonzero: what the interpreter's
-     * run_schedule_or_tangent does, to the bit. */
+    /* Runs the schedule (dR NULL) or its tangent; with `reached` nonzero
+     * (one of MOFMU_PASS_*), only the steps whose mofmu_step.reached has
+     * that bit: what the interpreter's run_schedule_or_tangent does, to
+     * the bit. */
     mofmu_schedule_fn run;
 } mofmu_compiled_schedule;
 
@@ -314,9 +326,9 @@ typedef struct mofmu_step {
     mofmu_tangent_n_fn tangent_n;
     ptrdiff_t real_stride;
     int by_step;
-    /* Nonzero when a balance of a linear response reaches the step (a
-     * repeat or fused loop: a step it holds): the passes of a tearing
-     * solve after the first run only these. */
+    /* The passes of a tearing solve that run the step (MOFMU_PASS_* bits;
+     * a repeat or fused loop: those of the steps it holds). A model
+     * without balances runs every step in its one pass. */
     unsigned char reached;
 } mofmu_step;
 

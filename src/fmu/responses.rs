@@ -12,9 +12,17 @@
 //! Marks are found per variable (every element of an array counts as its
 //! whole variable) and per step of a repeat's body over all its rounds, so
 //! they can only mark too much, which costs time and never changes a value.
+//!
+//! Of the steps a balance reaches, the tearing matrix needs only those a
+//! residual depends on ([`needed_by_residuals`]): the others (in a cooling
+//! loop, every cell's acceleration, handed from cell to cell) compute
+//! values that only the final pass keeps. So the first pass leaves them
+//! out, since the final pass runs them with the balances found, and so do
+//! the tangent passes that fill the matrix. [`pass_flags`] writes both
+//! marks as the runtime reads them (`mofmu_step.reached`).
 
 use super::fusion::{step_accesses, Accesses};
-use super::system_image::StepRecord;
+use super::system_image::{pass, StepRecord};
 
 /// Per step of `steps` (rolled up and fused), whether it lies downstream of
 /// a balance (`balances`: their reals): a block or copy that reads a
@@ -56,6 +64,90 @@ pub fn reached_by_balances(
         }
     }
     mark_fused_loops(steps, &mut marked);
+    marked
+}
+
+/// Per step, which passes run it ([`pass`]): a block or copy by its marks
+/// (`reached` from [`reached_by_balances`], `needed` from
+/// [`needed_by_residuals`]), a repeat or a fused loop when a pass runs a
+/// step it holds; a time step only in the first pass.
+pub fn pass_flags(steps: &[StepRecord], reached: &[bool], needed: &[bool]) -> Vec<u8> {
+    let leaf = |k: usize| match (reached[k], needed[k]) {
+        (true, true) => pass::ALL,
+        (true, false) => pass::REACHED,
+        (false, _) => pass::FIRST,
+    };
+    let mut flags: Vec<u8> = (0..steps.len()).map(leaf).collect();
+    // Heads after their contents: a fused loop's units may be repeats.
+    for at in (0..steps.len()).rev() {
+        let end = match &steps[at] {
+            StepRecord::Repeat { body, .. } => at + 1 + *body as usize,
+            StepRecord::Fuse { skews } => {
+                let mut end = at + 1;
+                for _ in 0..skews.len() {
+                    end += match &steps[end] {
+                        StepRecord::Repeat { body, .. } => 1 + *body as usize,
+                        _ => 1,
+                    };
+                }
+                end
+            }
+            _ => continue,
+        };
+        flags[at] = flags[at + 1..end].iter().fold(0, |a, &f| a | f);
+    }
+    flags
+}
+
+/// Per step of `steps`, whether a residual (`residuals`: their reals)
+/// depends on what it writes: a block or copy, in some round, writes a
+/// variable a residual or a later such step reads; a repeat or a fused
+/// loop when a step it holds is marked. Found backwards over the rounds as
+/// the schedule runs them, so, as [`reached_by_balances`], it marks per
+/// variable and can only mark too much.
+pub fn needed_by_residuals(
+    steps: &[StepRecord],
+    accesses: &Accesses,
+    residuals: &[u32],
+) -> Vec<bool> {
+    let mut marked = vec![false; steps.len()];
+    let mut needed = vec![false; accesses.base.len()];
+    for &r in residuals {
+        needed[accesses.base[r as usize] as usize] = true;
+    }
+    // The blocks and copies in the order they run: (step, round).
+    let mut order = Vec::new();
+    let mut at = 0;
+    while at < steps.len() {
+        match &steps[at] {
+            StepRecord::Time { .. } | StepRecord::Fuse { .. } => at += 1,
+            StepRecord::Repeat { count, body } => {
+                let body = *body as usize;
+                for round in 0..*count {
+                    order.extend((at + 1..at + 1 + body).map(|k| (k, round)));
+                }
+                at += 1 + body;
+            }
+            _ => {
+                order.push((at, 0));
+                at += 1;
+            }
+        }
+    }
+    for &(k, round) in order.iter().rev() {
+        let mut writes = false;
+        step_accesses(&steps[k], round, accesses, &mut |v, write| {
+            writes |= write && needed[v];
+        });
+        if writes {
+            marked[k] = true;
+            step_accesses(&steps[k], round, accesses, &mut |v, write| {
+                if !write {
+                    needed[v] = true;
+                }
+            });
+        }
+    }
     marked
 }
 
@@ -143,5 +235,47 @@ mod tests {
         assert!(reached_by_balances(&steps, &accesses, &[])
             .iter()
             .all(|&m| !m));
+    }
+
+    /// Reals 0..10, balance 0, residual 6: R[5] = R[0], then a chain
+    /// R[6] = R[5], R[7] = R[6] of which only the first round feeds the
+    /// residual, beside R[8] = R[5] that nothing reads and R[3] = R[2],
+    /// which the balance never reaches.
+    #[test]
+    fn only_the_steps_a_residual_depends_on_fill_the_tearing_matrix() {
+        let accesses = Accesses {
+            base: (0..10).collect(),
+            block: Box::new(|_, _, _| {}),
+        };
+        let steps = vec![
+            StepRecord::Time { target: 9 },
+            copy(3, 2, 0),
+            copy(5, 0, 0),
+            StepRecord::Fuse { skews: vec![0, 0] },
+            StepRecord::Repeat { count: 2, body: 1 },
+            copy(6, 5, 1),
+            copy(8, 5, 0),
+        ];
+        let reached = reached_by_balances(&steps, &accesses, &[0]);
+        let needed = needed_by_residuals(&steps, &accesses, &[6]);
+        assert_eq!(needed, vec![false, false, true, false, false, true, false]);
+        let (first, reached_only) = (pass::FIRST, pass::REACHED);
+        assert_eq!(
+            pass_flags(&steps, &reached, &needed),
+            vec![
+                first,
+                first,
+                pass::ALL,
+                pass::ALL,
+                pass::ALL,
+                pass::ALL,
+                reached_only,
+            ]
+        );
+        // The chain's second round (R[7] = R[6]) only the final pass needs,
+        // but a step is marked for all its rounds: the repeat runs in every
+        // pass. A copy nothing reads runs in the final pass alone.
+        let none = needed_by_residuals(&steps, &accesses, &[]);
+        assert!(none.iter().all(|&m| !m));
     }
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::fusion::{fuse, Accesses};
-use super::responses::reached_by_balances;
+use super::responses::{needed_by_residuals, pass_flags, reached_by_balances};
 use super::system_image::{
     roll_up, u32_of, BalanceRecord, ClassRecord, InstanceRecord, RealRecord, Source, StepRecord,
     SystemImage, NOT_IN_R,
@@ -223,8 +223,7 @@ pub fn image<'a>(
     let steps = roll_up(steps, &|i| u32_of(sys.instances[i as usize].class));
     let accesses = model_accesses(sys);
     let steps = fuse(steps, &accesses);
-    let balances: Vec<u32> = sys.balances.iter().map(|b| u32_of(b.balance)).collect();
-    let reached = reached_by_balances(&steps, &accesses, &balances);
+    let passes = passes(sys, &steps, &accesses);
     SystemImage {
         model_identifier: model_identifier.to_string(),
         classes: class_records(sys, kernels),
@@ -260,7 +259,7 @@ pub fn image<'a>(
                 name: b.name.clone(),
             })
             .collect(),
-        reached,
+        passes,
         jacobian: pattern,
         start_calcs: sys
             .start_calcs
@@ -280,7 +279,7 @@ pub fn image<'a>(
 /// plain form as the image's schedule
 /// ([`super::system_image::plain_steps`]), it then computes the image's
 /// values in the image's order.
-pub fn schedule_holds(sys: &System, steps: &[StepRecord], reached: &[bool]) -> bool {
+pub fn schedule_holds(sys: &System, steps: &[StepRecord], passes: &[u8]) -> bool {
     let accesses = model_accesses(sys);
     let unfused: Vec<StepRecord> = steps
         .iter()
@@ -290,8 +289,17 @@ pub fn schedule_holds(sys: &System, steps: &[StepRecord], reached: &[bool]) -> b
     if fuse(unfused, &accesses) != steps {
         return false;
     }
+    self::passes(sys, steps, &accesses) == passes
+}
+
+/// Which passes of a tearing solve run each step of `steps`
+/// ([`super::responses`]).
+fn passes(sys: &System, steps: &[StepRecord], accesses: &Accesses) -> Vec<u8> {
     let balances: Vec<u32> = sys.balances.iter().map(|b| u32_of(b.balance)).collect();
-    reached_by_balances(steps, &accesses, &balances) == reached
+    let residuals: Vec<u32> = sys.balances.iter().map(|b| u32_of(b.residual)).collect();
+    let reached = reached_by_balances(steps, accesses, &balances);
+    let needed = needed_by_residuals(steps, accesses, &residuals);
+    pass_flags(steps, &reached, &needed)
 }
 
 /// What [`fuse`] needs of the model: the variable of every real (its first

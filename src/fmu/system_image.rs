@@ -45,6 +45,24 @@
 
 use std::borrow::Cow;
 
+/// What `mofmu_step.reached` holds: which passes of a tearing solve run
+/// the step, one bit per pass (`MOFMU_PASS_*` in `mofmu_model.h`). A pass
+/// runs a step whose bit it names; the whole pass of a model without
+/// balances runs every step.
+pub mod pass {
+    /// The final pass, with the balances found, and the tangent passes of
+    /// directional derivatives: the steps a balance reaches.
+    pub const REACHED: u8 = 1;
+    /// The tangent passes that fill the tearing matrix: the steps a balance
+    /// reaches that a residual depends on.
+    pub const COLUMNS: u8 = 2;
+    /// The first pass, at zero balances: every step but those a balance
+    /// reaches that no residual depends on.
+    pub const FIRST: u8 = 4;
+    /// A step of every pass (a schedule with no marks).
+    pub const ALL: u8 = REACHED | COLUMNS | FIRST;
+}
+
 /// Identifies the file; the runtime refuses anything else.
 pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
 /// Bumped on any change of the layout.
@@ -414,10 +432,12 @@ pub struct SystemImage<'a> {
     pub instances: Vec<InstanceRecord<'a>>,
     pub steps: Vec<StepRecord>,
     pub balances: Vec<BalanceRecord>,
-    /// Per step, whether a balance reaches it ([`super::responses`]): the
-    /// runtime runs only those in the passes after the first of a tearing
-    /// solve. Empty means every step (no step is known to be unreached).
-    pub reached: Vec<bool>,
+    /// Per step, which passes of a tearing solve run it
+    /// ([`pass`] bits, marked by [`super::responses`]): the passes after the first run
+    /// only the steps a balance reaches, the first leaves out those whose
+    /// values only the final pass gives. Empty means every pass runs every
+    /// step.
+    pub passes: Vec<u8>,
     /// The pattern of d(der x)/dx, one row per state (the states its
     /// derivative depends on, ascending; `None`: every state). The embedded
     /// Co-Simulation solver colours and orders its columns from it.
@@ -587,7 +607,7 @@ impl SystemImage<'_> {
                 .collect(),
             steps: self.steps,
             balances: self.balances,
-            reached: self.reached,
+            passes: self.passes,
             jacobian: self.jacobian,
             start_calcs: self.start_calcs,
         }
@@ -705,7 +725,7 @@ impl SystemImage<'_> {
             w.str(&b.name);
         }
         for k in 0..self.steps.len() {
-            w.u8(u8::from(self.reached.get(k).copied().unwrap_or(true)));
+            w.u8(self.passes.get(k).copied().unwrap_or(pass::ALL));
         }
         assert_eq!(
             self.jacobian.len(),

@@ -83,7 +83,7 @@ fn fake_system_image() -> SystemImage<'static> {
             block: 0,
         }],
         balances: Vec::new(),
-        reached: Vec::new(),
+        passes: Vec::new(),
         // Full rows: always a correct pattern (the Co-Simulation solver then
         // fills J column by column and factorises it dense).
         jacobian: vec![None, None],

@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use super::{Gen, Mode};
 use crate::fmu::forwarding::{self, Forwarding};
+use crate::fmu::system_image::pass;
 use crate::fmu::system_image::StepRecord;
 
 impl Gen<'_> {
@@ -35,7 +36,7 @@ impl Gen<'_> {
             out,
             "    if (S[{head}].count >= MOFMU_INLINE_ROUNDS) {{\n    int el = 1;"
         );
-        let guarded = self.guarded(body);
+        let guarded = self.guarded(body, mode);
         let lo = |_: usize| "lo".to_string();
         self.inline_checks(out, body, mode, guarded, &lo, "hi - lo");
         let fw = forwarding::find(
@@ -46,7 +47,7 @@ impl Gen<'_> {
             &|_| 0,
         );
         self.forward_locals(out, &fw, mode, &lo);
-        self.reached_or_not(out, body, guarded, &|out| {
+        self.reached_or_not(out, body, mode, &|out| {
             out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
             for &j in body {
                 self.element_step(out, j, mode, &fw, guarded, "lo");
@@ -56,54 +57,82 @@ impl Gen<'_> {
         out.push_str("    return;\n    }\n    }\n");
     }
 
-    /// The loop `emit` writes, for a `guarded` body twice: first for a
-    /// pass of reached steps on a system whose balances reach the steps of
-    /// `body` as on the exported one, with every `on<j>` a constant, so the
-    /// C compiler drops the steps the pass leaves out and the loads of
-    /// their results that no step of the pass reads (the cooling loop's
-    /// cells: the inertial pressure's chain alone, not its masses,
-    /// temperatures and heat flows loaded round by round); then, for every
-    /// other pass, the loop that tests `on<j>`.
+    /// The loop `emit` writes, for a `guarded` body once more for each pass
+    /// of `mode` ([`Mode::passes`]) that runs some steps of `body` and not
+    /// others on the exported system: with every `on<j>` a constant, when
+    /// the loaded system's steps take part in that pass as the exported
+    /// one's do, so the C compiler drops the steps the pass leaves out and
+    /// the loads of results none of its steps reads (the cooling loop's
+    /// cells after a tearing solve's first pass: the inertial pressure's
+    /// chain alone, not the masses, temperatures and heat flows loaded
+    /// round by round). Passes that run the same steps share one copy; any
+    /// other pass runs the loop that tests `on<j>`.
     pub(super) fn reached_or_not(
         &self,
         out: &mut String,
         body: &[usize],
-        guarded: bool,
+        mode: Mode,
         emit: &dyn Fn(&mut String),
     ) {
-        if !guarded {
-            emit(out);
-            return;
+        let mut copies: Vec<(Vec<bool>, Vec<String>)> = Vec::new();
+        for pass in mode.passes() {
+            let on = self.pattern(body, pass);
+            if on.iter().all(|&o| o == on[0]) {
+                continue;
+            }
+            let test: Vec<String> = body
+                .iter()
+                .zip(&on)
+                .map(|(&j, &o)| format!("{}(S[{j}].reached & {pass})", if o { "" } else { "!" }))
+                .collect();
+            let test = format!("(reached == {pass} && {})", test.join(" && "));
+            match copies.iter_mut().find(|c| c.0 == on) {
+                Some(c) => c.1.push(test),
+                None => copies.push((on, vec![test])),
+            }
         }
-        let at = |j: usize| self.reached.get(j).copied().unwrap_or(true);
-        let test: Vec<String> = body
-            .iter()
-            .map(|&j| format!("{}S[{j}].reached", if at(j) { "" } else { "!" }))
-            .collect();
-        let fixed: Vec<String> = body
-            .iter()
-            .map(|&j| format!("on{j} = {}", u8::from(at(j))))
-            .collect();
-        let _ = writeln!(
-            out,
-            "    if (reached && {}) {{\n    const int {};",
-            test.join(" && "),
-            fixed.join(", ")
-        );
-        emit(out);
-        out.push_str("    } else {\n");
-        emit(out);
-        out.push_str("    }\n");
+        for (on, tests) in &copies {
+            let fixed: Vec<String> = body
+                .iter()
+                .zip(on)
+                .map(|(&j, &o)| format!("on{j} = {}", u8::from(o)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "    if ({}) {{\n    const int {};",
+                tests.join(" || "),
+                fixed.join(", ")
+            );
+            emit(out);
+            out.push_str("    } else\n");
+        }
+        if copies.is_empty() {
+            emit(out);
+        } else {
+            out.push_str("    {\n");
+            emit(out);
+            out.push_str("    }\n");
+        }
+    }
+
+    /// Per step of `body`, whether pass `pass` runs it on the exported
+    /// system.
+    fn pattern(&self, body: &[usize], pass: u8) -> Vec<bool> {
+        let at = |j: usize| self.passes.get(j).copied().unwrap_or(pass::ALL);
+        body.iter().map(|&j| at(j) & pass != 0).collect()
     }
 
     /// Whether the inlined loop of `body` tests per step whether the pass
-    /// runs it. A body the balances reach all of, or none of, runs in
-    /// passes that run every step of it: its loop is not guarded step by
-    /// step, and a pass that leaves a step out (on another system) runs the
-    /// plain loop. Guards cost the unit's compilation a quarter more time.
-    pub(super) fn guarded(&self, body: &[usize]) -> bool {
-        let at = |j: usize| self.reached.get(j).copied().unwrap_or(true);
-        body.iter().any(|&j| at(j) != at(body[0]))
+    /// runs it: some pass of `mode` runs some of its steps and not others.
+    /// A body every pass runs all of, or none of, runs in passes that run
+    /// every step of it: its loop is not guarded step by step, and a pass
+    /// that leaves a step out (on another system) runs the plain loop.
+    /// Guards cost the unit's compilation a quarter more time.
+    pub(super) fn guarded(&self, body: &[usize], mode: Mode) -> bool {
+        mode.passes().into_iter().any(|pass| {
+            let on = self.pattern(body, pass);
+            on.iter().any(|&o| o != on[0])
+        })
     }
 
     /// The checks that the steps `body` may run inlined (`el`): the pass

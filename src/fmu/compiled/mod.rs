@@ -45,6 +45,7 @@ use super::system_image::{StepRecord, SystemImage};
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::forwarding;
+use super::system_image::pass;
 use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{Element, Kernel};
 
@@ -164,7 +165,7 @@ pub fn choose(
         let off = *image.instances.get(i as usize)?.off.get(s)?;
         (off >= 0).then_some(i64::from(off))
     };
-    let compiled = generate(steps, &class_of, &place, kernels, functions, &image.reached);
+    let compiled = generate(steps, &class_of, &place, kernels, functions, &image.passes);
     ScheduleChoice {
         reason: format!(
             "compiled ({}, {} steps)",
@@ -204,6 +205,18 @@ impl Mode {
             Mode::Tangent => ("_t", "R, dR"),
         }
     }
+
+    /// The passes of a tearing solve that run the schedule in this mode
+    /// (`templates/mofmu_linear_response.inc`) besides whole ones: the first
+    /// and the final pass; the tearing matrix's tangent passes, and those
+    /// of a directional derivative's final pass and of the columns it
+    /// keeps.
+    fn passes(self) -> [u8; 2] {
+        match self {
+            Mode::Value => [pass::FIRST, pass::REACHED],
+            Mode::Tangent => [pass::COLUMNS, pass::REACHED],
+        }
+    }
 }
 
 /// A unit of a fused loop or a top-level item: a repeat (its index and
@@ -225,10 +238,11 @@ struct Gen<'a> {
     /// The model's user functions: the unit defines those the blocks it
     /// inlines call, so that they inline too.
     functions: &'a [FunctionUnit],
-    /// Per step, whether the balances reach it on the exported system
-    /// (empty: every step): where a repeat's body mixes both, its inlined
-    /// loop tests per step whether the pass runs it.
-    reached: &'a [bool],
+    /// Per step, the passes of a tearing solve that run it on the exported
+    /// system ([`pass`] bits; empty: every pass every step): where a pass
+    /// runs some steps of a repeat's body and not others, its inlined loop
+    /// tests per step whether the pass runs it.
+    passes: &'a [u8],
 }
 
 /// Generates the unit of the schedule `steps`.
@@ -238,7 +252,7 @@ fn generate(
     place: &dyn Fn(u32, usize) -> Option<i64>,
     kernels: &[Kernel],
     functions: &[FunctionUnit],
-    reached: &[bool],
+    passes: &[u8],
 ) -> CompiledSchedule {
     let g = Gen {
         steps,
@@ -246,7 +260,7 @@ fn generate(
         place,
         kernels,
         functions,
-        reached,
+        passes,
     };
     let items = g.items(0, steps.len());
     let words = shape(steps, class_of);
@@ -412,7 +426,7 @@ impl Gen<'_> {
             };
             let _ = writeln!(
                 out,
-                "    if (!reached || S[{at}].reached) {{ /* {} */",
+                "    if (!reached || (S[{at}].reached & reached)) {{ /* {} */",
                 self.describe(at)
             );
             match *item {
@@ -493,7 +507,7 @@ impl Gen<'_> {
             for j in first..first + body {
                 let _ = writeln!(
                     out,
-                    "        if (!reached || S[{j}].reached) mofmu_copy_rounds(sys, &S[{j}], 0, count, {});",
+                    "        if (!reached || (S[{j}].reached & reached)) mofmu_copy_rounds(sys, &S[{j}], 0, count, {});",
                     mode.copies()
                 );
             }
@@ -501,7 +515,10 @@ impl Gen<'_> {
         }
         out.push_str("    for (r = 0; r < count; r++) {\n");
         for j in first..first + body {
-            let _ = writeln!(out, "        if (!reached || S[{j}].reached) {{");
+            let _ = writeln!(
+                out,
+                "        if (!reached || (S[{j}].reached & reached)) {{"
+            );
             self.at_round(out, j, mode, "            ", "(ptrdiff_t)r");
             out.push_str("        }\n");
         }
@@ -658,7 +675,7 @@ impl Gen<'_> {
             );
         }
         let lo = |j: usize| format!("lo{}", unit_of[&j].1);
-        let guarded = self.guarded(&body);
+        let guarded = self.guarded(&body, mode);
         self.inline_checks(out, &body, mode, guarded, &lo, "t1 - t0");
         let fw = forwarding::find(
             self.steps,
@@ -668,7 +685,7 @@ impl Gen<'_> {
             &|j| unit_of[&j].0,
         );
         self.forward_locals(out, &fw, mode, &lo);
-        self.reached_or_not(out, &body, guarded, &|out| {
+        self.reached_or_not(out, &body, mode, &|out| {
             out.push_str("    for (t = (ptrdiff_t)t0; t < (ptrdiff_t)t1; t++) {\n");
             for &(_, (head, steps, _)) in &repeats {
                 let _ = writeln!(out, "        {{\n        const ptrdiff_t r = t - k{head};");
@@ -751,7 +768,10 @@ impl Gen<'_> {
         // repeat over all its rounds, each single step by a direct call.
         out.push_str("    if (len <= MOFMU_FUSE_TILE) {\n");
         for (head, _, repeat) in units {
-            let _ = writeln!(out, "        if (!reached || S[{head}].reached) {{");
+            let _ = writeln!(
+                out,
+                "        if (!reached || (S[{head}].reached & reached)) {{"
+            );
             if *repeat {
                 let args = unit_args(mode, "0", &format!("S[{head}].count"));
                 let _ = writeln!(out, "            unit_{head}_{m}({args});");
@@ -787,7 +807,7 @@ impl Gen<'_> {
             format!(
                 "{pad}while (p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1{until}) {{\n\
                  {pad}    const mofmu_step *head = &S[fuse_{at}_single_step_{m}[order[p++]]];\n\
-                 {pad}    if (reached && !head->reached) continue;\n\
+                 {pad}    if (reached && !(head->reached & reached)) continue;\n\
                  {pad}    if (head->tag == MOFMU_STEP_COPY) mofmu_copy_step(sys, head, 0, {x});\n\
                  {pad}    else {call}\n\
                  {pad}}}\n"
@@ -816,7 +836,7 @@ impl Gen<'_> {
             let _ = writeln!(
                 out,
                 "            if (hi > head->count) hi = head->count;\n            \
-                 if (lo < hi && (!reached || head->reached)) fuse_{at}_repeat_fn_{m}[r]({args});\n        }}"
+                 if (lo < hi && (!reached || (head->reached & reached))) fuse_{at}_repeat_fn_{m}[r]({args});\n        }}"
             );
         }
         if ns > 0 {
@@ -843,7 +863,7 @@ impl Gen<'_> {
              for (u = 0; u < {nr} && inside; u++) {{\n                \
              const mofmu_step *head = &S[fuse_{at}_repeat_step_{m}[u]];\n                \
              const size_t k = skew[fuse_{at}_repeat_unit_{m}[u]];\n                \
-             if (t0 < k || t1 - k > head->count || (reached && !head->reached)) inside = 0;\n            \
+             if (t0 < k || t1 - k > head->count || (reached && !(head->reached & reached))) inside = 0;\n            \
              }}\n            \
              if (inside && fuse_{at}_rounds_{m}({args})) continue;\n        }}"
         );
@@ -996,7 +1016,7 @@ impl Gen<'_> {
                     out,
                     "    const mofmu_inst *const i{j} = S[{j}].inst;\n    \
                      const ptrdiff_t s{j} = S[{j}].stride, q{j} = S[{j}].real_stride;\n    \
-                     const int f{j} = S[{j}].fn_n != NULL, on{j} = !reached || S[{j}].reached;\n    \
+                     const int f{j} = S[{j}].fn_n != NULL, on{j} = !reached || (S[{j}].reached & reached);\n    \
                      (void)q{j}; (void)f{j}; (void)on{j};"
                 );
             }
@@ -1006,7 +1026,7 @@ impl Gen<'_> {
                     "    double *const t{j} = {x} + S[{j}].target;\n    \
                      const ptrdiff_t b{j} = S[{j}].stride;\n    \
                      const double c{j} = S[{j}].coefficient;\n    \
-                     const int on{j} = !reached || S[{j}].reached;\n    (void)c{j};"
+                     const int on{j} = !reached || (S[{j}].reached & reached);\n    (void)c{j};"
                 );
                 for k in 0..sources.len() {
                     let _ = writeln!(
@@ -1017,7 +1037,10 @@ impl Gen<'_> {
                 }
             }
             _ => {
-                let _ = writeln!(out, "    const int on{j} = !reached || S[{j}].reached;");
+                let _ = writeln!(
+                    out,
+                    "    const int on{j} = !reached || (S[{j}].reached & reached);"
+                );
             }
         }
     }

@@ -122,14 +122,14 @@ fn equivalent_image(
         (Some(a), Some(b)) if a == b => {}
         _ => return false,
     }
-    if !schedule_holds(sys, &steps, &i0.reached) {
+    if !schedule_holds(sys, &steps, &i0.passes) {
         return false;
     }
     // The image of a size the probe keeps is shared: the rolled one is a copy.
     let image = Rc::try_unwrap(image).unwrap_or_else(|shared| (*shared).clone());
     let rolled = SystemImage {
         steps,
-        reached: i0.reached.clone(),
+        passes: i0.passes.clone(),
         ..image
     };
     verify(t, n, &rolled.to_bytes(draft_guid))

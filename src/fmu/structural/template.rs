@@ -4,6 +4,7 @@
 //! (`super` describes the template and the resource it is written into).
 
 use super::model::{Affine, NotAffine, Op, Segment, Step, Template, Width};
+use crate::fmu::system_image::pass;
 use crate::fmu::system_image::{
     InstanceRecord, Source, StepRecord, SystemImage, FULL_ROW, MAGIC, VERSION,
 };
@@ -322,16 +323,17 @@ pub fn template(
     for (x, y) in i0.balances.iter().zip(&i1.balances) {
         b.same_str("a linear response's name", &x.name, &y.name)?;
     }
-    // Whether a balance reaches each step (one byte per step, as written
-    // by SystemImage::to_bytes): the same at both sizes, or not affine.
+    // The passes of a tearing solve that run each step (one byte per step,
+    // as written by SystemImage::to_bytes): the same at both sizes, or not
+    // affine.
     for k in 0..i0.steps.len() {
-        let at = |i: &SystemImage| i.reached.get(k).copied().unwrap_or(true);
+        let at = |i: &SystemImage| i.passes.get(k).copied().unwrap_or(pass::ALL);
         if at(i0) != at(i1) {
             return Err(format!(
-                "whether a linear response reaches schedule step {k} changes with the size"
+                "which passes of a linear response's solve run schedule step {k} changes with the size"
             ));
         }
-        b.lit(&[u8::from(at(i0))]);
+        b.lit(&[at(i0)]);
     }
     jacobian(&mut b, i0, i1)?;
     Ok(Template {
