@@ -205,14 +205,19 @@ mod tests {
         }
     }
 
+    /// Ten reals, each its own variable, and no blocks.
+    fn ten_reals() -> Accesses<'static> {
+        Accesses {
+            base: (0..10).collect(),
+            block: Box::new(|_, _, _| {}),
+        }
+    }
+
     /// Reals 0..10: a copy chain 1 -> 2 -> ... driven from real 0 (the
     /// balance) only from real 5 on, beside copies that never see it.
     #[test]
     fn only_the_steps_downstream_of_a_balance_are_marked() {
-        let accesses = Accesses {
-            base: (0..10).collect(),
-            block: Box::new(|_, _, _| {}),
-        };
+        let accesses = ten_reals();
         let steps = vec![
             StepRecord::Time { target: 9 },
             // R[2] = R[1], R[3] = R[2]: not reached.
@@ -243,10 +248,7 @@ mod tests {
     /// which the balance never reaches.
     #[test]
     fn only_the_steps_a_residual_depends_on_fill_the_tearing_matrix() {
-        let accesses = Accesses {
-            base: (0..10).collect(),
-            block: Box::new(|_, _, _| {}),
-        };
+        let accesses = ten_reals();
         let steps = vec![
             StepRecord::Time { target: 9 },
             copy(3, 2, 0),

@@ -3,7 +3,7 @@
 //! the directional derivatives (the tangent pass, and in the cooling loop
 //! the splitter's declared tearing), of Acc4's chain and of the cooling
 //! loop. The `fmu-tests/` cases (checked by `fingerprint.py --tiers`) fit
-//! their repeats in one tile of 128 rounds; these run over many tiles.
+//! their repeats in one tile of 256 rounds; these run over several tiles.
 
 use std::path::Path;
 
