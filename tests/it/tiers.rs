@@ -131,9 +131,14 @@ fn a_long_cooling_loop_computes_the_same_bits_inlined_and_interpreted() {
             // A cell's temperature, mass and heat flow handed from the
             // block that writes them to the block that reads them.
             ("; /* shared */", "hands no block's value to another block"),
-            // A cell's loop again for the passes after a tearing solve's
-            // first, with the steps the balances do not reach left out.
-            ("if (reached && ", "has no loop of the reached steps alone"),
+            // A cell's loop again for the passes of a tearing solve that
+            // run some of its steps, with the others left out (the fused
+            // loop's own tests read `if (reached && `, so that text would
+            // not show it).
+            (
+                "    if ((reached == ",
+                "has no loop of a pass's steps alone",
+            ),
         ],
     );
 }
