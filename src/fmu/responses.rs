@@ -22,7 +22,7 @@
 //! marks as the runtime reads them (`mofmu_step.reached`).
 
 use super::fusion::{step_accesses, Accesses};
-use super::system_image::{pass, StepRecord};
+use super::system_image::{held_until, pass, StepRecord};
 
 /// Per step of `steps` (rolled up and fused), whether it lies downstream of
 /// a balance (`balances`: their reals): a block or copy that reads a
@@ -41,29 +41,16 @@ pub fn reached_by_balances(
     for &b in balances {
         reached[accesses.base[b as usize] as usize] = true;
     }
-    let mut at = 0;
-    while at < steps.len() {
-        match &steps[at] {
-            StepRecord::Time { .. } | StepRecord::Fuse { .. } => at += 1,
-            StepRecord::Repeat { count, body } => {
-                let body = *body as usize;
-                for round in 0..*count {
-                    for k in at + 1..at + 1 + body {
-                        if mark(&steps[k], round, accesses, &mut reached) {
-                            marked[k] = true;
-                        }
-                    }
+    for (first, body, count) in runs(steps) {
+        for round in 0..count {
+            for k in first..first + body {
+                if mark(&steps[k], round, accesses, &mut reached) {
+                    marked[k] = true;
                 }
-                marked[at] = marked[at + 1..at + 1 + body].iter().any(|&m| m);
-                at += 1 + body;
-            }
-            step => {
-                marked[at] = mark(step, 0, accesses, &mut reached);
-                at += 1;
             }
         }
     }
-    mark_fused_loops(steps, &mut marked);
+    join_heads(steps, &mut marked, |a, b| a || b);
     marked
 }
 
@@ -78,63 +65,40 @@ pub fn pass_flags(steps: &[StepRecord], reached: &[bool], needed: &[bool]) -> Ve
         (false, _) => pass::FIRST,
     };
     let mut flags: Vec<u8> = (0..steps.len()).map(leaf).collect();
-    // Heads after their contents: a fused loop's units may be repeats.
-    for at in (0..steps.len()).rev() {
-        let end = match &steps[at] {
-            StepRecord::Repeat { body, .. } => at + 1 + *body as usize,
-            StepRecord::Fuse { skews } => {
-                let mut end = at + 1;
-                for _ in 0..skews.len() {
-                    end += match &steps[end] {
-                        StepRecord::Repeat { body, .. } => 1 + *body as usize,
-                        _ => 1,
-                    };
-                }
-                end
-            }
-            _ => continue,
-        };
-        flags[at] = flags[at + 1..end].iter().fold(0, |a, &f| a | f);
-    }
+    join_heads(steps, &mut flags, |a, b| a | b);
     flags
 }
 
 /// Per step of `steps`, whether a residual (`residuals`: their reals)
 /// depends on what it writes: a block or copy, in some round, writes a
-/// variable a residual or a later such step reads; a repeat or a fused
-/// loop when a step it holds is marked. Found backwards over the rounds as
-/// the schedule runs them, so, as [`reached_by_balances`], it marks per
-/// variable and can only mark too much.
+/// variable a residual or a later such step reads (repeats and fused
+/// loops are left unmarked: [`pass_flags`] joins their contents). Found
+/// backwards over the rounds as the schedule runs them, so, as
+/// [`reached_by_balances`], it marks per variable and can only mark too
+/// much. No residuals, no marks.
 pub fn needed_by_residuals(
     steps: &[StepRecord],
     accesses: &Accesses,
     residuals: &[u32],
 ) -> Vec<bool> {
     let mut marked = vec![false; steps.len()];
+    if residuals.is_empty() {
+        return marked;
+    }
     let mut needed = vec![false; accesses.base.len()];
     for &r in residuals {
         needed[accesses.base[r as usize] as usize] = true;
     }
-    // The blocks and copies in the order they run: (step, round).
-    let mut order = Vec::new();
-    let mut at = 0;
-    while at < steps.len() {
-        match &steps[at] {
-            StepRecord::Time { .. } | StepRecord::Fuse { .. } => at += 1,
-            StepRecord::Repeat { count, body } => {
-                let body = *body as usize;
-                for round in 0..*count {
-                    order.extend((at + 1..at + 1 + body).map(|k| (k, round)));
-                }
-                at += 1 + body;
-            }
-            _ => {
-                order.push((at, 0));
-                at += 1;
-            }
-        }
-    }
-    for &(k, round) in order.iter().rev() {
+    // Backwards: the last round's steps first, each round's last step first.
+    let order = runs(steps)
+        .into_iter()
+        .rev()
+        .flat_map(|(first, body, count)| {
+            (0..count)
+                .rev()
+                .flat_map(move |round| (first..first + body).rev().map(move |k| (k, round)))
+        });
+    for (k, round) in order {
         let mut writes = false;
         step_accesses(&steps[k], round, accesses, &mut |v, write| {
             writes |= write && needed[v];
@@ -168,21 +132,39 @@ fn mark(step: &StepRecord, round: u32, accesses: &Accesses, reached: &mut [bool]
     reads
 }
 
-/// A fused loop is marked when one of its units is.
-fn mark_fused_loops(steps: &[StepRecord], marked: &mut [bool]) {
+/// The blocks and copies of `steps` as the schedule runs them, unit by
+/// unit: (first step, steps, rounds), a repeat's body for its count of
+/// rounds, any other block or copy once. Time steps and fused loops' heads
+/// hold none.
+fn runs(steps: &[StepRecord]) -> Vec<(usize, usize, u32)> {
+    let mut runs = Vec::new();
     let mut at = 0;
     while at < steps.len() {
-        if let StepRecord::Fuse { skews } = &steps[at] {
-            let mut end = at + 1;
-            for _ in 0..skews.len() {
-                end += match &steps[end] {
-                    StepRecord::Repeat { body, .. } => 1 + *body as usize,
-                    _ => 1,
-                };
+        match &steps[at] {
+            StepRecord::Time { .. } | StepRecord::Fuse { .. } => at += 1,
+            StepRecord::Repeat { count, body } => {
+                runs.push((at + 1, *body as usize, *count));
+                at += 1 + *body as usize;
             }
-            marked[at] = marked[at + 1..end].iter().any(|&m| m);
+            _ => {
+                runs.push((at, 1, 1));
+                at += 1;
+            }
         }
-        at += 1;
+    }
+    runs
+}
+
+/// Each repeat's and fused loop's mark, `join` over the marks of the steps
+/// it holds (heads after their contents: a fused loop's units may be
+/// repeats).
+fn join_heads<T: Copy + Default>(steps: &[StepRecord], marks: &mut [T], join: fn(T, T) -> T) {
+    for at in (0..steps.len()).rev() {
+        if let Some(end) = held_until(steps, at) {
+            marks[at] = marks[at + 1..end]
+                .iter()
+                .fold(T::default(), |a, &m| join(a, m));
+        }
     }
 }
 

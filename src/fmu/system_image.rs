@@ -141,6 +141,23 @@ pub enum StepRecord {
     Fuse { skews: Vec<u32> },
 }
 
+/// The end of the steps that the repeat or fused loop at `at` holds (they
+/// follow it: a repeat's body, a fused loop's units with their bodies), or
+/// `None` when `steps[at]` is neither.
+pub fn held_until(steps: &[StepRecord], at: usize) -> Option<usize> {
+    match &steps[at] {
+        StepRecord::Repeat { body, .. } => Some(at + 1 + *body as usize),
+        StepRecord::Fuse { skews } => {
+            let mut end = at + 1;
+            for _ in 0..skews.len() {
+                end = held_until(steps, end).unwrap_or(end + 1);
+            }
+            Some(end)
+        }
+        _ => None,
+    }
+}
+
 /// The longest body a repeat is looked for with: an element of a component
 /// array with a handful of blocks and connections.
 const MAX_BODY: usize = 16;

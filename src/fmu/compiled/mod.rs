@@ -41,11 +41,10 @@ use std::fmt::Write;
 
 use sha2::{Digest, Sha256};
 
-use super::system_image::{StepRecord, SystemImage};
+use super::system_image::{held_until, pass, StepRecord, SystemImage};
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::forwarding;
-use super::system_image::pass;
 use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{Element, Kernel};
 
@@ -359,13 +358,10 @@ impl Gen<'_> {
                     out.push(Item::Repeat(i, *body as usize));
                     i += 1 + *body as usize;
                 }
-                StepRecord::Fuse { skews } => {
-                    let mut span = 0;
-                    for _ in 0..skews.len() {
-                        span += self.unit_len(i + 1 + span);
-                    }
-                    out.push(Item::Fuse(i, span));
-                    i += 1 + span;
+                StepRecord::Fuse { .. } => {
+                    let end = held_until(self.steps, i).unwrap_or(i + 1);
+                    out.push(Item::Fuse(i, end - i - 1));
+                    i = end;
                 }
                 _ => {
                     out.push(Item::Step(i));
