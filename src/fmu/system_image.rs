@@ -66,7 +66,7 @@ pub mod pass {
 /// Identifies the file; the runtime refuses anything else.
 pub const MAGIC: &[u8; 8] = b"MOFMUSYS";
 /// Bumped on any change of the layout.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 /// An Integer or Boolean parameter's entry in `integer_real`/`boolean_real`.
 pub const NOT_IN_R: u32 = u32::MAX;
 /// A row of the state Jacobian's pattern that depends on every state.
