@@ -52,6 +52,14 @@ typedef struct mofmu_ctx {
      * point of the last evaluation, or NULL (then every directional
      * derivative takes them afresh). Never read by generated code. */
     struct mofmu_lr_cache *lr;
+    /* Nonzero in an evaluation whose only results are the derivatives
+     * fmi2GetDerivatives takes (der_to) and what the runtime reads of it
+     * (residuals, outputs): a compiled schedule's loop then leaves out the
+     * stores of locals that nothing reads from R in such an evaluation but
+     * the last round's, which it stores after the loop
+     * (src/fmu/compiled/lean.rs). R's other locals are stale until the next
+     * full evaluation, which every other getter runs. */
+    int lean;
 } mofmu_ctx;
 
 /* Modelica's max and min of two reals, as C99 fmax and fmin (a NaN argument
@@ -396,6 +404,12 @@ typedef struct mofmu_system {
     /* mofmu_compiled when the schedule has its shape (found at loading),
      * else NULL: the schedule is interpreted. */
     const mofmu_compiled_schedule *compiled;
+    /* 1 for the system loaded from the FMU's own resource, the one its
+     * compiled schedule was generated for: only there may an evaluation be
+     * lean (mofmu_ctx.lean), since which stores it leaves out was found on
+     * that system. 0 for one a structural parameter laid out at another
+     * size. */
+    int lean_ok;
 } mofmu_system;
 
 /* Reads `resource_location`/mofmu_system.bin (a file: URI or a plain

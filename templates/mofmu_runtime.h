@@ -177,7 +177,7 @@ struct mofmu_lr_cache {
 };
 
 /* The values of Instance.valid besides 0. */
-enum { VALID = 1, VALID_ELSEWHERE = 2 };
+enum { VALID = 1, VALID_ELSEWHERE = 2, VALID_LEAN = 3 };
 
 typedef struct {
     const char *tag;
@@ -210,9 +210,18 @@ typedef struct {
     /* VALID: R (outputs, locals, derivatives) and `indicators` are up to
      * date with time, states, inputs and parameters. VALID_ELSEWHERE: the
      * latest evaluation, at those same values, wrote the derivatives into
-     * the importer's array and not into R (derivatives_into). 0: neither.
-     * Whatever changes a value sets it to 0. */
+     * the importer's array and not into R (derivatives_into). VALID_LEAN:
+     * the latest evaluation, at those same values, was lean
+     * (mofmu_ctx.lean): the derivatives, outputs, residuals and `indicators`
+     * are up to date, other locals of R may not be, so only
+     * fmi2GetDerivatives and fmi2GetEventIndicators take them as they are.
+     * 0: none of these. Whatever changes a value sets it to 0. */
     int valid;
+    /* Set while fmi2GetDerivatives or fmi2GetEventIndicators evaluates:
+     * the evaluation may be lean. `evaluated_lean`: whether the latest
+     * evaluation was. */
+    int lean_wanted;
+    int evaluated_lean;
     /* The latest time event found while evaluating in event mode. */
     double next_time_event;
 

@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+use super::lean::Site;
 use super::{Gen, Mode};
 use crate::fmu::forwarding::{self, Forwarding};
 use crate::fmu::system_image::pass;
@@ -47,13 +48,31 @@ impl Gen<'_> {
             &|_| 0,
         );
         self.forward_locals(out, &fw, mode, &lo);
-        self.reached_or_not(out, body, mode, &|out| {
-            out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
-            for &j in body {
-                self.element_step(out, j, mode, &fw, guarded, "lo");
-            }
+        let full = BTreeSet::new();
+        let emit = |out: &mut String, sites: &BTreeSet<Site>| {
+            self.reached_or_not(out, body, mode, &|out| {
+                out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
+                for &j in body {
+                    self.element_step(out, j, mode, &fw, guarded, "lo", sites);
+                }
+                out.push_str("    }\n");
+                self.lean_stores(out, sites, &fw);
+            });
+        };
+        // A lean evaluation's loop leaves out the stores nothing reads.
+        let lean = match mode {
+            Mode::Value => self.lean_sites(head, body, &fw),
+            Mode::Tangent => BTreeSet::new(),
+        };
+        if lean.is_empty() {
+            emit(out, &full);
+        } else {
+            out.push_str("    if (ctx->lean) {\n");
+            emit(out, &lean);
+            out.push_str("    } else {\n");
+            emit(out, &full);
             out.push_str("    }\n");
-        });
+        }
         out.push_str("    return;\n    }\n    }\n");
     }
 
@@ -293,7 +312,8 @@ impl Gen<'_> {
     /// Step `j` of an inlined repeat in round `r`, if the pass runs it
     /// (`on<j>`: a pass after the first of a tearing solve runs the steps
     /// the balances reach). Slots and copies that `fw` links go through
-    /// their locals.
+    /// their locals; the stores of `lean` are left out.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn element_step(
         &self,
         out: &mut String,
@@ -302,6 +322,7 @@ impl Gen<'_> {
         fw: &Forwarding,
         guarded: bool,
         lo: &str,
+        lean: &BTreeSet<Site>,
     ) {
         let pad = "                ";
         let StepRecord::Block { .. } = self.steps[j] else {
@@ -314,13 +335,18 @@ impl Gen<'_> {
                 None => format!("f{j}_{k}[r * a{j}_{k}]"),
             });
             // A copy the pass leaves out still hands on what the slot holds.
+            let store = if lean.contains(&Site::Copy(j)) {
+                String::new()
+            } else {
+                format!("t{j}[r * b{j}] = v; ")
+            };
             match fw.targets.get(&j) {
                 Some(l) if guarded => {
                     let x = mode.copies();
                     let (k, s) = (l.block, l.slot);
                     let _ = writeln!(
                         out,
-                        "{pad}if (on{j}) {{ const double v = {value}; t{j}[r * b{j}] = v; x{k}_{s} = v; }}\n\
+                        "{pad}if (on{j}) {{ const double v = {value}; {store}x{k}_{s} = v; }}\n\
                          {pad}else x{k}_{s} = {x}[o{k}_{s} + (r + {}) * q{k}];",
                         l.rounds
                     );
@@ -328,7 +354,7 @@ impl Gen<'_> {
                 Some(l) => {
                     let _ = writeln!(
                         out,
-                        "{pad}{{ const double v = {value}; t{j}[r * b{j}] = v; x{}_{} = v; }}",
+                        "{pad}{{ const double v = {value}; {store}x{}_{} = v; }}",
                         l.block, l.slot
                     );
                 }
@@ -409,6 +435,7 @@ impl Gen<'_> {
         let call = format!("{prefix}_b{b}{suffix}_e({});", args.join(", "));
         let stores: Vec<String> = kept
             .iter()
+            .filter(|&&s| !lean.contains(&Site::Kept(j, s)))
             .map(|&s| format!("*({}) = x{j}_{s};", place(s, own)))
             .collect();
         if guarded {

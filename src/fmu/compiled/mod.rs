@@ -49,6 +49,7 @@ use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{Element, Kernel};
 
 mod inlined;
+mod lean;
 
 /// The most steps a compiled schedule is generated for. A schedule whose
 /// repeats do not roll up (instances of one class that are not laid out
@@ -140,6 +141,7 @@ pub fn choose(
     image: &SystemImage,
     kernels: &[Kernel],
     functions: &[FunctionUnit],
+    block_slots: &BlockSlots,
 ) -> ScheduleChoice {
     let steps = &image.steps;
     if tier == ScheduleTier::Interpreted {
@@ -164,7 +166,28 @@ pub fn choose(
         let off = *image.instances.get(i as usize)?.off.get(s)?;
         (off >= 0).then_some(i64::from(off))
     };
-    let compiled = generate(steps, &class_of, &place, kernels, functions, &image.passes);
+    // What a lean evaluation reads back from `R` besides the steps: the
+    // residuals; and only locals may be left out.
+    let local_kind = crate::instantiate::RealKind::Local as u8;
+    let local = |r: usize| image.reals.get(r).is_some_and(|x| x.kind == local_kind);
+    let runtime: Vec<u32> = image.balances.iter().map(|b| b.residual).collect();
+    let inputs = LeanInputs {
+        local: &local,
+        runtime: &runtime,
+        balances: !image.balances.is_empty(),
+        n_reals: image.reals.len(),
+    };
+    let gen = Gen {
+        steps,
+        class_of: &class_of,
+        place: &place,
+        kernels,
+        functions,
+        passes: &image.passes,
+        block_slots,
+        read_by: Vec::new(),
+    };
+    let compiled = generate(gen, Some(&inputs));
     ScheduleChoice {
         reason: format!(
             "compiled ({}, {} steps)",
@@ -242,25 +265,38 @@ struct Gen<'a> {
     /// runs some steps of a repeat's body and not others, its inlined loop
     /// tests per step whether the pass runs it.
     passes: &'a [u8],
+    /// The slots block `block` of class `class` reads (`false`) and
+    /// writes (`true`).
+    block_slots: &'a BlockSlots<'a>,
+    /// Per real, who reads it from `R` in a lean evaluation
+    /// ([`lean`]); empty: no store is left out.
+    read_by: Vec<u32>,
 }
 
-/// Generates the unit of the schedule `steps`.
-fn generate(
-    steps: &[StepRecord],
-    class_of: &dyn Fn(u32) -> u32,
-    place: &dyn Fn(u32, usize) -> Option<i64>,
-    kernels: &[Kernel],
-    functions: &[FunctionUnit],
-    passes: &[u8],
-) -> CompiledSchedule {
-    let g = Gen {
-        steps,
-        class_of,
-        place,
-        kernels,
-        functions,
-        passes,
-    };
+/// What the analysis of a lean evaluation ([`lean`]) needs of the model
+/// besides the schedule.
+struct LeanInputs<'a> {
+    /// Whether real `r` may be left out at all: a local.
+    local: &'a dyn Fn(usize) -> bool,
+    /// The reals the runtime reads after the first pass (the residuals).
+    runtime: &'a [u32],
+    /// Whether the model has declared tearing (its evaluation runs the
+    /// first pass, tangent passes and the final pass).
+    balances: bool,
+    n_reals: usize,
+}
+
+/// Calls the function on every slot a block of a class reads (`false`) or
+/// writes (`true`): `(class, block, f)`.
+pub type BlockSlots<'a> = dyn Fn(u32, u32, &mut dyn FnMut(usize, bool)) + 'a;
+
+/// Generates the unit of the schedule `g.steps`; with `lean`, its loops
+/// also leave out the stores a lean evaluation does not need.
+fn generate(mut g: Gen, lean: Option<&LeanInputs>) -> CompiledSchedule {
+    if let Some(inputs) = lean {
+        g.read_by = g.lean_reads(inputs);
+    }
+    let (steps, class_of) = (g.steps, g.class_of);
     let items = g.items(0, steps.len());
     let words = shape(steps, class_of);
     let mut text = String::new();
@@ -686,7 +722,8 @@ impl Gen<'_> {
             for &(_, (head, steps, _)) in &repeats {
                 let _ = writeln!(out, "        {{\n        const ptrdiff_t r = t - k{head};");
                 for &j in steps {
-                    self.element_step(out, j, mode, &fw, guarded, &format!("lo{head}"));
+                    let lo = format!("lo{head}");
+                    self.element_step(out, j, mode, &fw, guarded, &lo, &BTreeSet::new());
                 }
                 out.push_str("        }\n");
             }

@@ -1,0 +1,348 @@
+//! Lean evaluations: the stores an inlined loop may leave out when all that
+//! is wanted of an evaluation are the derivatives.
+//!
+//! `fmi2GetDerivatives` of a model whose kernels write the derivatives
+//! straight into the importer's array (`derivatives_into` in
+//! `templates/mofmu_fmi2_functions.inc`) leaves `R` not valid: any other
+//! getter evaluates again. In such an evaluation a store to `R` counts only
+//! if something reads it back from `R` before the evaluation ends: a step
+//! that does not get the value in a local, a tangent pass of the tearing
+//! solve, or the runtime (a residual; states, derivatives, outputs and every
+//! other real that is not a local are never left out). In a chain of
+//! components most stores are of values the next element takes in a local
+//! ([`crate::fmu::forwarding`]): in the cooling loop, a cell's inertial
+//! pressure, its flow and its acceleration, handed on from cell to cell.
+//!
+//! So the analysis ([`Gen::lean_reads`]) notes, for every real, which units
+//! read it from `R` in such an evaluation, over every round and every pass
+//! that runs; a store of an inlined loop ([`Site`]) may be left out when
+//! no unit reads its real in any round but the last, and its own unit not in
+//! the last either ([`Gen::lean_sites`]). The loop then stores its last
+//! round's values after it ends: the next tile starts from them, and a step
+//! after the repeat (the end of the chain) reads them.
+//!
+//! The generated unit runs the lean loop only when the runtime asks for it
+//! (`mofmu_ctx.lean`), on the system the unit was generated for
+//! (`mofmu_system.lean_ok`). The arithmetic is the same: the derivatives
+//! are the same bits, and every other getter sees a full evaluation.
+
+use std::collections::BTreeSet;
+
+use super::{Gen, LeanInputs, Mode};
+use crate::fmu::forwarding::{self, Forwarding};
+use crate::fmu::system_image::{held_until, pass, StepRecord};
+
+/// `read_by` of a real no unit reads from `R`.
+const NONE: u32 = u32::MAX;
+/// `read_by` of a real that more than one unit reads, or that is never left
+/// out (not a local, or read by the runtime).
+const MANY: u32 = u32::MAX - 1;
+/// The reader of a step that is not in a repeat, and of a tangent pass.
+const OUTSIDE: u32 = u32::MAX - 2;
+
+/// A store of an inlined loop that a lean evaluation may leave out: a
+/// block's local (`Kept(step, slot)`), or a copy's target whose value a
+/// block of the loop takes in a local (`Copy(step)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Site {
+    Kept(usize, usize),
+    Copy(usize),
+}
+
+impl Gen<'_> {
+    /// Per real, the unit that reads it from `R` in a lean evaluation (a
+    /// repeat's head step), [`OUTSIDE`], [`MANY`] or [`NONE`].
+    pub(super) fn lean_reads(&self, inputs: &LeanInputs) -> Vec<u32> {
+        let mut by: Vec<u32> = (0..inputs.n_reals)
+            .map(|r| if (inputs.local)(r) { NONE } else { MANY })
+            .collect();
+        for &r in inputs.runtime {
+            if let Some(b) = by.get_mut(r as usize) {
+                *b = MANY;
+            }
+        }
+        let mut fuse_end = 0;
+        let mut at = 0;
+        while at < self.steps.len() {
+            match &self.steps[at] {
+                StepRecord::Fuse { .. } => {
+                    fuse_end = held_until(self.steps, at).unwrap_or(at + 1);
+                    at += 1;
+                }
+                StepRecord::Time { .. } => at += 1,
+                StepRecord::Repeat { count, body } => {
+                    let steps: Vec<usize> = (at + 1..at + 1 + *body as usize).collect();
+                    let fw = (at < fuse_end && self.inlined(&steps)).then(|| {
+                        forwarding::find(
+                            self.steps,
+                            &steps,
+                            &|j| self.forwardable(j, Mode::Value),
+                            self.place,
+                            &|_| 0,
+                        )
+                    });
+                    let unit = u32::try_from(at).unwrap_or(OUTSIDE);
+                    let run = Run {
+                        unit,
+                        body: &steps,
+                        count: *count,
+                        fw: fw.as_ref(),
+                    };
+                    self.note_reads(&mut by, &run, inputs.balances);
+                    at += 1 + *body as usize;
+                }
+                _ => {
+                    let run = Run {
+                        unit: OUTSIDE,
+                        body: &[at],
+                        count: 1,
+                        fw: None,
+                    };
+                    self.note_reads(&mut by, &run, inputs.balances);
+                    at += 1;
+                }
+            }
+        }
+        by
+    }
+
+    /// Whether the value pass `p` of an evaluation runs step `j`.
+    fn runs(&self, j: usize, p: u8, balances: bool) -> bool {
+        !balances || self.passes.get(j).copied().unwrap_or(pass::ALL) & p != 0
+    }
+
+    /// Notes the reads from `R` of every step of `run` in every round.
+    fn note_reads(&self, by: &mut [u32], run: &Run, balances: bool) {
+        let value_passes: &[u8] = if balances {
+            &[pass::FIRST, pass::REACHED]
+        } else {
+            &[pass::ALL]
+        };
+        let mut note = |v: Option<i64>, unit: u32| {
+            let Some(b) = v
+                .and_then(|v| usize::try_from(v).ok())
+                .and_then(|v| by.get_mut(v))
+            else {
+                return;
+            };
+            *b = if *b == NONE || *b == unit { unit } else { MANY };
+        };
+        for round in 0..i64::from(run.count) {
+            for &k in run.body {
+                let ran = value_passes.iter().any(|&p| self.runs(k, p, balances));
+                // A read the local of a writer of this loop serves, in
+                // every pass that runs the reader, from a round of this
+                // tile (a tile's first round starts from `R`, which the
+                // last tile's stores after its loop hold).
+                let served = |w: usize, wr: i64| {
+                    (0..i64::from(run.count)).contains(&(round + wr))
+                        && value_passes
+                            .iter()
+                            .all(|&p| !self.runs(k, p, balances) || self.runs(w, p, balances))
+                };
+                match &self.steps[k] {
+                    StepRecord::Block {
+                        instance,
+                        stride,
+                        block,
+                    } => {
+                        let inst = i64::from(*instance) + i64::from(*stride) * round;
+                        let Ok(inst) = u32::try_from(inst) else {
+                            continue;
+                        };
+                        let class = (self.class_of)(inst);
+                        let place = |s: usize| (self.place)(inst, s);
+                        if ran {
+                            (self.block_slots)(class, *block, &mut |s, write| {
+                                let local = run
+                                    .fw
+                                    .and_then(|f| writer_of(f, k, s))
+                                    .is_some_and(|(w, wr)| served(w, wr));
+                                if !write && !local {
+                                    note(place(s), run.unit);
+                                }
+                            });
+                        }
+                        // A local the block reads but may not write is
+                        // loaded from its slot before the block runs.
+                        if let (Some(f), Some(e)) = (run.fw, self.inline_element(k)) {
+                            for &(j, s) in &f.kept {
+                                if j == k && !e.writes.contains(&s) {
+                                    note(place(s), run.unit);
+                                }
+                            }
+                        }
+                        // A tangent pass of the tearing solve reads the
+                        // values its blocks' tangents take.
+                        if balances
+                            && self.passes.get(k).copied().unwrap_or(pass::ALL) & pass::COLUMNS != 0
+                        {
+                            match self.inline_element(k) {
+                                Some(e) => e
+                                    .tangent_values
+                                    .iter()
+                                    .for_each(|&s| note(place(s), OUTSIDE)),
+                                None => (self.block_slots)(class, *block, &mut |s, _| {
+                                    note(place(s), OUTSIDE)
+                                }),
+                            }
+                        }
+                    }
+                    StepRecord::Copy { len, sources, .. } => {
+                        if !ran {
+                            continue;
+                        }
+                        for (i, src) in sources.iter().enumerate() {
+                            let local = *len == 1
+                                && run
+                                    .fw
+                                    .and_then(|f| f.sources.get(&(k, i)))
+                                    .is_some_and(|l| served(l.block, l.rounds));
+                            if local {
+                                continue;
+                            }
+                            let from = i64::from(src.offset) + i64::from(src.stride) * round;
+                            for e in 0..i64::from(*len) {
+                                note(Some(from + e), run.unit);
+                            }
+                        }
+                    }
+                    StepRecord::Time { .. }
+                    | StepRecord::Repeat { .. }
+                    | StepRecord::Fuse { .. } => {}
+                }
+            }
+        }
+    }
+
+    /// The stores of inlined repeat `head` (steps `body`, links `fw`) that
+    /// a lean evaluation leaves out (see the module's comment).
+    pub(super) fn lean_sites(
+        &self,
+        head: usize,
+        body: &[usize],
+        fw: &Forwarding,
+    ) -> BTreeSet<Site> {
+        let mut sites = BTreeSet::new();
+        let StepRecord::Repeat { count, .. } = self.steps[head] else {
+            return sites;
+        };
+        if count == 0 || self.read_by.is_empty() {
+            return sites;
+        }
+        let unit = u32::try_from(head).unwrap_or(OUTSIDE);
+        let unread = |real: &dyn Fn(i64) -> Option<i64>| {
+            (0..i64::from(count)).all(|r| {
+                let Some(b) = real(r)
+                    .and_then(|v| usize::try_from(v).ok())
+                    .and_then(|v| self.read_by.get(v))
+                else {
+                    return false;
+                };
+                if r + 1 < i64::from(count) {
+                    *b == NONE
+                } else {
+                    *b != MANY && *b != unit
+                }
+            })
+        };
+        for &(j, s) in &fw.kept {
+            if !body.contains(&j) {
+                continue;
+            }
+            let StepRecord::Block {
+                instance, stride, ..
+            } = self.steps[j]
+            else {
+                continue;
+            };
+            let real = |r: i64| {
+                let inst = u32::try_from(i64::from(instance) + i64::from(stride) * r).ok()?;
+                (self.place)(inst, s)
+            };
+            if unread(&real) {
+                sites.insert(Site::Kept(j, s));
+            }
+        }
+        for (&c, l) in &fw.targets {
+            // After the loop the reader's local holds the last round's value
+            // only if the reader block never writes that slot.
+            if self.block_writes(l.block, l.slot) {
+                continue;
+            }
+            let StepRecord::Copy {
+                target,
+                stride,
+                len: 1,
+                ..
+            } = self.steps[c]
+            else {
+                continue;
+            };
+            let real = |r: i64| Some(i64::from(target) + i64::from(stride) * r);
+            if unread(&real) {
+                sites.insert(Site::Copy(c));
+            }
+        }
+        sites
+    }
+
+    /// Whether block step `j` writes its slot `s`.
+    fn block_writes(&self, j: usize, s: usize) -> bool {
+        let StepRecord::Block {
+            instance, block, ..
+        } = self.steps[j]
+        else {
+            return true;
+        };
+        let mut writes = false;
+        (self.block_slots)((self.class_of)(instance), block, &mut |t, write| {
+            writes |= write && t == s;
+        });
+        writes
+    }
+
+    /// After a lean loop over rounds [lo, r): the last round's stores it
+    /// left out (`sites`), where the pass runs their steps.
+    pub(super) fn lean_stores(&self, out: &mut String, sites: &BTreeSet<Site>, fw: &Forwarding) {
+        if sites.is_empty() {
+            return;
+        }
+        out.push_str("    if (r > (ptrdiff_t)lo) {\n");
+        for site in sites {
+            let line = match *site {
+                Site::Kept(j, s) => format!("if (on{j}) R[o{j}_{s} + (r - 1) * q{j}] = x{j}_{s};"),
+                Site::Copy(c) => match fw.targets.get(&c) {
+                    Some(l) => {
+                        format!("if (on{c}) t{c}[(r - 1) * b{c}] = x{}_{};", l.block, l.slot)
+                    }
+                    None => continue,
+                },
+            };
+            out.push_str("        ");
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push_str("    }\n");
+    }
+}
+
+/// A repeat's body (or one step) as the analysis walks it.
+struct Run<'a> {
+    unit: u32,
+    body: &'a [usize],
+    count: u32,
+    fw: Option<&'a Forwarding>,
+}
+
+/// The step whose local serves slot `s` of block step `k`, and its round
+/// counted from `k`'s: a block it shares with, or a copy that feeds it.
+fn writer_of(fw: &Forwarding, k: usize, s: usize) -> Option<(usize, i64)> {
+    if let Some(l) = fw.shared.get(&(k, s)) {
+        return Some((l.block, l.rounds));
+    }
+    fw.targets
+        .iter()
+        .find(|(_, l)| l.block == k && l.slot == s)
+        .map(|(&c, l)| (c, -l.rounds))
+}
