@@ -56,14 +56,11 @@ impl Gen<'_> {
                     self.element_step(out, j, mode, &fw, guarded, "lo", sites);
                 }
                 out.push_str("    }\n");
-                self.lean_stores(out, sites, &fw);
+                self.lean_stores(out, sites, &fw, mode);
             });
         };
         // A lean evaluation's loop leaves out the stores nothing reads.
-        let lean = match mode {
-            Mode::Value => self.lean_sites(head, body, &fw),
-            Mode::Tangent => BTreeSet::new(),
-        };
+        let lean = self.lean_sites(head, body, &fw, mode);
         if lean.is_empty() {
             emit(out, &full);
         } else {

@@ -50,9 +50,11 @@ pub(super) enum Site {
 }
 
 impl Gen<'_> {
-    /// Per real, the unit that reads it from `R` in a lean evaluation (a
-    /// repeat's head step), [`OUTSIDE`], [`MANY`] or [`NONE`].
-    pub(super) fn lean_reads(&self, inputs: &LeanInputs) -> Vec<u32> {
+    /// Per real, the unit that reads it from `R` (`mode` values) or from
+    /// the tangent column (`mode` tangents, in the tearing matrix's passes)
+    /// in a lean evaluation: a repeat's head step, [`OUTSIDE`], [`MANY`] or
+    /// [`NONE`].
+    pub(super) fn lean_reads(&self, inputs: &LeanInputs, mode: Mode) -> Vec<u32> {
         let mut by: Vec<u32> = (0..inputs.n_reals)
             .map(|r| if (inputs.local)(r) { NONE } else { MANY })
             .collect();
@@ -76,7 +78,7 @@ impl Gen<'_> {
                         forwarding::find(
                             self.steps,
                             &steps,
-                            &|j| self.forwardable(j, Mode::Value),
+                            &|j| self.forwardable(j, mode),
                             self.place,
                             &|_| 0,
                         )
@@ -88,7 +90,7 @@ impl Gen<'_> {
                         count: *count,
                         fw: fw.as_ref(),
                     };
-                    self.note_reads(&mut by, &run, inputs.balances);
+                    self.note_reads(&mut by, &run, inputs.balances, mode);
                     at += 1 + *body as usize;
                 }
                 _ => {
@@ -98,7 +100,7 @@ impl Gen<'_> {
                         count: 1,
                         fw: None,
                     };
-                    self.note_reads(&mut by, &run, inputs.balances);
+                    self.note_reads(&mut by, &run, inputs.balances, mode);
                     at += 1;
                 }
             }
@@ -106,17 +108,21 @@ impl Gen<'_> {
         by
     }
 
-    /// Whether the value pass `p` of an evaluation runs step `j`.
+    /// Whether pass `p` of an evaluation runs step `j`.
     fn runs(&self, j: usize, p: u8, balances: bool) -> bool {
         !balances || self.passes.get(j).copied().unwrap_or(pass::ALL) & p != 0
     }
 
-    /// Notes the reads from `R` of every step of `run` in every round.
-    fn note_reads(&self, by: &mut [u32], run: &Run, balances: bool) {
-        let value_passes: &[u8] = if balances {
-            &[pass::FIRST, pass::REACHED]
-        } else {
-            &[pass::ALL]
+    /// Notes the reads of every step of `run` in every round, in the passes
+    /// of a lean evaluation in `mode`: from `R` in the first and the final
+    /// pass (one whole pass without declared tearing), and what the tearing
+    /// matrix's tangent passes read of the values; from the column in
+    /// those tangent passes.
+    fn note_reads(&self, by: &mut [u32], run: &Run, balances: bool, mode: Mode) {
+        let value_passes: &[u8] = match (mode, balances) {
+            (Mode::Value, true) => &[pass::FIRST, pass::REACHED],
+            (Mode::Value, false) => &[pass::ALL],
+            (Mode::Tangent, _) => &[pass::COLUMNS],
         };
         let mut note = |v: Option<i64>, unit: u32| {
             let Some(b) = v
@@ -152,13 +158,18 @@ impl Gen<'_> {
                         };
                         let class = (self.class_of)(inst);
                         let place = |s: usize| (self.place)(inst, s);
+                        // A slot the block assigns as a whole before it
+                        // reads it (a model's equations have no algorithm)
+                        // is not read from the array.
+                        let element = self.inline_element(k);
+                        let internal = |s: usize| element.is_some_and(|e| e.writes.contains(&s));
                         if ran {
                             (self.block_slots)(class, *block, &mut |s, write| {
                                 let local = run
                                     .fw
                                     .and_then(|f| writer_of(f, k, s))
                                     .is_some_and(|(w, wr)| served(w, wr));
-                                if !write && !local {
+                                if !write && !local && !internal(s) {
                                     note(place(s), run.unit);
                                 }
                             });
@@ -174,7 +185,8 @@ impl Gen<'_> {
                         }
                         // A tangent pass of the tearing solve reads the
                         // values its blocks' tangents take.
-                        if balances
+                        if mode == Mode::Value
+                            && balances
                             && self.passes.get(k).copied().unwrap_or(pass::ALL) & pass::COLUMNS != 0
                         {
                             match self.inline_element(k) {
@@ -222,12 +234,17 @@ impl Gen<'_> {
         head: usize,
         body: &[usize],
         fw: &Forwarding,
+        mode: Mode,
     ) -> BTreeSet<Site> {
+        let read_by = match mode {
+            Mode::Value => &self.read_by,
+            Mode::Tangent => &self.read_by_tangent,
+        };
         let mut sites = BTreeSet::new();
         let StepRecord::Repeat { count, .. } = self.steps[head] else {
             return sites;
         };
-        if count == 0 || self.read_by.is_empty() {
+        if count == 0 || read_by.is_empty() {
             return sites;
         }
         let unit = u32::try_from(head).unwrap_or(OUTSIDE);
@@ -235,7 +252,7 @@ impl Gen<'_> {
             (0..i64::from(count)).all(|r| {
                 let Some(b) = real(r)
                     .and_then(|v| usize::try_from(v).ok())
-                    .and_then(|v| self.read_by.get(v))
+                    .and_then(|v| read_by.get(v))
                 else {
                     return false;
                 };
@@ -304,14 +321,23 @@ impl Gen<'_> {
 
     /// After a lean loop over rounds [lo, r): the last round's stores it
     /// left out (`sites`), where the pass runs their steps.
-    pub(super) fn lean_stores(&self, out: &mut String, sites: &BTreeSet<Site>, fw: &Forwarding) {
+    pub(super) fn lean_stores(
+        &self,
+        out: &mut String,
+        sites: &BTreeSet<Site>,
+        fw: &Forwarding,
+        mode: Mode,
+    ) {
+        let x = mode.copies();
         if sites.is_empty() {
             return;
         }
         out.push_str("    if (r > (ptrdiff_t)lo) {\n");
         for site in sites {
             let line = match *site {
-                Site::Kept(j, s) => format!("if (on{j}) R[o{j}_{s} + (r - 1) * q{j}] = x{j}_{s};"),
+                Site::Kept(j, s) => {
+                    format!("if (on{j}) {x}[o{j}_{s} + (r - 1) * q{j}] = x{j}_{s};")
+                }
                 Site::Copy(c) => match fw.targets.get(&c) {
                     Some(l) => {
                         format!("if (on{c}) t{c}[(r - 1) * b{c}] = x{}_{};", l.block, l.slot)

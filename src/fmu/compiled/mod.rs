@@ -186,6 +186,7 @@ pub fn choose(
         passes: &image.passes,
         block_slots,
         read_by: Vec::new(),
+        read_by_tangent: Vec::new(),
     };
     let compiled = generate(gen, Some(&inputs));
     ScheduleChoice {
@@ -271,6 +272,8 @@ struct Gen<'a> {
     /// Per real, who reads it from `R` in a lean evaluation
     /// ([`lean`]); empty: no store is left out.
     read_by: Vec<u32>,
+    /// The same of the tangent column in the tearing matrix's passes.
+    read_by_tangent: Vec<u32>,
 }
 
 /// What the analysis of a lean evaluation ([`lean`]) needs of the model
@@ -294,7 +297,10 @@ pub type BlockSlots<'a> = dyn Fn(u32, u32, &mut dyn FnMut(usize, bool)) + 'a;
 /// also leave out the stores a lean evaluation does not need.
 fn generate(mut g: Gen, lean: Option<&LeanInputs>) -> CompiledSchedule {
     if let Some(inputs) = lean {
-        g.read_by = g.lean_reads(inputs);
+        g.read_by = g.lean_reads(inputs, Mode::Value);
+        if inputs.balances {
+            g.read_by_tangent = g.lean_reads(inputs, Mode::Tangent);
+        }
     }
     let (steps, class_of) = (g.steps, g.class_of);
     let items = g.items(0, steps.len());
