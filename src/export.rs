@@ -352,7 +352,8 @@ pub fn export_checked_options(
             // The compiled schedule is generated from the rolled and fused
             // steps the resource holds.
             let slots = |c: u32, b: u32, f: &mut dyn FnMut(usize, bool)| block_slots(sys, c, b, f);
-            let choice = compiled::choose(tier, &image, &kernels, functions, &slots);
+            let bases = system::real_bases(sys);
+            let choice = compiled::choose(tier, &image, &kernels, functions, &slots, &bases);
             (image.to_bytes(DRAFT_GUID), choice)
         });
         let mut table = model_table(sys, &model_identifier, experiment.stop_time);

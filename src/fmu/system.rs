@@ -302,11 +302,9 @@ fn passes(sys: &System, steps: &[StepRecord], accesses: &Accesses) -> Vec<u8> {
     pass_flags(steps, &reached, &needed)
 }
 
-/// What [`fuse`] needs of the model: the variable of every real (its first
-/// element: the instances' variables and derivatives laid out as arrays),
-/// and what each block of each instance reads and writes, as the schedule
-/// orders them (`crate::schedule::schedule`).
-fn model_accesses(sys: &System) -> Accesses<'_> {
+/// Per real, the first real of its variable (the instances' variables and
+/// derivatives laid out as arrays; a scalar's is itself).
+pub fn real_bases(sys: &System) -> Vec<u32> {
     let mut base: Vec<u32> = (0..sys.reals.len()).map(u32_of).collect();
     for inst in &sys.instances {
         for (vi, &len) in inst.var_len.iter().enumerate() {
@@ -323,6 +321,15 @@ fn model_accesses(sys: &System) -> Accesses<'_> {
             }
         }
     }
+    base
+}
+
+/// What [`fuse`] needs of the model: the variable of every real (its first
+/// element: the instances' variables and derivatives laid out as arrays),
+/// and what each block of each instance reads and writes, as the schedule
+/// orders them (`crate::schedule::schedule`).
+fn model_accesses(sys: &System) -> Accesses<'_> {
+    let base = real_bases(sys);
     let block = move |instance: u32, block: u32, f: &mut dyn FnMut(usize, bool)| {
         let inst = &sys.instances[instance as usize];
         let b = &sys.classes[inst.class].causalized.causal.blocks[block as usize];

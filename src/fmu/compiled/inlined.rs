@@ -51,6 +51,7 @@ impl Gen<'_> {
         let full = BTreeSet::new();
         let emit = |out: &mut String, sites: &BTreeSet<Site>| {
             self.reached_or_not(out, body, mode, &|out| {
+                self.lean_locals(out, sites);
                 out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
                 for &j in body {
                     self.element_step(out, j, mode, &fw, guarded, "lo", sites);
@@ -385,6 +386,8 @@ impl Gen<'_> {
         let slot = |s: usize| {
             if fw.local(j, s) {
                 format!("&x{j}_{s}")
+            } else if lean.contains(&Site::Ptr(j, s)) {
+                format!("&y{j}_{s}")
             } else {
                 place(s, own)
             }

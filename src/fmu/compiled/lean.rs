@@ -41,12 +41,16 @@ const MANY: u32 = u32::MAX - 1;
 const OUTSIDE: u32 = u32::MAX - 2;
 
 /// A store of an inlined loop that a lean evaluation may leave out: a
-/// block's local (`Kept(step, slot)`), or a copy's target whose value a
-/// block of the loop takes in a local (`Copy(step)`).
+/// block's local (`Kept(step, slot)`), a copy's target whose value a
+/// block of the loop takes in a local (`Copy(step)`), or a slot a block
+/// writes through its pointer (`Ptr(step, slot)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Site {
     Kept(usize, usize),
     Copy(usize),
+    /// A slot a block assigns as a whole through its pointer, not a local:
+    /// the lean loop hands the block a local of its own (`y<j>_<s>`).
+    Ptr(usize, usize),
 }
 
 impl Gen<'_> {
@@ -54,7 +58,12 @@ impl Gen<'_> {
     /// the tangent column (`mode` tangents, in the tearing matrix's passes)
     /// in a lean evaluation: a repeat's head step, [`OUTSIDE`], [`MANY`] or
     /// [`NONE`].
-    pub(super) fn lean_reads(&self, inputs: &LeanInputs, mode: Mode) -> Vec<u32> {
+    pub(super) fn lean_reads(
+        &self,
+        inputs: &LeanInputs,
+        mode: Mode,
+        dead: &BTreeSet<usize>,
+    ) -> Vec<u32> {
         let mut by: Vec<u32> = (0..inputs.n_reals)
             .map(|r| if (inputs.local)(r) { NONE } else { MANY })
             .collect();
@@ -93,6 +102,7 @@ impl Gen<'_> {
                     self.note_reads(&mut by, &run, inputs.balances, mode);
                     at += 1 + *body as usize;
                 }
+                _ if dead.contains(&at) => at += 1,
                 _ => {
                     let run = Run {
                         unit: OUTSIDE,
@@ -106,6 +116,59 @@ impl Gen<'_> {
             }
         }
         by
+    }
+
+    /// [`Self::lean_reads`] with the single copies a lean evaluation
+    /// leaves out (their targets unread, so their sources go unread too:
+    /// the ambient's sum of every cell's heat flow), found until none more
+    /// is: the reads and the copies, which agree.
+    pub(super) fn lean_analysis(
+        &self,
+        inputs: &LeanInputs,
+        mode: Mode,
+    ) -> (Vec<u32>, BTreeSet<usize>) {
+        let mut dead = BTreeSet::new();
+        for _ in 0..8 {
+            let by = self.lean_reads(inputs, mode, &dead);
+            let found = self.dead_copies(&by);
+            if found == dead {
+                return (by, dead);
+            }
+            dead = found;
+        }
+        (
+            self.lean_reads(inputs, mode, &BTreeSet::new()),
+            BTreeSet::new(),
+        )
+    }
+
+    /// The copies outside repeats whose every target real no one reads
+    /// (`by`).
+    fn dead_copies(&self, by: &[u32]) -> BTreeSet<usize> {
+        let mut dead = BTreeSet::new();
+        let mut at = 0;
+        while at < self.steps.len() {
+            match &self.steps[at] {
+                StepRecord::Repeat { body, .. } => at += 1 + *body as usize,
+                StepRecord::Copy { target, len, .. } => {
+                    let t = *target as usize;
+                    if (t..t + *len as usize).all(|v| by.get(v) == Some(&NONE)) {
+                        dead.insert(at);
+                    }
+                    at += 1;
+                }
+                _ => at += 1,
+            }
+        }
+        dead
+    }
+
+    /// Whether a lean evaluation in `mode` leaves out single step `at`.
+    pub(super) fn lean_skips(&self, at: usize, mode: Mode) -> bool {
+        match mode {
+            Mode::Value => self.dead.contains(&at),
+            Mode::Tangent => self.dead_tangent.contains(&at),
+        }
     }
 
     /// Whether pass `p` of an evaluation runs step `j`.
@@ -124,14 +187,22 @@ impl Gen<'_> {
             (Mode::Value, false) => &[pass::ALL],
             (Mode::Tangent, _) => &[pass::COLUMNS],
         };
+        // A read of a real reads its whole variable (a block reads an
+        // array through its first element's slot).
+        let bases = self.bases;
         let mut note = |v: Option<i64>, unit: u32| {
-            let Some(b) = v
-                .and_then(|v| usize::try_from(v).ok())
-                .and_then(|v| by.get_mut(v))
-            else {
+            let Some(v) = v.and_then(|v| usize::try_from(v).ok()) else {
                 return;
             };
-            *b = if *b == NONE || *b == unit { unit } else { MANY };
+            let Some(&first) = bases.get(v) else {
+                return;
+            };
+            let mut r = first as usize;
+            while bases.get(r) == Some(&first) {
+                let b = &mut by[r];
+                *b = if *b == NONE || *b == unit { unit } else { MANY };
+                r += 1;
+            }
         };
         for round in 0..i64::from(run.count) {
             for &k in run.body {
@@ -250,10 +321,13 @@ impl Gen<'_> {
         let unit = u32::try_from(head).unwrap_or(OUTSIDE);
         let unread = |real: &dyn Fn(i64) -> Option<i64>| {
             (0..i64::from(count)).all(|r| {
-                let Some(b) = real(r)
-                    .and_then(|v| usize::try_from(v).ok())
-                    .and_then(|v| read_by.get(v))
-                else {
+                let Some(v) = real(r).and_then(|v| usize::try_from(v).ok()) else {
+                    return false;
+                };
+                // Only a scalar: a local holds one real.
+                let scalar = self.bases.get(v) == Some(&(v as u32))
+                    && self.bases.get(v + 1) != Some(&(v as u32));
+                let Some(b) = read_by.get(v).filter(|_| scalar) else {
                     return false;
                 };
                 if r + 1 < i64::from(count) {
@@ -279,6 +353,33 @@ impl Gen<'_> {
             };
             if unread(&real) {
                 sites.insert(Site::Kept(j, s));
+            }
+        }
+        for &j in body {
+            let (
+                Some(e),
+                StepRecord::Block {
+                    instance, stride, ..
+                },
+            ) = (self.inline_element(j), &self.steps[j])
+            else {
+                continue;
+            };
+            let slots: Vec<usize> = match mode {
+                Mode::Value => e.values.iter().filter(|v| !v.1).map(|v| v.0).collect(),
+                Mode::Tangent => e.tangents.clone(),
+            };
+            for s in slots {
+                if !e.writes.contains(&s) || fw.local(j, s) {
+                    continue;
+                }
+                let real = |r: i64| {
+                    let inst = u32::try_from(i64::from(*instance) + i64::from(*stride) * r).ok()?;
+                    (self.place)(inst, s)
+                };
+                if unread(&real) {
+                    sites.insert(Site::Ptr(j, s));
+                }
             }
         }
         for (&c, l) in &fw.targets {
@@ -319,6 +420,16 @@ impl Gen<'_> {
         writes
     }
 
+    /// Before a lean loop: the locals its blocks write instead of slots
+    /// (`Ptr` sites).
+    pub(super) fn lean_locals(&self, out: &mut String, sites: &BTreeSet<Site>) {
+        for site in sites {
+            if let Site::Ptr(j, s) = *site {
+                out.push_str(&format!("    double y{j}_{s} = 0.0;\n"));
+            }
+        }
+    }
+
     /// After a lean loop over rounds [lo, r): the last round's stores it
     /// left out (`sites`), where the pass runs their steps.
     pub(super) fn lean_stores(
@@ -337,6 +448,9 @@ impl Gen<'_> {
             let line = match *site {
                 Site::Kept(j, s) => {
                     format!("if (on{j}) {x}[o{j}_{s} + (r - 1) * q{j}] = x{j}_{s};")
+                }
+                Site::Ptr(j, s) => {
+                    format!("if (on{j}) {x}[o{j}_{s} + (r - 1) * q{j}] = y{j}_{s};")
                 }
                 Site::Copy(c) => match fw.targets.get(&c) {
                     Some(l) => {

@@ -142,6 +142,7 @@ pub fn choose(
     kernels: &[Kernel],
     functions: &[FunctionUnit],
     block_slots: &BlockSlots,
+    bases: &[u32],
 ) -> ScheduleChoice {
     let steps = &image.steps;
     if tier == ScheduleTier::Interpreted {
@@ -187,6 +188,9 @@ pub fn choose(
         block_slots,
         read_by: Vec::new(),
         read_by_tangent: Vec::new(),
+        bases,
+        dead: BTreeSet::new(),
+        dead_tangent: BTreeSet::new(),
     };
     let compiled = generate(gen, Some(&inputs));
     ScheduleChoice {
@@ -274,6 +278,12 @@ struct Gen<'a> {
     read_by: Vec<u32>,
     /// The same of the tangent column in the tearing matrix's passes.
     read_by_tangent: Vec<u32>,
+    /// Per real, the first real of its variable (empty: each its own).
+    bases: &'a [u32],
+    /// The single copies a lean evaluation leaves out, in values and in
+    /// the tearing matrix's tangent passes.
+    dead: BTreeSet<usize>,
+    dead_tangent: BTreeSet<usize>,
 }
 
 /// What the analysis of a lean evaluation ([`lean`]) needs of the model
@@ -297,9 +307,9 @@ pub type BlockSlots<'a> = dyn Fn(u32, u32, &mut dyn FnMut(usize, bool)) + 'a;
 /// also leave out the stores a lean evaluation does not need.
 fn generate(mut g: Gen, lean: Option<&LeanInputs>) -> CompiledSchedule {
     if let Some(inputs) = lean {
-        g.read_by = g.lean_reads(inputs, Mode::Value);
+        (g.read_by, g.dead) = g.lean_analysis(inputs, Mode::Value);
         if inputs.balances {
-            g.read_by_tangent = g.lean_reads(inputs, Mode::Tangent);
+            (g.read_by_tangent, g.dead_tangent) = g.lean_analysis(inputs, Mode::Tangent);
         }
     }
     let (steps, class_of) = (g.steps, g.class_of);
@@ -498,7 +508,18 @@ impl Gen<'_> {
                 );
             }
             StepRecord::Copy { .. } => {
-                let _ = writeln!(out, "{pad}copy_one_(sys, &S[{at}], {});", mode.copies());
+                // One whose target nothing reads is left out of a lean
+                // evaluation (src/fmu/compiled/lean.rs).
+                let lean = if self.lean_skips(at, mode) {
+                    "if (!ctx->lean) "
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    out,
+                    "{pad}{lean}copy_one_(sys, &S[{at}], {});",
+                    mode.copies()
+                );
             }
             StepRecord::Repeat { .. } | StepRecord::Fuse { .. } => {
                 unreachable!("a repeat or fused loop is not a single step")
@@ -778,6 +799,12 @@ impl Gen<'_> {
         if !singles.is_empty() {
             out.push_str(&sole("single_unit", list(&singles, |x| x.0), "uint32_t"));
             out.push_str(&sole("single_step", list(&singles, |x| x.1), "uint32_t"));
+            // Those a lean evaluation leaves out.
+            let lean = singles
+                .iter()
+                .map(|x| u8::from(self.lean_skips(x.1, mode)).to_string())
+                .collect();
+            out.push_str(&sole("single_lean", lean, "unsigned char"));
         }
         if !repeats.is_empty() {
             out.push_str(&sole("repeat_unit", list(&repeats, |x| x.0), "uint32_t"));
@@ -845,8 +872,10 @@ impl Gen<'_> {
             };
             format!(
                 "{pad}while (p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1{until}) {{\n\
-                 {pad}    const mofmu_step *head = &S[fuse_{at}_single_step_{m}[order[p++]]];\n\
+                 {pad}    const size_t q = order[p++];\n\
+                 {pad}    const mofmu_step *head = &S[fuse_{at}_single_step_{m}[q]];\n\
                  {pad}    if (reached && !(head->reached & reached)) continue;\n\
+                 {pad}    if (ctx->lean && fuse_{at}_single_lean_{m}[q]) continue;\n\
                  {pad}    if (head->tag == MOFMU_STEP_COPY) mofmu_copy_step(sys, head, 0, {x});\n\
                  {pad}    else {call}\n\
                  {pad}}}\n"
