@@ -153,7 +153,7 @@ fn a_long_cooling_loop_computes_the_same_bits_inlined_and_interpreted() {
             ),
             // The loops that leave out the stores nothing reads when only
             // the derivatives are wanted (src/fmu/compiled/lean.rs).
-            ("    if (ctx->lean) {", "has no lean loop"),
+            ("_value_lean(", "has no lean loop"),
         ],
     );
 }

@@ -32,7 +32,14 @@ impl Gen<'_> {
     /// rounds (a row of a small grid, where the batched entries are faster
     /// than a loop that first reads every offset), the rest of the
     /// function runs the rounds.
-    pub(super) fn inline_rounds(&self, out: &mut String, head: usize, body: &[usize], mode: Mode) {
+    pub(super) fn inline_rounds(
+        &self,
+        out: &mut String,
+        head: usize,
+        body: &[usize],
+        mode: Mode,
+        lean: bool,
+    ) {
         let _ = writeln!(
             out,
             "    if (S[{head}].count >= MOFMU_INLINE_ROUNDS) {{\n    int el = 1;"
@@ -40,38 +47,44 @@ impl Gen<'_> {
         let guarded = self.guarded(body, mode);
         let lo = |_: usize| "lo".to_string();
         self.inline_checks(out, body, mode, guarded, &lo, "hi - lo");
-        let fw = forwarding::find(
+        let fw = self.repeat_links(body, mode);
+        self.forward_locals(out, &fw, mode, &lo);
+        // A lean evaluation's loop leaves out the stores nothing reads.
+        let sites = if lean {
+            self.lean_sites(head, body, &fw, mode)
+        } else {
+            BTreeSet::new()
+        };
+        self.reached_or_not(out, body, mode, &|out| {
+            self.lean_locals(out, &sites);
+            out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
+            for &j in body {
+                self.element_step(out, j, mode, &fw, guarded, "lo", &sites);
+            }
+            out.push_str("    }\n");
+            self.lean_stores(out, &sites, &fw, mode);
+        });
+        out.push_str("    return;\n    }\n    }\n");
+    }
+
+    /// The links of a repeat's body run as its own loop ([`forwarding`]).
+    pub(super) fn repeat_links(&self, body: &[usize], mode: Mode) -> Forwarding {
+        forwarding::find(
             self.steps,
             body,
             &|j| self.forwardable(j, mode),
             self.place,
             &|_| 0,
-        );
-        self.forward_locals(out, &fw, mode, &lo);
-        let full = BTreeSet::new();
-        let emit = |out: &mut String, sites: &BTreeSet<Site>| {
-            self.reached_or_not(out, body, mode, &|out| {
-                self.lean_locals(out, sites);
-                out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
-                for &j in body {
-                    self.element_step(out, j, mode, &fw, guarded, "lo", sites);
-                }
-                out.push_str("    }\n");
-                self.lean_stores(out, sites, &fw, mode);
-            });
-        };
-        // A lean evaluation's loop leaves out the stores nothing reads.
-        let lean = self.lean_sites(head, body, &fw, mode);
-        if lean.is_empty() {
-            emit(out, &full);
-        } else {
-            out.push_str("    if (ctx->lean) {\n");
-            emit(out, &lean);
-            out.push_str("    } else {\n");
-            emit(out, &full);
-            out.push_str("    }\n");
+        )
+    }
+
+    /// Whether repeat `head` (steps `body`) runs inlined and its loop
+    /// leaves out stores in a lean evaluation in `mode`.
+    pub(super) fn has_lean(&self, head: usize, body: &[usize], mode: Mode) -> bool {
+        self.inlined(body) && {
+            let fw = self.repeat_links(body, mode);
+            !self.lean_sites(head, body, &fw, mode).is_empty()
         }
-        out.push_str("    return;\n    }\n    }\n");
     }
 
     /// The loop `emit` writes, for a `guarded` body once more for each pass

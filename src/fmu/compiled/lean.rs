@@ -29,7 +29,7 @@
 use std::collections::BTreeSet;
 
 use super::{Gen, LeanInputs, Mode};
-use crate::fmu::forwarding::{self, Forwarding};
+use crate::fmu::forwarding::Forwarding;
 use crate::fmu::system_image::{held_until, pass, StepRecord};
 
 /// `read_by` of a real no unit reads from `R`.
@@ -83,15 +83,8 @@ impl Gen<'_> {
                 StepRecord::Time { .. } => at += 1,
                 StepRecord::Repeat { count, body } => {
                     let steps: Vec<usize> = (at + 1..at + 1 + *body as usize).collect();
-                    let fw = (at < fuse_end && self.inlined(&steps)).then(|| {
-                        forwarding::find(
-                            self.steps,
-                            &steps,
-                            &|j| self.forwardable(j, mode),
-                            self.place,
-                            &|_| 0,
-                        )
-                    });
+                    let fw = (at < fuse_end && self.inlined(&steps))
+                        .then(|| self.repeat_links(&steps, mode));
                     let unit = u32::try_from(at).unwrap_or(OUTSIDE);
                     let run = Run {
                         unit,

@@ -484,7 +484,7 @@ impl Gen<'_> {
                 Item::Fuse(..) => {
                     let _ = writeln!(out, "        fuse_{at}_{}({args});", mode.suffix());
                 }
-                Item::Step(at) => self.single(out, at, mode, "        "),
+                Item::Step(at) => self.single(out, at, mode, "        ", None),
             }
             out.push_str("    }\n");
         }
@@ -492,7 +492,10 @@ impl Gen<'_> {
     }
 
     /// Step `at` outside any repeat (its round 0).
-    fn single(&self, out: &mut String, at: usize, mode: Mode, pad: &str) {
+    /// `lean`: whether the evaluation is lean (then a copy it leaves out
+    /// is not written), not (it runs every step), or `None`: as
+    /// `mofmu_ctx.lean` says.
+    fn single(&self, out: &mut String, at: usize, mode: Mode, pad: &str, lean: Option<bool>) {
         match &self.steps[at] {
             StepRecord::Time { .. } => {
                 if mode == Mode::Value {
@@ -510,10 +513,11 @@ impl Gen<'_> {
             StepRecord::Copy { .. } => {
                 // One whose target nothing reads is left out of a lean
                 // evaluation (src/fmu/compiled/lean.rs).
-                let lean = if self.lean_skips(at, mode) {
-                    "if (!ctx->lean) "
-                } else {
-                    ""
+                let lean = match lean {
+                    _ if !self.lean_skips(at, mode) => "",
+                    None => "if (!ctx->lean) ",
+                    Some(false) => "",
+                    Some(true) => return,
                 };
                 let _ = writeln!(
                     out,
@@ -647,22 +651,33 @@ impl Gen<'_> {
         let unit_params = unit_params(mode, "lo", "hi");
         // A single block or copy runs once per evaluation: it goes through
         // the loaded step, as the interpreter runs it, not a function.
+        // A unit whose loop leaves out stores in a lean evaluation gets a
+        // second function for it, `unit_<k>_<mode>_lean`: one function with
+        // both loops ran a small cooling loop 5-10% slower, though its
+        // rounds are too few for either loop to run.
         for (head, body, _) in units.iter().filter(|u| u.2) {
-            let _ = writeln!(
-                out,
-                "/* Step {head}: {}, rounds [lo, hi). */\nMOFMU_UNIT static void unit_{head}_{}({unit_params})\n{{\n    \
-                 const mofmu_step *S = sys->steps;\n    ptrdiff_t r;\n    (void)S; (void)r; (void)reached; (void)lo; (void)hi;",
-                self.describe(*head),
-                mode.suffix()
-            );
-            for &j in body {
-                self.hoist(out, j, x);
+            let lean = self.has_lean(*head, body, mode);
+            for (suffix, lean) in [("", false), ("_lean", true)]
+                .into_iter()
+                .take(1 + usize::from(lean))
+            {
+                let _ = writeln!(
+                    out,
+                    "/* Step {head}: {}, rounds [lo, hi){}. */\nMOFMU_UNIT static void unit_{head}_{}{suffix}({unit_params})\n{{\n    \
+                     const mofmu_step *S = sys->steps;\n    ptrdiff_t r;\n    (void)S; (void)r; (void)reached; (void)lo; (void)hi;",
+                    self.describe(*head),
+                    if lean { ", lean" } else { "" },
+                    mode.suffix()
+                );
+                for &j in body {
+                    self.hoist(out, j, x);
+                }
+                if self.inlined(body) {
+                    self.inline_rounds(out, *head, body, mode, lean);
+                }
+                self.unit_rounds(out, *head, body, mode);
+                out.push_str("}\n\n");
             }
-            if self.inlined(body) {
-                self.inline_rounds(out, *head, body, mode);
-            }
-            self.unit_rounds(out, *head, body, mode);
-            out.push_str("}\n\n");
         }
         let rounds = self.rounds_fn(out, at, &units, mode);
         self.tile_loop(out, at, &units, mode, rounds);
@@ -760,11 +775,83 @@ impl Gen<'_> {
         true
     }
 
+    /// The part of a fused loop's function that runs a loop of one tile (a
+    /// small model): its units in their order, each repeat over all its
+    /// rounds, each single step by a direct call.
+    fn one_tile(&self, out: &mut String, units: &[Unit], mode: Mode) {
+        let m = mode.suffix();
+        out.push_str("    if (len <= MOFMU_FUSE_TILE) {\n");
+        // A lean evaluation runs its own sequence: the units' lean
+        // functions, without the single copies it leaves out, and no test
+        // per step in either (a test per step made a small cooling loop's
+        // fused loop a third slower).
+        let lean_unit = |head: usize| {
+            let body: Vec<usize> = (head + 1..head + self.unit_len(head)).collect();
+            self.has_lean(head, &body, mode)
+        };
+        let any_lean = units.iter().any(|&(head, _, repeat)| {
+            if repeat {
+                lean_unit(head)
+            } else {
+                self.lean_skips(head, mode)
+            }
+        });
+        let sequences: &[bool] = if any_lean { &[true, false] } else { &[false] };
+        for &lean in sequences {
+            if lean {
+                out.push_str("        if (ctx->lean) {\n");
+            }
+            for &(head, _, repeat) in units {
+                if lean && !repeat && self.lean_skips(head, mode) {
+                    continue;
+                }
+                let _ = writeln!(
+                    out,
+                    "        if (!reached || (S[{head}].reached & reached)) {{"
+                );
+                if repeat {
+                    let args = unit_args(mode, "0", &format!("S[{head}].count"));
+                    let suffix = if lean && lean_unit(head) { "_lean" } else { "" };
+                    let _ = writeln!(out, "            unit_{head}_{m}{suffix}({args});");
+                } else {
+                    self.single(out, head, mode, "            ", Some(lean));
+                }
+                out.push_str("        }\n");
+            }
+            if lean {
+                out.push_str("        return;\n        }\n");
+            }
+        }
+        out.push_str("        return;\n    }\n");
+    }
+
+    /// The tables of fused loop `at`'s repeat units' functions: those a
+    /// full evaluation calls, and those a lean one does.
+    fn unit_tables(&self, out: &mut String, at: usize, units: &[Unit], mode: Mode) {
+        let m = mode.suffix();
+        let unit_params = unit_params(mode, "lo", "hi");
+        for (table, lean) in [("fn", false), ("lean", true)] {
+            let fns: Vec<String> = units
+                .iter()
+                .filter(|u| u.2)
+                .map(|(head, body, _)| {
+                    let lean = lean && self.has_lean(*head, body, mode);
+                    format!("unit_{head}_{m}{}", if lean { "_lean" } else { "" })
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "static void (*const fuse_{at}_repeat_{table}_{m}[{}])({unit_params}) = {{ {} }};",
+                fns.len(),
+                fns.join(", ")
+            );
+        }
+    }
+
     /// The function of fused loop `at` over its `units` (head, steps,
     /// whether a repeat), tile by tile.
     fn tile_loop(&self, out: &mut String, at: usize, units: &[Unit], mode: Mode, rounds: bool) {
         let (params, _) = self.mode_params(mode);
-        let unit_params = unit_params(mode, "lo", "hi");
         let x = mode.copies();
         // The tile loop runs, in unit order, the repeat units whose rounds
         // fall in the tile (each through its function) and the single
@@ -809,16 +896,7 @@ impl Gen<'_> {
         if !repeats.is_empty() {
             out.push_str(&sole("repeat_unit", list(&repeats, |x| x.0), "uint32_t"));
             out.push_str(&sole("repeat_step", list(&repeats, |x| x.1), "uint32_t"));
-            let fns: Vec<String> = repeats
-                .iter()
-                .map(|x| format!("unit_{}_{m}", x.1))
-                .collect();
-            let _ = writeln!(
-                out,
-                "static void (*const fuse_{at}_repeat_fn_{m}[{}])({unit_params}) = {{ {} }};",
-                fns.len(),
-                fns.join(", ")
-            );
+            self.unit_tables(out, at, units, mode);
         }
         let (ns, nr) = (singles.len(), repeats.len());
         let _ = writeln!(
@@ -832,21 +910,7 @@ impl Gen<'_> {
         // A loop of one tile (a small model) runs its units in their
         // order, which is the order the tiles below run them in: each
         // repeat over all its rounds, each single step by a direct call.
-        out.push_str("    if (len <= MOFMU_FUSE_TILE) {\n");
-        for (head, _, repeat) in units {
-            let _ = writeln!(
-                out,
-                "        if (!reached || (S[{head}].reached & reached)) {{"
-            );
-            if *repeat {
-                let args = unit_args(mode, "0", &format!("S[{head}].count"));
-                let _ = writeln!(out, "            unit_{head}_{m}({args});");
-            } else {
-                self.single(out, *head, mode, "            ");
-            }
-            out.push_str("        }\n");
-        }
-        out.push_str("        return;\n    }\n");
+        self.one_tile(out, units, mode);
         if ns > 0 {
             let _ = writeln!(
                 out,
@@ -904,7 +968,7 @@ impl Gen<'_> {
             let _ = writeln!(
                 out,
                 "            if (hi > head->count) hi = head->count;\n            \
-                 if (lo < hi && (!reached || (head->reached & reached))) fuse_{at}_repeat_fn_{m}[r]({args});\n        }}"
+                 if (lo < hi && (!reached || (head->reached & reached))) (ctx->lean ? fuse_{at}_repeat_lean_{m} : fuse_{at}_repeat_fn_{m})[r]({args});\n        }}"
             );
         }
         if ns > 0 {
