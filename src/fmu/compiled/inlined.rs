@@ -31,7 +31,8 @@ impl Gen<'_> {
     /// Otherwise, and for a repeat of fewer than `MOFMU_INLINE_ROUNDS`
     /// rounds (a row of a small grid, where the batched entries are faster
     /// than a loop that first reads every offset), the rest of the
-    /// function runs the rounds.
+    /// function runs the rounds. In the function of a `lean` evaluation the
+    /// loop leaves out the stores nothing reads ([`super::lean`]).
     pub(super) fn inline_rounds(
         &self,
         out: &mut String,

@@ -1,28 +1,32 @@
 //! Lean evaluations: the stores an inlined loop may leave out when all that
 //! is wanted of an evaluation are the derivatives.
 //!
-//! `fmi2GetDerivatives` of a model whose kernels write the derivatives
-//! straight into the importer's array (`derivatives_into` in
-//! `templates/mofmu_fmi2_functions.inc`) leaves `R` not valid: any other
-//! getter evaluates again. In such an evaluation a store to `R` counts only
-//! if something reads it back from `R` before the evaluation ends: a step
-//! that does not get the value in a local, a tangent pass of the tearing
-//! solve, or the runtime (a residual; states, derivatives, outputs and every
-//! other real that is not a local are never left out). In a chain of
-//! components most stores are of values the next element takes in a local
+//! `fmi2GetDerivatives` and `fmi2GetEventIndicators` in continuous time want
+//! the derivatives, the event indicators and what the runtime checks of the
+//! evaluation (outputs, residuals); after such an evaluation the values are
+//! `VALID_LEAN` (`templates/mofmu_runtime.h`), and any other getter
+//! evaluates again. In such an evaluation a store to `R` counts only if
+//! something reads it back from `R` before the evaluation ends: a step that
+//! does not get the value in a local, a tangent pass of the tearing solve,
+//! or the runtime (a residual; states, derivatives, outputs and every other
+//! real that is not a local are never left out). In a chain of components
+//! most stores are of values the next element takes in a local
 //! ([`crate::fmu::forwarding`]): in the cooling loop, a cell's inertial
-//! pressure, its flow and its acceleration, handed on from cell to cell.
+//! pressure, its flow and its acceleration, handed on from cell to cell,
+//! and in the tearing matrix's passes every tangent of the cells.
 //!
 //! So the analysis ([`Gen::lean_reads`]) notes, for every real, which units
-//! read it from `R` in such an evaluation, over every round and every pass
-//! that runs; a store of an inlined loop ([`Site`]) may be left out when
-//! no unit reads its real in any round but the last, and its own unit not in
-//! the last either ([`Gen::lean_sites`]). The loop then stores its last
-//! round's values after it ends: the next tile starts from them, and a step
-//! after the repeat (the end of the chain) reads them.
+//! read it from `R` (in the tangent passes, from the column) in such an
+//! evaluation, over every round and every pass that runs; a store of an
+//! inlined loop ([`Site`]) may be left out when no unit reads its real in
+//! any round but the last, and its own unit not in the last either
+//! ([`Gen::lean_sites`]). The loop then stores its last round's values after
+//! it ends: the next tile starts from them, and a step after the repeat (the
+//! end of the chain) reads them. A single copy whose target no one reads is
+//! left out too, and then what only it read ([`Gen::lean_analysis`]).
 //!
-//! The generated unit runs the lean loop only when the runtime asks for it
-//! (`mofmu_ctx.lean`), on the system the unit was generated for
+//! The generated unit runs the lean functions only when the runtime asks
+//! for them (`mofmu_ctx.lean`), on the system the unit was generated for
 //! (`mofmu_system.lean_ok`). The arithmetic is the same: the derivatives
 //! are the same bits, and every other getter sees a full evaluation.
 
