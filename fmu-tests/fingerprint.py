@@ -324,6 +324,17 @@ def compare(a_path: Path, b_path: Path, computed: bool = False) -> int:
     return 1 if failed else 0
 
 
+def failures(value) -> list[str]:
+    """The `failed: ...` strings anywhere in a fingerprint record."""
+    if isinstance(value, str):
+        return [value] if value.startswith("failed:") else []
+    if isinstance(value, dict):
+        return [f for v in value.values() for f in failures(v)]
+    if isinstance(value, list):
+        return [f for v in value for f in failures(v)]
+    return []
+
+
 def tiers(args) -> int:
     """Both tiers of every case: equal computations, and compiled where exported so."""
     args.output.mkdir(parents=True, exist_ok=True)
@@ -349,6 +360,14 @@ def tiers(args) -> int:
             return code
     failed = compare(paths["compiled"], paths["interpreted"], computed=True)
     compiled = json.loads(paths["compiled"].read_text())
+    # Equal is not enough: an export or a run that failed in both tiers the
+    # same way compares equal too.
+    for tier in ("compiled", "interpreted"):
+        for key, record in sorted(json.loads(paths[tier].read_text()).items()):
+            broken = failures(record)
+            if broken:
+                print(f"FAILED {tier} {key}: {broken[0][:300]}")
+                failed = 1
     not_run = 0
     for key, record in sorted(compiled.items()):
         exported = str(record.get("schedule", "?"))
