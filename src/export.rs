@@ -351,7 +351,8 @@ pub fn export_checked_options(
             let image = system::image(sys, &kernels, schedule, &model_identifier, pattern);
             // The compiled schedule is generated from the rolled and fused
             // steps the resource holds.
-            let slots = |c: u32, b: u32, f: &mut dyn FnMut(usize, bool)| block_slots(sys, c, b, f);
+            let slots =
+                |c: u32, b: u32, f: &mut dyn FnMut(usize, bool)| system::block_slots(sys, c, b, f);
             let bases = system::real_bases(sys);
             let choice = compiled::choose(tier, &image, &kernels, functions, &slots, &bases);
             (image.to_bytes(DRAFT_GUID), choice)
@@ -452,19 +453,6 @@ pub fn export_checked_options(
 /// `DefaultExperiment` (with `stop_time`, [`default_experiment`]).
 /// A note for each `--set` that gives a state its start value (not a
 /// parameter's value: the state then evolves from it).
-/// Calls `f` on every slot block `block` of class `class` reads (`false`)
-/// and writes (`true`).
-fn block_slots(
-    sys: &crate::instantiate::System,
-    class: u32,
-    block: u32,
-    f: &mut dyn FnMut(usize, bool),
-) {
-    let b = &sys.classes[class as usize].causalized.causal.blocks[block as usize];
-    b.reads.iter().for_each(|&s| f(s, false));
-    b.writes.iter().for_each(|&s| f(s, true));
-}
-
 fn state_set_notes(sys: &crate::instantiate::System, sets: &[SetValue]) -> Vec<String> {
     use crate::instantiate::RealKind;
     let state = |name: &str| {

@@ -52,13 +52,16 @@ typedef struct mofmu_ctx {
      * point of the last evaluation, or NULL (then every directional
      * derivative takes them afresh). Never read by generated code. */
     struct mofmu_lr_cache *lr;
-    /* Nonzero in an evaluation whose only results are the derivatives
-     * fmi2GetDerivatives takes (der_to) and what the runtime reads of it
-     * (residuals, outputs): a compiled schedule's loop then leaves out the
-     * stores of locals that nothing reads from R in such an evaluation but
-     * the last round's, which it stores after the loop
-     * (src/fmu/compiled/lean.rs). R's other locals are stale until the next
-     * full evaluation, which every other getter runs. */
+    /* Nonzero in an evaluation whose only results are the derivatives, the
+     * event indicators and what the runtime reads of it (residuals,
+     * outputs): fmi2GetDerivatives's and fmi2GetEventIndicators's in
+     * continuous time, and Co-Simulation's right-hand sides but the one a
+     * Jacobian follows. A compiled schedule then runs its lean functions,
+     * which leave out the stores of locals that nothing reads from R in such
+     * an evaluation (but the last round's, stored after the loop) and the
+     * single copies nothing reads (src/fmu/compiled/lean.rs). R's other
+     * locals are stale until the next full evaluation, which every other
+     * getter runs. */
     int lean;
 } mofmu_ctx;
 

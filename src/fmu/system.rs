@@ -302,6 +302,14 @@ fn passes(sys: &System, steps: &[StepRecord], accesses: &Accesses) -> Vec<u8> {
     pass_flags(steps, &reached, &needed)
 }
 
+/// Calls `f` on every slot block `block` of class `class` reads (`false`),
+/// then on every slot it writes (`true`).
+pub fn block_slots(sys: &System, class: u32, block: u32, f: &mut dyn FnMut(usize, bool)) {
+    let b = &sys.classes[class as usize].causalized.causal.blocks[block as usize];
+    b.reads.iter().for_each(|&s| f(s, false));
+    b.writes.iter().for_each(|&s| f(s, true));
+}
+
 /// Per real, the first real of its variable (the instances' variables and
 /// derivatives laid out as arrays; a scalar's is itself).
 pub fn real_bases(sys: &System) -> Vec<u32> {
@@ -332,13 +340,9 @@ fn model_accesses(sys: &System) -> Accesses<'_> {
     let base = real_bases(sys);
     let block = move |instance: u32, block: u32, f: &mut dyn FnMut(usize, bool)| {
         let inst = &sys.instances[instance as usize];
-        let b = &sys.classes[inst.class].causalized.causal.blocks[block as usize];
-        for &s in &b.reads {
-            f(inst.slot_offsets[s], false);
-        }
-        for &s in &b.writes {
-            f(inst.slot_offsets[s], true);
-        }
+        block_slots(sys, u32_of(inst.class), block, &mut |s, write| {
+            f(inst.slot_offsets[s], write);
+        });
     };
     Accesses {
         base,

@@ -6,8 +6,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use super::lean::Site;
-use super::{Gen, Mode};
+use super::{Gen, Mode, Site};
 use crate::fmu::forwarding::{self, Forwarding};
 use crate::fmu::system_image::pass;
 use crate::fmu::system_image::StepRecord;
@@ -51,19 +50,20 @@ impl Gen<'_> {
         let fw = self.repeat_links(body, mode);
         self.forward_locals(out, &fw, mode, &lo);
         // A lean evaluation's loop leaves out the stores nothing reads.
+        let none = BTreeSet::new();
         let sites = if lean {
-            self.lean_sites(head, body, &fw, mode)
+            self.unit_sites(head, mode)
         } else {
-            BTreeSet::new()
+            &none
         };
         self.reached_or_not(out, body, mode, &|out| {
-            self.lean_locals(out, &sites);
+            self.lean_locals(out, sites);
             out.push_str("    for (r = (ptrdiff_t)lo; r < (ptrdiff_t)hi; r++) {\n");
             for &j in body {
-                self.element_step(out, j, mode, &fw, guarded, "lo", &sites);
+                self.element_step(out, j, mode, &fw, guarded, "lo", sites);
             }
             out.push_str("    }\n");
-            self.lean_stores(out, &sites, &fw, mode);
+            self.lean_stores(out, sites, &fw, mode);
         });
         out.push_str("    return;\n    }\n    }\n");
     }
@@ -79,13 +79,10 @@ impl Gen<'_> {
         )
     }
 
-    /// Whether repeat `head` (steps `body`) runs inlined and its loop
-    /// leaves out stores in a lean evaluation in `mode`.
-    pub(super) fn has_lean(&self, head: usize, body: &[usize], mode: Mode) -> bool {
-        self.inlined(body) && {
-            let fw = self.repeat_links(body, mode);
-            !self.lean_sites(head, body, &fw, mode).is_empty()
-        }
+    /// Whether fused repeat unit `head` runs inlined and its loop leaves
+    /// out stores in a lean evaluation in `mode`.
+    pub(super) fn has_lean(&self, head: usize, mode: Mode) -> bool {
+        !self.unit_sites(head, mode).is_empty()
     }
 
     /// The loop `emit` writes, for a `guarded` body once more for each pass

@@ -30,9 +30,9 @@
 //! (`mofmu_system.lean_ok`). The arithmetic is the same: the derivatives
 //! are the same bits, and every other getter sees a full evaluation.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Gen, LeanInputs, Mode};
+use super::{Gen, LeanInputs, Mode, Site};
 use crate::fmu::forwarding::Forwarding;
 use crate::fmu::system_image::{held_until, pass, StepRecord};
 
@@ -43,19 +43,6 @@ const NONE: u32 = u32::MAX;
 const MANY: u32 = u32::MAX - 1;
 /// The reader of a step that is not in a repeat, and of a tangent pass.
 const OUTSIDE: u32 = u32::MAX - 2;
-
-/// A store of an inlined loop that a lean evaluation may leave out: a
-/// block's local (`Kept(step, slot)`), a copy's target whose value a
-/// block of the loop takes in a local (`Copy(step)`), or a slot a block
-/// writes through its pointer (`Ptr(step, slot)`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Site {
-    Kept(usize, usize),
-    Copy(usize),
-    /// A slot a block assigns as a whole through its pointer, not a local:
-    /// the lean loop hands the block a local of its own (`y<j>_<s>`).
-    Ptr(usize, usize),
-}
 
 impl Gen<'_> {
     /// Per real, the unit that reads it from `R` (`mode` values) or from
@@ -158,6 +145,45 @@ impl Gen<'_> {
             }
         }
         dead
+    }
+
+    /// The stores each inlined repeat unit of a fused loop leaves out in a
+    /// lean evaluation, in values and in tangents (found once: the unit's
+    /// two functions, the one-tile sequence and the tables all ask).
+    pub(super) fn all_lean_sites(&self) -> BTreeMap<(usize, bool), BTreeSet<Site>> {
+        let mut all = BTreeMap::new();
+        let mut fuse_end = 0;
+        for (at, step) in self.steps.iter().enumerate() {
+            match step {
+                StepRecord::Fuse { .. } => {
+                    fuse_end = held_until(self.steps, at).unwrap_or(at + 1);
+                }
+                StepRecord::Repeat { body, .. } if at < fuse_end => {
+                    let body: Vec<usize> = (at + 1..at + 1 + *body as usize).collect();
+                    if !self.inlined(&body) {
+                        continue;
+                    }
+                    for mode in [Mode::Value, Mode::Tangent] {
+                        let fw = self.repeat_links(&body, mode);
+                        let sites = self.lean_sites(at, &body, &fw, mode);
+                        if !sites.is_empty() {
+                            all.insert((at, mode == Mode::Value), sites);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        all
+    }
+
+    /// The stores fused repeat unit `head` leaves out in a lean evaluation
+    /// in `mode` (none: it has no lean function).
+    pub(super) fn unit_sites(&self, head: usize, mode: Mode) -> &BTreeSet<Site> {
+        static NONE_LEFT_OUT: BTreeSet<Site> = BTreeSet::new();
+        self.sites
+            .get(&(head, mode == Mode::Value))
+            .unwrap_or(&NONE_LEFT_OUT)
     }
 
     /// Whether a lean evaluation in `mode` leaves out single step `at`.
@@ -335,46 +361,13 @@ impl Gen<'_> {
             })
         };
         for &(j, s) in &fw.kept {
-            if !body.contains(&j) {
-                continue;
-            }
-            let StepRecord::Block {
-                instance, stride, ..
-            } = self.steps[j]
-            else {
-                continue;
-            };
-            let real = |r: i64| {
-                let inst = u32::try_from(i64::from(instance) + i64::from(stride) * r).ok()?;
-                (self.place)(inst, s)
-            };
-            if unread(&real) {
+            if body.contains(&j) && unread(&|r| self.block_real(j, s, r)) {
                 sites.insert(Site::Kept(j, s));
             }
         }
         for &j in body {
-            let (
-                Some(e),
-                StepRecord::Block {
-                    instance, stride, ..
-                },
-            ) = (self.inline_element(j), &self.steps[j])
-            else {
-                continue;
-            };
-            let slots: Vec<usize> = match mode {
-                Mode::Value => e.values.iter().filter(|v| !v.1).map(|v| v.0).collect(),
-                Mode::Tangent => e.tangents.clone(),
-            };
-            for s in slots {
-                if !e.writes.contains(&s) || fw.local(j, s) {
-                    continue;
-                }
-                let real = |r: i64| {
-                    let inst = u32::try_from(i64::from(*instance) + i64::from(*stride) * r).ok()?;
-                    (self.place)(inst, s)
-                };
-                if unread(&real) {
+            for (s, writes) in self.forwardable(j, mode) {
+                if writes && !fw.local(j, s) && unread(&|r| self.block_real(j, s, r)) {
                     sites.insert(Site::Ptr(j, s));
                 }
             }
@@ -400,6 +393,18 @@ impl Gen<'_> {
             }
         }
         sites
+    }
+
+    /// The real of slot `s` of block step `j` in round `r` of its repeat.
+    fn block_real(&self, j: usize, s: usize, r: i64) -> Option<i64> {
+        let StepRecord::Block {
+            instance, stride, ..
+        } = self.steps[j]
+        else {
+            return None;
+        };
+        let inst = u32::try_from(i64::from(instance) + i64::from(stride) * r).ok()?;
+        (self.place)(inst, s)
     }
 
     /// Whether block step `j` writes its slot `s`.

@@ -191,8 +191,9 @@ pub fn choose(
         bases,
         dead: BTreeSet::new(),
         dead_tangent: BTreeSet::new(),
+        sites: BTreeMap::new(),
     };
-    let compiled = generate(gen, Some(&inputs));
+    let compiled = generate(gen, &inputs);
     ScheduleChoice {
         reason: format!(
             "compiled ({}, {} steps)",
@@ -278,12 +279,28 @@ struct Gen<'a> {
     read_by: Vec<u32>,
     /// The same of the tangent column in the tearing matrix's passes.
     read_by_tangent: Vec<u32>,
-    /// Per real, the first real of its variable (empty: each its own).
+    /// Per real, the first real of its variable.
     bases: &'a [u32],
+    /// Per fused repeat unit whose loop is inlined (its head step) and
+    /// mode, the stores its lean function leaves out ([`lean`]).
+    sites: BTreeMap<(usize, bool), BTreeSet<Site>>,
     /// The single copies a lean evaluation leaves out, in values and in
     /// the tearing matrix's tangent passes.
     dead: BTreeSet<usize>,
     dead_tangent: BTreeSet<usize>,
+}
+
+/// A store of an inlined loop that a lean evaluation may leave out: a
+/// block's local (`Kept(step, slot)`), a copy's target whose value a
+/// block of the loop takes in a local (`Copy(step)`), or a slot a block
+/// writes through its pointer (`Ptr(step, slot)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Site {
+    Kept(usize, usize),
+    Copy(usize),
+    /// A slot a block assigns as a whole through its pointer, not a local:
+    /// the lean loop hands the block a local of its own (`y<j>_<s>`).
+    Ptr(usize, usize),
 }
 
 /// What the analysis of a lean evaluation ([`lean`]) needs of the model
@@ -303,15 +320,14 @@ struct LeanInputs<'a> {
 /// writes (`true`): `(class, block, f)`.
 pub type BlockSlots<'a> = dyn Fn(u32, u32, &mut dyn FnMut(usize, bool)) + 'a;
 
-/// Generates the unit of the schedule `g.steps`; with `lean`, its loops
-/// also leave out the stores a lean evaluation does not need.
-fn generate(mut g: Gen, lean: Option<&LeanInputs>) -> CompiledSchedule {
-    if let Some(inputs) = lean {
-        (g.read_by, g.dead) = g.lean_analysis(inputs, Mode::Value);
-        if inputs.balances {
-            (g.read_by_tangent, g.dead_tangent) = g.lean_analysis(inputs, Mode::Tangent);
-        }
+/// Generates the unit of the schedule `g.steps`, with the functions of a
+/// lean evaluation that leave out the stores it does not need (`lean`).
+fn generate(mut g: Gen, lean: &LeanInputs) -> CompiledSchedule {
+    (g.read_by, g.dead) = g.lean_analysis(lean, Mode::Value);
+    if lean.balances {
+        (g.read_by_tangent, g.dead_tangent) = g.lean_analysis(lean, Mode::Tangent);
     }
+    g.sites = g.all_lean_sites();
     let (steps, class_of) = (g.steps, g.class_of);
     let items = g.items(0, steps.len());
     let words = shape(steps, class_of);
@@ -656,7 +672,7 @@ impl Gen<'_> {
         // both loops ran a small cooling loop 5-10% slower, though its
         // rounds are too few for either loop to run.
         for (head, body, _) in units.iter().filter(|u| u.2) {
-            let lean = self.has_lean(*head, body, mode);
+            let lean = self.has_lean(*head, mode);
             for (suffix, lean) in [("", false), ("_lean", true)]
                 .into_iter()
                 .take(1 + usize::from(lean))
@@ -785,10 +801,7 @@ impl Gen<'_> {
         // functions, without the single copies it leaves out, and no test
         // per step in either (a test per step made a small cooling loop's
         // fused loop a third slower).
-        let lean_unit = |head: usize| {
-            let body: Vec<usize> = (head + 1..head + self.unit_len(head)).collect();
-            self.has_lean(head, &body, mode)
-        };
+        let lean_unit = |head: usize| self.has_lean(head, mode);
         let any_lean = units.iter().any(|&(head, _, repeat)| {
             if repeat {
                 lean_unit(head)
@@ -834,8 +847,8 @@ impl Gen<'_> {
             let fns: Vec<String> = units
                 .iter()
                 .filter(|u| u.2)
-                .map(|(head, body, _)| {
-                    let lean = lean && self.has_lean(*head, body, mode);
+                .map(|(head, _, _)| {
+                    let lean = lean && self.has_lean(*head, mode);
                     format!("unit_{head}_{m}{}", if lean { "_lean" } else { "" })
                 })
                 .collect();
