@@ -176,6 +176,13 @@ struct mofmu_lr_cache {
     size_t capacity;  /* entries at and value hold room for */
 };
 
+/* Entries [at, at + count) of a vector of value references (the states'
+ * or the derivatives') refer to the reals R[first + k * stride]. */
+typedef struct {
+    size_t at, count, first;
+    ptrdiff_t stride;
+} mofmu_run;
+
 /* The values of Instance.valid besides 0. */
 enum { VALID = 1, VALID_ELSEWHERE = 2, VALID_LEAN = 3 };
 
@@ -247,12 +254,12 @@ typedef struct {
     size_t direct_first, direct_stride;
     int derivatives_direct;
     double *evaluate_into;
-    /* When they are not consecutive but lie a constant stride apart (an
-     * array of components: one state per element), the first and the
-     * stride (else 0): they are copied by one strided loop instead of
-     * through the reference tables. */
-    size_t states_first, states_stride;
-    size_t derivatives_first, derivatives_stride;
+    /* When they are not consecutive: the reference vectors split into
+     * runs of one stride each (an array of components gives one run, a
+     * few scalar states beside it one each), copied by one strided loop
+     * per run instead of through the reference tables. */
+    mofmu_run *state_runs, *derivative_runs;
+    size_t n_state_runs, n_derivative_runs;
     /* The outputs lie in R[outputs_from, outputs_to): the finiteness check
      * after an evaluation looks only there for them. */
     size_t outputs_from, outputs_to;
