@@ -298,6 +298,23 @@ pub fn export_checked(
     )
 }
 
+/// The model instantiated for export: FMI 2.0 lays its arrays of
+/// components out by column; FMI 3.0 keeps them element by element, since a
+/// structural parameter's image must be affine in the size and by column
+/// an offset is not (docs/fmu.md, "Layout of values").
+fn exported_system(
+    db: &ClassDb,
+    id: ClassId,
+    sets: &[SetValue],
+    fmi_version: FmiVersion,
+) -> Result<crate::instantiate::System, ExportError> {
+    let mut sys = instantiate(db, id, sets).map_err(ExportError::Diagnostics)?;
+    if fmi_version == FmiVersion::Fmi2 {
+        crate::instantiate::lay_out_by_column(&mut sys);
+    }
+    Ok(sys)
+}
+
 /// [`export_checked`] with every export option.
 pub fn export_checked_options(
     lib: &Library,
@@ -316,7 +333,7 @@ pub fn export_checked_options(
     let stop_time: Option<f64> = stop_time.into();
     let (id, experiment) = exported_class(lib, model, stop_time)?;
     db.compile_below(id);
-    let mut sys = instantiate(db, id, sets).map_err(ExportError::Diagnostics)?;
+    let mut sys = exported_system(db, id, sets, fmi_version)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
     // Units: an inconsistent model is not exported; inferred units go to
     // the variables.

@@ -9,6 +9,7 @@
 //! and `system` (what the walk produces).
 
 mod builder;
+mod columns;
 mod layout;
 mod set;
 mod structure;
@@ -18,6 +19,7 @@ mod values;
 
 pub(crate) use builder::{element_index, element_position};
 use builder::{Builder, Effective, Incoming, Purpose};
+pub use columns::lay_out_by_column;
 pub use set::{SetLiteral, SetValue};
 pub(crate) use structure::eval;
 pub use system::{

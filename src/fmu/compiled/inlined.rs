@@ -48,7 +48,8 @@ impl Gen<'_> {
         let lo = |_: usize| "lo".to_string();
         self.inline_checks(out, body, mode, guarded, &lo, "hi - lo");
         let fw = self.repeat_links(body, mode);
-        self.forward_locals(out, &fw, mode, &lo);
+        let strides = self.unit_strides(body);
+        self.forward_locals(out, &fw, mode, &lo, strides.as_deref());
         // A lean evaluation's loop leaves out the stores nothing reads.
         let none = BTreeSet::new();
         let sites = if lean {
@@ -231,6 +232,44 @@ impl Gen<'_> {
         }
     }
 
+    /// The strides of `body`'s steps per round as constants, when on the
+    /// exported system each is 0 or 1 (an array of components laid out by
+    /// column, a scalar copied to every element): the unit checks them on
+    /// the loaded system and runs its loop with them as constants, so that
+    /// the C compiler steps every slot from one induction variable instead
+    /// of keeping a stride and a product per slot (the cooling loop's cells
+    /// spilled them to the stack). `None` when one is another number: a
+    /// stride that is a record's length or a grid's row would make the
+    /// unit's text differ by model, or by size.
+    pub(super) fn unit_strides(&self, body: &[usize]) -> Option<Vec<(String, i64)>> {
+        let mut out = Vec::new();
+        for &j in body {
+            match &self.steps[j] {
+                StepRecord::Block {
+                    instance, stride, ..
+                } => {
+                    let Some(&s) = self.addressed(j, Mode::Value).first() else {
+                        continue;
+                    };
+                    let next = i64::from(*instance) + i64::from(*stride);
+                    let next = u32::try_from(next).ok()?;
+                    let q = (self.place)(next, s)? - (self.place)(*instance, s)?;
+                    out.push((format!("q{j}"), q));
+                }
+                StepRecord::Copy {
+                    stride, sources, ..
+                } if self.spelled_out(j) => {
+                    out.push((format!("b{j}"), i64::from(*stride)));
+                    for (k, src) in sources.iter().enumerate() {
+                        out.push((format!("a{j}_{k}"), i64::from(src.stride)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.iter().all(|(_, v)| (0..=1).contains(v)).then_some(out)
+    }
+
     /// The lowest slot of block step `j`'s [`Self::addressed`] slots
     /// when, on the exported system, they lie in slot order one real
     /// apart: a round then addresses them as constant displacements from
@@ -276,8 +315,12 @@ impl Gen<'_> {
         fw: &Forwarding,
         mode: Mode,
         lo: &dyn Fn(usize) -> String,
+        strides: Option<&[(String, i64)]>,
     ) {
         let x = mode.copies();
+        for (name, v) in strides.unwrap_or_default() {
+            let _ = writeln!(out, "    if ({name} != {v}) el = 0;");
+        }
         for (&(c, k), l) in &fw.sources {
             let (j, s, d) = (l.block, l.slot, l.rounds);
             let _ = writeln!(
@@ -300,6 +343,9 @@ impl Gen<'_> {
             );
         }
         out.push_str("    if (el) {\n");
+        for (name, v) in strides.unwrap_or_default() {
+            let _ = writeln!(out, "    const ptrdiff_t {name} = {v};\n    (void){name};");
+        }
         for &(j, s) in &fw.kept {
             // A slot a block writes for a copy of the next round: before
             // the first round, the copy's source as the last tile left it.

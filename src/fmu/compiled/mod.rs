@@ -774,7 +774,8 @@ impl Gen<'_> {
             self.place,
             &|j| unit_of[&j].0,
         );
-        self.forward_locals(out, &fw, mode, &lo);
+        let strides = self.unit_strides(&body);
+        self.forward_locals(out, &fw, mode, &lo, strides.as_deref());
         self.reached_or_not(out, &body, mode, &|out| {
             out.push_str("    for (t = (ptrdiff_t)t0; t < (ptrdiff_t)t1; t++) {\n");
             for &(_, (head, steps, _)) in &repeats {
@@ -924,20 +925,34 @@ impl Gen<'_> {
         // order, which is the order the tiles below run them in: each
         // repeat over all its rounds, each single step by a direct call.
         self.one_tile(out, units, mode);
+        // Where the repeats run mostly one after another (an array walked
+        // in passes that each need the end of the one before: their rounds
+        // add up to less than twice the loop's), a tile keeps little in the
+        // cache from one unit to the next and pays each unit's set-up: the
+        // whole loop is then one tile.
+        out.push_str("    size_t tile = MOFMU_FUSE_TILE;\n");
+        if nr > 0 {
+            let _ = writeln!(
+                out,
+                "    {{\n        size_t u, rounds = 0;\n        \
+                 for (u = 0; u < {nr}; u++) rounds += S[fuse_{at}_repeat_step_{m}[u]].count;\n        \
+                 if (rounds < 2 * len) tile = len;\n    }}"
+            );
+        }
         if ns > 0 {
             let _ = writeln!(
                 out,
                 "    uint32_t order[{ns}];\n    size_t i, j, p = 0;\n    \
                  /* The single steps by tile, then by unit (a stable insertion sort). */\n    \
                  for (i = 0; i < {ns}; i++) {{\n        \
-                 const size_t tile = skew[fuse_{at}_single_unit_{m}[i]] / MOFMU_FUSE_TILE;\n        \
-                 for (j = i; j > 0 && skew[fuse_{at}_single_unit_{m}[order[j - 1]]] / MOFMU_FUSE_TILE > tile; j--) order[j] = order[j - 1];\n        \
+                 const size_t in = skew[fuse_{at}_single_unit_{m}[i]] / tile;\n        \
+                 for (j = i; j > 0 && skew[fuse_{at}_single_unit_{m}[order[j - 1]]] / tile > in; j--) order[j] = order[j - 1];\n        \
                  order[j] = (uint32_t)i;\n    }}"
             );
         }
         out.push_str(
-            "    for (t0 = 0; t0 < len; t0 += MOFMU_FUSE_TILE) {\n        \
-             const size_t t1 = t0 + MOFMU_FUSE_TILE;\n        (void)t1;\n",
+            "    for (t0 = 0; t0 < len; t0 += tile) {\n        \
+             const size_t t1 = t0 + tile;\n        (void)t1;\n",
         );
         // The single steps of this tile still to run (those before unit
         // `until`, when given), each through its loaded step; `pad` is the

@@ -1,0 +1,200 @@
+//! Arrays of components laid out by column: the same variable of every
+//! element side by side in `R` (`pipe[1].h`, `pipe[2].h`, …), instead of
+//! one element's variables after another.
+//!
+//! A right-hand side walks an array of components in several passes when
+//! its causality runs both ways along it (the cooling loop's cells: the
+//! enthalpy downstream, the mass flow back up, the pressures down, the
+//! accelerations back), and each pass reads and writes a few of an
+//! element's variables. Element by element, those few lie in a record of
+//! 28 reals, four cache lines, and every pass brings in two or three lines
+//! per element for a handful of numbers. By column, a pass streams the few
+//! arrays it uses, a line of each for eight elements, and the states and
+//! derivatives of the elements are arrays of their own.
+//!
+//! Only what does not change a kernel is laid out so: an array whose
+//! elements are the same structure of instances with scalar Real
+//! variables only (a kernel addresses an array variable from its first
+//! element), each element's variables one block of `R`. Element `e`'s
+//! variable `k` moves from `first + e·m + k` to `first + k·n + e`; an
+//! element's slots are then all one real from the next element's, so a
+//! rolled repeat over the elements steps by one. The order of the states
+//! and of every other list stays as it was; only where the reals lie
+//! changes (and with it their value references).
+
+use std::collections::BTreeSet;
+
+use super::system::System;
+
+/// One array of components that moves: its elements' variables are
+/// `R[first .. first + n·m)`, element by element.
+struct Block {
+    first: usize,
+    n: usize,
+    m: usize,
+}
+
+/// Lays out every array of components that allows it by column (see the
+/// module's comment), remapping every index into `R` the system holds.
+pub fn lay_out_by_column(sys: &mut System) {
+    let blocks = blocks(sys);
+    if blocks.is_empty() {
+        return;
+    }
+    let mut to: Vec<usize> = (0..sys.reals.len()).collect();
+    for b in &blocks {
+        for e in 0..b.n {
+            for k in 0..b.m {
+                to[b.first + e * b.m + k] = b.first + k * b.n + e;
+            }
+        }
+    }
+    remap(sys, &to);
+}
+
+/// The arrays of components that can move, outermost first; an array
+/// inside an element of one that moves stays as its element lays it out
+/// (it moves with the element).
+fn blocks(sys: &System) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    for p in 0..sys.instances.len() {
+        for elements in &sys.instances[p].elements {
+            if elements.len() < 2 {
+                continue;
+            }
+            let Some(b) = block(sys, elements) else {
+                continue;
+            };
+            let inside = out
+                .iter()
+                .any(|o| b.first >= o.first && b.first < o.first + o.n * o.m);
+            if !inside {
+                out.push(b);
+            }
+        }
+    }
+    out
+}
+
+/// The block of an array of components whose elements are `elements`,
+/// when each element is the same structure of instances (one after
+/// another), its Real variables scalars that fill one block of `R` of the
+/// same size, the elements' blocks one after another.
+fn block(sys: &System, elements: &[usize]) -> Option<Block> {
+    let n = elements.len();
+    let per = elements[1].checked_sub(elements[0])?;
+    if per == 0 || elements.windows(2).any(|w| w[1] != w[0] + per) {
+        return None;
+    }
+    if elements[0] + n * per > sys.instances.len() {
+        return None;
+    }
+    // The first element's block: every real its instances lay out.
+    let mut reals = BTreeSet::new();
+    for t in elements[0]..elements[0] + per {
+        let inst = &sys.instances[t];
+        for (v, off) in inst.var_offset.iter().enumerate() {
+            if let Some(o) = off {
+                if inst.var_len[v] != 1 {
+                    return None;
+                }
+                reals.insert(*o);
+            }
+        }
+        reals.extend(inst.der_offset.iter().flatten().copied());
+        // A sub-component outside the element (none is, as instances nest)
+        // would break the block.
+        if inst
+            .subs
+            .iter()
+            .flatten()
+            .any(|&s| s < elements[0] || s >= elements[0] + per)
+        {
+            return None;
+        }
+    }
+    let (&first, &last) = (reals.first()?, reals.last()?);
+    let m = last + 1 - first;
+    if m < 2 || reals.len() != m || first + n * m > sys.reals.len() {
+        return None;
+    }
+    // Every element the first shifted by e·m reals and e·per instances.
+    for (e, &at) in elements.iter().enumerate().skip(1) {
+        let shift = e * m;
+        for t in 0..per {
+            let (a, b) = (&sys.instances[elements[0] + t], &sys.instances[at + t]);
+            let same = a.class == b.class
+                && a.var_len == b.var_len
+                && shifted(&a.var_offset, &b.var_offset, shift)
+                && shifted(&a.der_offset, &b.der_offset, shift)
+                && a.slot_offsets.len() == b.slot_offsets.len()
+                && a.slot_offsets
+                    .iter()
+                    .zip(&b.slot_offsets)
+                    .all(|(x, y)| x + shift == *y);
+            if !same {
+                return None;
+            }
+        }
+    }
+    Some(Block { first, n, m })
+}
+
+/// Whether offsets `b` are offsets `a` moved by `shift` (the same ones
+/// present).
+fn shifted(a: &[Option<usize>], b: &[Option<usize>], shift: usize) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| match (x, y) {
+            (Some(x), Some(y)) => x + shift == *y,
+            (None, None) => true,
+            _ => false,
+        })
+}
+
+/// Moves real `i` to `to[i]` (a permutation) in every table of `sys`.
+fn remap(sys: &mut System, to: &[usize]) {
+    let mut reals: Vec<Option<_>> = std::mem::take(&mut sys.reals)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut moved: Vec<Option<_>> = (0..reals.len()).map(|_| None).collect();
+    for (i, r) in reals.iter_mut().enumerate() {
+        moved[to[i]] = r.take();
+    }
+    sys.reals = moved
+        .into_iter()
+        .map(|r| r.expect("the layout is a permutation"))
+        .collect();
+    for s in sys
+        .reals
+        .iter_mut()
+        .filter_map(|r| r.derivative_of.as_mut())
+    {
+        *s = to[*s];
+    }
+    for inst in &mut sys.instances {
+        for o in inst
+            .var_offset
+            .iter_mut()
+            .chain(inst.der_offset.iter_mut())
+            .flatten()
+        {
+            *o = to[*o];
+        }
+        for o in &mut inst.slot_offsets {
+            *o = to[*o];
+        }
+    }
+    for i in sys.states.iter_mut().chain(sys.derivatives.iter_mut()) {
+        *i = to[*i];
+    }
+    for b in &mut sys.balances {
+        b.balance = to[b.balance];
+        b.residual = to[b.residual];
+    }
+    sys.absent_reals = sys.absent_reals.iter().map(|&i| to[i]).collect();
+    for (i, _) in &mut sys.start_calcs {
+        *i = to[*i];
+    }
+    sys.start_calcs.sort_by_key(|(i, _)| *i);
+}
