@@ -20,7 +20,9 @@
 //! element's slots are then all one real from the next element's, so a
 //! rolled repeat over the elements steps by one. The order of the states
 //! and of every other list stays as it was; only where the reals lie
-//! changes (and with it their value references).
+//! changes (and with it their value references). Arrays declared one after
+//! another whose elements are the same structure move as one block (see
+//! [`blocks`]).
 
 use std::collections::BTreeSet;
 
@@ -54,15 +56,29 @@ pub fn lay_out_by_column(sys: &mut System) {
 
 /// The arrays of components that can move, outermost first; an array
 /// inside an element of one that moves stays as its element lays it out
-/// (it moves with the element).
+/// (it moves with the element). Arrays declared one after another whose
+/// elements are the same structure move as one: element by element they
+/// lie one stride apart across the arrays (a grid's conductors `right` and
+/// `down`), so the schedule may run them as one repeat, and by column they
+/// must stay so.
 fn blocks(sys: &System) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
     for p in 0..sys.instances.len() {
-        for elements in &sys.instances[p].elements {
-            if elements.len() < 2 {
-                continue;
+        let arrays = &sys.instances[p].elements;
+        let mut k = 0;
+        while k < arrays.len() {
+            let mut run: Vec<usize> = arrays[k].clone();
+            let mut found = (run.len() >= 2).then(|| block(sys, &run)).flatten();
+            k += 1;
+            while found.is_some() && k < arrays.len() && arrays[k].len() >= 2 {
+                let longer: Vec<usize> = run.iter().chain(&arrays[k]).copied().collect();
+                let Some(b) = block(sys, &longer) else {
+                    break;
+                };
+                (run, found) = (longer, Some(b));
+                k += 1;
             }
-            let Some(b) = block(sys, elements) else {
+            let Some(b) = found else {
                 continue;
             };
             let inside = out

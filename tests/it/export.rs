@@ -2227,3 +2227,73 @@ fn fmi3_cross_check_and_simulate_are_refused_with_what_to_do() {
         "{stderr}"
     );
 }
+
+/// The value reference of every variable of `out`, by name.
+fn references(out: &ExportOutput) -> std::collections::HashMap<String, u32> {
+    out.table
+        .variables
+        .iter()
+        .map(|v| (v.name.clone(), v.value_reference))
+        .collect()
+}
+
+/// FMI 2.0 lays arrays of components out by column: the same variable of
+/// every element side by side, and two arrays declared one after the
+/// other with elements of one structure as one (the grid's conductors
+/// `right` and `down`, which the schedule runs as one repeat), while the
+/// states keep their order. FMI 3.0 keeps the element-by-element layout.
+#[test]
+fn arrays_of_components_lie_by_column_in_fmi2() {
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/Acc4.mo",
+    ]);
+    let out = export(&lib, "Acc4.Chain", &[set("n", 5.0)]);
+    let vr = references(&out);
+    for i in 1..5 {
+        assert_eq!(
+            vr[&format!("cap[{}].T", i + 1)],
+            vr[&format!("cap[{i}].T")] + 1,
+            "cap[{i}].T and the next element's are side by side"
+        );
+    }
+    let states: Vec<&str> = out
+        .table
+        .variables
+        .iter()
+        .filter(|v| v.name.starts_with("der("))
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(
+        states,
+        (1..=5)
+            .map(|i| format!("der(cap[{i}].T)"))
+            .collect::<Vec<_>>(),
+        "the derivatives in the elements' order"
+    );
+    let lib = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/language/AccGrid.mo",
+    ]);
+    let out = export(&lib, "AccGrid.Plate", &[]);
+    let vr = references(&out);
+    assert_eq!(
+        vr["down[1,1].G"],
+        vr["right[3,3].G"] + 1,
+        "right and down are one column"
+    );
+    use mofmu::export::{export_model_options, ExportOptions, FmiVersion};
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let out3 = export_model_options(&lib, "AccGrid.Plate", &[], 1.0, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
+    let vr3 = references(&out3);
+    assert!(
+        vr3["right[1,2].G"] > vr3["right[1,1].G"] + 1,
+        "FMI 3.0 lays the elements out one after another"
+    );
+}
