@@ -586,8 +586,9 @@ fn cooling_loop_derivatives_agree_with_the_hand_written_twin() {
             );
         }
         // The states and the derivatives lie in R as six scalars and one
-        // strided run: what fmi2GetDerivatives copied out by runs is what
-        // fmi2GetReal reads, and an overflow in the run is named.
+        // run over the cells (consecutive, the cells laid out by column):
+        // what fmi2GetDerivatives copied out by runs is what fmi2GetReal
+        // reads, and an overflow in the run is named.
         if n == 37 {
             // The discard names the derivative through the logger.
             inst.set_debug_logging(true).unwrap();
