@@ -1085,6 +1085,13 @@ MOFMU_EXPORT fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCom
     *terminateSimulation = false;
     *earlyReturn = false;
     *lastSuccessfulTime = reached;
+    if (s == fmi2Discard && as_instance(instance)->cs.terminated) {
+        /* A `terminate` of the model ended the step early: in FMI 3.0 that
+         * is a successful step that asks to end the simulation. */
+        *terminateSimulation = true;
+        *earlyReturn = true;
+        return fmi3OK;
+    }
     return (fmi3Status)s;
 }
 

@@ -44,6 +44,7 @@ from scipy.linalg import expm
 
 import clocked_references
 import energy_flows_references
+import event_references
 import planar_references
 import thermofluid_references
 import vehicle_references
@@ -765,6 +766,7 @@ GENERATORS.update(vehicle_references.GENERATORS)
 GENERATORS.update(energy_flows_references.GENERATORS)
 GENERATORS.update(thermofluid_references.GENERATORS)
 GENERATORS.update(clocked_references.GENERATORS)
+GENERATORS.update(event_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------

@@ -241,14 +241,7 @@ fn misuse(span: Span, what: &str) -> Diagnostic {
 }
 
 pub fn equation_span(eq: &Equation) -> Span {
-    match eq {
-        Equation::Simple { span, .. }
-        | Equation::For { span, .. }
-        | Equation::If { span, .. }
-        | Equation::ConnectInLoop { span }
-        | Equation::Assert { span }
-        | Equation::Rejected { span } => *span,
-    }
+    eq.span()
 }
 
 /// Which equations of `model` are clocked, or why its clocks are not in

@@ -92,6 +92,16 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                     }
                 }
             }
+            "MC165" => {
+                if let Some(c) = class {
+                    discrete_fix(lib, c, &mut d);
+                }
+            }
+            "MC170" => {
+                if let Some(c) = class {
+                    left_limit_fix(lib, c, &mut d);
+                }
+            }
             "MC022" => {
                 if let Some(c) = class {
                     variable_did_you_mean(lib, c, &mut d);
@@ -579,6 +589,51 @@ fn der_of(e: &Expr) -> Option<&str> {
     match &args[0].kind {
         ExprKind::Ref(r) if r.parts.len() == 1 => Some(r.parts[0].name.name.as_str()),
         _ => None,
+    }
+}
+
+/// A Real variable a `when` assigns keeps its value between events: the
+/// methodology declares that by the `discrete` prefix (MC165). The fix
+/// inserts it before the declaration's type. A state (reinitialised, not
+/// assigned) gets no fix: its help says `reinit`.
+fn discrete_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) {
+    let name = text(lib, d.span);
+    let Some(c) = components(&class.def).find(|c| c.name.name == name) else {
+        return;
+    };
+    if c.prefixes.discrete.is_some() || !d.help.contains("discrete Real") {
+        return;
+    }
+    let at = c.type_name.span.start;
+    d.push_fix(
+        format!("declare `{name}` discrete"),
+        Span {
+            file: c.type_name.span.file,
+            start: at,
+            end: at,
+        },
+        "discrete ",
+    );
+}
+
+/// `pre(v)` of a continuous-time variable inside a `when` (MC170): in the
+/// `when`, `v` is already its value at the event, before any `reinit`, so
+/// the fix writes `v` (MLS §3.7.5 admits `pre` of discrete variables only).
+/// Outside a `when` there is no such value: help line only.
+fn left_limit_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) {
+    let call = text(lib, d.span);
+    let Some(arg) = call
+        .strip_prefix("pre(")
+        .and_then(|rest| rest.strip_suffix(')'))
+    else {
+        return;
+    };
+    let in_when = equations(&class.def)
+        .into_iter()
+        .any(|eq| matches!(eq, Equation::When { span, .. } if contains(*span, d.span)));
+    if in_when && d.message.contains("continuous-time variable") {
+        let arg = arg.trim().to_string();
+        d.push_fix(format!("read `{arg}`: its value at the event"), d.span, arg);
     }
 }
 

@@ -83,7 +83,7 @@ fn instantiate_with(
                 nominal: None,
                 derivative_of: None,
                 discrete: None,
-                clocked: false,
+                discrete_time: false,
             }],
             ints: Vec::new(),
             n_relations: 0,

@@ -99,7 +99,20 @@ pub fn equation_exprs(eq: &Equation, f: &mut dyn FnMut(&Expr)) {
             }
             else_.iter().for_each(|e| equation_exprs(e, f));
         }
-        Equation::ConnectInLoop { .. } | Equation::Assert { .. } | Equation::Rejected { .. } => {}
+        Equation::When { branches, .. } => {
+            for (c, b) in branches {
+                walk(c, f);
+                b.iter().for_each(|e| equation_exprs(e, f));
+            }
+        }
+        Equation::Reinit { state, value, .. } => {
+            walk(state, f);
+            walk(value, f);
+        }
+        Equation::ConnectInLoop { .. }
+        | Equation::Assert { .. }
+        | Equation::Terminate { .. }
+        | Equation::Rejected { .. } => {}
     }
 }
 

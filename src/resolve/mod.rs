@@ -27,6 +27,7 @@ pub mod constants;
 mod constructor;
 pub mod elaborate;
 mod elaborator;
+pub mod events;
 pub mod expr;
 pub mod fingerprint;
 pub mod function;
