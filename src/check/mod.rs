@@ -143,6 +143,20 @@ impl Checker {
         }
     }
 
+    /// Whether `e` is a clock for certain: a clock constructor, or a name
+    /// the class declares `Clock`.
+    fn names_clock(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ref(r) if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() => {
+                let name = &r.parts[0].name.name;
+                self.declared
+                    .last()
+                    .is_some_and(|d| d.iter().any(|(n, clock)| n == name && *clock))
+            }
+            _ => self.is_clock(e),
+        }
+    }
+
     /// A function has exactly one algorithm section and no equations
     /// (MC073); its statements are those a function admits (MC077).
     fn function_sections(&mut self, class: &ClassDef, body: &LongBody) {
@@ -426,6 +440,10 @@ impl Checker {
                 self.expr(value);
             }
             Equation::When { branches, span } => {
+                if let Some((c, _)) = branches.first().filter(|(c, _)| self.names_clock(c)) {
+                    self.diags.push(when_clock(c.span));
+                    return;
+                }
                 let periodic = branches.first().is_some_and(|(c, _)| match &c.kind {
                     ExprKind::Call { func, args, named } => {
                         func.dotted() == "sample" && args.len() == 2 && named.is_empty()
@@ -603,6 +621,23 @@ fn clocked_equivalent(name: &str, args: usize) -> Option<&'static str> {
         // wrongly, which resolution reports.
         _ => return None,
     })
+}
+
+/// MC183: `when Clock(Ts) then ... end when;`. A clocked equation is
+/// clocked by what it reads, so the clock needs no `when` (and the
+/// event-driven `when` is another construct).
+fn when_clock(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "MC183",
+        span,
+        "a `when` on a clock: clocked equations need no `when`",
+    )
+    .with_label("a clock as a `when` condition")
+    .with_help(
+        "drop the `when` and write its equations as they are, each reading its clock: \
+         `y = f(sample(x, Clock(Ts)), previous(y));` runs at the ticks of `Clock(Ts)`, and \
+         continuous-time equations read `hold(y)` (docs/language.md, \"Clocked partitions\")",
+    )
 }
 
 fn discrete(span: Span, what: &str, help: &str) -> Diagnostic {
