@@ -791,6 +791,9 @@ impl Cx<'_> {
             // clock: `sample(u, c)`, `hold(y)` and `previous(y)` have the
             // unit of their value (DESIGN §2.2b).
             "sample" | "hold" | "previous" => first,
+            // `subSample(u, f)` and `superSample(u, f)` of a clocked value
+            // have its unit (of a clock, none).
+            "subSample" | "superSample" => first,
             // A clock's interval is in seconds; `Clock(counter, resolution)`
             // counts ticks of 1/resolution seconds.
             "Clock" => {
@@ -804,7 +807,7 @@ impl Cx<'_> {
                 None
             }
             "interval" => Some(Term::constant(Dim::seconds())),
-            "subSample" | "superSample" | "firstTick" => None,
+            "firstTick" => None,
             "min" | "max" if args.len() == 1 => first,
             // A product of n elements has the n-th power of their unit, and
             // n is not known here unless the elements are dimensionless.
