@@ -357,10 +357,30 @@ pub struct Tick {
     pub fire: SlotId,
     /// The interval in seconds, an expression of parameters.
     pub interval: Ex,
+    /// What the interval is built from (the base clock's interval, or its
+    /// counter and resolution, and each sub- and super-sampling factor):
+    /// each must be positive, and the FMU names the one that is not.
+    pub parts: Vec<ClockPart>,
     /// `previous` slots := their variables, at a new tick.
     pub shift: Vec<Stmt>,
     /// `previous` slots := their variables' start values, at the first tick.
     pub start: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// One parameter expression of a clock's interval (DESIGN §2.2b).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClockPart {
+    pub value: Ex,
+    /// `interval`, `counter`, `resolution` or `factor`.
+    pub role: &'static str,
+    /// The expression as written (`Ts`, `2*Ts`), and whether it is one
+    /// parameter's name (which the FMU then gives with the instance's
+    /// path).
+    pub written: String,
+    pub parameter: bool,
+    /// The clock as written: `subSample(Clock(Ts), f)`.
+    pub clock: String,
     pub span: Span,
 }
 

@@ -188,7 +188,8 @@ int mofmu_time_relation(mofmu_ctx *ctx, int32_t slot, int op, double threshold);
  * tick again when the time is the last tick's instant (1, an event
  * iteration there: the partition recomputes from the same previous
  * values), else 0. In event mode the next tick becomes a time event. A
- * non-positive or non-finite interval stops the evaluation. */
+ * non-positive or non-finite interval gives -1 (in event mode), and the
+ * kernel then calls mofmu_clock_fault on each part of the clock. */
 int mofmu_clock(mofmu_ctx *ctx, const mofmu_inst *in, double *ticks, double *first, double interval);
 
 /* What a class's events entry reports (bits of its result). */
@@ -214,6 +215,15 @@ int mofmu_reinit(double *R, mofmu_ctx *ctx, const mofmu_inst *in, int32_t state_
 
 /* A `terminate("message")` of instance `in` fired: MOFMU_EVENTS_TERMINATE. */
 int mofmu_terminate(mofmu_ctx *ctx, const mofmu_inst *in, const char *message);
+
+/* Stops the evaluation when `value`, the `role` ("interval", "counter",
+ * "resolution", "factor") of the clock written `clock`, is not a positive
+ * finite number; `written` is the part as written ("" for the whole
+ * interval), and `parameter` the place in R of the one parameter it is, or
+ * -1 (the message then names the parameter by its flat name, as the
+ * export's MX047 does). */
+void mofmu_clock_fault(mofmu_ctx *ctx, const mofmu_inst *in, const char *role, const char *written,
+                       int32_t parameter, const char *clock, double value);
 
 /* Record the first failure (e.g. a non-finite value) with a message. */
 void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message);

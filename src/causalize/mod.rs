@@ -63,8 +63,10 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
     let plan = match clocked::plan(model) {
         Ok(p) => p,
         Err(ds) => {
+            // The clocked equations have no partition to be read on: what
+            // reading them would report follows from these faults.
             cx.diags.extend(ds);
-            None
+            return Err(cx.diags);
         }
     };
     let mut bound = cx.bound_equations();

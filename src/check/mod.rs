@@ -159,6 +159,20 @@ impl Checker {
         }
     }
 
+    /// Whether `e` is a clock for certain: a clock constructor, or a name
+    /// the class declares `Clock`.
+    fn names_clock(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ref(r) if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() => {
+                let name = &r.parts[0].name.name;
+                self.declared
+                    .last()
+                    .is_some_and(|d| d.iter().any(|(n, clock)| n == name && *clock))
+            }
+            _ => self.is_clock(e),
+        }
+    }
+
     /// A function has exactly one algorithm section and no equations
     /// (MC073); its statements are those a function admits (MC077).
     fn function_sections(&mut self, class: &ClassDef, body: &LongBody) {
@@ -512,31 +526,24 @@ impl Checker {
                 return;
             }
         }
+        if let Some((c, _)) = branches.iter().find(|(c, _)| self.names_clock(c)) {
+            self.diags.push(when_clock(c.span));
+            return;
+        }
         let periodic = branches.first().is_some_and(|(c, _)| match &c.kind {
             ExprKind::Call { func, args, named } => {
                 func.dotted() == "sample" && args.len() == 2 && named.is_empty()
             }
             _ => false,
         });
-        if periodic || branches.iter().any(|(c, _)| self.is_clock_condition(c)) {
-            let message = if periodic {
-                "a `when` equation on `sample(start, interval)` is a periodic clock, which the \
-                 methodology writes as a clocked partition"
-            } else {
-                "a `when` equation on a clock is not an event: clocked equations are written \
-                 without `when`"
-            };
+        if periodic {
             self.diags.push(discrete(
                 span,
-                message,
-                if periodic {
-                    "in clocked form `when sample(0, Ts) then y = f(x); end when` is \
-                     `y = f(sample(x, Clock(Ts)));`, `pre(y)` is `previous(y)`, and \
-                     continuous-time equations read `hold(y)`"
-                } else {
-                    "clocked equations need no `when`: `y = f(sample(x, Clock(Ts)));` runs at \
-                     the clock's ticks"
-                },
+                "a `when` equation on `sample(start, interval)` is a periodic clock, which the \
+                 methodology writes as a clocked partition",
+                "in clocked form `when sample(0, Ts) then y = f(x); end when` is \
+                 `y = f(sample(x, Clock(Ts)));`, `pre(y)` is `previous(y)`, and \
+                 continuous-time equations read `hold(y)`",
             ));
             return;
         }
@@ -563,25 +570,6 @@ impl Checker {
             }
         }
         self.nesting = outer;
-    }
-
-    /// Whether a `when` condition is a clock (`when Clock(Ts) then`), which
-    /// the clocked form writes without `when`.
-    fn is_clock_condition(&self, c: &Expr) -> bool {
-        match &c.kind {
-            ExprKind::Call { func, .. } => {
-                matches!(
-                    func.dotted().as_str(),
-                    "Clock" | "subSample" | "superSample"
-                )
-            }
-            ExprKind::Ref(r) if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() => self
-                .declared
-                .last()
-                .and_then(|d| d.iter().find(|(n, _)| *n == r.parts[0].name.name))
-                .is_some_and(|(_, clock)| *clock),
-            _ => false,
-        }
     }
 
     fn expr(&mut self, e: &Expr) {
@@ -694,6 +682,23 @@ fn event_builtin_refusal(name: &str, args: usize) -> Option<(&'static str, &'sta
         ),
         _ => return None,
     })
+}
+
+/// MC183: `when Clock(Ts) then ... end when;`. A clocked equation is
+/// clocked by what it reads, so the clock needs no `when` (and the
+/// event-driven `when` is another construct).
+fn when_clock(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "MC183",
+        span,
+        "a `when` on a clock: clocked equations need no `when`",
+    )
+    .with_label("a clock as a `when` condition")
+    .with_help(
+        "drop the `when` and write its equations as they are, each reading its clock: \
+         `y = f(sample(x, Clock(Ts)), previous(y));` runs at the ticks of `Clock(Ts)`, and \
+         continuous-time equations read `hold(y)` (docs/language.md, \"Clocked partitions\")",
+    )
 }
 
 /// MC160: a `when` inside a `for` loop, an if-equation or a `when`.

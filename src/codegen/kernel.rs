@@ -172,6 +172,7 @@ fn user_calls(class: &CausalClass) -> Vec<(String, usize)> {
             Stmt::Clocked { body, .. } => body.iter().for_each(|b| walk(b, f)),
             Stmt::Tick(t) => {
                 f(&t.interval);
+                t.parts.iter().for_each(|p| f(&p.value));
                 t.shift.iter().chain(&t.start).for_each(|b| walk(b, f));
             }
         }
@@ -719,6 +720,33 @@ impl Gen<'_> {
                     out,
                     "{pad}{fire} = (double)mofmu_clock(ctx, in, &{ticks}, &{first}, {interval});"
                 );
+                // An interval that is not positive: the message names the
+                // part of the clock that made it so.
+                let _ = writeln!(out, "{pad}if ({fire} < 0.0) {{");
+                let clock = c_string(t.parts.first().map_or("", |p| p.clock.as_str()));
+                // A part that is one parameter is named by its place in R,
+                // whose name the runtime knows with the instance's path.
+                let place = |p: &crate::ir::ClockPart| match p.value {
+                    Ex::Var(slot, None) if p.parameter => format!("in->off[{slot}]"),
+                    _ => "-1".to_string(),
+                };
+                let parts = t.parts.iter().map(|p| {
+                    let written = c_string(&p.written);
+                    (p.role, written, place(p), self.real(&p.value))
+                });
+                let whole = (
+                    "interval",
+                    String::new(),
+                    "-1".to_string(),
+                    interval.clone(),
+                );
+                for (role, written, parameter, value) in parts.chain([whole]) {
+                    let _ = writeln!(
+                        out,
+                        "{pad}    mofmu_clock_fault(ctx, in, \"{role}\", \"{written}\", {parameter}, \"{clock}\", {value});"
+                    );
+                }
+                let _ = writeln!(out, "{pad}    {fire} = 0.0;\n{pad}}}");
                 self.state.borrow_mut().conditional += 1;
                 for (value, stmts) in [("2.0", &t.shift), ("3.0", &t.start)] {
                     if stmts.is_empty() {

@@ -9,6 +9,7 @@
 //! and `system` (what the walk produces).
 
 mod builder;
+mod clocks;
 mod columns;
 mod layout;
 mod set;
@@ -158,6 +159,12 @@ fn instantiate_with(
         return Err(b.diags);
     }
     b.slot_offsets();
+    if b.purpose == Purpose::Export {
+        let faults = clocks::clock_faults(&b.sys);
+        if !faults.is_empty() {
+            return Err(faults);
+        }
+    }
     Ok(b.sys)
 }
 

@@ -483,6 +483,10 @@ pub struct Clocking {
     pub previous: Vec<(usize, usize)>,
     /// The first variable made here; the class's own come before it.
     pub synthetic_from: usize,
+    /// Per top-level equation: the partition clock inference puts it on.
+    pub equation: Vec<Option<usize>>,
+    /// The class's clocked variables and their partitions.
+    pub vars: Vec<(usize, usize)>,
 }
 
 /// One clocked partition: `base` (a `Clock(...)` call) sub-sampled by the

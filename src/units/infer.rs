@@ -816,6 +816,9 @@ impl Cx<'_> {
             // and `initial()` are Booleans.
             "pre" => first,
             "edge" | "change" | "initial" => None,
+            // `subSample(u, f)` and `superSample(u, f)` of a clocked value
+            // have its unit (of a clock, none).
+            "subSample" | "superSample" => first,
             // A clock's interval is in seconds; `Clock(counter, resolution)`
             // counts ticks of 1/resolution seconds.
             "Clock" => {
@@ -829,7 +832,7 @@ impl Cx<'_> {
                 None
             }
             "interval" => Some(Term::constant(Dim::seconds())),
-            "subSample" | "superSample" | "firstTick" => None,
+            "firstTick" => None,
             "min" | "max" if args.len() == 1 => first,
             // A product of n elements has the n-th power of their unit, and
             // n is not known here unless the elements are dimensionless.

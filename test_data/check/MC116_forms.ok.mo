@@ -2,7 +2,7 @@ package P
   model M "The forms the methodology writes instead"
     input Real u;
     parameter Real Ts = 0.1;
-    Real y1, y2, y3, y4;
+    Real y1, y2, y3;
   protected
     Real uk;
   equation
@@ -10,6 +10,5 @@ package P
     y2 = if time > Ts then 1 else 0;
     uk = sample(u, Clock(Ts));
     y3 = hold(uk);
-    y4 = hold(uk);
   end M;
 end P;
