@@ -818,6 +818,8 @@ fn fmi3_adjoint_with_respect_to_inputs_matches_the_closed_form() {
 }
 
 type SetInt64 = unsafe extern "C" fn(*mut c_void, *const u32, usize, *const i64, usize) -> i32;
+type SetUInt64 = unsafe extern "C" fn(*mut c_void, *const u32, usize, *const u64, usize) -> i32;
+type GetUInt64 = unsafe extern "C" fn(*mut c_void, *const u32, usize, *mut u64, usize) -> i32;
 type Fmi2Instantiate = unsafe extern "C" fn(
     *const c_char,
     i32,
@@ -1004,6 +1006,12 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
     let t_vr = vr_of(&description, "rod.T");
     let der_vr = vr_of(&description, "der(rod.T)");
     assert!(description.contains("causality=\"structuralParameter\" variability=\"fixed\""));
+    // FMI 3.0: a structural parameter a <Dimension> names is a UInt64, and
+    // it is declared before the arrays it sizes (importers read in order).
+    let declared = description
+        .find("<UInt64 name=\"rod.n\"")
+        .expect("rod.n is a UInt64");
+    assert!(declared < description.find("name=\"rod.T\"").unwrap());
     assert_eq!(
         description
             .matches(&format!("<Dimension valueReference=\"{n_vr}\"/>"))
@@ -1021,7 +1029,7 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
-        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let set_int: libloading::Symbol<SetUInt64> = lib.get(b"fmi3SetUInt64").unwrap();
         let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
         let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
         let continuous: libloading::Symbol<Plain> =
@@ -1037,17 +1045,31 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
         let new = || instantiate_quietly(&lib, &guid, &unpacked.join("resources"));
 
         // Misuse: a structural parameter outside configuration mode, a
-        // size out of range, configuration mode after initialization.
+        // size out of range, configuration mode after initialization, the
+        // UInt64 through the Int64 functions.
         let inst = new();
         assert_eq!(
             set_int(inst, &n_vr, 1, &7, 1),
             ERROR,
             "outside configuration mode"
         );
+        let set_int64: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let get_uint64: libloading::Symbol<GetUInt64> = lib.get(b"fmi3GetUInt64").unwrap();
+        let mut read = 0u64;
+        assert_eq!(get_uint64(inst, &n_vr, 1, &mut read, 1), OK);
+        assert_eq!(read, n0 as u64, "fmi3GetUInt64 of the structural parameter");
         assert_eq!(enter_config(inst), OK);
+        assert_eq!(
+            set_int64(inst, &n_vr, 1, &7, 1),
+            ERROR,
+            "a UInt64 through fmi3SetInt64"
+        );
+        assert_eq!(set_int(inst, &n_vr, 1, &7, 1), OK);
+        assert_eq!(get_uint64(inst, &n_vr, 1, &mut read, 1), OK);
+        assert_eq!(read, 7, "the size set in configuration mode");
         assert_eq!(set_int(inst, &n_vr, 1, &0, 1), ERROR, "n < 1");
         assert_eq!(
-            set_int(inst, &n_vr, 1, &i64::MAX, 1),
+            set_int(inst, &n_vr, 1, &u64::MAX, 1),
             ERROR,
             "beyond the tables"
         );
@@ -1064,7 +1086,7 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
         for &n in sizes {
             let inst = new();
             assert_eq!(enter_config(inst), OK);
-            assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+            assert_eq!(set_int(inst, &n_vr, 1, &(n as u64), 1), OK);
             let started = std::time::Instant::now();
             assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
             eprintln!(
@@ -1218,13 +1240,13 @@ fn fmi3_adjoint_of_the_resized_chain_matches_the_tridiagonal_closed_form() {
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
-        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let set_int: libloading::Symbol<SetUInt64> = lib.get(b"fmi3SetUInt64").unwrap();
         let adjoint: libloading::Symbol<Directional> =
             lib.get(b"fmi3GetAdjointDerivative").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
         let inst = instantiate_quietly(&lib, &guid, &temp.path().join("unpacked/resources"));
         assert_eq!(enter_config(inst), OK);
-        assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+        assert_eq!(set_int(inst, &n_vr, 1, &(n as u64), 1), OK);
         assert_eq!(exit_config(inst), OK);
         to_continuous_time(&lib, inst);
         let v = vector(n, 7);
@@ -1396,7 +1418,7 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
-        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let set_int: libloading::Symbol<SetUInt64> = lib.get(b"fmi3SetUInt64").unwrap();
         let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
         let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
         let continuous: libloading::Symbol<Plain> =
@@ -1419,7 +1441,7 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
         for n in [2usize, 3, 5, 1000, 100_000] {
             let inst = instantiate_quietly(&lib, &guid, &unpacked.join("resources"));
             assert_eq!(enter_config(inst), OK);
-            assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+            assert_eq!(set_int(inst, &n_vr, 1, &(n as u64), 1), OK);
             let started = std::time::Instant::now();
             assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
             eprintln!(
@@ -1555,7 +1577,7 @@ fn fmi3_configured_run(
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
-        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let set_int: libloading::Symbol<SetUInt64> = lib.get(b"fmi3SetUInt64").unwrap();
         let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
         let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
         let continuous: libloading::Symbol<Plain> =
@@ -1584,7 +1606,7 @@ fn fmi3_configured_run(
         );
         assert!(!inst.is_null(), "instantiation");
         assert_eq!(enter_config(inst), OK);
-        assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+        assert_eq!(set_int(inst, &n_vr, 1, &(n as u64), 1), OK);
         assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
         assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
         assert_eq!(exit(inst), OK);
