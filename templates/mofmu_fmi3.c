@@ -236,6 +236,14 @@ static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
         if (problem == NULL) {
             problem = arrays_fit_segments(logger);
         }
+        /* An FMU exported at a large size ships the image at a small one
+         * and starts at the large one: laid out for it here. */
+        if (problem == NULL && logger->st != NULL && logger->st->start != logger->st->n &&
+            resize(as_instance(c), type == fmi2CoSimulation ? "fmi3InstantiateCoSimulation"
+                                                            : "fmi3InstantiateModelExchange",
+                   logger->st->start) != fmi3OK) {
+            problem = "the tables at the start size";
+        }
         if (problem != NULL) {
             log_error(as_instance(c), "%s: cannot load the arrays of the model: %s",
                       type == fmi2CoSimulation ? "fmi3InstantiateCoSimulation"

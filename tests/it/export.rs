@@ -2239,13 +2239,13 @@ fn references(out: &ExportOutput) -> std::collections::HashMap<String, u32> {
         .collect()
 }
 
-/// FMI 2.0 lays arrays of components out by column: the same variable of
-/// every element side by side, and two arrays declared one after the
-/// other with elements of one structure as one (the grid's conductors
-/// `right` and `down`, which the schedule runs as one repeat), while the
-/// states keep their order. FMI 3.0 keeps the element-by-element layout.
+/// Arrays of components lie by column: the same variable of every element
+/// side by side, and two arrays declared one after the other with
+/// elements of one structure as one (the grid's conductors `right` and
+/// `down`, which the schedule runs as one repeat), while the states keep
+/// their order; in FMI 2.0 and FMI 3.0 alike.
 #[test]
-fn arrays_of_components_lie_by_column_in_fmi2() {
+fn arrays_of_components_lie_by_column_in_fmi2_and_fmi3() {
     let lib = library(&[
         "examples/Base.mo",
         "examples/Thermal",
@@ -2294,8 +2294,10 @@ fn arrays_of_components_lie_by_column_in_fmi2() {
     let out3 = export_model_options(&lib, "AccGrid.Plate", &[], 1.0, options)
         .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
     let vr3 = references(&out3);
-    assert!(
-        vr3["right[1,2].G"] > vr3["right[1,1].G"] + 1,
-        "FMI 3.0 lays the elements out one after another"
+    assert_eq!(
+        vr3["right[1,2].G"],
+        vr3["right[1,1].G"] + 1,
+        "FMI 3.0 lays the elements out by column too"
     );
+    assert_eq!(vr3["down[1,1].G"], vr3["right[3,3].G"] + 1);
 }

@@ -724,15 +724,16 @@ fn fmi3_adjoint_of_the_rod_takes_the_arrays_whole() {
     eprintln!("rod n=7: directional {directional:.2e}, adjoint {adjoint:.2e}");
 }
 
-/// The chain's member arrays (`cap.T`, `der(cap.T)`: elements six Reals
-/// apart) taken whole by the directional and adjoint derivatives.
+/// The chain's member arrays (`cap.T`, `der(cap.T)`: the component arrays
+/// laid out by column, so their elements side by side) taken whole by the
+/// directional and adjoint derivatives.
 #[test]
 fn fmi3_adjoint_of_the_chain_takes_the_member_arrays_whole() {
     let sets = [SetValue {
         path: "n".into(),
         value: SetLiteral::Number(6.0),
     }];
-    let (directional, adjoint) = check_adjoint_strided(CHAIN.paths, CHAIN.model, &sets, 6);
+    let (directional, adjoint) = check_adjoint_strided(CHAIN.paths, CHAIN.model, &sets, 1);
     eprintln!("chain n=6: directional {directional:.2e}, adjoint {adjoint:.2e}");
 }
 
@@ -1137,7 +1138,7 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
 
 /// The size of a component array (`link[n]`, `cap[n]`) is a structural
 /// parameter: the template reproduces the exported images byte for byte
-/// (instance records, Reals in blocks of six, states six apart), derived at
+/// (instance records, Reals by column), derived at
 /// n0 and n0 + 1 (or at 16 and 17 for n0 = 40 and 1,000) and verified at
 /// two sizes more and at the exported one; the description declares each
 /// member of the instances as one member array (`cap.T` for `cap[1].T`,
@@ -1201,10 +1202,13 @@ fn fmi3_component_array_size_is_a_structural_parameter() {
             "n = {n}:\n{description}"
         );
         // Each member array is named by its first instance's Real; the
-        // members of one instance are six apart.
+        // component arrays lie by column, so a member array is a column of
+        // the image's size m (the size asked for, or the small size a
+        // large one is served from).
+        let m = if n > 19 { 16 } else { n as u32 };
         let t = vr_of(&description, "cap.T");
-        assert_eq!(vr_of(&description, "der(cap.T)"), t + 1);
-        assert_eq!(vr_of(&description, "cap.C") + 4, t);
+        assert_eq!(vr_of(&description, "der(cap.T)"), t + m);
+        assert_eq!(vr_of(&description, "cap.C") + 4 * m, t);
         for m in members {
             vr_of(&description, m);
         }
@@ -1401,14 +1405,15 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
     let g_vr = vr_of(&description, "link.G");
     assert!(description.contains("causality=\"structuralParameter\" variability=\"fixed\""));
     let unpacked = temp.path().join("unpacked");
-    // Strides: both resources are of version 2.
+    // The component arrays lie by column: the member arrays are runs of
+    // stride 1, so both resources are of version 1 (no strides).
     for (file, magic) in [
         ("mofmu_struct.bin", "MOFMUSTR"),
         ("mofmu_fmi3.bin", "MOFMUFM3"),
     ] {
         let bytes = std::fs::read(unpacked.join("resources").join(file)).expect(file);
         assert_eq!(&bytes[..8], magic.as_bytes());
-        assert_eq!(bytes[8..12], 2u32.to_le_bytes(), "{file} version");
+        assert_eq!(bytes[8..12], 1u32.to_le_bytes(), "{file} version");
     }
     let so = unpacked.join("binaries/x86_64-linux/Acc4_Chain.so");
     let (steps, h) = (20, 0.5);
@@ -1916,8 +1921,8 @@ fn fmi3_malformed_stride_resources_are_refused() {
     let temp = tempfile::tempdir().expect("temporary directory");
     let (guid, _) = sized_fmu(&CHAIN, 5, FmiVersion::Fmi3, temp.path());
     let unpacked = temp.path().join("unpacked");
-    let good_arrays = std::fs::read(unpacked.join("resources/mofmu_fmi3.bin")).unwrap();
-    let good_struct = std::fs::read(unpacked.join("resources/mofmu_struct.bin")).unwrap();
+    let shipped_arrays = std::fs::read(unpacked.join("resources/mofmu_fmi3.bin")).unwrap();
+    let shipped_struct = std::fs::read(unpacked.join("resources/mofmu_struct.bin")).unwrap();
     let system = std::fs::read(unpacked.join("resources/mofmu_system.bin")).unwrap();
     let sign = |mut b: Vec<u8>| {
         let end = b.len() - 8;
@@ -1934,20 +1939,53 @@ fn fmi3_malformed_stride_resources_are_refused() {
     fn get32(b: &[u8], at: usize) -> u32 {
         u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
     }
+    // The chain's component arrays lie by column, so its member arrays are
+    // runs of stride 1 and both files are version 1; the strided versions
+    // (2) are made from them here, each stride written as 1, so that the
+    // checks of a stride are reached.
+    let arrays_v1 = (get32(&shipped_arrays, 8) == 1).then_some(&shipped_arrays);
+    let good_arrays = match arrays_v1 {
+        Some(v1) => {
+            let count = get32(v1, 12) as usize;
+            let mut b = v1[..16].to_vec();
+            put32(&mut b, 8, 2);
+            for k in 0..count {
+                b.extend_from_slice(&v1[16 + 8 * k..24 + 8 * k]);
+                b.extend_from_slice(&1u32.to_le_bytes());
+            }
+            b.extend_from_slice(&[0; 8]);
+            sign(b)
+        }
+        None => shipped_arrays.clone(),
+    };
+    let seg0 = 16 + 4 + get32(&shipped_struct, 16) as usize + 24 + 4;
+    let good_struct = if get32(&shipped_struct, 8) == 1 {
+        let count = get32(&shipped_struct, seg0 - 4) as usize;
+        let mut b = shipped_struct[..seg0].to_vec();
+        put32(&mut b, 8, 2);
+        for k in 0..count {
+            b.extend_from_slice(&shipped_struct[seg0 + 40 * k..seg0 + 40 * (k + 1)]);
+            b.extend_from_slice(&1i64.to_le_bytes());
+        }
+        b.extend_from_slice(&shipped_struct[seg0 + 40 * count..]);
+        sign(b)
+    } else {
+        shipped_struct.clone()
+    };
     // mofmu_fmi3.bin: 16 header bytes, then { vr len stride } per array.
     let entry = |k: usize| 16 + 12 * k;
     // mofmu_struct.bin: the segments after the name and three sizes.
-    let seg0 = 16 + 4 + get32(&good_struct, 16) as usize + 24 + 4;
     let seg = move |k: usize| seg0 + 48 * k;
-    // The first strided segment and array.
+    // The first segment and array that follow the size (two of each at
+    // least, so that a second one can be made to overlap the first).
     let strided_seg = (0..get32(&good_struct, seg0 - 4) as usize)
         .find(|&k| {
-            i64::from_le_bytes(good_struct[seg(k) + 40..seg(k) + 48].try_into().unwrap()) != 1
+            i64::from_le_bytes(good_struct[seg(k) + 32..seg(k) + 40].try_into().unwrap()) != 0
         })
-        .expect("a strided segment");
+        .expect("a segment that follows the size");
     let strided_array = (0..get32(&good_arrays, 12) as usize)
-        .find(|&k| get32(&good_arrays, entry(k) + 8) != 1)
-        .expect("a strided array");
+        .find(|&k| get32(&good_arrays, entry(k) + 4) == 5)
+        .expect("an array of the size");
     type Edit = Box<dyn Fn(&mut [u8])>;
     let cases: Vec<(&str, bool, Edit, &str)> = vec![
         (
@@ -1997,7 +2035,7 @@ fn fmi3_malformed_stride_resources_are_refused() {
         (
             "struct version",
             false,
-            Box::new(|b| put32(b, 8, 4)),
+            Box::new(|b| put32(b, 8, 5)),
             "another version",
         ),
         (
@@ -2188,5 +2226,95 @@ fn fmi3_malformed_computed_reals_are_refused() {
             instantiate_from(&instantiate, &guid, &temp.path().join("good"), &files);
         assert!(!inst.is_null(), "{messages:?}");
         free(inst);
+    }
+}
+
+/// FMI 3.0 at a large size of a structural parameter is exported from the
+/// model at a small size (O(classes): the image shipped is the small one)
+/// and starts at the size asked for: the parameter's start in the
+/// description, the instance laid out for it when made. Its derivatives
+/// there, read through mofmu's harness, equal an FMI 2.0 export at that
+/// size bit for bit; and the FMU still resizes in configuration mode.
+#[test]
+fn fmi3_at_a_large_size_is_served_from_a_small_export() {
+    use mofmu::harness::{Fmu, Interface};
+    let temp = tempfile::tempdir().expect("temporary directory");
+    for (m, n) in [(&ROD, 1000usize), (&CHAIN, 2000)] {
+        let lib = library(m.paths);
+        let set = [SetValue {
+            path: m.size.to_string(),
+            value: SetLiteral::Number(n as f64),
+        }];
+        let mut fmus = Vec::new();
+        for version in [FmiVersion::Fmi2, FmiVersion::Fmi3] {
+            let options = ExportOptions {
+                fmi_version: version,
+                ..ExportOptions::default()
+            };
+            let out = export_model_options(&lib, m.model, &set, 1.0, options)
+                .unwrap_or_else(|e| panic!("{} {version:?}: {e:?}", m.model));
+            if version == FmiVersion::Fmi3 {
+                let s = out
+                    .table
+                    .structural
+                    .as_ref()
+                    .expect("a structural parameter");
+                assert_eq!(out.table.variables[s.variable].name, m.size);
+                // The image shipped is the small one, whatever n.
+                assert!(
+                    out.system_resource.len() < 64 * 1024,
+                    "{}: the shipped image has {} bytes",
+                    m.model,
+                    out.system_resource.len()
+                );
+            }
+            let path = temp
+                .path()
+                .join(format!("{}-{version:?}.fmu", m.identifier));
+            package(&out, &path, &shared_cache());
+            fmus.push(Fmu::load(&path).expect("loads"));
+        }
+        let description = std::fs::read_to_string(fmus[1].directory().join("modelDescription.xml"))
+            .expect("description");
+        assert!(
+            description.contains(&format!("<UInt64 name=\"{}\" valueReference=", m.size))
+                && description.contains(&format!("start=\"{n}\"/>")),
+            "the size asked for is the start value"
+        );
+        let mut derivatives = Vec::new();
+        for fmu in &fmus {
+            let (mut inst, model) = fmu
+                .instance(Interface::ModelExchange, "served", false, &[])
+                .expect("instantiates");
+            let nx = model.derivatives.len();
+            assert!(nx >= n, "{}: {nx} states at n = {n}", m.model);
+            inst.enter_initialization(None, 0.0, None)
+                .expect("initialization");
+            inst.exit_initialization_mode().expect("initialized");
+            inst.update_discrete_states().expect("event update");
+            inst.enter_continuous_time_mode().expect("continuous time");
+            let mut dx = vec![0.0; nx];
+            inst.get_derivatives(&mut dx).expect("derivatives");
+            derivatives.push(dx);
+        }
+        assert!(
+            derivatives[0]
+                .iter()
+                .zip(&derivatives[1])
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{}: FMI 3 served from a small export differs from FMI 2 at n = {n}",
+            m.model
+        );
+        // Configuration mode still resizes it, here down to 10 (the
+        // template derived at 16 is checked down to 8 below it).
+        let (_, model) = fmus[1]
+            .instance(
+                Interface::ModelExchange,
+                "resized",
+                false,
+                &[(m.size.to_string(), 10.0)],
+            )
+            .expect("resized in configuration mode");
+        assert!(model.derivatives.len() < n);
     }
 }
