@@ -353,6 +353,32 @@ pub fn export_checked_options(
     export_at(lib, db, model, sets, sets, stop_time, options, None)
 }
 
+/// Units: an inconsistent model is not exported; inferred units go to the
+/// variables.
+fn units_of(
+    db: &mut ClassDb,
+    id: ClassId,
+    sys: &mut crate::instantiate::System,
+) -> Result<(), ExportError> {
+    db.units(id);
+    let unit_diags = unit_diagnostics_below(db, id);
+    if !unit_diags.is_empty() {
+        return Err(ExportError::Diagnostics(unit_diags));
+    }
+    annotate_units(sys, db.unit_signatures());
+    Ok(())
+}
+
+/// The FMU starts at the size asked for: the structural parameter's start.
+fn starts_at(table: &mut ModelTable, start: Option<(&str, i64)>) {
+    if let (Some(s), Some((name, n))) = (&table.structural, start) {
+        let v = &mut table.variables[s.variable];
+        if v.name == name {
+            v.ty = VariableType::Integer { start: Some(n) };
+        }
+    }
+}
+
 /// The size a large structural set is exported at, before the FMU is made
 /// to start at the size asked for.
 const SERVED_FROM: i64 = 16;
@@ -395,14 +421,7 @@ fn export_at(
     db.compile_below(id);
     let mut sys = exported_system(db, id, sets)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
-    // Units: an inconsistent model is not exported; inferred units go to
-    // the variables.
-    db.units(id);
-    let unit_diags = unit_diagnostics_below(db, id);
-    if !unit_diags.is_empty() {
-        return Err(ExportError::Diagnostics(unit_diags));
-    }
-    annotate_units(&mut sys, db.unit_signatures());
+    units_of(db, id, &mut sys)?;
     let model_identifier = sanitize(model);
     // Before the names move into the table.
     let mut notes = state_set_notes(&sys, sets);
@@ -488,13 +507,7 @@ fn export_at(
             start,
         };
         table.structural = structural::structural_parameter(&exported, &mut notes);
-        // The FMU starts at the size asked for: the parameter's start.
-        if let (Some(s), Some((name, n))) = (&table.structural, start) {
-            let v = &mut table.variables[s.variable];
-            if v.name == name {
-                v.ty = VariableType::Integer { start: Some(n) };
-            }
-        }
+        starts_at(&mut table, start);
     }
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
