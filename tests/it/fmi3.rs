@@ -2016,10 +2016,11 @@ fn fmi3_malformed_stride_resources_are_refused() {
             "fmi3 arrays share an element",
             true,
             Box::new(move |b| {
-                // The next array starts on this one's second element.
+                // The next array is this one's second element alone.
                 let first = get32(b, entry(strided_array));
                 let stride = get32(b, entry(strided_array) + 8);
                 put32(b, entry(strided_array + 1), first + stride);
+                put32(b, entry(strided_array + 1) + 4, 1);
             }),
             "overlap or are out of order",
         ),
