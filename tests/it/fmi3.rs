@@ -1215,7 +1215,7 @@ fn fmi3_component_array_size_is_a_structural_parameter() {
         assert!(!description.contains("cap[1].T"), "{description}");
         assert!(description.contains(&format!(
             r#"<ContinuousStateDerivative valueReference="{}" dependencies="{t}""#,
-            t + 1
+            t + m
         )));
     }
 }
@@ -2022,7 +2022,10 @@ fn fmi3_malformed_stride_resources_are_refused() {
                 put32(b, entry(strided_array + 1), first + stride);
                 put32(b, entry(strided_array + 1) + 4, 1);
             }),
-            "overlap or are out of order",
+            // With every stride 1 the loader meets the one-element array
+            // inside its neighbour as a disagreement with the segments
+            // before it checks the overlap: refused either way.
+            "overlap or are out of order|disagree on an array",
         ),
         (
             "fmi3 and struct disagree",
@@ -2096,7 +2099,9 @@ fn fmi3_malformed_stride_resources_are_refused() {
             let (inst, messages) = instantiate_with(what, &a, &st);
             assert!(inst.is_null(), "{what}: instantiated");
             assert!(
-                messages.iter().any(|m| m.contains(message)),
+                messages
+                    .iter()
+                    .any(|m| message.split('|').any(|one| m.contains(one))),
                 "{what}: {messages:?}"
             );
         }
