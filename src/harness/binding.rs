@@ -3,8 +3,8 @@
 //! communication point (Co-Simulation).
 
 use super::error::HarnessError;
-use super::fmi2::Instance;
 use super::input::InputSignals;
+use super::instance::FmiInstance;
 use super::model_description::{Causality, ModelDescription, VariableKind};
 
 /// Input signals bound to the FMU's input variables (by name); empty without a file.
@@ -51,7 +51,7 @@ impl InputBinding {
     }
 
     /// Sets the inputs to their values at `t`.
-    pub fn apply(&self, instance: &mut Instance<'_>, t: f64) -> Result<(), HarnessError> {
+    pub fn apply(&self, instance: &mut dyn FmiInstance, t: f64) -> Result<(), HarnessError> {
         match (&self.signals, self.step_start.get()) {
             (Some(signals), Some(from)) => {
                 instance.set_real(&self.references, &signals.values_on_piece_of(from, t))
@@ -64,7 +64,7 @@ impl InputBinding {
     /// Sets the slopes of the inputs from `t` on (Co-Simulation with interpolation).
     pub(crate) fn apply_slopes(
         &self,
-        instance: &mut Instance<'_>,
+        instance: &mut dyn FmiInstance,
         t: f64,
     ) -> Result<(), HarnessError> {
         match &self.signals {

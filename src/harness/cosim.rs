@@ -1,4 +1,4 @@
-//! The FMI 2.0 Co-Simulation loop of `mofmu simulate --interface cs`: one `fmi2DoStep`
+//! The Co-Simulation loop of `mofmu simulate --interface cs` (FMI 2.0 and 3.0): one `fmi2DoStep`
 //! per output interval (and extra communication points where the input signals bend),
 //! with the inputs set at each communication point and, when the FMU can interpolate
 //! inputs, their slopes through `fmi2SetRealInputDerivatives`.
@@ -6,7 +6,7 @@
 use super::binding::InputBinding;
 use super::error::HarnessError;
 use super::fmu::Fmu;
-use super::options::SimOptions;
+use super::options::{Interface, SimOptions};
 use super::progress::Progress;
 use super::recorder::Recorder;
 use super::result::{SimResult, SimStats};
@@ -19,7 +19,13 @@ pub fn simulate_co_simulation(
     opts: &SimOptions,
     show_progress: bool,
 ) -> Result<SimResult, HarnessError> {
-    let model = fmu.model_description();
+    let (mut instance, model) = fmu.instance(
+        Interface::CoSimulation,
+        "mofmu_harness",
+        false,
+        &opts.start_values,
+    )?;
+    let model = model.as_ref();
     let Some(capabilities) = &model.co_simulation else {
         return Err(HarnessError::BadOptions(
             "the FMU does not declare <CoSimulation>".into(),
@@ -32,9 +38,8 @@ pub fn simulate_co_simulation(
     let variable_steps = capabilities.can_handle_variable_communication_step_size;
     let mut recorder = Recorder::new(model, &states, &opts.output, settings.output_count)?;
 
-    let mut instance = fmu.instantiate_co_simulation("mofmu_harness", false)?;
-    initialize(&mut instance, model, opts, &settings, &inputs)?;
-    recorder.record(&mut instance, settings.start)?;
+    initialize(instance.as_mut(), model, opts, &settings, &inputs)?;
+    recorder.record(instance.as_mut(), settings.start)?;
 
     let progress = Progress::new(show_progress, settings.start, settings.stop);
     let mut t = settings.start;
@@ -46,9 +51,9 @@ pub fn simulate_co_simulation(
             Some(b) if variable_steps && b < t_out && !near(b, t_out, settings.interval) => b,
             _ => t_out,
         };
-        inputs.apply(&mut instance, t)?;
+        inputs.apply(instance.as_mut(), t)?;
         if interpolate {
-            inputs.apply_slopes(&mut instance, t)?;
+            inputs.apply_slopes(instance.as_mut(), t)?;
         }
         if !instance.do_step(t, t_next - t)? {
             let reached = instance.last_successful_time().unwrap_or(f64::NAN);
@@ -64,7 +69,7 @@ pub fn simulate_co_simulation(
         t = t_next;
         progress.advance(t);
         if t_next == t_out {
-            recorder.record(&mut instance, t)?;
+            recorder.record(instance.as_mut(), t)?;
             k += 1;
         }
     }

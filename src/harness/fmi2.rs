@@ -155,7 +155,7 @@ struct StateFunctions {
 
 /// An instance's state saved by `fmi2GetFMUstate`; give it back to
 /// [`Instance::free_fmu_state`] of the same instance.
-pub struct FmuState(*mut c_void);
+pub struct FmuState(pub(crate) *mut c_void);
 
 /// The Co-Simulation functions the harness calls.
 #[derive(Clone, Copy)]

@@ -10,8 +10,9 @@
 
 use super::coupling::{Coupling, Extrapolation, Plan, Port, Value};
 use super::error::HarnessError;
-use super::fmi2::Instance;
+use super::instance::{DynInstance, FmiInstance};
 use super::model_description::VariableKind;
+use super::options::Interface;
 use super::progress::Progress;
 use super::result::{SimResult, SimStats};
 
@@ -24,10 +25,13 @@ impl Coupling {
         let mut instances = self.instantiate()?;
         for (instance, parameters) in instances.iter_mut().zip(&plan.parameters) {
             for &(port, value) in parameters {
-                set_value(instance, port, value)?;
+                set_value(instance.as_mut(), port, value)?;
             }
-            instance.setup_experiment(settings.tolerance, settings.start, Some(settings.stop))?;
-            instance.enter_initialization_mode()?;
+            instance.enter_initialization(
+                settings.tolerance,
+                settings.start,
+                Some(settings.stop),
+            )?;
         }
         exchange(&mut instances, plan)?;
         for instance in &mut instances {
@@ -82,11 +86,14 @@ impl Coupling {
         })
     }
 
-    fn instantiate(&self) -> Result<Vec<Instance<'_>>, HarnessError> {
+    fn instantiate(&self) -> Result<Vec<DynInstance<'_>>, HarnessError> {
         self.fmus
             .iter()
             .zip(&self.names)
-            .map(|(fmu, name)| fmu.instantiate_co_simulation(name, false))
+            .map(|(fmu, name)| {
+                fmu.instance(Interface::CoSimulation, name, false, &[])
+                    .map(|(instance, _)| instance)
+            })
             .collect()
     }
 }
@@ -104,17 +111,17 @@ fn communication_steps(start: f64, stop: f64, step: f64) -> usize {
 }
 
 /// Copies every connected output into its input, in the plan's order.
-fn exchange(instances: &mut [Instance<'_>], plan: &Plan) -> Result<(), HarnessError> {
+fn exchange(instances: &mut [DynInstance<'_>], plan: &Plan) -> Result<(), HarnessError> {
     for &(from, to) in &plan.connections {
-        let value = get_value(&mut instances[from.fmu], from)?;
-        set_value(&mut instances[to.fmu], to, value)?;
+        let value = get_value(instances[from.fmu].as_mut(), from)?;
+        set_value(instances[to.fmu].as_mut(), to, value)?;
     }
     Ok(())
 }
 
 /// Passes the first derivative of every connected Real output on to its input, in the
 /// plan's order, so an output that depends directly on an input sees that input's slope.
-fn exchange_slopes(instances: &mut [Instance<'_>], plan: &Plan) -> Result<(), HarnessError> {
+fn exchange_slopes(instances: &mut [DynInstance<'_>], plan: &Plan) -> Result<(), HarnessError> {
     for &(from, to) in plan
         .connections
         .iter()
@@ -127,11 +134,15 @@ fn exchange_slopes(instances: &mut [Instance<'_>], plan: &Plan) -> Result<(), Ha
     Ok(())
 }
 
-fn record(instances: &mut [Instance<'_>], plan: &Plan, t: f64) -> Result<Vec<f64>, HarnessError> {
+fn record(
+    instances: &mut [DynInstance<'_>],
+    plan: &Plan,
+    t: f64,
+) -> Result<Vec<f64>, HarnessError> {
     let mut row = Vec::with_capacity(plan.columns.len() + 1);
     row.push(t);
     for &(_, port) in &plan.columns {
-        row.push(match get_value(&mut instances[port.fmu], port)? {
+        row.push(match get_value(instances[port.fmu].as_mut(), port)? {
             Value::Real(x) => x,
             Value::Integer(x) => x as f64,
             Value::Boolean(b) => f64::from(u8::from(b)),
@@ -140,7 +151,7 @@ fn record(instances: &mut [Instance<'_>], plan: &Plan, t: f64) -> Result<Vec<f64
     Ok(row)
 }
 
-fn get_value(instance: &mut Instance<'_>, port: Port) -> Result<Value, HarnessError> {
+fn get_value(instance: &mut dyn FmiInstance, port: Port) -> Result<Value, HarnessError> {
     let reference = [port.reference];
     Ok(match port.kind {
         VariableKind::Real => Value::Real(instance.get_real(&reference)?[0]),
@@ -153,7 +164,7 @@ fn get_value(instance: &mut Instance<'_>, port: Port) -> Result<Value, HarnessEr
     })
 }
 
-fn set_value(instance: &mut Instance<'_>, port: Port, value: Value) -> Result<(), HarnessError> {
+fn set_value(instance: &mut dyn FmiInstance, port: Port, value: Value) -> Result<(), HarnessError> {
     let reference = [port.reference];
     match value {
         Value::Real(x) => instance.set_real(&reference, &[x]),
