@@ -124,10 +124,7 @@ fn step(place: &Place, found: Found, name: &str) -> Option<Found> {
             let DeclKind::Component { class: Some(k), .. } = index.decl(d).kind else {
                 return None;
             };
-            let m = index
-                .members(tree, k)
-                .into_iter()
-                .find(|m| index.decl(*m).name == name)?;
+            let m = index.member(tree, k, name)?;
             Some(found_of(index, m))
         }
         Found::Class(c) => {
@@ -135,10 +132,7 @@ fn step(place: &Place, found: Found, name: &str) -> Option<Found> {
             if let Some(k) = children(place, long).find(|k| tree.get(*k).name == name) {
                 return Some(Found::Class(k));
             }
-            let m = index
-                .members(tree, long)
-                .into_iter()
-                .find(|m| index.decl(*m).name == name)?;
+            let m = index.member(tree, long, name)?;
             Some(found_of(index, m))
         }
     }
@@ -171,8 +165,8 @@ fn members(place: &Place, c: ClassId, classes: bool) -> Vec<CompletionItem> {
     let long = lib.tree.follow_short(c).unwrap_or(c);
     let mut out: Vec<CompletionItem> = index
         .members(&lib.tree, long)
-        .into_iter()
-        .map(|d| decl_item(lib, index, d))
+        .iter()
+        .map(|d| decl_item(lib, index, *d))
         .collect();
     if classes {
         for k in children(place, long) {
@@ -291,10 +285,7 @@ fn modified_class(place: &Place, toks: &[Token]) -> Option<ClassId> {
         Some(t) if t.kind == '(' || t.kind == ',' => {
             let outer = modified_class(place, &toks[..name_start])?;
             let index = place.index;
-            let d = index
-                .members(&place.lib.tree, outer)
-                .into_iter()
-                .find(|d| index.decl(*d).name == parts[0])?;
+            let d = index.member(&place.lib.tree, outer, parts[0])?;
             match index.decl(d).kind {
                 DeclKind::Component { class, .. } => class,
                 _ => None,
@@ -347,7 +338,7 @@ fn in_scope(place: &Place) -> Vec<CompletionItem> {
     let scope = place.class();
     if let Some(class) = scope {
         let own: Vec<DeclId> = index.own(class).to_vec();
-        for d in index.members(&lib.tree, class) {
+        for &d in index.members(&lib.tree, class) {
             let mine = own.contains(&d);
             if !mine || before(index.decl(d).span, at) {
                 out.push(decl_item(lib, index, d));

@@ -20,7 +20,7 @@ pub fn hover(place: &Place) -> Option<(String, Span)> {
     let class = place.class()?;
     let mut db = ClassDb::new(&place.lib.tree, &place.lib.sources);
     let ident = place.ident();
-    let found = place.index.at(place.file, place.offset);
+    let found = place.index.at(&place.lib.tree, place.file, place.offset);
     let var = ident.and_then(|at| model_var(&mut db, place, class, at));
     let equation = equation_at(&mut db, class, place.span(place.offset, place.offset));
     let declared = found.map(|(d, _)| place.index.decl(d));

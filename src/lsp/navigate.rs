@@ -18,15 +18,15 @@ use crate::source::{FileId, Span};
 
 /// The declared name of what the name at the place names.
 pub fn definition(place: &Place) -> Option<Span> {
-    let (decl, _) = place.index.at(place.file, place.offset)?;
+    let (decl, _) = place.index.at(&place.lib.tree, place.file, place.offset)?;
     Some(place.index.decl(decl).name_span)
 }
 
 /// Every place that names what the name at the place names, in every
 /// file of the library: the declaration first when it is asked for.
 pub fn references(place: &Place, include_declaration: bool) -> Option<Vec<Span>> {
-    let (decl, _) = place.index.at(place.file, place.offset)?;
-    let mut spans = place.index.references(decl);
+    let (decl, _) = place.index.at(&place.lib.tree, place.file, place.offset)?;
+    let mut spans = place.index.references(&place.lib.tree, decl);
     if !include_declaration {
         spans.remove(0);
     }

@@ -43,15 +43,18 @@ pub fn rename(place: &Place, new_name: &str) -> Result<Vec<Span>, String> {
         return Ok(Vec::new());
     }
     clashes(place, decl, new_name)?;
-    Ok(index.references(decl))
+    Ok(index.references(&place.lib.tree, decl))
 }
 
 /// The declaration whose name is at the place, if it may be renamed.
 fn target(place: &Place) -> Result<(DeclId, Span), String> {
-    let (decl, span) = place.index.at(place.file, place.offset).ok_or(
-        "nothing to rename here: put the cursor on the name of a class, component or \
+    let (decl, span) = place
+        .index
+        .at(&place.lib.tree, place.file, place.offset)
+        .ok_or(
+            "nothing to rename here: put the cursor on the name of a class, component or \
          enumeration literal of the workspace",
-    )?;
+        )?;
     renamable(place, decl)?;
     Ok((decl, span))
 }
@@ -133,10 +136,7 @@ fn clashes(place: &Place, decl: DeclId, new_name: &str) -> Result<(), String> {
         }
         DeclKind::Component { owner, .. } => {
             for class in affected(index, tree, owner) {
-                let taken = index
-                    .members(tree, class)
-                    .into_iter()
-                    .find(|m| index.decl(*m).name == new_name);
+                let taken = index.member(tree, class, new_name);
                 if let Some(m) = taken {
                     return Err(format!(
                         "`{}` already has an element `{new_name}` ({})",
@@ -181,7 +181,7 @@ fn affected(index: &Index, tree: &ClassTree, owner: ClassId) -> Vec<ClassId> {
 /// element would name the component.
 fn captured(place: &Place, decl: DeclId, new_name: &str) -> Result<(), String> {
     let (index, tree, sources) = (place.index, &place.lib.tree, &place.lib.sources);
-    for u in index.uses_of(decl) {
+    for u in index.uses_of(tree, decl) {
         if !u.first || u.role == Role::EndName {
             continue;
         }
@@ -198,7 +198,7 @@ fn captured(place: &Place, decl: DeclId, new_name: &str) -> Result<(), String> {
     }
     if let DeclKind::Component { owner, .. } = index.decl(decl).kind {
         let classes = affected(index, tree, owner);
-        let taken = index.uses.iter().find(|u| {
+        let taken = index.uses(tree).iter().find(|u| {
             u.first
                 && u.role == Role::Reference
                 && classes.contains(&u.scope)

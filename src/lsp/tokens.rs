@@ -65,7 +65,7 @@ pub fn tokens(lib: &Library, index: &Index, file: FileId) -> Vec<SemanticToken> 
     let starts = source.line_starts();
     // Every named place of the file: the uses, then the declared names.
     let mut places: Vec<(Span, &Decl, bool)> = index
-        .uses
+        .uses(&lib.tree)
         .iter()
         .filter(|u| u.span.file == file)
         .map(|u| (u.span, index.decl(u.decl), false))

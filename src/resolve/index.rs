@@ -12,7 +12,10 @@
 //! indexed too. Nothing here is a syntax type: declarations and uses are
 //! spans and indices.
 
-use std::collections::{HashMap, HashSet};
+use std::cell::OnceCell;
+
+use foldhash::HashMap as FastMap;
+use foldhash::HashSet as FastSet;
 
 use super::tree::{before, ClassId, ClassTree, Resolved};
 use crate::source::Span;
@@ -94,52 +97,93 @@ pub struct Use {
 }
 
 /// The declarations and uses of one library.
+///
+/// The declarations are made at once; the uses of a class when a query
+/// first needs them (`at` a place needs only the class around it), and
+/// all of them when a query needs every use (references, a rename). So a
+/// hover after an edit of a large library resolves the names of one
+/// class, not of all. The queries take the class tree the index was made
+/// from.
 #[derive(Debug, Default)]
 pub struct Index {
     pub decls: Vec<Decl>,
-    /// Every use, by file and start.
-    pub uses: Vec<Use>,
     /// The declaration of each class of the tree (a specialisation and an
     /// inherited function share their original's).
     class_decls: Vec<Option<DeclId>>,
-    /// Each class's own components and literals, in order.
-    own: HashMap<ClassId, Vec<DeclId>>,
-    /// The classes each class extends (resolved, short classes followed).
-    bases: HashMap<ClassId, Vec<ClassId>>,
+    /// The classes as written, each once, in load order.
+    written: Vec<ClassId>,
+    /// Each class's own components and literals, in order, by class.
+    own: Vec<Vec<DeclId>>,
+    /// The classes each class extends (resolved, short classes followed),
+    /// by class.
+    bases: Vec<Vec<ClassId>>,
     /// The simple names of all classes: a name that is none of them is not
     /// looked up as a class (calls of `der`, `sin`, …).
-    class_names: HashSet<String>,
+    class_names: FastSet<String>,
+    /// Each class's members (own and inherited), as first asked for.
+    members: Vec<OnceCell<Vec<DeclId>>>,
+    /// The uses written in each class's own text, by start.
+    class_uses: Vec<OnceCell<Vec<Use>>>,
+    /// Every use, by file and start.
+    all_uses: OnceCell<Vec<Use>>,
 }
 
 impl Index {
-    /// The index of every class of `tree`.
+    /// The index of every class of `tree`: its declarations; the uses are
+    /// found when asked for.
     pub fn of(tree: &ClassTree) -> Index {
+        let n = tree.classes.len();
         let mut index = Index {
-            class_decls: vec![None; tree.classes.len()],
+            class_decls: vec![None; n],
+            own: vec![Vec::new(); n],
+            bases: vec![Vec::new(); n],
             class_names: tree.classes.iter().map(|n| n.name.clone()).collect(),
+            members: (0..n).map(|_| OnceCell::new()).collect(),
+            class_uses: (0..n).map(|_| OnceCell::new()).collect(),
             ..Index::default()
         };
-        let written = index.declare_classes(tree);
-        for &c in &written {
+        index.written = index.declare_classes(tree);
+        for c in index.written.clone() {
             index.declare_elements(tree, c);
+            index.bases[c.0 as usize] = bases_of(tree, c);
         }
-        for &c in &written {
-            index.bases.insert(c, bases_of(tree, c));
-        }
-        let mut builder = Builder {
-            tree,
-            index: &mut index,
-            uses: Vec::new(),
-            members: HashMap::new(),
-        };
-        for &c in &written {
-            builder.class_uses(c);
-        }
-        let mut uses = builder.uses;
-        uses.sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
-        uses.dedup();
-        index.uses = uses;
         index
+    }
+
+    /// The uses written in class `c`'s own text (its nested classes are
+    /// classes of their own), by start.
+    pub fn uses_in(&self, tree: &ClassTree, c: ClassId) -> &[Use] {
+        let c = written(tree, c);
+        self.class_uses[c.0 as usize].get_or_init(|| {
+            let mut builder = Builder {
+                tree,
+                index: self,
+                uses: Vec::new(),
+            };
+            if self
+                .class_decl(c)
+                .is_some_and(|d| self.decl(d).kind == DeclKind::Class(c))
+            {
+                builder.class_uses(c);
+            }
+            let mut uses = builder.uses;
+            uses.sort_by_key(|u| (u.span.start, u.span.end));
+            uses.dedup();
+            uses
+        })
+    }
+
+    /// Every use in the library, by file and start.
+    pub fn uses(&self, tree: &ClassTree) -> &[Use] {
+        self.all_uses.get_or_init(|| {
+            let mut all: Vec<Use> = self
+                .written
+                .iter()
+                .flat_map(|c| self.uses_in(tree, *c).iter().copied())
+                .collect();
+            all.sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
+            all
+        })
     }
 
     pub fn decl(&self, id: DeclId) -> &Decl {
@@ -154,14 +198,27 @@ impl Index {
     /// The declaration whose name is written at `offset` of `file` (a use
     /// or the declared name, touching it from either side), with the span
     /// of that name.
-    pub fn at(&self, file: crate::source::FileId, offset: usize) -> Option<(DeclId, Span)> {
+    pub fn at(
+        &self,
+        tree: &ClassTree,
+        file: crate::source::FileId,
+        offset: usize,
+    ) -> Option<(DeclId, Span)> {
         let holds =
             |s: Span| s.file == file && s.start as usize <= offset && offset <= s.end as usize;
-        let i = self
-            .uses
-            .partition_point(|u| (u.span.file, u.span.end as usize) < (file, offset));
-        if let Some(u) = self.uses[i..].iter().find(|u| holds(u.span)) {
-            return Some((u.decl, u.span));
+        // A use lies in the own text of the innermost class around it.
+        let innermost = self
+            .written
+            .iter()
+            .filter(|c| holds(tree.get(**c).def.span))
+            .min_by_key(|c| {
+                let s = tree.get(**c).def.span;
+                s.end - s.start
+            });
+        if let Some(c) = innermost {
+            if let Some(u) = self.uses_in(tree, *c).iter().find(|u| holds(u.span)) {
+                return Some((u.decl, u.span));
+            }
         }
         self.decls
             .iter()
@@ -170,29 +227,44 @@ impl Index {
     }
 
     /// The declared name and every use of declaration `id`.
-    pub fn references(&self, id: DeclId) -> Vec<Span> {
+    pub fn references(&self, tree: &ClassTree, id: DeclId) -> Vec<Span> {
         let mut out = vec![self.decl(id).name_span];
-        out.extend(self.uses.iter().filter(|u| u.decl == id).map(|u| u.span));
+        out.extend(self.uses_of(tree, id).map(|u| u.span));
         out
     }
 
     /// The uses of declaration `id`.
-    pub fn uses_of(&self, id: DeclId) -> impl Iterator<Item = &Use> + '_ {
-        self.uses.iter().filter(move |u| u.decl == id)
+    pub fn uses_of<'s>(
+        &'s self,
+        tree: &ClassTree,
+        id: DeclId,
+    ) -> impl Iterator<Item = &'s Use> + 's {
+        self.uses(tree).iter().filter(move |u| u.decl == id)
     }
 
     /// The components (and literals) class `c` declares itself.
     pub fn own(&self, c: ClassId) -> &[DeclId] {
-        self.own.get(&c).map_or(&[], Vec::as_slice)
+        self.own.get(c.0 as usize).map_or(&[], Vec::as_slice)
     }
 
     /// The components of class `c`, its own and those it inherits (each
     /// once, the class's own first), and the literals of an enumeration.
-    pub fn members(&self, tree: &ClassTree, c: ClassId) -> Vec<DeclId> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::new();
-        self.collect_members(tree, c, &mut out, &mut seen);
-        out
+    pub fn members(&self, tree: &ClassTree, c: ClassId) -> &[DeclId] {
+        let c = written(tree, c);
+        self.members[c.0 as usize].get_or_init(|| {
+            let mut out = Vec::new();
+            let mut seen = FastSet::default();
+            self.collect_members(tree, c, &mut out, &mut seen);
+            out
+        })
+    }
+
+    /// The member of class `c` named `name`.
+    pub fn member(&self, tree: &ClassTree, c: ClassId, name: &str) -> Option<DeclId> {
+        self.members(tree, c)
+            .iter()
+            .copied()
+            .find(|d| self.decl(*d).name == name)
     }
 
     fn collect_members(
@@ -200,7 +272,7 @@ impl Index {
         tree: &ClassTree,
         c: ClassId,
         out: &mut Vec<DeclId>,
-        seen: &mut HashSet<ClassId>,
+        seen: &mut FastSet<ClassId>,
     ) {
         let c = written(tree, c);
         let c = tree.follow_short(c).map_or(c, |l| written(tree, l));
@@ -212,7 +284,7 @@ impl Index {
                 out.push(*d);
             }
         }
-        for b in self.bases.get(&c).cloned().unwrap_or_default() {
+        for &b in self.bases.get(c.0 as usize).map_or(&[][..], Vec::as_slice) {
             self.collect_members(tree, b, out, seen);
         }
     }
@@ -220,13 +292,13 @@ impl Index {
     /// Whether class `c` extends `base`, directly or through other bases.
     pub fn extends(&self, tree: &ClassTree, c: ClassId, base: ClassId) -> bool {
         let mut stack = vec![written(tree, c)];
-        let mut seen = HashSet::new();
+        let mut seen = FastSet::default();
         let base = written(tree, base);
         while let Some(k) = stack.pop() {
             if !seen.insert(k) {
                 continue;
             }
-            for b in self.bases.get(&k).into_iter().flatten() {
+            for b in self.bases.get(k.0 as usize).into_iter().flatten() {
                 if *b == base {
                     return true;
                 }
@@ -236,18 +308,15 @@ impl Index {
         false
     }
 
-    /// The classes as written that the index holds.
+    /// The classes as written that the index holds, in load order.
     pub fn classes(&self) -> impl Iterator<Item = ClassId> + '_ {
-        self.decls.iter().filter_map(|d| match d.kind {
-            DeclKind::Class(c) => Some(c),
-            _ => None,
-        })
+        self.written.iter().copied()
     }
 
     /// Gives every class of `tree` its declaration; returns the classes
     /// as written, each once, in load order.
     fn declare_classes(&mut self, tree: &ClassTree) -> Vec<ClassId> {
-        let mut by_span: HashMap<(Span, Span), DeclId> = HashMap::new();
+        let mut by_span: FastMap<(Span, Span), DeclId> = FastMap::default();
         let mut out = Vec::new();
         for (i, node) in tree.classes.iter().enumerate() {
             let c = ClassId(i as u32);
@@ -326,7 +395,7 @@ impl Index {
             }
             ClassBody::Short(_) | ClassBody::Unsupported { .. } => {}
         }
-        self.own.insert(c, own);
+        self.own[c.0 as usize] = own;
     }
 }
 
@@ -387,27 +456,16 @@ fn bases_of(tree: &ClassTree, c: ClassId) -> Vec<ClassId> {
     out
 }
 
-/// Collects the uses while walking each class's own text.
+/// Collects the uses while walking a class's own text.
 struct Builder<'t, 'i> {
     tree: &'t ClassTree,
-    index: &'i mut Index,
+    index: &'i Index,
     uses: Vec<Use>,
-    /// The members of a class by name, as first asked for.
-    members: HashMap<ClassId, HashMap<String, DeclId>>,
 }
 
 impl Builder<'_, '_> {
     fn member(&mut self, class: ClassId, name: &str) -> Option<DeclId> {
-        if !self.members.contains_key(&class) {
-            let map = self
-                .index
-                .members(self.tree, class)
-                .into_iter()
-                .map(|d| (self.index.decl(d).name.clone(), d))
-                .collect();
-            self.members.insert(class, map);
-        }
-        self.members[&class].get(name).copied()
+        self.index.member(self.tree, class, name)
     }
 
     fn add(&mut self, span: Span, decl: DeclId, scope: ClassId, role: Role, first: bool) {
@@ -880,9 +938,8 @@ pub fn meaning(
     name: &str,
     at: Span,
 ) -> Option<DeclId> {
-    let members = index.members(tree, scope);
-    if let Some(d) = members.iter().find(|d| index.decl(**d).name == name) {
-        return Some(*d);
+    if let Some(d) = index.member(tree, scope, name) {
+        return Some(d);
     }
     if !index.class_names.contains(name) {
         return None;
