@@ -298,6 +298,32 @@ pub fn export_checked(
     )
 }
 
+/// What stops `model` from being exported, as far as the model itself is
+/// concerned: its kind and experiment, the instantiation, the schedule and
+/// the units of its classes (the `MX…` codes, and the faults of the classes
+/// it instantiates), without checking the rest of the library and without
+/// generating code. `mofmu lsp` shows these for the models its settings
+/// name, so a fault in an unrelated file does not hide them. Empty when the
+/// model exports (the full export still checks the whole library first).
+pub fn export_faults(lib: &Library, model: &str) -> Result<Vec<Diagnostic>, ExportError> {
+    let id = match exported_class(lib, model, None) {
+        Ok((id, _)) => id,
+        Err(ExportError::Diagnostics(ds)) => return Ok(ds),
+        Err(e) => return Err(e),
+    };
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
+    db.compile_below(id);
+    let sys = match instantiate(&db, id, &[]) {
+        Ok(sys) => sys,
+        Err(ds) => return Ok(ds),
+    };
+    if let Err(ds) = crate::schedule::schedule(&sys) {
+        return Ok(ds);
+    }
+    db.units(id);
+    Ok(unit_diagnostics_below(&db, id))
+}
+
 /// The model instantiated for export, its arrays of components laid out by
 /// column (docs/fmu.md, "Layout of values"), in FMI 2.0 and FMI 3.0 alike:
 /// element `e`'s variable `k` of an array of n at `first(n) + k·n + e` is

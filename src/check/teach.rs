@@ -6,11 +6,14 @@
 //!
 //! The pass reads only the diagnostics and the syntax of the class each one
 //! lies in; codes and messages keep their meaning, only help lines and
-//! suggestions are added. One exception: an MC020 whose extra unknown no
+//! suggestions are added. Two exceptions: an MC020 whose extra unknown no
 //! other equation names is the MC029 it really is ("nothing determines
-//! `i`"), moved to that unknown's declaration.
+//! `i`"), moved to that unknown's declaration; and a unit that is not a
+//! Modelica unit, written once in a type, is reported once where it is
+//! written, not at every declaration of that type (`unit_roots`).
 
 mod clocked;
+mod unit_roots;
 
 use std::collections::{HashMap, HashSet};
 
@@ -34,6 +37,7 @@ struct Library<'a> {
 /// Adds the compliant forms to `diags` and drops the cascades.
 pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>) {
     let lib = &Library { sources, tree };
+    unit_roots::report_at_roots(tree, diags);
     let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
     // Classes whose first causalisation fault was reported: the rest of
     // that class's causalisation faults follow from it.
