@@ -23,6 +23,10 @@ use super::model_description::{
     ModelDescription, ScalarVariable, Variability, VariableKind,
 };
 
+/// An unknown of the model structure by its scalar variable, with the
+/// scalar variables it depends on (`None`: all of them).
+type Expanded = (usize, Option<Vec<usize>>);
+
 /// An unknown whose dependencies are expanded to more element pairs than this
 /// is taken as "may depend on every known" (an array listed by its value
 /// reference depends on every element of each array it names, which at
@@ -303,30 +307,29 @@ impl Fmi3Description {
                 variables[first[i] + k].derivative = Some(first[s] + k);
             }
         }
-        let expand = |unknowns: &[Fmi3Unknown],
-                      what: &str|
-         -> Result<Vec<(usize, Option<Vec<usize>>)>, HarnessError> {
-            let mut out = Vec::new();
-            for u in unknowns {
-                let i = variable_of(u.value_reference, what)?;
-                let dependencies = match &u.dependencies {
-                    None => None,
-                    Some(vrs) => {
-                        let mut knowns = Vec::new();
-                        for &vr in vrs {
-                            let j = variable_of(vr, what)?;
-                            knowns.extend(first[j]..first[j] + lengths[j]);
+        let expand =
+            |unknowns: &[Fmi3Unknown], what: &str| -> Result<Vec<Expanded>, HarnessError> {
+                let mut out = Vec::new();
+                for u in unknowns {
+                    let i = variable_of(u.value_reference, what)?;
+                    let dependencies = match &u.dependencies {
+                        None => None,
+                        Some(vrs) => {
+                            let mut knowns = Vec::new();
+                            for &vr in vrs {
+                                let j = variable_of(vr, what)?;
+                                knowns.extend(first[j]..first[j] + lengths[j]);
+                            }
+                            (knowns.len().saturating_mul(lengths[i]) <= MAX_EXPANDED_DEPENDENCIES)
+                                .then_some(knowns)
                         }
-                        (knowns.len().saturating_mul(lengths[i]) <= MAX_EXPANDED_DEPENDENCIES)
-                            .then_some(knowns)
+                    };
+                    for k in 0..lengths[i] {
+                        out.push((first[i] + k, dependencies.clone()));
                     }
-                };
-                for k in 0..lengths[i] {
-                    out.push((first[i] + k, dependencies.clone()));
                 }
-            }
-            Ok(out)
-        };
+                Ok(out)
+            };
         let derivatives = expand(
             &self.derivatives,
             "ModelStructure/ContinuousStateDerivative",

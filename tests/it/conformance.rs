@@ -143,7 +143,11 @@ fn every_case_walks_the_state_machine_of_fmi2_and_fmi3() {
 /// The refusal of an FMI 2.0 call: Error, and a logged message naming it.
 fn refused2<T>(result: Result<T, HarnessError>, function: &str) -> Result<(), String> {
     match result {
-        Err(HarnessError::FmiStatus { status, log, .. }) if status == "Error" => {
+        Err(HarnessError::FmiStatus {
+            status: "Error",
+            log,
+            ..
+        }) => {
             if log.iter().any(|l| l.contains(function)) {
                 Ok(())
             } else {
@@ -333,7 +337,6 @@ unsafe extern "C" fn log3(
 type Inst = *mut c_void;
 type Plain = unsafe extern "C" fn(Inst) -> i32;
 type Get<T> = unsafe extern "C" fn(Inst, *const u32, usize, *mut T, usize) -> i32;
-type Set<T> = unsafe extern "C" fn(Inst, *const u32, usize, *const T, usize) -> i32;
 type Vector = unsafe extern "C" fn(Inst, *mut f64, usize) -> i32;
 type InstantiateMe = unsafe extern "C" fn(
     *const c_char,
