@@ -72,6 +72,7 @@ typedef struct {
      * than one FMI 3 name (fmi2GetInteger serves fmi3GetInt32 and
      * fmi3GetInt64): the logger names it instead. NULL otherwise. */
     const char *current;
+    fmi3Boolean early_return_allowed; /* fmi3InstantiateCoSimulation's */
 } Fmi3Logger;
 
 /* The FMI 3 names of what the runtime's messages name in FMI 2 words: the
@@ -204,7 +205,7 @@ static fmi3Status refuse3(fmi3Instance instance, const char *function, const cha
 static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
                                  fmi3String instantiationToken, fmi3String resourcePath,
                                  fmi3Boolean loggingOn, fmi3InstanceEnvironment environment,
-                                 fmi3LogMessageCallback logMessage)
+                                 fmi3LogMessageCallback logMessage, fmi3Boolean earlyReturn)
 {
     Fmi3Logger *logger = (Fmi3Logger *)allocate(1, sizeof *logger);
     fmi2Component c;
@@ -213,6 +214,7 @@ static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
     }
     logger->log = logMessage;
     logger->environment = environment;
+    logger->early_return_allowed = earlyReturn;
     {
         const fmi2CallbackFunctions functions = {fmi3_logger, NULL, NULL, NULL, logger};
         logger->current = type == fmi2CoSimulation ? "fmi3InstantiateCoSimulation"
@@ -282,7 +284,7 @@ MOFMU_EXPORT fmi3Instance fmi3InstantiateModelExchange(
 {
     (void)visible;
     return instantiate3(instanceName, fmi2ModelExchange, instantiationToken, resourcePath,
-                        loggingOn, instanceEnvironment, logMessage);
+                        loggingOn, instanceEnvironment, logMessage, false);
 }
 
 MOFMU_EXPORT fmi3Instance fmi3InstantiateCoSimulation(
@@ -293,7 +295,6 @@ MOFMU_EXPORT fmi3Instance fmi3InstantiateCoSimulation(
     fmi3LogMessageCallback logMessage, fmi3IntermediateUpdateCallback intermediateUpdate)
 {
     (void)visible;
-    (void)earlyReturnAllowed;
     (void)requiredIntermediateVariables;
     (void)nRequiredIntermediateVariables;
     (void)intermediateUpdate;
@@ -307,7 +308,7 @@ MOFMU_EXPORT fmi3Instance fmi3InstantiateCoSimulation(
         return NULL;
     }
     return instantiate3(instanceName, fmi2CoSimulation, instantiationToken, resourcePath,
-                        loggingOn, instanceEnvironment, logMessage);
+                        loggingOn, instanceEnvironment, logMessage, earlyReturnAllowed);
 }
 
 MOFMU_EXPORT fmi3Instance fmi3InstantiateScheduledExecution(
@@ -1354,9 +1355,10 @@ MOFMU_EXPORT fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCom
     *lastSuccessfulTime = reached;
     if (s == fmi2Discard && as_instance(instance)->cs.terminated) {
         /* A `terminate` of the model ended the step early: in FMI 3.0 that
-         * is a successful step that asks to end the simulation. */
+         * is a successful step that asks to end the simulation, and an early
+         * return only where the importer allows one. */
         *terminateSimulation = true;
-        *earlyReturn = true;
+        *earlyReturn = fmi3_data(as_instance(instance))->early_return_allowed;
         return fmi3OK;
     }
     return (fmi3Status)s;

@@ -1,7 +1,9 @@
 //! The Co-Simulation loop of `mofmu simulate --interface cs` (FMI 2.0 and 3.0): one `fmi2DoStep`
-//! per output interval (and extra communication points where the input signals bend),
-//! with the inputs set at each communication point and, when the FMU can interpolate
-//! inputs, their slopes through `fmi2SetRealInputDerivatives`.
+//! per output interval (and extra communication points where the input signals bend and
+//! where a Boolean or Integer input changes), with the inputs set at each communication
+//! point and, when the FMU can interpolate inputs, their slopes through
+//! `fmi2SetRealInputDerivatives`. A step that the FMU ends early because the model
+//! terminates (`fmi2Terminated`, FMI 3.0 `terminateSimulation`) ends the simulation there.
 
 use super::binding::InputBinding;
 use super::error::HarnessError;
@@ -46,22 +48,29 @@ pub fn simulate_co_simulation(
     let mut k = 1usize;
     while k <= settings.output_count {
         let t_out = settings.output_time(k);
-        // Communicate where the inputs bend too, when the FMU allows varying steps.
+        // Communicate where the inputs bend or change too, when the FMU allows
+        // varying steps.
         let t_next = match inputs.next_breakpoint(t) {
             Some(b) if variable_steps && b < t_out && !near(b, t_out, settings.interval) => b,
             _ => t_out,
         };
         inputs.apply(instance.as_mut(), t)?;
+        inputs.apply_discrete(instance.as_mut(), t)?;
         if interpolate {
             inputs.apply_slopes(instance.as_mut(), t)?;
         }
         if !instance.do_step(t, t_next - t)? {
+            if instance.terminated()? {
+                let reached = instance.last_successful_time()?;
+                recorder.record(instance.as_mut(), reached)?;
+                break;
+            }
             let reached = instance.last_successful_time().unwrap_or(f64::NAN);
             let log: Vec<String> = instance.take_log().iter().map(|m| m.to_string()).collect();
             return Err(HarnessError::Integrator {
                 time: reached,
                 reason: format!(
-                    "fmi2DoStep returned fmi2Discard on the step to {t_next}: {}",
+                    "the FMU discarded the step to {t_next} (DoStep returned Discard): {}",
                     log.join("; ")
                 ),
             });

@@ -348,6 +348,7 @@ impl Fmi3Library {
             fatal: false,
             environment,
             last_successful_time: f64::NAN,
+            terminate_simulation: false,
         };
         instance.configure(sizes)?;
         Ok(instance)
@@ -425,6 +426,7 @@ pub struct Instance3<'lib> {
     environment: *mut Log3,
     /// What the last `fmi3DoStep` reported.
     last_successful_time: f64,
+    terminate_simulation: bool,
 }
 
 impl Drop for Instance3<'_> {
@@ -1064,11 +1066,18 @@ impl FmiInstance for Instance3<'_> {
             )
         };
         self.last_successful_time = reached;
+        self.terminate_simulation = terminate;
         if status == DISCARD {
             return Ok(false);
         }
         self.check("fmi3DoStep", status)?;
-        Ok(true)
+        // An FMU that ends the simulation may stop short of the step's end (an early
+        // return is reported only to importers that allow one).
+        Ok(!terminate)
+    }
+
+    fn terminated(&mut self) -> Result<bool, HarnessError> {
+        Ok(self.terminate_simulation)
     }
 
     fn last_successful_time(&mut self) -> Result<f64, HarnessError> {

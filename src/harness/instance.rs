@@ -78,6 +78,10 @@ pub trait FmiInstance {
     fn do_step(&mut self, current: f64, step: f64) -> Result<bool, HarnessError>;
     /// Where the last step ended.
     fn last_successful_time(&mut self) -> Result<f64, HarnessError>;
+    /// Whether the FMU asked, in its last step, to end the simulation (a
+    /// model's `terminate`; FMI 2.0 `fmi2Terminated` after a discarded
+    /// step, FMI 3.0 `terminateSimulation`).
+    fn terminated(&mut self) -> Result<bool, HarnessError>;
     /// First derivatives of Real inputs, for an FMU that interpolates them.
     fn set_real_input_derivatives(
         &mut self,
@@ -191,6 +195,9 @@ impl FmiInstance for super::fmi2::Instance<'_> {
     }
     fn last_successful_time(&mut self) -> Result<f64, HarnessError> {
         super::fmi2::Instance::last_successful_time(self)
+    }
+    fn terminated(&mut self) -> Result<bool, HarnessError> {
+        super::fmi2::Instance::terminated(self)
     }
     fn set_real_input_derivatives(
         &mut self,

@@ -6,7 +6,8 @@
 //! derivatives (`fmi2GetRealOutputDerivatives`) become the inputs' slopes
 //! (`fmi2SetRealInputDerivatives`), so each FMU sees its inputs extrapolated linearly
 //! over the step; with [`Extrapolation::Hold`] the inputs are held. Then every FMU
-//! steps by the communication step.
+//! steps by the communication step. When an FMU's model terminates within a step, the
+//! co-simulation ends at the communication point before it.
 
 use super::coupling::{Coupling, Extrapolation, Plan, Port, Value};
 use super::error::HarnessError;
@@ -58,19 +59,29 @@ impl Coupling {
             } else {
                 settings.start + (k + 1) as f64 * settings.step
             };
+            let mut terminated = false;
             for (index, instance) in instances.iter_mut().enumerate() {
                 if !instance.do_step(t, t_next - t)? {
+                    if instance.terminated()? {
+                        // The model asked to end the simulation: the co-simulation
+                        // ends at the last communication point every FMU reached.
+                        terminated = true;
+                        continue;
+                    }
                     let log: Vec<String> =
                         instance.take_log().iter().map(|m| m.to_string()).collect();
                     return Err(HarnessError::Integrator {
                         time: instance.last_successful_time().unwrap_or(t),
                         reason: format!(
-                            "`{}`: fmi2DoStep returned fmi2Discard on the step to {t_next}: {}",
+                            "`{}`: the FMU discarded the step to {t_next} (DoStep returned Discard): {}",
                             self.names[index],
                             log.join("; ")
                         ),
                     });
                 }
+            }
+            if terminated {
+                break;
             }
             t = t_next;
             progress.advance(t);

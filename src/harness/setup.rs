@@ -93,6 +93,7 @@ pub(crate) fn initialize(
     }
     instance.enter_initialization(Some(settings.rtol), settings.start, Some(settings.stop))?;
     inputs.apply(instance, settings.start)?;
+    inputs.apply_discrete(instance, settings.start)?;
     instance.exit_initialization_mode()
 }
 

@@ -112,7 +112,7 @@ fn model_exchange(
         instance.terminate()?;
         return Ok(recorder.finish(stats));
     }
-    let next_time_event = next_event_time(&info, t);
+    let next_time_event = next_event(&info, &inputs, t);
     let mut y = vec![0.0; n];
     let mut nominals = vec![1.0; n];
     let mut z = vec![0.0; nz];
@@ -347,13 +347,15 @@ impl Steps<'_, '_> {
                 self.k += 1;
             }
             instance_ref.enter_event_mode()?;
+            // A Boolean or Integer input that changes here changes at the event.
+            self.inputs.apply_discrete(instance_ref.as_mut(), t)?;
             let info = event_iteration(instance_ref.as_mut(), t)?;
             if info.terminate_simulation != 0 {
                 self.terminated = true;
             } else {
                 instance_ref.enter_continuous_time_mode()?;
             }
-            self.next_time_event = next_event_time(&info, t);
+            self.next_time_event = next_event(&info, self.inputs, t);
             // New states from the event. New nominals (`nominalsOfContinuousStatesChanged`)
             // are not taken over: the solver's absolute tolerances are fixed when it is
             // set up, from the nominals after initialisation.
@@ -422,6 +424,14 @@ fn event_iteration(instance: &mut dyn FmiInstance, time: f64) -> Result<EventInf
 /// The next time event, ignoring one that is not in the future.
 fn next_event_time(info: &EventInfo, t: f64) -> Option<f64> {
     (info.next_event_time_defined != 0 && info.next_event_time > t).then_some(info.next_event_time)
+}
+
+/// The next time event of the FMU or of its Boolean and Integer inputs.
+fn next_event(info: &EventInfo, inputs: &InputBinding, t: f64) -> Option<f64> {
+    match (next_event_time(info, t), inputs.next_discrete_change(t)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// An indicator crosses when it moves from one strict side of zero to zero or the other

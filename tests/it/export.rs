@@ -242,6 +242,9 @@ pub(crate) struct Case {
     pub(crate) rel_tol: f64,
     /// The solver's relative tolerance: the case's `solver_rtol`, or 1e-8.
     pub(crate) solver_rtol: f64,
+    /// The model's own experiment stop time when the model ends the run earlier
+    /// (a `terminate` at `stop_time`): the case's `experiment_stop_time`.
+    pub(crate) experiment_stop_time: Option<f64>,
 }
 
 pub(crate) fn cases() -> Vec<Case> {
@@ -303,6 +306,9 @@ pub(crate) fn cases() -> Vec<Case> {
                     .get("solver_rtol")
                     .and_then(|v| v.as_float())
                     .unwrap_or(ROUND_TRIP_RTOL),
+                experiment_stop_time: entry
+                    .get("experiment_stop_time")
+                    .map(|_| number("experiment_stop_time")),
                 name,
             }
         })
@@ -1552,7 +1558,11 @@ fn every_bundled_example_states_its_experiment() {
         let (start, stop, tolerance, step) = experiment_of(&lib, &case.model, None);
         assert_eq!(
             (start, stop, step),
-            (0.0, case.stop_time, Some(case.output_interval)),
+            (
+                0.0,
+                case.experiment_stop_time.unwrap_or(case.stop_time),
+                Some(case.output_interval)
+            ),
             "{}",
             case.model
         );

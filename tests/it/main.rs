@@ -10,6 +10,7 @@ mod directional;
 mod discrete;
 mod energy_flows;
 mod equations;
+mod events;
 mod export;
 mod fmi3;
 mod functions;
