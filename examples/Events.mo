@@ -20,11 +20,15 @@ encapsulated package Events "Hybrid models: when, pre and reinit in local form"
     Integer impacts(start = 0) "Impacts so far";
   equation
     // At an impact the ball rebounds with e times its speed, or stays on
-    // the ground when that is below v_min.
+    // the ground when that is below v_min. The height restarts at exactly
+    // 0: the importer finds the impact a hair below the ground, and from
+    // there a short flight would go up through 0 and down again inside one
+    // solver step, which sees no change of sign and misses the next impact.
     when h <= 0 then
       flying = -e*v >= v_min;
       impacts = pre(impacts) + 1;
       reinit(v, if -e*v >= v_min then -e*v else 0);
+      reinit(h, 0);
     end when;
     der(h) = v;
     der(v) = if flying then g else 0;

@@ -72,6 +72,9 @@ typedef struct mofmu_ctx {
     int32_t changed_at[4];
     const char *terminate_message;
     const char *terminate_instance;
+    /* Set in continuous time when a relation with an event indicator finds
+     * its operands on the other side of its frozen value (mofmu_relation). */
+    int relation_disagrees;
 } mofmu_ctx;
 
 /* How many changed reals mofmu_ctx.changed_at notes. */

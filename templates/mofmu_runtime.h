@@ -234,6 +234,11 @@ typedef struct {
     int evaluated_lean;
     /* The latest time event found while evaluating in event mode. */
     double next_time_event;
+    /* The latest evaluation in continuous time found a relation whose
+     * operands have left its frozen value without a change of sign of its
+     * indicator that an importer could see: fmi2CompletedIntegratorStep
+     * asks for a step event (and the Co-Simulation solver makes one). */
+    int relation_disagrees;
     /* Rounds of the current event iteration that changed something
      * (fmi2NewDiscreteStates): at MOFMU_MAX_EVENT_ROUNDS it stops with an
      * error naming what still changes. */

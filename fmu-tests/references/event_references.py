@@ -131,7 +131,68 @@ def events_pulse_counter(t: np.ndarray) -> dict[str, np.ndarray]:
     return rows(t, rises + falls, value)
 
 
+# ---------------------------------------------------------------------------
+# Thermostat.Examples.RelayRoom and ScheduledHeater: a first-order room
+# switched between two constant heat inputs
+# ---------------------------------------------------------------------------
+
+# The room of examples/Thermostat.mo: C dT/dt = P*on - G*(T - Ta).
+ROOM_C, ROOM_G, ROOM_TA, ROOM_P, ROOM_T0 = 500.0, 5.0, 280.0, 150.0, 290.0
+
+
+def room_temperature(t: float, t0: float, temp0: float, on: bool) -> float:
+    """T at t from temp0 at t0: an exponential towards Ta (+ P/G while on)
+    with the time constant C/G."""
+    final = ROOM_TA + (ROOM_P / ROOM_G if on else 0.0)
+    return final + (temp0 - final) * math.exp(-(t - t0) * ROOM_G / ROOM_C)
+
+
+def switched_room(t: np.ndarray, switches: list[float], on0: bool) -> dict[str, np.ndarray]:
+    """The room's temperature and the heater's command on the grid, the
+    heater starting as `on0` and toggling at each of `switches`."""
+    starts = [(0.0, ROOM_T0, on0)]
+    for ts in switches:
+        t0, temp0, on = starts[-1]
+        starts.append((ts, room_temperature(ts, t0, temp0, on), not on))
+
+    def value(ti: float, after: bool) -> Values:
+        k = sum(1 for ts in switches if ts < ti - ON_GRID or (after and abs(ts - ti) <= ON_GRID))
+        t0, temp0, on = starts[k]
+        return {"body.T": room_temperature(ti, t0, temp0, on), "heater.on": float(on)}
+
+    return rows(t, switches, value)
+
+
+def thermostat_relay_room(t: np.ndarray) -> dict[str, np.ndarray]:
+    """The relay turns the heater off where the room rises through
+    Tset + 0.5 K and on where it falls through Tset - 0.5 K; it starts on
+    (3.15 K below the set point). Each switching time is the logarithm that
+    solves the exponential for the threshold."""
+    setpoint, band = 293.15, 0.5
+    t_now, temp, on, switches = 0.0, ROOM_T0, True, []
+    while True:
+        final = ROOM_TA + (ROOM_P / ROOM_G if on else 0.0)
+        target = setpoint + band if on else setpoint - band
+        t_now += ROOM_C / ROOM_G * math.log((temp - final) / (target - final))
+        if t_now > t[-1]:
+            break
+        switches.append(t_now)
+        temp, on = target, not on
+    check_close("the heater first turns off", switches[0], 100.0 * math.log(20.0 / 16.35), 1e-12)
+    return switched_room(t, switches, True)
+
+
+def thermostat_scheduled_heater(t: np.ndarray) -> dict[str, np.ndarray]:
+    """BooleanPulse(width = 40, period = 100, startTime = 10): the heater is
+    on during [10 + 100 k, 50 + 100 k)."""
+    switches = sorted(s for k in range(int(t[-1] // 100) + 1) for s in (10.0 + 100 * k, 50.0 + 100 * k)
+                      if s <= t[-1])
+    return switched_room(t, switches, False)
+
+
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
+    "Thermostat_RelayRoom": thermostat_relay_room,
+    "Thermostat_ScheduledHeater": thermostat_scheduled_heater,
     "Events_BouncingBall": events_bouncing_ball,
     "Events_Stair": events_stair,
     "Events_PulseCounter": events_pulse_counter,

@@ -158,7 +158,16 @@ fn write_interfaces<W: Write>(xml: &mut XmlOut<W>, table: &ModelTable) {
             "ModelExchange",
             &[
                 ("modelIdentifier", table.model_identifier.as_str()),
-                ("needsCompletedIntegratorStep", "false"),
+                // With event indicators the FMU may ask for a step event
+                // (a relation left its frozen value without a crossing).
+                (
+                    "needsCompletedIntegratorStep",
+                    if table.number_of_event_indicators > 0 {
+                        "true"
+                    } else {
+                        "false"
+                    },
+                ),
                 ("canGetAndSetFMUState", "true"),
                 ("canSerializeFMUState", "true"),
                 ("providesDirectionalDerivatives", "true"),

@@ -87,7 +87,12 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
             "ModelExchange",
             &[
                 ("modelIdentifier", table.model_identifier.clone()),
-                ("completedIntegratorStepNotNeeded", "true".to_string()),
+                // With event indicators the FMU may ask for a step event
+                // (a relation left its frozen value without a crossing).
+                (
+                    "completedIntegratorStepNotNeeded",
+                    (table.number_of_event_indicators == 0).to_string(),
+                ),
                 ("canGetAndSetFMUstate", "true".to_string()),
                 ("canSerializeFMUstate", "true".to_string()),
                 ("providesDirectionalDerivative", "true".to_string()),
