@@ -4,7 +4,8 @@
 # (test_data/language/Acc*.mo), the function/resolve fixtures and the clocked
 # forms (test_data/clocked_fix: the clocked built-ins, periodic `when`s;
 # test_data/clocked: partitions read through subSample/superSample, counters
-# that name no clock) are also
+# that name no clock) and the hybrid events (test_data/events; the `when`,
+# `pre` and `reinit` fixtures MC160-MC175 of test_data/check) are also
 # seeded as two-file inputs: a prelude (examples/Base.mo and the Thermal
 # package folded into one file) before the NUL byte, the snippet after it,
 # so that they check clean and reach `export` whole.
@@ -23,7 +24,8 @@ prelude=$(mktemp)
   done
   printf 'end Thermal;\n'
 } > "$prelude"
-for f in test_data/language/*.mo test_data/functions/*.mo test_data/resolve/*.mo test_data/clocked_fix/*.mo test_data/clocked/*.mo; do
+for f in test_data/language/*.mo test_data/functions/*.mo test_data/resolve/*.mo test_data/clocked_fix/*.mo test_data/clocked/*.mo \
+    test_data/events/*.mo test_data/check/MC16*.mo test_data/check/MC17*.mo; do
   { cat "$prelude"; printf '\0'; cat "$f"; } > "fuzz/corpus/check/prelude_$(echo "$f" | tr '/' '_')"
 done
 rm -f "$prelude"

@@ -73,7 +73,8 @@ typedef struct mofmu_ctx {
     const char *terminate_message;
     const char *terminate_instance;
     /* Set in continuous time when a relation with an event indicator finds
-     * its operands on the other side of its frozen value (mofmu_relation). */
+     * its operands on the other side of its frozen value (mofmu_relation):
+     * 1 + the index of that indicator, 0 when none does. */
     int relation_disagrees;
 } mofmu_ctx;
 

@@ -486,6 +486,14 @@ encapsulated package Examples "The planar examples, with the published parameter
 
   // --- Changing structure as a fixed superset of states -------------------
 
+  model HardStop "A constant torque drives an inertia against a hard stop: it rebounds with half its speed until it rests there"
+    Rotational.InertiaWithStops inertia(J = 2, phi_min = -1, phi_max = 1, e = 0.5, w_min = 0.05);
+    Rotational.ConstantTorque drive(tau_constant = 4);
+  equation
+    connect(drive.flange, inertia.flange);
+    annotation(experiment(StartTime = 0, StopTime = 5, Tolerance = 1e-08, Interval = 0.01));
+  end HardStop;
+
   model TwoStageRocket "Two rocket stages locked together until a time event separates them"
     // The two-stage rocket of the Modia papers (Modia3D's TwoStageRocket3D:
     // stages of 100 kg, thrust 1e4 N falling linearly to 0 over 5 s on

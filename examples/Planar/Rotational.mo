@@ -58,6 +58,50 @@ encapsulated package Rotational "One-dimensional rotational mechanics with assum
     cut.residual = J*z - flange.tau;
   end Inertia;
 
+  model InertiaWithStops "Rotating mass whose angle two hard stops bound: it rebounds from a stop with e times its speed, or rests there"
+    parameter SI.Inertia J = 1 "Moment of inertia";
+    parameter SI.Time TD = 1e-4 "Dialectic time constant";
+    parameter SI.Angle phi_min = -1 "Lower stop";
+    parameter SI.Angle phi_max = 1 "Upper stop (above phi_min)";
+    parameter Real e(unit = "1") = 0.5 "Coefficient of restitution at the stops";
+    parameter SI.AngularVelocity w_min = 1e-3 "Rebound speed below which the inertia rests at the stop";
+    parameter SI.Angle phi_start = 0 "Initial angle, between the stops";
+    parameter SI.AngularVelocity w_start = 0 "Initial angular velocity";
+    FlangeOn flange "Shaft end; everything connected to it turns with the inertia";
+    B.ContinuousState phi(start = phi_start, unit = "rad") "Angle";
+    B.ContinuousState w(start = w_start, unit = "rad/s") "Kinetic angular velocity";
+    SI.AngularAcceleration z "Angular acceleration";
+    Boolean resting(start = false) "Held at a stop by a torque towards it";
+    Integer impacts(start = 0) "Impacts on the stops so far";
+  protected
+    B.LinearResponse cut "Chooses z so that Euler's law holds with every torque on the flange (z = 0 at rest)";
+  equation
+    // At a stop the velocity is reversed and scaled by e, and the angle is
+    // put on the stop (the importer finds the impact a hair past it); a
+    // rebound slower than w_min leaves the inertia resting there until the
+    // torque on it turns away from the stop.
+    when phi >= phi_max then
+      resting = e*w < w_min;
+      impacts = pre(impacts) + 1;
+      reinit(w, if e*w < w_min then 0 else -e*w);
+      reinit(phi, phi_max);
+    elsewhen phi <= phi_min then
+      resting = -e*w < w_min;
+      impacts = pre(impacts) + 1;
+      reinit(w, if -e*w < w_min then 0 else -e*w);
+      reinit(phi, phi_min);
+    elsewhen pre(resting) and (if phi >= phi_max then flange.tau < 0 else flange.tau > 0) then
+      resting = false;
+      impacts = pre(impacts);
+    end when;
+    z = cut.balance;
+    der(phi) = w + TD*z;
+    der(w) = z;
+    flange.phi = phi;
+    flange.w = w;
+    cut.residual = J*z - (if resting then 0 else flange.tau);
+  end InertiaWithStops;
+
   model ConstantTorque "Constant torque driving a flange"
     parameter SI.Torque tau_constant = 1 "Torque acting on whatever the flange is connected to";
     FlangeTo flange "Driven flange";

@@ -190,7 +190,55 @@ def thermostat_scheduled_heater(t: np.ndarray) -> dict[str, np.ndarray]:
     return switched_room(t, switches, False)
 
 
+# ---------------------------------------------------------------------------
+# Planar.Examples.HardStop: a constant torque against a hard stop
+# ---------------------------------------------------------------------------
+
+def planar_hard_stop(t: np.ndarray) -> dict[str, np.ndarray]:
+    """InertiaWithStops(J = 2, phi_max = 1, e = 0.5, w_min = 0.05) under a
+    torque of 4 N.m: the acceleration is z = 2 rad/s2 and, with the dialectic
+    law der(phi) = w + TD*z (TD = 1e-4 s), the angle a quadratic in the time
+    since the last impact; each impact is that quadratic's root at the stop,
+    where the speed is reversed and halved, until a rebound would be slower
+    than w_min and the inertia rests at the stop."""
+    z, td, stop, e, w_min = 2.0, 1e-4, 1.0, 0.5, 0.05
+
+    def reach(phi0: float, w0: float) -> float:
+        # (z/2) s^2 + (w0 + TD z) s + (phi0 - stop) = 0, its positive root
+        a, b, c = 0.5 * z, w0 + td * z, phi0 - stop
+        if c == 0.0:
+            return -b / a
+        return (-b + math.sqrt(b * b - 4.0 * a * c)) / (2.0 * a)
+
+    flights = [(0.0, 0.0, 0.0)]  # (start time, angle, speed) of each flight
+    impacts: list[float] = []
+    while True:
+        t0, phi0, w0 = flights[-1]
+        ti = t0 + reach(phi0, w0)
+        impacts.append(ti)
+        speed = w0 + z * (ti - t0)
+        if e * speed < w_min:
+            break
+        flights.append((ti, stop, -e * speed))
+    check_close("the first impact", impacts[0], (-td * z + math.sqrt((td * z) ** 2 + 2.0 * z)) / z, 1e-15)
+    if len(impacts) != 6:
+        raise RuntimeError(f"the inertia hits the stop {len(impacts)} times, not 6")
+
+    def value(ti: float, after: bool) -> Values:
+        done = sum(1 for s in impacts if s < ti - ON_GRID or (after and abs(s - ti) <= ON_GRID))
+        if done == len(impacts):
+            return {"inertia.phi": stop, "inertia.w": 0.0, "inertia.impacts": float(done),
+                    "inertia.resting": 1.0}
+        t0, phi0, w0 = flights[done]
+        s = ti - t0
+        return {"inertia.phi": phi0 + (w0 + td * z) * s + 0.5 * z * s * s, "inertia.w": w0 + z * s,
+                "inertia.impacts": float(done), "inertia.resting": 0.0}
+
+    return rows(t, impacts, value)
+
+
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
+    "Planar_HardStop": planar_hard_stop,
     "Thermostat_RelayRoom": thermostat_relay_room,
     "Thermostat_ScheduledHeater": thermostat_scheduled_heater,
     "Events_BouncingBall": events_bouncing_ball,

@@ -138,7 +138,17 @@ fn assert_balanced(budget: &Budget, result: &SimResult) -> usize {
         }
     }
     let times = column("time");
+    let interval = budget.experiment.1;
+    let mut points = 0;
     for i in 0..times.len() {
+        // The output points: an event's rows in between (a step event right
+        // after the start, where the integrated energies are still of the
+        // order of the solver's absolute tolerance) are not judged.
+        let k = times[i] / interval;
+        if (k - k.round()).abs() > 1e-9 * k.max(1.0) {
+            continue;
+        }
+        points += 1;
         let residual = sources[i] - (loads[i] + losses[i] + stored[i]);
         let scale = sources[i].abs() + loads[i].abs() + losses[i].abs() + stored[i].abs();
         assert!(
@@ -158,7 +168,7 @@ fn assert_balanced(budget: &Budget, result: &SimResult) -> usize {
         "{}",
         budget.model
     );
-    times.len()
+    points
 }
 
 fn last(result: &SimResult, name: &str) -> f64 {
