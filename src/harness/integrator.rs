@@ -544,6 +544,16 @@ pub fn problem<'i, 'lib>(
         })
 }
 
+/// The smallest step the solver may take between `now` and `stop`: a few
+/// units in the last place of the larger time, as CVODE stops when a step
+/// no longer moves the time (`t + h == t`). A bound relative to the
+/// problem, not absolute: diffsol's default of 1e-13 s refused every model
+/// whose time constants are 1e-12 s or less (an LC oscillator at 1e9 rad/s,
+/// whose steps are 1e-11 s, stopped at its first step).
+fn minimum_step(now: f64, stop: f64) -> f64 {
+    (16.0 * f64::EPSILON * now.abs().max(stop.abs())).max(f64::MIN_POSITIVE)
+}
+
 /// Newton convergence failures allowed within one step before giving up (CVODE's
 /// default `maxncf`).
 const NEWTON_FAILURES_PER_STEP: usize = 10;
@@ -590,6 +600,7 @@ impl<'p, 'i, 'lib> Integrator<'p, 'i, 'lib> {
     /// Makes the next steps end exactly on `t` (a time event or the end).
     pub fn set_stop_time(&mut self, t: f64) -> Result<(), HarnessError> {
         let now = self.time();
+        self.solver.config_mut().minimum_timestep = minimum_step(now, t);
         self.solver
             .set_stop_time(t)
             .map_err(|e| solver_error(now, e))

@@ -942,3 +942,47 @@ fn units_spell_a_derivative_as_the_variable_equated_with_it() {
     assert_eq!(line("d").as_deref(), Some("1/s"), "{report}");
     assert_eq!(line("der(w)").as_deref(), Some("1/s2"), "{report}");
 }
+
+/// Issue 58: `mofmu simulate` stopped a two-state LC oscillator at 1e7
+/// rad/s at its first steps ("Step size is too small") while FMPy's CVode
+/// ran it: the solver's smallest step was an absolute 1e-13 s. The step
+/// bounds are relative to the problem now: the same oscillator runs at
+/// 1e7 and at 1e11 rad/s with the same number of steps and the same
+/// accuracy, through Model Exchange.
+#[test]
+fn a_fast_circuit_runs_at_any_time_scale() {
+    let lc = "model LC\n  parameter Real w = 1e7;\n  Base.ContinuousState x(start = 1);\n  \
+              Base.ContinuousState v(start = 0);\nequation\n  der(x) = w*v;\n  der(v) = -w*x;\n\
+              end LC;\n";
+    let lib = load_library(vec![base(), ("LC.mo".to_string(), lc.to_string())]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fmu = dir.path().join("LC.fmu");
+    let out = export_model(&lib, "LC", &[], None).expect("LC exports");
+    package(&out, &fmu, &shared_cache());
+    let mut steps = Vec::new();
+    for w in [1e7f64, 1e11] {
+        let options = SimOptions {
+            stop_time: Some(20.0 / w),
+            output_interval: Some(0.01 / w),
+            relative_tolerance: Some(1e-8),
+            start_values: vec![("w".to_string(), w)],
+            output: vec!["x".to_string()],
+            ..SimOptions::default()
+        };
+        let result = simulate(&fmu, &options).unwrap_or_else(|e| panic!("w = {w}: {e}"));
+        for row in &result.rows {
+            let want = (w * row[0]).cos();
+            assert!(
+                (row[1] - want).abs() < 1e-5,
+                "w = {w}: x({}) = {}, cos gives {want}",
+                row[0],
+                row[1]
+            );
+        }
+        steps.push(result.stats.integrator.accepted_steps);
+    }
+    assert_eq!(
+        steps[0], steps[1],
+        "the time scale changes nothing but the time"
+    );
+}
