@@ -79,14 +79,21 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         cx.check_complete(&dims);
     }
     let (int_bindings, bindings, starts, parameter_stmts, start_stmts) = cx.bindings(&dims);
-    let sub_modifiers = cx.sub_modifiers();
+    let mut sub_modifiers = cx.sub_modifiers();
     let mut parameter_stmts = parameter_stmts;
-    for (k, m) in sub_modifiers.iter().enumerate() {
+    for (k, m) in sub_modifiers.iter_mut().enumerate() {
         if !m.value.iter().any(|e| e.is_dynamic()) {
             continue;
         }
         let sub = &model.subs[m.target.path[0]];
         if sub.structural() {
+            // The class's constants are known at export: a modifier of
+            // them (and of Integer parameters) is as static as a literal.
+            let folded: Vec<Ex> = m.value.iter().map(|e| cx.fold_constants(e)).collect();
+            if !folded.iter().any(|e| e.is_dynamic()) {
+                m.value = folded;
+                continue;
+            }
             cx.diags.push(
                 Diagnostic::error(
                     "MC124",
