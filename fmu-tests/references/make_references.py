@@ -43,6 +43,7 @@ from scipy.sparse import csc_matrix
 from scipy.linalg import expm
 
 import clocked_references
+import electrical_references
 import energy_flows_references
 import planar_references
 import thermofluid_references
@@ -765,6 +766,7 @@ GENERATORS.update(vehicle_references.GENERATORS)
 GENERATORS.update(energy_flows_references.GENERATORS)
 GENERATORS.update(thermofluid_references.GENERATORS)
 GENERATORS.update(clocked_references.GENERATORS)
+GENERATORS.update(electrical_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ mod cosim;
 mod dependencies;
 mod directional;
 mod discrete;
+mod electrical;
 mod energy_flows;
 mod equations;
 mod export;
