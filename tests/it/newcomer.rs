@@ -986,3 +986,36 @@ fn a_fast_circuit_runs_at_any_time_scale() {
         "the time scale changes nothing but the time"
     );
 }
+
+/// What the check can prove singular is refused at its line: a coefficient
+/// that is a difference of equal terms (`(A1 - A1)*der(h1)`) passed the
+/// check and failed at run time. And one unsolvable equation is one error,
+/// not followed by the MC020s of the equations that use its unknown.
+#[test]
+fn a_singular_equation_is_refused_at_its_line_and_alone() {
+    let tanks = "model TwoTanks\n  parameter Real A1 = 2;\n  parameter Real qIn = 1;\n  \
+                 Base.ContinuousState h1(start = 1);\nequation\n  (A1 - A1)*der(h1) = qIn - h1;\n\
+                 end TwoTanks;\n";
+    let lib = load_library(vec![base(), ("TwoTanks.mo".to_string(), tanks.to_string())]);
+    let diags = check_library(&lib);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].code, "MC024");
+    assert_eq!(
+        diags[0].message,
+        "cannot solve this equation for `der(h1)`: its coefficient is zero whatever the values \
+         (a difference of equal terms)"
+    );
+    assert!(diags[0]
+        .render_short(&lib.sources)
+        .starts_with("TwoTanks.mo:6:3:"));
+    let unsolvable =
+        "model Unsolvable\n  Base.ContinuousState x(start = 1);\n  Real y;\n  Real z;\n  \
+                      Real w;\nequation\n  y*y = x;\n  z = 2*y;\n  w = z + y;\n  der(x) = -w;\n\
+                      end Unsolvable;\n";
+    let lib = load_library(vec![
+        base(),
+        ("Unsolvable.mo".to_string(), unsolvable.to_string()),
+    ]);
+    let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC024"]);
+}
