@@ -987,6 +987,27 @@ fn a_fast_circuit_runs_at_any_time_scale() {
     );
 }
 
+/// Writes `files` (name, text) into `dir` and returns their paths, Base
+/// first, for the command line.
+fn scratch_library(dir: &Path, files: &[(&str, &str)]) -> Vec<String> {
+    let mut paths = vec![repo()
+        .join("examples/Base.mo")
+        .to_str()
+        .unwrap()
+        .to_string()];
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("writing a scratch file");
+        paths.push(path.to_str().unwrap().to_string());
+    }
+    paths
+}
+
+const TANKS: &str = "package Tanks\n  model Tank\n    parameter Real A = 2 \"Cross-section\";\n    \
+                     parameter Real qIn = 1;\n    Base.ContinuousState h(start = 1);\n    Real q;\n\
+                     equation\n    q = sqrt(h);\n    A*der(h) = qIn - q;\n  end Tank;\n  model Two\n    \
+                     Tank tank1;\n    Tank tank2(A = 3);\n  end Two;\nend Tanks;\n";
+
 /// What the check can prove singular is refused at its line: a coefficient
 /// that is a difference of equal terms (`(A1 - A1)*der(h1)`) passed the
 /// check and failed at run time. And one unsolvable equation is one error,
@@ -1018,4 +1039,53 @@ fn a_singular_equation_is_refused_at_its_line_and_alone() {
     ]);
     let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
     assert_eq!(codes, ["MC024"]);
+}
+
+/// `--start-value` takes negative values, as `NAME VALUE` and `NAME=VALUE`
+/// (clap read `-5` as an option, and its tip `-- -5` did not help).
+#[test]
+fn start_values_may_be_negative_in_both_forms() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let paths = scratch_library(dir.path(), &[("Tanks.mo", TANKS)]);
+    let out = dir.path().join("Two.fmu");
+    let mut args = vec!["export"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend(["--model", "Tanks.Two", "-o", out.to_str().unwrap()]);
+    assert!(mofmu(&args).status.success());
+    let fmu = out.to_str().unwrap();
+    let csv = dir.path().join("two.csv");
+    for form in [&["tank1.qIn", "-0.5"][..], &["tank1.qIn=-0.5"][..]] {
+        let mut args = vec![
+            "simulate",
+            fmu,
+            "--stop-time",
+            "0.5",
+            "-o",
+            csv.to_str().unwrap(),
+        ];
+        args.push("--start-value");
+        args.extend(form.iter().copied());
+        let run = mofmu(&args);
+        assert!(run.status.success(), "{form:?}: {}", stderr(&run));
+        // 2 h' = -0.5 - sqrt(h): the level falls faster than with qIn = 1.
+        let text = std::fs::read_to_string(&csv).expect("the CSV");
+        let last: Vec<f64> = text
+            .lines()
+            .last()
+            .unwrap()
+            .split(',')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert!(last[1] < 0.7, "{form:?}: tank1.h = {}", last[1]);
+    }
+    let run = mofmu(&["simulate", fmu, "--start-value", "tank1.qIn"]);
+    assert!(!run.status.success());
+    assert!(
+        stderr(&run).contains(
+            "--start-value tank1.qIn: give it a value, `--start-value tank1.qIn VALUE` or \
+             `--start-value tank1.qIn=VALUE`"
+        ),
+        "{}",
+        stderr(&run)
+    );
 }
