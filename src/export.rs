@@ -195,6 +195,10 @@ pub struct ExportOutput {
     pub notes: Vec<String>,
     /// The tier that runs the schedule, and its compiled unit.
     pub schedule: ScheduleChoice,
+    /// `resources/mofmu_locations.txt`: the source line of every variable
+    /// each class's blocks write, for run-time errors
+    /// (crate::fmu::locations).
+    pub locations: String,
 }
 
 /// The FMI standard an FMU is exported for.
@@ -429,9 +433,9 @@ pub fn export_checked_options(
         table.structural = structural::structural_parameter(&exported, &mut notes);
     }
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
+    let locations = crate::fmu::locations::locations(&sys, &lib.sources);
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
-    drop(sys);
-    drop(schedule);
+    drop((sys, schedule));
     // The table is checked before anything is written: the description is
     // rendered straight into the archive later and cannot fail there.
     table.guid = DRAFT_GUID.to_string();
@@ -440,7 +444,7 @@ pub fn export_checked_options(
         lib,
         &hashed_options(model, sets, stop_time, options),
         &system_c,
-        &system_resource,
+        &[&system_resource, locations.as_bytes()],
         table.structural.as_ref().map(|s| s.resource.as_slice()),
         &kernels,
         &functions,
@@ -463,6 +467,7 @@ pub fn export_checked_options(
         description_bytes,
         notes,
         schedule: schedule_choice,
+        locations,
     })
 }
 
@@ -592,7 +597,7 @@ fn fmu_guid(
     lib: &Library,
     options: &str,
     system_c: &str,
-    system_resource: &[u8],
+    resources: &[&[u8]],
     structural: Option<&[u8]>,
     kernels: &[Kernel],
     functions: &[FunctionUnit],
@@ -601,8 +606,8 @@ fn fmu_guid(
         env!("CARGO_PKG_VERSION").as_bytes(),
         options.as_bytes(),
         system_c.as_bytes(),
-        system_resource,
     ];
+    parts.extend_from_slice(resources);
     if let Some(resource) = structural {
         parts.push(resource);
     }
@@ -801,12 +806,17 @@ impl ExportOutput {
             .compiled
             .as_ref()
             .map(|c| (c.file_name.as_str(), c.text.as_str()));
-        spec(
+        let mut spec = spec(
             &self.model_identifier,
             self.table.clone(),
             kernels.chain(schedule).chain(functions),
             system_c,
             system_resource,
-        )
+        );
+        spec.resources.push((
+            crate::fmu::locations::RESOURCE_NAME.into(),
+            self.locations.clone().into_bytes(),
+        ));
+        spec
     }
 }

@@ -303,6 +303,10 @@ typedef struct {
     double *input_derivative;
 } StoredState;
 
+/* Provided by mofmu_locations.inc. */
+struct mofmu_locations;
+static void free_locations(struct mofmu_locations *loc);
+
 /* Provided by mofmu_cosim.inc. */
 static size_t cs_n_inputs(const mofmu_system *sys);
 static void cs_describe_solver(const Instance *inst);

@@ -292,9 +292,43 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
         let result = self
             .set_point(&mut instance, t, y)
             .and_then(|()| instance.get_derivatives(out));
+        let result = result.map_err(|e| self.with_reason(&mut instance, e, t, y, out));
         drop(instance);
         if let Err(e) = result {
             self.fail(e, out);
+        }
+    }
+
+    /// A Discard that logged nothing (an FMU logs a warning only in the
+    /// categories switched on) asked again with logging on, so the error
+    /// says why: which value is not finite and, for a mofmu FMU, the
+    /// equation it starts at. Any other error as it is.
+    fn with_reason(
+        &self,
+        instance: &mut Instance<'lib>,
+        error: HarnessError,
+        t: f64,
+        y: &[f64],
+        out: &mut [f64],
+    ) -> HarnessError {
+        let HarnessError::FmiStatus {
+            status: "Discard",
+            log,
+            ..
+        } = &error
+        else {
+            return error;
+        };
+        if !log.is_empty() || instance.set_debug_logging(true).is_err() {
+            return error;
+        }
+        let again = self
+            .set_point(instance, t, y)
+            .and_then(|()| instance.get_derivatives(out));
+        let _ = instance.set_debug_logging(false);
+        match again {
+            Err(logged @ HarnessError::FmiStatus { .. }) => logged,
+            _ => error,
         }
     }
 

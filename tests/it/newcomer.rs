@@ -1008,6 +1008,82 @@ const TANKS: &str = "package Tanks\n  model Tank\n    parameter Real A = 2 \"Cro
                      equation\n    q = sqrt(h);\n    A*der(h) = qIn - q;\n  end Tank;\n  model Two\n    \
                      Tank tank1;\n    Tank tank2(A = 3);\n  end Two;\nend Tanks;\n";
 
+/// Issue 58: a value that is not finite at run time named only the
+/// derivative it reached ("derivative der(h1) is not finite (-inf) at time
+/// 0"). The FMU now names where it starts: the variable, the instance, the
+/// class and the equation's file and line, in its log and so in `mofmu
+/// simulate`'s error; through Model Exchange's initialisation, its
+/// continuous time (a Discard, which the harness asks again with logging on)
+/// and Co-Simulation.
+#[test]
+fn a_value_that_is_not_finite_names_its_equation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let drain = "model Drain\n  Base.ContinuousState h(start = 1);\n  Real q;\nequation\n  \
+                 q = sqrt(h);\n  der(h) = -q - 0.1;\nend Drain;\n";
+    let paths = scratch_library(dir.path(), &[("Tanks.mo", TANKS), ("Drain.mo", drain)]);
+    let fmu = |model: &str| {
+        let out = dir.path().join(format!("{model}.fmu"));
+        let mut args = vec!["export"];
+        args.extend(paths.iter().map(String::as_str));
+        args.extend(["--model", model, "-o", out.to_str().unwrap()]);
+        let exported = mofmu(&args);
+        assert!(exported.status.success(), "{}", stderr(&exported));
+        out.to_str().unwrap().to_string()
+    };
+    let two = fmu("Tanks.Two");
+    // A zero cross-section: 0*der(h) = 0 at the start, der(h) = 0/0.
+    let run = mofmu(&["simulate", &two, "--start-value", "tank2.A", "0"]);
+    assert!(!run.status.success());
+    assert!(
+        stderr(&run).contains(
+            "fmi2ExitInitializationMode: derivative der(tank2.h) is not finite (-nan) at time 0; \
+             it starts at der(h) = -nan in tank2 (class Tanks.Tank), the equation at Tanks.mo:9"
+        ),
+        "{}",
+        stderr(&run)
+    );
+    // A negative level: sqrt(h) is where it starts, through both interfaces.
+    for interface in ["me", "cs"] {
+        let run = mofmu(&[
+            "simulate",
+            &two,
+            "--start-value",
+            "tank1.h=-1",
+            "--interface",
+            interface,
+        ]);
+        assert!(
+            stderr(&run).contains(
+                "it starts at q = -nan in tank1 (class Tanks.Tank), the equation at Tanks.mo:8"
+            ),
+            "{interface}: {}",
+            stderr(&run)
+        );
+    }
+    // In continuous time: the level reaches zero and the trial points
+    // below it are refused (fmi2Discard), with the reason.
+    let drain = fmu("Drain");
+    for interface in ["me", "cs"] {
+        let run = mofmu(&[
+            "simulate",
+            &drain,
+            "--stop-time",
+            "5",
+            "--interface",
+            interface,
+        ]);
+        assert!(!run.status.success());
+        assert!(
+            stderr(&run).contains("is not finite (-nan) at time 1.52")
+                && stderr(&run).contains(
+                    "it starts at q = -nan in Drain (class Drain), the equation at Drain.mo:5"
+                ),
+            "{interface}: {}",
+            stderr(&run)
+        );
+    }
+}
+
 /// What the check can prove singular is refused at its line: a coefficient
 /// that is a difference of equal terms (`(A1 - A1)*der(h1)`) passed the
 /// check and failed at run time. And one unsolvable equation is one error,
