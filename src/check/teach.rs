@@ -11,6 +11,8 @@
 //! `i`"), moved to that unknown's declaration.
 
 mod clocked;
+mod connectors;
+mod imports;
 
 use std::collections::{HashMap, HashSet};
 
@@ -47,9 +49,24 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
     // (class, name) of imports refused because the class is not
     // encapsulated.
     let mut ignored_imports: Vec<(Span, String)> = Vec::new();
+    // A connection set that no side determines (MC060) has no side to
+    // receive its flow either: that MC062 is the same root cause.
+    let undetermined_sets: HashSet<Span> = diags
+        .iter()
+        .filter(|d| d.code == "MC060")
+        .map(|d| d.span)
+        .collect();
     for mut d in std::mem::take(diags) {
+        if d.code == "MC062"
+            && d.message.ends_with("found 0")
+            && undetermined_sets.contains(&d.span)
+        {
+            continue;
+        }
         let class = innermost_class(lib, d.span);
         let key = class.map(|c| c.def.span.start);
+        let first_acausal =
+            d.code == "MC014" && key.is_some_and(|k| !acausal_connectors.contains(&k));
         if d.code == "MC014" {
             acausal_connectors.extend(key);
         }
@@ -108,10 +125,19 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                 root_reported.extend(key.map(|k| (k, None)));
             }
             "MC005" if !base_loaded(lib) && text(lib, d.span) == "Base" => missing_base(&mut d),
-            "MC005" => import_or_did_you_mean(lib, &mut d),
+            "MC005" => {
+                if !connectors::choose_a_side(lib.tree, text(lib, d.span), &mut d) {
+                    import_or_did_you_mean(lib, &mut d);
+                }
+            }
+            "MC004" => imports::standard_library_import(class, &mut d),
+            "MC060" => connectors::determine_the_node(lib.tree, &mut d),
             "UC001" => fractional_unit_fix(lib, class, &mut d),
             "MC114" => encapsulate_fix(lib, class, &mut d),
-            "MC014" => causal_connector_hint(lib, &mut d),
+            "MC014" => match class.filter(|_| first_acausal) {
+                Some(c) => connectors::two_connector_form(lib.sources, c, &mut d),
+                None => causal_connector_hint(lib, &mut d),
+            },
             "MC055" => {
                 d.help = format!(
                     "{}: a `Base.LinearResponse` component takes the loop's residual as its input \

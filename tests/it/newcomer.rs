@@ -1165,3 +1165,140 @@ fn start_values_may_be_negative_in_both_forms() {
         stderr(&run)
     );
 }
+
+/// Issue 58: MC014's suggestion (`output` on the one connector class)
+/// turned one error into eleven, several pointing away from the cause. The
+/// fix now writes the two-connector form in one step, a class for the side
+/// that determines the potential and one for the sides that receive it; each
+/// use of the old name is then an MC005 whose help says which to choose,
+/// and choosing checks clean.
+#[test]
+fn an_acausal_connector_becomes_two_connector_classes() {
+    let circuit = "package Circuit\n  connector Pin\n    Real v;\n    flow Real i;\n  end Pin;\n  \
+                   model Resistor\n    parameter Real R = 1;\n    Pin p;\n    Pin n;\n  equation\n    \
+                   p.i = (p.v - n.v)/R;\n    n.i = -p.i;\n  end Resistor;\nend Circuit;\n";
+    let lib = load_library(vec![
+        base(),
+        ("Circuit.mo".to_string(), circuit.to_string()),
+    ]);
+    let diags = check_library(&lib);
+    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC014"]);
+    assert!(
+        diags[0].help.contains("`PinOut` with `output` potentials")
+            && diags[0].help.contains("`PinIn` with `input` potentials")
+            && diags[0].help.contains("docs/electrical.md"),
+        "{}",
+        diags[0].help
+    );
+    let fixed = fix(
+        vec![base(), ("Circuit.mo".to_string(), circuit.to_string())],
+        true,
+    );
+    let text = &fixed.files[1].2;
+    assert!(
+        text.contains(
+            "  connector PinOut\n    output Real v;\n    flow Real i;\n  end PinOut;\n\n  \
+             connector PinIn\n    input Real v;\n    flow Real i;\n  end PinIn;\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(fixed.remaining.len(), 2, "{:?}", fixed.remaining);
+    for d in &fixed.remaining {
+        assert_eq!(d.code, "MC005");
+        assert!(
+            d.help.starts_with(
+                "`Pin` was split into `PinOut` and `PinIn`: write `PinOut` where this component \
+                 determines the potential"
+            ),
+            "{}",
+            d.help
+        );
+    }
+    // A resistor receives both potentials and determines its currents.
+    let chosen = text
+        .replace("Pin p;", "PinIn p;")
+        .replace("Pin n;", "PinIn n;");
+    let lib = load_library(vec![base(), ("Circuit.mo".to_string(), chosen)]);
+    assert!(check_library(&lib).is_empty());
+}
+
+/// Issue 58: two resistances in series leave their common node without a
+/// side that determines its potential (MC060, with no fix before); the
+/// help names the connector class that would determine it and the node of
+/// declared tearing, and the set's flow without a receiver (MC062) is not
+/// reported as a second error of the same cause.
+#[test]
+fn an_undetermined_node_says_what_would_determine_it() {
+    let series = "model Series\n  Electrical.Sources.ConstantVoltage source(V = 1);\n  \
+                  Electrical.Basic.Resistor r1(R = 1);\n  Electrical.Basic.Resistor r2(R = 1);\n  \
+                  Electrical.Basic.Ground ground;\nequation\n  connect(source.p, r1.p);\n  \
+                  connect(r1.n, r2.p);\n  connect(r2.n, ground.p);\n  \
+                  connect(source.n, ground.p);\nend Series;\n";
+    let paths: Vec<PathBuf> = [
+        "examples/Base.mo",
+        "examples/Signals.mo",
+        "examples/Planar",
+        "examples/Electrical",
+    ]
+    .iter()
+    .map(|p| repo().join(p))
+    .collect();
+    let mut files = mofmu::loader::load_paths(&paths).expect("the examples load");
+    files.push(("Series.mo".to_string(), series.to_string()));
+    let lib = load_library(files);
+    let diags = check_library(&lib);
+    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC060"], "{diags:?}");
+    assert_eq!(
+        diags[0].message,
+        "no side of this connection determines `v` (r1.n.v, r2.p.v)"
+    );
+    assert!(diags[0]
+        .render_short(&lib.sources)
+        .starts_with("Series.mo:8:3:"));
+    assert!(
+        diags[0].help.contains(
+            "a component whose connector declares `v` an `output` \
+             (`Electrical.Interfaces.PinOut`)"
+        ) && diags[0].help.contains("as `Electrical.Basic.Node` does"),
+        "{}",
+        diags[0].help
+    );
+}
+
+/// Issue 58: `import SI = Modelica.Units.SI;` got MC004 "import target is
+/// not declared", never that there is no Standard Library here. The help
+/// names `Base.Units` and the fix imports it; the fixed package checks
+/// clean. Other Standard Library imports get a help without a fix.
+#[test]
+fn a_standard_library_import_is_pointed_at_base_units() {
+    let units = "encapsulated package Units\n  import Base;\n  import SI = Modelica.Units.SI;\n  \
+                 model Fall\n    parameter SI.Time tau = 1;\n    \
+                 Base.ContinuousState h(start = 1);\n  equation\n    der(h) = -h/tau;\n  \
+                 end Fall;\nend Units;\n";
+    let lib = load_library(vec![base(), ("Units.mo".to_string(), units.to_string())]);
+    let diags = check_library(&lib);
+    assert_eq!(diags[0].code, "MC004", "{diags:?}");
+    assert!(
+        diags[0].help.starts_with(
+            "there is no Modelica Standard Library here: the methodology's SI unit types"
+        ) && diags[0].help.contains("`Base.Units`"),
+        "{}",
+        diags[0].help
+    );
+    let fixed = fix(
+        vec![base(), ("Units.mo".to_string(), units.to_string())],
+        true,
+    );
+    assert!(fixed.remaining.is_empty(), "{:?}", fixed.remaining);
+    assert!(fixed.files[1].2.contains("  import SI = Base.Units;\n"));
+    let math = units.replace("Modelica.Units.SI", "Modelica.Math");
+    let lib = load_library(vec![base(), ("Units.mo".to_string(), math)]);
+    let diags = check_library(&lib);
+    let d = diags.iter().find(|d| d.code == "MC004").expect("MC004");
+    assert!(
+        d.help.contains("write them in full where they are used") && d.suggestions.is_empty(),
+        "{d:?}"
+    );
+}
