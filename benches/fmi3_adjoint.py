@@ -83,8 +83,8 @@ def main() -> int:
         for name in ("fmi3EnterConfigurationMode", "fmi3ExitConfigurationMode",
                      "fmi3ExitInitializationMode", "fmi3EnterContinuousTimeMode", "fmi3FreeInstance"):
             getattr(lib, name).argtypes = [C.c_void_p]
-        lib.fmi3SetInt64.argtypes = [C.c_void_p, C.POINTER(C.c_uint32), C.c_size_t,
-                                     C.POINTER(C.c_int64), C.c_size_t]
+        lib.fmi3SetUInt64.argtypes = [C.c_void_p, C.POINTER(C.c_uint32), C.c_size_t,
+                                      C.POINTER(C.c_uint64), C.c_size_t]
         lib.fmi3EnterInitializationMode.argtypes = [C.c_void_p, C.c_bool, C.c_double, C.c_double,
                                                     C.c_bool, C.c_double]
         lib.fmi3GetAdjointDerivative.argtypes = [C.c_void_p, C.POINTER(C.c_uint32), C.c_size_t,
@@ -105,7 +105,7 @@ def main() -> int:
                     raise SystemExit(f"{what} returned {status} at n = {n}")
 
             ok(lib.fmi3EnterConfigurationMode(inst), "fmi3EnterConfigurationMode")
-            ok(lib.fmi3SetInt64(inst, C.byref(C.c_uint32(n_vr)), 1, C.byref(C.c_int64(n)), 1), "fmi3SetInt64")
+            ok(lib.fmi3SetUInt64(inst, C.byref(C.c_uint32(n_vr)), 1, C.byref(C.c_uint64(n)), 1), "fmi3SetUInt64")
             ok(lib.fmi3ExitConfigurationMode(inst), "fmi3ExitConfigurationMode")
             ok(lib.fmi3EnterInitializationMode(inst, False, 0.0, 0.0, False, 0.0), "fmi3EnterInitializationMode")
             ok(lib.fmi3ExitInitializationMode(inst), "fmi3ExitInitializationMode")

@@ -9,6 +9,14 @@ encapsulated package Signals "Causal signal blocks"
   package Interfaces "Signal connectors"
     connector RealInput = input Real;
     connector RealOutput = output Real;
+    // Boolean and Integer signals cross connectors with assumed causality
+    // like Real ones (DESIGN §2.2c): the output is determined by its class,
+    // the input is known to the class that receives it. They change only at
+    // events.
+    connector BooleanInput = input Boolean;
+    connector BooleanOutput = output Boolean;
+    connector IntegerInput = input Integer;
+    connector IntegerOutput = output Integer;
   end Interfaces;
 
   package Sources "Signal sources that depend on time only"
@@ -82,6 +90,29 @@ encapsulated package Signals "Causal signal blocks"
         + (if time < startTime + 8*period then 0 else 1) - (if time < startTime + 8*period + T_width then 0 else 1)
         + (if time < startTime + 9*period then 0 else 1) - (if time < startTime + 9*period + T_width then 0 else 1));
     end Pulse;
+
+    block BooleanStep "Boolean signal that becomes true at startTime"
+      parameter SI.Time startTime = 0 "Time at which the output becomes true";
+      Interfaces.BooleanOutput y "False before startTime, true from then on";
+    equation
+      y = time >= startTime;
+    end BooleanStep;
+
+    block BooleanPulse "Boolean pulses: true during the first width seconds of every period from startTime, forever"
+      // Every edge is a time event at a time the block keeps: `next` moves
+      // on by the width or the rest of the period at each edge.
+      parameter SI.Time width = 0.5 "Duration of one pulse (above 0, below the period)";
+      parameter SI.Time period = 1 "Time of one period";
+      parameter SI.Time startTime = 0 "Start of the first pulse";
+      Interfaces.BooleanOutput y(start = false) "True during the pulses";
+    protected
+      discrete SI.Time next(start = startTime) "Time of the next edge";
+    equation
+      when time >= pre(next) then
+        y = not pre(y);
+        next = pre(next) + (if pre(y) then period - width else width);
+      end when;
+    end BooleanPulse;
 
   end Sources;
 
@@ -307,6 +338,79 @@ encapsulated package Signals "Causal signal blocks"
     end Hysteresis;
 
   end Discrete;
+
+  package Logical "Boolean and Integer signals: relations, logic, edges, counts and relays (events in local form, DESIGN §2.2c)"
+
+    block GreaterThreshold "True while the input is above a threshold (a state event at each crossing)"
+      parameter Real threshold = 0 "Threshold of the comparison";
+      Interfaces.RealInput u "Compared signal";
+      Interfaces.BooleanOutput y "u > threshold";
+    equation
+      y = u > threshold;
+    end GreaterThreshold;
+
+    block And "True while both inputs are true"
+      Interfaces.BooleanInput u1;
+      Interfaces.BooleanInput u2;
+      Interfaces.BooleanOutput y "u1 and u2";
+    equation
+      y = u1 and u2;
+    end And;
+
+    block Or "True while either input is true"
+      Interfaces.BooleanInput u1;
+      Interfaces.BooleanInput u2;
+      Interfaces.BooleanOutput y "u1 or u2";
+    equation
+      y = u1 or u2;
+    end Or;
+
+    block Not "True while the input is false"
+      Interfaces.BooleanInput u;
+      Interfaces.BooleanOutput y "not u";
+    equation
+      y = not u;
+    end Not;
+
+    block Edge "True at the event at which the input becomes true"
+      Interfaces.BooleanInput u;
+      Interfaces.BooleanOutput y "u and not pre(u): true only while the event is settled";
+    equation
+      y = edge(u);
+    end Edge;
+
+    block Counter "Counts the times its input has become true"
+      parameter Integer y_start = 0 "Count before the first rising edge";
+      Interfaces.BooleanInput u "Counted signal";
+      Interfaces.IntegerOutput y(start = y_start) "Rising edges of u so far, plus y_start";
+    equation
+      when u then
+        y = pre(y) + 1;
+      end when;
+    end Counter;
+
+    block Hysteresis "Relay with hysteresis: true above uHigh, false below uLow, otherwise as before (state events)"
+      parameter Real uLow = 0 "The output becomes false when the input falls below this";
+      parameter Real uHigh = 1 "The output becomes true when the input rises above this (at least uLow)";
+      parameter Boolean y_start = false "Output before the first event, where uLow <= u <= uHigh";
+      Interfaces.RealInput u "Switching signal";
+      Interfaces.BooleanOutput y(start = y_start) "The relay's state";
+    equation
+      y = if u > uHigh then true elseif u < uLow then false else pre(y);
+    end Hysteresis;
+
+    block TriggeredHold "Holds the input's value at each instant its trigger becomes true"
+      parameter Real y_start = 0 "Output before the first trigger";
+      Interfaces.RealInput u "Sampled signal";
+      Interfaces.BooleanInput trigger "The input is taken when this becomes true";
+      discrete Interfaces.RealOutput y(start = y_start) "u at the last trigger";
+    equation
+      when trigger then
+        y = u;
+      end when;
+    end TriggeredHold;
+
+  end Logical;
 
   package Examples "Small systems of signal blocks"
 

@@ -12,7 +12,13 @@ For each case of fmu-tests/cases.toml (or those whose name contains `-k`):
 5. with `--cs`: simulate the FMI 3 FMU as Co-Simulation (fmi3DoStep, the
    embedded RODAS3) at the case's communication step and compare with the
    reference;
-6. with `--rebuild K` (repeatable; the cases whose name contains K): unpack
+6. `mofmu simulate` the FMI 3 FMU (mofmu's harness, FMI 3 behind the same
+   loops as FMI 2) as Model Exchange and compare with FMPy's run of it at the
+   case's tolerance; with `--cs`, as Co-Simulation at the case's
+   communication step against FMPy's Co-Simulation of it, to 1e-9 of each
+   signal's range (both drive the FMU's own solver), and `mofmu compare`
+   of the two CSV files must pass;
+7. with `--rebuild K` (repeatable; the cases whose name contains K): unpack
    the FMI 3 FMU, delete its binaries, rebuild them from `sources/` alone
    with FMPy's `build_platform_binary` (which reads
    `sources/buildDescription.xml`), and check that FMPy's CVode run of the
@@ -84,6 +90,73 @@ def variables_in(fmu: Path, names: list[str]) -> dict[str, tuple[str, int | None
     return where
 
 
+# Two importers driving the FMU's own Co-Simulation solver at the same step
+# differ only in what they do outside the FMU.
+SAME_SOLVER = 1e-9
+
+
+def harness_names(fmu: Path, case: rt.Case) -> dict[str, str]:
+    """Each case variable's name in mofmu's scalar view of the FMI 3 FMU:
+    an array's element `x[k]` (a member array's `cap.T[k]`), or the name."""
+    return {name: array if index is None else f"{array}[{index + 1}]"
+            for name, (array, index) in variables_in(fmu, case.variables).items()}
+
+
+def mofmu_simulate(fmu: Path, case: rt.Case, mofmu: Path, out: Path, interface: str) -> rt.Trajectory:
+    """`mofmu simulate` of the FMI 3 FMU, its columns named as the case names them."""
+    names = harness_names(fmu, case)
+    csv_path = out / f"{case.name}.fmi3.mofmu-{interface}.csv"
+    csv_path.unlink(missing_ok=True)
+    step = case.cs_step if interface == "cs" else case.output_interval
+    command = [str(mofmu), "simulate", str(fmu), "--interface", interface,
+               "--stop-time", repr(case.stop_time), "--output-interval", repr(step),
+               "--tolerance", repr(case.solver_rtol), "--variables", ",".join(names.values()),
+               "-o", str(csv_path)]
+    ok, detail = rt.run_command(command, out / f"{case.name}.fmi3.simulate-{interface}.log")
+    if not ok:
+        raise RuntimeError(detail)
+    result = rt.read_csv(csv_path)
+    return rt.Trajectory(result.time, {case_name: result.columns[name] for case_name, name in names.items()})
+
+
+def mofmu_checks(case: rt.Case, fmu: Path, mofmu: Path, out: Path, report: rt.Report,
+                 fmpy_me: rt.Trajectory, cs: bool) -> None:
+    """mofmu's harness on the FMI 3 FMU against FMPy's runs of it."""
+    try:
+        mine = mofmu_simulate(fmu, case, mofmu, out, "me")
+    except Exception as e:
+        report.check(False, case.name, "mofmu-fmi3-vs-fmpy", f"mofmu simulate failed: {e}")
+        return
+    c = rt.compare(mine, fmpy_me, case.variables, case.tolerance, case.stop_time, case.output_interval)
+    report.check(c.ok, case.name, "mofmu-fmi3-vs-fmpy", c.summary)
+    if not cs:
+        return
+    try:
+        mine = mofmu_simulate(fmu, case, mofmu, out, "cs")
+        theirs = simulate(fmu, case, "CoSimulation")
+    except Exception as e:
+        report.check(False, case.name, "mofmu-cs-fmi3-vs-fmpy-cs", f"a simulation failed: {e}")
+        return
+    same_grid = len(mine.time) == len(theirs.time) and np.allclose(
+        mine.time, theirs.time, rtol=0.0, atol=1e-12 * case.stop_time)
+    worst, where = 0.0, ""
+    for name in case.variables if same_grid else []:
+        scale = float(np.ptp(theirs.columns[name])) or 1.0
+        d = float(np.max(np.abs(mine.columns[name] - theirs.columns[name]))) / scale
+        if d >= worst:
+            worst, where = d, name
+    report.check(same_grid and worst <= SAME_SOLVER, case.name, "mofmu-cs-fmi3-vs-fmpy-cs",
+                 f"worst {worst:.2e} of range ({where}), limit {SAME_SOLVER:g}" if same_grid
+                 else f"{len(mine.time)} rows against FMPy's {len(theirs.time)}")
+    # mofmu compare: FMPy's Co-Simulation as the reference, mofmu's as the result.
+    reference, result = out / f"{case.name}.fmi3.fmpy-cs.csv", out / f"{case.name}.fmi3.mofmu-cs-named.csv"
+    rt.write_csv(reference, theirs)
+    rt.write_csv(result, mine)
+    ok, detail = rt.run_command([str(mofmu), "compare", str(reference), str(result)],
+                                out / f"{case.name}.fmi3.compare.log")
+    report.check(ok, case.name, "mofmu-compare-fmi3-cs", detail)
+
+
 # The rebuilt binary must reproduce the shipped one's numbers this closely
 # (as cross_check.py asks of the FMI 2.0 rebuild).
 REBUILD_RTOL = 1e-12
@@ -148,6 +221,7 @@ def run_case(case: rt.Case, mofmu: Path, out: Path, report: rt.Report, cs: bool,
     report.check(c.ok, case.name, "fmpy-fmi3-vs-reference", c.summary)
     c = rt.compare(fmi3, fmi2, case.variables, case.tolerance, case.stop_time, case.output_interval)
     report.check(c.ok, case.name, "fmpy-fmi3-vs-fmi2", c.summary)
+    mofmu_checks(case, fmus["3"], mofmu, out, report, fmi3, cs)
     if rebuild_it:
         rebuild(fmus["3"], case, fmi3, report)
     if cs:

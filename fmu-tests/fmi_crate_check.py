@@ -393,7 +393,7 @@ def fmpy_configured_cs(fmu: Path, spec: Structural, n: int, stop: float, interva
     slave.instantiate()
     try:
         slave.enterConfigurationMode()
-        slave.setInt64([vrs[spec.parameter]], [n])
+        slave.setUInt64([vrs[spec.parameter]], [n])
         slave.exitConfigurationMode()
         slave.enterInitializationMode(tolerance=1e-8, startTime=0.0, stopTime=stop)
         slave.exitInitializationMode()

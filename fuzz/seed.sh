@@ -2,7 +2,9 @@
 # Seeds fuzz/corpus/check with every .mo file of the repository and
 # fuzz/corpus/compare with every reference CSV. The language snippets
 # (test_data/language/Acc*.mo), the function/resolve fixtures and the clocked
-# forms (test_data/clocked_fix: the clocked built-ins, periodic `when`s) are also
+# forms (test_data/clocked_fix: the clocked built-ins, periodic `when`s;
+# test_data/clocked: partitions read through subSample/superSample, counters
+# that name no clock) are also
 # seeded as two-file inputs: a prelude (examples/Base.mo and the Thermal
 # package folded into one file) before the NUL byte, the snippet after it,
 # so that they check clean and reach `export` whole.
@@ -21,7 +23,7 @@ prelude=$(mktemp)
   done
   printf 'end Thermal;\n'
 } > "$prelude"
-for f in test_data/language/*.mo test_data/functions/*.mo test_data/resolve/*.mo test_data/clocked_fix/*.mo; do
+for f in test_data/language/*.mo test_data/functions/*.mo test_data/resolve/*.mo test_data/clocked_fix/*.mo test_data/clocked/*.mo; do
   { cat "$prelude"; printf '\0'; cat "$f"; } > "fuzz/corpus/check/prelude_$(echo "$f" | tr '/' '_')"
 done
 rm -f "$prelude"

@@ -14,7 +14,7 @@ use crate::fmu::model_description::{guid_from, model_description_text};
 use crate::fmu::structural;
 use crate::fmu::system;
 use crate::fmu::table::Interfaces;
-use crate::fmu::table::{DefaultExperiment, ModelTable};
+use crate::fmu::table::{DefaultExperiment, ModelTable, VariableType};
 use crate::instantiate::{annotate_units, instantiate, SetValue};
 use crate::library::{check_library_into, Library};
 use crate::resolve::tree::ClassTree;
@@ -302,24 +302,56 @@ pub fn export_checked(
     )
 }
 
-/// The model instantiated for export: FMI 2.0 lays its arrays of
-/// components out by column; FMI 3.0 keeps them element by element, since a
-/// structural parameter's image must be affine in the size and by column
-/// an offset is not (docs/fmu.md, "Layout of values").
+/// What stops `model` from being exported, as far as the model itself is
+/// concerned: its kind and experiment, the instantiation, the schedule and
+/// the units of its classes (the `MX…` codes, and the faults of the classes
+/// it instantiates), without checking the rest of the library and without
+/// generating code. `mofmu lsp` shows these for the models its settings
+/// name, so a fault in an unrelated file does not hide them. Empty when the
+/// model exports (the full export still checks the whole library first).
+pub fn export_faults(lib: &Library, model: &str) -> Result<Vec<Diagnostic>, ExportError> {
+    let id = match exported_class(lib, model, None) {
+        Ok((id, _)) => id,
+        Err(ExportError::Diagnostics(ds)) => return Ok(ds),
+        Err(e) => return Err(e),
+    };
+    let mut db = ClassDb::new(&lib.tree, &lib.sources);
+    db.compile_below(id);
+    let sys = match instantiate(&db, id, &[]) {
+        Ok(sys) => sys,
+        Err(ds) => return Ok(ds),
+    };
+    if let Err(ds) = crate::schedule::schedule(&sys) {
+        return Ok(ds);
+    }
+    db.units(id);
+    Ok(unit_diagnostics_below(&db, id))
+}
+
+/// The model instantiated for export, its arrays of components laid out by
+/// column (docs/fmu.md, "Layout of values"), in FMI 2.0 and FMI 3.0 alike:
+/// element `e`'s variable `k` of an array of n at `first(n) + k·n + e` is
+/// still affine in a structural parameter n.
 fn exported_system(
     db: &ClassDb,
     id: ClassId,
     sets: &[SetValue],
-    fmi_version: FmiVersion,
 ) -> Result<crate::instantiate::System, ExportError> {
     let mut sys = instantiate(db, id, sets).map_err(ExportError::Diagnostics)?;
-    if fmi_version == FmiVersion::Fmi2 {
-        crate::instantiate::lay_out_by_column(&mut sys);
-    }
+    crate::instantiate::lay_out_by_column(&mut sys);
     Ok(sys)
 }
 
 /// [`export_checked`] with every export option.
+///
+/// FMI 3.0 at a large size of a structural parameter (`--set rod.n=1000000`)
+/// is exported in O(classes): the model is exported at a small size, where
+/// the template of the system image is derived and checked as for any
+/// structural parameter, and the FMU starts at the size asked for (the
+/// parameter's start value; the runtime lays the instance out for it at
+/// instantiation). When that size is not served so (the template does not
+/// reach it, or start values follow the size), the export is made at the
+/// size asked for, as before.
 pub fn export_checked_options(
     lib: &Library,
     db: &mut ClassDb,
@@ -328,25 +360,98 @@ pub fn export_checked_options(
     stop_time: impl Into<Option<f64>>,
     options: ExportOptions,
 ) -> Result<ExportOutput, ExportError> {
+    let stop_time: Option<f64> = stop_time.into();
+    if options.fmi_version == FmiVersion::Fmi3 {
+        for set in sets {
+            let Some(n) = large_size(set) else {
+                continue;
+            };
+            let small = with_set(sets, &set.path, SERVED_FROM);
+            let start = Some((set.path.as_str(), n));
+            if let Ok(out) = export_at(lib, db, model, &small, sets, stop_time, options, start) {
+                let served = out.table.structural.as_ref().is_some_and(|s| {
+                    out.table.variables[s.variable].name == set.path
+                        && out.table.variables[s.variable].ty
+                            == (VariableType::Integer { start: Some(n) })
+                });
+                if served {
+                    return Ok(out);
+                }
+            }
+        }
+    }
+    export_at(lib, db, model, sets, sets, stop_time, options, None)
+}
+
+/// Units: an inconsistent model is not exported; inferred units go to the
+/// variables.
+fn units_of(
+    db: &mut ClassDb,
+    id: ClassId,
+    sys: &mut crate::instantiate::System,
+) -> Result<(), ExportError> {
+    db.units(id);
+    let unit_diags = unit_diagnostics_below(db, id);
+    if !unit_diags.is_empty() {
+        return Err(ExportError::Diagnostics(unit_diags));
+    }
+    annotate_units(sys, db.unit_signatures());
+    Ok(())
+}
+
+/// The FMU starts at the size asked for: the structural parameter's start.
+fn starts_at(table: &mut ModelTable, start: Option<(&str, i64)>) {
+    if let (Some(s), Some((name, n))) = (&table.structural, start) {
+        let v = &mut table.variables[s.variable];
+        if v.name == name {
+            v.ty = VariableType::Integer { start: Some(n) };
+        }
+    }
+}
+
+/// The size a large structural set is exported at, before the FMU is made
+/// to start at the size asked for.
+const SERVED_FROM: i64 = 16;
+
+/// A `--set` of a whole number above what the template needs to be
+/// derived and confirmed (the exporter probes sizes up to
+/// `STRUCTURAL_PROBE + 3`): worth serving from a small export.
+fn large_size(set: &SetValue) -> Option<i64> {
+    match set.value {
+        crate::instantiate::SetLiteral::Number(x)
+            if x.fract() == 0.0 && x > (SERVED_FROM + 3) as f64 && x < 1e15 =>
+        {
+            Some(x as i64)
+        }
+        _ => None,
+    }
+}
+
+/// The export proper, of the model instantiated with `sets`; `asked` are
+/// the sets the export was asked for (hashed into the GUID), and `start`
+/// the structural parameter and size the FMU is to start at.
+#[allow(clippy::too_many_arguments)]
+fn export_at(
+    lib: &Library,
+    db: &mut ClassDb,
+    model: &str,
+    sets: &[SetValue],
+    asked: &[SetValue],
+    stop_time: Option<f64>,
+    options: ExportOptions,
+    start: Option<(&str, i64)>,
+) -> Result<ExportOutput, ExportError> {
     let ExportOptions {
         interfaces,
         expose,
         fmi_version,
         schedule: tier,
     } = options;
-    let stop_time: Option<f64> = stop_time.into();
     let (id, experiment) = exported_class(lib, model, stop_time)?;
     db.compile_below(id);
-    let mut sys = exported_system(db, id, sets, fmi_version)?;
+    let mut sys = exported_system(db, id, sets)?;
     let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
-    // Units: an inconsistent model is not exported; inferred units go to
-    // the variables.
-    db.units(id);
-    let unit_diags = unit_diagnostics_below(db, id);
-    if !unit_diags.is_empty() {
-        return Err(ExportError::Diagnostics(unit_diags));
-    }
-    annotate_units(&mut sys, db.unit_signatures());
+    units_of(db, id, &mut sys)?;
     let model_identifier = sanitize(model);
     // Before the names move into the table.
     let mut notes = state_set_notes(&sys, sets);
@@ -421,7 +526,7 @@ pub fn export_checked_options(
         // parameter: the model instantiated here, with the parameter set.
         let db: &ClassDb = db;
         let instantiate_at =
-            |path: &str, n: i64| instantiate(db, id, &with_set(sets, path, n)).ok();
+            |path: &str, n: i64| exported_system(db, id, &with_set(sets, path, n)).ok();
         let exported = structural::Exported {
             table: &table,
             image: &system_resource,
@@ -429,8 +534,10 @@ pub fn export_checked_options(
             model_identifier: &model_identifier,
             draft_guid: DRAFT_GUID,
             instantiate: &instantiate_at,
+            start,
         };
         table.structural = structural::structural_parameter(&exported, &mut notes);
+        starts_at(&mut table, start);
     }
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
     let locations = crate::fmu::locations::locations(&sys, &lib.sources);
@@ -442,7 +549,7 @@ pub fn export_checked_options(
     check_table(&table).map_err(|e| invalid_description(lib, id, e))?;
     let guid = fmu_guid(
         lib,
-        &hashed_options(model, sets, stop_time, options),
+        &hashed_options(model, asked, stop_time, options),
         &system_c,
         &[&system_resource, locations.as_bytes()],
         table.structural.as_ref().map(|s| s.resource.as_slice()),

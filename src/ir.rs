@@ -243,6 +243,9 @@ pub enum Ex {
     /// A `for` loop variable by nesting depth.
     LoopVar(usize),
     Time,
+    /// `initial()`: true in the evaluations of initialization, false
+    /// after it (DESIGN §2.2c).
+    Initial,
     Neg(Box<Ex>),
     Not(Box<Ex>),
     Bin(Arith, Box<Ex>, Box<Ex>),
@@ -354,10 +357,30 @@ pub struct Tick {
     pub fire: SlotId,
     /// The interval in seconds, an expression of parameters.
     pub interval: Ex,
+    /// What the interval is built from (the base clock's interval, or its
+    /// counter and resolution, and each sub- and super-sampling factor):
+    /// each must be positive, and the FMU names the one that is not.
+    pub parts: Vec<ClockPart>,
     /// `previous` slots := their variables, at a new tick.
     pub shift: Vec<Stmt>,
     /// `previous` slots := their variables' start values, at the first tick.
     pub start: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// One parameter expression of a clock's interval (DESIGN §2.2b).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClockPart {
+    pub value: Ex,
+    /// `interval`, `counter`, `resolution` or `factor`.
+    pub role: &'static str,
+    /// The expression as written (`Ts`, `2*Ts`), and whether it is one
+    /// parameter's name (which the FMU then gives with the instance's
+    /// path).
+    pub written: String,
+    pub parameter: bool,
+    /// The clock as written: `subSample(Clock(Ts), f)`.
+    pub clock: String,
     pub span: Span,
 }
 
@@ -464,6 +487,24 @@ pub struct CausalClass {
     /// The variables of clocked partitions: the clocked variables and the
     /// ones the partitions keep (tick counts, previous values), ascending.
     pub clocked_vars: Vec<usize>,
+    /// What the runtime moves after an evaluation at an event (DESIGN
+    /// §2.2c), when the class has `when` equations or reads `pre`.
+    pub events: Option<EventTable>,
+}
+
+/// The values a class keeps across events, as its kernel's `events` entry
+/// moves them after an evaluation at an event: the event iteration repeats
+/// until none of them changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventTable {
+    /// Each variable with its left limit: `pre := value`, over a number of
+    /// elements (an Integer expression of the Integer parameters).
+    pub pre: Vec<(SlotId, SlotId, Ex)>,
+    /// Each reinitialised state with its new value's slot: `state :=
+    /// value` where they differ.
+    pub reinit: Vec<(SlotId, SlotId)>,
+    /// Each `terminate`'s flag with its message.
+    pub terminate: Vec<(SlotId, String)>,
 }
 
 impl CausalClass {
@@ -555,7 +596,10 @@ impl Ex {
     pub fn is_dynamic(&self) -> bool {
         let mut d = false;
         self.visit(&mut |x| {
-            if matches!(x, Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time) {
+            if matches!(
+                x,
+                Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time | Ex::Initial
+            ) {
                 d = true;
             }
         });
@@ -677,7 +721,9 @@ impl Ex {
             // A user function runs in the kernel (its failures are reported
             // there), never at export.
             Ex::User(..) => return None,
-            Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time | Ex::LoopVar(_) => return None,
+            Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time | Ex::Initial | Ex::LoopVar(_) => {
+                return None
+            }
             // A reduction's body reads its loop variable, which only the
             // kernel's loop gives a value.
             Ex::Reduce(..) => return None,

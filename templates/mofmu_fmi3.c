@@ -68,7 +68,110 @@ typedef struct {
     size_t n_inner;
     /* The structural parameter (resources/mofmu_struct.bin), or NULL. */
     struct Fmi3Structural *st;
+    /* The fmi3 function running, when the fmi2 function it calls has more
+     * than one FMI 3 name (fmi2GetInteger serves fmi3GetInt32 and
+     * fmi3GetInt64): the logger names it instead. NULL otherwise. */
+    const char *current;
+    fmi3Boolean early_return_allowed; /* fmi3InstantiateCoSimulation's */
 } Fmi3Logger;
+
+/* The FMI 3 names of what the runtime's messages name in FMI 2 words: the
+ * fmi2 function each fmi3 function wraps, the statuses and the states.
+ * A word not listed here keeps its name but for the prefix (fmi2Terminate
+ * is fmi3Terminate). */
+static const char *const fmi3_words[][2] = {
+    {"fmi2GetReal", "fmi3GetFloat64"},
+    {"fmi2SetReal", "fmi3SetFloat64"},
+    {"fmi2GetInteger", "fmi3GetInt32"},
+    {"fmi2SetInteger", "fmi3SetInt32"},
+    {"fmi2GetDerivatives", "fmi3GetContinuousStateDerivatives"},
+    {"fmi2NewDiscreteStates", "fmi3UpdateDiscreteStates"},
+    {"fmi2SetupExperiment", "fmi3EnterInitializationMode"},
+    {"fmi2Instantiate", "fmi3Instantiate"},
+    {"fmi2GetFMUstate", "fmi3GetFMUState"},
+    {"fmi2SetFMUstate", "fmi3SetFMUState"},
+    {"fmi2FreeFMUstate", "fmi3FreeFMUState"},
+    {"fmi2SerializedFMUstateSize", "fmi3SerializedFMUStateSize"},
+    {"fmi2SerializeFMUstate", "fmi3SerializeFMUState"},
+    {"fmi2DeSerializeFMUstate", "fmi3DeserializeFMUState"},
+    {"fmi2GetRealOutputDerivatives", "fmi3GetOutputDerivatives"},
+    {"fmi2GetRealStatus", "fmi3DoStep"},
+    {"fmi2SetRealInputDerivatives", "fmi3SetFloat64"},
+    {"fmi2Real", "fmi3Float64"},
+    {"fmi2Integer", "fmi3Int32"},
+    {"fmi2Boolean", "fmi3Boolean"},
+    {"fmi2ModelExchange", "Model Exchange"},
+    {"fmi2CoSimulation", "Co-Simulation"},
+    {"instantiated", "Instantiated"},
+    {"initializationMode", "InitializationMode"},
+    {"eventMode", "EventMode"},
+    {"continuousTimeMode", "ContinuousTimeMode"},
+    {"terminated", "Terminated"},
+    {"stepComplete", "StepMode"},
+    {"stepFailed", "StepDiscarded"},
+    {"stepCanceled", "StepDiscarded"},
+};
+
+static int word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+/* `text` with its FMI 2 words in FMI 3 words (fmi3_words), the leading
+ * function named `current` when one is given, into `out`. A state name is
+ * translated only after "state " (the runtime's "not allowed in state X"),
+ * so that ordinary words stay as they are. */
+static void fmi3_wording(const char *text, const char *current, char *out, size_t size)
+{
+    size_t at = 0, i = 0;
+    int first = 1;
+    while (text[i] != '\0' && at + 1 < size) {
+        size_t len = 0, k;
+        const char *word = NULL;
+        if (!word_char(text[i]) || (i > 0 && word_char(text[i - 1]))) {
+            out[at++] = text[i++];
+            continue;
+        }
+        while (word_char(text[i + len])) {
+            len++;
+        }
+        if (first && current != NULL && len > 4 && strncmp(text + i, "fmi2", 4) == 0) {
+            word = current;
+        }
+        for (k = 0; word == NULL && k < sizeof fmi3_words / sizeof fmi3_words[0]; k++) {
+            int is_state = fmi3_words[k][0][0] != 'f';
+            if (strlen(fmi3_words[k][0]) == len && strncmp(text + i, fmi3_words[k][0], len) == 0 &&
+                (!is_state || (i >= 6 && strncmp(text + i - 6, "state ", 6) == 0))) {
+                word = fmi3_words[k][1];
+            }
+        }
+        first = 0;
+        if (word != NULL) {
+            size_t w = strlen(word);
+            if (at + w >= size) {
+                break;
+            }
+            memcpy(out + at, word, w);
+            at += w;
+        } else if (len > 4 && strncmp(text + i, "fmi2", 4) == 0) {
+            if (at + len >= size) {
+                break;
+            }
+            memcpy(out + at, "fmi3", 4);
+            memcpy(out + at + 4, text + i + 4, len - 4);
+            at += len;
+        } else {
+            if (at + len >= size) {
+                break;
+            }
+            memcpy(out + at, text + i, len);
+            at += len;
+        }
+        i += len;
+    }
+    out[at] = '\0';
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 5, 6)))
@@ -77,7 +180,7 @@ static void fmi3_logger(fmi2ComponentEnvironment environment, fmi2String instanc
                         fmi2Status status, fmi2String category, fmi2String message, ...)
 {
     const Fmi3Logger *logger = (const Fmi3Logger *)environment;
-    char text[1200];
+    char text[1200], words[1600];
     va_list args;
     (void)instanceName;
     if (logger == NULL || logger->log == NULL) {
@@ -86,7 +189,10 @@ static void fmi3_logger(fmi2ComponentEnvironment environment, fmi2String instanc
     va_start(args, message);
     vsnprintf(text, sizeof text, message, args);
     va_end(args);
-    logger->log(logger->environment, (fmi3Status)status, category, text);
+    /* The runtime words its messages in FMI 2 terms; an FMI 3 importer
+     * reads them in its own. */
+    fmi3_wording(text, logger->current, words, sizeof words);
+    logger->log(logger->environment, (fmi3Status)status, category, words);
 }
 
 #include "mofmu_fmi3_arrays.inc"
@@ -99,7 +205,7 @@ static fmi3Status refuse3(fmi3Instance instance, const char *function, const cha
 static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
                                  fmi3String instantiationToken, fmi3String resourcePath,
                                  fmi3Boolean loggingOn, fmi3InstanceEnvironment environment,
-                                 fmi3LogMessageCallback logMessage)
+                                 fmi3LogMessageCallback logMessage, fmi3Boolean earlyReturn)
 {
     Fmi3Logger *logger = (Fmi3Logger *)allocate(1, sizeof *logger);
     fmi2Component c;
@@ -108,10 +214,14 @@ static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
     }
     logger->log = logMessage;
     logger->environment = environment;
+    logger->early_return_allowed = earlyReturn;
     {
         const fmi2CallbackFunctions functions = {fmi3_logger, NULL, NULL, NULL, logger};
+        logger->current = type == fmi2CoSimulation ? "fmi3InstantiateCoSimulation"
+                                                   : "fmi3InstantiateModelExchange";
         c = fmi2Instantiate(instanceName, type, instantiationToken, resourcePath, &functions,
                             fmi2False, loggingOn ? fmi2True : fmi2False);
+        logger->current = NULL;
     }
     if (c == NULL) {
         free(logger);
@@ -128,8 +238,18 @@ static fmi3Instance instantiate3(fmi3String instanceName, fmi2Type type,
         if (problem == NULL) {
             problem = arrays_fit_segments(logger);
         }
+        /* An FMU exported at a large size ships the image at a small one
+         * and starts at the large one: laid out for it here. */
+        if (problem == NULL && logger->st != NULL && logger->st->start != logger->st->n &&
+            resize(as_instance(c), type == fmi2CoSimulation ? "fmi3InstantiateCoSimulation"
+                                                            : "fmi3InstantiateModelExchange",
+                   logger->st->start) != fmi3OK) {
+            problem = "the tables at the start size";
+        }
         if (problem != NULL) {
-            log_error(as_instance(c), "fmi3Instantiate: cannot load the arrays of the model: %s",
+            log_error(as_instance(c), "%s: cannot load the arrays of the model: %s",
+                      type == fmi2CoSimulation ? "fmi3InstantiateCoSimulation"
+                                               : "fmi3InstantiateModelExchange",
                       problem);
             fmi2FreeInstance(c);
             free(logger->array_vr);
@@ -164,7 +284,7 @@ MOFMU_EXPORT fmi3Instance fmi3InstantiateModelExchange(
 {
     (void)visible;
     return instantiate3(instanceName, fmi2ModelExchange, instantiationToken, resourcePath,
-                        loggingOn, instanceEnvironment, logMessage);
+                        loggingOn, instanceEnvironment, logMessage, false);
 }
 
 MOFMU_EXPORT fmi3Instance fmi3InstantiateCoSimulation(
@@ -175,7 +295,6 @@ MOFMU_EXPORT fmi3Instance fmi3InstantiateCoSimulation(
     fmi3LogMessageCallback logMessage, fmi3IntermediateUpdateCallback intermediateUpdate)
 {
     (void)visible;
-    (void)earlyReturnAllowed;
     (void)requiredIntermediateVariables;
     (void)nRequiredIntermediateVariables;
     (void)intermediateUpdate;
@@ -189,7 +308,7 @@ MOFMU_EXPORT fmi3Instance fmi3InstantiateCoSimulation(
         return NULL;
     }
     return instantiate3(instanceName, fmi2CoSimulation, instantiationToken, resourcePath,
-                        loggingOn, instanceEnvironment, logMessage);
+                        loggingOn, instanceEnvironment, logMessage, earlyReturnAllowed);
 }
 
 MOFMU_EXPORT fmi3Instance fmi3InstantiateScheduledExecution(
@@ -337,6 +456,114 @@ static int bad_call(Instance *inst, const char *function, const void *vrs, size_
            null_array(inst, function, "values", values, nvr);
 }
 
+/* Whether one of `vrs` names the structural parameter, which is a UInt64:
+ * then the reason is logged (the Int32 functions refuse it). */
+static int names_structural(Instance *inst, const char *function,
+                            const fmi3ValueReference vrs[], size_t nvr)
+{
+    size_t i;
+    for (i = 0; i < nvr; i++) {
+        if (is_structural(inst, vrs[i])) {
+            log_error(inst,
+                      "%s: value reference %u is the structural parameter %s, a variable of "
+                      "type UInt64 (fmi3GetUInt64, fmi3SetUInt64)",
+                      function, (unsigned)vrs[i], fmi3_data(inst)->st->name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* FMI 3.0 lets an importer read the variables in Instantiated (and in
+ * configuration mode), where FMI 2.0 allows no getter: the start values,
+ * or what was set since. Nothing is evaluated there but the calculated
+ * parameters and calculated starts; a variable the model computes reads
+ * as its start value, or zero without one. */
+static fmi2Status reals_before_initialization(Instance *inst, const fmi2ValueReference refs[],
+                                              size_t n, double out[])
+{
+    fmi2Status s;
+    size_t i;
+    if (null_array(inst, "fmi3GetFloat64", "values", out, n) ||
+        bad_vrs(inst, "fmi3GetFloat64", "Float64", refs, n, inst->sys->n_reals)) {
+        return fmi2Error;
+    }
+    s = update_parameters(inst, "fmi3GetFloat64");
+    if (s != fmi2OK) {
+        return s;
+    }
+    for (i = 0; i < n; i++) {
+        out[i] = inst->R[refs[i]];
+    }
+    return fmi2OK;
+}
+
+static fmi2Status integers_before_initialization(Instance *inst, const fmi2ValueReference refs[],
+                                                 size_t n, fmi2Integer out[])
+{
+    size_t i;
+    if (bad_vrs(inst, "fmi2GetInteger", "Integer", refs, n, inst->sys->n_integers)) {
+        return fmi2Error;
+    }
+    for (i = 0; i < n; i++) {
+        int64_t v = integer_now(inst, refs[i]);
+        if (v < INT_MIN || v > INT_MAX) {
+            return log_error(inst, "fmi2GetInteger: value of variable %u does not fit an "
+                                   "fmi2Integer", refs[i]);
+        }
+        out[i] = (fmi2Integer)v;
+    }
+    return fmi2OK;
+}
+
+static fmi2Status booleans_before_initialization(Instance *inst, const fmi2ValueReference refs[],
+                                                 size_t n, fmi2Boolean out[])
+{
+    size_t i;
+    if (bad_vrs(inst, "fmi3GetBoolean", "Boolean", refs, n, inst->sys->n_booleans)) {
+        return fmi2Error;
+    }
+    for (i = 0; i < n; i++) {
+        uint32_t at = inst->sys->boolean_real[refs[i]];
+        int on = at == MOFMU_NOT_IN_R ? inst->sys->boolean_value[refs[i]] : inst->R[at] != 0.0;
+        out[i] = on ? fmi2True : fmi2False;
+    }
+    return fmi2OK;
+}
+
+/* The Reals `refs` (R indices) for fmi3GetFloat64: fmi2GetReal, or before
+ * initialization the values as they stand. */
+static fmi2Status reals3(Instance *inst, const fmi2ValueReference refs[], size_t n, double out[])
+{
+    if (inst->state == STATE_INSTANTIATED) {
+        return reals_before_initialization(inst, refs, n, out);
+    }
+    return fmi2GetReal(inst, refs, n, out);
+}
+
+/* The event indicators for fmi3GetFloat64 of their array. FMI 3.0 declares
+ * them as a variable, and a declared variable may be read wherever
+ * getters are allowed: in Co-Simulation too (fmi3GetEventIndicators stays
+ * a Model Exchange function), and before initialization (zeros: nothing
+ * is evaluated there). */
+static fmi2Status indicators3(Instance *inst, double out[])
+{
+    fmi2Status s;
+    if (inst->state == STATE_INSTANTIATED) {
+        memcpy(out, inst->indicators, inst->sys->n_event_indicators * sizeof *out);
+        return fmi2OK;
+    }
+    if (not_allowed(inst, "fmi3GetFloat64", MASK_Get)) {
+        return fmi2Error;
+    }
+    s = evaluate_lean(inst, "fmi3GetFloat64", 1);
+    if (s != fmi2OK) {
+        return s;
+    }
+    memcpy(out, inst->indicators, inst->sys->n_event_indicators * sizeof *out);
+    return fmi2OK;
+}
+
 /* Float64: R by index (an array by its first element's, standing for all
  * its elements), and the event indicators as one array. */
 static fmi3Status get_float64(fmi3Instance instance, const fmi3ValueReference vrs[],
@@ -369,7 +596,7 @@ static fmi3Status get_float64(fmi3Instance instance, const fmi3ValueReference vr
             indicators |= vrs[i] == MOFMU_FMI3_INDICATORS && inst->sys->n_event_indicators > 0;
         }
         if (!indicators) {
-            return (fmi3Status)fmi2GetReal(instance, vrs, nvr, values);
+            return (fmi3Status)reals3(inst, vrs, nvr, values);
         }
     }
     /* The Reals in one fmi2GetReal (one evaluation), then each value put in
@@ -397,12 +624,11 @@ static fmi3Status get_float64(fmi3Instance instance, const fmi3ValueReference vr
             }
         }
     }
-    s = fmi2GetReal(instance, refs, n_reals, reals);
+    s = reals3(inst, refs, n_reals, reals);
     if (s <= fmi2Warning && indicators) {
         found = (double *)allocate(inst->sys->n_event_indicators, sizeof *found);
         s = found == NULL ? log_error(inst, "fmi3GetFloat64: out of memory")
-                          : fmi2GetEventIndicators(instance, found,
-                                                   inst->sys->n_event_indicators);
+                          : indicators3(inst, found);
     }
     if (s <= fmi2Warning) {
         size_t from = 0;
@@ -469,7 +695,8 @@ static fmi3Status get_integers(fmi3Instance instance, const char *function,
     fmi2Status s;
     size_t i;
     if (bad_call(inst, function, vrs, nvr, out64 != NULL ? (void *)out64 : (void *)out32) ||
-        not_scalar(instance, function, nvr, nValues)) {
+        not_scalar(instance, function, nvr, nValues) ||
+        names_structural(inst, function, vrs, nvr)) {
         return fmi3Error;
     }
     refs = table_references(inst, function, vrs, nvr, MOFMU_FMI3_INTEGER_BASE,
@@ -482,7 +709,10 @@ static fmi3Status get_integers(fmi3Instance instance, const char *function,
         free(refs);
         return (fmi3Status)log_error(inst, "%s: out of memory", function);
     }
-    s = fmi2GetInteger(instance, refs, nvr, buffer);
+    ((Fmi3Logger *)inst->environment)->current = function;
+    s = inst->state == STATE_INSTANTIATED ? integers_before_initialization(inst, refs, nvr, buffer)
+                                          : fmi2GetInteger(instance, refs, nvr, buffer);
+    ((Fmi3Logger *)inst->environment)->current = NULL;
     if (s <= fmi2Warning) {
         for (i = 0; i < nvr; i++) {
             if (out64 != NULL) {
@@ -510,11 +740,13 @@ static fmi3Status set_integers(fmi3Instance instance, const char *function,
         not_scalar(instance, function, nvr, nValues)) {
         return fmi3Error;
     }
-    {
-        fmi3Status handled;
-        if (structural_set(inst, function, vrs, nvr, in64, in32, &handled)) {
-            return handled;
-        }
+    if (configuring(inst)) {
+        return refuse3(instance, function,
+                       "only structural parameters (fmi3SetUInt64) may be set in configuration "
+                       "mode");
+    }
+    if (names_structural(inst, function, vrs, nvr)) {
+        return fmi3Error;
     }
     refs = table_references(inst, function, vrs, nvr, MOFMU_FMI3_INTEGER_BASE,
                             (uint32_t)inst->sys->n_integers, "Int32 or Enumeration");
@@ -536,7 +768,9 @@ static fmi3Status set_integers(fmi3Instance instance, const char *function,
         }
         buffer[i] = (fmi2Integer)v;
     }
+    ((Fmi3Logger *)inst->environment)->current = function;
     s = fmi2SetInteger(instance, refs, nvr, buffer);
+    ((Fmi3Logger *)inst->environment)->current = NULL;
     free(buffer);
     free(refs);
     return (fmi3Status)s;
@@ -588,7 +822,8 @@ MOFMU_EXPORT fmi3Status fmi3GetBoolean(fmi3Instance instance, const fmi3ValueRef
         free(refs);
         return (fmi3Status)log_error(inst, "fmi3GetBoolean: out of memory");
     }
-    s = fmi2GetBoolean(instance, refs, nvr, buffer);
+    s = inst->state == STATE_INSTANTIATED ? booleans_before_initialization(inst, refs, nvr, buffer)
+                                          : fmi2GetBoolean(instance, refs, nvr, buffer);
     if (s <= fmi2Warning) {
         for (i = 0; i < nvr; i++) {
             values[i] = buffer[i] != fmi2False;
@@ -671,8 +906,41 @@ MOFMU_FMI3_ABSENT(UInt8, fmi3UInt8, "UInt8")
 MOFMU_FMI3_ABSENT(Int16, fmi3Int16, "Int16")
 MOFMU_FMI3_ABSENT(UInt16, fmi3UInt16, "UInt16")
 MOFMU_FMI3_ABSENT(UInt32, fmi3UInt32, "UInt32")
-MOFMU_FMI3_ABSENT(UInt64, fmi3UInt64, "UInt64")
 MOFMU_FMI3_ABSENT(String, fmi3String, "String")
+
+/* UInt64: the structural parameter, when the FMU has one (FMI 3.0: a
+ * structural parameter that sizes arrays is a UInt64). */
+MOFMU_EXPORT fmi3Status fmi3GetUInt64(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                      size_t nvr, fmi3UInt64 values[], size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    if (bad_call(inst, "fmi3GetUInt64", vrs, nvr, values) ||
+        not_scalar(instance, "fmi3GetUInt64", nvr, nValues)) {
+        return fmi3Error;
+    }
+    if (fmi3_data(inst)->st == NULL) {
+        return no_variables(instance, "fmi3GetUInt64", nvr, "UInt64");
+    }
+    if (inst->state == STATE_FATAL) {
+        return (fmi3Status)log_error(inst, "fmi3GetUInt64: not allowed in state %s",
+                                     state_name(inst->state));
+    }
+    return structural_get(inst, vrs, nvr, values);
+}
+
+MOFMU_EXPORT fmi3Status fmi3SetUInt64(fmi3Instance instance, const fmi3ValueReference vrs[],
+                                      size_t nvr, const fmi3UInt64 values[], size_t nValues)
+{
+    Instance *inst = as_instance(instance);
+    if (bad_call(inst, "fmi3SetUInt64", vrs, nvr, values) ||
+        not_scalar(instance, "fmi3SetUInt64", nvr, nValues)) {
+        return fmi3Error;
+    }
+    if (fmi3_data(inst)->st == NULL) {
+        return no_variables(instance, "fmi3SetUInt64", nvr, "UInt64");
+    }
+    return structural_set(inst, vrs, nvr, values);
+}
 
 MOFMU_EXPORT fmi3Status fmi3GetBinary(fmi3Instance instance, const fmi3ValueReference vrs[],
                                       size_t nvr, size_t valueSizes[], fmi3Binary values[],
@@ -1085,6 +1353,14 @@ MOFMU_EXPORT fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCom
     *terminateSimulation = false;
     *earlyReturn = false;
     *lastSuccessfulTime = reached;
+    if (s == fmi2Discard && as_instance(instance)->cs.terminated) {
+        /* A `terminate` of the model ended the step early: in FMI 3.0 that
+         * is a successful step that asks to end the simulation, and an early
+         * return only where the importer allows one. */
+        *terminateSimulation = true;
+        *earlyReturn = fmi3_data(as_instance(instance))->early_return_allowed;
+        return fmi3OK;
+    }
     return (fmi3Status)s;
 }
 

@@ -63,7 +63,19 @@ typedef struct mofmu_ctx {
      * locals are stale until the next full evaluation, which every other
      * getter runs. */
     int lean;
+    /* Set while the runtime moves what the instance keeps across events
+     * (a class's events entry, DESIGN §2.2c): how many reals took a new
+     * left limit, and where in R the first MOFMU_NOTED of them are (to
+     * name what keeps changing when an event iteration does not settle);
+     * the first `terminate` that fired, and its instance. */
+    size_t n_changed;
+    int32_t changed_at[4];
+    const char *terminate_message;
+    const char *terminate_instance;
 } mofmu_ctx;
+
+/* How many changed reals mofmu_ctx.changed_at notes. */
+#define MOFMU_NOTED 4
 
 /* Modelica's max and min of two reals, as C99 fmax and fmin (a NaN argument
  * yields the other), defined here so that the C compiler inlines them: it
@@ -176,8 +188,42 @@ int mofmu_time_relation(mofmu_ctx *ctx, int32_t slot, int op, double threshold);
  * tick again when the time is the last tick's instant (1, an event
  * iteration there: the partition recomputes from the same previous
  * values), else 0. In event mode the next tick becomes a time event. A
- * non-positive or non-finite interval stops the evaluation. */
+ * non-positive or non-finite interval gives -1 (in event mode), and the
+ * kernel then calls mofmu_clock_fault on each part of the clock. */
 int mofmu_clock(mofmu_ctx *ctx, const mofmu_inst *in, double *ticks, double *first, double interval);
+
+/* What a class's events entry reports (bits of its result). */
+enum {
+    /* A left limit took a new value: the event iteration goes on. */
+    MOFMU_EVENTS_PRE = 1,
+    /* A state took a new value (reinit). */
+    MOFMU_EVENTS_REINIT = 2,
+    /* A `terminate` fired. */
+    MOFMU_EVENTS_TERMINATE = 4
+};
+
+/* pre := value for the `count` reals at R + value_at and R + pre_at of
+ * instance `in`; MOFMU_EVENTS_PRE when one of them changed (the runtime
+ * notes which, to name what keeps changing in an event iteration that does
+ * not settle). */
+int mofmu_pre(double *R, mofmu_ctx *ctx, const mofmu_inst *in, int32_t value_at, int32_t pre_at,
+              int64_t count);
+
+/* state := value where they differ: MOFMU_EVENTS_REINIT then. */
+int mofmu_reinit(double *R, mofmu_ctx *ctx, const mofmu_inst *in, int32_t state_at,
+                 int32_t value_at);
+
+/* A `terminate("message")` of instance `in` fired: MOFMU_EVENTS_TERMINATE. */
+int mofmu_terminate(mofmu_ctx *ctx, const mofmu_inst *in, const char *message);
+
+/* Stops the evaluation when `value`, the `role` ("interval", "counter",
+ * "resolution", "factor") of the clock written `clock`, is not a positive
+ * finite number; `written` is the part as written ("" for the whole
+ * interval), and `parameter` the place in R of the one parameter it is, or
+ * -1 (the message then names the parameter by its flat name, as the
+ * export's MX047 does). */
+void mofmu_clock_fault(mofmu_ctx *ctx, const mofmu_inst *in, const char *role, const char *written,
+                       int32_t parameter, const char *clock, double value);
 
 /* Record the first failure (e.g. a non-finite value) with a message. */
 void mofmu_fail(mofmu_ctx *ctx, const char *instance, const char *message);
@@ -220,6 +266,11 @@ typedef void (*mofmu_tangent_n_fn)(const double *R, double *dR, const mofmu_inst
                                    size_t count, ptrdiff_t inst_stride, ptrdiff_t real_stride,
                                    mofmu_ctx *ctx);
 
+/* A class's `events` entry (DESIGN §2.2c): after an evaluation at an event,
+ * moves what the instance keeps across events through mofmu_pre,
+ * mofmu_reinit and mofmu_terminate, and returns what changed. */
+typedef int (*mofmu_events_fn)(double *R, const mofmu_inst *in, mofmu_ctx *ctx);
+
 typedef struct mofmu_class {
     /* Qualified Modelica name, for messages and to match the resource. */
     const char *name;
@@ -243,6 +294,9 @@ typedef struct mofmu_class {
      * instance at a time). */
     const mofmu_block_n_fn *blocks_n;
     const mofmu_tangent_n_fn *tangents_n;
+    /* The class's events entry, or NULL when it keeps nothing across
+     * events (no `when`, no `pre`). */
+    mofmu_events_fn events;
 } mofmu_class;
 
 extern const char mofmu_model_identifier[];

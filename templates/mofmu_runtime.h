@@ -158,6 +158,9 @@ typedef struct {
     double last_successful_time;
     /* Status of the last fmi2DoStep (fmi2DoStepStatus). */
     int last_step_status;
+    /* A `terminate` of the model fired (fmi2GetBooleanStatus's
+     * fmi2Terminated): the last step ended at its event. */
+    int terminated;
 } CoSimulationState;
 
 /* The tangent columns of the linear responses at the point R was last
@@ -231,6 +234,10 @@ typedef struct {
     int evaluated_lean;
     /* The latest time event found while evaluating in event mode. */
     double next_time_event;
+    /* Rounds of the current event iteration that changed something
+     * (fmi2NewDiscreteStates): at MOFMU_MAX_EVENT_ROUNDS it stops with an
+     * error naming what still changes. */
+    int event_rounds;
 
     /* Relative tolerance from fmi2SetupExperiment (Co-Simulation). */
     double tolerance;
@@ -306,6 +313,13 @@ typedef struct {
 /* Provided by mofmu_locations.inc. */
 struct mofmu_locations;
 static void free_locations(struct mofmu_locations *loc);
+
+/* The most rounds of an event iteration at one instant (DESIGN §2.2c: the
+ * iteration is bounded, a model whose events never settle gets an error). */
+#define MOFMU_MAX_EVENT_ROUNDS 100
+
+/* Provided by mofmu_events.inc. */
+static int move_event_values(Instance *inst, mofmu_ctx *ctx);
 
 /* Provided by mofmu_cosim.inc. */
 static size_t cs_n_inputs(const mofmu_system *sys);

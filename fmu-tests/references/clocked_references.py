@@ -17,8 +17,8 @@ values just before and just after the tick (the held outputs jump there); a
 round trip skips both (`roundtrip.drop_event_duplicates`), so a simulator is
 never judged on which side of a tick it reports. The controllers' equations
 are written down again from the blocks of examples/Signals.mo (Discrete) and
-test_data/clocked/Clk1.mo, the parameters copied from the examples'
-modifiers.
+test_data/clocked/Clk1.mo and Clk2.mo, the parameters copied from the
+examples' modifiers.
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ Clocked = dict[str, float]
 class Partition:
     """A controller with its own periodic clock: `tick(t, x, previous)`
     returns its clocked values at the tick t from the plant state x and its
-    values at its tick before (`start` at the first tick)."""
+    values at its tick before (`start` at the first tick); `previous` also
+    holds the other partitions' latest values, for partitions of one base
+    clock that read each other (`subSample`, `superSample`)."""
 
     ts: float
     start: Clocked
@@ -124,7 +126,10 @@ def run(loop: SampledLoop, times: np.ndarray, segment: Segment) -> tuple[np.ndar
     for n, (t0, ticking) in enumerate(instants):
         before = dict(clocked)
         for j in ticking:
-            previous[j] = loop.partitions[j].tick(t0, x, previous[j])
+            # A partition sees its own values at its tick before and every
+            # other partition's latest (`superSample`, `subSample`): those
+            # listed before it that tick at this instant have ticked.
+            previous[j] = loop.partitions[j].tick(t0, x, {**clocked, **previous[j]})
             clocked.update(previous[j])
         history.append(dict(clocked))
         t1 = instants[n + 1][0] if n + 1 < len(instants) else float(times[-1]) + 1.0
@@ -225,6 +230,111 @@ def clk1_motor_pi(t: np.ndarray) -> dict[str, np.ndarray]:
         0.505: {"i": 9.692075888, "w": 0.892777515, "v": 20.863706283},
         2.005: {"i": 10.001558763, "w": 0.999977144, "v": 10.012958824},
     })
+    return columns
+
+
+# ---------------------------------------------------------------------------
+# Clk2 (test_data/clocked/Clk2.mo: partitions of one base clock read through
+# subSample/superSample, and counters that name no clock)
+# ---------------------------------------------------------------------------
+
+
+def clk2_conversions(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Clk2.Conversions, in closed form: with Ts = 0.1 and f = 3, a = t_k at
+    the fast ticks t_k = k Ts and b = 2 t_j at the slow ones t_j = 3 j Ts;
+    c1 = b - subSample(a, 3) = t_j at the slow ticks, c2 = a - superSample(b,
+    3) = t_k - 2 t_j (t_j the last slow tick) at the fast ones. (No plant: a
+    state that stays 0 carries the loop.)"""
+    ts, f = 0.1, 3
+    latest: Clocked = {}
+
+    def fast(tk: float, _x: np.ndarray, _prev: Clocked) -> Clocked:
+        return {"a": tk}
+
+    def slow(tj: float, _x: np.ndarray, prev: Clocked) -> Clocked:
+        b = 2.0 * tj
+        latest["b"] = b
+        return {"b": b, "c1": b - prev["a"]}
+
+    def fast_after(_tk: float, _x: np.ndarray, prev: Clocked) -> Clocked:
+        return {"c2": prev["a"] - prev["b"]}
+
+    loop = SampledLoop(
+        "Clk2.Conversions", np.zeros((1, 1)), lambda _c: np.zeros(1), np.zeros(1),
+        [Partition(ts, {}, fast), Partition(f * ts, {}, slow), Partition(ts, {}, fast_after)],
+        lambda _t, _x, c: {"c1H": c["c1"], "c2H": c["c2"]},
+    )
+    columns, _ = solve(loop, t)
+    # The closed form, directly: every row after its tick.
+    for row, tr in enumerate(columns["time"]):
+        k = math.floor(tr / ts + 1e-9)
+        if row + 1 < len(columns["time"]) and columns["time"][row + 1] == tr:
+            k -= 1  # the row before the tick at tr
+        j = k // f
+        want = {"c1H": f * j * ts, "c2H": k * ts - 2.0 * f * j * ts}
+        for name, value in want.items():
+            if abs(columns[name][row] - value) > 1e-12:
+                raise RuntimeError(f"Clk2.Conversions: {name}({tr}) = {columns[name][row]}, the closed form {value}")
+    print("Clk2.Conversions: every row is the closed form")
+    return columns
+
+
+def clk2_cascade(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Clk2.Cascade: a mass m v' = F - d v, x' = v (m = 1, d = 0.5) under a
+    position loop every f Ts = 0.05 s, vsp = Kx (xref - x(t_j)) (Kx = 2,
+    xref = 1), whose setpoint a PI speed loop every Ts = 0.01 s follows:
+    ev = vsp - v(t_k) with vsp of the last position tick (superSample),
+    I = previous(I) + Ts ev (I from 0), F = Kv ev + Ki I (Kv = 20, Ki = 50),
+    held. evSlow is ev at the position loop's ticks (subSample), after the
+    speed loop's tick at the same instant."""
+    m, d, ts, f = 1.0, 0.5, 0.01, 5
+    kx, kv, ki, xref = 2.0, 20.0, 50.0, 1.0
+
+    def position(_t: float, x: np.ndarray, _prev: Clocked) -> Clocked:
+        return {"vsp": kx * (xref - x[0])}
+
+    def speed(_t: float, x: np.ndarray, prev: Clocked) -> Clocked:
+        ev = prev["vsp"] - x[1]
+        integral = prev["I"] + ts * ev
+        return {"ev": ev, "I": integral, "Fk": kv * ev + ki * integral}
+
+    def monitor(_t: float, _x: np.ndarray, prev: Clocked) -> Clocked:
+        return {"evSlow": prev["ev"]}
+
+    loop = SampledLoop(
+        "Clk2.Cascade",
+        np.array([[0.0, 1.0], [0.0, -d / m]]),
+        lambda c: np.array([0.0, c["Fk"] / m]),
+        np.zeros(2),
+        [Partition(f * ts, {}, position), Partition(ts, {"I": 0.0}, speed),
+         Partition(f * ts, {}, monitor)],
+        lambda _t, x, c: {"x": x[0], "v": x[1], "F": c["Fk"], "vspH": c["vsp"], "evSlowH": c["evSlow"]},
+    )
+    columns, _ = solve(loop, t)
+    return columns
+
+
+def clk2_delayed_lag(t: np.ndarray) -> dict[str, np.ndarray]:
+    """Clk2.DelayedLag: T x' = 1 - x + y (T = 0.5, x(0) = 1) with y held from
+    the ticks at k Ts (Ts = 0.1): n = previous(n) + 1 from -1 (so n = k),
+    m = 0 at the first tick and previous(m) + 1 after, dt = Ts, and
+    y = a previous(y) + (1 - a) x(t_k) once n dt >= t0 (a = 0.8, t0 = 0.25:
+    from the tick at 0.3 s on), else previous(y) (y from 0)."""
+    ts, t0, a, tau = 0.1, 0.25, 0.8, 0.5
+
+    def tick(_t: float, x: np.ndarray, prev: Clocked) -> Clocked:
+        n = prev["n"] + 1.0
+        m = 0.0 if prev["ticked"] == 0.0 else prev["m"] + 1.0
+        y = a * prev["y"] + (1.0 - a) * x[0] if n * ts >= t0 else prev["y"]
+        return {"n": n, "m": m, "dt": ts, "y": y, "ticked": 1.0}
+
+    loop = SampledLoop(
+        "Clk2.DelayedLag", np.array([[-1.0 / tau]]), lambda c: np.array([(1.0 + c["y"]) / tau]),
+        np.array([1.0]),
+        [Partition(ts, {"n": -1.0, "m": 0.0, "y": 0.0, "ticked": 0.0}, tick)],
+        lambda _t, x, c: {"x": x[0], "yHeld": c["y"], "nHeld": c["n"], "mHeld": c["m"], "dtHeld": c["dt"]},
+    )
+    columns, _ = solve(loop, t)
     return columns
 
 
@@ -401,6 +511,9 @@ THERMOSTAT_MARGIN = 1e-3
 GENERATORS: dict[str, Callable[[np.ndarray], dict[str, np.ndarray]]] = {
     "Clk1_SampledP": clk1_sampled_p,
     "Clk1_MotorPI": clk1_motor_pi,
+    "Clk2_Conversions": clk2_conversions,
+    "Clk2_Cascade": clk2_cascade,
+    "Clk2_DelayedLag": clk2_delayed_lag,
     "Signals_MotorSpeedControl": motor_speed_control(0.02),
     "Signals_MotorSpeedControl_Ts025": motor_speed_control(0.025),
     "Signals_TransferFunctionLoop": transfer_function_loop,

@@ -45,6 +45,7 @@ from scipy.linalg import expm
 import clocked_references
 import electrical_references
 import energy_flows_references
+import event_references
 import planar_references
 import thermofluid_references
 import vehicle_references
@@ -767,6 +768,7 @@ GENERATORS.update(energy_flows_references.GENERATORS)
 GENERATORS.update(thermofluid_references.GENERATORS)
 GENERATORS.update(clocked_references.GENERATORS)
 GENERATORS.update(electrical_references.GENERATORS)
+GENERATORS.update(event_references.GENERATORS)
 
 
 # ---------------------------------------------------------------------------

@@ -30,6 +30,11 @@ pub struct Causalizer<'m> {
     pub defs: Vec<(Target, Ex)>,
     /// Every variable's array dimensions as affine forms ([`Self::dims`]).
     pub var_dims: Vec<Vec<Affine>>,
+    /// The `when` branches read so far (their conditions are numbered in
+    /// the class, `resolve::events`).
+    pub when_branches: usize,
+    /// The `terminate` equations read so far: each flag's slot and message.
+    pub terminates: Vec<(SlotId, String)>,
 }
 
 impl Causalizer<'_> {

@@ -16,18 +16,28 @@
 //! parameters, MC154 `der` of a clocked variable, MC155 `previous` of a
 //! variable that is not clocked, MC156 a clocked value in a continuous-time
 //! equation without `hold`, MC157 a continuous-time value in a clocked
-//! equation without `sample`, MC158 a clocked built-in used wrongly.
+//! equation without `sample`, MC158 a clocked built-in used wrongly, MC180
+//! an equation that reads two partitions without `subSample`/`superSample`,
+//! MC181 a sub- or super-sampling factor that is not an Integer, MC182 an
+//! equation that names no clock in a class of several partitions.
+//!
+//! Clock inference itself (which partition each equation and variable is
+//! on) runs when the class is elaborated, `resolve::clocked`, because it
+//! decides which partitions exist; here it is checked.
 
 use std::collections::HashMap;
 
 use super::lowerer::{Context, Lowerer};
 use super::value::Value;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Arith, Ex, RelKind, RelOp, SlotId, Stmt, Tick};
-use crate::resolve::clocked::{clock_key, has_key};
+use crate::ir::{Arith, ClockPart, Ex, RelKind, RelOp, SlotId, Stmt, Tick};
+use crate::resolve::clocked::{
+    clock_key, conversion, converted, direct_children, has_key, key_of, partition_text, text,
+};
 use crate::resolve::expr::{Equation, Expr, ExprKind, Referent};
 use crate::resolve::model::Clocking;
 use crate::resolve::model::{ClassCausality, ClassModel, ClassVariability};
+use crate::resolve::tree::Builtin;
 use crate::source::Span;
 
 /// Help line shared by the diagnostics: the local form in one line.
@@ -45,8 +55,10 @@ pub struct Plan {
 /// What one equation reads, as the rules need it.
 #[derive(Default)]
 struct Scan {
-    /// Partitions of its `sample` clocks.
-    clocks: Vec<usize>,
+    /// Partitions of its `sample` clocks, with where each clock is.
+    clocks: Vec<(usize, Span)>,
+    /// `subSample(u, f)` and `superSample(u, f)` of clocked values.
+    conversions: Vec<Conversion>,
     /// Own variables read outside `sample` and `hold` (and not as the
     /// argument of `previous`), with where, and whether inside `der`.
     direct: Vec<(usize, Span, bool)>,
@@ -62,6 +74,18 @@ struct Scan {
     outside: Option<(Span, String)>,
     /// A clocked built-in used wrongly.
     misuse: Option<Diagnostic>,
+    /// How many of `direct` are on the left of `=` (of a simple equation):
+    /// what the equation most likely determines.
+    on_left: usize,
+}
+
+/// `subSample(u, f)` (`sub`) or `superSample(u, f)` of a clocked value `u`.
+struct Conversion {
+    span: Span,
+    sub: bool,
+    factor: Expr,
+    /// What `u` reads.
+    inner: Scan,
 }
 
 fn scan_expr(e: &Expr, c: &Clocking, in_sample: bool, in_hold: bool, in_der: bool, s: &mut Scan) {
@@ -90,16 +114,17 @@ fn scan_expr(e: &Expr, c: &Clocking, in_sample: bool, in_hold: bool, in_der: boo
                 }
             }
         }
-        ExprKind::Call { func, args, .. } => match (func.as_str(), args.as_slice()) {
-            ("sample", [u, clock]) => match clock_key(clock) {
-                Some(k) => {
-                    if let Some(p) = c.partitions.iter().position(|p| has_key(p, &k)) {
-                        s.clocks.push(p);
+        ExprKind::Call { func, args, .. } => {
+            match (func.as_str(), args.as_slice()) {
+                ("sample", [u, clock]) => match clock_key(clock) {
+                    Some(k) => {
+                        if let Some(p) = c.partitions.iter().position(|p| has_key(p, &k)) {
+                            s.clocks.push((p, clock.span));
+                        }
+                        scan_expr(u, c, true, in_hold, in_der, s);
                     }
-                    scan_expr(u, c, true, in_hold, in_der, s);
-                }
-                None => {
-                    s.misuse.get_or_insert(
+                    None => {
+                        s.misuse.get_or_insert(
                         Diagnostic::error(
                             "MC158",
                             clock.span,
@@ -108,77 +133,86 @@ fn scan_expr(e: &Expr, c: &Clocking, in_sample: bool, in_hold: bool, in_der: boo
                         .with_label("not a clock")
                         .with_help("sample with `Clock(Ts)` (Ts a parameter), `Clock(counter, resolution)`, or a `subSample`/`superSample` of one; the event form `sample(start, interval)` belongs to `when`, which the methodology replaces by clocked equations"),
                     );
+                    }
+                },
+                ("sample", _) => {
+                    s.misuse.get_or_insert(misuse(
+                        e.span,
+                        "`sample` takes a value and a clock: `sample(u, Clock(Ts))`",
+                    ));
                 }
-            },
-            ("sample", _) => {
-                s.misuse.get_or_insert(misuse(
-                    e.span,
-                    "`sample` takes a value and a clock: `sample(u, Clock(Ts))`",
-                ));
-            }
-            ("hold", [x]) => {
-                s.continuous.get_or_insert(e.span);
-                scan_expr(x, c, in_sample, true, in_der, s);
-            }
-            ("hold", _) => {
-                s.misuse
-                    .get_or_insert(misuse(e.span, "`hold` takes one clocked value"));
-            }
-            ("previous", [x]) => match &x.kind {
-                ExprKind::Ref(r) if matches!(r.target, Referent::Var(_)) => {
-                    if let Referent::Var(i) = r.target {
-                        if in_hold {
-                            s.held.push((i, x.span));
-                        } else {
-                            s.previous.push((i, x.span));
+                ("hold", [x]) => {
+                    s.continuous.get_or_insert(e.span);
+                    scan_expr(x, c, in_sample, true, in_der, s);
+                }
+                ("hold", _) => {
+                    s.misuse
+                        .get_or_insert(misuse(e.span, "`hold` takes one clocked value"));
+                }
+                ("previous", [x]) => match &x.kind {
+                    ExprKind::Ref(r) if matches!(r.target, Referent::Var(_)) => {
+                        if let Referent::Var(i) = r.target {
+                            if in_hold {
+                                s.held.push((i, x.span));
+                            } else {
+                                s.previous.push((i, x.span));
+                            }
+                        }
+                        for sub in &r.subscripts {
+                            if let crate::resolve::expr::Subscript::Expr(ix) = sub {
+                                scan_expr(ix, c, in_sample, in_hold, in_der, s);
+                            }
                         }
                     }
-                    for sub in &r.subscripts {
-                        if let crate::resolve::expr::Subscript::Expr(ix) = sub {
-                            scan_expr(ix, c, in_sample, in_hold, in_der, s);
-                        }
+                    _ => {
+                        s.misuse.get_or_insert(misuse(
+                            x.span,
+                            "`previous` takes a clocked variable of this class",
+                        ));
+                    }
+                },
+                ("previous", _) => {
+                    s.misuse
+                        .get_or_insert(misuse(e.span, "`previous` takes one clocked variable"));
+                }
+                // The argument, a clocked value, only names the partition
+                // (MLS §16.4: it is used for clock inference).
+                ("interval" | "firstTick", [] | [_]) => {
+                    if !in_sample && !in_hold {
+                        s.clock_query.get_or_insert(e.span);
+                    }
+                    for a in args {
+                        scan_expr(a, c, in_sample, in_hold, in_der, s);
+                    }
+                }
+                ("interval" | "firstTick", _) => {
+                    s.misuse.get_or_insert(misuse(
+                    e.span,
+                    &format!("`{func}` takes no argument, or one clocked value whose partition it names"),
+                ));
+                }
+                ("subSample" | "superSample", [u, f]) if clock_key(u).is_none() && !in_sample => {
+                    scan_conversion(e, func, (u, f), c, in_hold, in_der, s)
+                }
+                ("Clock" | "subSample" | "superSample", _) => {
+                    s.misuse.get_or_insert(misuse(
+                        e.span,
+                        "a clock is not a value: it is the second argument of `sample`",
+                    ));
+                }
+                ("der", _) => {
+                    s.continuous.get_or_insert(e.span);
+                    for a in args {
+                        scan_expr(a, c, in_sample, in_hold, true, s);
                     }
                 }
                 _ => {
-                    s.misuse.get_or_insert(misuse(
-                        x.span,
-                        "`previous` takes a clocked variable of this class",
-                    ));
-                }
-            },
-            ("previous", _) => {
-                s.misuse
-                    .get_or_insert(misuse(e.span, "`previous` takes one clocked variable"));
-            }
-            ("interval" | "firstTick", []) => {
-                if !in_sample && !in_hold {
-                    s.clock_query.get_or_insert(e.span);
+                    for a in args {
+                        scan_expr(a, c, in_sample, in_hold, in_der, s);
+                    }
                 }
             }
-            ("interval" | "firstTick", _) => {
-                s.misuse.get_or_insert(misuse(
-                    e.span,
-                    &format!("`{func}()` takes no arguments in the local form"),
-                ));
-            }
-            ("Clock" | "subSample" | "superSample", _) => {
-                s.misuse.get_or_insert(misuse(
-                    e.span,
-                    "a clock is not a value: it is the second argument of `sample`",
-                ));
-            }
-            ("der", _) => {
-                s.continuous.get_or_insert(e.span);
-                for a in args {
-                    scan_expr(a, c, in_sample, in_hold, true, s);
-                }
-            }
-            _ => {
-                for a in args {
-                    scan_expr(a, c, in_sample, in_hold, in_der, s);
-                }
-            }
-        },
+        }
         _ => {
             let mut children = Vec::new();
             direct_children(e, &mut children);
@@ -189,35 +223,48 @@ fn scan_expr(e: &Expr, c: &Clocking, in_sample: bool, in_hold: bool, in_der: boo
     }
 }
 
-/// The expressions directly inside `e` (not `e` itself).
-fn direct_children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Binary(_, a, b) => out.extend([&**a, &**b]),
-        ExprKind::Unary(_, a) => out.push(a),
-        ExprKind::FunctionCall { args, .. } | ExprKind::Call { args, .. } => out.extend(args),
-        ExprKind::If { branches, else_ } => {
-            for (c, v) in branches {
-                out.extend([c, v]);
-            }
-            out.push(else_);
-        }
-        ExprKind::Array(items) => out.extend(items),
-        ExprKind::Matrix(rows) => out.extend(rows.iter().flatten()),
-        ExprKind::Range { start, step, stop } => {
-            out.push(start);
-            if let Some(s) = step {
-                out.push(s);
-            }
-            out.push(stop);
-        }
-        _ => {}
+/// `subSample(u, f)` or `superSample(u, f)` of a value `u`: what `u` reads
+/// is the conversion's, and its faults the equation's.
+fn scan_conversion(
+    e: &Expr,
+    func: &str,
+    (u, f): (&Expr, &Expr),
+    c: &Clocking,
+    in_hold: bool,
+    in_der: bool,
+    s: &mut Scan,
+) {
+    if in_hold {
+        s.misuse.get_or_insert(misuse(
+            e.span,
+            &format!("`{func}` inside `hold`: determine the converted value as a clocked variable (`yk = {func}(u, f);`) and hold that"),
+        ));
+        return;
     }
+    let mut inner = Scan::default();
+    scan_expr(u, c, false, false, in_der, &mut inner);
+    if let Some(d) = inner.misuse.take() {
+        s.misuse.get_or_insert(d);
+    }
+    if let Some(o) = inner.outside.take() {
+        s.outside.get_or_insert(o);
+    }
+    if let Some(at) = inner.continuous {
+        s.continuous.get_or_insert(at);
+    }
+    s.conversions.push(Conversion {
+        span: e.span,
+        sub: func == "subSample",
+        factor: f.clone(),
+        inner,
+    });
 }
 
 fn scan_equation(eq: &Equation, c: &Clocking, s: &mut Scan) {
     match eq {
         Equation::Simple { lhs, rhs, .. } => {
             scan_expr(lhs, c, false, false, false, s);
+            s.on_left = s.direct.len();
             scan_expr(rhs, c, false, false, false, s);
         }
         Equation::For { body, .. } => body.iter().for_each(|b| scan_equation(b, c, s)),
@@ -241,20 +288,17 @@ fn misuse(span: Span, what: &str) -> Diagnostic {
 }
 
 pub fn equation_span(eq: &Equation) -> Span {
-    match eq {
-        Equation::Simple { span, .. }
-        | Equation::For { span, .. }
-        | Equation::If { span, .. }
-        | Equation::ConnectInLoop { span }
-        | Equation::Assert { span }
-        | Equation::Rejected { span } => *span,
-    }
+    eq.span()
 }
 
 /// Which equations of `model` are clocked, or why its clocks are not in
 /// the local form. `None` for a class without clocked equations.
 pub fn plan(model: &ClassModel) -> Result<Option<Plan>, Vec<Diagnostic>> {
-    let Some(c) = model.clocking.as_deref() else {
+    let Some(c) = model
+        .clocking
+        .as_deref()
+        .filter(|c| !c.partitions.is_empty())
+    else {
         let diags = without_clock(model);
         return if diags.is_empty() {
             Ok(None)
@@ -263,6 +307,11 @@ pub fn plan(model: &ClassModel) -> Result<Option<Plan>, Vec<Diagnostic>> {
         };
     };
     let mut diags = base_clock_faults(c);
+    for p in &c.partitions {
+        for f in p.sub.iter().chain(&p.sup) {
+            diags.extend(real_factor(model, f));
+        }
+    }
     let scans: Vec<Scan> = model
         .equations
         .iter()
@@ -272,15 +321,36 @@ pub fn plan(model: &ClassModel) -> Result<Option<Plan>, Vec<Diagnostic>> {
             s
         })
         .collect();
-    diags.extend(scans.iter().filter_map(|s| s.misuse.clone()));
+    for s in &scans {
+        diags.extend(s.misuse.clone());
+        conversion_factor_faults(model, s, &mut diags);
+    }
     if !diags.is_empty() {
+        diags.sort_by_key(|d| d.span.start);
+        diags.dedup_by_key(|d| d.span);
         return Err(diags);
     }
-    let plan = propagate(model, &scans);
+    let plan = Plan {
+        equation: c.equation.clone(),
+        vars: c.vars.iter().copied().collect(),
+    };
+    // What an equation that names no clock (MC182) reads has no partition
+    // either: holding it is not a fault of its own.
+    let unclear: Vec<usize> = scans
+        .iter()
+        .enumerate()
+        .filter(|(k, s)| plan.equation[*k].is_none() && names_no_clock(s))
+        .flat_map(|(_, s)| {
+            s.direct
+                .iter()
+                .map(|d| d.0)
+                .chain(s.previous.iter().map(|p| p.0))
+        })
+        .collect();
     for (k, s) in scans.iter().enumerate() {
         match plan.equation[k] {
-            Some(_) => clocked_faults(model, s, &mut diags),
-            None => continuous_faults(model, s, &plan, &mut diags),
+            Some(p) => clocked_faults(model, c, &plan, s, p, &mut diags),
+            None => continuous_faults(model, c, s, &plan, &unclear, &mut diags),
         }
     }
     if !diags.is_empty() {
@@ -295,23 +365,90 @@ pub fn plan(model: &ClassModel) -> Result<Option<Plan>, Vec<Diagnostic>> {
 }
 
 /// A class that names no clock: a clocked built-in is a misuse wherever
-/// it is.
+/// it is. `previous`, `interval()` and `firstTick()` with no clock in the
+/// class are one fault, reported once at the first of them; what holds
+/// the values they would give follows from it and is not reported.
 fn without_clock(model: &ClassModel) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
+    let mut scans = Vec::new();
     for eq in &model.equations {
         let mut s = Scan::default();
         scan_equation(eq, &Clocking::empty(), &mut s);
-        if let Some(d) = s.misuse {
+        if let Some(d) = s.misuse.take() {
             diags.push(d);
-        } else if let Some(&(v, at)) = s.held.first() {
+        } else {
+            scans.push(s);
+        }
+    }
+    let first_use = scans.iter().find_map(|s| {
+        let previous = s.previous.first().map(|p| p.1);
+        match (s.clock_query, previous) {
+            (Some(a), Some(b)) => Some(if a.start <= b.start { a } else { b }),
+            (a, b) => a.or(b),
+        }
+    });
+    if let Some(at) = first_use {
+        diags.push(no_clock(at));
+        return diags;
+    }
+    for s in &scans {
+        if let Some(&(v, at)) = s.held.first() {
             diags.push(hold_of_continuous(model, v, at));
-        } else if let Some(at) = s.clock_query {
-            diags.push(no_clock(at));
-        } else if let Some(&(v, at)) = s.previous.first() {
-            diags.push(not_clocked_previous(model, v, at));
+        } else if let Some(c) = s.conversions.first() {
+            diags.push(conversion_without_clock(c.span));
         }
     }
     diags
+}
+
+/// MC181 when a sub- or super-sampling factor is not an Integer: the
+/// ticks of the other partition must be ticks of the base clock.
+fn real_factor(model: &ClassModel, f: &Expr) -> Option<Diagnostic> {
+    fn real(model: &ClassModel, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Real(_) => true,
+            ExprKind::Ref(r) => match &r.target {
+                Referent::Var(v) => model.vars[*v].ty == Builtin::Real,
+                Referent::Constant(c) => c.ty == Builtin::Real,
+                Referent::Time => true,
+                _ => false,
+            },
+            ExprKind::Binary(op, a, b) => {
+                use crate::operator::BinOp;
+                matches!(op, BinOp::Div | BinOp::Pow) || real(model, a) || real(model, b)
+            }
+            ExprKind::Unary(_, a) => real(model, a),
+            ExprKind::Call { func, args, .. } => {
+                !matches!(
+                    func.as_str(),
+                    "integer" | "div" | "mod" | "rem" | "abs" | "min" | "max"
+                ) || args.iter().any(|a| real(model, a))
+            }
+            ExprKind::FunctionCall { .. } => true,
+            _ => false,
+        }
+    }
+    if !real(model, f) {
+        return None;
+    }
+    let written = text(model, f);
+    Some(
+        Diagnostic::error(
+            "MC181",
+            f.span,
+            format!("the sub- or super-sampling factor `{written}` is a Real value; a factor is an Integer"),
+        )
+        .with_label("not an Integer")
+        .with_help("give the factor as an Integer literal or an Integer parameter (`parameter Integer f = 3;`, `subSample(Clock(Ts), f)`): the other partition ticks at every f-th tick of the base clock, so f counts ticks; for another interval write it in the base clock (`Clock(Ts)` with `Ts` a Real parameter)"),
+    )
+}
+
+/// MC181 for the factors of the conversions in `s`.
+fn conversion_factor_faults(model: &ClassModel, s: &Scan, diags: &mut Vec<Diagnostic>) {
+    for conv in &s.conversions {
+        diags.extend(real_factor(model, &conv.factor));
+        conversion_factor_faults(model, &conv.inner, diags);
+    }
 }
 
 /// MC152 for every partition on another base clock than the first: a
@@ -339,69 +476,38 @@ fn base_clock_faults(c: &Clocking) -> Vec<Diagnostic> {
     diags
 }
 
-/// Clock inference inside the class: an equation that samples is on its
-/// clock's partition; one that reads a clocked variable (or its previous
-/// value) outside `hold` is on that variable's; every variable a clocked
-/// equation reads outside `sample` is clocked on its partition. Repeated
-/// until nothing changes. Equations with `der` or `hold` stay
-/// continuous-time.
-fn propagate(model: &ClassModel, scans: &[Scan]) -> Plan {
-    // Parameters, states and inputs are never clocked (reading a state or
-    // an input without `sample` is MC157).
-    let is_parameter = |v: usize| {
-        let var = &model.vars[v];
-        var.variability != ClassVariability::Continuous
-            || var.special.state
-            || var.causality == ClassCausality::Input
-    };
-    let mut plan = Plan {
-        equation: scans
-            .iter()
-            .map(|s| {
-                if s.continuous.is_some() {
-                    None
-                } else {
-                    s.clocks.first().copied()
-                }
-            })
-            .collect(),
-        vars: HashMap::new(),
-    };
-    loop {
-        let mut changed = false;
-        for (k, s) in scans.iter().enumerate() {
-            if s.continuous.is_some() {
-                continue;
-            }
-            let read = || {
-                s.direct
-                    .iter()
-                    .map(|d| d.0)
-                    .chain(s.previous.iter().map(|p| p.0))
-            };
-            if plan.equation[k].is_none() {
-                plan.equation[k] = read().find_map(|v| plan.vars.get(&v).copied());
-            }
-            let Some(p) = plan.equation[k] else {
-                continue;
-            };
-            for v in read() {
-                if !is_parameter(v) && !plan.vars.contains_key(&v) {
-                    plan.vars.insert(v, p);
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            return plan;
-        }
-    }
-}
-
 /// The faults of a clocked equation: a continuous-time value read without
 /// `sample` (MC157), a connector or output made clocked (MC151), `hold`
 /// inside it (MC158), `previous` of what cannot be clocked (MC155).
-fn clocked_faults(model: &ClassModel, s: &Scan, diags: &mut Vec<Diagnostic>) {
+fn clocked_faults(
+    model: &ClassModel,
+    c: &Clocking,
+    plan: &Plan,
+    s: &Scan,
+    p: usize,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let before = diags.len();
+    local_faults(model, s, diags);
+    if diags.len() == before {
+        diags.extend(mixed(model, c, plan, s, p));
+    }
+}
+
+/// The faults of what a clocked equation reads, in it and in the values
+/// it converts.
+fn local_faults(model: &ClassModel, s: &Scan, diags: &mut Vec<Diagnostic>) {
+    let before = diags.len();
+    read_faults(model, s, diags);
+    for conv in &s.conversions {
+        if diags.len() > before {
+            return;
+        }
+        local_faults(model, &conv.inner, diags);
+    }
+}
+
+fn read_faults(model: &ClassModel, s: &Scan, diags: &mut Vec<Diagnostic>) {
     let is_parameter = |v: usize| model.vars[v].variability != ClassVariability::Continuous;
     if let Some((at, what)) = &s.outside {
         diags.push(continuous_in_clocked(*at, what));
@@ -448,11 +554,176 @@ fn clocked_faults(model: &ClassModel, s: &Scan, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The partition of what `s` reads: its first sampled clock, else its
+/// first conversion of a clocked value, else its first clocked variable
+/// (as clock inference placed it).
+fn partition_of(c: &Clocking, plan: &Plan, s: &Scan) -> Option<usize> {
+    if let Some(&(p, _)) = s.clocks.first() {
+        return Some(p);
+    }
+    for conv in &s.conversions {
+        if let Some(q) = partition_of(c, plan, &conv.inner) {
+            return converted_partition(c, q, conv);
+        }
+    }
+    s.direct
+        .iter()
+        .map(|d| d.0)
+        .chain(s.previous.iter().map(|p| p.0))
+        .find_map(|v| plan.vars.get(&v).copied())
+}
+
+/// The partition `conv` of a value on partition `q` is on, when the class
+/// has it.
+fn converted_partition(c: &Clocking, q: usize, conv: &Conversion) -> Option<usize> {
+    let k = converted(&key_of(&c.partitions[q]), conv.sub, &conv.factor);
+    c.partitions.iter().position(|p| has_key(p, &k))
+}
+
+/// MC180: a value of another partition than `p`, read by an equation on
+/// `p` without a conversion (or through one that gives another
+/// partition). An equation runs at one partition's ticks; which one must
+/// not depend on the order its operands are written in.
+fn mixed(model: &ClassModel, c: &Clocking, plan: &Plan, s: &Scan, p: usize) -> Option<Diagnostic> {
+    let name = |v: usize| model.vars[v].name.clone();
+    for &(q, at) in &s.clocks {
+        if q != p {
+            return Some(mixing(model, c, at, "this `sample`", q, p, None));
+        }
+    }
+    let reads = s
+        .direct
+        .iter()
+        .map(|d| (d.0, d.1, false))
+        .chain(s.previous.iter().map(|x| (x.0, x.1, true)));
+    let reads: Vec<(usize, Span, bool)> = reads.collect();
+    // The first clocked variable of the equation's partition it reads on
+    // the right: the one that put it there, when no `sample` did.
+    let leader = reads
+        .iter()
+        .skip(s.on_left)
+        .find(|r| plan.vars.get(&r.0) == Some(&p))
+        .filter(|_| s.clocks.is_empty())
+        .map(|r| name(r.0));
+    for &(v, at, previous) in &reads {
+        let Some(&q) = plan.vars.get(&v) else {
+            continue;
+        };
+        if q != p {
+            let what = if previous {
+                format!("`previous({})`", name(v))
+            } else {
+                format!("`{}`", name(v))
+            };
+            let names = (name(v), leader.clone());
+            return Some(mixing(model, c, at, &what, q, p, Some(names)));
+        }
+    }
+    for conv in &s.conversions {
+        let func = if conv.sub { "subSample" } else { "superSample" };
+        let Some(q) = partition_of(c, plan, &conv.inner) else {
+            return Some(misuse(
+                conv.span,
+                &format!("`{func}` of a value that is not clocked: it converts a clocked value of one partition to another"),
+            ));
+        };
+        if let Some(d) = mixed(model, c, plan, &conv.inner, q) {
+            return Some(d);
+        }
+        let k = converted(&key_of(&c.partitions[q]), conv.sub, &conv.factor);
+        let r = c.partitions.iter().position(|x| has_key(x, &k));
+        if r != Some(p) {
+            let to = partition_text(model, &c.partitions[p]);
+            let from = crate::resolve::clocked::key_text(model, &k);
+            return Some(
+                Diagnostic::error(
+                    "MC180",
+                    conv.span,
+                    format!("this `{func}` gives a value at the ticks of `{from}`, but the equation runs at the ticks of `{to}`"),
+                )
+                .with_label("another partition's value")
+                .with_help(format!("an equation reads one partition: choose the factor that converts to `{to}`, or determine the converted value in an equation of its own (docs/language.md, \"Clocked partitions\")")),
+            );
+        }
+    }
+    None
+}
+
+/// MC180 at `at`, `what` read on an equation of partition `p` from
+/// partition `q`; `vars` names the clocked variable read, when it is one,
+/// and the variable of `p` the equation reads first, when one put it on
+/// `p`: the help shows the conversion of either, whichever rate was meant.
+fn mixing(
+    model: &ClassModel,
+    c: &Clocking,
+    at: Span,
+    what: &str,
+    q: usize,
+    p: usize,
+    vars: Option<(String, Option<String>)>,
+) -> Diagnostic {
+    let from = partition_text(model, &c.partitions[q]);
+    let to = partition_text(model, &c.partitions[p]);
+    let read = |v: &str, a: usize, b: usize| {
+        conversion(&c.partitions[a], &c.partitions[b]).map(|(sub, f)| {
+            let func = if sub { "subSample" } else { "superSample" };
+            format!("`{func}({v}, {})`", text(model, &f))
+        })
+    };
+    let mut ways = Vec::new();
+    if let Some((v, leader)) = &vars {
+        if let Some(r) = read(v, q, p) {
+            ways.push(format!("to run it at the ticks of `{to}`, read {r}"));
+        }
+        if let Some(w) = leader {
+            if let Some(r) = read(w, p, q) {
+                ways.push(format!(
+                    "to run it at the ticks of `{from}`, read {r} for `{w}`"
+                ));
+            }
+        }
+    }
+    let ways = if ways.is_empty() {
+        String::new()
+    } else {
+        format!("{}; ", ways.join("; or "))
+    };
+    Diagnostic::error(
+        "MC180",
+        at,
+        format!("{what} is on the partition of `{from}`, but this equation runs at the ticks of `{to}`: an equation reads one partition"),
+    )
+    .with_label("another partition's value")
+    .with_help(format!("{ways}values cross partitions of one base clock only through `subSample(u, f)` (u at every f-th tick of its clock) and `superSample(u, f)` (u's last value, on a clock f times faster), so that an equation's rate never depends on the order of its operands (docs/language.md, \"Clocked partitions\")"))
+}
+
 /// The faults of a continuous-time equation: `der` of a clocked variable
 /// (MC154), a clocked value read without `hold` (MC156), `hold` of a
-/// continuous-time value (MC158), a clocked built-in with no clock.
-fn continuous_faults(model: &ClassModel, s: &Scan, plan: &Plan, diags: &mut Vec<Diagnostic>) {
-    let is_parameter = |v: usize| model.vars[v].variability != ClassVariability::Continuous;
+/// continuous-time value (MC158), a conversion outside clocked equations
+/// (MC158), a clocked built-in that names no clock (MC182 in a class of
+/// several partitions).
+fn continuous_faults(
+    model: &ClassModel,
+    c: &Clocking,
+    s: &Scan,
+    plan: &Plan,
+    unclear: &[usize],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let is_parameter = |v: usize| {
+        model.vars[v].variability != ClassVariability::Continuous || unclear.contains(&v)
+    };
+    if names_no_clock(s) {
+        let previous = s.previous.first().map(|p| p.1);
+        if let Some(at) = s.clock_query.or(previous) {
+            diags.push(ambiguous(model, c, at));
+            return;
+        }
+    }
+    if let Some(conv) = s.conversions.first() {
+        diags.push(conversion_without_clock(conv.span));
+        return;
+    }
     if let Some(&(v, at, in_der)) = s.direct.iter().find(|d| plan.vars.contains_key(&d.0)) {
         let name = &model.vars[v].name;
         diags.push(if in_der {
@@ -484,10 +755,44 @@ fn continuous_faults(model: &ClassModel, s: &Scan, plan: &Plan, diags: &mut Vec<
     }
     if let Some(at) = s.clock_query {
         diags.push(no_clock(at));
-    }
-    if let Some(&(v, at)) = s.previous.first() {
+    } else if let Some(&(v, at)) = s.previous.first() {
         diags.push(not_clocked_previous(model, v, at));
     }
+}
+
+/// Whether `s` is of an equation that is clocked (`previous`,
+/// `interval()`, `firstTick()`) but names no clock: left without a
+/// partition, it is MC182.
+fn names_no_clock(s: &Scan) -> bool {
+    s.continuous.is_none() && (s.clock_query.is_some() || !s.previous.is_empty())
+}
+
+/// MC182: an equation that names no clock (`n = previous(n) + 1`,
+/// `dt = interval()`) in a class of several partitions.
+fn ambiguous(model: &ClassModel, c: &Clocking, at: Span) -> Diagnostic {
+    let names: Vec<String> = c
+        .partitions
+        .iter()
+        .map(|p| format!("`{}`", partition_text(model, p)))
+        .collect();
+    Diagnostic::error(
+        "MC182",
+        at,
+        format!(
+            "this equation names no clock, and the class has {} partitions ({}): which one it runs on is ambiguous",
+            names.len(),
+            names.join(", ")
+        ),
+    )
+    .with_label("no clock named")
+    .with_help("name the partition: give `firstTick` or `interval` a clocked value of it (`n = if firstTick(uk) then 0 else previous(n) + 1`, `dt = interval(uk)`; the argument only names the clock), or read one of its values in the equation (docs/language.md, \"Clocked partitions\")")
+}
+
+fn conversion_without_clock(at: Span) -> Diagnostic {
+    misuse(
+        at,
+        "`subSample`/`superSample` of a value in a continuous-time equation: a conversion gives a clocked value",
+    )
 }
 
 fn continuous_in_clocked(at: Span, what: &str) -> Diagnostic {
@@ -533,7 +838,7 @@ fn no_clock(at: Span) -> Diagnostic {
         "this equation uses a clocked built-in but samples nothing and reads no clocked variable",
     )
     .with_label("no clock")
-    .with_help(LOCAL_FORM)
+    .with_help(format!("a class's clocked equations run at the ticks of the clock it samples on; with no `sample` in the class there are none: {LOCAL_FORM}"))
 }
 
 impl Clocking {
@@ -542,6 +847,8 @@ impl Clocking {
             partitions: Vec::new(),
             previous: Vec::new(),
             synthetic_from: usize::MAX,
+            equation: Vec::new(),
+            vars: Vec::new(),
         }
     }
 }
@@ -576,6 +883,11 @@ impl Lowerer<'_> {
     /// its sub-sampling factors, over its super-sampling factors. MC153
     /// when a part of it is not a parameter expression.
     pub fn interval(&mut self, p: usize) -> Result<Ex, Diagnostic> {
+        Ok(self.interval_parts(p)?.0)
+    }
+
+    /// [`Self::interval`], and the parts it is built from.
+    fn interval_parts(&mut self, p: usize) -> Result<(Ex, Vec<ClockPart>), Diagnostic> {
         let part = self
             .model
             .clocking
@@ -586,24 +898,38 @@ impl Lowerer<'_> {
         let ExprKind::Call { args, .. } = &part.base.kind else {
             unreachable!("a base clock is a Clock(...) call")
         };
+        let clock = partition_text(self.model, &part);
+        let mut parts = Vec::new();
+        let mut piece = |this: &mut Self, e: &Expr, role: &'static str| {
+            let value = this.parameter_expression(e)?;
+            parts.push(ClockPart {
+                value: value.clone(),
+                role,
+                written: text(this.model, e),
+                parameter: matches!(&e.kind, ExprKind::Ref(r) if matches!(r.target, Referent::Var(_)) && r.subscripts.is_empty()),
+                clock: clock.clone(),
+                span: e.span,
+            });
+            Ok::<Ex, Diagnostic>(value)
+        };
         let mut value = match args.as_slice() {
-            [t] => self.parameter_expression(t)?,
+            [t] => piece(self, t, "interval")?,
             [n, r] => {
-                let n = self.parameter_expression(n)?;
-                let r = self.parameter_expression(r)?;
+                let n = piece(self, n, "counter")?;
+                let r = piece(self, r, "resolution")?;
                 Ex::Bin(Arith::Div, Box::new(n), Box::new(r))
             }
             _ => unreachable!("clock_key admits one or two arguments"),
         };
         for f in &part.sub {
-            let f = self.parameter_expression(f)?;
+            let f = piece(self, f, "factor")?;
             value = Ex::Bin(Arith::Mul, Box::new(value), Box::new(f));
         }
         for f in &part.sup {
-            let f = self.parameter_expression(f)?;
+            let f = piece(self, f, "factor")?;
             value = Ex::Bin(Arith::Div, Box::new(value), Box::new(f));
         }
-        Ok(value)
+        Ok((value, parts))
     }
 
     /// `e` lowered, when it reads parameters only (MC153 otherwise).
@@ -667,11 +993,18 @@ impl Lowerer<'_> {
                     })
                 }))
             })(),
-            ("interval", []) => match self.clock {
+            ("subSample" | "superSample", [u, _]) if clock_key(u).is_none() => {
+                // Guarded by its partition's tick, the value converted
+                // is the one of this instant: at every f-th tick of a
+                // faster clock its value there, on a faster clock its
+                // last value.
+                self.value_any(u, Context::Direct)
+            }
+            ("interval", [] | [_]) => match self.clock {
                 Some(p) => self.interval(p).map(Value::Scalar),
                 None => Err(no_clock(e.span)),
             },
-            ("firstTick", []) => match self.clock.and_then(|p| self.partition_slots(p)) {
+            ("firstTick", [] | [_]) => match self.clock.and_then(|p| self.partition_slots(p)) {
                 Some(slots) => Ok(Value::Scalar(Ex::Rel(
                     RelOp::Eq,
                     Box::new(Ex::Var(slots.ticks, None)),
@@ -703,7 +1036,7 @@ impl Lowerer<'_> {
         let slots = self
             .partition_slots(p)
             .expect("a planned partition has slots");
-        let interval = self.interval(p)?;
+        let (interval, parts) = self.interval_parts(p)?;
         let mut shift = Vec::new();
         let mut start = Vec::new();
         let previous = self
@@ -759,6 +1092,7 @@ impl Lowerer<'_> {
             first: slots.first,
             fire: slots.fire,
             interval,
+            parts,
             shift,
             start,
             span,

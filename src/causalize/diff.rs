@@ -20,7 +20,9 @@ pub fn diff<E>(e: &Ex, leaf: &mut dyn FnMut(&Ex) -> Result<Ex, E>) -> Result<Ex,
         Ex::Real(_) | Ex::Int(_) | Ex::Bool(_) | Ex::IntParam(_) | Ex::LoopVar(_) => Ex::Real(0.0),
         Ex::Var(..) | Ex::DerOf(..) | Ex::Tan(..) | Ex::Time => leaf(e)?,
         Ex::Neg(a) => neg(diff(a, leaf)?),
-        Ex::Not(_) | Ex::Rel(..) | Ex::Bin(Arith::And | Arith::Or, ..) => Ex::Real(0.0),
+        Ex::Not(_) | Ex::Rel(..) | Ex::Bin(Arith::And | Arith::Or, ..) | Ex::Initial => {
+            Ex::Real(0.0)
+        }
         Ex::Bin(Arith::Add, a, b) => add(diff(a, leaf)?, diff(b, leaf)?),
         Ex::Bin(Arith::Sub, a, b) => sub(diff(a, leaf)?, diff(b, leaf)?),
         Ex::Bin(Arith::Mul, a, b) => {

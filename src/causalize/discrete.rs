@@ -34,8 +34,17 @@ impl Lowerer<'_> {
     pub fn slot_discrete(&self, s: SlotId) -> Option<Discrete> {
         match self.slots[s].kind {
             SlotKind::Own(i) => discrete_type(&self.model.vars[i]),
-            _ => None,
+            SlotKind::Sub { .. } => self.sub_discrete.get(&s).copied(),
+            SlotKind::Der(_) => None,
         }
+    }
+
+    /// Whether slot `s` holds a value that changes only at events: a
+    /// Boolean or Integer variable, a `discrete Real` or a left limit
+    /// (`pre`, DESIGN §2.2c).
+    pub fn event_fixed_slot(&self, s: SlotId) -> bool {
+        self.slot_discrete(s).is_some()
+            || matches!(self.slots[s].kind, SlotKind::Own(i) if self.model.vars[i].special.discrete)
     }
 
     /// Whether a relation between `a` and `b` changes only at events
@@ -47,7 +56,7 @@ impl Lowerer<'_> {
         let mut fixed = true;
         for e in [a, b] {
             e.visit(&mut |x| match x {
-                Ex::Var(s, _) if self.slot_discrete(*s).is_some() => reads_discrete = true,
+                Ex::Var(s, _) if self.event_fixed_slot(*s) => reads_discrete = true,
                 Ex::Var(s, _) if self.is_parameter_slot(*s) => {}
                 Ex::Var(..) | Ex::Time | Ex::DerOf(..) | Ex::Tan(..) | Ex::User(..) => {
                     fixed = false
@@ -80,7 +89,7 @@ impl Lowerer<'_> {
             Ok(want)
         };
         match e {
-            Ex::Bool(_) => Ok(Boolean),
+            Ex::Bool(_) | Ex::Initial => Ok(Boolean),
             Ex::Int(_) | Ex::LoopVar(_) => Ok(Integer),
             Ex::IntParam(k) => Ok(match self.model.vars[self.int_params[*k]].ty {
                 Builtin::Boolean => Boolean,

@@ -202,14 +202,7 @@ impl Causalizer<'_> {
         let mut out = Vec::new();
         for eq in body {
             let Equation::Simple { lhs, rhs, span } = eq else {
-                let at = match eq {
-                    Equation::For { span, .. }
-                    | Equation::If { span, .. }
-                    | Equation::ConnectInLoop { span }
-                    | Equation::Assert { span }
-                    | Equation::Rejected { span } => *span,
-                    Equation::Simple { .. } => unreachable!("matched above"),
-                };
+                let at = eq.span();
                 if matches!(eq, Equation::Assert { .. }) {
                     continue;
                 }

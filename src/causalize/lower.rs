@@ -285,6 +285,9 @@ impl Lowerer<'_> {
             }
             _ => {}
         }
+        if let Some(v) = self.event_call(&fname, args, e) {
+            return v;
+        }
         if let Some(v) = self.clocked_call(&fname, args, e) {
             return v;
         }
@@ -389,7 +392,7 @@ impl Lowerer<'_> {
             let mut ok = true;
             e.visit(&mut |x| match x {
                 Ex::Time | Ex::LoopVar(_) => ok = false,
-                Ex::Var(s, _) if !me.is_parameter_slot(*s) && me.slot_discrete(*s).is_none() => {
+                Ex::Var(s, _) if !me.is_parameter_slot(*s) && !me.event_fixed_slot(*s) => {
                     ok = false
                 }
                 _ => {}
@@ -435,7 +438,7 @@ impl Lowerer<'_> {
             e.visit(&mut |x| match x {
                 Ex::Time => ok = false,
                 Ex::LoopVar(d) if *d >= me.loop_depth => ok = false,
-                Ex::Var(s, _) if !me.is_parameter_slot(*s) && me.slot_discrete(*s).is_none() => {
+                Ex::Var(s, _) if !me.is_parameter_slot(*s) && !me.event_fixed_slot(*s) => {
                     ok = false
                 }
                 _ => {}
@@ -597,10 +600,10 @@ impl Lowerer<'_> {
                 return Err(Diagnostic::error(
                     "MC039",
                     span,
-                    format!("`{}` is a Boolean or Integer input or connector member, or an enumeration variable; only parameters and Boolean and Integer variables (scalars or arrays) that the class determines are supported", v.name),
+                    format!("`{}` is an enumeration variable; enumerations are supported as parameters, fixed at export", v.name),
                 )
-                .with_label("not a parameter or a discrete variable")
-                .with_help("declare it as a parameter, as a Boolean or Integer variable that an equation determines, or make it Real"));
+                .with_label("enumeration variable")
+                .with_help("declare it as a parameter, or use an Integer variable for a value that changes at events"));
             };
             return Ok(Value::Scalar(Ex::IntParam(k)));
         }

@@ -43,6 +43,9 @@ pub struct Lowerer<'m> {
     pub clock: Option<usize>,
     /// The clocked variables of the class and their partitions.
     pub clock_of_var: std::collections::HashMap<usize, usize>,
+    /// The discrete type of each sub-component's Boolean or Integer
+    /// variable the class reads (an output of a component, DESIGN §2.2c).
+    pub sub_discrete: std::collections::HashMap<SlotId, crate::ir::Discrete>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -60,10 +63,16 @@ impl<'m> Lowerer<'m> {
             }
             // The variables of clocked partitions (their tick counts, the
             // values `previous` reads) are kept by their ticks.
+            // So are the left limits of a class's events (`pre`), which
+            // the runtime moves after each evaluation at an event.
             let synthetic = model
                 .clocking
                 .as_ref()
-                .is_some_and(|c| i >= c.synthetic_from);
+                .is_some_and(|c| i >= c.synthetic_from)
+                || model
+                    .events
+                    .as_ref()
+                    .is_some_and(|e| e.pre.iter().any(|(_, p)| *p == i));
             let known = v.variability != ClassVariability::Continuous
                 || v.special.state
                 || v.causality == ClassCausality::Input
@@ -109,6 +118,7 @@ impl<'m> Lowerer<'m> {
             rel_groups: Vec::new(),
             clock: None,
             clock_of_var: std::collections::HashMap::new(),
+            sub_discrete: std::collections::HashMap::new(),
         }
     }
 
@@ -121,15 +131,25 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The slot of a variable of a sub-component, created on first use:
-    /// only Real variables of literal shape can be used in equations.
+    /// only Real variables of literal shape, and Boolean and Integer ones
+    /// that are not parameters, can be used in equations.
     pub fn member_slot(&mut self, m: &MemberRef, span: Span) -> Result<SlotId, Diagnostic> {
-        if m.ty != Builtin::Real {
+        let discrete = match m.ty {
+            Builtin::Boolean if m.variability == ClassVariability::Continuous => {
+                Some(crate::ir::Discrete::Boolean)
+            }
+            Builtin::Integer if m.variability == ClassVariability::Continuous => {
+                Some(crate::ir::Discrete::Integer)
+            }
+            _ => None,
+        };
+        if m.ty != Builtin::Real && discrete.is_none() {
             return Err(Diagnostic::error(
                 "MC032",
                 span,
-                format!("`{}` is not a Real variable; only Real variables of components can be used in equations", m.dotted()),
+                format!("`{}` is a Boolean, Integer or enumeration parameter or an enumeration variable of a component; only its Real variables and its Boolean and Integer variables can be used in equations", m.dotted()),
             )
-            .with_label("not a Real variable")
+            .with_label("not a variable this class can read")
             .with_help("use the value through a Real parameter of this class"));
         }
         let Some(shape) = literal_shape(&m.literal_dims) else {
@@ -161,6 +181,9 @@ impl<'m> Lowerer<'m> {
         });
         let i = self.slots.len() - 1;
         self.sub_shapes.insert(i, shape);
+        if let Some(d) = discrete {
+            self.sub_discrete.insert(i, d);
+        }
         Ok(i)
     }
 

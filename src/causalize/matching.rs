@@ -131,6 +131,12 @@ impl Causalizer<'_> {
                 span,
             } => self.if_equation(branches, else_, *span, dims),
             Equation::Assert { .. } => Vec::new(),
+            Equation::When { branches, span } => self.when_equation(branches, *span, dims),
+            // Outside a `when` the check phase refused them (MC162).
+            Equation::Reinit { .. } | Equation::Terminate { .. } => {
+                self.skipped_equation = true;
+                Vec::new()
+            }
             // `when` and other call equations are rejected by the check
             // phase (MC116, MC105, MC043), which `load_library`
             // always runs; reporting them here again would name the same
@@ -393,6 +399,25 @@ impl Causalizer<'_> {
             .with_help("determine all but one of them in earlier equations (partially ordered form)"));
         }
         let target = candidates.remove(0);
+        if let SlotKind::Own(v) = self.low.slots[target.slot].kind {
+            let var = &self.model.vars[v];
+            if var.special.discrete && var.ty == crate::resolve::tree::Builtin::Real {
+                // Meant for this variable: taken as determined, so its uses
+                // do not cascade (MC020).
+                self.determined
+                    .insert(target.slot, Determined::Scalar(span));
+                return Err(Diagnostic::error(
+                    "MC173",
+                    span,
+                    format!("`{}` is a `discrete Real`: only a `when` determines it", var.name),
+                )
+                .with_label("discrete variable determined in continuous time")
+                .with_help(format!(
+                    "determine `{0}` in a `when` (`when c then {0} = ...; end when;`), or drop `discrete` for a value that changes continuously",
+                    var.name
+                )));
+            }
+        }
         if let Some(ty) = self.low.slot_discrete(target.slot) {
             let alone = Ex::Var(target.slot, target.index.clone().map(Box::new));
             let value = if l == alone {

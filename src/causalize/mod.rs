@@ -22,6 +22,7 @@ mod sized;
 pub mod solve;
 pub mod structure;
 mod value;
+mod when;
 
 use std::collections::HashMap;
 
@@ -47,6 +48,8 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         skipped_equation: false,
         defs: Vec::new(),
         var_dims: Vec::new(),
+        when_branches: 0,
+        terminates: Vec::new(),
     };
     let dims = cx.dims();
     cx.var_dims = dims.clone();
@@ -60,8 +63,10 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
     let plan = match clocked::plan(model) {
         Ok(p) => p,
         Err(ds) => {
+            // The clocked equations have no partition to be read on: what
+            // reading them would report follows from these faults.
             cx.diags.extend(ds);
-            None
+            return Err(cx.diags);
         }
     };
     let mut bound = cx.bound_equations();
@@ -156,6 +161,7 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
     }
     clocked_vars.sort_unstable();
     clocked_vars.dedup();
+    let events = cx.event_table();
     let low = cx.low;
     let int_params = low
         .int_params
@@ -178,6 +184,7 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
             rel_groups: low.rel_groups,
             dims,
             clocked_vars,
+            events,
         },
         int_bindings,
         bindings,

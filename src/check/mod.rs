@@ -17,6 +17,7 @@ pub fn check_file(def: &StoredDefinition) -> Vec<Diagnostic> {
     let mut c = Checker {
         diags: Vec::new(),
         declared: Vec::new(),
+        nesting: Nesting::Top,
     };
     for class in &def.classes {
         c.class(class, false);
@@ -30,6 +31,21 @@ struct Checker {
     /// whether each is declared `Clock` (the second argument of
     /// `sample(u, c)` tells the clocked form from the event form).
     declared: Vec<Vec<(String, bool)>>,
+    /// What the equation being checked is nested in.
+    nesting: Nesting,
+}
+
+/// What an equation is nested in: a `when` equation is admitted only at
+/// the top of an equation section (MLS §8.3.5 leaves no room for one
+/// inside another, and inside `for` or `if` it would need a memory per
+/// iteration or branch), and only `v = e`, `reinit`, `assert` and
+/// `terminate` inside it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Nesting {
+    Top,
+    /// Inside a `for` loop or an if-equation (the keyword's span).
+    Loop(Span, &'static str),
+    When,
 }
 
 fn eliminated(code: &'static str, span: Span, what: &str, why: &str, help: &str) -> Diagnostic {
@@ -140,6 +156,20 @@ impl Checker {
                 }
             }
             _ => false,
+        }
+    }
+
+    /// Whether `e` is a clock for certain: a clock constructor, or a name
+    /// the class declares `Clock`.
+    fn names_clock(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ref(r) if r.parts.len() == 1 && r.parts[0].subscripts.is_empty() => {
+                let name = &r.parts[0].name.name;
+                self.declared
+                    .last()
+                    .is_some_and(|d| d.iter().any(|(n, clock)| n == name && *clock))
+            }
+            _ => self.is_clock(e),
         }
     }
 
@@ -406,47 +436,34 @@ impl Checker {
                 self.expr(lhs);
                 self.expr(rhs);
             }
-            Equation::For { range, body, .. } => {
+            Equation::For {
+                range, body, span, ..
+            } => {
                 self.expr(range);
+                let outer = self.enter(Nesting::Loop(*span, "a `for` loop"));
                 for b in body {
                     self.equation(b);
                 }
+                self.nesting = outer;
             }
             Equation::If {
-                branches, else_, ..
+                branches,
+                else_,
+                span,
             } => {
+                let outer = self.enter(Nesting::Loop(*span, "an if-equation"));
                 for (c, body) in branches {
                     self.expr(c);
                     body.iter().for_each(|b| self.equation(b));
                 }
                 else_.iter().for_each(|b| self.equation(b));
+                self.nesting = outer;
             }
             Equation::Outputs { targets, value, .. } => {
                 targets.iter().flatten().for_each(|t| self.expr(t));
                 self.expr(value);
             }
-            Equation::When { branches, span } => {
-                let periodic = branches.first().is_some_and(|(c, _)| match &c.kind {
-                    ExprKind::Call { func, args, named } => {
-                        func.dotted() == "sample" && args.len() == 2 && named.is_empty()
-                    }
-                    _ => false,
-                });
-                self.diags.push(discrete(
-                    *span,
-                    "a `when` equation",
-                    if periodic {
-                        "in clocked form `when sample(0, Ts) then y = f(x); end when` is \
-                         `y = f(sample(x, Clock(Ts)));`, `pre(y)` is `previous(y)`, and \
-                         continuous-time equations read `hold(y)`"
-                    } else {
-                        "what the methodology offers today for a `when` on a condition: an \
-                         if-expression, whose relations the FMU locates as events \
-                         (docs/language.md, \"Events\"), or the condition tested at the ticks \
-                         of a clock, `y = if sample(u, Clock(Ts)) > 1 then a else previous(y);`"
-                    },
-                ));
-            }
+            Equation::When { branches, span } => self.when(branches, *span),
             Equation::Call { name, args, span } => {
                 let n = name.dotted();
                 if n.starts_with("Connections.") {
@@ -457,13 +474,12 @@ impl Checker {
                         "overdetermined connection graphs are replaced by assumed causality",
                         "give the connectors input/output causality",
                     ));
-                } else if n == "reinit" {
-                    self.diags.push(discrete(
-                        *span,
-                        "`reinit`",
-                        "a state changes only through its derivative, and a clocked partition \
-                         cannot reset it: model the fast change continuously",
-                    ));
+                } else if n == "reinit" || n == "terminate" {
+                    if self.nesting != Nesting::When {
+                        self.diags.push(outside_when(*span, &n));
+                    } else if let Some(d) = event_action_arguments(&n, args, *span) {
+                        self.diags.push(d);
+                    }
                 } else if n != "assert" {
                     self.diags.push(
                         Diagnostic::error(
@@ -481,6 +497,79 @@ impl Checker {
             }
             Equation::Connect { .. } => {}
         }
+    }
+
+    /// Enters an equation nested in `nesting`; returns the nesting to
+    /// restore.
+    fn enter(&mut self, nesting: Nesting) -> Nesting {
+        let outer = self.nesting;
+        if outer == Nesting::Top || nesting == Nesting::When {
+            self.nesting = nesting;
+        }
+        outer
+    }
+
+    /// A `when` equation (DESIGN §2.2c): admitted at the top of an equation
+    /// section, on conditions (the periodic `when sample(0, Ts)` is the
+    /// clocked form's, MC116); its body holds `v = expression`, `reinit`,
+    /// `assert` and `terminate` only. What it may assign and reinitialise
+    /// is the class's, checked when it is causalised.
+    fn when(&mut self, branches: &[(Expr, Vec<Equation>)], span: Span) {
+        match self.nesting {
+            Nesting::Top => {}
+            Nesting::Loop(_, what) => {
+                self.diags.push(nested_when(span, what));
+                return;
+            }
+            Nesting::When => {
+                self.diags.push(nested_when(span, "another `when`"));
+                return;
+            }
+        }
+        if let Some((c, _)) = branches.iter().find(|(c, _)| self.names_clock(c)) {
+            self.diags.push(when_clock(c.span));
+            return;
+        }
+        let periodic = branches.first().is_some_and(|(c, _)| match &c.kind {
+            ExprKind::Call { func, args, named } => {
+                func.dotted() == "sample" && args.len() == 2 && named.is_empty()
+            }
+            _ => false,
+        });
+        if periodic {
+            self.diags.push(discrete(
+                span,
+                "a `when` equation on `sample(start, interval)` is a periodic clock, which the \
+                 methodology writes as a clocked partition",
+                "in clocked form `when sample(0, Ts) then y = f(x); end when` is \
+                 `y = f(sample(x, Clock(Ts)));`, `pre(y)` is `previous(y)`, and \
+                 continuous-time equations read `hold(y)`",
+            ));
+            return;
+        }
+        let outer = self.enter(Nesting::When);
+        for (condition, body) in branches {
+            self.expr(condition);
+            for eq in body {
+                match eq {
+                    Equation::Simple { .. } | Equation::Call { .. } => self.equation(eq),
+                    other => self.diags.push(
+                        Diagnostic::error(
+                            "MC161",
+                            other.span(),
+                            "a `when` holds only `v = expression`, `reinit(x, expression)`, \
+                             `assert` and `terminate`",
+                        )
+                        .with_label("not admitted in a `when`")
+                        .with_help(
+                            "write a choice as an if-expression, `v = if c then a else b;`, and \
+                             connect outside the `when`",
+                        ),
+                    ),
+                }
+            }
+        }
+        self.nesting = outer;
     }
 
     fn expr(&mut self, e: &Expr) {
@@ -521,7 +610,7 @@ impl Checker {
                         "overdetermined connection graphs are replaced by assumed causality",
                         "give the connectors input/output causality",
                     ));
-                } else if let Some(help) = clocked_equivalent(&n, args.len()) {
+                } else if let Some((message, help)) = event_builtin_refusal(&n, args.len()) {
                     // `sample(u, c)` reads `u` at the ticks of clock `c`;
                     // `sample(start, interval)` is the event form.
                     let clocked = n == "sample"
@@ -529,7 +618,7 @@ impl Checker {
                         && named.is_empty()
                         && self.is_clock(&args[1]);
                     if !clocked {
-                        self.diags.push(discrete(e.span, &format!("`{n}()`"), help));
+                        self.diags.push(discrete(e.span, message, help));
                     }
                 }
                 for a in args {
@@ -574,46 +663,96 @@ impl Checker {
     }
 }
 
-/// The clocked equivalent of a refused discrete-event built-in, as its
-/// help line; `None` for a name that is not one.
-fn clocked_equivalent(name: &str, args: usize) -> Option<&'static str> {
+/// The refusal of an event built-in the methodology writes otherwise: the
+/// event form of a periodic clock and `terminal()`; `None` for any other
+/// name (`pre`, `edge`, `change` and `initial()` are admitted, DESIGN
+/// §2.2c; `sample(u)` and other argument counts are the clocked built-in
+/// used wrongly, which resolution reports).
+fn event_builtin_refusal(name: &str, args: usize) -> Option<(&'static str, &'static str)> {
     Some(match name {
-        "pre" => {
-            "in a clocked equation `pre(y)` is `previous(y)` (y clocked: determined from \
-             `sample(x, Clock(Ts))`, `previous` or clocked variables), read as `hold(y)` in \
-             continuous time"
-        }
-        "edge" => {
-            "in a clocked equation `edge(b)` is `b and not previous(b)` (b a clocked Boolean)"
-        }
-        "change" => "in a clocked equation `change(v)` is `v <> previous(v)` (v clocked)",
-        "initial" => {
-            "in a clocked equation `initial()` is `firstTick()`; a start value is an initial \
-             equation `x = expression of parameters`"
-        }
-        "terminal" => {
-            "`terminal()` has no clocked form: a clocked partition computes at every tick, \
-             `y = f(sample(x, Clock(Ts)));`, and the last value stays"
-        }
-        "sample" if args == 2 => {
+        "terminal" => (
+            "`terminal()` is not supported: an FMU is not told ahead of time when the simulation ends",
+            "`terminal()` has no form under the methodology: a value the run should end with is \
+             the last value of a variable",
+        ),
+        "sample" if args == 2 => (
+            "the event `sample(start, interval)` is a periodic clock, which the methodology writes as a clocked partition",
             "the event `sample(0, Ts)` is the clock `Clock(Ts)`: `sample(x, Clock(Ts))` reads x \
-             at its ticks, in equations without `when`"
-        }
-        // `sample(u)` and other argument counts: the clocked built-in used
-        // wrongly, which resolution reports.
+             at its ticks, in equations without `when`",
+        ),
         _ => return None,
     })
 }
 
-fn discrete(span: Span, what: &str, help: &str) -> Diagnostic {
+/// MC183: `when Clock(Ts) then ... end when;`. A clocked equation is
+/// clocked by what it reads, so the clock needs no `when` (and the
+/// event-driven `when` is another construct).
+fn when_clock(span: Span) -> Diagnostic {
     Diagnostic::error(
-        "MC116",
+        "MC183",
         span,
-        format!(
-            "{what} is a discrete-event construct, which the methodology does not support: \
-             discrete behaviour is written in clocked partitions"
-        ),
+        "a `when` on a clock: clocked equations need no `when`",
     )
-    .with_label("discrete event")
-    .with_help(help)
+    .with_label("a clock as a `when` condition")
+    .with_help(
+        "drop the `when` and write its equations as they are, each reading its clock: \
+         `y = f(sample(x, Clock(Ts)), previous(y));` runs at the ticks of `Clock(Ts)`, and \
+         continuous-time equations read `hold(y)` (docs/language.md, \"Clocked partitions\")",
+    )
+}
+
+/// MC160: a `when` inside a `for` loop, an if-equation or a `when`.
+fn nested_when(span: Span, inside: &str) -> Diagnostic {
+    Diagnostic::error(
+        "MC160",
+        span,
+        format!("a `when` equation inside {inside} is not supported"),
+    )
+    .with_label("nested `when`")
+    .with_help(
+        "write the `when` at the top of the equation section; for several elements, one \
+         `when` per element, or a condition vector `when {c1, c2} then`",
+    )
+}
+
+/// MC161 when `reinit` does not take a state and a value, or `terminate`
+/// one message string.
+fn event_action_arguments(name: &str, args: &[Expr], span: Span) -> Option<Diagnostic> {
+    let (fits, form) = match name {
+        "reinit" => (args.len() == 2, "`reinit(x, expression)`"),
+        _ => (
+            matches!(
+                args,
+                [Expr {
+                    kind: ExprKind::String(_),
+                    ..
+                }]
+            ),
+            "`terminate(\"why the simulation ends\")`",
+        ),
+    };
+    (!fits).then(|| {
+        Diagnostic::error("MC161", span, format!("`{name}` is written {form}"))
+            .with_label("wrong arguments")
+            .with_help(format!("write {form}"))
+    })
+}
+
+/// MC162: `reinit` or `terminate` outside a `when`.
+fn outside_when(span: Span, name: &str) -> Diagnostic {
+    Diagnostic::error(
+        "MC162",
+        span,
+        format!("`{name}(...)` acts at an event, so it belongs inside a `when` equation"),
+    )
+    .with_label("outside a `when`")
+    .with_help(format!(
+        "write it in the `when` of the event it follows: `when h <= 0 then {name}(...); end when;`"
+    ))
+}
+
+fn discrete(span: Span, message: &str, help: &str) -> Diagnostic {
+    Diagnostic::error("MC116", span, message)
+        .with_label("discrete event")
+        .with_help(help)
 }

@@ -6,13 +6,16 @@
 //!
 //! The pass reads only the diagnostics and the syntax of the class each one
 //! lies in; codes and messages keep their meaning, only help lines and
-//! suggestions are added. One exception: an MC020 whose extra unknown no
+//! suggestions are added. Two exceptions: an MC020 whose extra unknown no
 //! other equation names is the MC029 it really is ("nothing determines
-//! `i`"), moved to that unknown's declaration.
+//! `i`"), moved to that unknown's declaration; and a unit that is not a
+//! Modelica unit, written once in a type, is reported once where it is
+//! written, not at every declaration of that type (`unit_roots`).
 
 mod clocked;
 mod connectors;
 mod imports;
+mod unit_roots;
 
 use std::collections::{HashMap, HashSet};
 
@@ -36,6 +39,7 @@ struct Library<'a> {
 /// Adds the compliant forms to `diags` and drops the cascades.
 pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>) {
     let lib = &Library { sources, tree };
+    unit_roots::report_at_roots(tree, diags);
     let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
     // Classes whose first causalisation fault was reported: the rest of
     // that class's causalisation faults follow from it.
@@ -109,6 +113,16 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                     }
                 }
             }
+            "MC165" => {
+                if let Some(c) = class {
+                    discrete_fix(lib, c, &mut d);
+                }
+            }
+            "MC170" => {
+                if let Some(c) = class {
+                    left_limit_fix(lib, c, &mut d);
+                }
+            }
             "MC022" => {
                 if let Some(c) = class {
                     variable_did_you_mean(lib, c, &mut d);
@@ -125,11 +139,12 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                 root_reported.extend(key.map(|k| (k, None)));
             }
             "MC005" if !base_loaded(lib) && text(lib, d.span) == "Base" => missing_base(&mut d),
-            "MC005" => {
-                if !connectors::choose_a_side(lib.tree, text(lib, d.span), &mut d) {
-                    import_or_did_you_mean(lib, &mut d);
-                }
-            }
+            // A connector class the fix split in two: the help says which
+            // to choose, otherwise an import or a close name.
+            "MC005" => match connectors::choose_a_side(lib.tree, text(lib, d.span)) {
+                Some(help) => d.help = help,
+                None => import_or_did_you_mean(lib, &mut d),
+            },
             "MC004" => imports::standard_library_import(class, &mut d),
             "MC060" => connectors::determine_the_node(lib.tree, &mut d),
             "UC001" => fractional_unit_fix(lib, class, &mut d),
@@ -605,6 +620,51 @@ fn der_of(e: &Expr) -> Option<&str> {
     match &args[0].kind {
         ExprKind::Ref(r) if r.parts.len() == 1 => Some(r.parts[0].name.name.as_str()),
         _ => None,
+    }
+}
+
+/// A Real variable a `when` assigns keeps its value between events: the
+/// methodology declares that by the `discrete` prefix (MC165). The fix
+/// inserts it before the declaration's type. A state (reinitialised, not
+/// assigned) gets no fix: its help says `reinit`.
+fn discrete_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) {
+    let name = text(lib, d.span);
+    let Some(c) = components(&class.def).find(|c| c.name.name == name) else {
+        return;
+    };
+    if c.prefixes.discrete.is_some() || !d.help.contains("discrete Real") {
+        return;
+    }
+    let at = c.type_name.span.start;
+    d.push_fix(
+        format!("declare `{name}` discrete"),
+        Span {
+            file: c.type_name.span.file,
+            start: at,
+            end: at,
+        },
+        "discrete ",
+    );
+}
+
+/// `pre(v)` of a continuous-time variable inside a `when` (MC170): in the
+/// `when`, `v` is already its value at the event, before any `reinit`, so
+/// the fix writes `v` (MLS §3.7.5 admits `pre` of discrete variables only).
+/// Outside a `when` there is no such value: help line only.
+fn left_limit_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) {
+    let call = text(lib, d.span);
+    let Some(arg) = call
+        .strip_prefix("pre(")
+        .and_then(|rest| rest.strip_suffix(')'))
+    else {
+        return;
+    };
+    let in_when = equations(&class.def)
+        .into_iter()
+        .any(|eq| matches!(eq, Equation::When { span, .. } if contains(*span, d.span)));
+    if in_when && d.message.contains("continuous-time variable") {
+        let arg = arg.trim().to_string();
+        d.push_fix(format!("read `{arg}`: its value at the event"), d.span, arg);
     }
 }
 

@@ -349,7 +349,7 @@ impl<'a> FnGen<'a> {
                 s
             }
             // Not formed from a function's body.
-            Ex::DerOf(..) | Ex::IntParam(_) | Ex::Time => "NAN".into(),
+            Ex::DerOf(..) | Ex::IntParam(_) | Ex::Time | Ex::Initial => "NAN".into(),
             Ex::Reduce(..) => unreachable!("a function's body forms no reduction"),
         }
     }

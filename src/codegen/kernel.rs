@@ -22,6 +22,8 @@ pub struct Kernel {
     pub file_name: String,
     pub text: String,
     pub n_blocks: usize,
+    /// Whether the kernel has an `events` entry (`super::events`).
+    pub events: bool,
     /// Each block's element entries, when the block is small enough to
     /// be inlined into a compiled schedule's loop over elements.
     pub elements: Vec<Option<Element>>,
@@ -96,6 +98,7 @@ pub fn generate(class: &CausalClass) -> Kernel {
         g.batched(&mut body, &format!("b{k}_n"), &b.stmts, false);
         g.batched(&mut body, &format!("b{k}_t_n"), &b.stmts, true);
     }
+    body.push_str(&super::events::function(class, PLACEHOLDER));
     let digest = Sha256::digest(format!("{}\n{}", env!("CARGO_PKG_VERSION"), body).as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
     let prefix = format!("K_{}_{hash}", sanitize(&class.qualified));
@@ -128,6 +131,7 @@ pub fn generate(class: &CausalClass) -> Kernel {
         prefix,
         text,
         n_blocks: class.blocks.len(),
+        events: class.events.is_some(),
         elements,
         calls,
         callees: called.into_iter().map(|c| c.0).collect(),
@@ -168,6 +172,7 @@ fn user_calls(class: &CausalClass) -> Vec<(String, usize)> {
             Stmt::Clocked { body, .. } => body.iter().for_each(|b| walk(b, f)),
             Stmt::Tick(t) => {
                 f(&t.interval);
+                t.parts.iter().for_each(|p| f(&p.value));
                 t.shift.iter().chain(&t.start).for_each(|b| walk(b, f));
             }
         }
@@ -238,6 +243,9 @@ pub fn prototypes(k: &Kernel) -> String {
     for b in 0..k.n_blocks {
         let _ = writeln!(s, "void {}_b{b}_n({BLOCK_N_PARAMS});", k.prefix);
         let _ = writeln!(s, "void {}_b{b}_t_n({TANGENT_N_PARAMS});", k.prefix);
+    }
+    if k.events {
+        s.push_str(&super::events::prototype(&k.prefix));
     }
     s
 }
@@ -712,6 +720,33 @@ impl Gen<'_> {
                     out,
                     "{pad}{fire} = (double)mofmu_clock(ctx, in, &{ticks}, &{first}, {interval});"
                 );
+                // An interval that is not positive: the message names the
+                // part of the clock that made it so.
+                let _ = writeln!(out, "{pad}if ({fire} < 0.0) {{");
+                let clock = c_string(t.parts.first().map_or("", |p| p.clock.as_str()));
+                // A part that is one parameter is named by its place in R,
+                // whose name the runtime knows with the instance's path.
+                let place = |p: &crate::ir::ClockPart| match p.value {
+                    Ex::Var(slot, None) if p.parameter => format!("in->off[{slot}]"),
+                    _ => "-1".to_string(),
+                };
+                let parts = t.parts.iter().map(|p| {
+                    let written = c_string(&p.written);
+                    (p.role, written, place(p), self.real(&p.value))
+                });
+                let whole = (
+                    "interval",
+                    String::new(),
+                    "-1".to_string(),
+                    interval.clone(),
+                );
+                for (role, written, parameter, value) in parts.chain([whole]) {
+                    let _ = writeln!(
+                        out,
+                        "{pad}    mofmu_clock_fault(ctx, in, \"{role}\", \"{written}\", {parameter}, \"{clock}\", {value});"
+                    );
+                }
+                let _ = writeln!(out, "{pad}    {fire} = 0.0;\n{pad}}}");
                 self.state.borrow_mut().conditional += 1;
                 for (value, stmts) in [("2.0", &t.shift), ("3.0", &t.start)] {
                     if stmts.is_empty() {
@@ -1141,6 +1176,8 @@ impl Gen<'_> {
     fn boolean(&self, e: &Ex) -> String {
         match e {
             Ex::Bool(b) => (if *b { "1" } else { "0" }).into(),
+            // Initialization is the one evaluation mode 1 (mofmu_model.h).
+            Ex::Initial => "(ctx->event_mode == 1)".into(),
             Ex::IntParam(_) => format!("({} != 0)", self.int(e)),
             Ex::Not(a) => format!("(!{})", self.boolean(a)),
             Ex::Bin(Arith::And, a, b) => format!("({} && {})", self.boolean(a), self.boolean(b)),
@@ -1280,9 +1317,11 @@ impl Gen<'_> {
         match e {
             Ex::Real(r) => real_literal(*r),
             Ex::Int(i) => real_literal(*i as f64),
-            Ex::Bool(_) | Ex::Not(_) | Ex::Rel(..) | Ex::Bin(Arith::And | Arith::Or, ..) => {
-                format!("(double){}", self.boolean(e))
-            }
+            Ex::Bool(_)
+            | Ex::Not(_)
+            | Ex::Rel(..)
+            | Ex::Bin(Arith::And | Arith::Or, ..)
+            | Ex::Initial => format!("(double){}", self.boolean(e)),
             Ex::Var(s, i) => self.access(*s, i.as_deref(), false),
             Ex::Tan(s, i) => self.access(*s, i.as_deref(), true),
             Ex::DerOf(s, _) => unreachable!(

@@ -3,6 +3,7 @@
 //! from kernels generated here.
 
 pub mod c_text;
+pub mod events;
 pub mod function;
 pub mod index;
 pub mod kernel;

@@ -13,7 +13,7 @@ use super::common::{split_names, Experiment, SimulateInterface};
 
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// The FMI 2.0 FMU to load (any tool's, not only mofmu's; a .mo file
+    /// The FMI 2.0 or 3.0 FMU to load (any tool's, not only mofmu's; a .mo file
     /// is exported first with `mofmu export`).
     fmu: PathBuf,
     /// List the FMU's variables (name, causality, variability, type) and

@@ -15,7 +15,7 @@ use super::common::{split_names, Experiment, SimulateInterface};
     "Stop time (default: the FMU's DefaultExperiment StopTime, else 1)"
 )))]
 pub struct SweepArgs {
-    /// The FMI 2.0 FMU to simulate.
+    /// The FMI 2.0 or 3.0 FMU to simulate (an FMI 3.0 structural parameter is a grid axis too).
     fmu: PathBuf,
     /// A grid axis NAME=a:b:n (n points from a to b inclusive) or
     /// NAME=v1,v2,... (repeatable: the cases are the cartesian product, the

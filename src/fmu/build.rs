@@ -22,7 +22,7 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
     let mut next_discrete_boolean = sys.ints.iter().filter(|iv| iv.boolean).count() as u32;
     for (i, r) in sys.reals.iter().enumerate() {
         let (causality, mut variability, initial, start) = declared_as(r);
-        if r.clocked {
+        if r.discrete_time {
             variability = Variability::Discrete;
         }
         match r.kind {
@@ -40,11 +40,15 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
         // type, after the parameters of that type.
         let (value_reference, ty, variability) = match r.discrete {
             None => (i as u32, VariableType::Real { start }, variability),
+            // An input declares its start value (FMI 2.0: an input has
+            // one); a computed discrete variable has none.
             Some(Discrete::Integer) => {
                 next_discrete_integer += 1;
                 (
                     next_discrete_integer - 1,
-                    VariableType::Integer { start: None },
+                    VariableType::Integer {
+                        start: start.map(|s| s as i64),
+                    },
                     Variability::Discrete,
                 )
             }
@@ -52,7 +56,9 @@ pub fn model_table(sys: &System, model_identifier: &str, stop_time: f64) -> Mode
                 next_discrete_boolean += 1;
                 (
                     next_discrete_boolean - 1,
-                    VariableType::Boolean { start: None },
+                    VariableType::Boolean {
+                        start: start.map(|s| s != 0.0),
+                    },
                     Variability::Discrete,
                 )
             }

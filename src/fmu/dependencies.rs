@@ -357,7 +357,12 @@ impl Analysis<'_> {
                 }
             }
             Ex::Time => self.read(0, into),
-            Ex::Real(_) | Ex::Int(_) | Ex::Bool(_) | Ex::IntParam(_) | Ex::LoopVar(_) => {}
+            Ex::Real(_)
+            | Ex::Int(_)
+            | Ex::Bool(_)
+            | Ex::IntParam(_)
+            | Ex::LoopVar(_)
+            | Ex::Initial => {}
             Ex::Neg(a) | Ex::Not(a) => self.expression(inst, a, loops, into),
             Ex::Bin(_, a, b) | Ex::Rel(_, a, b, _) => {
                 self.expression(inst, a, loops, into);

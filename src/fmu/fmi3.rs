@@ -53,7 +53,17 @@ pub fn write_model_description<W: Write>(table: &ModelTable, out: W) -> std::io:
 
     let arrays = arrays(table);
     xml.open("ModelVariables", NO_ATTRS);
+    // The structural parameter comes first: importers read the description
+    // in document order, and an array's `<Dimension valueReference>` must
+    // name a variable they already know (fmusim 0.0.39 crashes otherwise).
+    let structural = table.structural.as_ref().map(|s| s.variable);
+    if let Some(s) = structural {
+        write_variable(&mut xml, table, &arrays, &table.variables[s], None);
+    }
     for (i, v) in table.variables.iter().enumerate() {
+        if Some(i) == structural {
+            continue;
+        }
         match arrays.group_of(i) {
             None => write_variable(&mut xml, table, &arrays, v, None),
             Some(g) if arrays.groups[g].first == i => {
@@ -265,7 +275,12 @@ fn write_variable<W: Write>(
             if let Some(s) = start {
                 attrs.push(("start", s.to_string()));
             }
-            "Int32"
+            // FMI 3.0, "Variable Attributes": a structural parameter that a
+            // `<Dimension>` refers to must be a `<UInt64>`.
+            match structural {
+                Some(_) => "UInt64",
+                None => "Int32",
+            }
         }
         VariableType::Enumeration { start, declared } => {
             attrs.push(("declaredType", declared.name.clone()));

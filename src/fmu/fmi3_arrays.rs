@@ -293,9 +293,10 @@ fn member_runs(table: &ModelTable, sized: &[u32]) -> Vec<ArrayGroup> {
         let Some(&j) = names.get(format!("{prefix}[2]{suffix}").as_str()) else {
             continue;
         };
+        // A stride m of the Reals per element (element by element), or 1
+        // (the arrays of components laid out by column).
         let m = j.wrapping_sub(i);
-        if j <= i || m < 2 || !is_real(j) || vars[j].value_reference != v.value_reference + m as u32
-        {
+        if j <= i || !is_real(j) || vars[j].value_reference != v.value_reference + m as u32 {
             continue;
         }
         let mut len = 2;

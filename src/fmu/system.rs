@@ -93,7 +93,7 @@ pub fn generate(
     let _ = writeln!(s, "\nconst size_t mofmu_n_classes = {};", records.len());
     let _ = writeln!(s, "const mofmu_class mofmu_classes[] = {{");
     if records.is_empty() {
-        let _ = writeln!(s, "    {{ \"\", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }},");
+        let _ = writeln!(s, "    {{ \"\", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }},");
     }
     for (i, (k, r)) in kernels.iter().zip(&records).enumerate() {
         let (blocks, tangents, blocks_n, tangents_n) = if k.n_blocks == 0 {
@@ -106,9 +106,14 @@ pub fn generate(
                 format!("tangents_n_{i}"),
             )
         };
+        let events = if k.events {
+            format!("{}_events", k.prefix)
+        } else {
+            "0".to_string()
+        };
         let _ = writeln!(
             s,
-            "    {{ \"{}\", {p}_params, {p}_starts, {}, {blocks}, {tangents}, {}, {}, {}, {blocks_n}, {tangents_n} }},",
+            "    {{ \"{}\", {p}_params, {p}_starts, {}, {blocks}, {tangents}, {}, {}, {}, {blocks_n}, {tangents_n}, {events} }},",
             c_escape(&r.name),
             r.n_blocks,
             r.n_slots,

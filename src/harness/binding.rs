@@ -1,23 +1,29 @@
 //! Input signals bound to an FMU instance: the columns of an input file checked
-//! against the model's Real inputs, set at every evaluation (Model Exchange) or
-//! communication point (Co-Simulation).
+//! against the model's inputs. Real inputs are set at every evaluation (Model
+//! Exchange) or communication point (Co-Simulation); Boolean and Integer inputs,
+//! which change only at events, at initialization and at the events where their
+//! column changes (DESIGN §2.2c).
 
 use super::error::HarnessError;
-use super::fmi2::Instance;
 use super::input::InputSignals;
+use super::instance::FmiInstance;
 use super::model_description::{Causality, ModelDescription, VariableKind};
 
 /// Input signals bound to the FMU's input variables (by name); empty without a file.
 #[derive(Debug, Default)]
 pub struct InputBinding {
     signals: Option<InputSignals>,
+    /// The Real inputs: their columns and references.
+    real_columns: Vec<usize>,
     references: Vec<u32>,
+    /// The Boolean and Integer inputs: column, reference, and whether Boolean.
+    discrete: Vec<(usize, u32, bool)>,
     /// Where the current integrator step began (see [`InputBinding::begin_step`]).
     step_start: std::cell::Cell<Option<f64>>,
 }
 
 impl InputBinding {
-    /// Checks that every column names a Real input of the model.
+    /// Checks that every column names an input of the model.
     pub fn new(
         model: &ModelDescription,
         signals: Option<&InputSignals>,
@@ -25,23 +31,56 @@ impl InputBinding {
         let Some(signals) = signals else {
             return Ok(InputBinding::default());
         };
-        let mut references = Vec::with_capacity(signals.names.len());
-        for name in &signals.names {
+        let mut binding = InputBinding::default();
+        for (column, name) in signals.names.iter().enumerate() {
             let variable = model
                 .variable(name)
                 .ok_or_else(|| HarnessError::UnknownVariable(name.clone()))?;
-            if variable.causality != Causality::Input || variable.kind != VariableKind::Real {
+            if variable.causality != Causality::Input {
                 return Err(HarnessError::BadOptions(format!(
-                    "input file: `{name}` is not a Real input of the model"
+                    "input file: `{name}` is not an input of the model (its causality is {})",
+                    format!("{:?}", variable.causality).to_lowercase()
                 )));
             }
-            references.push(variable.value_reference);
+            let reference = variable.value_reference;
+            match variable.kind {
+                VariableKind::Real => {
+                    binding.real_columns.push(column);
+                    binding.references.push(reference);
+                }
+                VariableKind::Boolean => binding.discrete.push((column, reference, true)),
+                VariableKind::Integer => binding.discrete.push((column, reference, false)),
+                _ => {
+                    return Err(HarnessError::BadOptions(format!(
+                        "input file: `{name}` is an input of a type an input file cannot give"
+                    )))
+                }
+            }
         }
-        Ok(InputBinding {
-            signals: Some(signals.clone()),
-            references,
-            step_start: Default::default(),
-        })
+        for &(column, _, boolean) in &binding.discrete {
+            let name = &signals.names[column];
+            for (row, values) in signals.rows.iter().enumerate() {
+                let v = values[column];
+                let fits = if boolean {
+                    v == 0.0 || v == 1.0
+                } else {
+                    v.fract() == 0.0 && v >= i32::MIN as f64 && v <= i32::MAX as f64
+                };
+                if !fits {
+                    return Err(HarnessError::BadOptions(format!(
+                        "input file: row {}: `{v}` is not {} value for `{name}`",
+                        row + 1,
+                        if boolean {
+                            "a Boolean (true, false, 1 or 0)"
+                        } else {
+                            "an Integer"
+                        }
+                    )));
+                }
+            }
+        }
+        binding.signals = Some(signals.clone());
+        Ok(binding)
     }
 
     /// From now on the inputs follow the linear piece that holds `t`: an integrator
@@ -50,28 +89,76 @@ impl InputBinding {
         self.step_start.set(Some(t));
     }
 
-    /// Sets the inputs to their values at `t`.
-    pub fn apply(&self, instance: &mut Instance<'_>, t: f64) -> Result<(), HarnessError> {
-        match (&self.signals, self.step_start.get()) {
-            (Some(signals), Some(from)) => {
-                instance.set_real(&self.references, &signals.values_on_piece_of(from, t))
-            }
-            (Some(signals), None) => instance.set_real(&self.references, &signals.values_at(t)),
-            (None, _) => Ok(()),
+    /// Sets the Real inputs to their values at `t`.
+    pub fn apply(&self, instance: &mut dyn FmiInstance, t: f64) -> Result<(), HarnessError> {
+        let Some(signals) = &self.signals else {
+            return Ok(());
+        };
+        if self.references.is_empty() {
+            return Ok(());
         }
+        let row = match self.step_start.get() {
+            Some(from) => signals.values_on_piece_of(from, t),
+            None => signals.values_at(t),
+        };
+        let values: Vec<f64> = self.real_columns.iter().map(|&c| row[c]).collect();
+        instance.set_real(&self.references, &values)
     }
 
-    /// Sets the slopes of the inputs from `t` on (Co-Simulation with interpolation).
+    /// Sets the Boolean and Integer inputs to their values at `t` (after an event
+    /// at `t`): in initialization, at events and between Co-Simulation steps.
+    pub fn apply_discrete(
+        &self,
+        instance: &mut dyn FmiInstance,
+        t: f64,
+    ) -> Result<(), HarnessError> {
+        let Some(signals) = &self.signals else {
+            return Ok(());
+        };
+        let row = signals.held_at(t);
+        let (mut booleans, mut integers) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+        for &(column, reference, boolean) in &self.discrete {
+            if boolean {
+                booleans.0.push(reference);
+                booleans.1.push(row[column] != 0.0);
+            } else {
+                integers.0.push(reference);
+                integers.1.push(row[column] as i32);
+            }
+        }
+        if !booleans.0.is_empty() {
+            instance.set_boolean(&booleans.0, &booleans.1)?;
+        }
+        if !integers.0.is_empty() {
+            instance.set_integer(&integers.0, &integers.1)?;
+        }
+        Ok(())
+    }
+
+    /// The next time after `t` at which a Boolean or Integer input changes: an
+    /// event the simulation must stop at.
+    pub fn next_discrete_change(&self, t: f64) -> Option<f64> {
+        let columns: Vec<usize> = self.discrete.iter().map(|d| d.0).collect();
+        self.signals
+            .as_ref()
+            .filter(|_| !columns.is_empty())
+            .and_then(|s| s.next_change(t, &columns))
+    }
+
+    /// Sets the slopes of the Real inputs from `t` on (Co-Simulation with
+    /// interpolation).
     pub(crate) fn apply_slopes(
         &self,
-        instance: &mut Instance<'_>,
+        instance: &mut dyn FmiInstance,
         t: f64,
     ) -> Result<(), HarnessError> {
         match &self.signals {
-            Some(signals) => {
-                instance.set_real_input_derivatives(&self.references, &signals.slopes_at(t))
+            Some(signals) if !self.references.is_empty() => {
+                let slopes = signals.slopes_at(t);
+                let slopes: Vec<f64> = self.real_columns.iter().map(|&c| slopes[c]).collect();
+                instance.set_real_input_derivatives(&self.references, &slopes)
             }
-            None => Ok(()),
+            _ => Ok(()),
         }
     }
 

@@ -1,12 +1,14 @@
-//! The FMI 2.0 Co-Simulation loop of `mofmu simulate --interface cs`: one `fmi2DoStep`
-//! per output interval (and extra communication points where the input signals bend),
-//! with the inputs set at each communication point and, when the FMU can interpolate
-//! inputs, their slopes through `fmi2SetRealInputDerivatives`.
+//! The Co-Simulation loop of `mofmu simulate --interface cs` (FMI 2.0 and 3.0): one `fmi2DoStep`
+//! per output interval (and extra communication points where the input signals bend and
+//! where a Boolean or Integer input changes), with the inputs set at each communication
+//! point and, when the FMU can interpolate inputs, their slopes through
+//! `fmi2SetRealInputDerivatives`. A step that the FMU ends early because the model
+//! terminates (`fmi2Terminated`, FMI 3.0 `terminateSimulation`) ends the simulation there.
 
 use super::binding::InputBinding;
 use super::error::HarnessError;
 use super::fmu::Fmu;
-use super::options::SimOptions;
+use super::options::{Interface, SimOptions};
 use super::progress::Progress;
 use super::recorder::Recorder;
 use super::result::{SimResult, SimStats};
@@ -19,7 +21,13 @@ pub fn simulate_co_simulation(
     opts: &SimOptions,
     show_progress: bool,
 ) -> Result<SimResult, HarnessError> {
-    let model = fmu.model_description();
+    let (mut instance, model) = fmu.instance(
+        Interface::CoSimulation,
+        "mofmu_harness",
+        false,
+        &opts.start_values,
+    )?;
+    let model = model.as_ref();
     let Some(capabilities) = &model.co_simulation else {
         return Err(HarnessError::BadOptions(
             "the FMU does not declare <CoSimulation>".into(),
@@ -32,31 +40,37 @@ pub fn simulate_co_simulation(
     let variable_steps = capabilities.can_handle_variable_communication_step_size;
     let mut recorder = Recorder::new(model, &states, &opts.output, settings.output_count)?;
 
-    let mut instance = fmu.instantiate_co_simulation("mofmu_harness", false)?;
-    initialize(&mut instance, model, opts, &settings, &inputs)?;
-    recorder.record(&mut instance, settings.start)?;
+    initialize(instance.as_mut(), model, opts, &settings, &inputs)?;
+    recorder.record(instance.as_mut(), settings.start)?;
 
     let progress = Progress::new(show_progress, settings.start, settings.stop);
     let mut t = settings.start;
     let mut k = 1usize;
     while k <= settings.output_count {
         let t_out = settings.output_time(k);
-        // Communicate where the inputs bend too, when the FMU allows varying steps.
+        // Communicate where the inputs bend or change too, when the FMU allows
+        // varying steps.
         let t_next = match inputs.next_breakpoint(t) {
             Some(b) if variable_steps && b < t_out && !near(b, t_out, settings.interval) => b,
             _ => t_out,
         };
-        inputs.apply(&mut instance, t)?;
+        inputs.apply(instance.as_mut(), t)?;
+        inputs.apply_discrete(instance.as_mut(), t)?;
         if interpolate {
-            inputs.apply_slopes(&mut instance, t)?;
+            inputs.apply_slopes(instance.as_mut(), t)?;
         }
         if !instance.do_step(t, t_next - t)? {
+            if instance.terminated()? {
+                let reached = instance.last_successful_time()?;
+                recorder.record(instance.as_mut(), reached)?;
+                break;
+            }
             let reached = instance.last_successful_time().unwrap_or(f64::NAN);
             let log: Vec<String> = instance.take_log().iter().map(|m| m.to_string()).collect();
             return Err(HarnessError::Integrator {
                 time: reached,
                 reason: format!(
-                    "fmi2DoStep returned fmi2Discard on the step to {t_next}: {}",
+                    "the FMU discarded the step to {t_next} (DoStep returned Discard): {}",
                     log.join("; ")
                 ),
             });
@@ -64,7 +78,7 @@ pub fn simulate_co_simulation(
         t = t_next;
         progress.advance(t);
         if t_next == t_out {
-            recorder.record(&mut instance, t)?;
+            recorder.record(instance.as_mut(), t)?;
             k += 1;
         }
     }

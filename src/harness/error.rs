@@ -23,9 +23,8 @@ pub enum HarnessError {
     ModelDescription(String),
     #[error(
         "this is an FMI {0} FMU, and mofmu's harness (simulate, compare, sweep, cosim, the \
-         cross-check reference) loads FMI 2.0 FMUs only: export the model without \
-         --fmi-version 3 to run it with mofmu, or run this FMU with another importer \
-         (FMPy: fmpy simulate)"
+         cross-check reference) loads FMI 2.0 and FMI 3.0 FMUs: run this FMU with another \
+         importer"
     )]
     UnsupportedFmiVersion(String),
     #[error("FMU does not contain the binary `{path}` for this platform")]
@@ -34,7 +33,7 @@ pub enum HarnessError {
     LoadLibrary { path: PathBuf, message: String },
     #[error("shared library `{library}` does not export the FMI function `{symbol}`")]
     MissingSymbol { library: String, symbol: String },
-    #[error("fmi2Instantiate returned NULL{}", format_log(.log))]
+    #[error("instantiating the FMU returned NULL{}", format_log(.log))]
     InstantiateFailed { log: Vec<String> },
     #[error("{function} returned {status}{}", format_log(.log))]
     FmiStatus {

@@ -30,6 +30,7 @@ const FMI2_MODEL_EXCHANGE: c_int = 0;
 const FMI2_CO_SIMULATION: c_int = 1;
 /// `fmi2LastSuccessfulTime` of `fmi2StatusKind`.
 const FMI2_LAST_SUCCESSFUL_TIME: c_int = 2;
+const FMI2_TERMINATED: c_int = 3;
 
 /// The printf-style logger every FMU calls.
 pub type LoggerFn =
@@ -155,7 +156,7 @@ struct StateFunctions {
 
 /// An instance's state saved by `fmi2GetFMUstate`; give it back to
 /// [`Instance::free_fmu_state`] of the same instance.
-pub struct FmuState(*mut c_void);
+pub struct FmuState(pub(crate) *mut c_void);
 
 /// The Co-Simulation functions the harness calls.
 #[derive(Clone, Copy)]
@@ -169,6 +170,9 @@ struct CoSimulationFunctions {
         *const f64,
     ) -> Fmi2Status,
     get_real_status: unsafe extern "C" fn(Fmi2Component, c_int, *mut f64) -> Fmi2Status,
+    /// `fmi2GetBooleanStatus`, for `fmi2Terminated` after a discarded step.
+    get_boolean_status:
+        Option<unsafe extern "C" fn(Fmi2Component, c_int, *mut Fmi2Boolean) -> Fmi2Status>,
     /// Mandatory in FMI 2.0 Co-Simulation, but some exporters leave it out.
     get_real_output_derivatives: Option<
         unsafe extern "C" fn(
@@ -250,6 +254,10 @@ impl Fmi2Library {
                             do_step: *do_step,
                             set_real_input_derivatives: *set_real_input_derivatives,
                             get_real_status: *get_real_status,
+                            get_boolean_status: library
+                                .get(b"fmi2GetBooleanStatus\0")
+                                .ok()
+                                .map(|s| *s),
                             get_real_output_derivatives: library
                                 .get(b"fmi2GetRealOutputDerivatives\0")
                                 .ok()
@@ -990,6 +998,21 @@ impl Instance<'_> {
             )
         };
         self.check(FUNCTION, status)
+    }
+
+    /// `fmi2GetBooleanStatus(fmi2Terminated)`: whether the slave asked to end
+    /// the simulation (after a discarded step); false when it cannot say.
+    pub fn terminated(&mut self) -> Result<bool, HarnessError> {
+        let functions = self.co_simulation("fmi2GetBooleanStatus")?;
+        let Some(get) = functions.get_boolean_status else {
+            return Ok(false);
+        };
+        self.ensure_alive("fmi2GetBooleanStatus")?;
+        let mut value = FMI2_FALSE;
+        // SAFETY: a valid component and a pointer to one fmi2Boolean.
+        let status = unsafe { get(self.component, FMI2_TERMINATED, &mut value) };
+        self.check("fmi2GetBooleanStatus", status)?;
+        Ok(value != FMI2_FALSE)
     }
 
     /// `fmi2GetRealStatus(fmi2LastSuccessfulTime)`.

@@ -3,7 +3,9 @@
 //!
 //! Before the first row the first values hold, after the last row the last ones. Two
 //! rows with the same time make a step: at that instant and after it the second row
-//! counts (the value "just after"), before it the first.
+//! counts (the value "just after"), before it the first. A Boolean or Integer input
+//! is not interpolated: it holds the value of the last row at or before the time, and
+//! changes at events (`true` and `false` are read as 1 and 0).
 
 use std::path::Path;
 
@@ -47,9 +49,13 @@ impl InputSignals {
             let record = record.map_err(|e| bad(e.to_string()))?;
             let mut values = Vec::with_capacity(record.len());
             for field in record.iter() {
-                let value: f64 = field
-                    .parse()
-                    .map_err(|_| bad(format!("line {line}: `{field}` is not a number")))?;
+                let value: f64 = match field {
+                    "true" => 1.0,
+                    "false" => 0.0,
+                    _ => field
+                        .parse()
+                        .map_err(|_| bad(format!("line {line}: `{field}` is not a number")))?,
+                };
                 if !value.is_finite() {
                     return Err(bad(format!("line {line}: `{field}` is not finite")));
                 }
@@ -105,6 +111,26 @@ impl InputSignals {
             .collect()
     }
 
+    /// The values of the last row at or before `t` (the first row before the table):
+    /// what a Boolean or Integer input holds at `t`, after an event there.
+    pub fn held_at(&self, t: f64) -> &[f64] {
+        let after = self.times.partition_point(|&time| time <= t);
+        &self.rows[after.saturating_sub(1)]
+    }
+
+    /// The first row time after `t` at which one of the columns `columns` takes
+    /// another value: an event of the discrete inputs.
+    pub fn next_change(&self, t: f64, columns: &[usize]) -> Option<f64> {
+        let from = self.times.partition_point(|&time| time <= t).max(1);
+        (from..self.times.len())
+            .find(|&i| {
+                columns
+                    .iter()
+                    .any(|&c| self.rows[i][c] != self.rows[i - 1][c])
+            })
+            .map(|i| self.times[i])
+    }
+
     /// The first row time after `t`: where the inputs' slopes change.
     pub fn next_breakpoint(&self, t: f64) -> Option<f64> {
         let index = self.times.partition_point(|&time| time <= t);
@@ -154,5 +180,28 @@ mod tests {
         assert_eq!(s.next_breakpoint(3.0), None);
         assert_eq!(s.values_on_piece_of(0.5, 1.0), [2.0]);
         assert_eq!(s.values_on_piece_of(1.0, 1.0), [10.0]);
+    }
+
+    #[test]
+    fn discrete_columns_hold_their_row_and_change_at_events() {
+        let s = InputSignals {
+            names: vec!["on".into(), "k".into()],
+            times: vec![0.0, 0.5, 1.0, 1.0, 2.0],
+            rows: vec![
+                vec![0.0, 1.0],
+                vec![0.0, 1.0],
+                vec![0.0, 2.0],
+                vec![1.0, 2.0],
+                vec![1.0, 2.0],
+            ],
+        };
+        assert_eq!(s.held_at(-1.0), [0.0, 1.0]);
+        assert_eq!(s.held_at(0.75), [0.0, 1.0]);
+        assert_eq!(s.held_at(1.0), [1.0, 2.0]);
+        assert_eq!(s.held_at(3.0), [1.0, 2.0]);
+        assert_eq!(s.next_change(0.0, &[0]), Some(1.0));
+        assert_eq!(s.next_change(0.0, &[1]), Some(1.0));
+        assert_eq!(s.next_change(1.0, &[0, 1]), None);
+        assert_eq!(s.next_change(-1.0, &[0]), Some(1.0));
     }
 }

@@ -34,7 +34,8 @@ use diffsol::{
 use diffsol_la::MatrixSparsity;
 
 use super::error::HarnessError;
-use super::fmi2::Instance;
+use super::instance::DynInstance;
+use super::instance::FmiInstance;
 use super::model_description::ModelDescription;
 
 type M = FaerSparseMat<f64>;
@@ -105,7 +106,7 @@ impl OdeStructure {
 /// The FMU's continuous part, `ẋ = f(t, x)`, as diffsol equations. The instance is
 /// shared with the simulation loop, which uses it between solver calls.
 pub struct FmuOde<'i, 'lib> {
-    instance: &'i RefCell<Instance<'lib>>,
+    instance: &'i RefCell<DynInstance<'lib>>,
     /// States of the FMU, and of the solver (at least one).
     n_fmu: usize,
     n: usize,
@@ -122,11 +123,11 @@ pub struct FmuOde<'i, 'lib> {
     counters: Cell<(usize, usize, usize)>,
     ctx: FaerContext,
     /// Sets whatever else depends on time (input signals) before each evaluation.
-    time_inputs: Option<TimeInputs<'i, 'lib>>,
+    time_inputs: Option<TimeInputs<'i>>,
 }
 
 /// A function that sets the FMU's time-dependent inputs for time `t`.
-pub type TimeInputs<'i, 'lib> = &'i dyn Fn(&mut Instance<'lib>, f64) -> Result<(), HarnessError>;
+pub type TimeInputs<'i> = &'i dyn Fn(&mut dyn FmiInstance, f64) -> Result<(), HarnessError>;
 
 /// Columns that share no row, evaluated together.
 struct Colour {
@@ -147,7 +148,7 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
     /// The equations for an FMU in continuous-time mode at `(t0, y0)`, with the
     /// states' nominal values (for difference quotients).
     pub fn new(
-        instance: &'i RefCell<Instance<'lib>>,
+        instance: &'i RefCell<DynInstance<'lib>>,
         structure: OdeStructure,
         y0: &[f64],
         nominals: &[f64],
@@ -240,7 +241,7 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
     /// Has every evaluation at time `t` first set the inputs `inputs(instance, t)`,
     /// for an FMU driven by input signals. Steps must then not cross a kink of the
     /// signals: give the solver each breakpoint as a stop time.
-    pub fn with_time_inputs(mut self, inputs: TimeInputs<'i, 'lib>) -> FmuOde<'i, 'lib> {
+    pub fn with_time_inputs(mut self, inputs: TimeInputs<'i>) -> FmuOde<'i, 'lib> {
         self.time_inputs = Some(inputs);
         self
     }
@@ -248,7 +249,7 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
     /// Sets time, inputs and states for an evaluation.
     fn set_point(
         &self,
-        instance: &mut Instance<'lib>,
+        instance: &mut dyn FmiInstance,
         t: f64,
         y: &[f64],
     ) -> Result<(), HarnessError> {
@@ -290,9 +291,9 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
         self.count(1, 0, 0);
         let mut instance = self.instance.borrow_mut();
         let result = self
-            .set_point(&mut instance, t, y)
+            .set_point(instance.as_mut(), t, y)
             .and_then(|()| instance.get_derivatives(out));
-        let result = result.map_err(|e| self.with_reason(&mut instance, e, t, y, out));
+        let result = result.map_err(|e| self.with_reason(instance.as_mut(), e, t, y, out));
         drop(instance);
         if let Err(e) = result {
             self.fail(e, out);
@@ -305,7 +306,7 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
     /// equation it starts at. Any other error as it is.
     fn with_reason(
         &self,
-        instance: &mut Instance<'lib>,
+        instance: &mut dyn FmiInstance,
         error: HarnessError,
         t: f64,
         y: &[f64],
@@ -344,7 +345,7 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
         }
         if self.structure.directional {
             let mut instance = self.instance.borrow_mut();
-            let result = self.set_point(&mut instance, t, y).and_then(|()| {
+            let result = self.set_point(instance.as_mut(), t, y).and_then(|()| {
                 instance.get_directional_derivative_into(
                     &self.structure.derivative_refs,
                     &self.structure.state_refs,

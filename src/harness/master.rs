@@ -6,12 +6,14 @@
 //! derivatives (`fmi2GetRealOutputDerivatives`) become the inputs' slopes
 //! (`fmi2SetRealInputDerivatives`), so each FMU sees its inputs extrapolated linearly
 //! over the step; with [`Extrapolation::Hold`] the inputs are held. Then every FMU
-//! steps by the communication step.
+//! steps by the communication step. When an FMU's model terminates within a step, the
+//! co-simulation ends at the communication point before it.
 
 use super::coupling::{Coupling, Extrapolation, Plan, Port, Value};
 use super::error::HarnessError;
-use super::fmi2::Instance;
+use super::instance::{DynInstance, FmiInstance};
 use super::model_description::VariableKind;
+use super::options::Interface;
 use super::progress::Progress;
 use super::result::{SimResult, SimStats};
 
@@ -24,10 +26,13 @@ impl Coupling {
         let mut instances = self.instantiate()?;
         for (instance, parameters) in instances.iter_mut().zip(&plan.parameters) {
             for &(port, value) in parameters {
-                set_value(instance, port, value)?;
+                set_value(instance.as_mut(), port, value)?;
             }
-            instance.setup_experiment(settings.tolerance, settings.start, Some(settings.stop))?;
-            instance.enter_initialization_mode()?;
+            instance.enter_initialization(
+                settings.tolerance,
+                settings.start,
+                Some(settings.stop),
+            )?;
         }
         exchange(&mut instances, plan)?;
         for instance in &mut instances {
@@ -54,19 +59,29 @@ impl Coupling {
             } else {
                 settings.start + (k + 1) as f64 * settings.step
             };
+            let mut terminated = false;
             for (index, instance) in instances.iter_mut().enumerate() {
                 if !instance.do_step(t, t_next - t)? {
+                    if instance.terminated()? {
+                        // The model asked to end the simulation: the co-simulation
+                        // ends at the last communication point every FMU reached.
+                        terminated = true;
+                        continue;
+                    }
                     let log: Vec<String> =
                         instance.take_log().iter().map(|m| m.to_string()).collect();
                     return Err(HarnessError::Integrator {
                         time: instance.last_successful_time().unwrap_or(t),
                         reason: format!(
-                            "`{}`: fmi2DoStep returned fmi2Discard on the step to {t_next}: {}",
+                            "`{}`: the FMU discarded the step to {t_next} (DoStep returned Discard): {}",
                             self.names[index],
                             log.join("; ")
                         ),
                     });
                 }
+            }
+            if terminated {
+                break;
             }
             t = t_next;
             progress.advance(t);
@@ -82,11 +97,14 @@ impl Coupling {
         })
     }
 
-    fn instantiate(&self) -> Result<Vec<Instance<'_>>, HarnessError> {
+    fn instantiate(&self) -> Result<Vec<DynInstance<'_>>, HarnessError> {
         self.fmus
             .iter()
             .zip(&self.names)
-            .map(|(fmu, name)| fmu.instantiate_co_simulation(name, false))
+            .map(|(fmu, name)| {
+                fmu.instance(Interface::CoSimulation, name, false, &[])
+                    .map(|(instance, _)| instance)
+            })
             .collect()
     }
 }
@@ -104,17 +122,17 @@ fn communication_steps(start: f64, stop: f64, step: f64) -> usize {
 }
 
 /// Copies every connected output into its input, in the plan's order.
-fn exchange(instances: &mut [Instance<'_>], plan: &Plan) -> Result<(), HarnessError> {
+fn exchange(instances: &mut [DynInstance<'_>], plan: &Plan) -> Result<(), HarnessError> {
     for &(from, to) in &plan.connections {
-        let value = get_value(&mut instances[from.fmu], from)?;
-        set_value(&mut instances[to.fmu], to, value)?;
+        let value = get_value(instances[from.fmu].as_mut(), from)?;
+        set_value(instances[to.fmu].as_mut(), to, value)?;
     }
     Ok(())
 }
 
 /// Passes the first derivative of every connected Real output on to its input, in the
 /// plan's order, so an output that depends directly on an input sees that input's slope.
-fn exchange_slopes(instances: &mut [Instance<'_>], plan: &Plan) -> Result<(), HarnessError> {
+fn exchange_slopes(instances: &mut [DynInstance<'_>], plan: &Plan) -> Result<(), HarnessError> {
     for &(from, to) in plan
         .connections
         .iter()
@@ -127,11 +145,15 @@ fn exchange_slopes(instances: &mut [Instance<'_>], plan: &Plan) -> Result<(), Ha
     Ok(())
 }
 
-fn record(instances: &mut [Instance<'_>], plan: &Plan, t: f64) -> Result<Vec<f64>, HarnessError> {
+fn record(
+    instances: &mut [DynInstance<'_>],
+    plan: &Plan,
+    t: f64,
+) -> Result<Vec<f64>, HarnessError> {
     let mut row = Vec::with_capacity(plan.columns.len() + 1);
     row.push(t);
     for &(_, port) in &plan.columns {
-        row.push(match get_value(&mut instances[port.fmu], port)? {
+        row.push(match get_value(instances[port.fmu].as_mut(), port)? {
             Value::Real(x) => x,
             Value::Integer(x) => x as f64,
             Value::Boolean(b) => f64::from(u8::from(b)),
@@ -140,7 +162,7 @@ fn record(instances: &mut [Instance<'_>], plan: &Plan, t: f64) -> Result<Vec<f64
     Ok(row)
 }
 
-fn get_value(instance: &mut Instance<'_>, port: Port) -> Result<Value, HarnessError> {
+fn get_value(instance: &mut dyn FmiInstance, port: Port) -> Result<Value, HarnessError> {
     let reference = [port.reference];
     Ok(match port.kind {
         VariableKind::Real => Value::Real(instance.get_real(&reference)?[0]),
@@ -153,7 +175,7 @@ fn get_value(instance: &mut Instance<'_>, port: Port) -> Result<Value, HarnessEr
     })
 }
 
-fn set_value(instance: &mut Instance<'_>, port: Port, value: Value) -> Result<(), HarnessError> {
+fn set_value(instance: &mut dyn FmiInstance, port: Port, value: Value) -> Result<(), HarnessError> {
     let reference = [port.reference];
     match value {
         Value::Real(x) => instance.set_real(&reference, &[x]),

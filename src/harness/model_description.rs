@@ -1,4 +1,6 @@
-//! Reading the parts of an FMI 2.0 `modelDescription.xml` that the harness needs.
+//! Reading the parts of an FMI 2.0 `modelDescription.xml` that the harness needs, and
+//! the version-neutral [`ModelDescription`] the loops read (FMI 3.0's scalar view is
+//! built in `model_description3`).
 
 use std::borrow::Cow;
 
@@ -74,6 +76,9 @@ pub struct ScalarVariable {
     /// For a Real that is a derivative: 0-based index of the variable it is the
     /// derivative of (FMI writes it 1-based).
     pub derivative: Option<usize>,
+    /// An FMI 3.0 `structuralParameter` (set in configuration mode, before
+    /// the instance is laid out; `causality` is then `Parameter`).
+    pub structural: bool,
 }
 
 /// The type element inside a `ScalarVariable`.
@@ -129,7 +134,7 @@ impl ModelDescription {
     }
 }
 
-fn invalid(message: impl Into<String>) -> HarnessError {
+pub(super) fn invalid(message: impl Into<String>) -> HarnessError {
     HarnessError::ModelDescription(message.into())
 }
 
@@ -296,6 +301,7 @@ impl Parser {
             kind: VariableKind::String,
             start: None,
             derivative: None,
+            structural: false,
         });
         self.raw_derivative.push(None);
         self.typed.push(false);
@@ -471,13 +477,13 @@ fn unknown(
     Ok((index, dependencies))
 }
 
-fn element_name(element: &BytesStart<'_>) -> Result<String, HarnessError> {
+pub(super) fn element_name(element: &BytesStart<'_>) -> Result<String, HarnessError> {
     std::str::from_utf8(element.local_name().as_ref())
         .map(str::to_string)
         .map_err(|_| invalid("an element name is not UTF-8"))
 }
 
-fn attributes<'a>(
+pub(super) fn attributes<'a>(
     element: &'a BytesStart<'_>,
 ) -> Result<Vec<(String, Cow<'a, str>)>, HarnessError> {
     let mut result = Vec::new();
@@ -494,7 +500,10 @@ fn attributes<'a>(
     Ok(result)
 }
 
-fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, HarnessError> {
+pub(super) fn parse_number<T: std::str::FromStr>(
+    key: &str,
+    value: &str,
+) -> Result<T, HarnessError> {
     value.trim().parse().map_err(|_| {
         invalid(format!(
             "attribute `{key}` has the non-numeric value \"{value}\""
@@ -502,7 +511,7 @@ fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, Harne
     })
 }
 
-fn parse_boolean(key: &str, value: &str) -> Result<bool, HarnessError> {
+pub(super) fn parse_boolean(key: &str, value: &str) -> Result<bool, HarnessError> {
     match value.trim() {
         "true" | "1" => Ok(true),
         "false" | "0" => Ok(false),
@@ -512,7 +521,7 @@ fn parse_boolean(key: &str, value: &str) -> Result<bool, HarnessError> {
     }
 }
 
-fn parse_causality(value: &str) -> Result<Causality, HarnessError> {
+pub(super) fn parse_causality(value: &str) -> Result<Causality, HarnessError> {
     Ok(match value {
         "parameter" => Causality::Parameter,
         "calculatedParameter" => Causality::CalculatedParameter,
@@ -524,7 +533,7 @@ fn parse_causality(value: &str) -> Result<Causality, HarnessError> {
     })
 }
 
-fn parse_variability(value: &str) -> Result<Variability, HarnessError> {
+pub(super) fn parse_variability(value: &str) -> Result<Variability, HarnessError> {
     Ok(match value {
         "constant" => Variability::Constant,
         "fixed" => Variability::Fixed,
@@ -535,7 +544,7 @@ fn parse_variability(value: &str) -> Result<Variability, HarnessError> {
     })
 }
 
-fn parse_initial(value: &str) -> Result<Initial, HarnessError> {
+pub(super) fn parse_initial(value: &str) -> Result<Initial, HarnessError> {
     Ok(match value {
         "exact" => Initial::Exact,
         "approx" => Initial::Approx,

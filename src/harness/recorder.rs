@@ -2,7 +2,7 @@
 //! point.
 
 use super::error::HarnessError;
-use super::fmi2::Instance;
+use super::instance::FmiInstance;
 use super::model_description::{Causality, ModelDescription, ScalarVariable, VariableKind};
 use super::result::{SimResult, SimStats};
 
@@ -92,7 +92,7 @@ impl Recorder {
 
     pub(crate) fn record(
         &mut self,
-        instance: &mut Instance<'_>,
+        instance: &mut dyn FmiInstance,
         t: f64,
     ) -> Result<(), HarnessError> {
         let mut row = vec![0.0; self.names.len()];

@@ -3,7 +3,7 @@
 
 use super::binding::InputBinding;
 use super::error::HarnessError;
-use super::fmi2::Instance;
+use super::instance::FmiInstance;
 use super::model_description::{ModelDescription, VariableKind};
 use super::options::SimOptions;
 
@@ -82,7 +82,7 @@ impl Settings {
 /// Initializes a fresh instance of either interface: the start values of the
 /// options, the experiment, and the inputs at the start time.
 pub(crate) fn initialize(
-    instance: &mut Instance<'_>,
+    instance: &mut dyn FmiInstance,
     model: &ModelDescription,
     opts: &SimOptions,
     settings: &Settings,
@@ -91,15 +91,15 @@ pub(crate) fn initialize(
     for (name, value) in &opts.start_values {
         apply_start_value(instance, model, name, *value)?;
     }
-    instance.setup_experiment(Some(settings.rtol), settings.start, Some(settings.stop))?;
-    instance.enter_initialization_mode()?;
+    instance.enter_initialization(Some(settings.rtol), settings.start, Some(settings.stop))?;
     inputs.apply(instance, settings.start)?;
+    inputs.apply_discrete(instance, settings.start)?;
     instance.exit_initialization_mode()
 }
 
 /// Sets one start value by name, converting to the variable's type.
 fn apply_start_value(
-    instance: &mut Instance<'_>,
+    instance: &mut dyn FmiInstance,
     model: &ModelDescription,
     name: &str,
     value: f64,
@@ -111,6 +111,11 @@ fn apply_start_value(
         name: name.to_string(),
         reason,
     };
+    // An FMI 3.0 structural parameter was set in configuration mode, when
+    // the instance was made (`Fmu::instance`).
+    if variable.structural {
+        return Ok(());
+    }
     let reference = [variable.value_reference];
     match variable.kind {
         VariableKind::Real => instance.set_real(&reference, &[value]),

@@ -1,5 +1,6 @@
 //! The simulation entry points, which pick the interface (the Co-Simulation loop is
-//! in `cosim`), and the FMI 2.0 Model Exchange simulation loop: initialisation,
+//! in `cosim`), and the Model Exchange simulation loop (FMI 2.0 and 3.0, through
+//! [`FmiInstance`]): initialisation,
 //! event iteration, integration with time, state and step events, and output
 //! sampling.
 //!
@@ -17,8 +18,9 @@ use std::path::Path;
 use super::binding::InputBinding;
 use super::cosim::simulate_co_simulation;
 use super::error::HarnessError;
-use super::fmi2::{EventInfo, Instance};
+use super::fmi2::EventInfo;
 use super::fmu::Fmu;
+use super::instance::{DynInstance, FmiInstance};
 use super::integrator::{self, FmuOde, Integrator, OdeStructure};
 use super::options::{Interface, SimOptions};
 use super::progress::Progress;
@@ -80,7 +82,15 @@ fn model_exchange(
     opts: &SimOptions,
     show_progress: bool,
 ) -> Result<SimResult, HarnessError> {
-    let model = fmu.model_description();
+    // The instance first: structural parameters among the start values
+    // size the model it describes.
+    let (instance, model) = fmu.instance(
+        Interface::ModelExchange,
+        "mofmu_harness",
+        false,
+        &opts.start_values,
+    )?;
+    let model = model.as_ref();
     let inputs = InputBinding::new(model, opts.input.as_ref())?;
     let settings = Settings::resolve(model, opts)?;
     let states = model.states()?;
@@ -88,21 +98,21 @@ fn model_exchange(
     let nz = model.number_of_event_indicators;
     let mut recorder = Recorder::new(model, &states, &opts.output, settings.output_count)?;
 
-    let instance = RefCell::new(fmu.instantiate("mofmu_harness", false)?);
+    let instance = RefCell::new(instance);
     let info = {
         let mut instance = instance.borrow_mut();
-        initialize(&mut instance, model, opts, &settings, &inputs)?;
-        event_iteration(&mut instance, settings.start)?
+        initialize(instance.as_mut(), model, opts, &settings, &inputs)?;
+        event_iteration(instance.as_mut(), settings.start)?
     };
     let stats = SimStats::default();
     let t = settings.start;
     if info.terminate_simulation != 0 {
         let mut instance = instance.borrow_mut();
-        recorder.record(&mut instance, t)?;
+        recorder.record(instance.as_mut(), t)?;
         instance.terminate()?;
         return Ok(recorder.finish(stats));
     }
-    let next_time_event = next_event_time(&info, t);
+    let next_time_event = next_event(&info, &inputs, t);
     let mut y = vec![0.0; n];
     let mut nominals = vec![1.0; n];
     let mut z = vec![0.0; nz];
@@ -117,9 +127,9 @@ fn model_exchange(
         if nz > 0 {
             instance.get_event_indicators(&mut z)?;
         }
-        recorder.record(&mut instance, t)?;
+        recorder.record(instance.as_mut(), t)?;
     }
-    let set_inputs = |instance: &mut Instance<'_>, t: f64| inputs.apply(instance, t);
+    let set_inputs = |instance: &mut dyn FmiInstance, t: f64| inputs.apply(instance, t);
     let mut ode = FmuOde::new(
         &instance,
         OdeStructure::declared(model, &states),
@@ -166,7 +176,7 @@ fn model_exchange(
     let mut instance = instance.borrow_mut();
     // A simulation ended early by the FMU still reports where it stopped.
     if terminated && recorder.last_time() != Some(t) {
-        recorder.record(&mut instance, t)?;
+        recorder.record(instance.as_mut(), t)?;
     }
     instance.terminate()?;
     stats.integrator = integrator.stats();
@@ -176,7 +186,7 @@ fn model_exchange(
 /// The Model Exchange loop once the solver is set up: the instance and what sets
 /// its inputs, the result so far, and where the loop is.
 struct Steps<'r, 'lib> {
-    instance: &'r RefCell<Instance<'lib>>,
+    instance: &'r RefCell<DynInstance<'lib>>,
     inputs: &'r InputBinding,
     settings: &'r Settings,
     /// Continuous states.
@@ -258,7 +268,12 @@ impl Steps<'_, '_> {
         let mut t_new = t_new;
         let mut state_event = false;
         if self.nz > 0 {
-            set_point(&mut self.instance.borrow_mut(), self.inputs, t_new, &self.y)?;
+            set_point(
+                self.instance.borrow_mut().as_mut(),
+                self.inputs,
+                t_new,
+                &self.y,
+            )?;
             self.instance
                 .borrow_mut()
                 .get_event_indicators(&mut self.z_new)?;
@@ -292,8 +307,8 @@ impl Steps<'_, '_> {
             let t_out = settings.output_time(self.k);
             integrator.interpolate(t_out, &mut self.y_out)?;
             let mut instance = self.instance.borrow_mut();
-            set_point(&mut instance, self.inputs, t_out, &self.y_out)?;
-            self.recorder.record(&mut instance, t_out)?;
+            set_point(instance.as_mut(), self.inputs, t_out, &self.y_out)?;
+            self.recorder.record(instance.as_mut(), t_out)?;
             self.k += 1;
         }
         Ok(())
@@ -313,7 +328,7 @@ impl Steps<'_, '_> {
         let settings = self.settings;
         let tolerance = 1e-9 * settings.interval;
         let mut instance_ref = self.instance.borrow_mut();
-        set_point(&mut instance_ref, self.inputs, t_new, &self.y)?;
+        set_point(instance_ref.as_mut(), self.inputs, t_new, &self.y)?;
         let (step_event, terminate) = instance_ref.completed_integrator_step()?;
         let t = t_new;
         self.t = t;
@@ -327,25 +342,27 @@ impl Steps<'_, '_> {
             self.stats.time_events += usize::from(time_event);
             self.stats.step_events += usize::from(step_event);
             // The left limit, then the right limit: the event instant appears twice.
-            self.recorder.record(&mut instance_ref, t)?;
+            self.recorder.record(instance_ref.as_mut(), t)?;
             if at_output {
                 self.k += 1;
             }
             instance_ref.enter_event_mode()?;
-            let info = event_iteration(&mut instance_ref, t)?;
+            // A Boolean or Integer input that changes here changes at the event.
+            self.inputs.apply_discrete(instance_ref.as_mut(), t)?;
+            let info = event_iteration(instance_ref.as_mut(), t)?;
             if info.terminate_simulation != 0 {
                 self.terminated = true;
             } else {
                 instance_ref.enter_continuous_time_mode()?;
             }
-            self.next_time_event = next_event_time(&info, t);
+            self.next_time_event = next_event(&info, self.inputs, t);
             // New states from the event. New nominals (`nominalsOfContinuousStatesChanged`)
             // are not taken over: the solver's absolute tolerances are fixed when it is
             // set up, from the nominals after initialisation.
             if self.n > 0 {
                 instance_ref.get_continuous_states(&mut self.y)?;
             }
-            self.recorder.record(&mut instance_ref, t)?;
+            self.recorder.record(instance_ref.as_mut(), t)?;
             if self.nz > 0 {
                 instance_ref.get_event_indicators(&mut self.z)?;
             }
@@ -356,7 +373,7 @@ impl Steps<'_, '_> {
             }
         } else {
             if at_output {
-                self.recorder.record(&mut instance_ref, t)?;
+                self.recorder.record(instance_ref.as_mut(), t)?;
                 self.k += 1;
             }
             std::mem::swap(&mut self.z, &mut self.z_new);
@@ -373,7 +390,7 @@ impl Steps<'_, '_> {
 }
 
 fn set_point(
-    instance: &mut Instance<'_>,
+    instance: &mut dyn FmiInstance,
     inputs: &InputBinding,
     t: f64,
     y: &[f64],
@@ -386,10 +403,11 @@ fn set_point(
     Ok(())
 }
 
-/// Calls fmi2NewDiscreteStates until no new discrete states are needed.
-fn event_iteration(instance: &mut Instance<'_>, time: f64) -> Result<EventInfo, HarnessError> {
+/// Calls fmi2NewDiscreteStates (fmi3UpdateDiscreteStates) until no new discrete
+/// states are needed.
+fn event_iteration(instance: &mut dyn FmiInstance, time: f64) -> Result<EventInfo, HarnessError> {
     for _ in 0..MAX_EVENT_ITERATIONS {
-        let info = instance.new_discrete_states()?;
+        let info = instance.update_discrete_states()?;
         if info.new_discrete_states_needed == 0 || info.terminate_simulation != 0 {
             return Ok(info);
         }
@@ -406,6 +424,14 @@ fn event_iteration(instance: &mut Instance<'_>, time: f64) -> Result<EventInfo, 
 /// The next time event, ignoring one that is not in the future.
 fn next_event_time(info: &EventInfo, t: f64) -> Option<f64> {
     (info.next_event_time_defined != 0 && info.next_event_time > t).then_some(info.next_event_time)
+}
+
+/// The next time event of the FMU or of its Boolean and Integer inputs.
+fn next_event(info: &EventInfo, inputs: &InputBinding, t: f64) -> Option<f64> {
+    match (next_event_time(info, t), inputs.next_discrete_change(t)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// An indicator crosses when it moves from one strict side of zero to zero or the other
@@ -425,7 +451,7 @@ fn crossing(before: &[f64], after: &[f64]) -> bool {
 /// crossing and the indicators there.
 fn locate_state_event(
     integrator: &Integrator<'_, '_, '_>,
-    instance: &RefCell<Instance<'_>>,
+    instance: &RefCell<DynInstance<'_>>,
     inputs: &InputBinding,
     n: usize,
     (t0, z0): (f64, &[f64]),
@@ -471,7 +497,7 @@ fn locate_state_event(
         integrator.interpolate(candidate, &mut y)?;
         {
             let mut instance = instance.borrow_mut();
-            set_point(&mut instance, inputs, candidate, &y)?;
+            set_point(instance.as_mut(), inputs, candidate, &y)?;
             instance.get_event_indicators(&mut z)?;
         }
         if crossing(&z_lo, &z) {

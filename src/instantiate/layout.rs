@@ -113,7 +113,8 @@ impl Builder<'_, '_> {
                 }
             }
         }
-        let clocked = entry.causalized.causal.clocked_vars.contains(&vi);
+        let discrete_time = entry.causalized.causal.clocked_vars.contains(&vi)
+            || (v.special.discrete && v.ty == Builtin::Real);
         for (e, start) in starts.into_iter().enumerate() {
             self.sys.reals.push(RealVar {
                 name: element_name(path, &v.name, &shape, e),
@@ -128,7 +129,7 @@ impl Builder<'_, '_> {
                 nominal,
                 derivative_of: None,
                 discrete: v.discrete(),
-                clocked,
+                discrete_time,
             });
             if v.special.state {
                 self.sys.states.push(offset + e);
@@ -226,7 +227,7 @@ impl Builder<'_, '_> {
                     nominal: None,
                     derivative_of: Some(state_offset + e),
                     discrete: None,
-                    clocked: false,
+                    discrete_time: false,
                 });
                 self.sys.derivatives.push(offset + e);
             }

@@ -9,6 +9,7 @@
 //! and `system` (what the walk produces).
 
 mod builder;
+mod clocks;
 mod columns;
 mod layout;
 mod set;
@@ -83,7 +84,7 @@ fn instantiate_with(
                 nominal: None,
                 derivative_of: None,
                 discrete: None,
-                clocked: false,
+                discrete_time: false,
             }],
             ints: Vec::new(),
             n_relations: 0,
@@ -158,6 +159,12 @@ fn instantiate_with(
         return Err(b.diags);
     }
     b.slot_offsets();
+    if b.purpose == Purpose::Export {
+        let faults = clocks::clock_faults(&b.sys);
+        if !faults.is_empty() {
+            return Err(faults);
+        }
+    }
     Ok(b.sys)
 }
 

@@ -61,9 +61,10 @@ pub struct RealVar {
     pub nominal: Option<f64>,
     /// For a derivative: the index of its state in `System::reals`.
     pub derivative_of: Option<usize>,
-    /// A variable of a clocked partition (DESIGN §2.2b): it changes only
-    /// at the partition's ticks, so FMI declares it discrete.
-    pub clocked: bool,
+    /// A variable of a clocked partition (DESIGN §2.2b), a `discrete
+    /// Real` or a left limit of one (§2.2c): it changes only at events or
+    /// ticks, so FMI declares it discrete.
+    pub discrete_time: bool,
     /// For a Boolean or Integer variable that is not a parameter: its FMI
     /// type. Its value is stored in `R` and declared to FMI with that type.
     pub discrete: Option<Discrete>,
@@ -149,6 +150,28 @@ pub struct Balance {
 }
 
 impl System {
+    /// The reals the classes' events entries keep (the left limits of
+    /// `pre`, DESIGN §2.2c): the runtime moves them after an evaluation at
+    /// an event, so, like states, they are known before any step runs.
+    pub fn left_limits(&self) -> std::collections::BTreeSet<usize> {
+        let mut out = std::collections::BTreeSet::new();
+        for inst in &self.instances {
+            let causal = &self.classes[inst.class].causalized.causal;
+            let Some(events) = &causal.events else {
+                continue;
+            };
+            for (_, pre, _) in &events.pre {
+                let crate::ir::SlotKind::Own(v) = causal.slots[*pre].kind else {
+                    continue;
+                };
+                if let Some(at) = inst.var_offset[v] {
+                    out.extend(at..at + inst.var_len[v].max(1));
+                }
+            }
+        }
+        out
+    }
+
     /// The discrete variables of type `ty` (indices into `reals`), in the
     /// order of their value references, which follow those of the
     /// parameters of that type in `ints`.

@@ -1,6 +1,10 @@
-//! Code actions: each machine-applicable suggestion of the diagnostics at
-//! the requested range as a quick fix, and "Fix all in file", which is
-//! `check --fix` (every round) kept to the one file.
+//! Code actions: the machine-applicable suggestions of each diagnostic at
+//! the requested range as one preferred quick fix (a diagnostic's edits
+//! go together, as `check --fix` applies them), each other suggestion
+//! (one edit: "insert `output`", "did you mean `M`?") as a quick fix of
+//! its own that is not preferred (to be read before it is applied), and
+//! "Fix all in file", which is `check --fix` (every round) kept to the one
+//! file.
 
 use std::collections::HashMap;
 
@@ -28,12 +32,12 @@ pub fn code_actions(state: &State, params: &CodeActionParams) -> Vec<CodeActionO
     let mut out = Vec::new();
     let mut any = false;
     for d in &state.diagnostics {
-        let fixes: Vec<_> = d
+        let certain: Vec<_> = d
             .suggestions
             .iter()
             .filter(|s| s.machine_applicable)
             .collect();
-        if d.span.file == file && !fixes.is_empty() {
+        if d.span.file == file && !certain.is_empty() {
             any = true;
         }
         let touches =
@@ -41,19 +45,35 @@ pub fn code_actions(state: &State, params: &CodeActionParams) -> Vec<CodeActionO
         if !touches {
             continue;
         }
-        for s in fixes {
-            let Some(at) = location(&lib.sources, s.span) else {
-                continue;
+        let mut fix = |title: String, suggestions: &[&crate::diagnostic::Suggestion], preferred| {
+            let Some(edits) = suggestions
+                .iter()
+                .map(|s| {
+                    let at = location(&lib.sources, s.span)?;
+                    Some((at.uri, TextEdit::new(at.range, s.replacement.clone())))
+                })
+                .collect::<Option<Vec<_>>>()
+            else {
+                return;
             };
-            let edit = TextEdit::new(at.range, s.replacement.clone());
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: format!("{} [{}]", s.message, d.code),
+                title,
                 kind: Some(CodeActionKind::QUICKFIX),
                 diagnostics: Some(vec![to_lsp(&lib.sources, d, None)]),
-                edit: Some(edit_of(at.uri, vec![edit])),
-                is_preferred: Some(true),
+                edit: Some(edit_of(edits)),
+                is_preferred: Some(preferred),
                 ..CodeAction::default()
             }));
+        };
+        if let Some(first) = certain.first() {
+            fix(format!("{} [{}]", first.message, d.code), &certain, true);
+        }
+        for s in d.suggestions.iter().filter(|s| !s.machine_applicable) {
+            fix(
+                format!("{} [{}] (check before applying)", s.message, d.code),
+                &[s],
+                false,
+            );
         }
     }
     if any {
@@ -66,9 +86,13 @@ pub fn code_actions(state: &State, params: &CodeActionParams) -> Vec<CodeActionO
 
 // `WorkspaceEdit::changes` is keyed by `Uri` (see `rename` in mod.rs).
 #[allow(clippy::mutable_key_type)]
-fn edit_of(uri: Uri, edits: Vec<TextEdit>) -> WorkspaceEdit {
+fn edit_of(edits: Vec<(Uri, TextEdit)>) -> WorkspaceEdit {
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    for (uri, edit) in edits {
+        changes.entry(uri).or_default().push(edit);
+    }
     WorkspaceEdit {
-        changes: Some(HashMap::from([(uri, edits)])),
+        changes: Some(changes),
         ..WorkspaceEdit::default()
     }
 }
@@ -91,7 +115,7 @@ fn fix_all(state: &State, file: FileId, uri: &Uri) -> Option<CodeAction> {
     Some(CodeAction {
         title: "Fix all in file (mofmu check --fix)".to_string(),
         kind: Some(CodeActionKind::SOURCE_FIX_ALL),
-        edit: Some(edit_of(uri.clone(), vec![edit])),
+        edit: Some(edit_of(vec![(uri.clone(), edit)])),
         ..CodeAction::default()
     })
 }

@@ -12,33 +12,37 @@ use crate::resolve::ClassId;
 use crate::source::{SourceMap, Span};
 use crate::units::Origin;
 
-use super::locate::{resolve, Place, Target};
+use super::locate::{model_var, Place};
+use crate::resolve::index::{Decl, DeclKind};
 
 /// The hover text (Markdown) and the span it is about.
 pub fn hover(place: &Place) -> Option<(String, Span)> {
     let class = place.class()?;
     let mut db = ClassDb::new(&place.lib.tree, &place.lib.sources);
     let ident = place.ident();
-    let target = ident.and_then(|at| resolve(&mut db, place, class, at));
+    let found = place.index.at(&place.lib.tree, place.file, place.offset);
+    let var = ident.and_then(|at| model_var(&mut db, place, class, at));
     let equation = equation_at(&mut db, class, place.span(place.offset, place.offset));
-    let (mut text, span) = match (target, ident) {
-        (Some(Target::Var { class: c, var }), Some(at)) => (
-            variable(&mut db, &place.lib.sources, c, var),
+    let declared = found.map(|(d, _)| place.index.decl(d));
+    let (mut text, span) = match (var, found, ident) {
+        (Some((c, v)), _, Some(at)) => (
+            variable(&mut db, &place.lib.sources, c, v, declared),
             place.span(at.start, at.end),
         ),
-        (Some(Target::Sub { class: c, sub }), Some(at)) => {
-            let m = db.model(c).ok()?;
-            let s = &m.subs[sub];
-            let kind = place.lib.tree.get(s.class).qualified.clone();
-            (
-                format!("component `{}`: `{kind}`", s.name),
-                place.span(at.start, at.end),
-            )
+        (None, Some((d, span)), _) => {
+            let decl = place.index.decl(d);
+            let text = match decl.kind {
+                DeclKind::Class(c) => class_text(&mut db, place.lib, c),
+                DeclKind::Component { .. } => component_text(place.lib, decl),
+                DeclKind::Literal { .. } => format!(
+                    "**{}**: literal of the enumeration `{}`{}",
+                    decl.name,
+                    decl.type_text,
+                    described(decl)
+                ),
+            };
+            (text, span)
         }
-        (Some(Target::Class(c)), Some(at)) => (
-            class_text(&mut db, place.lib, c),
-            place.span(at.start, at.end),
-        ),
         _ => {
             let (unknown, span) = equation.clone()?;
             return Some((format!("this equation determines `{unknown}`"), span));
@@ -48,6 +52,32 @@ pub fn hover(place: &Place) -> Option<(String, Span)> {
         text.push_str(&format!("\n\nthis equation determines `{unknown}`"));
     }
     Some((text, span))
+}
+
+fn described(decl: &Decl) -> String {
+    decl.description
+        .as_ref()
+        .map(|d| format!("  \n{d}"))
+        .unwrap_or_default()
+}
+
+/// A component the class's model has no variable for (a sub-component,
+/// a connector, a record, or a component of a class that does not
+/// elaborate): its declared type and kind.
+fn component_text(lib: &Library, decl: &Decl) -> String {
+    let (_, detail) = super::kinds::member_kind(lib, decl);
+    let class = match decl.kind {
+        DeclKind::Component {
+            class: Some(k),
+            owner,
+        } => format!(
+            "  \nclass: `{}`; declared in `{}`",
+            lib.tree.get(k).qualified,
+            lib.tree.get(owner).qualified
+        ),
+        _ => String::new(),
+    };
+    format!("**{}**: `{detail}`{class}{}", decl.name, described(decl))
 }
 
 /// The unknown the equation around `at` determines, and the equation's
@@ -112,13 +142,28 @@ fn determined_by(db: &mut ClassDb, class: ClassId, var: usize) -> Option<(bool, 
     found
 }
 
-fn variable(db: &mut ClassDb, sources: &SourceMap, class: ClassId, var: usize) -> String {
+/// A variable of `class` (by its index in the class's model), seen from
+/// the class; `declared` is the component the name at the place declares,
+/// whose type is shown as written (`Base.ContinuousState`, not `Real`).
+fn variable(
+    db: &mut ClassDb,
+    sources: &SourceMap,
+    class: ClassId,
+    var: usize,
+    declared: Option<&Decl>,
+) -> String {
     let Ok(model) = db.model(class) else {
         return String::new();
     };
     let v = &model.vars[var];
     let (order, _) = split_der(&v.name);
-    let mut lines = vec![format!("**{}**: {:?}", v.name, v.ty)];
+    let ty = match declared {
+        Some(d) if matches!(d.kind, DeclKind::Component { .. }) && order == 0 => {
+            format!("`{}` ({:?})", d.type_text, v.ty)
+        }
+        _ => format!("{:?}", v.ty),
+    };
+    let mut lines = vec![format!("**{}**: {ty}", v.name)];
     if let Some(d) = &v.description {
         lines.push(d.clone());
     }
@@ -183,13 +228,44 @@ fn unit_of(db: &mut ClassDb, class: ClassId, name: &str) -> String {
         Some(u) => match (&u.unit, u.origin) {
             (Some(unit), origin) => format!("`{unit}` ({})", origin.as_str()),
             (None, Origin::Unknown) => match &u.open_form {
-                Some(form) => format!("open: `{form}`"),
+                Some(form) => {
+                    let names: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
+                    open_unit(name, form, &names)
+                }
                 None => "unknown".to_string(),
             },
             (None, origin) => origin.as_str().to_string(),
         },
         None => "none (not a Real)".to_string(),
     }
+}
+
+/// A unit nothing in the class fixes, in words: the unit checker writes
+/// `'u` for "the unit of `u`" (`'u/s`, `'y.'u-1`), and a name may hold
+/// dots itself (`'port.T`), so each is matched against the class's
+/// variable names, longest first.
+fn open_unit(name: &str, form: &str, names: &[&str]) -> String {
+    if form == format!("'{name}") {
+        return "open (nothing in the class fixes it; a class that uses it may)".to_string();
+    }
+    let mut words = String::new();
+    let mut rest = form;
+    while let Some(i) = rest.find('\'') {
+        words.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let known = names
+            .iter()
+            .filter(|n| after.starts_with(**n))
+            .max_by_key(|n| n.len());
+        let end = known.map_or_else(
+            || after.find(['.', '/', '\'']).unwrap_or(after.len()),
+            |n| n.len(),
+        );
+        words.push_str(&format!("unit({})", &after[..end]));
+        rest = &after[end..];
+    }
+    words.push_str(rest);
+    format!("open: `{words}` (nothing in the class fixes it)")
 }
 
 fn class_text(db: &mut ClassDb, lib: &Library, c: ClassId) -> String {

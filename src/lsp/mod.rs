@@ -8,16 +8,21 @@
 //!
 //! Every diagnostic comes from the check (`session::CheckSession`, the
 //! engine of `check --watch`), every quick fix from the suggestions
-//! `check --fix` applies, and hover reads the class database: the server
-//! re-implements no rule. Each request and notification runs under
-//! `catch_unwind`: a panic is logged to the editor, answered with an error,
-//! and the server goes on.
+//! `check --fix` makes, hover reads the class database, and navigation,
+//! rename, completion and semantic tokens read the library's index
+//! (`resolve::index`): the server re-implements no rule. Each request and
+//! notification runs under `catch_unwind`: a panic is logged to the editor,
+//! answered with an error, and the server goes on.
 
 mod actions;
+mod complete;
 mod diagnostics;
+mod export;
 mod hover;
+mod kinds;
 mod locate;
 mod navigate;
+mod rename;
 mod state;
 mod text;
 mod tokens;
@@ -28,9 +33,10 @@ use std::path::PathBuf;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
-    CodeActionKind, CodeActionProviderCapability, CompletionOptions, HoverProviderCapability,
-    InitializeParams, LogMessageParams, MessageType, OneOf, SemanticTokensFullOptions,
-    SemanticTokensOptions, SemanticTokensServerCapabilities, ServerCapabilities,
+    CodeActionKind, CodeActionProviderCapability, CodeLensOptions, CompletionOptions,
+    ExecuteCommandOptions, HoverProviderCapability, InitializeParams, LogMessageParams,
+    MessageType, OneOf, RenameOptions, SemanticTokensFullOptions, SemanticTokensOptions,
+    SemanticTokensServerCapabilities, ServerCapabilities, ShowMessageParams, SignatureHelpOptions,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
     TextDocumentSyncSaveOptions,
 };
@@ -64,9 +70,26 @@ fn capabilities() -> ServerCapabilities {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
-        rename_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
         document_symbol_provider: Some(OneOf::Left(true)),
-        completion_provider: Some(CompletionOptions::default()),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![".".to_string(), "(".to_string()]),
+            ..CompletionOptions::default()
+        }),
+        signature_help_provider: Some(SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".to_string(), ",".to_string()]),
+            ..SignatureHelpOptions::default()
+        }),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![export::EXPORT_COMMAND.to_string()],
+            ..ExecuteCommandOptions::default()
+        }),
         code_action_provider: Some(CodeActionProviderCapability::Options(
             lsp_types::CodeActionOptions {
                 code_action_kinds: Some(vec![
@@ -112,7 +135,7 @@ pub fn serve(connection: Connection) -> anyhow::Result<()> {
                     return Ok(());
                 }
                 let response = guarded(&connection, &req.method.clone(), req.id.clone(), || {
-                    request(&state, &req)
+                    request(&state, &req, &connection)
                 });
                 connection.sender.send(Message::Response(response))?;
             }
@@ -135,8 +158,16 @@ pub fn serve(connection: Connection) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The notification that tells the editor which files the workspace's
+/// library holds (absolute paths, in load order), sent when the list
+/// changes: an editor that starts one server per workspace attaches a
+/// library file it opens (by going to a definition in it) to the server
+/// that loaded it, instead of starting a second one there
+/// (`editors/nvim/mofmu.lua` does).
+pub const FILES_NOTIFICATION: &str = "mofmu/libraryFiles";
+
 /// Checks again and publishes what changed; tells the editor of workspace
-/// problems once.
+/// problems once, and of the library's files when they changed.
 fn after_change(connection: &Connection, state: &mut State) -> anyhow::Result<()> {
     let published = catch_unwind(AssertUnwindSafe(|| state.recheck()));
     match published {
@@ -153,8 +184,16 @@ fn after_change(connection: &Connection, state: &mut State) -> anyhow::Result<()
         Err(panic) => log(connection, MessageType::ERROR, panic_text("check", &*panic))?,
     }
     state.release_previous();
+    if let Some(files) = state.new_library_files() {
+        connection
+            .sender
+            .send(Message::Notification(Notification::new(
+                FILES_NOTIFICATION.to_string(),
+                serde_json::json!({ "files": files }),
+            )))?;
+    }
     for problem in state.untold_problems() {
-        log(connection, MessageType::WARNING, problem)?;
+        show(connection, MessageType::WARNING, problem)?;
     }
     Ok(())
 }
@@ -169,6 +208,19 @@ fn log(connection: &Connection, typ: MessageType, message: String) -> anyhow::Re
     Ok(())
 }
 
+/// A message the editor shows (and the log keeps): what the modeller must
+/// see, such as a settings file that is not read as written.
+fn show(connection: &Connection, typ: MessageType, message: String) -> anyhow::Result<()> {
+    log(connection, typ, message.clone())?;
+    connection
+        .sender
+        .send(Message::Notification(Notification::new(
+            "window/showMessage".to_string(),
+            ShowMessageParams { typ, message },
+        )))?;
+    Ok(())
+}
+
 fn panic_text(method: &str, panic: &(dyn std::any::Any + Send)) -> String {
     let what = panic
         .downcast_ref::<&str>()
@@ -178,18 +230,44 @@ fn panic_text(method: &str, panic: &(dyn std::any::Any + Send)) -> String {
     format!("mofmu lsp: internal error in {method}: {what} (a bug; the server goes on)")
 }
 
+/// Why a request is not answered with a result: the protocol's error
+/// code and a message that says why.
+struct Refusal {
+    code: ErrorCode,
+    message: String,
+}
+
+impl Refusal {
+    /// Parameters the method cannot read.
+    fn params(message: String) -> Refusal {
+        Refusal {
+            code: ErrorCode::InvalidParams,
+            message,
+        }
+    }
+
+    /// A well-formed request the server declines (a rename that would
+    /// break the library), with the reason.
+    fn failed(message: String) -> Refusal {
+        Refusal {
+            code: ErrorCode::RequestFailed,
+            message,
+        }
+    }
+}
+
 /// Runs a request's handler under `catch_unwind`: its result, an error
-/// response for bad parameters, or, after a panic, an error response and
-/// a log message.
+/// response for a refusal, or, after a panic, an error response and a log
+/// message.
 fn guarded(
     connection: &Connection,
     method: &str,
     id: lsp_server::RequestId,
-    handler: impl FnOnce() -> Result<Value, String>,
+    handler: impl FnOnce() -> Result<Value, Refusal>,
 ) -> Response {
     match catch_unwind(AssertUnwindSafe(handler)) {
         Ok(Ok(value)) => Response::new_ok(id, value),
-        Ok(Err(message)) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
+        Ok(Err(refusal)) => Response::new_err(id, refusal.code as i32, refusal.message),
         Err(panic) => {
             let text = panic_text(method, &*panic);
             let _ = log(connection, MessageType::ERROR, text.clone());
@@ -198,23 +276,35 @@ fn guarded(
     }
 }
 
-fn parse<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, String> {
-    serde_json::from_value(req.params.clone()).map_err(|e| format!("{}: {e}", req.method))
+fn parse<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, Refusal> {
+    serde_json::from_value(req.params.clone())
+        .map_err(|e| Refusal::params(format!("{}: {e}", req.method)))
 }
 
 /// The place a text-document position names, in the last check's library.
 fn place<'s>(state: &'s State, doc: &lsp_types::TextDocumentPositionParams) -> Option<Place<'s>> {
     let (file, text) = state.file_of(&doc.text_document.uri)?;
     let offset = text::offset(text, &text::line_starts(text), doc.position);
-    Some(Place::new(state.library()?, file, offset))
+    Some(Place::new(state.library()?, state.index()?, file, offset))
 }
 
-fn json<T: serde::Serialize>(value: T) -> Result<Value, String> {
-    serde_json::to_value(value).map_err(|e| e.to_string())
+fn json<T: serde::Serialize>(value: T) -> Result<Value, Refusal> {
+    serde_json::to_value(value).map_err(|e| Refusal::params(e.to_string()))
+}
+
+/// The protocol locations of spans of the last check's library.
+fn locations(state: &State, spans: &[crate::source::Span]) -> Vec<lsp_types::Location> {
+    let Some(lib) = state.library() else {
+        return Vec::new();
+    };
+    spans
+        .iter()
+        .filter_map(|s| diagnostics::location(&lib.sources, *s))
+        .collect()
 }
 
 /// Answers one request.
-fn request(state: &State, req: &Request) -> Result<Value, String> {
+fn request(state: &State, req: &Request, connection: &Connection) -> Result<Value, Refusal> {
     use lsp_types::*;
     match req.method.as_str() {
         "textDocument/hover" => {
@@ -242,42 +332,72 @@ fn request(state: &State, req: &Request) -> Result<Value, String> {
         }
         "textDocument/references" => {
             let p: ReferenceParams = parse(req)?;
-            let place = place(state, &p.text_document_position);
-            let spans = place
-                .as_ref()
-                .and_then(navigate::references)
+            let include = p.context.include_declaration;
+            let spans = place(state, &p.text_document_position)
+                .and_then(|pl| navigate::references(&pl, include))
                 .unwrap_or_default();
-            let lib = state.library();
-            let locations: Vec<Location> = spans
-                .iter()
-                .filter_map(|s| diagnostics::location(&lib?.sources, *s))
-                .collect();
-            json(locations)
+            json(locations(state, &spans))
         }
-        "textDocument/rename" => rename(state, parse(req)?),
+        "textDocument/prepareRename" => {
+            let p: TextDocumentPositionParams = parse(req)?;
+            let place = place(state, &p).ok_or_else(|| Refusal::failed(NO_LIBRARY.into()))?;
+            let (span, name) = rename::prepare(&place).map_err(Refusal::failed)?;
+            let range = diagnostics::location(&place.lib.sources, span).map(|l| l.range);
+            json(
+                range.map(|range| PrepareRenameResponse::RangeWithPlaceholder {
+                    range,
+                    placeholder: name,
+                }),
+            )
+        }
+        "textDocument/rename" => {
+            let p: RenameParams = parse(req)?;
+            let place = place(state, &p.text_document_position)
+                .ok_or_else(|| Refusal::failed(NO_LIBRARY.into()))?;
+            let spans = rename::rename(&place, p.new_name.trim()).map_err(Refusal::failed)?;
+            json(workspace_edit(locations(state, &spans), p.new_name.trim()))
+        }
         "textDocument/documentSymbol" => {
             let p: DocumentSymbolParams = parse(req)?;
-            let found = state
-                .file_of(&p.text_document.uri)
-                .and_then(|(file, _)| Some(navigate::symbols(state.library()?, file)));
+            let found = state.file_of(&p.text_document.uri).and_then(|(file, _)| {
+                Some(navigate::symbols(state.library()?, state.index()?, file))
+            });
             json(found.map(DocumentSymbolResponse::Nested))
         }
         "textDocument/completion" => {
             let p: CompletionParams = parse(req)?;
             let items = place(state, &p.text_document_position)
-                .map(|pl| navigate::completion(&pl))
+                .map(|pl| complete::completion(&pl))
                 .unwrap_or_default();
             json(CompletionResponse::Array(items))
+        }
+        "textDocument/signatureHelp" => {
+            let p: SignatureHelpParams = parse(req)?;
+            let help = place(state, &p.text_document_position_params)
+                .and_then(|pl| complete::signature_help(&pl));
+            json(help)
         }
         "textDocument/codeAction" => {
             let p: CodeActionParams = parse(req)?;
             json(actions::code_actions(state, &p))
         }
+        "textDocument/codeLens" => {
+            let p: CodeLensParams = parse(req)?;
+            let lenses = state
+                .file_of(&p.text_document.uri)
+                .and_then(|(file, _)| Some(export::lenses(state.library()?, state.index()?, file)))
+                .unwrap_or_default();
+            json(lenses)
+        }
+        "workspace/executeCommand" => {
+            let p: ExecuteCommandParams = parse(req)?;
+            execute(state, p, connection)
+        }
         "textDocument/semanticTokens/full" => {
             let p: SemanticTokensParams = parse(req)?;
             let data = state
                 .file_of(&p.text_document.uri)
-                .and_then(|(file, _)| Some(tokens::tokens(state.library()?, file)))
+                .and_then(|(file, _)| Some(tokens::tokens(state.library()?, state.index()?, file)))
                 .unwrap_or_default();
             json(SemanticTokensResult::Tokens(SemanticTokens {
                 result_id: None,
@@ -285,44 +405,79 @@ fn request(state: &State, req: &Request) -> Result<Value, String> {
             }))
         }
         PANIC_REQUEST => panic!("the panic asked for by {PANIC_REQUEST}"),
-        other => Err(format!("mofmu lsp does not answer `{other}`")),
+        other => Err(Refusal {
+            code: ErrorCode::MethodNotFound,
+            message: format!("mofmu lsp does not answer `{other}`"),
+        }),
     }
 }
 
-/// A rename of a component within its class: every use the references
-/// find, replaced.
+const NO_LIBRARY: &str = "this file is not part of the checked library";
+
+/// The edit that writes `new_text` at every location.
 // `WorkspaceEdit::changes` is keyed by `Uri`, whose cached parts clippy
 // takes for mutability; nothing mutates a key here.
 #[allow(clippy::mutable_key_type)]
-fn rename(state: &State, p: lsp_types::RenameParams) -> Result<Value, String> {
-    let new_name = p.new_name.trim();
-    let valid = new_name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && new_name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !valid {
-        return Err(format!("`{new_name}` is not a Modelica identifier"));
-    }
-    let place = place(state, &p.text_document_position).ok_or("no library at this place")?;
-    let spans = navigate::references(&place)
-        .ok_or("only a variable or component declared in this class can be renamed here")?;
+fn workspace_edit(at: Vec<lsp_types::Location>, new_text: &str) -> lsp_types::WorkspaceEdit {
     let mut changes: std::collections::HashMap<lsp_types::Uri, Vec<lsp_types::TextEdit>> =
         std::collections::HashMap::new();
-    for span in spans {
-        if let Some(at) = diagnostics::location(&place.lib.sources, span) {
-            changes
-                .entry(at.uri)
-                .or_default()
-                .push(lsp_types::TextEdit::new(at.range, new_name.to_string()));
-        }
+    for l in at {
+        changes
+            .entry(l.uri)
+            .or_default()
+            .push(lsp_types::TextEdit::new(l.range, new_text.to_string()));
     }
-    json(lsp_types::WorkspaceEdit {
+    lsp_types::WorkspaceEdit {
         changes: Some(changes),
         ..lsp_types::WorkspaceEdit::default()
-    })
+    }
+}
+
+/// `workspace/executeCommand`: the export of a model (the code lens's
+/// command), started on a thread of its own with the texts of the last
+/// check; its outcome comes as a message when it is done.
+fn execute(
+    state: &State,
+    p: lsp_types::ExecuteCommandParams,
+    connection: &Connection,
+) -> Result<Value, Refusal> {
+    if p.command != export::EXPORT_COMMAND {
+        return Err(Refusal::params(format!(
+            "unknown command `{}`; mofmu lsp runs `{}`",
+            p.command,
+            export::EXPORT_COMMAND
+        )));
+    }
+    let Some(model) = p.arguments.first().and_then(Value::as_str) else {
+        return Err(Refusal::params(format!(
+            "`{}` takes the model's qualified name",
+            export::EXPORT_COMMAND
+        )));
+    };
+    let lib = state
+        .library()
+        .ok_or_else(|| Refusal::failed(NO_LIBRARY.into()))?;
+    let files: Vec<(String, String)> = lib
+        .sources
+        .files()
+        .map(|(_, f)| (f.name.clone(), f.text.clone()))
+        .collect();
+    let out = export::output_path(state.root.as_deref(), model);
+    let model = model.to_string();
+    let sender = connection.sender.clone();
+    std::thread::spawn(move || {
+        let outcome = catch_unwind(AssertUnwindSafe(|| export::export(files, &model, &out)));
+        let (typ, message) = match outcome {
+            Ok((true, m)) => (MessageType::INFO, m),
+            Ok((false, m)) => (MessageType::ERROR, m),
+            Err(panic) => (MessageType::ERROR, panic_text("export", &*panic)),
+        };
+        let _ = sender.send(Message::Notification(Notification::new(
+            "window/showMessage".to_string(),
+            ShowMessageParams { typ, message },
+        )));
+    });
+    json(serde_json::json!({ "started": true }))
 }
 
 /// Applies one notification; true when the texts changed (check again).
@@ -358,10 +513,13 @@ fn notification(state: &mut State, note: Notification) -> bool {
         "textDocument/didSave" => {
             state.disk = None;
             if let Ok(p) = serde_json::from_value::<DidSaveTextDocumentParams>(params) {
-                if let (Some(path), Some(text)) =
-                    (workspace::uri_path(p.text_document.uri.as_str()), p.text)
-                {
-                    state.open.insert(path, text);
+                if let Some(path) = workspace::uri_path(p.text_document.uri.as_str()) {
+                    if state.is_settings(&path) {
+                        state.read_settings();
+                    }
+                    if let Some(text) = p.text {
+                        state.open.insert(path, text);
+                    }
                 }
             }
             true
@@ -379,6 +537,7 @@ fn notification(state: &mut State, note: Notification) -> bool {
         }
         "workspace/didChangeWatchedFiles" => {
             state.disk = None;
+            state.read_settings();
             true
         }
         _ => false,

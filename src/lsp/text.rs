@@ -73,23 +73,46 @@ impl Ident {
 /// order; comments and strings are skipped. Keywords are identifiers here:
 /// callers compare names.
 pub fn identifiers(text: &str) -> Vec<Ident> {
+    let mut out = Vec::new();
+    let mut last = ' ';
+    for t in tokens(text) {
+        if t.kind == 'a' {
+            out.push(Ident {
+                start: t.start,
+                end: t.end,
+                dotted: last == '.',
+            });
+        }
+        last = t.kind;
+    }
+    out
+}
+
+/// One token of a text for the editor's scans: an identifier, a number,
+/// or one character of punctuation; comments and strings are skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    pub start: usize,
+    pub end: usize,
+    /// `'a'` for an identifier (quoted ones included), `'0'` for a number,
+    /// else the punctuation character.
+    pub kind: char,
+}
+
+/// The tokens of `text` (see [`Token`]), in order.
+pub fn tokens(text: &str) -> Vec<Token> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    let mut last_significant = b' ';
     while i < bytes.len() {
         let b = bytes[i];
         if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
             i = memchr(bytes, i, b'\n');
-            continue;
-        }
-        if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
+        } else if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
             i = text[i + 2..]
                 .find("*/")
                 .map_or(bytes.len(), |k| i + 2 + k + 2);
-            continue;
-        }
-        if b == b'"' || b == b'\'' {
+        } else if b == b'"' || b == b'\'' {
             let start = i;
             i += 1;
             while i < bytes.len() && bytes[i] != b {
@@ -97,40 +120,43 @@ pub fn identifiers(text: &str) -> Vec<Ident> {
             }
             i = (i + 1).min(bytes.len());
             if b == b'\'' {
-                out.push(Ident {
+                out.push(Token {
                     start,
                     end: i,
-                    dotted: last_significant == b'.',
+                    kind: 'a',
                 });
             }
-            last_significant = b;
-            continue;
-        }
-        if b.is_ascii_alphabetic() || b == b'_' {
+        } else if b.is_ascii_alphabetic() || b == b'_' {
             let start = i;
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
             }
-            out.push(Ident {
+            out.push(Token {
                 start,
                 end: i,
-                dotted: last_significant == b'.',
+                kind: 'a',
             });
-            last_significant = b'a';
-            continue;
-        }
-        if b.is_ascii_digit() {
+        } else if b.is_ascii_digit() {
             // A number with its exponent: `1e3` holds no identifier.
+            let start = i;
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
                 i += 1;
             }
-            last_significant = b'0';
-            continue;
+            out.push(Token {
+                start,
+                end: i,
+                kind: '0',
+            });
+        } else {
+            if b.is_ascii() && !b.is_ascii_whitespace() {
+                out.push(Token {
+                    start: i,
+                    end: i + 1,
+                    kind: b as char,
+                });
+            }
+            i += 1;
         }
-        if !b.is_ascii_whitespace() {
-            last_significant = b;
-        }
-        i += 1;
     }
     out
 }

@@ -22,28 +22,84 @@ use std::path::{Path, PathBuf};
 /// The settings file's name, at the workspace root.
 pub const SETTINGS_FILE: &str = "mofmu-lsp.toml";
 
-#[derive(Debug, Default, Clone, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Settings {
     /// Files and library directories in load order, relative to the root.
-    #[serde(default)]
     pub load: Vec<String>,
     /// Models whose export diagnostics are shown.
-    #[serde(default)]
     pub models: Vec<String>,
     /// Base address of the diagnostic codes' documentation.
-    #[serde(default)]
     pub docs: Option<String>,
 }
 
-/// Reads the settings of `root`: none when there is no file; an error
-/// message when it cannot be read or parsed.
-pub fn read_settings(root: &Path) -> Result<Settings, String> {
+/// The keys of the settings file.
+const KEYS: [&str; 3] = ["load", "models", "docs"];
+
+/// Reads the settings of `root` (the defaults when there is no file) and
+/// the problems of the file, each a message for the editor. A key that is
+/// not one of the settings, or a value of the wrong kind, is a problem of
+/// its own: the other keys still apply, so a typo in one line does not
+/// silently drop the load order.
+pub fn read_settings(root: &Path) -> (Settings, Vec<String>) {
     let path = root.join(SETTINGS_FILE);
     let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(Settings::default());
+        return (Settings::default(), Vec::new());
     };
-    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let at = path.display();
+    let table: toml::Table = match toml::from_str(&text) {
+        Ok(t) => t,
+        Err(e) => {
+            let why = e.message().to_string();
+            let line = e
+                .span()
+                .map(|s| format!(" (line {})", text[..s.start].matches('\n').count() + 1))
+                .unwrap_or_default();
+            return (
+                Settings::default(),
+                vec![format!(
+                    "{at}{line}: {why}; the file is ignored until it parses"
+                )],
+            );
+        }
+    };
+    let mut settings = Settings::default();
+    let mut problems = Vec::new();
+    let strings = |key: &str, value: &toml::Value, problems: &mut Vec<String>| match value {
+        toml::Value::Array(items) if items.iter().all(toml::Value::is_str) => items
+            .iter()
+            .filter_map(|i| i.as_str().map(str::to_string))
+            .collect(),
+        _ => {
+            problems.push(format!(
+                "{at}: `{key}` must be a list of strings, such as {key} = [\"A.mo\"]; it is ignored"
+            ));
+            Vec::new()
+        }
+    };
+    for (key, value) in &table {
+        match key.as_str() {
+            "load" => settings.load = strings(key, value, &mut problems),
+            "models" => settings.models = strings(key, value, &mut problems),
+            "docs" => match value.as_str() {
+                Some(d) => settings.docs = Some(d.to_string()),
+                None => problems.push(format!(
+                    "{at}: `docs` must be a string (a URL or file: URI); it is ignored"
+                )),
+            },
+            other => {
+                let close = crate::names::close_names(other, KEYS);
+                let hint = match close.first() {
+                    Some(c) => format!("did you mean `{c}`? "),
+                    None => String::new(),
+                };
+                problems.push(format!(
+                    "{at}: unknown key `{other}`: {hint}the keys are {}; it is ignored",
+                    KEYS.map(|k| format!("`{k}`")).join(", ")
+                ));
+            }
+        }
+    }
+    (settings, problems)
 }
 
 /// The entries of the library under `root`, in load order: those the
@@ -205,7 +261,9 @@ mod tests {
         std::fs::write(root.join("A.mo"), "model A end A;").unwrap();
         std::fs::create_dir(root.join("Lib")).unwrap();
         std::fs::write(root.join("Lib/package.mo"), "package Lib end Lib;").unwrap();
-        let settings: Settings = toml::from_str("load = [\"B.mo\"]").unwrap();
+        std::fs::write(root.join(SETTINGS_FILE), "load = [\"B.mo\"]").unwrap();
+        let (settings, problems) = read_settings(root);
+        assert!(problems.is_empty(), "{problems:?}");
         let names: Vec<PathBuf> = entries(root, &settings)
             .iter()
             .map(|p| p.strip_prefix(normal(root)).unwrap().to_path_buf())
@@ -214,6 +272,24 @@ mod tests {
             names,
             [Path::new("B.mo"), Path::new("Lib"), Path::new("A.mo")]
         );
-        assert!(toml::from_str::<Settings>("lod = []").is_err());
+        // A typo is told, with the key meant, and the other keys apply.
+        std::fs::write(
+            root.join(SETTINGS_FILE),
+            "load = [\"B.mo\"]\nmodel = [\"A\"]\n",
+        )
+        .unwrap();
+        let (settings, problems) = read_settings(root);
+        assert_eq!(settings.load, ["B.mo"]);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("unknown key `model`: did you mean `models`?"),
+            "{problems:?}"
+        );
+        std::fs::write(root.join(SETTINGS_FILE), "load = \"B.mo\"\n").unwrap();
+        let (settings, problems) = read_settings(root);
+        assert!(
+            settings.load.is_empty() && problems[0].contains("must be a list"),
+            "{problems:?}"
+        );
     }
 }

@@ -78,7 +78,22 @@ fn guard_equation(model: &ClassModel, eq: &mut Equation, guards: &mut Vec<Expr>)
                 guard_equation(model, eq, guards);
             }
         }
-        Equation::ConnectInLoop { .. } | Equation::Assert { .. } | Equation::Rejected { .. } => {}
+        Equation::When { branches, .. } => {
+            for (c, body) in branches {
+                guard_expr(model, c, guards);
+                for eq in body {
+                    guard_equation(model, eq, guards);
+                }
+            }
+        }
+        Equation::Reinit { state, value, .. } => {
+            guard_expr(model, state, guards);
+            guard_expr(model, value, guards);
+        }
+        Equation::ConnectInLoop { .. }
+        | Equation::Assert { .. }
+        | Equation::Terminate { .. }
+        | Equation::Rejected { .. } => {}
     }
 }
 

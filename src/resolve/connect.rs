@@ -138,7 +138,10 @@ fn members(m: &ClassModel, p: Port) -> Vec<PortMember> {
             name: v.name.clone(),
             flow: v.flow,
             causality: v.causality,
-            copied: v.variability == ClassVariability::Continuous && v.ty == Builtin::Real,
+            // Boolean and Integer signals travel like Real ones (DESIGN
+            // §2.2c): connections copy them at every evaluation.
+            copied: v.variability == ClassVariability::Continuous
+                && matches!(v.ty, Builtin::Real | Builtin::Boolean | Builtin::Integer),
         }
     };
     match p {

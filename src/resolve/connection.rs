@@ -61,8 +61,8 @@ pub struct PortMember {
     pub name: String,
     pub flow: bool,
     pub causality: ClassCausality,
-    /// A continuous Real variable: one that connections copy (parameters
-    /// of a connector do not travel).
+    /// A Real, Boolean or Integer variable that is not a parameter: one
+    /// that connections copy (parameters of a connector do not travel).
     pub copied: bool,
 }
 

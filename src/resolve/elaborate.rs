@@ -75,6 +75,7 @@ impl<'a> Elaborator<'a> {
             outers: Vec::new(),
             faults: Vec::new(),
             clocking: None,
+            events: None,
         };
         let ClassBody::Long(body) = &node.def.body else {
             return Ok(model);
@@ -124,6 +125,7 @@ impl<'a> Elaborator<'a> {
         // Every element is known now: what the class wrote resolves
         // against them and against the components' classes.
         self.resolve(&mut model, pending);
+        super::events::synthesize(&mut model);
         super::clocked::synthesize(&mut model);
         Ok(model)
     }
@@ -593,7 +595,10 @@ impl<'a> Elaborator<'a> {
             variability,
             causality,
             flow: comp.prefixes.flow.is_some() || prefixes.flow.is_some(),
-            special: ty.special,
+            special: Special {
+                discrete: comp.prefixes.discrete.is_some() || prefixes.discrete.is_some(),
+                ..ty.special
+            },
             dims: Vec::new(),
             attrs: Attributes::default(),
             binding: None,
@@ -730,12 +735,9 @@ fn inherit(model: &mut ClassModel, base: &ClassModel) {
     let vars = model.vars.len();
     let subs = model.subs.len();
     let connectors = model.connectors.len();
-    // The variables of the base's clocked partitions are made again for
-    // this class, over all its equations.
-    let own = base
-        .clocking
-        .as_ref()
-        .map_or(base.vars.len(), |c| c.synthetic_from);
+    // The variables of the base's events and clocked partitions are made
+    // again for this class, over all its equations.
+    let own = base.declared_vars();
     model.vars.extend(base.vars[..own].iter().map(|v| {
         let mut v = v.clone();
         v.carried_of = v.carried_of.map(|c| c + vars);

@@ -142,6 +142,27 @@ pub enum Equation {
         else_: Vec<Equation>,
         span: Span,
     },
+    /// `when c1 then ... elsewhen c2 then ... end when;` (DESIGN §2.2c):
+    /// each branch's condition (a Boolean expression, or a vector of them)
+    /// and its equations, which are `v = expression` ([`Equation::Simple`]),
+    /// [`Equation::Reinit`], [`Equation::Terminate`] and `assert` only (the
+    /// check phase refuses anything else, MC161).
+    When {
+        branches: Vec<(Expr, Vec<Equation>)>,
+        span: Span,
+    },
+    /// `reinit(state, value)` in a `when`.
+    Reinit {
+        state: Expr,
+        value: Expr,
+        span: Span,
+    },
+    /// `terminate("why")` in a `when`: the simulation ends when the branch
+    /// fires.
+    Terminate {
+        message: String,
+        span: Span,
+    },
     /// `connect` inside a `for` loop (not supported: MC043); the ones
     /// outside loops are the class's connects.
     ConnectInLoop {
@@ -263,6 +284,20 @@ impl Expr {
 }
 
 impl Equation {
+    pub fn span(&self) -> Span {
+        match self {
+            Equation::Simple { span, .. }
+            | Equation::For { span, .. }
+            | Equation::If { span, .. }
+            | Equation::When { span, .. }
+            | Equation::Reinit { span, .. }
+            | Equation::Terminate { span, .. }
+            | Equation::ConnectInLoop { span }
+            | Equation::Assert { span }
+            | Equation::Rejected { span } => *span,
+        }
+    }
+
     /// [`Expr::shift`] for every expression of the equation.
     pub fn shift(&mut self, vars: usize, subs: usize) {
         match self {
@@ -285,8 +320,19 @@ impl Equation {
                 }
                 else_.iter_mut().for_each(|eq| eq.shift(vars, subs));
             }
+            Equation::When { branches, .. } => {
+                for (c, body) in branches {
+                    c.shift(vars, subs);
+                    body.iter_mut().for_each(|eq| eq.shift(vars, subs));
+                }
+            }
+            Equation::Reinit { state, value, .. } => {
+                state.shift(vars, subs);
+                value.shift(vars, subs);
+            }
             Equation::ConnectInLoop { .. }
             | Equation::Assert { .. }
+            | Equation::Terminate { .. }
             | Equation::Rejected { .. } => {}
         }
     }

@@ -478,7 +478,13 @@ fn equation_exprs<'t>(e: &'t Equation, f: &mut dyn FnMut(&'t Expr)) {
             targets.iter().flatten().for_each(|t| expr_exprs(t, f));
             expr_exprs(value, f);
         }
-        Equation::Connect { .. } | Equation::When { .. } => {}
+        Equation::When { branches, .. } => {
+            for (c, body) in branches {
+                expr_exprs(c, f);
+                body.iter().for_each(|b| equation_exprs(b, f));
+            }
+        }
+        Equation::Connect { .. } => {}
     }
 }
 

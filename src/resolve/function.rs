@@ -64,6 +64,16 @@ pub fn functions_of(model: &ClassModel) -> Vec<Arc<FunctionModel>> {
                     }
                     equations(else_, note);
                 }
+                super::expr::Equation::When { branches, .. } => {
+                    for (c, body) in branches {
+                        note(c);
+                        equations(body, note);
+                    }
+                }
+                super::expr::Equation::Reinit { state, value, .. } => {
+                    note(state);
+                    note(value);
+                }
                 _ => {}
             }
         }

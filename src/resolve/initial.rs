@@ -14,6 +14,9 @@ pub(crate) fn start_value(model: &mut ClassModel, eq: Equation) -> Result<(), Di
         Equation::Simple { lhs, rhs, span } => (lhs, rhs, span),
         Equation::For { span, .. }
         | Equation::If { span, .. }
+        | Equation::When { span, .. }
+        | Equation::Reinit { span, .. }
+        | Equation::Terminate { span, .. }
         | Equation::ConnectInLoop { span }
         | Equation::Assert { span }
         | Equation::Rejected { span } => {

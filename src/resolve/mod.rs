@@ -8,7 +8,10 @@
 //! - elaborate: a class's elements (`elaborate`, `connector`, `modifier`),
 //!   then what it writes (`names`), which resolves functions (`function`),
 //!   constants (`constant`, `package_constants`, `constants`), connections
-//!   (`connect`, `conditional`) and initial equations (`initial`).
+//!   (`connect`, `conditional`) and initial equations (`initial`);
+//! - beside them, for the editor: the index of every declaration and every
+//!   use of its name (`index`), which reads the syntax of each class once and
+//!   looks names up through the tree, elaborating nothing.
 //!
 //! The shared types sit on a floor below the steps: operators and resolved
 //! expressions with the function model (`expr`), declared causality and
@@ -27,9 +30,11 @@ pub mod constants;
 mod constructor;
 pub mod elaborate;
 mod elaborator;
+pub mod events;
 pub mod expr;
 pub mod fingerprint;
 pub mod function;
+pub mod index;
 mod initial;
 pub mod model;
 pub mod modifier;

@@ -17,6 +17,9 @@ pub struct Special {
     pub state: bool,
     /// 1 for `RealWithDerivative`, 2 for `RealWith2Derivatives`.
     pub derivatives: u8,
+    /// Declared `discrete` (or kept by a `when`, `pre` or `reinit`,
+    /// `resolve::events`): its value changes only at events.
+    pub discrete: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -207,17 +210,18 @@ pub struct ClassModel {
     /// The class's clocked partitions and the variables they keep
     /// (`resolve::clocked`), when its equations name a clock.
     pub clocking: Option<std::sync::Arc<Clocking>>,
+    /// The variables the class keeps for its `when` equations, `pre` and
+    /// `reinit` (`resolve::events`), when it has any.
+    pub events: Option<std::sync::Arc<Events>>,
 }
 
 impl Var {
     /// The discrete type of a Boolean or Integer variable (or array of
-    /// them) that is not a parameter, not an input and not a connector
-    /// member; `None` for every other variable.
+    /// them) that is not a parameter: one the class determines, an input
+    /// or a connector member (DESIGN §2.2c); `None` for every other
+    /// variable.
     pub fn discrete(&self) -> Option<crate::ir::Discrete> {
-        if self.variability != ClassVariability::Continuous
-            || self.causality == ClassCausality::Input
-            || self.connector.is_some()
-        {
+        if self.variability != ClassVariability::Continuous || self.flow {
             return None;
         }
         match self.ty {
@@ -431,6 +435,45 @@ mod element_name_tests {
     }
 }
 
+/// The variables one class keeps for its events (DESIGN §2.2c).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Events {
+    /// Each variable whose left limit the class keeps (what a `when`
+    /// assigns, what `pre`, `edge` and `change` read, and each branch's
+    /// condition), with the variable that keeps it.
+    pub pre: Vec<(usize, usize)>,
+    /// The condition of each `when` and `elsewhen` branch, in order: a
+    /// Boolean, or a Boolean array for a vector of conditions.
+    pub conditions: Vec<usize>,
+    /// Each state a `when` reinitialises, with the variable of its new
+    /// value.
+    pub reinit: Vec<(usize, usize)>,
+    /// A Boolean per `terminate`, in order.
+    pub terminate: Vec<usize>,
+    /// The first variable made here; the class's own come before it.
+    pub synthetic_from: usize,
+}
+
+impl Events {
+    /// The variable that keeps `pre(v)`.
+    pub fn pre_of(&self, v: usize) -> Option<usize> {
+        self.pre.iter().find(|(x, _)| *x == v).map(|(_, p)| *p)
+    }
+}
+
+impl ClassModel {
+    /// The end of the variables the class declares (its own and the ones
+    /// it inherits): the ones events and clocked partitions keep come
+    /// after them, and a class that extends this one makes those again.
+    pub fn declared_vars(&self) -> usize {
+        self.events
+            .as_ref()
+            .map(|e| e.synthetic_from)
+            .or(self.clocking.as_ref().map(|c| c.synthetic_from))
+            .unwrap_or(self.vars.len())
+    }
+}
+
 /// The clocks of one class.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clocking {
@@ -440,6 +483,10 @@ pub struct Clocking {
     pub previous: Vec<(usize, usize)>,
     /// The first variable made here; the class's own come before it.
     pub synthetic_from: usize,
+    /// Per top-level equation: the partition clock inference puts it on.
+    pub equation: Vec<Option<usize>>,
+    /// The class's clocked variables and their partitions.
+    pub vars: Vec<(usize, usize)>,
 }
 
 /// One clocked partition: `base` (a `Clock(...)` call) sub-sampled by the

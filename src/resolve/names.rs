@@ -481,12 +481,56 @@ impl Elaborator<'_> {
                 else_: self.resolve_equations(scope, else_),
                 span: *span,
             },
-            ast::Equation::When { span, .. } | ast::Equation::Call { span, .. } => {
-                Equation::Rejected { span: *span }
-            }
+            ast::Equation::When { branches, span } => Equation::When {
+                branches: branches
+                    .iter()
+                    .map(|(c, body)| {
+                        let c = self.resolve_expr(scope, c);
+                        let body = body
+                            .iter()
+                            .map(|eq| self.resolve_when_equation(scope, eq))
+                            .collect();
+                        (c, body)
+                    })
+                    .collect(),
+                span: *span,
+            },
+            ast::Equation::Call { span, .. } => Equation::Rejected { span: *span },
             ast::Equation::Outputs { span, .. } => {
                 unreachable!("output lists are expanded by resolve_equations ({span:?})")
             }
+        }
+    }
+
+    /// An equation inside a `when`: `reinit` and `terminate` as well as
+    /// what may stand anywhere (the check phase refused the rest, MC161).
+    fn resolve_when_equation(&mut self, scope: &mut Scope, eq: &ast::Equation) -> Equation {
+        match eq {
+            ast::Equation::Call { name, args, span } if name.dotted() == "reinit" => {
+                match args.as_slice() {
+                    [state, value] => Equation::Reinit {
+                        state: self.resolve_expr(scope, state),
+                        value: self.resolve_expr(scope, value),
+                        span: *span,
+                    },
+                    // The check phase refused it (MC161).
+                    _ => Equation::Rejected { span: *span },
+                }
+            }
+            ast::Equation::Call { name, args, span } if name.dotted() == "terminate" => {
+                match args.as_slice() {
+                    [ast::Expr {
+                        kind: ast::ExprKind::String(message),
+                        ..
+                    }] => Equation::Terminate {
+                        message: message.clone(),
+                        span: *span,
+                    },
+                    // The check phase refused it (MC161).
+                    _ => Equation::Rejected { span: *span },
+                }
+            }
+            _ => self.resolve_equation(scope, eq),
         }
     }
 

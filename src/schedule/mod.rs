@@ -181,7 +181,7 @@ fn inputs_connected(
         for (vi, v) in model.vars.iter().enumerate() {
             if v.causality != ClassCausality::Input
                 || v.variability != ClassVariability::Continuous
-                || v.ty != Builtin::Real
+                || !matches!(v.ty, Builtin::Real | Builtin::Boolean | Builtin::Integer)
                 || v.tearing.is_some()
             {
                 continue;
@@ -252,8 +252,10 @@ fn inputs_connected(
 fn reads_determined(sys: &System, reads: &Lists, writers: &Lists, diags: &mut Vec<Diagnostic>) {
     let balance_vars: std::collections::BTreeSet<usize> =
         sys.balances.iter().map(|b| b.balance).collect();
+    let left_limits = sys.left_limits();
     let known = |v: usize| {
         balance_vars.contains(&v)
+            || left_limits.contains(&v)
             || sys.absent_reals.contains(&v)
             || matches!(
                 sys.reals[v].kind,

@@ -188,6 +188,14 @@ impl CheckSession {
         self.last.as_ref().map(|l| &l.library)
     }
 
+    /// The fingerprint of class `id` of the last check's library: what the
+    /// class's check (and an export of it) depends on. `None` when the
+    /// library has no fingerprints.
+    pub fn fingerprint(&self, id: ClassId) -> Option<Fingerprint> {
+        let last = self.last.as_ref()?;
+        Some(last.fingerprints.as_ref()?.class(id))
+    }
+
     /// What the last check did.
     pub fn stats(&self) -> &CheckStats {
         &self.stats

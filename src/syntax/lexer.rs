@@ -122,6 +122,11 @@ pub(crate) enum Kw {
     Within,
 }
 
+/// Whether `word` is a keyword of Modelica (an identifier may not be one).
+pub fn is_keyword(word: &str) -> bool {
+    Kw::from_word(word).is_some()
+}
+
 impl Kw {
     fn from_word(word: &str) -> Option<Kw> {
         let kw = match word {

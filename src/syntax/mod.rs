@@ -8,4 +8,5 @@ mod parser;
 mod tests;
 
 pub use dump::{dump, dump_expr};
+pub use lexer::is_keyword;
 pub use parser::{parse, MAX_NESTING};

@@ -666,8 +666,29 @@ impl Cx<'_> {
                 }
                 else_.iter().for_each(|e| self.equation(e));
             }
+            // A `when`'s conditions are relations like an if-equation's;
+            // its equations hold at the event instant like any other.
+            Equation::When { branches, span } => {
+                for (c, body) in branches {
+                    self.span = *span;
+                    self.expr(c);
+                    body.iter().for_each(|e| self.equation(e));
+                }
+            }
+            // The state takes the new value: both have one unit.
+            Equation::Reinit { state, value, span } => {
+                self.span = *span;
+                let x = self.expr(state);
+                let v = self.expr(value);
+                if let (Some(x), Some(v)) = (x, v) {
+                    if !self.literal_carries_unit(&x, &v, state, value) {
+                        self.require(&x, &v, Why::EquationSides);
+                    }
+                }
+            }
             Equation::ConnectInLoop { .. }
             | Equation::Assert { .. }
+            | Equation::Terminate { .. }
             | Equation::Rejected { .. } => {}
         }
     }
@@ -791,6 +812,13 @@ impl Cx<'_> {
             // clock: `sample(u, c)`, `hold(y)` and `previous(y)` have the
             // unit of their value (DESIGN §2.2b).
             "sample" | "hold" | "previous" => first,
+            // The left limit has the unit of its variable; `edge`, `change`
+            // and `initial()` are Booleans.
+            "pre" => first,
+            "edge" | "change" | "initial" => None,
+            // `subSample(u, f)` and `superSample(u, f)` of a clocked value
+            // have its unit (of a clock, none).
+            "subSample" | "superSample" => first,
             // A clock's interval is in seconds; `Clock(counter, resolution)`
             // counts ticks of 1/resolution seconds.
             "Clock" => {
@@ -804,7 +832,7 @@ impl Cx<'_> {
                 None
             }
             "interval" => Some(Term::constant(Dim::seconds())),
-            "subSample" | "superSample" | "firstTick" => None,
+            "firstTick" => None,
             "min" | "max" if args.len() == 1 => first,
             // A product of n elements has the n-th power of their unit, and
             // n is not known here unless the elements are dimensionless.

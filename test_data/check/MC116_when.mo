@@ -1,10 +1,11 @@
 package P
-  block B
+  block B "A periodic when: the event form of a clock"
     input Real u;
     output Real y;
+    parameter Real Ts = 0.1;
   equation
-    y = pre(u); // <- MC116
-    when u > 1 then // <- MC116
+    when sample(0, Ts) then // <- MC116
+      y = u;
     end when;
   end B;
 end P;

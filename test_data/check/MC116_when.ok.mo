@@ -1,8 +1,12 @@
 package P
-  block B
+  block B "The clocked form: u read at the ticks, held between them"
     input Real u;
     output Real y;
+    parameter Real Ts = 0.1;
+  protected
+    Real uk;
   equation
-    y = if u > 1 then 1 else 0;
+    uk = sample(u, Clock(Ts));
+    y = hold(uk);
   end B;
 end P;

@@ -100,6 +100,6 @@ encapsulated package NotMechanical "Periodic when-equations whose clocked form i
     when sample(0, Ts) then // <- pre
       u = -x;
     end when;
-    der(x) = pre(u); // <- pre
+    der(x) = pre(u);
   end PreOutside;
 end NotMechanical;

@@ -146,6 +146,8 @@ static void logger(fmi3InstanceEnvironment env, fmi3Status status, fmi3String ca
     Log *log = (Log *)env;
     (void)category;
     if (log == NULL) return;
+    /* An FMI 3 FMU speaks of FMI 3 functions. */
+    CHECK(strstr(message, "fmi2") == NULL, "a message names an FMI 2 function: %s", message);
     snprintf(log->last, sizeof log->last, "%s", message);
     log->last_status = status;
     log->count++;
@@ -250,6 +252,9 @@ static const char *const STATE_NAMES[N_STATES] = {
 #define B(s) (1u << (s))
 #define ANY (B(S_INST) | B(S_INIT) | B(S_EVENT) | B(S_CONT) | B(S_TERM))
 #define GETTERS (B(S_INIT) | B(S_EVENT) | B(S_CONT) | B(S_TERM))
+/* fmi3Get{VariableType}: FMI 3.0 also allows them in Instantiated (the
+ * start values, section "State: Instantiated"). */
+#define VALUE_GETTERS (B(S_INST) | GETTERS)
 
 /* A fresh instance brought into `state`; NULL when it cannot be reached. */
 static fmi3Instance in_state(int state, Log *log)
@@ -301,9 +306,9 @@ static const Call CALLS[] = {
     {"EnterEventMode", B(S_CONT), B(S_EVENT)},
     {"Terminate", B(S_EVENT) | B(S_CONT), B(S_TERM)},
     {"Reset", ANY, 0},
-    {"GetFloat64", GETTERS, 0},
-    {"GetInt32", GETTERS, 0},
-    {"GetBoolean", GETTERS, 0},
+    {"GetFloat64", VALUE_GETTERS, 0},
+    {"GetInt32", VALUE_GETTERS, 0},
+    {"GetBoolean", VALUE_GETTERS, 0},
     {"SetFloat64", B(S_INST) | B(S_INIT) | B(S_EVENT) | B(S_CONT), 0},
     {"GetFMUState", ANY, 0},
     {"SetFMUState", ANY, 0},
@@ -505,7 +510,7 @@ static void test_unsettable(fmi3Instance c, Log *log, const char *where)
         for (a = 0; a < n_arrays; a++) {
             if (array_vr[a] == ref) len = array_len[a];
         }
-        REFUSED(*log, fmi3SetFloat64(c, &ref, 1, vbuf, len), "fmi2SetReal", "set %s (%s) in %s",
+        REFUSED(*log, fmi3SetFloat64(c, &ref, 1, vbuf, len), "fmi3SetFloat64", "set %s (%s) in %s",
                 KIND_NAMES[k], SYS->names + SYS->real_name_at[vr], where);
     }
 }
@@ -537,9 +542,10 @@ static void test_arguments(void)
         CHECK(strstr(log.last, "structural parameter") != NULL, "the refusal says why: %s",
               log.last);
     }
-    REFUSED(log, fmi3GetFloat64(c, &vr0, 1, &r, 1), "fmi2GetReal", "GetFloat64 when %s",
-            "Instantiated");
-    REFUSED(log, fmi3DoStep(c, 0.0, 0.1, true, &b, &b, &b, &r), "fmi2DoStep",
+    /* FMI 3.0 lets an importer read the start values in Instantiated. */
+    CHECK(fmi3GetFloat64(c, &vr0, 1, &r, 1) == fmi3OK, "GetFloat64 when Instantiated: %s",
+          log.last);
+    REFUSED(log, fmi3DoStep(c, 0.0, 0.1, true, &b, &b, &b, &r), "fmi3DoStep",
             "DoStep of a Model Exchange instance");
     REFUSED(log, fmi3DoStep(c, 0.0, 0.1, true, NULL, &b, &b, &r), "fmi3DoStep",
             "DoStep NULL output");
@@ -555,9 +561,9 @@ static void test_arguments(void)
     REFUSED(log, fmi3GetInt32(c, NULL, 1, &i32, 1), "fmi3GetInt32", "GetInt32 NULL vr%s", "");
     REFUSED(log, fmi3GetBoolean(c, &vr0, 1, NULL, 1), "fmi3GetBoolean", "GetBoolean NULL%s", "");
     /* Unknown value references and the wrong type. */
-    REFUSED(log, fmi3GetFloat64(c, bad, 1, &r, 1), "fmi2GetReal", "GetFloat64 vr %u", bad[0]);
-    REFUSED(log, fmi3GetFloat64(c, bad + 1, 1, &r, 1), "fmi2GetReal", "GetFloat64 vr %u", bad[1]);
-    REFUSED(log, fmi3SetFloat64(c, bad, 1, &r, 1), "fmi2SetReal", "SetFloat64 vr %u", bad[0]);
+    REFUSED(log, fmi3GetFloat64(c, bad, 1, &r, 1), "fmi3GetFloat64", "GetFloat64 vr %u", bad[0]);
+    REFUSED(log, fmi3GetFloat64(c, bad + 1, 1, &r, 1), "fmi3GetFloat64", "GetFloat64 vr %u", bad[1]);
+    REFUSED(log, fmi3SetFloat64(c, bad, 1, &r, 1), "fmi3SetFloat64", "SetFloat64 vr %u", bad[0]);
     REFUSED(log, fmi3GetInt32(c, &vr0, 1, &i32, 1), "fmi3GetInt32", "GetInt32 of time%s", "");
     REFUSED(log, fmi3GetInt32(c, &integer_bad, 1, &i32, 1), "fmi3GetInt32", "GetInt32 vr %u",
             integer_bad);
@@ -623,15 +629,15 @@ static void test_arguments(void)
             "GetNumberOfContinuousStates NULL%s", "");
     REFUSED(log, fmi3GetNumberOfEventIndicators(c, NULL), "fmi3GetNumberOfEventIndicators",
             "GetNumberOfEventIndicators NULL%s", "");
-    REFUSED(log, fmi3GetContinuousStateDerivatives(c, NULL, NX + 1), "fmi2GetDerivatives",
+    REFUSED(log, fmi3GetContinuousStateDerivatives(c, NULL, NX + 1), "fmi3GetContinuousStateDerivatives",
             "GetContinuousStateDerivatives NULL%s", "");
     CHECK(fmi3ExitInitializationMode(c) == fmi3OK, "exit initialization: %s", log.last);
     REFUSED(log, fmi3UpdateDiscreteStates(c, NULL, &b, &b, &b, &b, &r), "fmi3UpdateDiscreteStates",
             "UpdateDiscreteStates NULL%s", "");
     /* Wrong sizes of the state vectors. */
-    REFUSED(log, fmi3GetContinuousStates(c, xbuf, NX + 1), "fmi2GetContinuousStates",
+    REFUSED(log, fmi3GetContinuousStates(c, xbuf, NX + 1), "fmi3GetContinuousStates",
             "GetContinuousStates n+1%s", "");
-    REFUSED(log, fmi3GetEventIndicators(c, zbuf, NZ + 1), "fmi2GetEventIndicators",
+    REFUSED(log, fmi3GetEventIndicators(c, zbuf, NZ + 1), "fmi3GetEventIndicators",
             "GetEventIndicators n+1%s", "");
     fmi3FreeInstance(c);
 }
@@ -665,7 +671,7 @@ static void test_cs(void)
     CHECK(fmi3DoStep(c, 0.0, stop_time / 10, true, &b1, &b2, &b3, &last) == fmi3OK &&
               last == stop_time / 10,
           "a step to %g: %s", last, log.last);
-    REFUSED(log, fmi3DoStep(c, 0.0, stop_time / 10, true, &b1, &b2, &b3, &last), "fmi2DoStep",
+    REFUSED(log, fmi3DoStep(c, 0.0, stop_time / 10, true, &b1, &b2, &b3, &last), "fmi3DoStep",
             "DoStep from the wrong point%s", "");
     /* A state that is not an output is refused; so is an output's
      * derivative of any order but 1. */
@@ -695,7 +701,7 @@ static void test_cs(void)
         }
     }
     REFUSED(log, fmi3UpdateDiscreteStates(c, &b1, &b2, &b3, &b1, &b2, &last),
-            "fmi2NewDiscreteStates", "UpdateDiscreteStates in Co-Simulation%s", "");
+            "fmi3UpdateDiscreteStates", "UpdateDiscreteStates in Co-Simulation%s", "");
     fmi3FreeInstance(c);
 }
 

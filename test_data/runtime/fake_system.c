@@ -87,5 +87,6 @@ static const mofmu_tangent_fn fake_tangents[] = {fake_block_t};
 const size_t mofmu_n_classes = 1;
 const mofmu_class mofmu_classes[] = {
     /* No batched entries: the runtime calls the block one instance at a time. */
-    {"FakeSystem", fake_params, fake_starts, 1, fake_blocks, fake_tangents, 0, 0, 0, NULL, NULL},
+    {"FakeSystem", fake_params, fake_starts, 1, fake_blocks, fake_tangents, 0, 0, 0, NULL, NULL,
+     NULL},
 };

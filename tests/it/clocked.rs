@@ -195,3 +195,128 @@ fn units_are_checked_through_the_clocked_built_ins() {
     let line = text[..d.span.start as usize].matches('\n').count() + 1;
     assert_eq!(line, 12, "the diagnostic names the line of `wrong`");
 }
+
+const CLK2: &[&str] = &["examples/Base.mo", "test_data/clocked/Clk2.mo"];
+
+/// The diagnostics of a one-file library `text` (with examples/Base.mo
+/// loaded first), each as (code, line, help).
+fn check_text(text: &str) -> Vec<(String, usize, String)> {
+    let base = std::fs::read_to_string(crate::export::repo().join("examples/Base.mo"))
+        .expect("examples/Base.mo");
+    let lib = mofmu::library::load_library(vec![
+        ("Base.mo".to_string(), base),
+        ("M.mo".to_string(), text.to_string()),
+    ]);
+    mofmu::library::check_library(&lib)
+        .into_iter()
+        .map(|d| {
+            let line = text[..d.span.start as usize].matches('\n').count() + 1;
+            (d.code.to_string(), line, d.help.clone())
+        })
+        .collect()
+}
+
+/// An equation that reads two partitions ran at the rate of whichever it
+/// named first (`c1 = b - a` at the slow ticks, `c2 = a - b` at the fast
+/// ones): it is refused, each at its line, with the conversion that says
+/// which rate is meant.
+#[test]
+fn an_equation_that_reads_two_partitions_is_refused_with_the_conversion() {
+    let repro = "package R\n  model PartitionByOperandOrder\n    parameter Real Ts = 0.1;\n    parameter Integer f = 3;\n    Real a, b, c1, c2, c1H, c2H;\n  equation\n    a = sample(time, Clock(Ts));\n    b = sample(time, subSample(Clock(Ts), f));\n    c1 = b - a;\n    c2 = a - b;\n    c1H = hold(c1);\n    c2H = hold(c2);\n  end PartitionByOperandOrder;\nend R;\n";
+    let diags = check_text(repro);
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    assert_eq!((diags[0].0.as_str(), diags[0].1), ("MC180", 9));
+    assert!(diags[0].2.contains("`subSample(a, f)`"), "{}", diags[0].2);
+    assert_eq!((diags[1].0.as_str(), diags[1].1), ("MC180", 10));
+    assert!(diags[1].2.contains("`superSample(b, f)`"), "{}", diags[1].2);
+
+    // The two-rate cascade as a new user first wrote it: its speed loop
+    // would have run at the position loop's rate.
+    let cascade = std::fs::read_to_string(crate::export::repo().join("test_data/clocked/Clk2.mo"))
+        .expect("Clk2.mo")
+        .replace("ev = superSample(vsp, f) - vk;", "ev = vsp - vk;");
+    let diags = check_text(&cascade);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let line = cascade
+        .lines()
+        .position(|l| l.contains("ev = vsp - vk;"))
+        .expect("the line")
+        + 1;
+    assert_eq!((diags[0].0.as_str(), diags[0].1), ("MC180", line));
+    assert!(
+        diags[0].2.contains("`superSample(vsp, f)`"),
+        "{}",
+        diags[0].2
+    );
+}
+
+/// The tick counter docs/from-modelica.md documents, `interval()` and
+/// `firstTick()` name no clock: in a class of one partition they are on it
+/// (Clk2.DelayedLag runs them against its reference); in a class of two
+/// they are refused once, with how to name the clock; in a class that
+/// samples nothing, once.
+#[test]
+fn equations_that_name_no_clock_take_the_class_partition() {
+    let model = |clocks: &str| {
+        format!("package R\n  model Counter\n    parameter Real Ts = 0.1;\n    parameter Integer f = 2;\n    Real u, dt, uH, nH, dtH, mH;\n    Integer n(start = -1), m(start = 0);\n  equation\n{clocks}    n = previous(n) + 1;\n    dt = interval();\n    m = if firstTick() then 0 else previous(m) + 1;\n    nH = hold(n);\n    dtH = hold(dt);\n    mH = hold(m);\n  end Counter;\nend R;\n")
+    };
+    let one = model("    u = sample(time, Clock(Ts));\n    uH = hold(u);\n");
+    assert_eq!(check_text(&one), Vec::new());
+    let two = model("    u = sample(time, Clock(Ts));\n    uH = hold(u) + hold(sample(time, subSample(Clock(Ts), f)));\n");
+    let diags = check_text(&two);
+    let codes: Vec<(&str, usize)> = diags.iter().map(|d| (d.0.as_str(), d.1)).collect();
+    assert_eq!(codes, [("MC182", 10), ("MC182", 11), ("MC182", 12)]);
+    assert!(diags[0].2.contains("firstTick(uk)"), "{}", diags[0].2);
+    let none = model("    uH = time;\n    u = 0;\n");
+    let diags = check_text(&none);
+    let codes: Vec<(&str, usize)> = diags.iter().map(|d| (d.0.as_str(), d.1)).collect();
+    assert_eq!(
+        codes,
+        [("MC158", 10)],
+        "one fault, at the first clocked built-in"
+    );
+}
+
+/// A clock's interval or factor that is not positive is refused at export,
+/// naming the parameter and the clock, and by the FMU at initialisation
+/// (Model Exchange and Co-Simulation) in the same words.
+#[test]
+fn a_clock_that_is_not_positive_is_refused_at_export_and_by_the_fmu() {
+    let lib = library(CLK2);
+    for (path, value, message) in [
+        ("Ts", 0.0, "`Ts` = 0 is the interval of the clock `subSample(Clock(Ts), f)` of `Clk2.Cascade`; it must be positive"),
+        ("Ts", -30.0, "`Ts` = -30 is the interval of the clock `subSample(Clock(Ts), f)` of `Clk2.Cascade`; it must be positive"),
+        ("f", 0.0, "`f` = 0 is the factor of the clock `subSample(Clock(Ts), f)` of `Clk2.Cascade`; it must be positive"),
+    ] {
+        let sets = [crate::export::set(path, value)];
+        let Err(mofmu::export::ExportError::Diagnostics(diags)) =
+            mofmu::export::export_model(&lib, "Clk2.Cascade", &sets, 1.0)
+        else {
+            panic!("--set {path}={value} exported");
+        };
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["MX047"], "{diags:?}");
+        assert_eq!(diags[0].message, message);
+    }
+    let out = export(&lib, "Clk2.Cascade", &[]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("Cascade.fmu");
+    package(&out, &path, &shared_cache());
+    for interface in [
+        mofmu::harness::Interface::ModelExchange,
+        mofmu::harness::Interface::CoSimulation,
+    ] {
+        let options = mofmu::harness::SimOptions {
+            stop_time: Some(0.1),
+            start_values: vec![("Ts".into(), 0.0)],
+            interface: Some(interface),
+            ..mofmu::harness::SimOptions::default()
+        };
+        let err = mofmu::harness::simulate(&path, &options).expect_err("Ts = 0 runs");
+        let text = err.to_string();
+        assert!(
+            text.contains("`Ts` = 0 is the interval of the clock `subSample(Clock(Ts), f)` of `Clk2.Cascade`; it must be positive"),
+            "{interface:?}: {text}"
+        );
+    }
+}

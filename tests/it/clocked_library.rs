@@ -257,3 +257,36 @@ fn the_thermostat_switches_at_the_reference_ticks() {
     matches_reference(&case, Interface::ModelExchange);
     matches_reference(&case, Interface::CoSimulation);
 }
+
+/// Partitions of one base clock read through `subSample`/`superSample`
+/// (closed form; a cascade against its sampled-data reference), and the
+/// tick counters that name no clock, in Model Exchange and Co-Simulation.
+#[test]
+fn conversions_between_partitions_and_counters_match_their_references() {
+    const CLK2: &[&str] = &["examples/Base.mo", "test_data/clocked/Clk2.mo"];
+    for (model, csv, stop_time, output_interval, rtol) in [
+        (
+            "Clk2.Conversions",
+            "Clk2_Conversions.csv",
+            1.65,
+            0.015,
+            1e-8,
+        ),
+        // As the round trip's solver_rtol: the speed loop multiplies the
+        // solver's error in v by 20.5 (fmu-tests/cases.toml).
+        ("Clk2.Cascade", "Clk2_Cascade.csv", 2.065, 0.0035, 1e-10),
+        ("Clk2.DelayedLag", "Clk2_DelayedLag.csv", 1.65, 0.015, 1e-8),
+    ] {
+        let case = Case {
+            libraries: CLK2,
+            model,
+            sets: &[],
+            reference: csv,
+            stop_time,
+            output_interval,
+            rtol,
+        };
+        matches_reference(&case, Interface::ModelExchange);
+        matches_reference(&case, Interface::CoSimulation);
+    }
+}

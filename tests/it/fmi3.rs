@@ -724,15 +724,16 @@ fn fmi3_adjoint_of_the_rod_takes_the_arrays_whole() {
     eprintln!("rod n=7: directional {directional:.2e}, adjoint {adjoint:.2e}");
 }
 
-/// The chain's member arrays (`cap.T`, `der(cap.T)`: elements six Reals
-/// apart) taken whole by the directional and adjoint derivatives.
+/// The chain's member arrays (`cap.T`, `der(cap.T)`: the component arrays
+/// laid out by column, so their elements side by side) taken whole by the
+/// directional and adjoint derivatives.
 #[test]
 fn fmi3_adjoint_of_the_chain_takes_the_member_arrays_whole() {
     let sets = [SetValue {
         path: "n".into(),
         value: SetLiteral::Number(6.0),
     }];
-    let (directional, adjoint) = check_adjoint_strided(CHAIN.paths, CHAIN.model, &sets, 6);
+    let (directional, adjoint) = check_adjoint_strided(CHAIN.paths, CHAIN.model, &sets, 1);
     eprintln!("chain n=6: directional {directional:.2e}, adjoint {adjoint:.2e}");
 }
 
@@ -818,6 +819,8 @@ fn fmi3_adjoint_with_respect_to_inputs_matches_the_closed_form() {
 }
 
 type SetInt64 = unsafe extern "C" fn(*mut c_void, *const u32, usize, *const i64, usize) -> i32;
+type SetUInt64 = unsafe extern "C" fn(*mut c_void, *const u32, usize, *const u64, usize) -> i32;
+type GetUInt64 = unsafe extern "C" fn(*mut c_void, *const u32, usize, *mut u64, usize) -> i32;
 type Fmi2Instantiate = unsafe extern "C" fn(
     *const c_char,
     i32,
@@ -1004,6 +1007,12 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
     let t_vr = vr_of(&description, "rod.T");
     let der_vr = vr_of(&description, "der(rod.T)");
     assert!(description.contains("causality=\"structuralParameter\" variability=\"fixed\""));
+    // FMI 3.0: a structural parameter a <Dimension> names is a UInt64, and
+    // it is declared before the arrays it sizes (importers read in order).
+    let declared = description
+        .find("<UInt64 name=\"rod.n\"")
+        .expect("rod.n is a UInt64");
+    assert!(declared < description.find("name=\"rod.T\"").unwrap());
     assert_eq!(
         description
             .matches(&format!("<Dimension valueReference=\"{n_vr}\"/>"))
@@ -1021,7 +1030,7 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
-        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let set_int: libloading::Symbol<SetUInt64> = lib.get(b"fmi3SetUInt64").unwrap();
         let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
         let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
         let continuous: libloading::Symbol<Plain> =
@@ -1037,17 +1046,31 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
         let new = || instantiate_quietly(&lib, &guid, &unpacked.join("resources"));
 
         // Misuse: a structural parameter outside configuration mode, a
-        // size out of range, configuration mode after initialization.
+        // size out of range, configuration mode after initialization, the
+        // UInt64 through the Int64 functions.
         let inst = new();
         assert_eq!(
             set_int(inst, &n_vr, 1, &7, 1),
             ERROR,
             "outside configuration mode"
         );
+        let set_int64: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let get_uint64: libloading::Symbol<GetUInt64> = lib.get(b"fmi3GetUInt64").unwrap();
+        let mut read = 0u64;
+        assert_eq!(get_uint64(inst, &n_vr, 1, &mut read, 1), OK);
+        assert_eq!(read, n0 as u64, "fmi3GetUInt64 of the structural parameter");
         assert_eq!(enter_config(inst), OK);
+        assert_eq!(
+            set_int64(inst, &n_vr, 1, &7, 1),
+            ERROR,
+            "a UInt64 through fmi3SetInt64"
+        );
+        assert_eq!(set_int(inst, &n_vr, 1, &7, 1), OK);
+        assert_eq!(get_uint64(inst, &n_vr, 1, &mut read, 1), OK);
+        assert_eq!(read, 7, "the size set in configuration mode");
         assert_eq!(set_int(inst, &n_vr, 1, &0, 1), ERROR, "n < 1");
         assert_eq!(
-            set_int(inst, &n_vr, 1, &i64::MAX, 1),
+            set_int(inst, &n_vr, 1, &u64::MAX, 1),
             ERROR,
             "beyond the tables"
         );
@@ -1064,7 +1087,7 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
         for &n in sizes {
             let inst = new();
             assert_eq!(enter_config(inst), OK);
-            assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+            assert_eq!(set_int(inst, &n_vr, 1, &(n as u64), 1), OK);
             let started = std::time::Instant::now();
             assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
             eprintln!(
@@ -1115,7 +1138,7 @@ fn structural_rod_serves(n0: usize, sizes: &[usize]) {
 
 /// The size of a component array (`link[n]`, `cap[n]`) is a structural
 /// parameter: the template reproduces the exported images byte for byte
-/// (instance records, Reals in blocks of six, states six apart), derived at
+/// (instance records, Reals by column), derived at
 /// n0 and n0 + 1 (or at 16 and 17 for n0 = 40 and 1,000) and verified at
 /// two sizes more and at the exported one; the description declares each
 /// member of the instances as one member array (`cap.T` for `cap[1].T`,
@@ -1179,17 +1202,20 @@ fn fmi3_component_array_size_is_a_structural_parameter() {
             "n = {n}:\n{description}"
         );
         // Each member array is named by its first instance's Real; the
-        // members of one instance are six apart.
+        // component arrays lie by column, so a member array is a column of
+        // the image's size m (the size asked for, or the small size a
+        // large one is served from).
+        let m = if n > 19 { 16 } else { n as u32 };
         let t = vr_of(&description, "cap.T");
-        assert_eq!(vr_of(&description, "der(cap.T)"), t + 1);
-        assert_eq!(vr_of(&description, "cap.C") + 4, t);
+        assert_eq!(vr_of(&description, "der(cap.T)"), t + m);
+        assert_eq!(vr_of(&description, "cap.C") + 4 * m, t);
         for m in members {
             vr_of(&description, m);
         }
         assert!(!description.contains("cap[1].T"), "{description}");
         assert!(description.contains(&format!(
             r#"<ContinuousStateDerivative valueReference="{}" dependencies="{t}""#,
-            t + 1
+            t + m
         )));
     }
 }
@@ -1218,13 +1244,13 @@ fn fmi3_adjoint_of_the_resized_chain_matches_the_tridiagonal_closed_form() {
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
-        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let set_int: libloading::Symbol<SetUInt64> = lib.get(b"fmi3SetUInt64").unwrap();
         let adjoint: libloading::Symbol<Directional> =
             lib.get(b"fmi3GetAdjointDerivative").unwrap();
         let free: libloading::Symbol<Free> = lib.get(b"fmi3FreeInstance").unwrap();
         let inst = instantiate_quietly(&lib, &guid, &temp.path().join("unpacked/resources"));
         assert_eq!(enter_config(inst), OK);
-        assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+        assert_eq!(set_int(inst, &n_vr, 1, &(n as u64), 1), OK);
         assert_eq!(exit_config(inst), OK);
         to_continuous_time(&lib, inst);
         let v = vector(n, 7);
@@ -1379,14 +1405,15 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
     let g_vr = vr_of(&description, "link.G");
     assert!(description.contains("causality=\"structuralParameter\" variability=\"fixed\""));
     let unpacked = temp.path().join("unpacked");
-    // Strides: both resources are of version 2.
+    // The component arrays lie by column: the member arrays are runs of
+    // stride 1, so both resources are of version 1 (no strides).
     for (file, magic) in [
         ("mofmu_struct.bin", "MOFMUSTR"),
         ("mofmu_fmi3.bin", "MOFMUFM3"),
     ] {
         let bytes = std::fs::read(unpacked.join("resources").join(file)).expect(file);
         assert_eq!(&bytes[..8], magic.as_bytes());
-        assert_eq!(bytes[8..12], 2u32.to_le_bytes(), "{file} version");
+        assert_eq!(bytes[8..12], 1u32.to_le_bytes(), "{file} version");
     }
     let so = unpacked.join("binaries/x86_64-linux/Acc4_Chain.so");
     let (steps, h) = (20, 0.5);
@@ -1396,7 +1423,7 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
-        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let set_int: libloading::Symbol<SetUInt64> = lib.get(b"fmi3SetUInt64").unwrap();
         let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
         let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
         let continuous: libloading::Symbol<Plain> =
@@ -1419,7 +1446,7 @@ fn fmi3_structural_chain_exported_once_serves_any_size() {
         for n in [2usize, 3, 5, 1000, 100_000] {
             let inst = instantiate_quietly(&lib, &guid, &unpacked.join("resources"));
             assert_eq!(enter_config(inst), OK);
-            assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+            assert_eq!(set_int(inst, &n_vr, 1, &(n as u64), 1), OK);
             let started = std::time::Instant::now();
             assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
             eprintln!(
@@ -1555,7 +1582,7 @@ fn fmi3_configured_run(
         let enter_config: libloading::Symbol<Plain> =
             lib.get(b"fmi3EnterConfigurationMode").unwrap();
         let exit_config: libloading::Symbol<Plain> = lib.get(b"fmi3ExitConfigurationMode").unwrap();
-        let set_int: libloading::Symbol<SetInt64> = lib.get(b"fmi3SetInt64").unwrap();
+        let set_int: libloading::Symbol<SetUInt64> = lib.get(b"fmi3SetUInt64").unwrap();
         let enter: libloading::Symbol<EnterInit> = lib.get(b"fmi3EnterInitializationMode").unwrap();
         let exit: libloading::Symbol<Plain> = lib.get(b"fmi3ExitInitializationMode").unwrap();
         let continuous: libloading::Symbol<Plain> =
@@ -1584,7 +1611,7 @@ fn fmi3_configured_run(
         );
         assert!(!inst.is_null(), "instantiation");
         assert_eq!(enter_config(inst), OK);
-        assert_eq!(set_int(inst, &n_vr, 1, &(n as i64), 1), OK);
+        assert_eq!(set_int(inst, &n_vr, 1, &(n as u64), 1), OK);
         assert_eq!(exit_config(inst), OK, "ExitConfigurationMode at n = {n}");
         assert_eq!(enter(inst, false, 0.0, 0.0, false, 0.0), OK);
         assert_eq!(exit(inst), OK);
@@ -1894,8 +1921,8 @@ fn fmi3_malformed_stride_resources_are_refused() {
     let temp = tempfile::tempdir().expect("temporary directory");
     let (guid, _) = sized_fmu(&CHAIN, 5, FmiVersion::Fmi3, temp.path());
     let unpacked = temp.path().join("unpacked");
-    let good_arrays = std::fs::read(unpacked.join("resources/mofmu_fmi3.bin")).unwrap();
-    let good_struct = std::fs::read(unpacked.join("resources/mofmu_struct.bin")).unwrap();
+    let shipped_arrays = std::fs::read(unpacked.join("resources/mofmu_fmi3.bin")).unwrap();
+    let shipped_struct = std::fs::read(unpacked.join("resources/mofmu_struct.bin")).unwrap();
     let system = std::fs::read(unpacked.join("resources/mofmu_system.bin")).unwrap();
     let sign = |mut b: Vec<u8>| {
         let end = b.len() - 8;
@@ -1912,20 +1939,53 @@ fn fmi3_malformed_stride_resources_are_refused() {
     fn get32(b: &[u8], at: usize) -> u32 {
         u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
     }
+    // The chain's component arrays lie by column, so its member arrays are
+    // runs of stride 1 and both files are version 1; the strided versions
+    // (2) are made from them here, each stride written as 1, so that the
+    // checks of a stride are reached.
+    let arrays_v1 = (get32(&shipped_arrays, 8) == 1).then_some(&shipped_arrays);
+    let good_arrays = match arrays_v1 {
+        Some(v1) => {
+            let count = get32(v1, 12) as usize;
+            let mut b = v1[..16].to_vec();
+            put32(&mut b, 8, 2);
+            for k in 0..count {
+                b.extend_from_slice(&v1[16 + 8 * k..24 + 8 * k]);
+                b.extend_from_slice(&1u32.to_le_bytes());
+            }
+            b.extend_from_slice(&[0; 8]);
+            sign(b)
+        }
+        None => shipped_arrays.clone(),
+    };
+    let seg0 = 16 + 4 + get32(&shipped_struct, 16) as usize + 24 + 4;
+    let good_struct = if get32(&shipped_struct, 8) == 1 {
+        let count = get32(&shipped_struct, seg0 - 4) as usize;
+        let mut b = shipped_struct[..seg0].to_vec();
+        put32(&mut b, 8, 2);
+        for k in 0..count {
+            b.extend_from_slice(&shipped_struct[seg0 + 40 * k..seg0 + 40 * (k + 1)]);
+            b.extend_from_slice(&1i64.to_le_bytes());
+        }
+        b.extend_from_slice(&shipped_struct[seg0 + 40 * count..]);
+        sign(b)
+    } else {
+        shipped_struct.clone()
+    };
     // mofmu_fmi3.bin: 16 header bytes, then { vr len stride } per array.
     let entry = |k: usize| 16 + 12 * k;
     // mofmu_struct.bin: the segments after the name and three sizes.
-    let seg0 = 16 + 4 + get32(&good_struct, 16) as usize + 24 + 4;
     let seg = move |k: usize| seg0 + 48 * k;
-    // The first strided segment and array.
+    // The first segment and array that follow the size (two of each at
+    // least, so that a second one can be made to overlap the first).
     let strided_seg = (0..get32(&good_struct, seg0 - 4) as usize)
         .find(|&k| {
-            i64::from_le_bytes(good_struct[seg(k) + 40..seg(k) + 48].try_into().unwrap()) != 1
+            i64::from_le_bytes(good_struct[seg(k) + 32..seg(k) + 40].try_into().unwrap()) != 0
         })
-        .expect("a strided segment");
+        .expect("a segment that follows the size");
     let strided_array = (0..get32(&good_arrays, 12) as usize)
-        .find(|&k| get32(&good_arrays, entry(k) + 8) != 1)
-        .expect("a strided array");
+        .find(|&k| get32(&good_arrays, entry(k) + 4) == 5)
+        .expect("an array of the size");
     type Edit = Box<dyn Fn(&mut [u8])>;
     let cases: Vec<(&str, bool, Edit, &str)> = vec![
         (
@@ -1956,12 +2016,16 @@ fn fmi3_malformed_stride_resources_are_refused() {
             "fmi3 arrays share an element",
             true,
             Box::new(move |b| {
-                // The next array starts on this one's second element.
+                // The next array is this one's second element alone.
                 let first = get32(b, entry(strided_array));
                 let stride = get32(b, entry(strided_array) + 8);
                 put32(b, entry(strided_array + 1), first + stride);
+                put32(b, entry(strided_array + 1) + 4, 1);
             }),
-            "overlap or are out of order",
+            // With every stride 1 the loader meets the one-element array
+            // inside its neighbour as a disagreement with the segments
+            // before it checks the overlap: refused either way.
+            "overlap or are out of order|disagree on an array",
         ),
         (
             "fmi3 and struct disagree",
@@ -1975,7 +2039,7 @@ fn fmi3_malformed_stride_resources_are_refused() {
         (
             "struct version",
             false,
-            Box::new(|b| put32(b, 8, 4)),
+            Box::new(|b| put32(b, 8, 5)),
             "another version",
         ),
         (
@@ -2035,7 +2099,9 @@ fn fmi3_malformed_stride_resources_are_refused() {
             let (inst, messages) = instantiate_with(what, &a, &st);
             assert!(inst.is_null(), "{what}: instantiated");
             assert!(
-                messages.iter().any(|m| m.contains(message)),
+                messages
+                    .iter()
+                    .any(|m| message.split('|').any(|one| m.contains(one))),
                 "{what}: {messages:?}"
             );
         }
@@ -2166,5 +2232,95 @@ fn fmi3_malformed_computed_reals_are_refused() {
             instantiate_from(&instantiate, &guid, &temp.path().join("good"), &files);
         assert!(!inst.is_null(), "{messages:?}");
         free(inst);
+    }
+}
+
+/// FMI 3.0 at a large size of a structural parameter is exported from the
+/// model at a small size (O(classes): the image shipped is the small one)
+/// and starts at the size asked for: the parameter's start in the
+/// description, the instance laid out for it when made. Its derivatives
+/// there, read through mofmu's harness, equal an FMI 2.0 export at that
+/// size bit for bit; and the FMU still resizes in configuration mode.
+#[test]
+fn fmi3_at_a_large_size_is_served_from_a_small_export() {
+    use mofmu::harness::{Fmu, Interface};
+    let temp = tempfile::tempdir().expect("temporary directory");
+    for (m, n) in [(&ROD, 1000usize), (&CHAIN, 2000)] {
+        let lib = library(m.paths);
+        let set = [SetValue {
+            path: m.size.to_string(),
+            value: SetLiteral::Number(n as f64),
+        }];
+        let mut fmus = Vec::new();
+        for version in [FmiVersion::Fmi2, FmiVersion::Fmi3] {
+            let options = ExportOptions {
+                fmi_version: version,
+                ..ExportOptions::default()
+            };
+            let out = export_model_options(&lib, m.model, &set, 1.0, options)
+                .unwrap_or_else(|e| panic!("{} {version:?}: {e:?}", m.model));
+            if version == FmiVersion::Fmi3 {
+                let s = out
+                    .table
+                    .structural
+                    .as_ref()
+                    .expect("a structural parameter");
+                assert_eq!(out.table.variables[s.variable].name, m.size);
+                // The image shipped is the small one, whatever n.
+                assert!(
+                    out.system_resource.len() < 64 * 1024,
+                    "{}: the shipped image has {} bytes",
+                    m.model,
+                    out.system_resource.len()
+                );
+            }
+            let path = temp
+                .path()
+                .join(format!("{}-{version:?}.fmu", m.identifier));
+            package(&out, &path, &shared_cache());
+            fmus.push(Fmu::load(&path).expect("loads"));
+        }
+        let description = std::fs::read_to_string(fmus[1].directory().join("modelDescription.xml"))
+            .expect("description");
+        assert!(
+            description.contains(&format!("<UInt64 name=\"{}\" valueReference=", m.size))
+                && description.contains(&format!("start=\"{n}\"/>")),
+            "the size asked for is the start value"
+        );
+        let mut derivatives = Vec::new();
+        for fmu in &fmus {
+            let (mut inst, model) = fmu
+                .instance(Interface::ModelExchange, "served", false, &[])
+                .expect("instantiates");
+            let nx = model.derivatives.len();
+            assert!(nx >= n, "{}: {nx} states at n = {n}", m.model);
+            inst.enter_initialization(None, 0.0, None)
+                .expect("initialization");
+            inst.exit_initialization_mode().expect("initialized");
+            inst.update_discrete_states().expect("event update");
+            inst.enter_continuous_time_mode().expect("continuous time");
+            let mut dx = vec![0.0; nx];
+            inst.get_derivatives(&mut dx).expect("derivatives");
+            derivatives.push(dx);
+        }
+        assert!(
+            derivatives[0]
+                .iter()
+                .zip(&derivatives[1])
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{}: FMI 3 served from a small export differs from FMI 2 at n = {n}",
+            m.model
+        );
+        // Configuration mode still resizes it, here down to 10 (the
+        // template derived at 16 is checked down to 8 below it).
+        let (_, model) = fmus[1]
+            .instance(
+                Interface::ModelExchange,
+                "resized",
+                false,
+                &[(m.size.to_string(), 10.0)],
+            )
+            .expect("resized in configuration mode");
+        assert!(model.derivatives.len() < n);
     }
 }

@@ -482,9 +482,10 @@ fn random_edit_sequences_never_take_the_server_down() {
 
 /// An edit of one file that breaks a closed file of the workspace (a model
 /// that uses the edited block) publishes that file's diagnostics, and the
-/// fix clears them; rename, references and completion stay in scope.
+/// fix clears them; rename and references find every use, completion
+/// stays in scope.
 #[test]
-fn an_edit_that_breaks_another_file_is_shown_there_and_rename_stays_in_the_class() {
+fn an_edit_that_breaks_another_file_is_shown_there_and_references_reach_it() {
     let dir = tempfile::tempdir().unwrap();
     let lib = "block Lag\n  parameter Real T = 1;\n  input Real u;\n  Base.ContinuousState x(start = 0);\n  \
                output Real y;\nequation\n  T*der(x) = u - x;\n  y = x;\nend Lag;\n";
@@ -561,11 +562,14 @@ fn an_edit_that_breaks_another_file_is_shown_there_and_rename_stays_in_the_class
         json!({"textDocument": {"uri": doc}, "position": position_of(lib, "u - x", 0),
                "context": {"includeDeclaration": true}}),
     );
-    assert_eq!(
-        references["result"].as_array().unwrap().len(),
-        2,
-        "{references}"
-    );
+    // In the block and in the model that uses it (`lag.u` in Use.mo).
+    let files: Vec<&str> = references["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uri"].as_str().unwrap().rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(files, ["Lag.mo", "Lag.mo", "Use.mo"], "{references}");
     // Completion in the first equation: what is declared before it.
     let completion = client.request(
         "textDocument/completion",
@@ -624,6 +628,480 @@ fn a_model_the_settings_name_but_the_library_lacks_is_reported() {
     assert!(
         message.contains("model `Nope`") && message.contains("no class `Nope`"),
         "{message}"
+    );
+    client.finish();
+}
+
+/// A library the tests never saw before issue 59: tanks, pipes, two
+/// connectors of assumed causality, a function, an enumeration.
+const FLUID: &str = r#"package Fluid "Liquid tanks and pipes"
+  type Pressure = Real(unit = "Pa");
+  type MassFlowRate = Real(unit = "kg/s");
+  type Mode = enumeration(Drain "let the tank drain", Hold "keep the level");
+  connector PortP "Port whose owner determines the pressure"
+    output Pressure p;
+    flow MassFlowRate m_flow;
+  end PortP;
+  connector PortQ "Port whose owner determines the mass flow rate"
+    input Pressure p;
+    flow MassFlowRate m_flow;
+  end PortQ;
+  function headPressure "Pressure at the bottom of a liquid column"
+    input Real h(unit = "m") "height";
+    input Real rho(unit = "kg/m3") = 1000 "density";
+    input Real g(unit = "m/s2") = 9.81;
+    output Pressure p;
+  algorithm
+    p := rho*g*h;
+  end headPressure;
+  model Tank "An open tank"
+    parameter Real A(unit = "m2") = 1 "cross-section";
+    parameter Real h0(unit = "m") = 1;
+    parameter Real rho(unit = "kg/m3") = 1000;
+    parameter Mode mode = Mode.Hold;
+    PortP port;
+    Base.ContinuousState h(start = h0, unit = "m") "level";
+  equation
+    port.p = headPressure(h, rho);
+    A*rho*der(h) = port.m_flow;
+  end Tank;
+  model Pipe "A pipe of n segments"
+    parameter Integer n(min = 1) = 2 "segments";
+    parameter Real R(unit = "Pa.s/kg") = 1e5 "resistance per segment";
+    PortQ port_a;
+    PortQ port_b;
+  equation
+    port_a.m_flow = (port_a.p - port_b.p)/(n*R);
+    port_b.m_flow = -port_a.m_flow;
+  end Pipe;
+end Fluid;
+"#;
+
+const SYSTEM: &str = r#"model TwoTanks "Two tanks levelling through a pipe"
+  Fluid.Tank t1(A = 2, h0 = 3);
+  Fluid.Tank t2;
+  Fluid.Pipe pipe(n = 5);
+equation
+  connect(t1.port, pipe.port_a);
+  connect(pipe.port_b, t2.port);
+end TwoTanks;
+"#;
+
+/// A workspace of the given files after Base, in that order, with more
+/// settings lines.
+fn workspace(files: &[(&str, &str)], more: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut load = vec![format!(
+        "{:?}",
+        repo().join("examples/Base.mo").display().to_string()
+    )];
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        load.push(format!("{name:?}"));
+    }
+    std::fs::write(
+        dir.path().join("mofmu-lsp.toml"),
+        format!("load = [{}]\n{more}", load.join(", ")),
+    )
+    .unwrap();
+    dir
+}
+
+/// `mofmu check` of the workspace's files as they are on disk.
+fn checks(dir: &Path, files: &[&str]) -> Result<(), String> {
+    let mut args = vec![repo().join("examples/Base.mo").display().to_string()];
+    args.extend(files.iter().map(|f| dir.join(f).display().to_string()));
+    let out = Command::new(env!("CARGO_BIN_EXE_mofmu"))
+        .arg("check")
+        .args(&args)
+        .output()
+        .unwrap();
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// The edits of a rename's answer, by file name.
+fn edits_by_file(answer: &Value) -> Vec<(String, Vec<Value>)> {
+    let mut out: Vec<(String, Vec<Value>)> = answer["result"]["changes"]
+        .as_object()
+        .unwrap_or_else(|| panic!("a workspace edit: {answer}"))
+        .iter()
+        .map(|(uri, edits)| {
+            let name = uri.rsplit('/').next().unwrap().to_string();
+            (name, edits.as_array().unwrap().clone())
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn labels(answer: &Value) -> Vec<String> {
+    let mut out: Vec<String> = answer["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("completions: {answer}"))
+        .iter()
+        .map(|c| c["label"].as_str().unwrap().to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Issue 59 on a library the tests never saw: every component is in the
+/// index, connectors included, across classes and files.
+#[test]
+fn connector_components_are_defined_referenced_and_renamed_across_classes() {
+    let dir = workspace(&[("Fluid.mo", FLUID), ("System.mo", SYSTEM)], "");
+    let mut client = Client::start(dir.path());
+    let fluid = uri(&dir.path().join("Fluid.mo"));
+    let system = uri(&dir.path().join("System.mo"));
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": system, "languageId": "modelica", "version": 1, "text": SYSTEM}}),
+    );
+    assert!(client.diagnostics(&system, 1).is_empty());
+    // Definition: from `pipe.port_a` in the system to the pipe's connector.
+    let at = position_of(SYSTEM, "port_a);", 0);
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": system}, "position": at}),
+    );
+    assert_eq!(definition["result"]["uri"], fluid, "{definition}");
+    assert_eq!(
+        definition["result"]["range"]["start"],
+        position_of(FLUID, "port_a;", 0)
+    );
+    // References of the tank's `port`: its declaration, two uses in the
+    // tank, one in each connect of the system.
+    let references = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": fluid}, "position": position_of(FLUID, "port;", 0),
+               "context": {"includeDeclaration": true}}),
+    );
+    let found: Vec<(String, Value)> = references["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let file = l["uri"].as_str().unwrap().rsplit('/').next().unwrap();
+            (file.to_string(), l["range"]["start"].clone())
+        })
+        .collect();
+    let expected = [
+        ("Fluid.mo", position_of(FLUID, "port;", 0)),
+        ("Fluid.mo", position_of(FLUID, "port.p", 0)),
+        ("Fluid.mo", position_of(FLUID, "port.m_flow", 0)),
+        ("System.mo", position_of(SYSTEM, "port, pipe", 0)),
+        ("System.mo", position_of(SYSTEM, "port);", 0)),
+    ];
+    assert_eq!(found.len(), expected.len(), "{references}");
+    for (file, at) in expected {
+        assert!(
+            found.contains(&(file.to_string(), at.clone())),
+            "{file} {at} in {found:?}"
+        );
+    }
+    // Symbols list the connector component, and the semantic tokens
+    // colour it.
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": fluid}}),
+    );
+    let tank = symbols["result"][0]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Tank")
+        .cloned()
+        .expect("Tank");
+    let port = tank["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "port")
+        .unwrap_or_else(|| panic!("`port` among {tank}"));
+    assert_eq!(port["detail"], "connector PortP", "{port}");
+    // Rename `port_a` of the pipe from its use in the system: both files
+    // change, and the library still checks.
+    let prepare = client.request(
+        "textDocument/prepareRename",
+        json!({"textDocument": {"uri": system}, "position": at}),
+    );
+    assert_eq!(prepare["result"]["placeholder"], "port_a", "{prepare}");
+    let rename = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": system}, "position": at, "newName": "inlet"}),
+    );
+    let edits = edits_by_file(&rename);
+    assert_eq!(edits[0].0, "Fluid.mo");
+    assert_eq!(edits[0].1.len(), 4, "declaration and three uses: {rename}");
+    assert_eq!(edits[1].0, "System.mo");
+    assert_eq!(edits[1].1.len(), 1, "{rename}");
+    let fluid_text = apply(FLUID, &edits[0].1);
+    let system_text = apply(SYSTEM, &edits[1].1);
+    assert!(system_text.contains("pipe.inlet)") && !fluid_text.contains("port_a"));
+    std::fs::write(dir.path().join("Fluid.mo"), &fluid_text).unwrap();
+    std::fs::write(dir.path().join("System.mo"), &system_text).unwrap();
+    checks(dir.path(), &["Fluid.mo", "System.mo"]).expect("the renamed library checks");
+    client.finish();
+}
+
+/// A rename that would break the library is refused and says why; a
+/// parameter's rename reaches the modifiers of other classes; a class's
+/// rename its `end` and its uses.
+#[test]
+fn renames_refuse_keywords_and_clashes_and_reach_modifiers_and_classes() {
+    let dir = workspace(&[("Fluid.mo", FLUID), ("System.mo", SYSTEM)], "");
+    let mut client = Client::start(dir.path());
+    let fluid = uri(&dir.path().join("Fluid.mo"));
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": fluid, "languageId": "modelica", "version": 1, "text": FLUID}}),
+    );
+    assert!(client.diagnostics(&fluid, 1).is_empty());
+    let rename = |client: &mut Client, at: Value, name: &str| {
+        client.request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": fluid}, "position": at, "newName": name}),
+        )
+    };
+    let port_a = position_of(FLUID, "port_a;", 0);
+    let refused = rename(&mut client, port_a.clone(), "end");
+    assert_eq!(refused["error"]["code"], -32803, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`end` is a keyword"),
+        "{refused}"
+    );
+    let refused = rename(&mut client, port_a.clone(), "port_b");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`Fluid.Pipe` already has an element `port_b` (Fluid.mo:36)"),
+        "{refused}"
+    );
+    let refused = rename(&mut client, position_of(FLUID, "Pipe \"", 0), "Tank");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`Fluid.Tank` is already a class there"),
+        "{refused}"
+    );
+    // `n` of the pipe: its declaration, its use, and `pipe(n = 5)` in the
+    // system.
+    let n = rename(&mut client, position_of(FLUID, "n(min", 0), "segments");
+    let edits = edits_by_file(&n);
+    assert_eq!((edits[0].1.len(), edits[1].1.len()), (2, 1), "{n}");
+    let system_text = apply(SYSTEM, &edits[1].1);
+    assert!(system_text.contains("pipe(segments = 5)"), "{system_text}");
+    std::fs::write(dir.path().join("Fluid.mo"), apply(FLUID, &edits[0].1)).unwrap();
+    std::fs::write(dir.path().join("System.mo"), &system_text).unwrap();
+    checks(dir.path(), &["Fluid.mo", "System.mo"]).expect("the renamed library checks");
+    // The class `Pipe`: its name, its `end`, its use in the system.
+    let class = rename(&mut client, position_of(FLUID, "Pipe \"", 0), "Duct");
+    let edits = edits_by_file(&class);
+    assert_eq!((edits[0].1.len(), edits[1].1.len()), (2, 1), "{class}");
+    let fluid_text = apply(FLUID, &edits[0].1);
+    assert!(fluid_text.contains("model Duct") && fluid_text.contains("end Duct;"));
+    std::fs::write(dir.path().join("Fluid.mo"), &fluid_text).unwrap();
+    std::fs::write(dir.path().join("System.mo"), apply(SYSTEM, &edits[1].1)).unwrap();
+    checks(dir.path(), &["Fluid.mo", "System.mo"]).expect("the renamed library checks");
+    // Nothing to rename on `der`.
+    let prepare = client.request(
+        "textDocument/prepareRename",
+        json!({"textDocument": {"uri": fluid}, "position": position_of(FLUID, "der(h)", 0)}),
+    );
+    assert!(
+        prepare["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing to rename here"),
+        "{prepare}"
+    );
+    client.finish();
+}
+
+/// Completion after a dot offers the members of what the name before it
+/// names, inside a modifier the elements to modify, and answers on the
+/// text of the last change even when the request follows it at once;
+/// signature help names a function's inputs; hover shows a declared type.
+#[test]
+fn completion_of_members_modifiers_and_literals_on_the_latest_text() {
+    let dir = workspace(&[("Fluid.mo", FLUID), ("System.mo", SYSTEM)], "");
+    let mut client = Client::start(dir.path());
+    let system = uri(&dir.path().join("System.mo"));
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": system, "languageId": "modelica", "version": 1, "text": SYSTEM}}),
+    );
+    assert!(client.diagnostics(&system, 1).is_empty());
+    let mut version = 1;
+    let mut complete = |client: &mut Client, text: &str, after: &str| {
+        version += 1;
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": system, "version": version},
+                   "contentChanges": [{"text": text}]}),
+        );
+        // No wait for the diagnostics: the request follows the change.
+        let at = position_of(text, after, 0);
+        let at = json!({"line": at["line"], "character": at["character"].as_u64().unwrap() + after.len() as u64});
+        client.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": system}, "position": at}),
+        )
+    };
+    let text = SYSTEM.replace("equation\n", "equation\n  pipe.\n");
+    assert_eq!(
+        labels(&complete(&mut client, &text, "  pipe.")),
+        ["R", "n", "port_a", "port_b"]
+    );
+    let text = SYSTEM.replace("equation\n", "equation\n  t1.port.\n");
+    assert_eq!(
+        labels(&complete(&mut client, &text, "t1.port.")),
+        ["m_flow", "p"]
+    );
+    let text = SYSTEM.replace(
+        "equation\n",
+        "  parameter Fluid.Mode m = Fluid.Mode.\nequation\n",
+    );
+    assert_eq!(
+        labels(&complete(&mut client, &text, "= Fluid.Mode.")),
+        ["Drain", "Hold"]
+    );
+    let text = SYSTEM.replace("equation\n", "  Fluid.\nequation\n");
+    let classes = labels(&complete(&mut client, &text, "  Fluid."));
+    for name in ["Mode", "Pipe", "PortP", "Tank", "headPressure"] {
+        assert!(classes.contains(&name.to_string()), "{name} in {classes:?}");
+    }
+    let text = SYSTEM.replace("equation\n", "  Fluid.Tank t3(h\nequation\n");
+    assert_eq!(
+        labels(&complete(&mut client, &text, "t3(")),
+        ["A", "h", "h0", "mode", "port", "rho"]
+    );
+    // Signature help in a call of the library's function.
+    let text = SYSTEM.replace(
+        "equation\n",
+        "  Real q = Fluid.headPressure(2, \nequation\n",
+    );
+    version += 1;
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": system, "version": version},
+               "contentChanges": [{"text": text}]}),
+    );
+    let at = position_of(&text, "(2, ", 0);
+    let at = json!({"line": at["line"], "character": at["character"].as_u64().unwrap() + 4});
+    let help = client.request(
+        "textDocument/signatureHelp",
+        json!({"textDocument": {"uri": system}, "position": at}),
+    );
+    let signature = &help["result"]["signatures"][0];
+    assert!(
+        signature["label"]
+            .as_str()
+            .unwrap()
+            .starts_with("Fluid.headPressure(Real h, Real rho, Real g)"),
+        "{help}"
+    );
+    assert_eq!(help["result"]["activeParameter"], 1, "{help}");
+    // Hover on the tank's level shows its declared type, not `Real`.
+    let fluid = uri(&dir.path().join("Fluid.mo"));
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": fluid}, "position": position_of(FLUID, "h(start", 0)}),
+    );
+    let shown = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        shown.starts_with("**h**: `Base.ContinuousState` (Real)"),
+        "{hover}"
+    );
+    client.finish();
+}
+
+/// The settings' problems are shown (`window/showMessage`) and the rest of
+/// the file still applies; the export diagnostics of a model stay when an
+/// unrelated file fails; an unknown method is -32601; a suggestion that
+/// is not certain is a quick fix too, not a preferred one; a model has an
+/// export lens.
+#[test]
+fn settings_export_faults_unknown_methods_and_uncertain_fixes() {
+    let system = SYSTEM.replace("equation\n", "  parameter Real k;\nequation\n");
+    let broken = "model Broken\n  Real x;\nequation\n  x = y;\nend Broken;\n";
+    let dir = workspace(
+        &[
+            ("Fluid.mo", FLUID),
+            ("System.mo", &system),
+            ("Broken.mo", broken),
+        ],
+        "models = [\"TwoTanks\"]\nmodel = [\"TwoTanks\"]\n",
+    );
+    let mut client = Client::start(dir.path());
+    let shown = loop {
+        let m = client.receive();
+        if m["method"] == "window/showMessage" {
+            break m["params"]["message"].as_str().unwrap().to_string();
+        }
+        client.notes.push(m);
+    };
+    assert!(
+        shown.contains("unknown key `model`: did you mean `models`?"),
+        "{shown}"
+    );
+    let doc = uri(&dir.path().join("System.mo"));
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "modelica", "version": 1, "text": system}}),
+    );
+    let diags = client.diagnostics(&doc, 1);
+    let codes: Vec<&str> = diags.iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["MX008"], "{diags:?}");
+    let unknown = client.request("textDocument/inlayHint", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    // A class name misspelt: "did you mean `Tank`?" is a fix to read first.
+    let typo = system.replace("Fluid.Tank t2;", "Fluid.Tnk t2;");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 2}, "contentChanges": [{"text": typo}]}),
+    );
+    let diags = client.diagnostics(&doc, 2);
+    let first = diags.first().expect("the misspelt class");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": doc}, "range": first["range"],
+               "context": {"diagnostics": [first]}}),
+    );
+    let fix = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap()
+                .contains("did you mean `Tank`?")
+        })
+        .unwrap_or_else(|| panic!("a fix in {actions}"))
+        .clone();
+    assert_eq!(fix["isPreferred"], false, "{fix}");
+    let fixed = apply(&typo, fix["edit"]["changes"][&doc].as_array().unwrap());
+    assert_eq!(fixed, system);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    assert_eq!(
+        lenses["result"][0]["command"]["arguments"],
+        json!(["TwoTanks"]),
+        "{lenses}"
     );
     client.finish();
 }

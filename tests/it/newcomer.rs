@@ -155,8 +155,27 @@ fn closed_form(model: &str) -> Vec<ClosedForm> {
         // vC'' + (R/L) vC' + vC/(LC) = V/(LC): w0 = 2, z = 0.25, V = 1.
         "SeriesRLC" => vec![("vC", |t| 1.0 - free(t, 2.0, 0.25))],
         "FallingBody" => vec![("h", |t| 10.0 - 9.81 * t * t / 2.0)],
+        "BouncingBall" => vec![("h", bouncing_height)],
         _ => Vec::new(),
     }
+}
+
+/// The height of a ball dropped from 1 m (g = 9.81) that rebounds with 0.8
+/// times its impact speed: a parabola per flight, the first impact at
+/// sqrt(2/g), each flight 2 v/g long.
+fn bouncing_height(t: f64) -> f64 {
+    let g = 9.81;
+    let mut t0 = (2.0f64 / g).sqrt();
+    if t <= t0 {
+        return 1.0 - g * t * t / 2.0;
+    }
+    let mut v = 0.8 * g * t0;
+    while t > t0 + 2.0 * v / g {
+        t0 += 2.0 * v / g;
+        v *= 0.8;
+    }
+    let s = t - t0;
+    v * s - g * s * s / 2.0
 }
 
 /// T - T0 of the two heat capacities: x' = (G/C) M x with

@@ -176,6 +176,7 @@ fn ex(e: &Ex, slots: &[Slot]) -> String {
         Ex::IntParam(k) => format!("int{k}"),
         Ex::LoopVar(d) => format!("i{d}"),
         Ex::Time => "time".into(),
+        Ex::Initial => "initial()".into(),
         Ex::Neg(a) => format!("(-{})", ex(a, slots)),
         Ex::Not(a) => format!("(not {})", ex(a, slots)),
         Ex::Bin(op, a, b) => {

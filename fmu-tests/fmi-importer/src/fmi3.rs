@@ -19,6 +19,7 @@ enum Value {
     Float64(f64),
     Int32(i32),
     Int64(i64),
+    UInt64(u64),
     Boolean(bool),
 }
 
@@ -33,7 +34,7 @@ struct Setting {
 }
 
 /// The `--set` options as settings of the description's parameters: a
-/// Float64, Int32, Int64 (an enumeration is read as one) or Boolean whose
+/// Float64, Int32, Int64 (an enumeration is read as one), UInt64 or Boolean whose
 /// causality is `parameter` or `structuralParameter`.
 fn resolve_settings(
     description: &Fmi3ModelDescription,
@@ -53,6 +54,10 @@ fn resolve_settings(
             } else if let Some(v) = variables.int64().into_iter().find(|v| v.name() == name) {
                 let x: i64 = text.parse().map_err(|_| bad("an Int64"))?;
                 Some((v.value_reference(), v.causality(), Value::Int64(x)))
+            } else if let Some(v) = variables.uint64().into_iter().find(|v| v.name() == name) {
+                // A structural parameter that sizes arrays is a UInt64.
+                let x: u64 = text.parse().map_err(|_| bad("a UInt64"))?;
+                Some((v.value_reference(), v.causality(), Value::UInt64(x)))
             } else if let Some(v) = variables.boolean().into_iter().find(|v| v.name() == name) {
                 let x = match text.as_str() {
                     "true" | "1" => true,
@@ -64,7 +69,7 @@ fn resolve_settings(
                 None
             };
         let (vr, causality, value) = found.ok_or_else(|| {
-            format!("--set: no Float64, Int32, Int64 or Boolean variable `{name}`")
+            format!("--set: no Float64, Int32, Int64, UInt64 or Boolean variable `{name}`")
         })?;
         let structural = match causality {
             Causality::StructuralParameter => true,
@@ -96,6 +101,7 @@ fn configure<I: Common>(instance: &mut I, settings: &[Setting]) -> Result<(), St
             Value::Float64(x) => fmi(&what, GetSet::set_float64(instance, &vrs, &[x])),
             Value::Int32(x) => fmi(&what, GetSet::set_int32(instance, &vrs, &[x])),
             Value::Int64(x) => fmi(&what, GetSet::set_int64(instance, &vrs, &[x])),
+            Value::UInt64(x) => fmi(&what, GetSet::set_uint64(instance, &vrs, &[x])),
             Value::Boolean(x) => fmi(&what, GetSet::set_boolean(instance, &vrs, &[x])),
         }
         .map(|_| ())
@@ -140,6 +146,7 @@ fn dimension_length(
         .and_then(|s| match s.value {
             Value::Int32(x) => Some(i64::from(x)),
             Value::Int64(x) => Some(x),
+            Value::UInt64(x) => i64::try_from(x).ok(),
             _ => None,
         });
     let variables = &description.model_variables;
@@ -155,6 +162,14 @@ fn dimension_length(
                     .iter()
                     .find(|v| v.value_reference() == vr)
                     .and_then(|v| v.start().and_then(|s| s.first().copied()))
+            })
+            .or_else(|| {
+                variables
+                    .uint64()
+                    .iter()
+                    .find(|v| v.value_reference() == vr)
+                    .and_then(|v| v.start().and_then(|s| s.first().copied()))
+                    .and_then(|x| i64::try_from(x).ok())
             })
     });
     match start {

@@ -50,8 +50,9 @@ pub(super) fn two_connector_form(sources: &SourceMap, class: &ClassNode, d: &mut
 }
 
 /// MC005 of `Name` where the library declares `NameOut` and `NameIn` (the
-/// two-connector form the fix above wrote): the help says which to choose.
-pub(super) fn choose_a_side(tree: &ClassTree, written: &str, d: &mut Diagnostic) -> bool {
+/// two-connector form the fix above wrote): the help that says which to
+/// choose.
+pub(super) fn choose_a_side(tree: &ClassTree, written: &str) -> Option<String> {
     let short = written.rsplit('.').next().unwrap_or(written);
     let (out, input) = (format!("{short}Out"), format!("{short}In"));
     let has = |n: &str| {
@@ -60,14 +61,13 @@ pub(super) fn choose_a_side(tree: &ClassTree, written: &str, d: &mut Diagnostic)
             .any(|c| c.name == n && c.def.kind == ClassKind::Connector)
     };
     if !(has(&out) && has(&input)) {
-        return false;
+        return None;
     }
-    d.help = format!(
+    Some(format!(
         "`{short}` was split into `{out}` and `{input}`: write `{out}` where this component \
          determines the potential (a source, a capacitance, a ground; it learns the flow) and \
          `{input}` where it receives the potential and determines the flow ({RECIPE})"
-    );
-    true
+    ))
 }
 
 /// MC060: the connector classes whose member `name` is an `output` (what

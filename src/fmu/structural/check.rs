@@ -244,14 +244,16 @@ pub fn smallest(probe: &SizeProbe, t: &Template, (i0, i1, m0): Pair, n0: i64) ->
     n_min
 }
 
-/// The largest size the template serves: the Reals a model may have
-/// (MX007), 32-bit indices.
+/// The largest size the template serves: the Reals the FMI 3.0 value
+/// references can name (Float64 value references are indices in R, below
+/// the Integers' base). Not MX007's bound, which is what an export may
+/// build in memory: an FMU that serves a size builds nothing at export.
 pub fn largest(t: &Template) -> i64 {
     let (a, b) = t
         .segments
         .iter()
         .fold((0i64, 0i64), |(a, b), s| (a + s.len.a, b + s.len.b));
-    let cap = crate::instantiate::MAX_REALS.min(i32::MAX as usize) as i64;
+    let cap = i64::from(crate::fmu::fmi3::INTEGER_BASE) - 1;
     if b > 0 {
         (cap - a) / b
     } else {

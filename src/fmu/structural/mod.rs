@@ -34,10 +34,10 @@
 //! Resource `resources/mofmu_struct.bin`, little-endian:
 //!
 //! ```text
-//! "MOFMUSTR" u32 version(1, 2 or 3) u32 integer (the parameter's index in the
-//! Integer table) str name  i64 n0  i64 n_min  i64 n_max
+//! "MOFMUSTR" u32 version(1 to 4) u32 integer (the parameter's index in the
+//! Integer table) str name  i64 n0  i64 n_min  i64 n_max  [i64 start: version 4]
 //! u32 segments { u32 vr0  u32 len0  i64 start_a  i64 start_b  i64 len_a  i64 len_b
-//!                [i64 stride: versions 2 and 3] }
+//!                [i64 stride: versions 2 to 4] }
 //! u32 ops { u8 0 u32 len bytes                                  literal
 //!         | u8 1 u8 width(0 u32, 1 i32, 2 i64) i64 a i64 b i64 c  a + b·n + c·k
 //!         | u8 2 i64 a i64 b u32 body                           loop: the next
@@ -54,6 +54,10 @@
 //! u64 FNV-1a of every byte before it
 //! ```
 //!
+//! Version 4 (version 3's layout with the size the FMU starts at) is
+//! written only when that size is not n0: an export at a large size served
+//! from the image at a small one (`crate::export`), whose runtime lays the
+//! instance out for the start size when it is made.
 //! Version 2 is written only when a segment has a stride other than 1 (a
 //! component array's size); otherwise the file is version 1, byte for byte
 //! what it was before strides. Version 3 (segments as in version 2) is
@@ -100,6 +104,11 @@ pub struct Exported<'a> {
     pub draft_guid: &'a str,
     /// The model at another value of one Integer parameter.
     pub instantiate: &'a Instantiate<'a>,
+    /// A size the FMU is to start at instead of the exported one: the
+    /// parameter's name and the size (an export at a large size served
+    /// from the image at a small one). The parameter is offered only when
+    /// its template serves that size and computes no start value from it.
+    pub start: Option<(&'a str, i64)>,
 }
 
 /// A template with the size it was derived at and the images there and
@@ -148,7 +157,10 @@ pub fn structural_parameter(
             ));
             continue;
         }
-        match derived.and_then(|d| offer(table, &probe, v, n0, d)) {
+        let start = exported
+            .start
+            .and_then(|(name, n)| (name == v.name).then_some(n));
+        match derived.and_then(|d| offer(table, &probe, v, n0, d, start)) {
             Ok((varying, resource)) => {
                 chosen = Some(StructuralParameter {
                     variable: index,
@@ -228,6 +240,7 @@ fn offer(
     v: &ModelVariable,
     n0: i64,
     derived: Derived,
+    start: Option<i64>,
 ) -> Result<(Vec<u32>, Vec<u8>), String> {
     let Derived {
         m0,
@@ -242,7 +255,10 @@ fn offer(
         seg.len0 = seg.len.at(n0, 0) as u32;
     }
     let varying = check::description_arrays(table, &t, &v.name)?;
-    let n_min = check::smallest(probe, &t, (&i0, &i1, m0), n0);
+    // An FMU that starts at another size than its image's was derived
+    // away from the size it serves: checked down to 1, as one exported
+    // large and derived small.
+    let n_min = check::smallest(probe, &t, (&i0, &i1, m0), start.unwrap_or(n0));
     if n_min > n0 {
         return Err(format!(
             "the template derived at {} = {m0} does not serve the sizes from {n0} to {}",
@@ -250,12 +266,28 @@ fn offer(
             n_min - 1
         ));
     }
+    let n_max = check::largest(&t);
+    if let Some(n) = start {
+        if n < n_min || n > n_max {
+            return Err(format!(
+                "{} = {n} is outside the sizes its template serves ({n_min} to {n_max})",
+                v.name
+            ));
+        }
+        if t.ops.iter().any(|o| matches!(o, Op::Real(_))) {
+            return Err(format!(
+                "start values follow {} (the description lists them at the exported size)",
+                v.name
+            ));
+        }
+    }
     let resource = Structural {
         integer: v.value_reference,
         name: v.name.clone(),
         n0,
         n_min,
-        n_max: check::largest(&t),
+        n_max,
+        start,
         template: t,
     }
     .to_bytes();

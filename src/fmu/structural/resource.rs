@@ -15,6 +15,11 @@ const STRUCT_VERSION_STRIDED: u32 = 2;
 /// The version with [`Op::Real`] (op 4; segments as in version 2),
 /// written only when the template has one.
 const STRUCT_VERSION_CALC: u32 = 3;
+/// Version 3's layout with the size the FMU starts at after `n_max`,
+/// written only when that is not the exported image's size (an export at
+/// a large size served from a small image: docs/fmu.md, "Export at any
+/// size").
+const STRUCT_VERSION_START: u32 = 4;
 /// A step of an [`Op::Real`] in the file: a tag and 24 bytes.
 const STEP_BYTES: usize = 25;
 
@@ -123,6 +128,9 @@ pub struct Structural {
     pub n0: i64,
     pub n_min: i64,
     pub n_max: i64,
+    /// The size the FMU starts at, when not `n0` (the runtime lays the
+    /// instance out for it at instantiation).
+    pub start: Option<i64>,
     pub template: Template,
 }
 
@@ -143,10 +151,14 @@ impl Structural {
         // Version 3 adds op 4 (and carries strides as version 2 does),
         // written only when the template computes a Real.
         let calc = self.template.ops.iter().any(|o| matches!(o, Op::Real(_)));
-        let strided = calc || self.template.segments.iter().any(|s| s.stride != 1);
+        let start = self.start.filter(|&n| n != self.n0);
+        let strided =
+            calc || start.is_some() || self.template.segments.iter().any(|s| s.stride != 1);
         w.extend_from_slice(STRUCT_MAGIC);
         w.extend_from_slice(
-            &(if calc {
+            &(if start.is_some() {
+                STRUCT_VERSION_START
+            } else if calc {
                 STRUCT_VERSION_CALC
             } else if strided {
                 STRUCT_VERSION_STRIDED
@@ -159,6 +171,9 @@ impl Structural {
         str(&mut w, &self.name);
         for v in [self.n0, self.n_min, self.n_max] {
             w.extend_from_slice(&v.to_le_bytes());
+        }
+        if let Some(n) = start {
+            w.extend_from_slice(&n.to_le_bytes());
         }
         w.extend_from_slice(&(self.template.segments.len() as u32).to_le_bytes());
         for s in &self.template.segments {

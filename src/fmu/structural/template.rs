@@ -1378,6 +1378,7 @@ mod tests {
             n0: 4,
             n_min: 1,
             n_max: 1000,
+            start: None,
             template: t,
         }
         .to_bytes();

@@ -1,6 +1,8 @@
 // first: MC116
 // In the style of the Modelica compliance suite: a sampler with a when
-// equation, pre and reinit.
+// equation, pre and reinit. The periodic `when` is the clocked form's; the
+// `when` on a condition would be admitted (DESIGN §2.2c) once the sampler is
+// written in clocked form.
 package ModelicaCompliance
   package Equations
     package WhenEquations
@@ -13,7 +15,7 @@ package ModelicaCompliance
         when sample(0, period) then // <- MC116
           y = pre(y) + x;
         end when;
-        when x < 0.5 then // <- MC116
+        when x < 0.5 then
           reinit(x, 1);
         end when;
         annotation(__ModelicaAssociation(TestCase(shouldPass = true, section = {"8.3.5"})),

@@ -1,0 +1,14 @@
+encapsulated package Base
+  type ContinuousState = Real;
+end Base;
+package P
+  model M "The reset at the event it follows"
+    parameter Real a(unit = "1/s") = 1 "Rate";
+    Base.ContinuousState x(start = 1);
+  equation
+    der(x) = -a*x;
+    when x < 0.5 then
+      reinit(x, 1);
+    end when;
+  end M;
+end P;

@@ -1,0 +1,26 @@
+// export: P.Loop
+// set: fast.Ts=0.05
+package P
+  type ContinuousState = Real;
+  block Sampler
+    parameter Real Ts = 0.1;
+    parameter Integer f = 2;
+    input Real u;
+    output Real y;
+    Real uk, yk;
+  equation
+    uk = sample(u, Clock(Ts));
+    yk = sample(u, subSample(Clock(Ts), f));
+    y = hold(uk) + hold(yk);
+  end Sampler;
+  model Loop
+    parameter Real T(unit = "s") = 1;
+    Sampler fast;
+    Sampler slow(f = 3);
+    ContinuousState x(start = 1);
+  equation
+    fast.u = x;
+    slow.u = x;
+    der(x) = -(fast.y + slow.y)/T;
+  end Loop;
+end P;
