@@ -53,20 +53,8 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
     // (class, name) of imports refused because the class is not
     // encapsulated.
     let mut ignored_imports: Vec<(Span, String)> = Vec::new();
-    // A connection set that no side determines (MC060) has no side to
-    // receive its flow either: that MC062 is the same root cause.
-    let undetermined_sets: HashSet<Span> = diags
-        .iter()
-        .filter(|d| d.code == "MC060")
-        .map(|d| d.span)
-        .collect();
+    connectors::drop_flows_of_undetermined_sets(diags);
     for mut d in std::mem::take(diags) {
-        if d.code == "MC062"
-            && d.message.ends_with("found 0")
-            && undetermined_sets.contains(&d.span)
-        {
-            continue;
-        }
         let class = innermost_class(lib, d.span);
         let key = class.map(|c| c.def.span.start);
         let first_acausal =

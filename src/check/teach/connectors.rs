@@ -15,6 +15,8 @@
 //! help naming the connector classes of the library that would determine
 //! it, and the declared tearing that stands for a node without capacity.
 
+use std::collections::HashSet;
+
 use crate::diagnostic::Diagnostic;
 use crate::resolve::tree::{ClassNode, ClassTree};
 use crate::source::{SourceMap, Span};
@@ -102,6 +104,20 @@ pub(super) fn determine_the_node(tree: &ClassTree, d: &mut Diagnostic) {
          `Base.LinearResponse` whose `residual` is the sum of the flows, as \
          `Electrical.Basic.Node` does ({RECIPE})"
     );
+}
+
+/// A connection set that no side determines (MC060) has no side to
+/// receive its flow either: that MC062 ("found 0", at the same set) is the
+/// same root cause and is dropped.
+pub(super) fn drop_flows_of_undetermined_sets(diags: &mut Vec<Diagnostic>) {
+    let undetermined: HashSet<Span> = diags
+        .iter()
+        .filter(|d| d.code == "MC060")
+        .map(|d| d.span)
+        .collect();
+    diags.retain(|d| {
+        !(d.code == "MC062" && d.message.ends_with("found 0") && undetermined.contains(&d.span))
+    });
 }
 
 fn declares_output(class: &ClassNode, member: &str) -> bool {
