@@ -1079,6 +1079,35 @@ fn a_value_that_is_not_finite_names_its_equation() {
             stderr(&run)
         );
     }
+    // An FMI 3.0 export carries the same table and says the same.
+    let two3 = dir.path().join("Two3.fmu");
+    let mut args = vec!["export"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend([
+        "--model",
+        "Tanks.Two",
+        "--fmi-version",
+        "3",
+        "-o",
+        two3.to_str().unwrap(),
+    ]);
+    let exported = mofmu(&args);
+    assert!(exported.status.success(), "{}", stderr(&exported));
+    let run = mofmu(&[
+        "simulate",
+        two3.to_str().unwrap(),
+        "--start-value",
+        "tank2.A",
+        "0",
+    ]);
+    assert!(
+        stderr(&run).contains(
+            "fmi3ExitInitializationMode: derivative der(tank2.h) is not finite (-nan) at time 0; \
+             it starts at der(h) = -nan in tank2 (class Tanks.Tank), the equation at Tanks.mo:9"
+        ),
+        "{}",
+        stderr(&run)
+    );
     // In continuous time: the level reaches zero and the trial points
     // below it are refused (fmi2Discard), with the reason.
     let drain = fmu("Drain");
