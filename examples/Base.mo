@@ -53,6 +53,15 @@ encapsulated package Base "Special predefined classes and SI units"
     type TranslationalDampingConstant = Real(unit = "N.s/m");
     type RotationalSpringConstant = Real(unit = "N.m/rad");
     type RotationalDampingConstant = Real(unit = "N.m.s/rad");
+    type AngularFrequency = Real(unit = "rad/s");
+    type Voltage = Real(unit = "V");
+    type Current = Real(unit = "A");
+    type Resistance = Real(unit = "Ohm");
+    type Conductance = Real(unit = "S");
+    type Capacitance = Real(unit = "F");
+    type Inductance = Real(unit = "H");
+    type ElectricCharge = Real(unit = "C");
+    type MagneticFlux = Real(unit = "Wb");
   end Units;
 
 end Base;

@@ -179,6 +179,24 @@ encapsulated package Signals "Causal signal blocks"
       y = k*(x + u);
     end PI;
 
+    block SecondOrder "Second-order lag: der(y) = yd, der(yd) = w*(w*(k*u - y) - 2*D*yd)"
+      // The low-pass filter y'' + 2*D*w*y' + w^2*y = k*w^2*u, at rest unless
+      // y_start or yd_start say otherwise.
+      parameter Real k = 1 "Static gain";
+      parameter Real w(unit = "rad/s") = 1 "Angular frequency";
+      parameter Real D(unit = "1") = 1 "Damping";
+      parameter Real y_start = 0 "Initial output";
+      parameter Real yd_start = 0 "Initial derivative of the output";
+      Interfaces.RealInput u "Input signal";
+      Interfaces.RealOutput y "Filtered signal";
+      B.ContinuousState x(start = y_start) "Output";
+      B.ContinuousState xd(start = yd_start) "Derivative of the output";
+    equation
+      y = x;
+      der(x) = xd;
+      der(xd) = w*(w*(k*u - x) - 2*D*xd);
+    end SecondOrder;
+
   end Continuous;
 
   package Discrete "Sampled blocks: each holds its own periodic clock"

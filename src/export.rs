@@ -195,6 +195,10 @@ pub struct ExportOutput {
     pub notes: Vec<String>,
     /// The tier that runs the schedule, and its compiled unit.
     pub schedule: ScheduleChoice,
+    /// `resources/mofmu_locations.txt`: the source line of every variable
+    /// each class's blocks write, for run-time errors
+    /// (crate::fmu::locations).
+    pub locations: String,
 }
 
 /// The FMI standard an FMU is exported for.
@@ -536,9 +540,9 @@ fn export_at(
         starts_at(&mut table, start);
     }
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
+    let locations = crate::fmu::locations::locations(&sys, &lib.sources);
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
-    drop(sys);
-    drop(schedule);
+    drop((sys, schedule));
     // The table is checked before anything is written: the description is
     // rendered straight into the archive later and cannot fail there.
     table.guid = DRAFT_GUID.to_string();
@@ -547,7 +551,7 @@ fn export_at(
         lib,
         &hashed_options(model, asked, stop_time, options),
         &system_c,
-        &system_resource,
+        &[&system_resource, locations.as_bytes()],
         table.structural.as_ref().map(|s| s.resource.as_slice()),
         &kernels,
         &functions,
@@ -570,6 +574,7 @@ fn export_at(
         description_bytes,
         notes,
         schedule: schedule_choice,
+        locations,
     })
 }
 
@@ -699,7 +704,7 @@ fn fmu_guid(
     lib: &Library,
     options: &str,
     system_c: &str,
-    system_resource: &[u8],
+    resources: &[&[u8]],
     structural: Option<&[u8]>,
     kernels: &[Kernel],
     functions: &[FunctionUnit],
@@ -708,8 +713,8 @@ fn fmu_guid(
         env!("CARGO_PKG_VERSION").as_bytes(),
         options.as_bytes(),
         system_c.as_bytes(),
-        system_resource,
     ];
+    parts.extend_from_slice(resources);
     if let Some(resource) = structural {
         parts.push(resource);
     }
@@ -908,12 +913,17 @@ impl ExportOutput {
             .compiled
             .as_ref()
             .map(|c| (c.file_name.as_str(), c.text.as_str()));
-        spec(
+        let mut spec = spec(
             &self.model_identifier,
             self.table.clone(),
             kernels.chain(schedule).chain(functions),
             system_c,
             system_resource,
-        )
+        );
+        spec.resources.push((
+            crate::fmu::locations::RESOURCE_NAME.into(),
+            self.locations.clone().into_bytes(),
+        ));
+        spec
     }
 }

@@ -471,6 +471,11 @@ typedef struct mofmu_system {
      * that system. 0 for one a structural parameter laid out at another
      * size. */
     int lean_ok;
+    /* The path of resources/mofmu_locations.txt until it is read, and then
+     * its table: where each class's blocks come from in the Modelica
+     * source, read only to explain a failure (mofmu_locations.inc). */
+    char *locations_path;
+    struct mofmu_locations *locations;
 } mofmu_system;
 
 /* Reads `resource_location`/mofmu_system.bin (a file: URI or a plain

@@ -36,6 +36,8 @@
 #include "mofmu_resource.inc"
 /* The schedule executor. */
 #include "mofmu_schedule.inc"
+/* Where a run-time failure starts in the Modelica source. */
+#include "mofmu_locations.inc"
 /* Lazy evaluation into the instance, finiteness checks, the arrays. */
 #include "mofmu_evaluation.inc"
 /* The FMI 2.0 entry points but events, FMU state and Co-Simulation. */

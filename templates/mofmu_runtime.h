@@ -315,6 +315,10 @@ typedef struct {
     double *input_derivative;
 } StoredState;
 
+/* Provided by mofmu_locations.inc. */
+struct mofmu_locations;
+static void free_locations(struct mofmu_locations *loc);
+
 /* The most rounds of an event iteration at one instant (DESIGN §2.2c: the
  * iteration is bounded, a model whose events never settle gets an error). */
 #define MOFMU_MAX_EVENT_ROUNDS 100

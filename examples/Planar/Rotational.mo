@@ -147,4 +147,12 @@ encapsulated package Rotational "One-dimensional rotational mechanics with assum
     flange_right.tau = -carrier.tau/2;
   end IdealDifferential;
 
+  model SpeedSensor "Angular velocity of a flange, as a signal; exerts no torque"
+    FlangeTo flange "Measured flange";
+    Interfaces.RealOutput w "Angular velocity, in rad/s";
+  equation
+    w = flange.w;
+    flange.tau = 0;
+  end SpeedSensor;
+
 end Rotational;

@@ -43,6 +43,7 @@ from scipy.sparse import csc_matrix
 from scipy.linalg import expm
 
 import clocked_references
+import electrical_references
 import energy_flows_references
 import event_references
 import planar_references
@@ -766,6 +767,7 @@ GENERATORS.update(vehicle_references.GENERATORS)
 GENERATORS.update(energy_flows_references.GENERATORS)
 GENERATORS.update(thermofluid_references.GENERATORS)
 GENERATORS.update(clocked_references.GENERATORS)
+GENERATORS.update(electrical_references.GENERATORS)
 GENERATORS.update(event_references.GENERATORS)
 
 

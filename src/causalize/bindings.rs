@@ -390,6 +390,55 @@ impl Causalizer<'_> {
     /// The values and start values this class gives its components'
     /// variables, lowered in its own terms (unit modifiers are the unit
     /// checker's).
+    /// `e` with every scalar constant of the class replaced by its
+    /// binding, itself folded (a constant bound to other constants), so
+    /// that an expression of constants and Integer parameters is static.
+    /// A constant without a scalar binding stays as it is.
+    pub fn fold_constants(&mut self, e: &Ex) -> Ex {
+        self.fold_constants_to_depth(e, 0)
+    }
+
+    fn fold_constants_to_depth(&mut self, e: &Ex, depth: usize) -> Ex {
+        let mut constants: Vec<(usize, Ex)> = Vec::new();
+        e.visit(&mut |x| {
+            if let Ex::Var(s, None) = x {
+                if let SlotKind::Own(i) = self.low.slots[*s].kind {
+                    let var = &self.model.vars[i];
+                    if var.variability == ClassVariability::Constant && var.binding.is_some() {
+                        constants.push((*s, Ex::Var(*s, None)));
+                    }
+                }
+            }
+        });
+        if constants.is_empty() || depth > 16 {
+            return e.clone();
+        }
+        for (slot, value) in &mut constants {
+            let SlotKind::Own(i) = self.low.slots[*slot].kind else {
+                continue;
+            };
+            let Some(binding) = self.model.vars[i].binding.clone() else {
+                continue;
+            };
+            let lowered = match self.low.value(&binding, Context::Direct) {
+                Ok(v) => v.elements(),
+                Err(_) => continue,
+            };
+            if let [one] = lowered.as_slice() {
+                *value = self.fold_constants_to_depth(one, depth + 1);
+            } else {
+                *value = Ex::Var(*slot, None);
+            }
+        }
+        e.replace(&mut |x| match x {
+            Ex::Var(s, None) => constants
+                .iter()
+                .find(|(c, _)| c == s)
+                .map(|(_, v)| v.clone()),
+            _ => None,
+        })
+    }
+
     pub fn sub_modifiers(&mut self) -> Vec<SubModifier> {
         let mut out = Vec::new();
         for sub in &self.model.subs {

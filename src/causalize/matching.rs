@@ -454,6 +454,11 @@ impl Causalizer<'_> {
             };
         }
         let value = solve::solve(&l, &r, &target).map_err(|why| {
+            // The equation was meant for its unknown: taking it as
+            // determined keeps its uses from cascading (MC020), one root
+            // cause, one error.
+            self.determined
+                .insert(target.slot, Determined::Scalar(span));
             Diagnostic::error(
                 "MC024",
                 span,

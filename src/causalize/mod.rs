@@ -84,14 +84,76 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
         cx.check_complete(&dims);
     }
     let (int_bindings, bindings, starts, parameter_stmts, start_stmts) = cx.bindings(&dims);
-    let sub_modifiers = cx.sub_modifiers();
+    let mut sub_modifiers = cx.sub_modifiers();
     let mut parameter_stmts = parameter_stmts;
-    for (k, m) in sub_modifiers.iter().enumerate() {
+    modifier_statements(&mut cx, model, &mut sub_modifiers, &mut parameter_stmts);
+    if !cx.diags.is_empty() {
+        return Err(cx.diags);
+    }
+    let blocks = split_blocks(&stmts, &cx.low.slots);
+    let mut clocked_vars: Vec<usize> = cx.low.clock_of_var.keys().copied().collect();
+    if let Some(c) = &model.clocking {
+        clocked_vars.extend(c.synthetic_from..model.vars.len());
+    }
+    clocked_vars.sort_unstable();
+    clocked_vars.dedup();
+    let events = cx.event_table();
+    let low = cx.low;
+    let int_params = low
+        .int_params
+        .iter()
+        .map(|v| IntParam {
+            var: *v,
+            name: model.vars[*v].name.clone(),
+        })
+        .collect();
+    Ok(Causalized {
+        causal: CausalClass {
+            qualified: model.qualified.clone(),
+            slots: low.slots,
+            int_params,
+            parameter_stmts,
+            start_stmts,
+            blocks,
+            n_relations: low.n_relations,
+            n_indicators: low.n_indicators,
+            rel_groups: low.rel_groups,
+            dims,
+            clocked_vars,
+            events,
+        },
+        int_bindings,
+        bindings,
+        starts,
+        sub_modifiers,
+        structure,
+    })
+}
+
+/// The modifiers of the class's components, checked: a structural
+/// component's (an array of components, a conditional one) folded to a
+/// value known at export (its constants fold like literals) or MC124; any
+/// other one assigned to its slot, guarded by its flag, in
+/// `parameter_stmts`.
+fn modifier_statements(
+    cx: &mut Causalizer,
+    model: &ClassModel,
+    sub_modifiers: &mut [SubModifier],
+    parameter_stmts: &mut Vec<Stmt>,
+) {
+    for (k, m) in sub_modifiers.iter_mut().enumerate() {
         if !m.value.iter().any(|e| e.is_dynamic()) {
             continue;
         }
         let sub = &model.subs[m.target.path[0]];
         if sub.structural() {
+            // The class's constants are known at export: a modifier of
+            // them (and of Integer parameters) is as static as a literal.
+            let folded: Vec<Ex> = m.value.iter().map(|e| cx.fold_constants(e)).collect();
+            if !folded.iter().any(|e| e.is_dynamic()) {
+                m.value = folded;
+                continue;
+            }
             cx.diags.push(
                 Diagnostic::error(
                     "MC124",
@@ -144,47 +206,6 @@ pub fn causalize(model: &ClassModel) -> Result<Causalized, Vec<Diagnostic>> {
             Err(d) => cx.diags.push(d),
         }
     }
-    if !cx.diags.is_empty() {
-        return Err(cx.diags);
-    }
-    let blocks = split_blocks(&stmts, &cx.low.slots);
-    let mut clocked_vars: Vec<usize> = cx.low.clock_of_var.keys().copied().collect();
-    if let Some(c) = &model.clocking {
-        clocked_vars.extend(c.synthetic_from..model.vars.len());
-    }
-    clocked_vars.sort_unstable();
-    clocked_vars.dedup();
-    let events = cx.event_table();
-    let low = cx.low;
-    let int_params = low
-        .int_params
-        .iter()
-        .map(|v| IntParam {
-            var: *v,
-            name: model.vars[*v].name.clone(),
-        })
-        .collect();
-    Ok(Causalized {
-        causal: CausalClass {
-            qualified: model.qualified.clone(),
-            slots: low.slots,
-            int_params,
-            parameter_stmts,
-            start_stmts,
-            blocks,
-            n_relations: low.n_relations,
-            n_indicators: low.n_indicators,
-            rel_groups: low.rel_groups,
-            dims,
-            clocked_vars,
-            events,
-        },
-        int_bindings,
-        bindings,
-        starts,
-        sub_modifiers,
-        structure,
-    })
 }
 
 /// The statements of the class's equations (and of the bindings read

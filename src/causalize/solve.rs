@@ -77,6 +77,20 @@ pub fn is_zero(e: &Ex) -> bool {
     matches!(e, Ex::Real(r) if *r == 0.0) || matches!(e, Ex::Int(0))
 }
 
+/// Whether `e` is zero whatever the values of its variables: a literal
+/// zero, a difference of two equal expressions, or a product, quotient or
+/// negation of such.
+fn identically_zero(e: &Ex) -> bool {
+    match e {
+        Ex::Bin(Arith::Sub, a, b) => a == b || (identically_zero(a) && identically_zero(b)),
+        Ex::Bin(Arith::Add, a, b) => identically_zero(a) && identically_zero(b),
+        Ex::Bin(Arith::Mul, a, b) => identically_zero(a) || identically_zero(b),
+        Ex::Bin(Arith::Div, a, _) => identically_zero(a),
+        Ex::Neg(a) => identically_zero(a),
+        other => is_zero(other),
+    }
+}
+
 pub fn is_one(e: &Ex) -> bool {
     matches!(e, Ex::Real(r) if *r == 1.0) || matches!(e, Ex::Int(1))
 }
@@ -136,6 +150,11 @@ pub fn solve(lhs: &Ex, rhs: &Ex, t: &Target) -> Result<Ex, &'static str> {
     let (c, r) = linear(&f, t).ok_or("it occurs nonlinearly")?;
     if is_zero(&c) {
         return Err("its coefficient is zero");
+    }
+    if identically_zero(&c) {
+        // `(A1 - A1)*der(h)`: solved, it would divide by zero at every
+        // evaluation; refused here, at its line.
+        return Err("its coefficient is zero whatever the values (a difference of equal terms)");
     }
     if is_one(&c) {
         return Ok(neg(r));

@@ -13,6 +13,8 @@
 //! written, not at every declaration of that type (`unit_roots`).
 
 mod clocked;
+mod connectors;
+mod imports;
 mod unit_roots;
 
 use std::collections::{HashMap, HashSet};
@@ -51,9 +53,12 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
     // (class, name) of imports refused because the class is not
     // encapsulated.
     let mut ignored_imports: Vec<(Span, String)> = Vec::new();
+    connectors::drop_flows_of_undetermined_sets(diags);
     for mut d in std::mem::take(diags) {
         let class = innermost_class(lib, d.span);
         let key = class.map(|c| c.def.span.start);
+        let first_acausal =
+            d.code == "MC014" && key.is_some_and(|k| !acausal_connectors.contains(&k));
         if d.code == "MC014" {
             acausal_connectors.extend(key);
         }
@@ -122,10 +127,20 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
                 root_reported.extend(key.map(|k| (k, None)));
             }
             "MC005" if !base_loaded(lib) && text(lib, d.span) == "Base" => missing_base(&mut d),
-            "MC005" => import_or_did_you_mean(lib, &mut d),
+            // A connector class the fix split in two: the help says which
+            // to choose, otherwise an import or a close name.
+            "MC005" => match connectors::choose_a_side(lib.tree, text(lib, d.span)) {
+                Some(help) => d.help = help,
+                None => import_or_did_you_mean(lib, &mut d),
+            },
+            "MC004" => imports::standard_library_import(class, &mut d),
+            "MC060" => connectors::determine_the_node(lib.tree, &mut d),
             "UC001" => fractional_unit_fix(lib, class, &mut d),
             "MC114" => encapsulate_fix(lib, class, &mut d),
-            "MC014" => causal_connector_hint(lib, &mut d),
+            "MC014" => match class.filter(|_| first_acausal) {
+                Some(c) => connectors::two_connector_form(lib.sources, c, &mut d),
+                None => causal_connector_hint(lib, &mut d),
+            },
             "MC055" => {
                 d.help = format!(
                     "{}: a `Base.LinearResponse` component takes the loop's residual as its input \

@@ -46,8 +46,14 @@ pub struct SimulateArgs {
     #[arg(long = "output-variable", value_name = "NAME")]
     output_variables: Vec<String>,
     /// Set a start value before initialisation (repeatable):
-    /// --start-value NAME VALUE.
-    #[arg(long = "start-value", num_args = 2, value_names = ["NAME", "VALUE"])]
+    /// --start-value NAME VALUE or --start-value NAME=VALUE; a value may
+    /// be negative (--start-value w -5).
+    #[arg(
+        long = "start-value",
+        num_args = 1..=2,
+        value_names = ["NAME", "VALUE"],
+        allow_negative_numbers = true
+    )]
     start_values: Vec<String>,
     /// The integrator: `bdf` (the only one; diffsol's variable-order
     /// BDF on the FMU's sparse Jacobian). fmusim's `cvode` and `euler`
@@ -104,16 +110,7 @@ pub fn run(args: SimulateArgs) -> Result<ExitCode> {
     for name in &variables {
         known_variable(&fmu, model, name, "--variables")?;
     }
-    let start_values = start_values
-        .chunks(2)
-        .map(|pair| {
-            let value: f64 = pair[1]
-                .trim()
-                .parse()
-                .with_context(|| format!("--start-value {} {}: not a number", pair[0], pair[1]))?;
-            Ok((pair[0].clone(), value))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let start_values = start_values_of(&start_values)?;
     for (name, _) in &start_values {
         known_variable(&fmu, model, name, "--start-value")?;
     }
@@ -247,4 +244,30 @@ fn plot_result(
     );
     mofmu::compare::plot::write_result_plot(path, &title, &time, &names, &columns)
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// The `--start-value` options' values, as clap gives them one after the
+/// other: each is `NAME=VALUE` in one word or `NAME VALUE` in two (a name
+/// holds no `=`, and a value none either).
+fn start_values_of(words: &[String]) -> Result<Vec<(String, f64)>> {
+    let mut out = Vec::new();
+    let mut words = words.iter();
+    while let Some(word) = words.next() {
+        let (name, value) = match word.split_once('=') {
+            Some((name, value)) => (name, value),
+            None => match words.next() {
+                Some(value) => (word.as_str(), value.as_str()),
+                None => bail!(
+                    "--start-value {word}: give it a value, `--start-value {word} VALUE` or \
+                     `--start-value {word}=VALUE`"
+                ),
+            },
+        };
+        let number: f64 = value
+            .trim()
+            .parse()
+            .with_context(|| format!("--start-value {name} {value}: not a number"))?;
+        out.push((name.trim().to_string(), number));
+    }
+    Ok(out)
 }

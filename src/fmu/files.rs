@@ -113,12 +113,13 @@ macro_rules! template {
 /// they travel in `sources/` beside the headers and `<SourceFiles>` does not
 /// list them; the object cache follows the includes into them, so a changed
 /// part changes the runtime's key.
-pub const RUNTIME_PARTS: [(&str, &str); 12] = [
+pub const RUNTIME_PARTS: [(&str, &str); 13] = [
     template!("mofmu_runtime.h"),
     template!("mofmu_steps.h"),
     template!("mofmu_logging.inc"),
     template!("mofmu_resource.inc"),
     template!("mofmu_schedule.inc"),
+    template!("mofmu_locations.inc"),
     template!("mofmu_evaluation.inc"),
     template!("mofmu_fmi2_functions.inc"),
     template!("mofmu_state.inc"),

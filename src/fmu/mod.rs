@@ -10,6 +10,7 @@ pub mod fmi3_arrays;
 pub mod fmi_rules;
 pub mod forwarding;
 pub mod fusion;
+pub mod locations;
 pub mod model_description;
 pub mod responses;
 pub mod sources;

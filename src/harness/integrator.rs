@@ -293,9 +293,43 @@ impl<'i, 'lib> FmuOde<'i, 'lib> {
         let result = self
             .set_point(instance.as_mut(), t, y)
             .and_then(|()| instance.get_derivatives(out));
+        let result = result.map_err(|e| self.with_reason(instance.as_mut(), e, t, y, out));
         drop(instance);
         if let Err(e) = result {
             self.fail(e, out);
+        }
+    }
+
+    /// A Discard that logged nothing (an FMU logs a warning only in the
+    /// categories switched on) asked again with logging on, so the error
+    /// says why: which value is not finite and, for a mofmu FMU, the
+    /// equation it starts at. Any other error as it is.
+    fn with_reason(
+        &self,
+        instance: &mut dyn FmiInstance,
+        error: HarnessError,
+        t: f64,
+        y: &[f64],
+        out: &mut [f64],
+    ) -> HarnessError {
+        let HarnessError::FmiStatus {
+            status: "Discard",
+            log,
+            ..
+        } = &error
+        else {
+            return error;
+        };
+        if !log.is_empty() || instance.set_debug_logging(true).is_err() {
+            return error;
+        }
+        let again = self
+            .set_point(instance, t, y)
+            .and_then(|()| instance.get_derivatives(out));
+        let _ = instance.set_debug_logging(false);
+        match again {
+            Err(logged @ HarnessError::FmiStatus { .. }) => logged,
+            _ => error,
         }
     }
 
@@ -545,6 +579,16 @@ pub fn problem<'i, 'lib>(
         })
 }
 
+/// The smallest step the solver may take between `now` and `stop`: a few
+/// units in the last place of the larger time, as CVODE stops when a step
+/// no longer moves the time (`t + h == t`). A bound relative to the
+/// problem, not absolute: diffsol's default of 1e-13 s refused every model
+/// whose time constants are 1e-12 s or less (an LC oscillator at 1e9 rad/s,
+/// whose steps are 1e-11 s, stopped at its first step).
+fn minimum_step(now: f64, stop: f64) -> f64 {
+    (16.0 * f64::EPSILON * now.abs().max(stop.abs())).max(f64::MIN_POSITIVE)
+}
+
 /// Newton convergence failures allowed within one step before giving up (CVODE's
 /// default `maxncf`).
 const NEWTON_FAILURES_PER_STEP: usize = 10;
@@ -591,6 +635,7 @@ impl<'p, 'i, 'lib> Integrator<'p, 'i, 'lib> {
     /// Makes the next steps end exactly on `t` (a time event or the end).
     pub fn set_stop_time(&mut self, t: f64) -> Result<(), HarnessError> {
         let now = self.time();
+        self.solver.config_mut().minimum_timestep = minimum_step(now, t);
         self.solver
             .set_stop_time(t)
             .map_err(|e| solver_error(now, e))

@@ -53,4 +53,19 @@ package P
       connect(cap[i].port, link[i + 1].port_a);
     end for;
   end Chain;
+  model ChainOfConstants "The refused modifier with a constant: known at export"
+    parameter Integer n = 3;
+    constant Real Ctotal = 150;
+    Source source;
+    Conductor link[n](each G = 2);
+    Capacitor cap[n](each C = Ctotal/n);
+  equation
+    connect(source.port, link[1].port_a);
+    for i in 1:n loop
+      connect(link[i].port_b, cap[i].port);
+    end for;
+    for i in 1:n - 1 loop
+      connect(cap[i].port, link[i + 1].port_a);
+    end for;
+  end ChainOfConstants;
 end P;

@@ -572,6 +572,7 @@ fn source_files_rebuild_the_binary() {
             "mofmu_fmi2.h",
             "mofmu_fmi2_functions.inc",
             "mofmu_linear_response.inc",
+            "mofmu_locations.inc",
             "mofmu_logging.inc",
             "mofmu_model.h",
             "mofmu_resource.inc",

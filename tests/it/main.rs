@@ -8,6 +8,7 @@ mod cosim;
 mod dependencies;
 mod directional;
 mod discrete;
+mod electrical;
 mod energy_flows;
 mod equations;
 mod events;

@@ -961,3 +961,392 @@ fn units_spell_a_derivative_as_the_variable_equated_with_it() {
     assert_eq!(line("d").as_deref(), Some("1/s"), "{report}");
     assert_eq!(line("der(w)").as_deref(), Some("1/s2"), "{report}");
 }
+
+/// Issue 58: `mofmu simulate` stopped a two-state LC oscillator at 1e7
+/// rad/s at its first steps ("Step size is too small") while FMPy's CVode
+/// ran it: the solver's smallest step was an absolute 1e-13 s. The step
+/// bounds are relative to the problem now: the same oscillator runs at
+/// 1e7 and at 1e11 rad/s with the same number of steps and the same
+/// accuracy, through Model Exchange.
+#[test]
+fn a_fast_circuit_runs_at_any_time_scale() {
+    let lc = "model LC\n  parameter Real w = 1e7;\n  Base.ContinuousState x(start = 1);\n  \
+              Base.ContinuousState v(start = 0);\nequation\n  der(x) = w*v;\n  der(v) = -w*x;\n\
+              end LC;\n";
+    let lib = load_library(vec![base(), ("LC.mo".to_string(), lc.to_string())]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fmu = dir.path().join("LC.fmu");
+    let out = export_model(&lib, "LC", &[], None).expect("LC exports");
+    package(&out, &fmu, &shared_cache());
+    let mut steps = Vec::new();
+    for w in [1e7f64, 1e11] {
+        let options = SimOptions {
+            stop_time: Some(20.0 / w),
+            output_interval: Some(0.01 / w),
+            relative_tolerance: Some(1e-8),
+            start_values: vec![("w".to_string(), w)],
+            output: vec!["x".to_string()],
+            ..SimOptions::default()
+        };
+        let result = simulate(&fmu, &options).unwrap_or_else(|e| panic!("w = {w}: {e}"));
+        for row in &result.rows {
+            let want = (w * row[0]).cos();
+            assert!(
+                (row[1] - want).abs() < 1e-5,
+                "w = {w}: x({}) = {}, cos gives {want}",
+                row[0],
+                row[1]
+            );
+        }
+        steps.push(result.stats.integrator.accepted_steps);
+    }
+    assert_eq!(
+        steps[0], steps[1],
+        "the time scale changes nothing but the time"
+    );
+}
+
+/// Writes `files` (name, text) into `dir` and returns their paths, Base
+/// first, for the command line.
+fn scratch_library(dir: &Path, files: &[(&str, &str)]) -> Vec<String> {
+    let mut paths = vec![repo()
+        .join("examples/Base.mo")
+        .to_str()
+        .unwrap()
+        .to_string()];
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("writing a scratch file");
+        paths.push(path.to_str().unwrap().to_string());
+    }
+    paths
+}
+
+const TANKS: &str = "package Tanks\n  model Tank\n    parameter Real A = 2 \"Cross-section\";\n    \
+                     parameter Real qIn = 1;\n    Base.ContinuousState h(start = 1);\n    Real q;\n\
+                     equation\n    q = sqrt(h);\n    A*der(h) = qIn - q;\n  end Tank;\n  model Two\n    \
+                     Tank tank1;\n    Tank tank2(A = 3);\n  end Two;\nend Tanks;\n";
+
+/// Issue 58: a value that is not finite at run time named only the
+/// derivative it reached ("derivative der(h1) is not finite (-inf) at time
+/// 0"). The FMU now names where it starts: the variable, the instance, the
+/// class and the equation's file and line, in its log and so in `mofmu
+/// simulate`'s error; through Model Exchange's initialisation, its
+/// continuous time (a Discard, which the harness asks again with logging on)
+/// and Co-Simulation.
+#[test]
+fn a_value_that_is_not_finite_names_its_equation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let drain = "model Drain\n  Base.ContinuousState h(start = 1);\n  Real q;\nequation\n  \
+                 q = sqrt(h);\n  der(h) = -q - 0.1;\nend Drain;\n";
+    let paths = scratch_library(dir.path(), &[("Tanks.mo", TANKS), ("Drain.mo", drain)]);
+    let fmu = |model: &str| {
+        let out = dir.path().join(format!("{model}.fmu"));
+        let mut args = vec!["export"];
+        args.extend(paths.iter().map(String::as_str));
+        args.extend(["--model", model, "-o", out.to_str().unwrap()]);
+        let exported = mofmu(&args);
+        assert!(exported.status.success(), "{}", stderr(&exported));
+        out.to_str().unwrap().to_string()
+    };
+    let two = fmu("Tanks.Two");
+    // A zero cross-section: 0*der(h) = 0 at the start, der(h) = 0/0.
+    let run = mofmu(&["simulate", &two, "--start-value", "tank2.A", "0"]);
+    assert!(!run.status.success());
+    assert!(
+        stderr(&run).contains(
+            "fmi2ExitInitializationMode: derivative der(tank2.h) is not finite (-nan) at time 0; \
+             it starts at der(h) = -nan in tank2 (class Tanks.Tank), the equation at Tanks.mo:9"
+        ),
+        "{}",
+        stderr(&run)
+    );
+    // A negative level: sqrt(h) is where it starts, through both interfaces.
+    for interface in ["me", "cs"] {
+        let run = mofmu(&[
+            "simulate",
+            &two,
+            "--start-value",
+            "tank1.h=-1",
+            "--interface",
+            interface,
+        ]);
+        assert!(
+            stderr(&run).contains(
+                "it starts at q = -nan in tank1 (class Tanks.Tank), the equation at Tanks.mo:8"
+            ),
+            "{interface}: {}",
+            stderr(&run)
+        );
+    }
+    // An FMI 3.0 export carries the same table and says the same.
+    let two3 = dir.path().join("Two3.fmu");
+    let mut args = vec!["export"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend([
+        "--model",
+        "Tanks.Two",
+        "--fmi-version",
+        "3",
+        "-o",
+        two3.to_str().unwrap(),
+    ]);
+    let exported = mofmu(&args);
+    assert!(exported.status.success(), "{}", stderr(&exported));
+    let run = mofmu(&[
+        "simulate",
+        two3.to_str().unwrap(),
+        "--start-value",
+        "tank2.A",
+        "0",
+    ]);
+    assert!(
+        stderr(&run).contains(
+            "fmi3ExitInitializationMode: derivative der(tank2.h) is not finite (-nan) at time 0; \
+             it starts at der(h) = -nan in tank2 (class Tanks.Tank), the equation at Tanks.mo:9"
+        ),
+        "{}",
+        stderr(&run)
+    );
+    // In continuous time: the level reaches zero and the trial points
+    // below it are refused (fmi2Discard), with the reason.
+    let drain = fmu("Drain");
+    for interface in ["me", "cs"] {
+        let run = mofmu(&[
+            "simulate",
+            &drain,
+            "--stop-time",
+            "5",
+            "--interface",
+            interface,
+        ]);
+        assert!(!run.status.success());
+        assert!(
+            stderr(&run).contains("is not finite (-nan) at time 1.52")
+                && stderr(&run).contains(
+                    "it starts at q = -nan in Drain (class Drain), the equation at Drain.mo:5"
+                ),
+            "{interface}: {}",
+            stderr(&run)
+        );
+    }
+}
+
+/// What the check can prove singular is refused at its line: a coefficient
+/// that is a difference of equal terms (`(A1 - A1)*der(h1)`) passed the
+/// check and failed at run time. And one unsolvable equation is one error,
+/// not followed by the MC020s of the equations that use its unknown.
+#[test]
+fn a_singular_equation_is_refused_at_its_line_and_alone() {
+    let tanks = "model TwoTanks\n  parameter Real A1 = 2;\n  parameter Real qIn = 1;\n  \
+                 Base.ContinuousState h1(start = 1);\nequation\n  (A1 - A1)*der(h1) = qIn - h1;\n\
+                 end TwoTanks;\n";
+    let lib = load_library(vec![base(), ("TwoTanks.mo".to_string(), tanks.to_string())]);
+    let diags = check_library(&lib);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].code, "MC024");
+    assert_eq!(
+        diags[0].message,
+        "cannot solve this equation for `der(h1)`: its coefficient is zero whatever the values \
+         (a difference of equal terms)"
+    );
+    assert!(diags[0]
+        .render_short(&lib.sources)
+        .starts_with("TwoTanks.mo:6:3:"));
+    let unsolvable =
+        "model Unsolvable\n  Base.ContinuousState x(start = 1);\n  Real y;\n  Real z;\n  \
+                      Real w;\nequation\n  y*y = x;\n  z = 2*y;\n  w = z + y;\n  der(x) = -w;\n\
+                      end Unsolvable;\n";
+    let lib = load_library(vec![
+        base(),
+        ("Unsolvable.mo".to_string(), unsolvable.to_string()),
+    ]);
+    let codes: Vec<&str> = check_library(&lib).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC024"]);
+}
+
+/// `--start-value` takes negative values, as `NAME VALUE` and `NAME=VALUE`
+/// (clap read `-5` as an option, and its tip `-- -5` did not help).
+#[test]
+fn start_values_may_be_negative_in_both_forms() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let paths = scratch_library(dir.path(), &[("Tanks.mo", TANKS)]);
+    let out = dir.path().join("Two.fmu");
+    let mut args = vec!["export"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend(["--model", "Tanks.Two", "-o", out.to_str().unwrap()]);
+    assert!(mofmu(&args).status.success());
+    let fmu = out.to_str().unwrap();
+    let csv = dir.path().join("two.csv");
+    for form in [&["tank1.qIn", "-0.5"][..], &["tank1.qIn=-0.5"][..]] {
+        let mut args = vec![
+            "simulate",
+            fmu,
+            "--stop-time",
+            "0.5",
+            "-o",
+            csv.to_str().unwrap(),
+        ];
+        args.push("--start-value");
+        args.extend(form.iter().copied());
+        let run = mofmu(&args);
+        assert!(run.status.success(), "{form:?}: {}", stderr(&run));
+        // 2 h' = -0.5 - sqrt(h): the level falls faster than with qIn = 1.
+        let text = std::fs::read_to_string(&csv).expect("the CSV");
+        let last: Vec<f64> = text
+            .lines()
+            .last()
+            .unwrap()
+            .split(',')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert!(last[1] < 0.7, "{form:?}: tank1.h = {}", last[1]);
+    }
+    let run = mofmu(&["simulate", fmu, "--start-value", "tank1.qIn"]);
+    assert!(!run.status.success());
+    assert!(
+        stderr(&run).contains(
+            "--start-value tank1.qIn: give it a value, `--start-value tank1.qIn VALUE` or \
+             `--start-value tank1.qIn=VALUE`"
+        ),
+        "{}",
+        stderr(&run)
+    );
+}
+
+/// Issue 58: MC014's suggestion (`output` on the one connector class)
+/// turned one error into eleven, several pointing away from the cause. The
+/// fix now writes the two-connector form in one step, a class for the side
+/// that determines the potential and one for the sides that receive it; each
+/// use of the old name is then an MC005 whose help says which to choose,
+/// and choosing checks clean.
+#[test]
+fn an_acausal_connector_becomes_two_connector_classes() {
+    let circuit = "package Circuit\n  connector Pin\n    Real v;\n    flow Real i;\n  end Pin;\n  \
+                   model Resistor\n    parameter Real R = 1;\n    Pin p;\n    Pin n;\n  equation\n    \
+                   p.i = (p.v - n.v)/R;\n    n.i = -p.i;\n  end Resistor;\nend Circuit;\n";
+    let lib = load_library(vec![
+        base(),
+        ("Circuit.mo".to_string(), circuit.to_string()),
+    ]);
+    let diags = check_library(&lib);
+    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC014"]);
+    assert!(
+        diags[0].help.contains("`PinOut` with `output` potentials")
+            && diags[0].help.contains("`PinIn` with `input` potentials")
+            && diags[0].help.contains("docs/electrical.md"),
+        "{}",
+        diags[0].help
+    );
+    let fixed = fix(
+        vec![base(), ("Circuit.mo".to_string(), circuit.to_string())],
+        true,
+    );
+    let text = &fixed.files[1].2;
+    assert!(
+        text.contains(
+            "  connector PinOut\n    output Real v;\n    flow Real i;\n  end PinOut;\n\n  \
+             connector PinIn\n    input Real v;\n    flow Real i;\n  end PinIn;\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(fixed.remaining.len(), 2, "{:?}", fixed.remaining);
+    for d in &fixed.remaining {
+        assert_eq!(d.code, "MC005");
+        assert!(
+            d.help.starts_with(
+                "`Pin` was split into `PinOut` and `PinIn`: write `PinOut` where this component \
+                 determines the potential"
+            ),
+            "{}",
+            d.help
+        );
+    }
+    // A resistor receives both potentials and determines its currents.
+    let chosen = text
+        .replace("Pin p;", "PinIn p;")
+        .replace("Pin n;", "PinIn n;");
+    let lib = load_library(vec![base(), ("Circuit.mo".to_string(), chosen)]);
+    assert!(check_library(&lib).is_empty());
+}
+
+/// Issue 58: two resistances in series leave their common node without a
+/// side that determines its potential (MC060, with no fix before); the
+/// help names the connector class that would determine it and the node of
+/// declared tearing, and the set's flow without a receiver (MC062) is not
+/// reported as a second error of the same cause.
+#[test]
+fn an_undetermined_node_says_what_would_determine_it() {
+    let series = "model Series\n  Electrical.Sources.ConstantVoltage source(V = 1);\n  \
+                  Electrical.Basic.Resistor r1(R = 1);\n  Electrical.Basic.Resistor r2(R = 1);\n  \
+                  Electrical.Basic.Ground ground;\nequation\n  connect(source.p, r1.p);\n  \
+                  connect(r1.n, r2.p);\n  connect(r2.n, ground.p);\n  \
+                  connect(source.n, ground.p);\nend Series;\n";
+    let paths: Vec<PathBuf> = [
+        "examples/Base.mo",
+        "examples/Signals.mo",
+        "examples/Planar",
+        "examples/Electrical",
+    ]
+    .iter()
+    .map(|p| repo().join(p))
+    .collect();
+    let mut files = mofmu::loader::load_paths(&paths).expect("the examples load");
+    files.push(("Series.mo".to_string(), series.to_string()));
+    let lib = load_library(files);
+    let diags = check_library(&lib);
+    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MC060"], "{diags:?}");
+    assert_eq!(
+        diags[0].message,
+        "no side of this connection determines `v` (r1.n.v, r2.p.v)"
+    );
+    assert!(diags[0]
+        .render_short(&lib.sources)
+        .starts_with("Series.mo:8:3:"));
+    assert!(
+        diags[0].help.contains(
+            "a component whose connector declares `v` an `output` \
+             (`Electrical.Interfaces.PinOut`)"
+        ) && diags[0].help.contains("as `Electrical.Basic.Node` does"),
+        "{}",
+        diags[0].help
+    );
+}
+
+/// Issue 58: `import SI = Modelica.Units.SI;` got MC004 "import target is
+/// not declared", never that there is no Standard Library here. The help
+/// names `Base.Units` and the fix imports it; the fixed package checks
+/// clean. Other Standard Library imports get a help without a fix.
+#[test]
+fn a_standard_library_import_is_pointed_at_base_units() {
+    let units = "encapsulated package Units\n  import Base;\n  import SI = Modelica.Units.SI;\n  \
+                 model Fall\n    parameter SI.Time tau = 1;\n    \
+                 Base.ContinuousState h(start = 1);\n  equation\n    der(h) = -h/tau;\n  \
+                 end Fall;\nend Units;\n";
+    let lib = load_library(vec![base(), ("Units.mo".to_string(), units.to_string())]);
+    let diags = check_library(&lib);
+    assert_eq!(diags[0].code, "MC004", "{diags:?}");
+    assert!(
+        diags[0].help.starts_with(
+            "there is no Modelica Standard Library here: the methodology's SI unit types"
+        ) && diags[0].help.contains("`Base.Units`"),
+        "{}",
+        diags[0].help
+    );
+    let fixed = fix(
+        vec![base(), ("Units.mo".to_string(), units.to_string())],
+        true,
+    );
+    assert!(fixed.remaining.is_empty(), "{:?}", fixed.remaining);
+    assert!(fixed.files[1].2.contains("  import SI = Base.Units;\n"));
+    let math = units.replace("Modelica.Units.SI", "Modelica.Math");
+    let lib = load_library(vec![base(), ("Units.mo".to_string(), math)]);
+    let diags = check_library(&lib);
+    let d = diags.iter().find(|d| d.code == "MC004").expect("MC004");
+    assert!(
+        d.help.contains("write them in full where they are used") && d.suggestions.is_empty(),
+        "{d:?}"
+    );
+}
