@@ -149,6 +149,10 @@ def run_case(case: rt.Case, report: rt.Report, mofmu: Path, fmusim: Path, out: P
                  f"worst {worst:.2e} of range ({worst_name}), limit {CS_TOLERANCE:g}")
 
 
+# fmusim's absolute tolerance on times (FMIIsClose in its FMIUtil.c).
+FMUSIM_EPSILON = 1e-5
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fmusim", type=Path, required=True)
@@ -162,6 +166,12 @@ def main(argv: list[str] | None = None) -> int:
         stiff = {c["name"] for c in tomllib.load(f)["case"] if c.get("stiff")}
     report = rt.Report()
     for case in cases:
+        if case.stop_time <= FMUSIM_EPSILON:
+            # fmusim 0.0.39 compares times with FMIIsClose, which takes any two
+            # times within 1e-5 s as equal: it ends such a run at its start.
+            print(f"SKIP {case.name} fmusim: the run lasts {case.stop_time:g} s, which fmusim "
+                  f"0.0.39 takes as already at its stop (FMIIsClose: |a - b| <= 1e-5 s)", flush=True)
+            continue
         run_case(case, report, args.mofmu, args.fmusim, args.out, case.name in stiff)
     return report.finish()
 
