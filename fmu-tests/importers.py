@@ -10,7 +10,15 @@
    The event must appear in the result at t = 0.5 (within 1e-9 for the time
    event, 1e-7 for the located state event), and every sample after it
    must match the closed form to 1e-6.
-2. A second solver. Every non-stiff case of cases.toml is simulated by
+2. Hybrid models that must end, through FMPy with a 60 s bound each (a
+   child process, killed past it): test_data/events/Chatter.mo's Runaway,
+   whose event iteration never settles, fails in ME and CS with the FMU's
+   message naming the variable; the bouncing ball without a resting speed
+   (v_min = 0) runs to its stop or stops with an error. Events.Feedthrough
+   driven by an input table of Real, Integer and Boolean columns passes
+   them on (the Integer and Boolean held, the Real interpolated in ME and
+   held over a step in CS, as FMPy sets it) and counts the rising edges.
+3. A second solver. Every non-stiff case of cases.toml is simulated by
    FMPy's fixed-step explicit Euler solver and compared with the committed
    reference at a tolerance that follows from the step (first-order error);
    a case's `euler_steps` asks for more steps than the default 20000.
@@ -153,6 +161,74 @@ def euler(mofmu: Path, out: Path) -> None:
                f"h = {h:g})")
 
 
+def run_bounded(seconds: float, function, *args, **kwargs):
+    """Runs `function` in a child process and gives its result or its
+    exception's text; a run past `seconds` is killed and reported as a hang."""
+    import multiprocessing
+
+    def child(queue):
+        logged: list[str] = []
+        kwargs["logger"] = lambda *a: logged.append(a[-1].decode(errors="replace"))
+        try:
+            queue.put(("ok", function(*args, **kwargs)))
+        except Exception as e:  # the FMU's refusal is what some checks want
+            queue.put(("error", f"{type(e).__name__}: {e}; the FMU logged: {' | '.join(logged)}"))
+
+    queue = multiprocessing.get_context("fork").Queue()
+    process = multiprocessing.get_context("fork").Process(target=child, args=(queue,))
+    process.start()
+    process.join(seconds)
+    if process.is_alive():
+        process.kill()
+        process.join()
+        return "hang", f"still running after {seconds:g} s"
+    return queue.get() if not queue.empty() else ("error", f"exit code {process.exitcode}")
+
+
+def hybrid(mofmu: Path, out: Path) -> None:
+    """FMPy on the hybrid models that must end: an event iteration that never
+    settles fails with the FMU's message, a ball without a resting speed runs
+    or stops, within a bound; and the Feedthrough driven by an input table of
+    Real, Integer and Boolean columns, Model Exchange and Co-Simulation."""
+    from fmpy import simulate_fmu
+
+    events_libraries = ["examples/Base.mo", "examples/Signals.mo", "examples/Events.mo"]
+    runaway = export(mofmu, out, ["examples/Base.mo", "test_data/events/Chatter.mo"], "Chatter.Runaway",
+                     "Chatter_Runaway", 1.0)
+    ball = export(mofmu, out, events_libraries, "Events.BouncingBall", "Zeno_BouncingBall", 3.0)
+    for fmi_type in ("ModelExchange", "CoSimulation"):
+        status, detail = run_bounded(60.0, lambda **kw: simulate_fmu(str(runaway), fmi_type=fmi_type,
+                                                                     stop_time=1.0, **kw))
+        report(status == "error" and "do not settle" in detail and "(n)" in detail,
+               f"never-settling {fmi_type}", f"{status}: {detail[:300]}")
+        status, detail = run_bounded(60.0, lambda **kw: len(simulate_fmu(
+            str(ball), fmi_type=fmi_type, stop_time=3.0, start_values={"v_min": 0.0}, **kw)))
+        report(status != "hang", f"Zeno ball (v_min = 0) {fmi_type}", f"{status}: {str(detail)[:160]}")
+
+    feedthrough = export(mofmu, out, events_libraries, "Events.Feedthrough", "Feedthrough", 2.0)
+    table = np.array([(0.0, 0.0, 1, False), (0.5, 1.0, 2, True), (1.0, 0.0, 3, False), (1.5, 2.0, -4, True),
+                      (2.0, 2.0, -4, True)],
+                     dtype=[("time", float), ("real_in", float), ("int_in", np.int32), ("bool_in", bool)])
+    for fmi_type in ("ModelExchange", "CoSimulation"):
+        r = simulate_fmu(str(feedthrough), fmi_type=fmi_type, stop_time=2.0, output_interval=0.01, input=table,
+                         output=["real_out", "int_out", "bool_out", "rises"])
+        t = r["time"]
+        away = np.all([np.abs(t - c) > 1e-9 for c in (0.5, 1.0, 1.5)], axis=0)
+        held = np.searchsorted(table["time"], t, side="right") - 1
+        ints, bools = table["int_in"][held], table["bool_in"][held]
+        rises = (t > 0.5).astype(int) + (t > 1.5).astype(int)
+        # FMPy's Co-Simulation sets an input at each communication point and
+        # passes no derivative: it is held over the step, and a row shows the
+        # input at the point before it.
+        at = t if fmi_type == "ModelExchange" else np.concatenate(([t[0]], t[:-1]))
+        real = np.interp(at, table["time"], table["real_in"])
+        worst = float(np.max(np.abs(r["real_out"][away] - real[away])))
+        exact = (np.array_equal(r["int_out"][away], ints[away]) and np.array_equal(r["bool_out"][away], bools[away])
+                 and np.array_equal(r["rises"][away], rises[away]))
+        report(exact and worst <= 1e-12, f"Feedthrough from an input table {fmi_type}",
+               f"Integer, Boolean and rises {'exact' if exact else 'DIFFER'}; Real worst {worst:.1e}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mofmu", type=Path, default=ROOT / "target" / "release" / "mofmu")
@@ -160,6 +236,7 @@ def main() -> int:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     events(args.mofmu, args.out)
+    hybrid(args.mofmu, args.out)
     euler(args.mofmu, args.out)
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
