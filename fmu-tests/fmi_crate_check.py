@@ -134,11 +134,12 @@ def export(mofmu: Path, fmu: Path, libraries: list[str], model: str, stop_time: 
 
 def run_importer(importer: Path, fmu: Path, csv: Path, stop_time: float, interval: float,
                  step: float, variables: list[str], sets: list[str] | None = None, *,
-                 fmi_version: str) -> tuple[Trajectory, str, float]:
+                 fmi_version: str, tolerance: float = 1e-8) -> tuple[Trajectory, str, float]:
     """Runs fmi-importer; returns its result, its statistics line and its run time.
 
     `sets` are `NAME=VALUE` for `--set` (FMI 3: a structural parameter is
-    set in configuration mode)."""
+    set in configuration mode). `tolerance` is the Co-Simulation solver's
+    relative tolerance (the case's `solver_rtol`)."""
     command = [str(importer), str(fmu), "--stop-time", repr(stop_time),
                "--output-interval", repr(interval), "--step", repr(step),
                "--method", "rk4", "--variables", ",".join(variables), "-o", str(csv),
@@ -148,7 +149,7 @@ def run_importer(importer: Path, fmu: Path, csv: Path, stop_time: float, interva
     if step <= 0.0:
         # Co-Simulation: the FMU integrates by itself.
         command[command.index("--step"):command.index("--step") + 4] = [
-            "--interface", "cs", "--tolerance", "1e-8"]
+            "--interface", "cs", "--tolerance", repr(tolerance)]
     started = time.monotonic()
     proc = subprocess.run(command, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
     elapsed = time.monotonic() - started
@@ -254,7 +255,7 @@ def check_case(case: Case, report: Report, mofmu: Path, importer: Path, out: Pat
     try:
         cs, statistics, elapsed = run_importer(
             importer, fmu, out / f"{case.name}_cs.csv", case.stop_time,
-            case.output_interval, 0.0, read, fmi_version=fmi_version)
+            case.output_interval, 0.0, read, fmi_version=fmi_version, tolerance=case.solver_rtol)
         cs = by_case_names(cs, names)
         verdict = compare(cs, read_csv(case.reference), variables, case.tolerance,
                           case.stop_time, case.output_interval)
