@@ -667,7 +667,9 @@ impl Inference<'_> {
     }
 }
 
-fn synthetic(
+/// A protected local the resolver adds to a class (memory the class keeps,
+/// such as a clocked partition's or an event's left limits).
+pub(super) fn synthetic(
     name: String,
     ty: Builtin,
     dims: Vec<Expr>,

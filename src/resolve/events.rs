@@ -22,9 +22,7 @@ use std::sync::Arc;
 
 use super::clocked::equation_exprs;
 use super::expr::{Equation, Expr, ExprKind, Referent};
-use super::model::{
-    Attributes, ClassCausality, ClassModel, ClassVariability, Events, Special, Var,
-};
+use super::model::{Attributes, ClassModel, Events, Var};
 use super::tree::Builtin;
 use crate::source::Span;
 
@@ -206,24 +204,8 @@ fn synthetic(
     description: &str,
     span: Span,
 ) -> Var {
-    Var {
-        name,
-        ty,
-        variability: ClassVariability::Continuous,
-        causality: ClassCausality::Local,
-        flow: false,
-        special: Special {
-            discrete: true,
-            ..Special::default()
-        },
-        dims,
-        attrs,
-        binding: None,
-        protected: true,
-        connector: None,
-        carried_of: None,
-        tearing: None,
-        description: Some(description.to_string()),
-        span,
-    }
+    // As the clocked partitions' memory, and discrete: it changes only at events.
+    let mut var = super::clocked::synthetic(name, ty, dims, attrs, description, span);
+    var.special.discrete = true;
+    var
 }

@@ -12,16 +12,9 @@ use crate::source::Span;
 pub(crate) fn start_value(model: &mut ClassModel, eq: Equation) -> Result<(), Diagnostic> {
     let (lhs, rhs, span) = match eq {
         Equation::Simple { lhs, rhs, span } => (lhs, rhs, span),
-        Equation::For { span, .. }
-        | Equation::If { span, .. }
-        | Equation::When { span, .. }
-        | Equation::Reinit { span, .. }
-        | Equation::Terminate { span, .. }
-        | Equation::ConnectInLoop { span }
-        | Equation::Assert { span }
-        | Equation::Rejected { span } => {
+        other => {
             return Err(not_admitted(
-                span,
+                other.span(),
                 "only equations `state = expression of parameters` can be initial equations",
             ))
         }
