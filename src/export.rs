@@ -606,7 +606,7 @@ fn state_set_notes(sys: &crate::instantiate::System, sets: &[SetValue]) -> Vec<S
 pub fn settable_parameters(
     lib: &Library,
     model: &str,
-) -> Result<Vec<(String, &'static str)>, ExportError> {
+) -> Result<Vec<crate::instantiate::Settable>, ExportError> {
     let mut db = ClassDb::new(&lib.tree, &lib.sources);
     let library_diags = check_library_into(lib, true, &mut db);
     if !library_diags.is_empty() {

@@ -30,10 +30,15 @@ pub fn fix(files: Vec<(String, String)>, check_units: bool) -> Fixed {
     let mut edits = 0;
     let mut round = 0;
     loop {
-        let library = load_library(current.clone());
+        // A fix that writes `Base.` names gets the built-in Base on the
+        // next round, as the commands load it (first, so the files'
+        // indices move by one).
+        let loaded = crate::loader::with_base(current.clone());
+        let shift = loaded.len() - current.len();
+        let library = load_library(loaded);
         let remaining = check_library_with(&library, check_units);
         let applied = if round < MAX_ROUNDS {
-            apply_round(&mut current, &remaining)
+            apply_round(&mut current, &remaining, shift)
         } else {
             0
         };
@@ -61,7 +66,8 @@ pub fn fix(files: Vec<(String, String)>, check_units: bool) -> Fixed {
 /// place of its first edit) wins and the others wait for the next round's
 /// check. An edit equal to one already kept is no overlap (several
 /// diagnostics may offer the same fix). Returns the number applied.
-fn apply_round(files: &mut [(String, String)], diags: &[Diagnostic]) -> usize {
+/// `shift` is the number of files the library loaded before `files`.
+fn apply_round(files: &mut [(String, String)], diags: &[Diagnostic], shift: usize) -> usize {
     let mut applied = 0;
     for (index, (_, text)) in files.iter_mut().enumerate() {
         let valid = |start: usize, end: usize| {
@@ -76,7 +82,7 @@ fn apply_round(files: &mut [(String, String)], diags: &[Diagnostic]) -> usize {
                 let mut g: Vec<(usize, usize, &str)> = d
                     .suggestions
                     .iter()
-                    .filter(|s| s.machine_applicable && s.span.file.0 as usize == index)
+                    .filter(|s| s.machine_applicable && s.span.file.0 as usize == index + shift)
                     .map(|s| {
                         (
                             s.span.start as usize,
@@ -294,11 +300,11 @@ mod tests {
             diagnostic(&[(0, 1, "X"), (6, 7, "Y")]),
             diagnostic(&[(10, 10, "+")]),
         ];
-        assert_eq!(apply_round(&mut files, &diags), 3);
+        assert_eq!(apply_round(&mut files, &diags, 0), 3);
         assert_eq!(files[0].1, "XbcdefYhij+kl");
         // Next round, alone, the waiting diagnostic applies whole.
         let mut files = vec![("a.mo".to_string(), "abcdefghijkl".to_string())];
-        assert_eq!(apply_round(&mut files, &diags[1..2]), 2);
+        assert_eq!(apply_round(&mut files, &diags[1..2], 0), 2);
         assert_eq!(files[0].1, "abcDefZijkl");
     }
 }

@@ -37,7 +37,7 @@ enum Command {
     /// be read.
     Compare(commands::compare::CompareArgs),
     /// Print the unit of every variable of a model (declared, inferred or
-    /// unknown), or without --model the unit verdict of every class.
+    /// open), or without --model the unit verdict of every class.
     Units(commands::units::UnitsArgs),
     /// Simulate one FMU once per case of a grid or a table of start values,
     /// on worker threads, into a Parquet dataset (docs/sweep.md): DIR/summary.parquet

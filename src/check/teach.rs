@@ -8,7 +8,9 @@
 //! lies in; codes and messages keep their meaning, only help lines and
 //! suggestions are added. Two exceptions: an MC020 whose extra unknown no
 //! other equation names is the MC029 it really is ("nothing determines
-//! `i`"), moved to that unknown's declaration; and a unit that is not a
+//! `i`"), moved to that unknown's declaration; an MC020 or MC038 whose
+//! cause is a differentiated plain `Real` says so, naming every such
+//! variable of the class; and a unit that is not a
 //! Modelica unit, written once in a type, is reported once where it is
 //! written, not at every declaration of that type (`unit_roots`).
 
@@ -171,11 +173,6 @@ pub fn teach(sources: &SourceMap, tree: &ClassTree, diags: &mut Vec<Diagnostic>)
         }
         out.push(d);
     }
-    if !base_loaded(lib) {
-        for d in &mut out {
-            drop_fixes_that_need_base(d);
-        }
-    }
     *diags = out;
 }
 
@@ -188,28 +185,19 @@ fn base_loaded(lib: &Library) -> bool {
         .any(|r| lib.tree.get(*r).name == "Base")
 }
 
-const LOAD_BASE: &str = "load examples/Base.mo before this file, e.g. \
-    `mofmu check examples/Base.mo FILE.mo` (the same for export and units)";
+const LOAD_BASE: &str = "mofmu's commands load their built-in copy (examples/Base.mo) \
+    when a file names `Base` and none declares it; a program that loads files itself \
+    puts them through `mofmu::loader::with_base`";
 
 /// MC005 at `Base` of `Base.X` when no `Base` is loaded: the file is not
-/// misspelt, the package is missing from the command line.
+/// misspelt, the package is missing from the files given.
 fn missing_base(d: &mut Diagnostic) {
     d.help = format!("`Base` is the methodology's base package, and it is not loaded: {LOAD_BASE}");
 }
 
-/// Without `Base` loaded, a suggestion that writes `Base.X` would leave a
-/// file that names an unknown class: it is dropped, and the help says to
-/// load Base (after which the suggestion comes back).
-fn drop_fixes_that_need_base(d: &mut Diagnostic) {
-    let before = d.suggestions.len();
-    d.suggestions.retain(|s| !s.replacement.contains("Base."));
-    if d.suggestions.len() < before {
-        d.help = format!(
-            "{}; the fix writes `Base.` names, so first {LOAD_BASE}",
-            d.help
-        );
-    }
-}
+// A suggestion that writes `Base.X` into a library without `Base` is kept:
+// the commands and `mofmu::fix::fix` load the built-in Base as soon as a
+// file names it.
 
 /// UC001 for a declared unit with a fractional exponent (`m2.5/s`, a valve
 /// coefficient of flow = k*sqrt(dh)): no Modelica unit string writes one,
@@ -704,6 +692,17 @@ fn state_fix(lib: &Library, class: &ClassNode, d: &mut Diagnostic) -> Option<Vec
     } else {
         ""
     };
+    // The first error names the cause: every such variable of the class.
+    d.message = format!(
+        "{} {} differentiated but not declared as {}: a state's type is `Base.ContinuousState`",
+        names.join(", "),
+        if names.len() == 1 { "is" } else { "are" },
+        if names.len() == 1 {
+            "a state"
+        } else {
+            "states"
+        },
+    );
     d.help = format!(
         "a variable whose derivative an equation gives is a state of its class, declared by its \
          type: declare {} as `Base.ContinuousState` (the start value is the initial \

@@ -37,7 +37,8 @@ pub struct CheckArgs {
     #[arg(long, requires = "fix")]
     write: bool,
     /// .mo files or library directories (package.mo + package.order),
-    /// loaded in the order given: load examples/Base.mo first.
+    /// loaded in the order given; the methodology's Base is built in (loaded
+    /// first when a file names `Base` and none declares it).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
 }

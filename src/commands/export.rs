@@ -72,7 +72,8 @@ pub enum ExportFmiVersion {
 #[derive(Args)]
 pub struct ExportArgs {
     /// .mo files or library directories (package.mo + package.order),
-    /// loaded in the order given: load examples/Base.mo first.
+    /// loaded in the order given; the methodology's Base is built in (loaded
+    /// first when a file names `Base` and none declares it).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Qualified name of the model, e.g. Thermal.Examples.RodHeating.
@@ -246,9 +247,30 @@ fn list_settable(
         Ok(names) => names,
         Err(e) => return Ok(refuse(lib, model, e, message_format)),
     };
-    let width = names.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-    for (name, what) in &names {
-        println!("{name:width$}  {what}");
+    // Columns: name, value at export, unit, what it is, description.
+    let value = |s: &mofmu::instantiate::Settable| s.value.clone().unwrap_or("(calculated)".into());
+    let unit = |s: &mofmu::instantiate::Settable| s.unit.clone().unwrap_or_default();
+    let width = |f: &dyn Fn(&mofmu::instantiate::Settable) -> String| {
+        names
+            .iter()
+            .map(|s| f(s).chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (nw, vw, uw) = (width(&|s| s.name.clone()), width(&value), width(&unit));
+    for s in &names {
+        let line = format!(
+            "{:nw$}  {:vw$}  {:uw$}  {}{}",
+            s.name,
+            value(s),
+            unit(s),
+            s.what,
+            s.description
+                .as_deref()
+                .map(|d| format!("  \"{d}\""))
+                .unwrap_or_default()
+        );
+        println!("{}", line.trim_end());
     }
     if names.is_empty() {
         println!("{model} has no parameters or states to set");

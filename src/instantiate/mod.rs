@@ -30,6 +30,7 @@ pub use system::{
 pub use units::annotate_units;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::classdb::{ClassDb, ClassEntry};
 use crate::diagnostic::Diagnostic;
@@ -193,33 +194,61 @@ fn unknown_set_help(sys: &System, model: &str, path: &str) -> String {
 /// `--set`: its parameters (Real, Integer, Boolean, enumeration; not those
 /// computed from others) and its states (a value sets the start value),
 /// each with what it is, in the order of the model's variables.
-pub fn settable_names(
-    db: &ClassDb,
-    model: ClassId,
-) -> Result<Vec<(String, &'static str)>, Vec<Diagnostic>> {
+pub fn settable_names(db: &ClassDb, model: ClassId) -> Result<Vec<Settable>, Vec<Diagnostic>> {
     let sys = instantiate(db, model, &[])?;
-    let mut out: Vec<(String, &'static str)> = sys
+    let text = |d: &Option<Arc<str>>| d.as_deref().map(str::to_string);
+    let mut out: Vec<Settable> = sys
         .ints
         .iter()
         .map(|v| {
-            let what = if v.boolean {
-                "Boolean parameter"
-            } else if v.enumeration.is_some() {
-                "enumeration parameter"
+            let (what, value) = if v.boolean {
+                ("Boolean parameter", (v.value != 0).to_string())
+            } else if let Some(e) = &v.enumeration {
+                let literal = usize::try_from(v.value - 1)
+                    .ok()
+                    .and_then(|k| e.literals.get(k))
+                    .map(|(l, _)| format!("{}.{l}", e.name))
+                    .unwrap_or_else(|| v.value.to_string());
+                ("enumeration parameter", literal)
             } else {
-                "Integer parameter"
+                ("Integer parameter", v.value.to_string())
             };
-            (v.name.clone(), what)
+            Settable {
+                name: v.name.clone(),
+                what,
+                value: Some(value),
+                unit: None,
+                description: text(&v.description),
+            }
         })
         .collect();
     for r in &sys.reals {
-        match r.kind {
-            RealKind::Parameter => out.push((r.name.clone(), "parameter")),
-            RealKind::State => out.push((r.name.clone(), "state (sets its start value)")),
-            _ => {}
-        }
+        let what = match r.kind {
+            RealKind::Parameter => "parameter",
+            RealKind::State => "state (sets its start value)",
+            _ => continue,
+        };
+        out.push(Settable {
+            name: r.name.clone(),
+            what,
+            value: r.start.map(|v| v.to_string()),
+            unit: text(&r.unit),
+            description: text(&r.description),
+        });
     }
     Ok(out)
+}
+
+/// A name `--set` can give a value to, with what it is, its value at
+/// export (a state's start value; None for a parameter computed from
+/// others when the FMU is initialised), its unit and its description.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settable {
+    pub name: String,
+    pub what: &'static str,
+    pub value: Option<String>,
+    pub unit: Option<String>,
+    pub description: Option<String>,
 }
 
 impl Builder<'_, '_> {

@@ -216,7 +216,7 @@ fn line_of(sources: &SourceMap, span: Span) -> String {
     format!("`{first}`{more} (line {line})")
 }
 
-/// The unit of variable `name` of `class`: declared, inferred or unknown.
+/// The unit of variable `name` of `class`: declared, inferred or open.
 fn unit_of(db: &mut ClassDb, class: ClassId, name: &str) -> String {
     if db.units(class).is_none() {
         return "not checked (the class does not elaborate)".to_string();

@@ -155,7 +155,10 @@ impl State {
             self.problems.extend(problems);
             self.disk = Some(files);
         }
-        let files = workspace::with_open(self.disk.as_deref().unwrap_or_default(), &self.open);
+        let files = crate::loader::with_base(workspace::with_open(
+            self.disk.as_deref().unwrap_or_default(),
+            &self.open,
+        ));
         self.index = OnceCell::new();
         self.diagnostics = self.session.check(files, true);
         self.export_diagnostics();

@@ -162,7 +162,7 @@ pub fn disk_files(entries: &[PathBuf]) -> (Vec<(String, String)>, Vec<String>) {
     let mut files: Vec<(String, String)> = Vec::new();
     let mut problems = Vec::new();
     for entry in entries {
-        match crate::loader::load_paths(std::slice::from_ref(entry)) {
+        match crate::loader::read_paths(std::slice::from_ref(entry)) {
             Ok(loaded) => files.extend(loaded),
             Err(e) => problems.push(e.to_string()),
         }

@@ -250,6 +250,17 @@ pub fn signature_of(
         let term = term.unwrap_or_else(|| cx.fresh(v.name.clone()));
         cx.own.push(Some(term));
     }
+    // A carried derivative (`der(flange.w)` of a RealWithDerivative) has
+    // its variable's unit per second.
+    for (vi, v) in model.vars.iter().enumerate() {
+        let (Some(j), Some(t)) = (v.carried_of, cx.own[vi].clone()) else {
+            continue;
+        };
+        if let Some(base) = cx.own.get(j).cloned().flatten() {
+            let per_second = base.div(&Term::constant(Dim::seconds()));
+            cx.require(&t, &per_second, Why::Value(&v.name));
+        }
+    }
     // Components: fresh type variables per use.
     for (sub, units) in model.subs.iter().zip(&sub_units) {
         let usable = units

@@ -21,7 +21,7 @@ impl Origin {
         match self {
             Origin::Declared => "declared",
             Origin::Inferred => "inferred",
-            Origin::Unknown => "unknown",
+            Origin::Unknown => "open",
         }
     }
 }

@@ -510,8 +510,8 @@ fn first_model_in_the_readme() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("RCCircuit.mo");
     std::fs::write(&file, model).unwrap();
-    let base = repo().join("examples/Base.mo");
-    let (base, file) = (base.to_str().unwrap(), file.to_str().unwrap());
+    // Base is built in: the commands name only the model's file.
+    let file = file.to_str().unwrap();
     let fmu = dir.path().join("RC.fmu");
     let csv = dir.path().join("RC.csv");
     let svg = dir.path().join("RC.svg");
@@ -522,15 +522,12 @@ fn first_model_in_the_readme() {
         .expect("the commands");
     // The README runs them on a copy in `scratch/`, never on the fixture.
     assert!(commands.contains("cp test_data/newcomer/RCCircuit.mo scratch/"));
-    assert!(commands.contains("mofmu check --fix --write examples/Base.mo scratch/RCCircuit.mo"));
-    assert!(!mofmu(&["check", base, file]).status.success());
-    assert!(mofmu(&["check", "--fix", "--write", base, file])
-        .status
-        .success());
-    assert!(mofmu(&["check", base, file]).status.success());
+    assert!(commands.contains("mofmu check --fix --write scratch/RCCircuit.mo"));
+    assert!(!mofmu(&["check", file]).status.success());
+    assert!(mofmu(&["check", "--fix", "--write", file]).status.success());
+    assert!(mofmu(&["check", file]).status.success());
     let export = mofmu(&[
         "export",
-        base,
         file,
         "--model",
         "RCCircuit",
@@ -823,40 +820,39 @@ fn fixed_model_matches(fixed: &mofmu::fix::Fixed, model: &str, name: &str, exact
     }
 }
 
-/// Without `examples/Base.mo` loaded, `Base.X` is not a misspelling: the
-/// help says to load Base first, and `--fix` makes no edit that writes a
-/// `Base.` name (with Base loaded it does, and the model then runs).
+/// Files given without `Base` to the library itself (not through the
+/// loader): `Base.X` is not a misspelling, the help says the commands load
+/// the built-in Base and names `with_base`; through it the file checks
+/// clean. `fix` loads the built-in Base as the commands do, so the fix
+/// that writes `Base.ContinuousState` is applied and the model runs.
 #[test]
-fn a_missing_base_says_load_it_first_and_fix_writes_no_base_name() {
+fn a_missing_base_is_explained_and_fix_loads_the_built_in_one() {
     let lib = load_library(alone("test_data/newcomer/friction/MissingBase.mo"));
     let diags = check_library(&lib);
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(diags[0].code, "MC005");
     assert!(
-        diags[0]
-            .help
-            .contains("load examples/Base.mo before this file"),
+        diags[0].help.contains("load their built-in copy")
+            && diags[0].help.contains("mofmu::loader::with_base"),
         "{}",
         diags[0].help
     );
     assert!(diags[0].suggestions.is_empty());
-    // With Base loaded it checks clean.
-    let lib = load_library(files("test_data/newcomer/friction/MissingBase.mo"));
+    let lib = load_library(mofmu::loader::with_base(alone(
+        "test_data/newcomer/friction/MissingBase.mo",
+    )));
     assert!(check_library(&lib).is_empty());
-    // The fix that would write Base.ContinuousState waits for Base.
     let fixture = "test_data/newcomer/friction/MissingBaseFix.mo";
     let fixed = fix(alone(fixture), true);
-    assert_eq!(fixed.edits, 0, "no edit needs a Base that is not loaded");
-    let d = &fixed.remaining[0];
-    assert_eq!(d.code, "MC038");
-    assert!(d.suggestions.is_empty(), "{d:?}");
-    assert!(
-        d.help.contains("load examples/Base.mo before this file"),
-        "{}",
-        d.help
+    assert_eq!(fixed.edits, 1, "{:?}", fixed.remaining);
+    assert_eq!(
+        fixed.files.len(),
+        1,
+        "the built-in Base is not a file of the user's"
     );
-    let fixed = fix(files(fixture), true);
-    assert!(fixed.edits > 0);
+    assert!(fixed.files[0]
+        .2
+        .contains("Base.ContinuousState x(start = 1);"));
     fixed_model_matches(&fixed, "MissingBaseFix", "x", |t| (-t).exp());
 }
 
@@ -1348,5 +1344,169 @@ fn a_standard_library_import_is_pointed_at_base_units() {
     assert!(
         d.help.contains("write them in full where they are used") && d.suggestions.is_empty(),
         "{d:?}"
+    );
+}
+
+/// Issue 58: Base needed a path (`/path/to/mofmu/examples/Base.mo` first
+/// in every command outside the clone). A file that names `Base` is
+/// checked and exported from any directory with the built-in copy; a
+/// library that declares its own `Base` keeps it (the built-in one is not
+/// loaded beside it); a file that names no `Base` loads nothing more.
+#[test]
+fn base_is_built_in() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fall = "model Fall\n  parameter Base.Units.Time tau = 2;\n  \
+                Base.ContinuousState h(start = 1);\nequation\n  der(h) = -h/tau;\nend Fall;\n";
+    std::fs::write(dir.path().join("Fall.mo"), fall).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mofmu"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("the mofmu binary runs")
+    };
+    let check = run(&["check", "Fall.mo"]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let export = run(&["export", "Fall.mo", "--model", "Fall", "-o", "Fall.fmu"]);
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    assert!(dir.path().join("Fall.fmu").is_file());
+    // A fault in the user's file still names the user's file.
+    std::fs::write(
+        dir.path().join("Bad.mo"),
+        fall.replace("Base.ContinuousState h", "Base.ContinuousStat h"),
+    )
+    .unwrap();
+    let bad = run(&["check", "--message-format", "short", "Bad.mo"]);
+    let text =
+        String::from_utf8_lossy(&bad.stdout).to_string() + &String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success());
+    assert!(text.starts_with("Bad.mo:3:"), "{text}");
+
+    let files = |texts: &[(&str, &str)]| {
+        mofmu::loader::with_base(
+            texts
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.to_string()))
+                .collect(),
+        )
+    };
+    let loaded = files(&[("Fall.mo", fall)]);
+    assert_eq!(loaded[0].0, mofmu::loader::BUNDLED_BASE_NAME);
+    assert_eq!(loaded.len(), 2);
+    // The repository's Base given first: nothing added.
+    let own = std::fs::read_to_string(repo().join("examples/Base.mo")).unwrap();
+    assert_eq!(files(&[("Base.mo", &own), ("Fall.mo", fall)]).len(), 2);
+    // A library's own Base (the paper's Mechanical.mo brings one).
+    let mechanical = std::fs::read_to_string(repo().join("examples/Mechanical.mo")).unwrap();
+    assert_eq!(files(&[("Mechanical.mo", &mechanical)]).len(), 1);
+    // `Base` only in a comment, a string or as a member name: nothing added.
+    let other = "model M // uses Base.Units\n  parameter Real a = 1 \"Base.x\";\n  \
+                 Lib.Base.T b;\nend M;\n";
+    assert_eq!(files(&[("M.mo", other)]).len(), 1);
+}
+
+/// Issue 58: a flat model (a DC motor in two plain `Real`s) got
+/// `MC020 ... 2 undetermined unknowns (e, w)` first, the cause only in the
+/// help. The first error now names every undeclared state, and
+/// `check --fix --write` with no Base on the command line makes it
+/// compliant.
+#[test]
+fn a_flat_model_names_its_undeclared_states() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flat = "model Motor\n  parameter Real R = 1, L = 0.5, k = 0.1, J = 0.01;\n  \
+                Real i, w;\nequation\n  L*der(i) = 12 - R*i - k*w;\n  J*der(w) = k*i;\nend Motor;\n";
+    std::fs::write(dir.path().join("Motor.mo"), flat).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mofmu"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("the mofmu binary runs")
+    };
+    let out = run(&["check", "--message-format", "short", "Motor.mo"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().next(),
+        Some(
+            "Motor.mo:5:3: error[MC038]: `i`, `w` are differentiated but not declared as \
+             states: a state's type is `Base.ContinuousState`"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 1, "one root cause, one error: {text}");
+    assert!(run(&["check", "--fix", "--write", "Motor.mo"])
+        .status
+        .success());
+    let fixed = std::fs::read_to_string(dir.path().join("Motor.mo")).unwrap();
+    assert!(fixed.contains("  Base.ContinuousState i, w;\n"), "{fixed}");
+    assert!(run(&["check", "Motor.mo"]).status.success());
+}
+
+/// Issue 58: `--list-parameters` showed names only. Each line gives the
+/// value at export, the unit and the description; and `mofmu units` gave
+/// the derivative a RealWithDerivative carries (`der(flange.w)`) no unit
+/// (it is the flange's `rad/s` per second), so the DC motor was
+/// "consistent but incomplete".
+#[test]
+fn parameters_are_listed_with_values_and_units() {
+    let lib = [
+        "examples/Signals.mo",
+        "examples/Planar",
+        "examples/Electrical",
+    ];
+    let mut args = vec!["export"];
+    args.extend(lib);
+    args.extend([
+        "--model",
+        "Electrical.Examples.DCMotor",
+        "--list-parameters",
+    ]);
+    let out = mofmu(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} listed: {text}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+    };
+    let r = line("R");
+    assert_eq!(&r[..4], ["R", "1", "Ohm", "parameter"], "{text}");
+    assert!(text.contains("\"Armature resistance\""), "{text}");
+    let k = line("k");
+    assert_eq!(&k[..3], ["k", "0.1", "N.m/A"], "{text}");
+    let i = line("inductor.i");
+    assert_eq!(&i[..4], ["inductor.i", "0", "A", "state"], "{text}");
+
+    let mut args = vec!["units"];
+    args.extend(lib);
+    args.extend(["--model", "Electrical.Examples.DCMotor"]);
+    let out = mofmu(&args);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("Electrical.Examples.DCMotor: consistent and complete"),
+        "{text}"
+    );
+    let der = text
+        .lines()
+        .find(|l| l.starts_with("emf.der(flange.w) "))
+        .expect("der(flange.w) listed");
+    assert_eq!(
+        der.split_whitespace().collect::<Vec<_>>(),
+        ["emf.der(flange.w)", "rad/s2", "inferred"]
     );
 }

@@ -1,4 +1,4 @@
-// Compliant, but it names Base: it checks only after examples/Base.mo.
+// Compliant, and it names Base: the loader adds the built-in Base.
 model MissingBase
   parameter Real T = 1;
   Base.ContinuousState x(start = 1);
