@@ -1925,8 +1925,8 @@ fn reference_last_row(reference: &str) -> (Vec<String>, Vec<f64>) {
 #[test]
 fn expose_leaves_internal_variables_out_and_simulates_the_same() {
     use mofmu::export::{export_model_options, ExportOptions};
-    use mofmu::fmu::expose::Expose;
-    use mofmu::fmu::table::Causality;
+    use mofmu::fmu::description::expose::Expose;
+    use mofmu::fmu::description::table::Causality;
     let planar = ["examples/Base.mo", "examples/Signals.mo", "examples/Planar"];
     let temp = tempfile::tempdir().expect("temporary directory");
     let cache = shared_cache();
