@@ -5,7 +5,6 @@ use crate::classdb::ClassDb;
 use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{sanitize, Kernel};
 use crate::diagnostic::Diagnostic;
-use crate::fmu::compiled::{self, ScheduleChoice, ScheduleTier};
 use crate::fmu::description::build::{model_table, take_names};
 use crate::fmu::description::expose::Expose;
 use crate::fmu::description::fmi_rules::check_table;
@@ -13,8 +12,9 @@ use crate::fmu::description::model_description::{guid_from, model_description_te
 use crate::fmu::description::table::Interfaces;
 use crate::fmu::description::table::{DefaultExperiment, ModelTable, VariableType};
 use crate::fmu::files::{model_spec, FmuBuildSpec};
-use crate::fmu::structural;
-use crate::fmu::system;
+use crate::fmu::image::compiled::{self, ScheduleChoice, ScheduleTier};
+use crate::fmu::image::structural;
+use crate::fmu::image::system;
 use crate::instantiate::{annotate_units, instantiate, SetValue};
 use crate::library::{check_library_into, Library};
 use crate::resolve::tree::ClassTree;
@@ -181,7 +181,7 @@ pub struct ExportOutput {
     pub functions: Vec<FunctionUnit>,
     pub system_c: String,
     /// `resources/mofmu_system.bin`: variables, instances and the schedule
-    /// as data (crate::fmu::system_image).
+    /// as data (crate::fmu::image::system_image).
     pub system_resource: Vec<u8>,
     pub n_instances: usize,
     pub n_steps: usize,
@@ -197,7 +197,7 @@ pub struct ExportOutput {
     pub schedule: ScheduleChoice,
     /// `resources/mofmu_locations.txt`: the source line of every variable
     /// each class's blocks write, for run-time errors
-    /// (crate::fmu::locations).
+    /// (crate::fmu::image::locations).
     pub locations: String,
 }
 
@@ -542,7 +542,7 @@ fn export_at(
         starts_at(&mut table, start);
     }
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
-    let locations = crate::fmu::locations::locations(&sys, &lib.sources);
+    let locations = crate::fmu::image::locations::locations(&sys, &lib.sources);
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
     drop((sys, schedule));
     // The table is checked before anything is written: the description is
@@ -558,7 +558,7 @@ fn export_at(
         &kernels,
         &functions,
     );
-    crate::fmu::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
+    crate::fmu::image::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
     if let Some(s) = &mut table.structural {
         structural::replace_guid(&mut s.resource, DRAFT_GUID, &guid);
     }
@@ -929,7 +929,7 @@ impl ExportOutput {
             system_resource,
         );
         spec.resources.push((
-            crate::fmu::locations::RESOURCE_NAME.into(),
+            crate::fmu::image::locations::RESOURCE_NAME.into(),
             self.locations.clone().into_bytes(),
         ));
         spec

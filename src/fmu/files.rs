@@ -189,7 +189,10 @@ pub fn model_spec<'a>(
             .iter()
             .chain(&RUNTIME_PARTS),
         ),
-        resources: vec![(super::system_image::RESOURCE_NAME.into(), system_resource)],
+        resources: vec![(
+            super::image::system_image::RESOURCE_NAME.into(),
+            system_resource,
+        )],
         build_description: None,
     }
 }
@@ -220,8 +223,10 @@ pub fn model_spec_fmi3<'a>(
         super::description::fmi3_arrays::resource(&table, &arrays),
     ));
     if let Some(s) = &table.structural {
-        spec.resources
-            .push((super::structural::RESOURCE_NAME.into(), s.resource.clone()));
+        spec.resources.push((
+            super::image::structural::RESOURCE_NAME.into(),
+            s.resource.clone(),
+        ));
     }
     spec.model_description = ModelDescriptionSource::Fmi3Table(table);
     let runtime = &mut spec.sources[0];

@@ -26,7 +26,7 @@
 //! the runtime cannot disagree.
 
 use super::table::{ModelTable, VariableType};
-use crate::fmu::system_image::fnv1a;
+use crate::fmu::image::system_image::fnv1a;
 
 /// The name of the FMI 3 resource under `resources/`.
 pub const RESOURCE_NAME: &str = "mofmu_fmi3.bin";

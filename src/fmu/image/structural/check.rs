@@ -13,8 +13,8 @@ use super::resource::verify;
 use super::template::steps_at;
 use crate::fmu::description::fmi3_arrays::arrays_sized;
 use crate::fmu::description::table::{ModelTable, VariableType};
-use crate::fmu::system::schedule_holds;
-use crate::fmu::system_image::{plain_steps, SystemImage};
+use crate::fmu::image::system::schedule_holds;
+use crate::fmu::image::system_image::{plain_steps, SystemImage};
 use crate::instantiate::System;
 
 /// How many sizes below the exported one are tried for the structural

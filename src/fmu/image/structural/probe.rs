@@ -17,8 +17,8 @@ use std::rc::Rc;
 
 use crate::codegen::kernel::Kernel;
 use crate::fmu::description::dependencies;
-use crate::fmu::system;
-use crate::fmu::system_image::SystemImage;
+use crate::fmu::image::system;
+use crate::fmu::image::system_image::SystemImage;
 use crate::instantiate::System;
 
 /// A system image the probe derived at a size.
