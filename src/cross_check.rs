@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::compare::report::{read_table, CompareError};
-use crate::fmu::table::{Causality, ModelTable, VariableType};
+use crate::fmu::description::table::{Causality, ModelTable, VariableType};
 use crate::harness::{simulate, HarnessError, SimOptions};
 
 /// Output points of the reference when no output interval is given.

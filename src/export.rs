@@ -5,16 +5,16 @@ use crate::classdb::ClassDb;
 use crate::codegen::function::FunctionUnit;
 use crate::codegen::kernel::{sanitize, Kernel};
 use crate::diagnostic::Diagnostic;
-use crate::fmu::build::{model_table, take_names};
-use crate::fmu::compiled::{self, ScheduleChoice, ScheduleTier};
-use crate::fmu::expose::Expose;
+use crate::fmu::description::build::{model_table, take_names};
+use crate::fmu::description::expose::Expose;
+use crate::fmu::description::fmi_rules::check_table;
+use crate::fmu::description::model_description::{guid_from, model_description_text};
+use crate::fmu::description::table::Interfaces;
+use crate::fmu::description::table::{DefaultExperiment, ModelTable, VariableType};
 use crate::fmu::files::{model_spec, FmuBuildSpec};
-use crate::fmu::fmi_rules::check_table;
-use crate::fmu::model_description::{guid_from, model_description_text};
-use crate::fmu::structural;
-use crate::fmu::system;
-use crate::fmu::table::Interfaces;
-use crate::fmu::table::{DefaultExperiment, ModelTable, VariableType};
+use crate::fmu::image::compiled::{self, ScheduleChoice, ScheduleTier};
+use crate::fmu::image::structural;
+use crate::fmu::image::system;
 use crate::instantiate::{annotate_units, instantiate, SetValue};
 use crate::library::{check_library_into, Library};
 use crate::resolve::tree::ClassTree;
@@ -181,7 +181,7 @@ pub struct ExportOutput {
     pub functions: Vec<FunctionUnit>,
     pub system_c: String,
     /// `resources/mofmu_system.bin`: variables, instances and the schedule
-    /// as data (crate::fmu::system_image).
+    /// as data (crate::fmu::image::system_image).
     pub system_resource: Vec<u8>,
     pub n_instances: usize,
     pub n_steps: usize,
@@ -197,7 +197,7 @@ pub struct ExportOutput {
     pub schedule: ScheduleChoice,
     /// `resources/mofmu_locations.txt`: the source line of every variable
     /// each class's blocks write, for run-time errors
-    /// (crate::fmu::locations).
+    /// (crate::fmu::image::locations).
     pub locations: String,
 }
 
@@ -466,8 +466,8 @@ fn export_at(
     let functions = function_units(&sys.classes);
     // One continuous-time dependency analysis serves the Jacobian pattern of
     // the embedded Co-Simulation solver and the model description.
-    let continuous = crate::fmu::dependencies::continuous(&sys, &schedule);
-    let pattern = crate::fmu::dependencies::state_pattern(&continuous, &sys);
+    let continuous = crate::fmu::description::dependencies::continuous(&sys, &schedule);
+    let pattern = crate::fmu::description::dependencies::state_pattern(&continuous, &sys);
     // The system resource (which borrows the variables' names) on a second
     // thread while this one builds the variable table and its
     // dependencies; the names move into the table once both are done.
@@ -486,7 +486,9 @@ fn export_at(
         let mut table = model_table(sys, &model_identifier, experiment.stop_time);
         table.default_experiment = experiment;
         table.interfaces = interfaces;
-        crate::fmu::dependencies::add_dependencies(&mut table, sys, schedule, continuous);
+        crate::fmu::description::dependencies::add_dependencies(
+            &mut table, sys, schedule, continuous,
+        );
         let image = image
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -518,7 +520,7 @@ fn export_at(
         let keep: Vec<bool> = (0..table.variables.len())
             .map(|i| !sys.absent_reals.contains(&i))
             .collect();
-        crate::fmu::expose::keep_only(&mut table, &keep);
+        crate::fmu::description::expose::keep_only(&mut table, &keep);
     }
     let description_bytes = exposed(&mut table, expose, fmi_version);
     if fmi_version == FmiVersion::Fmi3 {
@@ -540,7 +542,7 @@ fn export_at(
         starts_at(&mut table, start);
     }
     let (n_instances, n_steps) = (sys.instances.len(), schedule.steps.len());
-    let locations = crate::fmu::locations::locations(&sys, &lib.sources);
+    let locations = crate::fmu::image::locations::locations(&sys, &lib.sources);
     // The system is no longer needed; at 10^6 volumes it is half a gigabyte.
     drop((sys, schedule));
     // The table is checked before anything is written: the description is
@@ -556,7 +558,7 @@ fn export_at(
         &kernels,
         &functions,
     );
-    crate::fmu::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
+    crate::fmu::image::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
     if let Some(s) = &mut table.structural {
         structural::replace_guid(&mut s.resource, DRAFT_GUID, &guid);
     }
@@ -644,7 +646,7 @@ fn exported_class(
 fn invalid_description(
     lib: &Library,
     id: ClassId,
-    e: crate::fmu::fmi_rules::TableError,
+    e: crate::fmu::description::fmi_rules::TableError,
 ) -> ExportError {
     ExportError::Diagnostics(vec![Diagnostic::error(
         "MX006",
@@ -740,14 +742,19 @@ fn exposed(table: &mut ModelTable, expose: Expose, fmi: FmiVersion) -> Option<(u
     let size = |table: &ModelTable| {
         let written = match fmi {
             FmiVersion::Fmi2 => {
-                crate::fmu::model_description::write_model_description(table, ByteCount(0))
+                crate::fmu::description::model_description::write_model_description(
+                    table,
+                    ByteCount(0),
+                )
             }
-            FmiVersion::Fmi3 => crate::fmu::fmi3::write_model_description(table, ByteCount(0)),
+            FmiVersion::Fmi3 => {
+                crate::fmu::description::fmi3::write_model_description(table, ByteCount(0))
+            }
         };
         written.map(|c| c.0).unwrap_or(0)
     };
     let all = size(table);
-    crate::fmu::expose::apply(table, expose);
+    crate::fmu::description::expose::apply(table, expose);
     Some((all, size(table)))
 }
 
@@ -871,8 +878,9 @@ impl ExportOutput {
         match self.fmi_version {
             FmiVersion::Fmi2 => model_description_text(&self.table),
             FmiVersion::Fmi3 => {
-                let bytes = crate::fmu::fmi3::write_model_description(&self.table, Vec::new())
-                    .expect("writing into memory");
+                let bytes =
+                    crate::fmu::description::fmi3::write_model_description(&self.table, Vec::new())
+                        .expect("writing into memory");
                 String::from_utf8(bytes).expect("the XML writer produced invalid UTF-8")
             }
         }
@@ -921,7 +929,7 @@ impl ExportOutput {
             system_resource,
         );
         spec.resources.push((
-            crate::fmu::locations::RESOURCE_NAME.into(),
+            crate::fmu::image::locations::RESOURCE_NAME.into(),
             self.locations.clone().into_bytes(),
         ));
         spec

@@ -15,7 +15,7 @@
  * index in R, Int32 and Enumeration (Int64) variables are
  * MOFMU_FMI3_INTEGER_BASE + index, Booleans MOFMU_FMI3_BOOLEAN_BASE +
  * index, and the event indicators are one Float64 array at
- * MOFMU_FMI3_INDICATORS (the bases are repeated in src/fmu/fmi3.rs). A
+ * MOFMU_FMI3_INDICATORS (the bases are repeated in src/fmu/description/fmi3.rs). A
  * one-dimensional Real array of the description (resources/mofmu_fmi3.bin)
  * is named by its first element's index and stands for all its elements,
  * which lie at a stride in R: 1 for an array of Reals (rod.T), the number

@@ -59,7 +59,7 @@ typedef struct mofmu_ctx {
      * Jacobian follows. A compiled schedule then runs its lean functions,
      * which leave out the stores of locals that nothing reads from R in such
      * an evaluation (but the last round's, stored after the loop) and the
-     * single copies nothing reads (src/fmu/compiled/lean.rs). R's other
+     * single copies nothing reads (src/fmu/image/compiled/lean.rs). R's other
      * locals are stale until the next full evaluation, which every other
      * getter runs. */
     int lean;
@@ -317,7 +317,7 @@ extern const mofmu_class mofmu_classes[];
  * loaded system, so one compiled schedule serves every size. The runtime
  * runs it in place of its interpreter when the loaded schedule has its
  * shape, and interprets otherwise; both give the same bits. */
-/* The passes of a tearing solve (src/fmu/responses.rs, `pass`), as bits
+/* The passes of a tearing solve (src/fmu/image/responses.rs, `pass`), as bits
  * of mofmu_step.reached: the final pass with the balances found, and the
  * tangent passes of directional derivatives, run the steps a balance
  * reaches (REACHED); the tangent passes of the tearing matrix those of

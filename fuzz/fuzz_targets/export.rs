@@ -15,7 +15,7 @@ mod common;
 use libfuzzer_sys::fuzz_target;
 use mofmu::classdb::ClassDb;
 use mofmu::export::{export_checked, export_checked_options, ExportOptions, FmiVersion};
-use mofmu::fmu::table::Interfaces;
+use mofmu::fmu::description::table::Interfaces;
 use mofmu::library::{check_library_into, load_library};
 use mofmu::syntax::ast::ClassKind;
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use mofmu::diagnostic::Diagnostic;
 use mofmu::export::{did_you_mean_model, export_model_with, ExportError};
-use mofmu::fmu::table::Interfaces;
+use mofmu::fmu::description::table::Interfaces;
 use mofmu::harness::{Fmu, Interface, SimOptions};
 use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::library::{check_library_with, load_library, Library};

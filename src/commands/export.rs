@@ -9,9 +9,9 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
 use mofmu::export::{export_model_options, ExportError, ExportOptions, ExportOutput, FmiVersion};
-use mofmu::fmu::compiled::ScheduleTier;
-use mofmu::fmu::expose::Expose;
-use mofmu::fmu::table::Interfaces;
+use mofmu::fmu::description::expose::Expose;
+use mofmu::fmu::description::table::Interfaces;
+use mofmu::fmu::image::compiled::ScheduleTier;
 use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::library::load_library;
 use mofmu::loader::load_paths;

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::table::ModelTable;
+use super::description::table::ModelTable;
 
 /// One C unit of the FMU.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct CSource {
 pub enum ModelDescriptionSource {
     Text(String),
     Table(Arc<ModelTable>),
-    /// The table rendered as an FMI 3.0 description (`super::fmi3`).
+    /// The table rendered as an FMI 3.0 description (`super::description::fmi3`).
     Fmi3Table(Arc<ModelTable>),
 }
 
@@ -61,10 +61,11 @@ impl ModelDescriptionSource {
         match self {
             ModelDescriptionSource::Text(text) => out.write_all(text.as_bytes()),
             ModelDescriptionSource::Table(table) => {
-                super::model_description::write_model_description(table, out).map(|_| ())
+                super::description::model_description::write_model_description(table, out)
+                    .map(|_| ())
             }
             ModelDescriptionSource::Fmi3Table(table) => {
-                super::fmi3::write_model_description(table, out).map(|_| ())
+                super::description::fmi3::write_model_description(table, out).map(|_| ())
             }
         }
     }
@@ -188,7 +189,10 @@ pub fn model_spec<'a>(
             .iter()
             .chain(&RUNTIME_PARTS),
         ),
-        resources: vec![(super::system_image::RESOURCE_NAME.into(), system_resource)],
+        resources: vec![(
+            super::image::system_image::RESOURCE_NAME.into(),
+            system_resource,
+        )],
         build_description: None,
     }
 }
@@ -212,15 +216,17 @@ pub fn model_spec_fmi3<'a>(
         system_resource,
     );
     // The arrays the description declares, for the runtime's getters and
-    // setters (one grouping serves both, `super::fmi3_arrays`).
-    let arrays = super::fmi3_arrays::arrays(&table);
+    // setters (one grouping serves both, `super::description::fmi3_arrays`).
+    let arrays = super::description::fmi3_arrays::arrays(&table);
     spec.resources.push((
-        super::fmi3_arrays::RESOURCE_NAME.into(),
-        super::fmi3_arrays::resource(&table, &arrays),
+        super::description::fmi3_arrays::RESOURCE_NAME.into(),
+        super::description::fmi3_arrays::resource(&table, &arrays),
     ));
     if let Some(s) = &table.structural {
-        spec.resources
-            .push((super::structural::RESOURCE_NAME.into(), s.resource.clone()));
+        spec.resources.push((
+            super::image::structural::RESOURCE_NAME.into(),
+            s.resource.clone(),
+        ));
     }
     spec.model_description = ModelDescriptionSource::Fmi3Table(table);
     let runtime = &mut spec.sources[0];
@@ -235,6 +241,9 @@ pub fn model_spec_fmi3<'a>(
         .chain(&FMI3_PARTS),
     ));
     let units: Vec<&str> = spec.sources.iter().map(|s| s.name.as_str()).collect();
-    spec.build_description = Some(super::fmi3::build_description(model_identifier, &units));
+    spec.build_description = Some(super::description::fmi3::build_description(
+        model_identifier,
+        &units,
+    ));
     spec
 }

@@ -1,20 +1,11 @@
-//! The FMU's description: the variable table and `modelDescription.xml`.
+//! The FMU, laid out along what it produces. Its two products are rooms of
+//! their own: the description ([`description`]: the variable table and
+//! `modelDescription.xml`) and the system image ([`image`]: the system file,
+//! `resources/mofmu_system.bin` with the schedule, and what the runtime runs
+//! of it). [`files`] lists what goes into one FMU (which `crate::package`
+//! builds) and [`sources`] the names of its `sources/`.
 
-pub mod build;
-pub mod compiled;
-pub mod dependencies;
-pub mod expose;
+pub mod description;
 pub mod files;
-pub mod fmi3;
-pub mod fmi3_arrays;
-pub mod fmi_rules;
-pub mod forwarding;
-pub mod fusion;
-pub mod locations;
-pub mod model_description;
-pub mod responses;
+pub mod image;
 pub mod sources;
-pub mod structural;
-pub mod system;
-pub mod system_image;
-pub mod table;

@@ -8,7 +8,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 /// The FMI attributes have one type each, shared with the exporter.
-pub use crate::fmu::table::{Causality, Initial, Variability};
+pub use crate::fmu::description::table::{Causality, Initial, Variability};
 
 use super::error::HarnessError;
 

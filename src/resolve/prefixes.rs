@@ -4,7 +4,7 @@
 
 /// Causality of a variable as seen from inside the class that declares it:
 /// whether the class receives it or determines it (not FMI causality, which
-/// is `fmu::table::Causality`).
+/// is `fmu::description::table::Causality`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClassCausality {
     /// Known inside the class (an input, or a connector variable the
@@ -17,7 +17,7 @@ pub enum ClassCausality {
 }
 
 /// Variability of a variable as the class declares it (not FMI
-/// variability, which is `fmu::table::Variability`).
+/// variability, which is `fmu::description::table::Variability`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClassVariability {
     Constant,

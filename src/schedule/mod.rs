@@ -325,7 +325,7 @@ fn ordered(
 /// by node number. Nodes are numbered instance by instance, so a wave runs
 /// the same block over a whole array of components in a row and the copies
 /// of one `for` loop of connects in a row: the runs that the system image
-/// stores as one strided step (`crate::fmu::system_image::StepRecord`).
+/// stores as one strided step (`crate::fmu::image::system_image::StepRecord`).
 /// Leaves out the nodes of a cycle (the order is then shorter than `n`).
 fn in_waves(n: usize, succ: &Lists, indeg: &mut [usize]) -> Vec<usize> {
     let mut order = Vec::with_capacity(n);

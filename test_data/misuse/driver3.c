@@ -106,7 +106,7 @@ fmi3Status fmi3GetOutputDerivatives(fmi3Instance, const fmi3ValueReference[], si
 fmi3Status fmi3DoStep(fmi3Instance, fmi3Float64, fmi3Float64, fmi3Boolean, fmi3Boolean *,
                       fmi3Boolean *, fmi3Boolean *, fmi3Float64 *);
 
-/* The same value reference bases as mofmu_fmi3.c and src/fmu/fmi3.rs. */
+/* The same value reference bases as mofmu_fmi3.c and src/fmu/description/fmi3.rs. */
 #define INTEGER_BASE 0x40000000u
 #define BOOLEAN_BASE 0x60000000u
 

@@ -509,7 +509,7 @@ fn check_finds_every_compliance_fault_export_finds() {
 fn each_class_is_compiled_once_per_check_and_export() {
     use mofmu::classdb::{ClassDb, Work};
     use mofmu::export::export_checked;
-    use mofmu::fmu::table::Interfaces;
+    use mofmu::fmu::description::table::Interfaces;
     use mofmu::library::check_library_into;
     use mofmu::resolve::ClassId;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

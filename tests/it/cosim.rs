@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::runtime::repo_path;
 use mofmu::export::export_model_with;
-use mofmu::fmu::table::Interfaces;
+use mofmu::fmu::description::table::Interfaces;
 use mofmu::harness::{
     simulate, Coupling, Extrapolation, HarnessError, InputSignals, Interface, Overrides,
     SimOptions, SimResult,

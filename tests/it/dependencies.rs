@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use mofmu::export::{export_model, ExportError, ExportOutput};
-use mofmu::fmu::table::{Causality, Initial, ModelTable, Variability};
+use mofmu::fmu::description::table::{Causality, Initial, ModelTable, Variability};
 use mofmu::harness::Fmu;
 use mofmu::instantiate::SetValue;
 use mofmu::library::load_library;
@@ -314,11 +314,12 @@ fn initialization_mode(case: &Case, table: &ModelTable, fmu: &Fmu, counts: &mut 
     let knowns: Vec<usize> = (0..table.variables.len())
         .filter(|&i| {
             let v = &table.variables[i];
-            matches!(v.ty, mofmu::fmu::table::VariableType::Real { .. })
-                && (v.causality == Causality::Input
-                    || v.causality == Causality::Parameter
-                    || (v.variability == Variability::Continuous
-                        && v.initial == Some(Initial::Exact)))
+            matches!(
+                v.ty,
+                mofmu::fmu::description::table::VariableType::Real { .. }
+            ) && (v.causality == Causality::Input
+                || v.causality == Causality::Parameter
+                || (v.variability == Variability::Continuous && v.initial == Some(Initial::Exact)))
         })
         .collect();
     let refs: Vec<u32> = unknowns.iter().map(|&u| vr(u)).collect();

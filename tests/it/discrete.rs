@@ -6,8 +6,8 @@
 //! `make_references.py` on every row, the switches at the two state events
 //! included. Misuses are the compliance fixtures MC136–MC138.
 
-use mofmu::fmu::model_description::model_description_text;
-use mofmu::fmu::table::{Variability, VariableType};
+use mofmu::fmu::description::model_description::model_description_text;
+use mofmu::fmu::description::table::{Variability, VariableType};
 use mofmu::harness::{simulate, SimOptions};
 
 use crate::export::{export, library, package, repo, shared_cache};
@@ -135,7 +135,11 @@ end Out;
     };
     for name in ["high", "level"] {
         let v = &out.table.variables[index(name)];
-        assert_eq!(v.causality, mofmu::fmu::table::Causality::Output, "{name}");
+        assert_eq!(
+            v.causality,
+            mofmu::fmu::description::table::Causality::Output,
+            "{name}"
+        );
         assert_eq!(v.variability, Variability::Discrete, "{name}");
         assert!(out.table.outputs.contains(&index(name)), "{name}");
     }

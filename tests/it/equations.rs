@@ -7,7 +7,7 @@
 //! check and export as the language reference says.
 
 use mofmu::export::{export_model, ExportError, ExportOutput};
-use mofmu::fmu::model_description::model_description_text;
+use mofmu::fmu::description::model_description::model_description_text;
 use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::library::{check_library, load_library};
 
@@ -167,7 +167,7 @@ end T;
         .expect("n is declared");
     assert!(matches!(
         n.ty,
-        mofmu::fmu::table::VariableType::Integer { start: Some(3) }
+        mofmu::fmu::description::table::VariableType::Integer { start: Some(3) }
     ));
 }
 

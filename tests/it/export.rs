@@ -62,7 +62,7 @@ pub(crate) fn export(lib: &Library, model: &str, sets: &[SetValue]) -> ExportOut
 /// roll-up of a small or two-dimensional array can give another one).
 pub(crate) fn export_interpreted(lib: &Library, model: &str, sets: &[SetValue]) -> ExportOutput {
     let options = mofmu::export::ExportOptions {
-        schedule: mofmu::fmu::compiled::ScheduleTier::Interpreted,
+        schedule: mofmu::fmu::image::compiled::ScheduleTier::Interpreted,
         ..Default::default()
     };
     match mofmu::export::export_model_options(lib, model, sets, 1.0, options) {
@@ -1175,7 +1175,7 @@ fn repeats_are_checked_when_loaded(chain10: &Path) {
         let mut bytes = good.clone();
         bytes[at + 1..at + 5].copy_from_slice(&count.to_le_bytes());
         let end = bytes.len() - 8;
-        let sum = mofmu::fmu::system_image::fnv1a(&bytes[..end]);
+        let sum = mofmu::fmu::image::system_image::fnv1a(&bytes[..end]);
         bytes[end..].copy_from_slice(&sum.to_le_bytes());
         bytes
     };
@@ -1925,8 +1925,8 @@ fn reference_last_row(reference: &str) -> (Vec<String>, Vec<f64>) {
 #[test]
 fn expose_leaves_internal_variables_out_and_simulates_the_same() {
     use mofmu::export::{export_model_options, ExportOptions};
-    use mofmu::fmu::expose::Expose;
-    use mofmu::fmu::table::Causality;
+    use mofmu::fmu::description::expose::Expose;
+    use mofmu::fmu::description::table::Causality;
     let planar = ["examples/Base.mo", "examples/Signals.mo", "examples/Planar"];
     let temp = tempfile::tempdir().expect("temporary directory");
     let cache = shared_cache();

@@ -1926,7 +1926,7 @@ fn fmi3_malformed_stride_resources_are_refused() {
     let system = std::fs::read(unpacked.join("resources/mofmu_system.bin")).unwrap();
     let sign = |mut b: Vec<u8>| {
         let end = b.len() - 8;
-        let sum = mofmu::fmu::system_image::fnv1a(&b[..end]);
+        let sum = mofmu::fmu::image::system_image::fnv1a(&b[..end]);
         b[end..].copy_from_slice(&sum.to_le_bytes());
         b
     };
@@ -2206,7 +2206,7 @@ fn fmi3_malformed_computed_reals_are_refused() {
             let mut st = good.clone();
             edit(&mut st);
             let end = st.len() - 8;
-            let sum = mofmu::fmu::system_image::fnv1a(&st[..end]);
+            let sum = mofmu::fmu::image::system_image::fnv1a(&st[..end]);
             st[end..].copy_from_slice(&sum.to_le_bytes());
             let dir = temp.path().join(what.replace(' ', "_"));
             let files = [

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use mofmu::fmu::model_description::{guid_from, render_model_description};
-use mofmu::fmu::table::{
+use mofmu::fmu::description::model_description::{guid_from, render_model_description};
+use mofmu::fmu::description::table::{
     Causality, DefaultExperiment, Dependencies, DependencyKind, DisplayUnitDefinition, Initial,
     Interfaces, ModelTable, ModelVariable, UnitDefinition, Variability, VariableType,
 };
@@ -151,7 +151,7 @@ fn broken_tables_are_refused_with_the_rule_they_break() {
 
 #[test]
 fn structured_names() {
-    use mofmu::fmu::fmi_rules::is_structured_name;
+    use mofmu::fmu::description::fmi_rules::is_structured_name;
     let good = [
         "x",
         "_a1.b2",

@@ -7,8 +7,8 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use mofmu::fmu::description::model_description::render_model_description;
 use mofmu::fmu::files::{model_spec, model_spec_fmi3, FMI3_PARTS, RUNTIME_PARTS};
-use mofmu::fmu::model_description::render_model_description;
 use mofmu::package::{
     build_fmu, object_key, write_archive_atomically, ArchiveEntry, CSource, Compiler, Contents,
     FmuBuildSpec, ModelDescriptionSource, ObjectCache, PackageError,

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use mofmu::fmu::system_image::{
+use mofmu::fmu::image::system_image::{
     ClassRecord, InstanceRecord, RealRecord, StepRecord, SystemImage, RESOURCE_NAME,
 };
 

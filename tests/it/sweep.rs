@@ -12,7 +12,7 @@ use parquet::record::{Field, Row};
 
 use super::runtime::repo_path;
 use mofmu::export::export_model_with;
-use mofmu::fmu::table::Interfaces;
+use mofmu::fmu::description::table::Interfaces;
 use mofmu::harness::{simulate, SimOptions};
 use mofmu::library::load_library;
 use mofmu::loader::load_paths;

@@ -62,7 +62,7 @@ fn splitters(model: &str) -> u32 {
     }
 }
 
-/// `n_balances` of the system resource (its layout: src/fmu/system_image.rs).
+/// `n_balances` of the system resource (its layout: src/fmu/image/system_image.rs).
 fn n_balances(image: &[u8]) -> u32 {
     let mut at = 8 + 4;
     let u32_at = |at: &mut usize| {

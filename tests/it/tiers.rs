@@ -15,7 +15,7 @@ use super::export::{
 
 /// What an FMU computes at its start states shifted two ways: derivatives,
 /// then every Real (after derivatives that a lean evaluation gave, a full
-/// one: src/fmu/compiled/lean.rs), and the directional derivatives of all
+/// one: src/fmu/image/compiled/lean.rs), and the directional derivatives of all
 /// derivatives along a few states, as bits.
 fn numbers(path: &Path) -> Vec<u64> {
     let fmu = Fmu::load(path).expect("the FMU loads");
@@ -120,7 +120,7 @@ fn a_long_chain_computes_the_same_bits_inlined_and_interpreted() {
         &[
             // A tile's rounds of all five repeats in one loop, a copy's
             // value handed from one repeat's block to another's in a local
-            // (src/fmu/forwarding.rs).
+            // (src/fmu/image/forwarding.rs).
             ("_rounds_value(", "runs no tile of its repeats as one loop"),
             ("= v; x", "forwards no copy"),
         ],
@@ -152,7 +152,7 @@ fn a_long_cooling_loop_computes_the_same_bits_inlined_and_interpreted() {
                 "has no loop of a pass's steps alone",
             ),
             // The loops that leave out the stores nothing reads when only
-            // the derivatives are wanted (src/fmu/compiled/lean.rs).
+            // the derivatives are wanted (src/fmu/image/compiled/lean.rs).
             ("_value_lean(", "has no lean loop"),
         ],
     );

@@ -9,7 +9,9 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Display;
 
-use crate::fmu::table::{Causality, Initial, ModelTable, ModelVariable, Variability, VariableType};
+use crate::fmu::description::table::{
+    Causality, Initial, ModelTable, ModelVariable, Variability, VariableType,
+};
 
 /// One broken rule. Variables are named by their flat name.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -122,7 +124,7 @@ pub fn check_table(table: &ModelTable) -> Result<(), TableError> {
 fn check_dependency_map(
     vars: &[ModelVariable],
     unknowns: &[usize],
-    dependencies: &std::collections::BTreeMap<usize, crate::fmu::table::Dependencies>,
+    dependencies: &std::collections::BTreeMap<usize, crate::fmu::description::table::Dependencies>,
     is_known: &dyn Fn(usize) -> bool,
 ) -> Result<(), TableError> {
     // A set, not a scan of the list per entry: a rod of a million volumes lists a

@@ -11,10 +11,10 @@ use super::model::{NotAffine, Template};
 use super::probe::{SizeProbe, SystemImageOf};
 use super::resource::verify;
 use super::template::steps_at;
-use crate::fmu::fmi3_arrays::arrays_sized;
-use crate::fmu::system::schedule_holds;
-use crate::fmu::system_image::{plain_steps, SystemImage};
-use crate::fmu::table::{ModelTable, VariableType};
+use crate::fmu::description::fmi3_arrays::arrays_sized;
+use crate::fmu::description::table::{ModelTable, VariableType};
+use crate::fmu::image::system::schedule_holds;
+use crate::fmu::image::system_image::{plain_steps, SystemImage};
 use crate::instantiate::System;
 
 /// How many sizes below the exported one are tried for the structural
@@ -253,7 +253,7 @@ pub fn largest(t: &Template) -> i64 {
         .segments
         .iter()
         .fold((0i64, 0i64), |(a, b), s| (a + s.len.a, b + s.len.b));
-    let cap = i64::from(crate::fmu::fmi3::INTEGER_BASE) - 1;
+    let cap = i64::from(crate::fmu::description::fmi3::INTEGER_BASE) - 1;
     if b > 0 {
         (cap - a) / b
     } else {

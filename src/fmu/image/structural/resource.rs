@@ -3,7 +3,7 @@
 //! `super`'s).
 
 use super::model::{Affine, Op, Step, Template, Width};
-use crate::fmu::system_image::fnv1a;
+use crate::fmu::image::system_image::fnv1a;
 use crate::ir::{calc_value, Calc};
 
 pub const RESOURCE_NAME: &str = "mofmu_struct.bin";

@@ -171,7 +171,7 @@ fn join_heads<T: Copy + Default>(steps: &[StepRecord], marks: &mut [T], join: fn
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fmu::system_image::Source;
+    use crate::fmu::image::system_image::Source;
 
     fn copy(target: u32, from: u32, stride: i32) -> StepRecord {
         StepRecord::Copy {

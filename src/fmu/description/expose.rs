@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::fmu::table::{Causality, Dependencies, ModelTable};
+use crate::fmu::description::table::{Causality, Dependencies, ModelTable};
 
 /// The variables a description lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -118,7 +118,7 @@ pub fn keep_only(table: &mut ModelTable, keep: &[bool]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fmu::table::{
+    use crate::fmu::description::table::{
         DefaultExperiment, DependencyKind, Initial, Interfaces, ModelVariable, Variability,
         VariableType,
     };
@@ -207,7 +207,7 @@ mod tests {
         assert_eq!(table.dependencies[&2].knowns, [1]);
         assert_eq!(table.initial_dependencies[&2].knowns, [1]);
         assert!(!table.initial_dependencies.contains_key(&0));
-        crate::fmu::fmi_rules::check_table(&table).unwrap();
+        crate::fmu::description::fmi_rules::check_table(&table).unwrap();
 
         apply(&mut interface, Expose::Interface);
         let names: Vec<&str> = interface
@@ -218,6 +218,6 @@ mod tests {
         assert_eq!(names, ["time", "p", "k", "x", "der(x)", "y"]);
         assert_eq!(interface.initial_unknowns, [2, 4, 5]);
         assert_eq!(interface.initial_dependencies[&4].knowns, [1, 3]);
-        crate::fmu::fmi_rules::check_table(&interface).unwrap();
+        crate::fmu::description::fmi_rules::check_table(&interface).unwrap();
     }
 }

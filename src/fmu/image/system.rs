@@ -153,7 +153,7 @@ fn i32_of(n: usize) -> i32 {
 
 /// The system resource of a model: variables, instances, the schedule,
 /// declared tearing and the state Jacobian's pattern
-/// (`super::dependencies::state_pattern`), as data; `kernels` as for
+/// (`crate::fmu::description::dependencies::state_pattern`), as data; `kernels` as for
 /// [`generate`].
 pub fn image<'a>(
     sys: &'a System,

@@ -25,8 +25,8 @@
 //! ([`resource`]), written from the same grouping, so the description and
 //! the runtime cannot disagree.
 
-use super::system_image::fnv1a;
 use super::table::{ModelTable, VariableType};
+use crate::fmu::image::system_image::fnv1a;
 
 /// The name of the FMI 3 resource under `resources/`.
 pub const RESOURCE_NAME: &str = "mofmu_fmi3.bin";

@@ -4,8 +4,8 @@
 //! (`super` describes the template and the resource it is written into).
 
 use super::model::{Affine, NotAffine, Op, Segment, Step, Template, Width};
-use crate::fmu::system_image::pass;
-use crate::fmu::system_image::{
+use crate::fmu::image::system_image::pass;
+use crate::fmu::image::system_image::{
     InstanceRecord, Source, StepRecord, SystemImage, FULL_ROW, MAGIC, VERSION,
 };
 use crate::ir::Calc;
@@ -305,7 +305,7 @@ pub fn template(
             let get = |t: &Vec<u32>| {
                 t.get(k)
                     .copied()
-                    .unwrap_or(crate::fmu::system_image::NOT_IN_R)
+                    .unwrap_or(crate::fmu::image::system_image::NOT_IN_R)
             };
             b.u32(get(t0), get(t1));
         }
@@ -1219,7 +1219,7 @@ fn mixed_jacobian(b: &mut Builder, i0: &SystemImage, i1: &SystemImage) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fmu::structural::resource::{evaluate, verify, Structural};
+    use crate::fmu::image::structural::resource::{evaluate, verify, Structural};
 
     #[test]
     fn names_runs_and_affine_evaluation() {
@@ -1255,7 +1255,7 @@ mod tests {
     /// then per instance `c[k].x`, `der(c[k].x)`, `c[k].g` (period 3), the
     /// states 3 apart, instance records `c[k]` with offsets 3 apart.
     fn chain(n: usize) -> SystemImage<'static> {
-        use crate::fmu::system_image::{ClassRecord, RealRecord};
+        use crate::fmu::image::system_image::{ClassRecord, RealRecord};
         let mut image = SystemImage {
             model_identifier: "Chain".into(),
             classes: vec![
@@ -1275,7 +1275,7 @@ mod tests {
                 },
             ],
             integers: vec![n as i64],
-            integer_reals: vec![crate::fmu::system_image::NOT_IN_R],
+            integer_reals: vec![crate::fmu::image::system_image::NOT_IN_R],
             ..SystemImage::default()
         };
         image.reals.push(RealRecord {

@@ -240,7 +240,7 @@ pub(super) fn step_accesses(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fmu::system_image::{roll_up, Source};
+    use crate::fmu::image::system_image::{roll_up, Source};
 
     /// Acc4's chain in miniature: a source, `n` conductors and `n`
     /// capacitors, their reals, blocks and connection copies.

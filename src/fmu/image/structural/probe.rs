@@ -16,8 +16,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::codegen::kernel::Kernel;
-use crate::fmu::system_image::SystemImage;
-use crate::fmu::{dependencies, system};
+use crate::fmu::description::dependencies;
+use crate::fmu::image::system;
+use crate::fmu::image::system_image::SystemImage;
 use crate::instantiate::System;
 
 /// A system image the probe derived at a size.

@@ -10,8 +10,8 @@ use std::io::Write;
 
 use sha2::{Digest, Sha256};
 
-use crate::fmu::fmi_rules::{check_table, TableError};
-use crate::fmu::table::{
+use crate::fmu::description::fmi_rules::{check_table, TableError};
+use crate::fmu::description::table::{
     Causality, DependencyKind, Initial, ModelTable, ModelVariable, Variability, VariableType,
 };
 

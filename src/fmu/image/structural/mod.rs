@@ -90,7 +90,9 @@ pub use template::{steps_at, template};
 use std::rc::Rc;
 
 use crate::codegen::kernel::Kernel;
-use crate::fmu::table::{Causality, ModelTable, ModelVariable, StructuralParameter, VariableType};
+use crate::fmu::description::table::{
+    Causality, ModelTable, ModelVariable, StructuralParameter, VariableType,
+};
 
 /// What the search reads of the export.
 pub struct Exported<'a> {

@@ -172,12 +172,12 @@ pub struct ModelTable {
     /// rebuild the binary; see [`crate::fmu::sources`].
     pub source_files: Vec<String>,
     /// FMI 3.0: the structural parameter, when the model has one
-    /// (`super::structural`); always `None` for FMI 2.0.
+    /// (`crate::fmu::image::structural`); always `None` for FMI 2.0.
     pub structural: Option<StructuralParameter>,
 }
 
 /// An Integer parameter that sizes arrays, offered as an FMI 3.0
-/// `structuralParameter` (see `super::structural`).
+/// `structuralParameter` (see `crate::fmu::image::structural`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StructuralParameter {
     /// Its index in `variables`.

@@ -528,7 +528,7 @@ impl Gen<'_> {
             }
             StepRecord::Copy { .. } => {
                 // One whose target nothing reads is left out of a lean
-                // evaluation (src/fmu/compiled/lean.rs).
+                // evaluation (src/fmu/image/compiled/lean.rs).
                 let lean = match lean {
                     _ if !self.lean_skips(at, mode) => "",
                     None => "if (!ctx->lean) ",

@@ -11,7 +11,7 @@
 //! or the runtime (a residual; states, derivatives, outputs and every other
 //! real that is not a local are never left out). In a chain of components
 //! most stores are of values the next element takes in a local
-//! ([`crate::fmu::forwarding`]): in the cooling loop, a cell's inertial
+//! ([`crate::fmu::image::forwarding`]): in the cooling loop, a cell's inertial
 //! pressure, its flow and its acceleration, handed on from cell to cell,
 //! and in the tearing matrix's passes every tangent of the cells.
 //!
@@ -33,8 +33,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Gen, LeanInputs, Mode, Site};
-use crate::fmu::forwarding::Forwarding;
-use crate::fmu::system_image::{held_until, pass, StepRecord};
+use crate::fmu::image::forwarding::Forwarding;
+use crate::fmu::image::system_image::{held_until, pass, StepRecord};
 
 /// `read_by` of a real no unit reads from `R`.
 const NONE: u32 = u32::MAX;

@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use super::{Gen, Mode, Site};
-use crate::fmu::forwarding::{self, Forwarding};
-use crate::fmu::system_image::pass;
-use crate::fmu::system_image::StepRecord;
+use crate::fmu::image::forwarding::{self, Forwarding};
+use crate::fmu::image::system_image::pass;
+use crate::fmu::image::system_image::StepRecord;
 
 impl Gen<'_> {
     /// Whether a repeat's `body` runs as a loop inlined into the fused
