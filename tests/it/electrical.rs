@@ -304,3 +304,68 @@ fn the_library_checks_clean_with_its_docs() {
         assert!(named, "docs/electrical.md's table names {class}");
     }
 }
+
+/// The line's data are parameters (issue 58): an importer that sets
+/// `length` before initialisation gets the same run as an export with
+/// `--set length=...`, to the bit, and the export compiles nothing; twice
+/// the length, twice the delay (the segments read the data through the
+/// inner `line`).
+#[test]
+fn the_line_data_are_parameters_an_importer_sets() {
+    let lib = library(ELECTRICAL);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = ObjectCache::new(dir.path().join("cache"));
+    let model = "Electrical.Examples.TransmissionLine";
+    let plain = dir.path().join("line.fmu");
+    package(&export(&lib, model, &[]), &plain, &cache);
+    let longer = dir.path().join("line200.fmu");
+    let report = package(
+        &export(&lib, model, &[set("length", 200.0)]),
+        &longer,
+        &cache,
+    );
+    assert_eq!(
+        report.objects_compiled, 0,
+        "--set length compiled new objects"
+    );
+    let outputs = ["vLoad", "resistor[7].R", "capacitor[30].C", "TD"];
+    let options = |start_values: Vec<(String, f64)>| SimOptions {
+        stop_time: Some(4e-6),
+        relative_tolerance: Some(1e-10),
+        output: outputs.iter().map(|s| s.to_string()).collect(),
+        start_values,
+        ..SimOptions::default()
+    };
+    let set_by_importer = simulate(&plain, &options(vec![("length".to_string(), 200.0)]))
+        .expect("the importer sets length");
+    let set_at_export = simulate(&longer, &options(Vec::new())).expect("the export at 200 m");
+    for name in ["time"].iter().chain(outputs.iter()) {
+        let a = set_by_importer.column(name).expect("recorded");
+        let b = set_at_export.column(name).expect("recorded");
+        assert!(
+            a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "{name} differs between the importer's length and the export's"
+        );
+    }
+    let (l, c) = (253e-9f64, 101e-12f64);
+    let r = set_by_importer.column("resistor[7].R").expect("R");
+    assert_eq!(r[0], 48e-6 * 200.0 / 30.0);
+    let td = set_by_importer.column("TD").expect("TD");
+    assert!(
+        (td[0] - 200.0 * (l * c).sqrt()).abs() < 1e-18,
+        "TD = {}",
+        td[0]
+    );
+    // The load is still at rest at the 100 m line's delay.
+    let time = set_by_importer.column("time").expect("time");
+    let load = set_by_importer.column("vLoad").expect("vLoad");
+    let at = time
+        .iter()
+        .position(|t| *t >= 100.0 * (l * c).sqrt())
+        .expect("rows");
+    assert!(
+        load[..at].iter().all(|v| v.abs() < 1e-3),
+        "the load moved early"
+    );
+    assert!(load.last().is_some_and(|v| *v > 0.9), "the step arrives");
+}
