@@ -27,8 +27,10 @@ mod when;
 use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{CausalClass, Ex, IntParam, Stmt};
+use crate::ir::{CausalClass, Ex, IntParam, SlotKind, Stmt};
 use crate::resolve::model::ClassModel;
+use crate::resolve::model::ClassVariability;
+use crate::resolve::tree::Builtin;
 use crate::source::Span;
 use blocks::split_blocks;
 use causalizer::Causalizer;
@@ -154,6 +156,17 @@ fn modifier_statements(
                 m.value = folded;
                 continue;
             }
+            // A Real parameter of the class itself (`each C = Ca`, or one
+            // element each, `C = Cs`): each element's parameter is that
+            // parameter, the same value in `R` (the instantiation lays it
+            // out there), whatever an importer sets it to.
+            if sub.condition.is_none()
+                && !m.start
+                && folded.iter().all(|e| own_parameter(cx, model, e))
+            {
+                m.value = folded;
+                continue;
+            }
             cx.diags.push(
                 Diagnostic::error(
                     "MC124",
@@ -164,7 +177,12 @@ fn modifier_statements(
                     ),
                 )
                 .with_label("value computed at run time")
-                .with_help("give a literal or an expression of Integer/Boolean parameters, or a parameter's value with --set"),
+                .with_help(
+                    "name a Real parameter of this class (`each C = Cseg` with `parameter Real \
+                     Cseg = Ctot/n;`, or `C = Cs`, one element each): every element's value is then \
+                     that parameter, which an importer may set; or give a literal or an \
+                     expression of constants and Integer/Boolean parameters",
+                ),
             );
             continue;
         }
@@ -206,6 +224,25 @@ fn modifier_statements(
             Err(d) => cx.diags.push(d),
         }
     }
+}
+
+/// Whether `e` is a Real parameter of the class's own, or one literal
+/// element of one (`Cs[2]`).
+fn own_parameter(cx: &Causalizer, model: &ClassModel, e: &Ex) -> bool {
+    let Ex::Var(slot, index) = e else {
+        return false;
+    };
+    let SlotKind::Own(i) = cx.low.slots[*slot].kind else {
+        return false;
+    };
+    let var = &model.vars[i];
+    var.variability == ClassVariability::Parameter
+        && var.ty == Builtin::Real
+        && match index.as_deref() {
+            None => var.dims.is_empty(),
+            Some(Ex::Int(_)) => true,
+            Some(_) => false,
+        }
 }
 
 /// The statements of the class's equations (and of the bindings read

@@ -302,6 +302,7 @@ impl Builder<'_, '_> {
             let v = &entry.model.vars[vi];
             if (v.ty == Builtin::Real || v.discrete().is_some())
                 && !self.outer_real(me, &entry, vi)
+                && !self.parameter_alias(me, &entry, vi, &effective)
                 && !self.real_variable(me, &entry, vi, &effective)
             {
                 // The model is too large (MX007): lay out nothing more.

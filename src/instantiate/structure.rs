@@ -7,7 +7,8 @@ use super::builder::{Builder, Purpose};
 use super::system::MAX_ARRAY_LEN;
 use crate::classdb::ClassEntry;
 use crate::diagnostic::Diagnostic;
-use crate::ir::Ex;
+use crate::ir::{Ex, SlotKind};
+use crate::resolve::model::ClassVariability;
 use crate::resolve::model::OuterDecl;
 
 impl Builder<'_, '_> {
@@ -218,6 +219,58 @@ impl Builder<'_, '_> {
         };
         self.sys.instances[me].var_offset[vi] = Some(off);
         self.sys.instances[me].var_len[vi] = len;
+        true
+    }
+
+    /// Lays out parameter `vi` of instance `me`, an element of an array of
+    /// components, as the parent's Real parameter its modifier names
+    /// (`cap[n](each C = Ca)`, or `C = Cs` one element each): the same
+    /// value in `R`, so an importer that sets `Ca` sets every element's.
+    /// False when the modifier is not such a name (then the element's
+    /// value is laid out as its own).
+    pub(crate) fn parameter_alias(
+        &mut self,
+        me: usize,
+        entry: &ClassEntry,
+        vi: usize,
+        effective: &super::builder::Effective,
+    ) -> bool {
+        let v = &entry.model.vars[vi];
+        if v.variability != ClassVariability::Parameter || !v.dims.is_empty() {
+            return false;
+        }
+        let Some(inc) = effective.get(&(vi, false)) else {
+            return false;
+        };
+        let (Some((o, _)), Some((e, n))) = (inc.origin, inc.element) else {
+            return false;
+        };
+        let parent = &self.sys.instances[o];
+        let slots = &self.sys.classes[parent.class].causalized.causal.slots;
+        let at = |slot: usize, index: i64| -> Option<usize> {
+            let SlotKind::Own(var) = slots.get(slot)?.kind else {
+                return None;
+            };
+            let len = parent.var_len.get(var).copied()?;
+            let k = usize::try_from(index - 1).ok().filter(|k| *k < len)?;
+            Some(parent.var_offset.get(var).copied()?? + k)
+        };
+        let offset = match inc.value.as_slice() {
+            [Ex::Var(slot, None)] => at(*slot, 1),
+            values if values.len() == n => match &values[e] {
+                Ex::Var(slot, Some(index)) => match index.as_ref() {
+                    Ex::Int(i) => at(*slot, *i),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(offset) = offset else {
+            return false;
+        };
+        self.sys.instances[me].var_offset[vi] = Some(offset);
+        self.sys.instances[me].var_len[vi] = 1;
         true
     }
 

@@ -225,3 +225,92 @@ fn a_two_dimensional_component_array_is_laid_out_row_major() {
     );
     assert_eq!(bad.err(), Some(vec!["MX038".to_string()]));
 }
+
+/// Issue 60: `HeatCapacitor a[n](each C = Ca)` with `Ca` a Real parameter
+/// of the model was MC124. Each element's `C` is now the model's `Ca` (the
+/// FMU declares `Ca`, not `a[k].C`); `C = Gk` gives element k `Gk[k]`.
+/// The ladder with `Ca` set by an importer before initialisation, exported
+/// with `--set Ca=65` (compiling nothing, the same `.so`), and written with
+/// literals run equal to the bit, FMI 2 and FMI 3.
+#[test]
+fn array_modifiers_bound_to_model_parameters() {
+    use crate::export::{export, package, set, zip_entry};
+    use mofmu::harness::{simulate, SimOptions};
+    use mofmu::package::ObjectCache;
+    let bound = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/ladder/Ladder.mo",
+    ]);
+    let literal = library(&[
+        "examples/Base.mo",
+        "examples/Thermal",
+        "test_data/ladder/LadderLiteral.mo",
+    ]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = ObjectCache::new(dir.path().join("cache"));
+    let model = "Ladder.Ladder";
+    let plain = dir.path().join("bound.fmu");
+    package(&export(&bound, model, &[]), &plain, &cache);
+    let at65 = dir.path().join("set.fmu");
+    let report = package(&export(&bound, model, &[set("Ca", 65.0)]), &at65, &cache);
+    assert_eq!(report.objects_compiled, 0, "--set Ca compiled new objects");
+    let so = "binaries/linux64/Ladder_Ladder.so";
+    assert_eq!(
+        zip_entry(&plain, so),
+        zip_entry(&at65, so),
+        "one library for every Ca"
+    );
+    let written = dir.path().join("literal.fmu");
+    package(&export(&literal, model, &[]), &written, &cache);
+
+    let description = String::from_utf8(zip_entry(&plain, "modelDescription.xml")).unwrap();
+    assert!(description.contains("name=\"Ca\""));
+    assert!(!description.contains("name=\"a[1].C\""), "a[k].C is Ca");
+    assert!(!description.contains("name=\"c[2].C\""), "c[k].C is Gk[k]");
+
+    let run = |fmu: &std::path::Path, starts: Vec<(String, f64)>| {
+        let options = SimOptions {
+            stop_time: Some(100.0),
+            start_values: starts,
+            ..SimOptions::default()
+        };
+        simulate(fmu, &options).expect("the ladder runs")
+    };
+    let by_importer = run(&plain, vec![("Ca".to_string(), 65.0)]);
+    let default = run(&plain, Vec::new());
+    for other in [run(&at65, Vec::new()), run(&written, Vec::new())] {
+        assert_eq!(other.names, by_importer.names);
+        assert!(
+            other
+                .rows
+                .iter()
+                .flatten()
+                .zip(by_importer.rows.iter().flatten())
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "runs differ"
+        );
+    }
+    // Ca matters: the default (Ca = 50) warms the first chain faster.
+    let a1 = |r: &mofmu::harness::SimResult| r.column("a[1].T").unwrap()[10];
+    assert!(a1(&default) > a1(&by_importer) + 1e-3);
+    // FMI 3.0: the same run.
+    use mofmu::export::{export_model_options, ExportOptions, FmiVersion};
+    let options = ExportOptions {
+        fmi_version: FmiVersion::Fmi3,
+        ..ExportOptions::default()
+    };
+    let three = dir.path().join("bound3.fmu");
+    let out3 = export_model_options(&bound, model, &[], None, options)
+        .unwrap_or_else(|e| panic!("FMI 3 export: {e:?}"));
+    package(&out3, &three, &cache);
+    let run3 = run(&three, vec![("Ca".to_string(), 65.0)]);
+    assert!(
+        run3.rows
+            .iter()
+            .flatten()
+            .zip(by_importer.rows.iter().flatten())
+            .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "FMI 3.0 differs"
+    );
+}
