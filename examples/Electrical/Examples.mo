@@ -106,32 +106,6 @@ encapsulated package Examples "Circuits, a DC motor and a transmission line"
     annotation(experiment(StartTime = 0, StopTime = 1.23, Tolerance = 1e-06, Interval = 0.003));
   end MotorSpeedControl;
 
-  model LineData "The data of a transmission line, read by each of its segments"
-    parameter Integer N = 30 "Number of segments";
-    parameter SI.Length length = 100 "Length of the line";
-    parameter Real r(unit = "Ohm/m") = 48e-6 "Resistance per metre";
-    parameter Real l(unit = "H/m") = 253e-9 "Inductance per metre";
-    parameter Real c(unit = "F/m") = 101e-12 "Capacitance per metre";
-  end LineData;
-
-  // A segment's elements take their values from the line's data through an
-  // outer world: the modifiers of an array of components must be known at
-  // export (MC124), and the line's data are parameters an importer sets.
-  model LineResistor "A segment's series resistor: r*length/N"
-    outer LineData line;
-    extends Basic.SeriesResistor(R = line.r*line.length/line.N);
-  end LineResistor;
-
-  model LineInductor "A segment's inductor: l*length/N"
-    outer LineData line;
-    extends Basic.Inductor(L = line.l*line.length/line.N);
-  end LineInductor;
-
-  model LineCapacitor "A segment's shunt capacitor: c*length/N"
-    outer LineData line;
-    extends Basic.Capacitor(C = line.c*line.length/line.N);
-  end LineCapacitor;
-
   model TransmissionLine "A filtered voltage step travels down a lumped line of N segments into a matched load"
     // The ScalableTestSuite's TransmissionLineModelica: a unit step through
     // a second-order low-pass filter (w, D = 1) drives a voltage source into
@@ -140,8 +114,10 @@ encapsulated package Examples "Circuits, a DC motor and a transmission line"
     // characteristic impedance sqrt(l/c), so nothing is reflected and the
     // load sees the source's voltage delayed by length*sqrt(l*c). N sizes
     // the arrays of components: another N is data, not code (`--set N=...`);
-    // length, r, l, c and w are parameters an importer may set, which the
-    // segments read through the inner `line`.
+    // length, r, l, c and w are parameters an importer may set: each
+    // segment's elements are bound to the parameters Rseg, Lseg and Cseg
+    // (docs/language.md, "A Real parameter of the class as the elements'
+    // value").
     parameter Integer N = 30 "Number of segments";
     parameter SI.Length length = 100 "Length of the line";
     parameter Real r(unit = "Ohm/m") = 48e-6 "Resistance per metre";
@@ -150,15 +126,17 @@ encapsulated package Examples "Circuits, a DC motor and a transmission line"
     parameter Real w(unit = "rad/s") = 5e6 "Angular frequency of the filter";
     parameter SI.Resistance RL = sqrt(l/c) "Load resistance, the line's characteristic impedance";
     parameter SI.Time TD = length*sqrt(l*c) "Delay of the line";
+    parameter SI.Resistance Rseg = r*length/N "Resistance of a segment";
+    parameter SI.Inductance Lseg = l*length/N "Inductance of a segment";
+    parameter SI.Capacitance Cseg = c*length/N "Capacitance of a segment";
     output SI.Voltage vLoad "Voltage across the load";
-    inner LineData line(N = N, length = length, r = r, l = l, c = c);
     SignalSources.Step step(height = 1, offset = 0, startTime = 0);
     Continuous.SecondOrder filter(w = w, D = 1);
     Sources.SignalVoltage source;
     Basic.Ground ground;
-    LineResistor resistor[N];
-    LineInductor inductor[N];
-    LineCapacitor capacitor[N];
+    Basic.SeriesResistor resistor[N](each R = Rseg);
+    Basic.Inductor inductor[N](each L = Lseg);
+    Basic.Capacitor capacitor[N](each C = Cseg);
     Basic.Resistor load(R = RL);
   equation
     connect(step.y, filter.u);

@@ -308,8 +308,8 @@ fn the_library_checks_clean_with_its_docs() {
 /// The line's data are parameters (issue 58): an importer that sets
 /// `length` before initialisation gets the same run as an export with
 /// `--set length=...`, to the bit, and the export compiles nothing; twice
-/// the length, twice the delay (the segments read the data through the
-/// inner `line`).
+/// the length, twice the delay (each segment's elements are bound to the
+/// model's calculated parameters Rseg, Lseg, Cseg).
 #[test]
 fn the_line_data_are_parameters_an_importer_sets() {
     let lib = library(ELECTRICAL);
@@ -328,7 +328,7 @@ fn the_line_data_are_parameters_an_importer_sets() {
         report.objects_compiled, 0,
         "--set length compiled new objects"
     );
-    let outputs = ["vLoad", "resistor[7].R", "capacitor[30].C", "TD"];
+    let outputs = ["vLoad", "Rseg", "Cseg", "TD"];
     let options = |start_values: Vec<(String, f64)>| SimOptions {
         stop_time: Some(4e-6),
         relative_tolerance: Some(1e-10),
@@ -348,7 +348,7 @@ fn the_line_data_are_parameters_an_importer_sets() {
         );
     }
     let (l, c) = (253e-9f64, 101e-12f64);
-    let r = set_by_importer.column("resistor[7].R").expect("R");
+    let r = set_by_importer.column("Rseg").expect("Rseg");
     assert_eq!(r[0], 48e-6 * 200.0 / 30.0);
     let td = set_by_importer.column("TD").expect("TD");
     assert!(
