@@ -4,7 +4,7 @@
 //! The unit is generated from the schedule's *shape* alone ([`shape`]):
 //! the kinds of its steps, the class and block of each block, the form of
 //! each copy (one element or more, a coefficient of one, minus one or another, the signs
-//! of up to two sources), the body of each repeat and the units of each
+//! of up to eight sources), the body of each repeat and the units of each
 //! fused loop. Counts, offsets, strides and skews stay data: the code reads
 //! them from the loaded system (`mofmu_step`), so one unit serves every
 //! size of the model and every parameter value, and its object is cached
@@ -118,8 +118,11 @@ pub fn shape(steps: &[StepRecord], class_of: &dyn Fn(u32) -> u32) -> Vec<u32> {
 }
 
 /// The most sources of a copy whose count and signs are part of the shape
-/// (and whose arithmetic the compiled schedule spells out).
-const SPECIALISED_SOURCES: usize = 2;
+/// (and whose arithmetic the compiled schedule spells out): a node of up
+/// to eight connections (a grid's node sums four flows, a ladder's three)
+/// is one loop of sums over columns. `schedule_has_shape` in
+/// `templates/mofmu_resource.inc` uses the same bound.
+const SPECIALISED_SOURCES: usize = 8;
 
 /// The shape word of a copy of more than [`SPECIALISED_SOURCES`] sources.
 const MANY_SOURCES: u32 = u32::MAX;
@@ -1259,9 +1262,10 @@ impl Gen<'_> {
         } else {
             term(0)
         };
-        if let Some(s) = sources.get(1) {
+        // Left to right, as mofmu_copy_step sums them.
+        for (k, s) in sources.iter().enumerate().skip(1) {
             let op = if s.negative { '-' } else { '+' };
-            sum = format!("({sum}) {op} {}", term(1));
+            sum = format!("({sum}) {op} {}", term(k));
         }
         // A product with one leaves every bit; one with minus one is the
         // negation, bit for bit (as mofmu_copy_rounds_1 folds signs).
