@@ -4,16 +4,17 @@
 
 /// The input as UTF-8 text split at the first NUL byte into (at most) two
 /// files loaded in that order, so that cross-file rules (look-ahead,
-/// `within`, mutual package dependency) are reached too; `None` when the
-/// input is not UTF-8.
+/// `within`, mutual package dependency) are reached too, with the built-in
+/// Base first when they name `Base` and declare none (as the commands load
+/// them); `None` when the input is not UTF-8.
 pub fn files_of(data: &[u8]) -> Option<Vec<(String, String)>> {
     let text = std::str::from_utf8(data).ok()?;
-    Some(
+    Some(mofmu::loader::with_base(
         text.splitn(2, '\0')
             .enumerate()
             .map(|(i, part)| (format!("input{i}.mo"), part.to_string()))
             .collect(),
-    )
+    ))
 }
 
 /// Whether the input writes a number of six or more digits before any
