@@ -32,6 +32,10 @@ pub enum ModelDescriptionSource {
     Fmi3Table(Arc<ModelTable>),
 }
 
+/// The number of variables from which a description counts as large
+/// ([`ModelDescriptionSource::is_large`]): about 25 MB of XML.
+pub const LARGE_DESCRIPTION: usize = 100_000;
+
 impl ModelDescriptionSource {
     /// The folder under `binaries/` of the Linux x86-64 library: FMI 2.0's
     /// `linux64`, FMI 3.0's `x86_64-linux`.
@@ -54,6 +58,18 @@ impl ModelDescriptionSource {
     /// Whether the description is FMI 3.0's.
     pub fn is_fmi3(&self) -> bool {
         matches!(self, ModelDescriptionSource::Fmi3Table(_))
+    }
+
+    /// Whether the description is a large model's (hundreds of megabytes
+    /// of XML at [`LARGE_DESCRIPTION`] variables and more), which the
+    /// archive deflates at a faster level.
+    pub fn is_large(&self) -> bool {
+        match self {
+            ModelDescriptionSource::Text(text) => text.len() >= 250 * LARGE_DESCRIPTION,
+            ModelDescriptionSource::Table(table) | ModelDescriptionSource::Fmi3Table(table) => {
+                table.variables.len() >= LARGE_DESCRIPTION
+            }
+        }
     }
 
     /// Writes the description into `out`.

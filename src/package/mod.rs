@@ -120,7 +120,11 @@ pub fn build_fmu_with(
     let mut entries = vec![
         ArchiveEntry {
             path: "modelDescription.xml".to_string(),
-            bytes: Contents::Written(&write_description),
+            bytes: if spec.model_description.is_large() {
+                Contents::WrittenLarge(&write_description)
+            } else {
+                Contents::Written(&write_description)
+            },
             executable: false,
         },
         ArchiveEntry {

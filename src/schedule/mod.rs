@@ -292,13 +292,19 @@ fn ordered(
     writers: &Lists,
 ) -> Result<Schedule, Vec<Diagnostic>> {
     let n = nodes.len();
-    let mut preds = Lists::default();
+    let mut preds = Lists::with_capacity(n);
     let mut seen = Vec::new();
+    // The last node that listed each writer: a mark, not a scan of `seen`
+    // (a node that reads an array written element by element has as many
+    // writers as elements, and the scan made it quadratic: at 10^5
+    // elements of the transmission line, half the schedule's time).
+    let mut listed_by = vec![usize::MAX; n];
     for r in 0..n {
         seen.clear();
         for v in reads.get(r) {
             for &w in writers.get(*v) {
-                if w != r && !seen.contains(&w) {
+                if w != r && listed_by[w] != r {
+                    listed_by[w] = r;
                     seen.push(w);
                 }
             }

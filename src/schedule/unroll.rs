@@ -22,7 +22,13 @@ pub(crate) fn instance_connects(
     let entry = &sys.classes[inst.class];
     let shapes = &entry.causalized.structure.connects;
     let before = diags.len();
-    let mut out = Vec::new();
+    // Sized at once: a `for` loop over 10^5 elements is 10^5 connects, and a
+    // vector grown by doubling copies them again and again.
+    let count: usize = shapes
+        .iter()
+        .filter_map(|shape| iterations(&shape.loops, &inst.ints, &mut Vec::new()))
+        .fold(0usize, usize::saturating_add);
+    let mut out = Vec::with_capacity(count.min(MAX_RESERVED));
     for (c, shape) in entry.model.connects.iter().zip(shapes) {
         let mut loops = Vec::with_capacity(shape.loops.len());
         let mut each = |loops: &[i64], diags: &mut Vec<Diagnostic>| {
@@ -75,6 +81,32 @@ impl Dropped {
             span,
         })
     }
+}
+
+/// The most connects [`instance_connects`] reserves room for at once.
+const MAX_RESERVED: usize = 1 << 24;
+
+/// How many times [`unroll`] runs its `each` over `ranges`; `None` when a
+/// range cannot be evaluated (`unroll` then reports it).
+fn iterations(ranges: &[(Ex, Ex)], ints: &[i64], loops: &mut Vec<i64>) -> Option<usize> {
+    let Some((lo, hi)) = ranges.get(loops.len()) else {
+        return Some(1);
+    };
+    let (lo, hi) = (eval(lo, ints, loops)? as i64, eval(hi, ints, loops)? as i64);
+    if loops.len() + 1 == ranges.len() {
+        return Some(usize::try_from(hi.saturating_sub(lo).saturating_add(1)).unwrap_or(0));
+    }
+    let mut n = 0usize;
+    for i in lo..=hi {
+        loops.push(i);
+        let inner = iterations(ranges, ints, loops);
+        loops.pop();
+        n = n.saturating_add(inner?);
+        if n >= MAX_RESERVED {
+            break;
+        }
+    }
+    Some(n)
 }
 
 /// Runs `each` for every value of the loop indices, outermost first.

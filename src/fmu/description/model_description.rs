@@ -472,6 +472,10 @@ pub(super) fn initial_name(i: Initial) -> &'static str {
 /// allocation per attribute: at 10^6 volumes a rod's description is 750 MB.
 pub(super) struct XmlOut<W: Write> {
     out: W,
+    /// What is written but not yet handed to `out`: a description is
+    /// millions of names, quotes and attributes, each otherwise one call
+    /// of `out` (through `dyn Write` into the archive).
+    buf: Vec<u8>,
     depth: usize,
     /// The first write error; later writes are skipped.
     failed: Option<std::io::Error>,
@@ -481,21 +485,46 @@ pub(super) const NO_ATTRS: &[(&str, &str)] = &[];
 
 const INDENT: &[u8] = b"                                                                ";
 
+/// How much [`XmlOut`] gathers before it writes into `out`.
+const XML_BUFFER: usize = 1 << 16;
+
+/// The bytes an attribute value escapes (`XmlOut::escaped`).
+const NEEDS_ESCAPE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let special = *b"&<>\"\n\r\t";
+    while k < special.len() {
+        t[special[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 impl<W: Write> XmlOut<W> {
     pub(super) fn new(out: W) -> Self {
         XmlOut {
             out,
+            buf: Vec::with_capacity(XML_BUFFER),
             depth: 0,
             failed: None,
         }
     }
 
     fn raw(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= XML_BUFFER {
+            self.flush();
+        }
+    }
+
+    /// Hands what is gathered to `out`.
+    fn flush(&mut self) {
         if self.failed.is_none() {
-            if let Err(e) = self.out.write_all(bytes) {
+            if let Err(e) = self.out.write_all(&self.buf) {
                 self.failed = Some(e);
             }
         }
+        self.buf.clear();
     }
 
     pub(super) fn decl(&mut self) {
@@ -549,6 +578,9 @@ impl<W: Write> XmlOut<W> {
         let bytes = value.as_bytes();
         let mut from = 0;
         for (i, &b) in bytes.iter().enumerate() {
+            if !NEEDS_ESCAPE[b as usize] {
+                continue;
+            }
             let escape: &[u8] = match b {
                 b'&' => b"&amp;",
                 b'<' => b"&lt;",
@@ -556,8 +588,7 @@ impl<W: Write> XmlOut<W> {
                 b'"' => b"&quot;",
                 b'\n' => b"&#10;",
                 b'\r' => b"&#13;",
-                b'\t' => b"&#9;",
-                _ => continue,
+                _ => b"&#9;",
             };
             self.raw(&bytes[from..i]);
             self.raw(escape);
@@ -568,6 +599,7 @@ impl<W: Write> XmlOut<W> {
 
     pub(super) fn finish(mut self) -> std::io::Result<W> {
         self.raw(b"\n");
+        self.flush();
         match self.failed {
             Some(e) => Err(e),
             None => Ok(self.out),

@@ -225,7 +225,10 @@ pub fn image<'a>(
             },
         }
     }));
-    let steps = roll_up(steps, &|i| u32_of(sys.instances[i as usize].class));
+    // The classes in one array: `roll_up` asks for them many times per
+    // step, and an instance's class in its record is a cache miss each.
+    let class_of: Vec<u32> = sys.instances.iter().map(|i| u32_of(i.class)).collect();
+    let steps = roll_up(steps, &|i| class_of[i as usize]);
     let accesses = model_accesses(sys);
     let steps = fuse(steps, &accesses);
     let passes = passes(sys, &steps, &accesses);
