@@ -297,6 +297,15 @@ fn mofmu(args: &[&str]) -> std::process::Output {
         .expect("the mofmu binary runs")
 }
 
+/// The binary run in `dir`, a directory outside the repository.
+fn mofmu_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_mofmu"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the mofmu binary runs")
+}
+
 #[test]
 fn every_help_is_snapshot_and_every_option_has_text() {
     let commands: [&[&str]; 8] = [
@@ -1358,13 +1367,7 @@ fn base_is_built_in() {
     let fall = "model Fall\n  parameter Base.Units.Time tau = 2;\n  \
                 Base.ContinuousState h(start = 1);\nequation\n  der(h) = -h/tau;\nend Fall;\n";
     std::fs::write(dir.path().join("Fall.mo"), fall).unwrap();
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_mofmu"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .expect("the mofmu binary runs")
-    };
+    let run = |args: &[&str]| mofmu_in(dir.path(), args);
     let check = run(&["check", "Fall.mo"]);
     assert!(
         check.status.success(),
@@ -1424,13 +1427,7 @@ fn a_flat_model_names_its_undeclared_states() {
     let flat = "model Motor\n  parameter Real R = 1, L = 0.5, k = 0.1, J = 0.01;\n  \
                 Real i, w;\nequation\n  L*der(i) = 12 - R*i - k*w;\n  J*der(w) = k*i;\nend Motor;\n";
     std::fs::write(dir.path().join("Motor.mo"), flat).unwrap();
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_mofmu"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .expect("the mofmu binary runs")
-    };
+    let run = |args: &[&str]| mofmu_in(dir.path(), args);
     let out = run(&["check", "--message-format", "short", "Motor.mo"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
