@@ -33,7 +33,7 @@ pub fn fix(files: Vec<(String, String)>, check_units: bool) -> Fixed {
         // A fix that writes `Base.` names gets the built-in Base on the
         // next round, as the commands load it (first, so the files'
         // indices move by one).
-        let loaded = crate::loader::with_base(current.clone());
+        let loaded = crate::library::with_base(current.clone());
         let shift = loaded.len() - current.len();
         let library = load_library(loaded);
         let remaining = check_library_with(&library, check_units);

@@ -1,7 +1,7 @@
 //! Reads library files from disk in load order. Directories are loaded
 //! through `package.mo` and `package.order`. A library that uses the
-//! methodology's `Base` without loading one gets the copy bundled in the
-//! binary, loaded first ([`with_base`]).
+//! methodology's `Base` without loading one gets the copy built into the
+//! binary, loaded first ([`crate::library::with_base`]).
 
 use std::path::{Path, PathBuf};
 
@@ -23,7 +23,7 @@ pub enum LoadError {
 /// Files as (name for messages, text), in the order they must be read,
 /// with the bundled `Base` first when they use it and none declares it.
 pub fn load_paths(paths: &[PathBuf]) -> Result<Vec<(String, String)>, LoadError> {
-    Ok(with_base(read_paths(paths)?))
+    Ok(crate::library::with_base(read_paths(paths)?))
 }
 
 /// The files of `paths` as they are on disk, in load order, nothing added.
@@ -33,88 +33,6 @@ pub fn read_paths(paths: &[PathBuf]) -> Result<Vec<(String, String)>, LoadError>
         load(p, &mut out)?;
     }
     Ok(out)
-}
-
-/// The name messages give the bundled `Base` (it is `examples/Base.mo`
-/// of the same version).
-pub const BUNDLED_BASE_NAME: &str = "<bundled>/Base.mo";
-
-/// The methodology's `Base` (special classes and SI unit types), as
-/// `examples/Base.mo` of this version.
-pub const BUNDLED_BASE: &str = include_str!("../examples/Base.mo");
-
-/// `files` with the bundled `Base` loaded first when some file names
-/// `Base` (`Base.ContinuousState`, `import Base;`) and no file declares a
-/// top-level class `Base` (a library that brings its own keeps it).
-pub fn with_base(mut files: Vec<(String, String)>) -> Vec<(String, String)> {
-    let declares = files.iter().any(|(_, text)| declares_base(text));
-    let uses = files.iter().any(|(_, text)| uses_base(text));
-    if uses && !declares {
-        files.insert(0, (BUNDLED_BASE_NAME.to_string(), BUNDLED_BASE.to_string()));
-    }
-    files
-}
-
-/// The words of `text` outside comments and strings, with the character
-/// after each.
-fn words(text: &str) -> Vec<(&str, Option<char>)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-        } else if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            i += 2;
-            while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
-                i += 1;
-            }
-            i += 2;
-        } else if c == b'"' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != b'"' {
-                i += if bytes[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            let next = text[i..].chars().find(|c| !c.is_whitespace());
-            out.push((&text[start..i], next));
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Whether `text` names `Base` as the head of a name (`Base.Units`,
-/// `import Base;`), not as a member (`Lib.Base`).
-fn uses_base(text: &str) -> bool {
-    let w = words(text);
-    w.iter().enumerate().any(|(k, (word, next))| {
-        *word == "Base"
-            && matches!(next, Some('.') | Some(';'))
-            && (k == 0 || (w[k - 1].1 != Some('.') && w[k - 1].0 != "end"))
-    })
-}
-
-/// Whether `text` declares a class `Base` at its top level (a `within`
-/// clause puts it elsewhere).
-fn declares_base(text: &str) -> bool {
-    let w = words(text);
-    let within = w
-        .first()
-        .is_some_and(|(word, next)| *word == "within" && !matches!(next, Some(';')));
-    !within
-        && w.windows(2).any(|p| {
-            matches!(p[0].0, "package" | "model" | "block" | "class" | "record") && p[1].0 == "Base"
-        })
 }
 
 fn read(path: &Path) -> Result<String, LoadError> {

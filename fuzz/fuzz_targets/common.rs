@@ -9,7 +9,7 @@
 /// them); `None` when the input is not UTF-8.
 pub fn files_of(data: &[u8]) -> Option<Vec<(String, String)>> {
     let text = std::str::from_utf8(data).ok()?;
-    Some(mofmu::loader::with_base(
+    Some(mofmu::library::with_base(
         text.splitn(2, '\0')
             .enumerate()
             .map(|(i, part)| (format!("input{i}.mo"), part.to_string()))

@@ -187,7 +187,7 @@ fn base_loaded(lib: &Library) -> bool {
 
 const LOAD_BASE: &str = "mofmu's commands load their built-in copy (examples/Base.mo) \
     when a file names `Base` and none declares it; a program that loads files itself \
-    puts them through `mofmu::loader::with_base`";
+    puts them through `mofmu::library::with_base`";
 
 /// MC005 at `Base` of `Base.X` when no `Base` is loaded: the file is not
 /// misspelt, the package is missing from the files given.

@@ -5,9 +5,11 @@
 //! reaches into another. No I/O happens here: the files come in as texts
 //! (`crate::loader` reads them from disk).
 
+mod base;
 mod check;
 mod load;
 
+pub use base::{with_base, BUNDLED_BASE, BUNDLED_BASE_NAME};
 pub(crate) use check::{check_class, finish_check, has_load_diagnostic};
 pub use check::{check_library, check_library_into, check_library_with};
 pub(crate) use load::{library_of, parse_file};

@@ -155,7 +155,7 @@ impl State {
             self.problems.extend(problems);
             self.disk = Some(files);
         }
-        let files = crate::loader::with_base(workspace::with_open(
+        let files = crate::library::with_base(workspace::with_open(
             self.disk.as_deref().unwrap_or_default(),
             &self.open,
         ));

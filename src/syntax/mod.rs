@@ -2,7 +2,7 @@
 
 pub mod ast;
 mod dump;
-mod lexer;
+pub(crate) mod lexer;
 mod parser;
 #[cfg(test)]
 mod tests;

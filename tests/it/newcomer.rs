@@ -842,12 +842,12 @@ fn a_missing_base_is_explained_and_fix_loads_the_built_in_one() {
     assert_eq!(diags[0].code, "MC005");
     assert!(
         diags[0].help.contains("load their built-in copy")
-            && diags[0].help.contains("mofmu::loader::with_base"),
+            && diags[0].help.contains("mofmu::library::with_base"),
         "{}",
         diags[0].help
     );
     assert!(diags[0].suggestions.is_empty());
-    let lib = load_library(mofmu::loader::with_base(alone(
+    let lib = load_library(mofmu::library::with_base(alone(
         "test_data/newcomer/friction/MissingBase.mo",
     )));
     assert!(check_library(&lib).is_empty());
@@ -1394,7 +1394,7 @@ fn base_is_built_in() {
     assert!(text.starts_with("Bad.mo:3:"), "{text}");
 
     let files = |texts: &[(&str, &str)]| {
-        mofmu::loader::with_base(
+        mofmu::library::with_base(
             texts
                 .iter()
                 .map(|(n, t)| (n.to_string(), t.to_string()))
@@ -1402,7 +1402,7 @@ fn base_is_built_in() {
         )
     };
     let loaded = files(&[("Fall.mo", fall)]);
-    assert_eq!(loaded[0].0, mofmu::loader::BUNDLED_BASE_NAME);
+    assert_eq!(loaded[0].0, mofmu::library::BUNDLED_BASE_NAME);
     assert_eq!(loaded.len(), 2);
     // The repository's Base given first: nothing added.
     let own = std::fs::read_to_string(repo().join("examples/Base.mo")).unwrap();
