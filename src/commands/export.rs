@@ -248,7 +248,7 @@ fn list_settable(
         Err(e) => return Ok(refuse(lib, model, e, message_format)),
     };
     // Columns: name, value at export, unit, what it is, description.
-    let value = |s: &mofmu::instantiate::Settable| s.value.clone().unwrap_or("(calculated)".into());
+    let value = |s: &mofmu::instantiate::Settable| s.value.clone().unwrap_or("(no value)".into());
     let unit = |s: &mofmu::instantiate::Settable| s.unit.clone().unwrap_or_default();
     let width = |f: &dyn Fn(&mofmu::instantiate::Settable) -> String| {
         names

@@ -240,8 +240,8 @@ pub fn settable_names(db: &ClassDb, model: ClassId) -> Result<Vec<Settable>, Vec
 }
 
 /// A name `--set` can give a value to, with what it is, its value at
-/// export (a state's start value; None for a parameter computed from
-/// others when the FMU is initialised), its unit and its description.
+/// export (a state's: its start value; None only where the export has no
+/// number for it), its unit and its description.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settable {
     pub name: String,
