@@ -427,6 +427,58 @@ fn large_size(set: &SetValue) -> Option<i64> {
     }
 }
 
+/// The schedule of `sys` and its variable table, with the units inferred.
+/// The units come first: the table, which takes them, is built on this
+/// thread while a second one orders the schedule. A fault of the schedule
+/// is reported before one of the units, as when they ran one after the
+/// other.
+fn scheduled_with_table(
+    db: &mut ClassDb,
+    id: ClassId,
+    sys: &mut crate::instantiate::System,
+    model_identifier: &str,
+    stop_time: f64,
+) -> Result<(crate::schedule::Schedule, ModelTable), ExportError> {
+    let units = units_of(db, id, sys);
+    let sys = &*sys;
+    let (schedule, table) = std::thread::scope(|scope| {
+        let schedule = scope.spawn(|| crate::schedule::schedule(sys));
+        let table = units
+            .is_ok()
+            .then(|| model_table(sys, model_identifier, stop_time));
+        let schedule = schedule
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (schedule, table)
+    });
+    let schedule = schedule.map_err(ExportError::Diagnostics)?;
+    units?;
+    Ok((
+        schedule,
+        table.expect("built when the units are consistent"),
+    ))
+}
+
+/// `check_table` of `table` on a second thread while this one runs
+/// `meanwhile` (the GUID is hashed from what the FMU runs: neither reads
+/// what the other writes).
+fn checked_while<T: Send>(
+    table: &ModelTable,
+    meanwhile: impl FnOnce() -> T,
+) -> (
+    Result<(), crate::fmu::description::fmi_rules::TableError>,
+    T,
+) {
+    std::thread::scope(|scope| {
+        let checking = scope.spawn(move || check_table(table));
+        let value = meanwhile();
+        let checked = checking
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (checked, value)
+    })
+}
+
 /// The export proper, of the model instantiated with `sets`; `asked` are
 /// the sets the export was asked for (hashed into the GUID), and `start`
 /// the structural parameter and size the FMU is to start at.
@@ -450,9 +502,9 @@ fn export_at(
     let (id, experiment) = exported_class(lib, model, stop_time)?;
     db.compile_below(id);
     let mut sys = exported_system(db, id, sets)?;
-    let schedule = crate::schedule::schedule(&sys).map_err(ExportError::Diagnostics)?;
-    units_of(db, id, &mut sys)?;
     let model_identifier = sanitize(model);
+    let (schedule, mut table) =
+        scheduled_with_table(db, id, &mut sys, &model_identifier, experiment.stop_time)?;
     // Before the names move into the table.
     let mut notes = state_set_notes(&sys, sets);
     // The compiled parts, then the system resource beside the table: the
@@ -483,7 +535,6 @@ fn export_at(
             let choice = compiled::choose(tier, &image, &kernels, functions, &slots, &bases);
             (image.to_bytes(DRAFT_GUID), choice)
         });
-        let mut table = model_table(sys, &model_identifier, experiment.stop_time);
         table.default_experiment = experiment;
         table.interfaces = interfaces;
         crate::fmu::description::dependencies::add_dependencies(
@@ -548,17 +599,20 @@ fn export_at(
     // The table is checked before anything is written: the description is
     // rendered straight into the archive later and cannot fail there.
     table.guid = DRAFT_GUID.to_string();
-    check_table(&table).map_err(|e| invalid_description(lib, id, e))?;
-    let guid = fmu_guid(
-        lib,
-        &hashed_options(model, asked, stop_time, options),
-        &system_c,
-        &[&system_resource, locations.as_bytes()],
-        table.structural.as_ref().map(|s| s.resource.as_slice()),
-        &kernels,
-        &functions,
-    );
-    crate::fmu::image::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
+    let (checked, guid) = checked_while(&table, || {
+        let guid = fmu_guid(
+            lib,
+            &hashed_options(model, asked, stop_time, options),
+            &system_c,
+            &[&system_resource, locations.as_bytes()],
+            table.structural.as_ref().map(|s| s.resource.as_slice()),
+            &kernels,
+            &functions,
+        );
+        crate::fmu::image::system_image::replace_guid(&mut system_resource, DRAFT_GUID, &guid);
+        guid
+    });
+    checked.map_err(|e| invalid_description(lib, id, e))?;
     if let Some(s) = &mut table.structural {
         structural::replace_guid(&mut s.resource, DRAFT_GUID, &guid);
     }

@@ -15,7 +15,7 @@ use mofmu::fmu::image::compiled::ScheduleTier;
 use mofmu::instantiate::{SetLiteral, SetValue};
 use mofmu::library::load_library;
 use mofmu::loader::load_paths;
-use mofmu::package::{build_fmu, BuildReport, ObjectCache};
+use mofmu::package::{build_fmu_with, BuildReport, Compiler, ObjectCache};
 
 use super::common::{print_diagnostics, MessageFormat};
 
@@ -170,6 +170,9 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
     if list_parameters {
         return list_settable(&lib, &model, message_format);
     }
+    // The C compiler is found (and asked its version) while the model is
+    // exported: a tenth of a second the export does not wait for.
+    let compiler = std::thread::spawn(Compiler::detect);
     let options = export_options(interface, expose, fmi_version, schedule);
     let mut out = match export_model_options(&lib, &model, &sets, stop_time, options) {
         Ok(o) => o,
@@ -186,7 +189,10 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
         (None, None) => bail!("--output or --cross-check is required"),
     };
     let spec = out.take_build_spec();
-    let mut report = build_fmu(&spec, &output, Some(&cache))?;
+    let compiler = compiler
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    let mut report = build_fmu_with(&compiler, &spec, &output, Some(&cache))?;
     if platforms.contains(&Platform::Win64) {
         report.fmu_bytes = mofmu::package::win64::add_win64_binary(&output, &spec)?;
     }

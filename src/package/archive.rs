@@ -155,10 +155,11 @@ const DEFLATE_LEVEL: i64 = 5;
 /// resource, 6.9 MB against 6.4 MB).
 const RESOURCE_DEFLATE_LEVEL: i64 = 1;
 /// Deflate level of a [`Contents::WrittenLarge`] entry. The transmission
-/// line at N = 10^5 has a 500 MB description: level 4 deflates it in 0.92 s
-/// against level 5's 1.36 s, 2 % larger (16.09 MB against 15.79 MB); level 3
-/// takes 0.67 s but is 5 % larger.
-const LARGE_DEFLATE_LEVEL: i64 = 4;
+/// line at N = 10^5 has a 433 MB description, rendered on one thread and
+/// deflated on another: at level 4 the deflating is the slower of the two
+/// (1.2-1.3 s for the entry), at level 3 the entry takes 0.8-1.1 s and is
+/// 0.8 % larger (17.66 MB against 17.53 MB).
+const LARGE_DEFLATE_LEVEL: i64 = 3;
 
 fn write_zip<W: Write + Seek>(file: W, entries: &[ArchiveEntry<'_>]) -> Result<(), ZipFailure> {
     let mut zip = ZipWriter::new(file);

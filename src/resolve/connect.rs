@@ -9,7 +9,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-pub use super::connection::{Connect, Endpoint, Port, PortMember, Side, Transfer};
+pub use super::connection::{
+    BoundConnect, BoundSide, Connect, Endpoint, Port, PortMember, Side, Transfer,
+};
 use super::model::{element_name, join_der, ClassCausality, ClassModel, ClassVariability, Sub};
 use super::tree::Builtin;
 use crate::diagnostic::Diagnostic;
@@ -192,7 +194,8 @@ pub fn connection_sets(
     connects: &[Connect],
     subs: &[Sub],
 ) -> Result<Vec<Transfer>, Vec<Diagnostic>> {
-    form_sets(connects, &|k| subs[k].name.clone())
+    let bound: Vec<BoundConnect> = connects.iter().map(Connect::as_written).collect();
+    form_sets(&bound, &|k| subs[k].name.clone())
 }
 
 /// The class-level part of the connection sets of a class whose sets are
@@ -240,12 +243,12 @@ fn same_copied_members(a: &Side, b: &Side) -> bool {
 /// The connection sets of `connects`, whose sides' `sub` are numbers that
 /// `sub_name` names (a component of the class, or an instance of one).
 pub fn form_sets(
-    connects: &[Connect],
+    connects: &[BoundConnect],
     sub_name: &dyn Fn(usize) -> String,
 ) -> Result<Vec<Transfer>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let (sides, sets) = sets_of_sides(connects, &mut diags);
-    let label = |side: &Side, m: &PortMember| {
+    let label = |side: &BoundSide, m: &PortMember| {
         let path = side.sub.map_or(String::new(), sub_name);
         match side.at {
             Some(e) => element_name(&path, &m.name, &[e + 1], e),
@@ -253,7 +256,7 @@ pub fn form_sets(
         }
     };
     let mut transfers = Vec::new();
-    for members_of_set in sets.values() {
+    for members_of_set in sets.iter() {
         set_transfers(&sides, members_of_set, &label, &mut transfers, &mut diags);
     }
     if diags.is_empty() {
@@ -264,18 +267,18 @@ pub fn form_sets(
 }
 
 /// Distinct sides of connects, each with the connect it first appears in.
-type Sides<'c> = Vec<(&'c Side, Span)>;
+type Sides<'c> = Vec<(BoundSide<'c>, Span)>;
 
 /// Each distinct side of `connects`, with the connect it first appears
 /// in, and the connection sets they form (by a representative side, each
 /// set's sides as indices into the sides). A connect whose sides do not
 /// match member by member is left out (MC059).
 fn sets_of_sides<'c>(
-    connects: &'c [Connect],
+    connects: &[BoundConnect<'c>],
     diags: &mut Vec<Diagnostic>,
-) -> (Sides<'c>, BTreeMap<usize, Vec<usize>>) {
+) -> (Sides<'c>, Sets) {
     // Each distinct side, with the connect it first appears in.
-    let mut sides: Vec<(&Side, Span)> = Vec::new();
+    let mut sides: Sides<'c> = Vec::new();
     let mut key_of: HashMap<
         (Option<usize>, Port, Option<usize>),
         usize,
@@ -296,14 +299,14 @@ fn sets_of_sides<'c>(
         r
     }
     for c in connects {
-        if !same_copied_members(&c.a, &c.b) {
-            diags.push(c.incompatible());
+        if !same_copied_members(c.a.side, c.b.side) {
+            diags.push(c.connect.incompatible());
             continue;
         }
         let mut ids = [0usize; 2];
-        for (k, s) in [&c.a, &c.b].into_iter().enumerate() {
-            ids[k] = *key_of.entry((s.sub, s.port, s.at)).or_insert_with(|| {
-                sides.push((s, c.span));
+        for (k, s) in [c.a, c.b].into_iter().enumerate() {
+            ids[k] = *key_of.entry((s.sub, s.side.port, s.at)).or_insert_with(|| {
+                sides.push((s, c.connect.span));
                 parent.push(parent.len());
                 sides.len() - 1
             });
@@ -313,12 +316,42 @@ fn sets_of_sides<'c>(
             parent[ra] = rb;
         }
     }
-    let mut sets: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for i in 0..sides.len() {
-        let r = find(&mut parent, i);
-        sets.entry(r).or_default().push(i);
+    // The sets by their representatives in increasing order, each set's
+    // sides in order: one array sorted by counting, not a vector per set
+    // (a line of 10^5 segments has 2·10^5 sets).
+    let roots: Vec<usize> = (0..sides.len()).map(|i| find(&mut parent, i)).collect();
+    let mut start = vec![0usize; sides.len() + 1];
+    for &r in &roots {
+        start[r + 1] += 1;
     }
-    (sides, sets)
+    for r in 0..sides.len() {
+        start[r + 1] += start[r];
+    }
+    let mut next = start.clone();
+    let mut members = vec![0usize; sides.len()];
+    for (i, &r) in roots.iter().enumerate() {
+        members[next[r]] = i;
+        next[r] += 1;
+    }
+    (sides, Sets { start, members })
+}
+
+/// Connection sets as one array of side indices: set `r` (a side that
+/// represents it) holds `members[start[r]..start[r + 1]]`, empty when `r`
+/// represents no set.
+struct Sets {
+    start: Vec<usize>,
+    members: Vec<usize>,
+}
+
+impl Sets {
+    /// Each set, by its representative in increasing order.
+    fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        self.start
+            .windows(2)
+            .filter(|w| w[0] < w[1])
+            .map(|w| &self.members[w[0]..w[1]])
+    }
 }
 
 /// The transfers of one connection set (`members_of_set`, indices into
@@ -326,29 +359,37 @@ fn sets_of_sides<'c>(
 /// determines it to every side that receives it (MC060, MC061), a flow
 /// summed into the one side that receives it (MC062).
 fn set_transfers(
-    sides: &[(&Side, Span)],
+    sides: &[(BoundSide, Span)],
     members_of_set: &[usize],
-    label: &dyn Fn(&Side, &PortMember) -> String,
+    label: &dyn Fn(&BoundSide, &PortMember) -> String,
     transfers: &mut Vec<Transfer>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let ms: Vec<(usize, BTreeMap<&str, &PortMember>)> = members_of_set
-        .iter()
-        .map(|i| {
-            let by_key = sides[*i]
-                .0
-                .members
-                .iter()
-                .filter(|m| m.copied)
-                .map(|m| (m.key.as_str(), m))
-                .collect();
-            (*i, by_key)
-        })
-        .collect();
-    let names: Vec<&str> = ms[0].1.keys().copied().collect();
+    // The members by key, in key order; the sides of a set have the same
+    // keys (`same_copied_members`), and most share one member list.
+    let first = &sides[members_of_set[0]].0.side.members;
+    let mut keyed: Vec<(usize, &PortMember)> =
+        first.iter().enumerate().filter(|(_, m)| m.copied).collect();
+    keyed.sort_by(|a, b| a.1.key.cmp(&b.1.key));
+    keyed.dedup_by(|a, b| a.1.key == b.1.key);
     let set_span = sides[members_of_set[0]].1;
-    for name in names {
-        let vars: Vec<(usize, &PortMember)> = ms.iter().map(|(i, m)| (*i, m[name])).collect();
+    for (position, member) in keyed {
+        let name = member.key.as_str();
+        let vars: Vec<(usize, &PortMember)> = members_of_set
+            .iter()
+            .map(|&i| {
+                let members = &sides[i].0.side.members;
+                let m = if Arc::ptr_eq(members, first) {
+                    &members[position]
+                } else {
+                    members
+                        .iter()
+                        .find(|m| m.copied && m.key == name)
+                        .expect("the sides of a set have the same members")
+                };
+                (i, m)
+            })
+            .collect();
         let flow = vars[0].1.flow;
         let role_of = |(i, m): &&(usize, &PortMember)| role(m, sides[*i].0.sub.is_some());
         let sources: Vec<&(usize, &PortMember)> = vars
@@ -377,7 +418,7 @@ fn set_transfers(
                                 format!("`{name}`")
                             },
                             vars.iter()
-                                .map(|(i, m)| label(sides[*i].0, m))
+                                .map(|(i, m)| label(&sides[*i].0, m))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
@@ -389,7 +430,7 @@ fn set_transfers(
                             "two sides of this connection determine the same variable: {}",
                             sources
                                 .iter()
-                                .map(|(i, m)| label(sides[*i].0, m))
+                                .map(|(i, m)| label(&sides[*i].0, m))
                                 .collect::<Vec<_>>()
                                 .join(" and ")
                         ),

@@ -6,7 +6,7 @@ mod unroll;
 
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{RealKind, System};
-use crate::resolve::connect::{self, Connect, Endpoint};
+use crate::resolve::connect::{self, BoundConnect, BoundSide, Connect, Endpoint};
 use crate::resolve::model::{ClassCausality, ClassVariability};
 use crate::resolve::tree::Builtin;
 use crate::source::Span;
@@ -21,8 +21,34 @@ pub struct Copy {
     pub coefficient: f64,
     /// The connect equation this copy comes from.
     pub span: Span,
-    /// Human-readable form for comments and messages.
-    pub text: String,
+    /// A flow balance (the target is minus the sum of the sources), not a
+    /// potential's copy.
+    pub flow: bool,
+}
+
+impl Copy {
+    /// The copy as its equation reads, for messages: `a.p.v = b.n.v`,
+    /// `a.n.i = -(b.p.i + c.p.i)`. Made only when a message needs it, from
+    /// the names of the Reals the copy reads and writes (a connection of
+    /// 10^5 elements makes 10^5 copies and names none of them).
+    pub fn text(&self, sys: &System) -> String {
+        let name = |offset: usize| {
+            let n = sys.reals.get(offset).map_or("?", |r| r.name.as_str());
+            // A whole array: its name without the first element's index.
+            match (self.len > 1, n.ends_with(']'), n.rfind('[')) {
+                (true, true, Some(open)) => &n[..open],
+                _ => n,
+            }
+        };
+        let target = name(self.target);
+        if self.flow {
+            let sources: Vec<&str> = self.sources.iter().map(|(o, _)| name(*o)).collect();
+            format!("{target} = -({})", sources.join(" + "))
+        } else {
+            let source = self.sources.first().map_or("?", |(o, _)| name(*o));
+            format!("{target} = {source}")
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -493,7 +519,7 @@ fn twice(sys: &System, var: usize, a: &Step, b: &Step) -> Diagnostic {
                 format!("an equation of `{p}`")
             }
         }
-        Step::Copy(c) => format!("`{}`", c.text),
+        Step::Copy(c) => format!("`{}`", c.text(sys)),
     };
     // Two equations of different instances: the one of the outer instance
     // reaches into a component's variable, so it names the line at fault.
@@ -694,7 +720,8 @@ fn connections(
         return;
     }
     let at = |e: &Endpoint| endpoint(sys, p, e);
-    if !sizes_agree(sys, &model.connects, &at, diags) {
+    let connects: Vec<BoundConnect> = model.connects.iter().map(Connect::as_written).collect();
+    if !sizes_agree(sys, &connects, &at, diags) {
         return;
     }
     let transfers = model
@@ -707,13 +734,13 @@ fn connections(
 /// Connected arrays must have one size in every instance (MC059).
 fn sizes_agree(
     sys: &System,
-    connects: &[Connect],
+    connects: &[BoundConnect],
     at: &dyn Fn(&Endpoint) -> (usize, usize),
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
     let before = diags.len();
     for c in connects {
-        let len = |side: &crate::resolve::connect::Side, var: usize| {
+        let len = |side: &BoundSide, var: usize| {
             if side.at.is_some() {
                 // One element of an array of connectors: a scalar member.
                 return 1;
@@ -725,14 +752,15 @@ fn sizes_agree(
             });
             sys.instances[i].var_len[v]
         };
-        let fits = c.a.members.iter().filter(|m| m.copied).all(|ma| {
-            c.b.members
+        let fits = c.a.side.members.iter().filter(|m| m.copied).all(|ma| {
+            c.b.side
+                .members
                 .iter()
                 .find(|mb| mb.copied && mb.key == ma.key)
                 .is_some_and(|mb| len(&c.a, ma.var) == len(&c.b, mb.var))
         });
         if !fits {
-            diags.push(c.incompatible());
+            diags.push(c.connect.incompatible());
         }
     }
     diags.len() == before
@@ -745,54 +773,45 @@ fn copy_transfers(
     at: &dyn Fn(&Endpoint) -> (usize, usize),
     copies: &mut Vec<Copy>,
 ) {
+    copies.reserve(transfers.len());
     for t in transfers {
+        // The offset in R and the length of what an endpoint names: a
+        // whole variable, or one element of a member of an array of
+        // connectors.
         let place = |e: &Endpoint| {
             let (i, v) = at(e);
             let inst = &sys.instances[i];
-            let name = &sys.classes[inst.class].model.vars[v].name;
             let offset = inst.var_offset[v].expect("Real variables are laid out");
             match e.element {
-                // One element of a member of an array of connectors.
-                Some(k) => (
-                    offset + k,
-                    1,
-                    crate::resolve::model::element_name(&inst.path, name, &[inst.var_len[v]], k),
-                ),
-                None => (offset, inst.var_len[v], sys.flat_name(i, name)),
+                Some(k) => (offset + k, 1),
+                None => (offset, inst.var_len[v]),
             }
         };
-        let (target, len, target_name) = place(&t.target);
-        let sources: Vec<(usize, usize, String)> = t.sources.iter().map(place).collect();
-        if t.flow {
-            copies.push(Copy {
+        let (target, len) = place(&t.target);
+        let copy = if t.flow {
+            Copy {
                 target,
                 len,
-                sources: sources
+                sources: t
+                    .sources
                     .iter()
-                    .zip(&t.sources)
-                    .map(|((offset, _, _), e)| (*offset, e.flow_sign()))
+                    .map(|e| (place(e).0, e.flow_sign()))
                     .collect(),
                 coefficient: -t.target.flow_sign(),
                 span: t.span,
-                text: format!(
-                    "{target_name} = -({})",
-                    sources
-                        .iter()
-                        .map(|(_, _, name)| name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" + ")
-                ),
-            });
+                flow: true,
+            }
         } else {
-            copies.push(Copy {
+            Copy {
                 target,
                 len,
-                sources: vec![(sources[0].0, 1.0)],
+                sources: vec![(place(&t.sources[0]).0, 1.0)],
                 coefficient: 1.0,
                 span: t.span,
-                text: format!("{target_name} = {}", sources[0].2),
-            });
-        }
+                flow: false,
+            }
+        };
+        copies.push(copy);
     }
 }
 

@@ -7,17 +7,18 @@
 use crate::diagnostic::Diagnostic;
 use crate::instantiate::{element_position, eval, System};
 use crate::ir::Ex;
-use crate::resolve::connect::{Connect, Port, Side};
+use crate::resolve::connect::{BoundConnect, BoundSide, Connect, Port, Side};
 
-/// The connects of instance `p` with every side's `sub` the instance it
-/// names (`None`: a port of `p` itself); `None` when an index is out of
-/// range or cannot be evaluated (reported).
-pub(crate) fn instance_connects(
-    sys: &System,
+/// The connects of instance `p` with every side bound: its `sub` the
+/// instance it names (`None`: a port of `p` itself), its `at` the element
+/// of an array of connectors; `None` when an index is out of range or
+/// cannot be evaluated (reported).
+pub(crate) fn instance_connects<'s>(
+    sys: &'s System,
     p: usize,
     dropped: &mut Vec<Dropped>,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<Connect>> {
+) -> Option<Vec<BoundConnect<'s>>> {
     let inst = &sys.instances[p];
     let entry = &sys.classes[inst.class];
     let shapes = &entry.causalized.structure.connects;
@@ -37,19 +38,14 @@ pub(crate) fn instance_connects(
             let b = bind(sys, p, c, &c.b, &shape.b, loops, diags)
                 .map(|s| s.and_then(|s| element(sys, p, c, s, &shape.b_element, loops, diags)));
             match (a, b) {
-                (Some(Some(a)), Some(Some(b))) => out.push(Connect {
-                    a,
-                    b,
-                    span: c.span,
-                    loops: Vec::new(),
-                }),
+                (Some(Some(a)), Some(Some(b))) => out.push(BoundConnect { a, b, connect: c }),
                 // A conditional connector that is absent: the connector on
                 // the other side loses this connection.
                 (Some(None), Some(Some(other))) if c.a.conditional => {
-                    dropped.extend(Dropped::of(p, &other, &c.a, c.span))
+                    dropped.extend(Dropped::of(p, other, &c.a, c.span))
                 }
                 (Some(Some(other)), Some(None)) if c.b.conditional => {
-                    dropped.extend(Dropped::of(p, &other, &c.b, c.span))
+                    dropped.extend(Dropped::of(p, other, &c.b, c.span))
                 }
                 _ => {}
             }
@@ -70,8 +66,8 @@ pub(crate) struct Dropped {
 }
 
 impl Dropped {
-    fn of(p: usize, other: &Side, absent: &Side, span: crate::source::Span) -> Option<Dropped> {
-        let Port::Connector(connector) = other.port else {
+    fn of(p: usize, other: BoundSide, absent: &Side, span: crate::source::Span) -> Option<Dropped> {
+        let Port::Connector(connector) = other.side.port else {
             return None;
         };
         Some(Dropped {
@@ -136,15 +132,15 @@ fn unroll(
 
 /// One side bound to its instance: `Some(None)` when it names an absent
 /// conditional component, `None` after a diagnostic.
-fn bind(
+fn bind<'s>(
     sys: &System,
     p: usize,
     c: &Connect,
-    side: &Side,
+    side: &'s Side,
     index: &[Ex],
     loops: &[i64],
     diags: &mut Vec<Diagnostic>,
-) -> Option<Option<Side>> {
+) -> Option<Option<BoundSide<'s>>> {
     let absent = |instance: usize| match side.port {
         Port::Connector(c) => sys.instances[instance].absent_connectors.contains(&c),
         Port::Signal(_) => false,
@@ -153,7 +149,7 @@ fn bind(
         if absent(p) {
             return Some(None);
         }
-        return Some(Some(side.clone()));
+        return Some(Some(side.as_written()));
     };
     let inst = &sys.instances[p];
     let elements = &inst.elements[k];
@@ -188,36 +184,31 @@ fn bind(
     if absent(target) {
         return Some(None);
     }
-    // Field by field: the index, replaced by the instance, is not cloned.
-    Some(Some(Side {
+    Some(Some(BoundSide {
+        side,
         sub: Some(target),
-        port: side.port,
-        name: side.name.clone(),
-        members: side.members.clone(),
-        index: Vec::new(),
-        element: side.element.clone(),
         at: side.at,
-        conditional: side.conditional,
     }))
 }
 
 /// A bound side with the element of an array of connectors it names
 /// evaluated (`Side::at`); `None` after a diagnostic (MX031 for an index
 /// outside the array).
-fn element(
+fn element<'s>(
     sys: &System,
     p: usize,
     c: &Connect,
-    mut side: Side,
+    mut bound: BoundSide<'s>,
     index: &Option<Ex>,
     loops: &[i64],
     diags: &mut Vec<Diagnostic>,
-) -> Option<Side> {
+) -> Option<BoundSide<'s>> {
     let Some(index) = index else {
-        return Some(side);
+        return Some(bound);
     };
     // The side is bound: its `sub` is the instance it names.
-    let owner = side.sub.unwrap_or(p);
+    let owner = bound.sub.unwrap_or(p);
+    let side = bound.side;
     let inst = &sys.instances[p];
     let Some(i) = eval(index, &inst.ints, loops) else {
         diags.push(not_evaluated(c));
@@ -227,7 +218,7 @@ fn element(
     let n = sys.instances[owner].var_len[first.var];
     if i.fract() != 0.0 || i < 1.0 || i > n as f64 {
         let path = &sys.instances[owner].path;
-        let name = if side.sub.is_some() && !path.is_empty() {
+        let name = if bound.sub.is_some() && !path.is_empty() {
             format!("{path}.{}", side.name)
         } else {
             side.name.clone()
@@ -257,9 +248,8 @@ fn element(
         );
         return None;
     }
-    side.at = Some(i as usize - 1);
-    side.element = None;
-    Some(side)
+    bound.at = Some(i as usize - 1);
+    Some(bound)
 }
 
 /// MX027: a connect names an element `name[at]` that the array of

@@ -93,9 +93,9 @@ fn render(sys: &System, schedule: &Schedule) -> String {
             }
             (Step::Copy(first), Step::Copy(last)) => {
                 let what = if run > 1 {
-                    format!("{} .. {}", first.text, last.text)
+                    format!("{} .. {}", first.text(sys), last.text(sys))
                 } else {
-                    first.text.clone()
+                    first.text(sys)
                 };
                 let _ = writeln!(out, "copy{times}: {what}");
             }
@@ -123,7 +123,7 @@ fn repeats(sys: &System, steps: &[Step]) -> usize {
                 && sys.instances[*next].class == sys.instances[*instance].class
         }
         (Step::Copy(first), Step::Copy(next)) => {
-            next.span == first.span && unindexed(&next.text) == unindexed(&first.text)
+            next.span == first.span && unindexed(&next.text(sys)) == unindexed(&first.text(sys))
         }
         _ => false,
     };

@@ -500,6 +500,27 @@ const NEEDS_ESCAPE: [bool; 256] = {
     t
 };
 
+/// The length of the longest prefix of `bytes`, rounded down to whole
+/// chunks of eight, in which no byte needs escaping: a byte below 0x20 (the
+/// whitespace controls) or one of `"`, `&`, `<`, `>` ends it. Each test is
+/// exact: a chunk passes only when none of its bytes is one of those.
+fn clean_prefix(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Nonzero exactly when some byte of `x` is below `n` (n ≤ 0x80).
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let has = |x: u64, c: u8| below(x ^ (ONES * u64::from(c)), 1);
+    let mut at = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        if below(x, 0x20) | has(x, b'"') | has(x, b'&') | has(x, b'<') | has(x, b'>') != 0 {
+            break;
+        }
+        at += 8;
+    }
+    at
+}
+
 impl<W: Write> XmlOut<W> {
     pub(super) fn new(out: W) -> Self {
         XmlOut {
@@ -576,8 +597,16 @@ impl<W: Write> XmlOut<W> {
     /// controls escaped; runs without them are written as they are.
     fn escaped(&mut self, value: &str) {
         let bytes = value.as_bytes();
+        // Names, units and descriptions seldom hold a byte to escape:
+        // eight bytes at a time find the first chunk that may, and only
+        // from there on is each byte looked up.
+        let clean = clean_prefix(bytes);
+        if clean == bytes.len() {
+            self.raw(bytes);
+            return;
+        }
         let mut from = 0;
-        for (i, &b) in bytes.iter().enumerate() {
+        for (i, &b) in bytes.iter().enumerate().skip(clean) {
             if !NEEDS_ESCAPE[b as usize] {
                 continue;
             }
@@ -610,6 +639,48 @@ impl<W: Write> XmlOut<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every byte escaped one at a time, as the standard's rules read.
+    fn escaped_byte_by_byte(value: &str) -> String {
+        let mut out = String::new();
+        for c in value.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str("&quot;"),
+                '\n' => out.push_str("&#10;"),
+                '\r' => out.push_str("&#13;"),
+                '\t' => out.push_str("&#9;"),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn attribute_values_escape_every_special_byte_wherever_it_stands() {
+        // Each special byte (and harmless neighbours: the bytes just above
+        // and below them, non-ASCII text) at every position of strings
+        // longer than a chunk of eight.
+        let specials = [
+            '&', '<', '>', '"', '\n', '\r', '\t', ' ', '!', '#', '%', '\'', ';', '=', '?', 'é',
+            '\u{1f}', '\u{7f}',
+        ];
+        let base = "resistor[12].p.v and more text";
+        for special in specials {
+            for at in 0..=base.len() {
+                let mut value = base.to_string();
+                value.insert(at, special);
+                let mut xml = XmlOut::new(Vec::new());
+                xml.escaped(&value);
+                let written = String::from_utf8(xml.finish().unwrap()).unwrap();
+                let mut want = escaped_byte_by_byte(&value);
+                want.push('\n');
+                assert_eq!(written, want, "{value:?}");
+            }
+        }
+    }
 
     #[test]
     fn reals_round_trip_in_short_form() {
