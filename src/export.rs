@@ -427,6 +427,10 @@ fn large_size(set: &SetValue) -> Option<i64> {
     }
 }
 
+/// The GUID the system resource and the structural template hold until
+/// the FMU is hashed.
+const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
+
 /// The schedule of `sys` and its variable table, with the units inferred.
 /// The units come first: the table, which takes them, is built on this
 /// thread while a second one orders the schedule. A fault of the schedule
@@ -457,6 +461,45 @@ fn scheduled_with_table(
         schedule,
         table.expect("built when the units are consistent"),
     ))
+}
+
+/// The system resource (written with the draft GUID; it borrows the
+/// variables' names, which move into the table afterwards) and the
+/// schedule's tier, built on a second thread while this one runs the
+/// continuous-time dependency analysis, whose state Jacobian pattern (for
+/// the embedded Co-Simulation solver) the resource then takes, and adds
+/// the dependencies to `table`.
+fn resource_beside_dependencies(
+    sys: &crate::instantiate::System,
+    schedule: &crate::schedule::Schedule,
+    (kernels, functions): (&[Kernel], &[FunctionUnit]),
+    model_identifier: &str,
+    tier: ScheduleTier,
+    table: &mut ModelTable,
+) -> (Vec<u8>, ScheduleChoice) {
+    std::thread::scope(|scope| {
+        let (give_pattern, take_pattern) = std::sync::mpsc::sync_channel(1);
+        let image = scope.spawn(move || {
+            let mut image = system::image(sys, kernels, schedule, model_identifier, Vec::new());
+            // The compiled schedule is generated from the rolled and fused
+            // steps the resource holds.
+            let slots =
+                |c: u32, b: u32, f: &mut dyn FnMut(usize, bool)| system::block_slots(sys, c, b, f);
+            let bases = system::real_bases(sys);
+            let choice = compiled::choose(tier, &image, kernels, functions, &slots, &bases);
+            // Sent before this thread is joined, unless the sender panicked
+            // (and the scope with it).
+            image.jacobian = take_pattern.recv().unwrap_or_default();
+            (image.to_bytes(DRAFT_GUID), choice)
+        });
+        let continuous = crate::fmu::description::dependencies::continuous(sys, schedule);
+        let pattern = crate::fmu::description::dependencies::state_pattern(&continuous, sys);
+        let _ = give_pattern.send(pattern);
+        crate::fmu::description::dependencies::add_dependencies(table, sys, schedule, continuous);
+        image
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }
 
 /// `check_table` of `table` on a second thread while this one runs
@@ -510,41 +553,21 @@ fn export_at(
     // The compiled parts, then the system resource beside the table: the
     // resource borrows the variables' names, the table then takes them out
     // of the system instead of copying them (two million at 10^6 volumes).
-    const DRAFT_GUID: &str = "{00000000-0000-0000-0000-000000000000}";
     // Kernel generation is the class database's step: each class's kernel
     // once per run, the system file then only names them.
     let classes: Vec<ClassId> = sys.classes.iter().map(|c| c.model.id).collect();
     let kernels: Vec<Kernel> = db.kernels(&classes).map_err(ExportError::Diagnostics)?;
     let functions = function_units(&sys.classes);
-    // One continuous-time dependency analysis serves the Jacobian pattern of
-    // the embedded Co-Simulation solver and the model description.
-    let continuous = crate::fmu::description::dependencies::continuous(&sys, &schedule);
-    let pattern = crate::fmu::description::dependencies::state_pattern(&continuous, &sys);
-    // The system resource (which borrows the variables' names) on a second
-    // thread while this one builds the variable table and its
-    // dependencies; the names move into the table once both are done.
-    let ((mut system_resource, schedule_choice), mut table) = std::thread::scope(|scope| {
-        let (sys, schedule, functions) = (&sys, &schedule, &functions);
-        let image = scope.spawn(|| {
-            let image = system::image(sys, &kernels, schedule, &model_identifier, pattern);
-            // The compiled schedule is generated from the rolled and fused
-            // steps the resource holds.
-            let slots =
-                |c: u32, b: u32, f: &mut dyn FnMut(usize, bool)| system::block_slots(sys, c, b, f);
-            let bases = system::real_bases(sys);
-            let choice = compiled::choose(tier, &image, &kernels, functions, &slots, &bases);
-            (image.to_bytes(DRAFT_GUID), choice)
-        });
-        table.default_experiment = experiment;
-        table.interfaces = interfaces;
-        crate::fmu::description::dependencies::add_dependencies(
-            &mut table, sys, schedule, continuous,
-        );
-        let image = image
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (image, table)
-    });
+    table.default_experiment = experiment;
+    table.interfaces = interfaces;
+    let (mut system_resource, schedule_choice) = resource_beside_dependencies(
+        &sys,
+        &schedule,
+        (&kernels, &functions),
+        &model_identifier,
+        tier,
+        &mut table,
+    );
     take_names(&mut table, &mut sys);
     let system_c = system::generate(
         &sys,
