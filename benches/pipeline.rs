@@ -2,7 +2,7 @@
 //! (options after `--`: `--runs N`, default 5; `--only-twin` runs only the
 //! comparison with the hand-written twin; `--large-export` runs only the
 //! export of rods of 10^4 to 10^6 volumes; `--chain` runs only the
-//! component-array group).
+//! component-array group; `--line` only the transmission line's export).
 //!
 //! Every benchmark is repeated `runs` times and reported as the median, with
 //! the fastest and slowest run beside it. The repetitions are interleaved
@@ -14,6 +14,11 @@
 //!   10^6 after a first export has filled the cache, wall time and peak
 //!   resident memory of the process, the growth exponent of the time, and
 //!   whether the shared library is byte-identical to the one for n = 5.
+//! - With `--line`: issue 58's bar for circuits. `mofmu export` of
+//!   `Electrical.Examples.TransmissionLine` at N = 10^5 (1.6 million
+//!   variables, 3·10^5 instances), FMI 2.0, after an export at N = 1000 has
+//!   filled the cache: wall time, user and system CPU time, peak memory,
+//!   against the bound of 5 s.
 //! - With `--chain`: issue 21's scale bar for component arrays. `mofmu
 //!   export` of Acc4's chain (`test_data/language/Acc4.mo`, n conductor and
 //!   capacitor pairs) at n = 10^4 and 10^5 beside the rod at the same n,
@@ -97,6 +102,9 @@ fn run(runs: usize) -> Result<(), String> {
     }
     if std::env::args().any(|a| a == "--chain") {
         return chain_group(repo, scratch, &warm_cache, runs);
+    }
+    if std::env::args().any(|a| a == "--line") {
+        return line_group(repo, scratch, &warm_cache, runs);
     }
 
     // --- Export and check ---------------------------------------------------
@@ -676,6 +684,72 @@ fn large_export_group(
         } else {
             "NO"
         }
+    );
+    Ok(())
+}
+
+/// The transmission line's size in the `--line` group and the issue's bound
+/// on its warm-cache export.
+const LINE_SEGMENTS: u32 = 100_000;
+const LINE_EXPORT_LIMIT: Duration = Duration::from_secs(5);
+
+/// The arguments of `mofmu export` of the transmission line with `n`
+/// segments (the built-in Base; Planar for the EMF's rotational side).
+fn line_export_args(n: u32, out: &Path) -> Result<Vec<String>, String> {
+    Ok([
+        "export",
+        "examples/Signals.mo",
+        "examples/Planar",
+        "examples/Electrical",
+        "--model",
+        "Electrical.Examples.TransmissionLine",
+        "--set",
+        &format!("N={n}"),
+        "-o",
+        path_arg(out)?,
+    ]
+    .map(str::to_string)
+    .to_vec())
+}
+
+/// Issue 58's bar: the transmission line's export at N = 10^5, warm cache.
+fn line_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result<(), String> {
+    let out = scratch.join("TransmissionLine.fmu");
+    // Fills the cache: the FMU at any N links the same library.
+    run_measured(repo, &line_export_args(1000, &out)?, cache)?;
+    let mut row = Row::new(&format!(
+        "export TransmissionLine N={LINE_SEGMENTS}, warm cache"
+    ));
+    let (mut user, mut system, mut peak) = (Vec::new(), Vec::new(), 0u64);
+    for _ in 0..runs {
+        let m = run_measured(repo, &line_export_args(LINE_SEGMENTS, &out)?, cache)?;
+        row.add(m.wall);
+        user.push(m.user);
+        system.push(m.system);
+        peak = peak.max(m.peak);
+    }
+    print_group(
+        "export of the transmission line (release binary, wall time)",
+        std::slice::from_ref(&row),
+    );
+    user.sort();
+    system.sort();
+    println!(
+        "  CPU time (median): user {}, system {}; peak RSS {:.0} MB; .fmu {:.1} MB",
+        show(user[user.len() / 2]),
+        show(system[system.len() / 2]),
+        peak as f64 / 1e6,
+        std::fs::metadata(&out).map_err(|e| e.to_string())?.len() as f64 / 1e6
+    );
+    println!(
+        "  median under {} s: {}; fastest {}",
+        LINE_EXPORT_LIMIT.as_secs(),
+        if row.median() < LINE_EXPORT_LIMIT {
+            "yes"
+        } else {
+            "NO"
+        },
+        show(row.min())
     );
     Ok(())
 }
