@@ -688,6 +688,38 @@ fn large_export_group(
     Ok(())
 }
 
+/// Export rows with the processes' measures: wall time (median, min ..
+/// max), and the medians of user and system CPU time and the largest peak
+/// resident memory of the runs.
+fn print_measured(title: &str, rows: &[(Row, Vec<Measured>)]) {
+    println!("{title}");
+    println!(
+        "  {:<32} {:>10} {:>10} {:>10} {:>9}   wall (min .. max)",
+        "", "wall", "user", "system", "peak"
+    );
+    let median = |mut v: Vec<Duration>| {
+        v.sort();
+        let mid = v.len() / 2;
+        if v.len() % 2 == 1 {
+            v[mid]
+        } else {
+            (v[mid - 1] + v[mid]) / 2
+        }
+    };
+    for (row, measured) in rows {
+        println!(
+            "  {:<32} {:>10} {:>10} {:>10} {:>6.0} MB   ({} .. {})",
+            row.name,
+            show(row.median()),
+            show(median(measured.iter().map(|m| m.user).collect())),
+            show(median(measured.iter().map(|m| m.system).collect())),
+            measured.iter().map(|m| m.peak).max().unwrap_or(0) as f64 / 1e6,
+            show(row.min()),
+            show(row.max())
+        );
+    }
+}
+
 /// The transmission line's size in the `--line` group and the bound
 /// on its warm-cache export.
 const LINE_SEGMENTS: u32 = 100_000;
@@ -717,39 +749,29 @@ fn line_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result<
     let out = scratch.join("TransmissionLine.fmu");
     // Fills the cache: the FMU at any N links the same library.
     run_measured(repo, &line_export_args(1000, &out)?, cache)?;
-    let mut row = Row::new(&format!(
-        "export TransmissionLine N={LINE_SEGMENTS}, warm cache"
-    ));
-    let (mut user, mut system, mut peak) = (Vec::new(), Vec::new(), 0u64);
+    let mut rows = vec![(
+        Row::new(&format!("export TransmissionLine N={LINE_SEGMENTS}")),
+        Vec::new(),
+    )];
     for _ in 0..runs {
         let m = run_measured(repo, &line_export_args(LINE_SEGMENTS, &out)?, cache)?;
-        row.add(m.wall);
-        user.push(m.user);
-        system.push(m.system);
-        peak = peak.max(m.peak);
+        rows[0].0.add(m.wall);
+        rows[0].1.push(m);
     }
-    print_group(
-        "export of the transmission line (release binary, wall time)",
-        std::slice::from_ref(&row),
+    print_measured(
+        "export of the transmission line, warm cache (release binary)",
+        &rows,
     );
-    user.sort();
-    system.sort();
+    let median = rows[0].0.median();
     println!(
-        "  CPU time (median): user {}, system {}; peak RSS {:.0} MB; .fmu {:.1} MB",
-        show(user[user.len() / 2]),
-        show(system[system.len() / 2]),
-        peak as f64 / 1e6,
-        std::fs::metadata(&out).map_err(|e| e.to_string())?.len() as f64 / 1e6
-    );
-    println!(
-        "  median under {} s: {}; fastest {}",
+        "  .fmu {:.1} MB; median under {} s: {}",
+        std::fs::metadata(&out).map_err(|e| e.to_string())?.len() as f64 / 1e6,
         LINE_EXPORT_LIMIT.as_secs(),
-        if row.median() < LINE_EXPORT_LIMIT {
+        if median < LINE_EXPORT_LIMIT {
             "yes"
         } else {
             "NO"
-        },
-        show(row.min())
+        }
     );
     Ok(())
 }
@@ -813,32 +835,10 @@ fn chain_group(repo: &Path, scratch: &Path, cache: &Path, runs: usize) -> Result
             rows[2 * i + 1].1.push(m);
         }
     }
-    println!("export of the chain and the rod, warm cache (release binary)");
-    println!(
-        "  {:<32} {:>10} {:>10} {:>10} {:>9}   wall (min .. max)",
-        "", "wall", "user", "system", "peak"
+    print_measured(
+        "export of the chain and the rod, warm cache (release binary)",
+        &rows,
     );
-    let median = |mut v: Vec<Duration>| {
-        v.sort();
-        let mid = v.len() / 2;
-        if v.len() % 2 == 1 {
-            v[mid]
-        } else {
-            (v[mid - 1] + v[mid]) / 2
-        }
-    };
-    for (row, measured) in &rows {
-        println!(
-            "  {:<32} {:>10} {:>10} {:>10} {:>6.0} MB   ({} .. {})",
-            row.name,
-            show(row.median()),
-            show(median(measured.iter().map(|m| m.user).collect())),
-            show(median(measured.iter().map(|m| m.system).collect())),
-            measured.iter().map(|m| m.peak).max().unwrap_or(0) as f64 / 1e6,
-            show(row.min()),
-            show(row.max())
-        );
-    }
     for (i, &n) in CHAIN_SIZES.iter().enumerate() {
         let so = zip_entry(&chain(n), "binaries/linux64/Acc4_Chain.so")?;
         let ratio = rows[2 * i].0.median().as_secs_f64() / rows[2 * i + 1].0.median().as_secs_f64();

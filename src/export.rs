@@ -7,7 +7,7 @@ use crate::codegen::kernel::{sanitize, Kernel};
 use crate::diagnostic::Diagnostic;
 use crate::fmu::description::build::{model_table, take_names};
 use crate::fmu::description::expose::Expose;
-use crate::fmu::description::fmi_rules::check_table;
+use crate::fmu::description::fmi_rules::{check_table, TableError};
 use crate::fmu::description::model_description::{guid_from, model_description_text};
 use crate::fmu::description::table::Interfaces;
 use crate::fmu::description::table::{DefaultExperiment, ModelTable, VariableType};
@@ -508,10 +508,7 @@ fn resource_beside_dependencies(
 fn checked_while<T: Send>(
     table: &ModelTable,
     meanwhile: impl FnOnce() -> T,
-) -> (
-    Result<(), crate::fmu::description::fmi_rules::TableError>,
-    T,
-) {
+) -> (Result<(), TableError>, T) {
     std::thread::scope(|scope| {
         let checking = scope.spawn(move || check_table(table));
         let value = meanwhile();
@@ -720,11 +717,7 @@ fn exported_class(
 }
 
 /// MX006 at the model's name: the table breaks an FMI rule (`e`).
-fn invalid_description(
-    lib: &Library,
-    id: ClassId,
-    e: crate::fmu::description::fmi_rules::TableError,
-) -> ExportError {
+fn invalid_description(lib: &Library, id: ClassId, e: TableError) -> ExportError {
     ExportError::Diagnostics(vec![Diagnostic::error(
         "MX006",
         lib.tree.get(id).def.name.span,

@@ -709,7 +709,7 @@ fn connections(
         };
         // The sides name instances directly.
         let at = |e: &Endpoint| (e.sub.unwrap_or(p), e.var);
-        if !sizes_agree(sys, &connects, &at, diags) {
+        if !sizes_agree(sys, connects.iter().copied(), &at, diags) {
             return;
         }
         let name = |j: usize| sys.instances[j].path.clone();
@@ -720,8 +720,12 @@ fn connections(
         return;
     }
     let at = |e: &Endpoint| endpoint(sys, p, e);
-    let connects: Vec<BoundConnect> = model.connects.iter().map(Connect::as_written).collect();
-    if !sizes_agree(sys, &connects, &at, diags) {
+    if !sizes_agree(
+        sys,
+        model.connects.iter().map(Connect::as_written),
+        &at,
+        diags,
+    ) {
         return;
     }
     let transfers = model
@@ -732,9 +736,9 @@ fn connections(
 }
 
 /// Connected arrays must have one size in every instance (MC059).
-fn sizes_agree(
+fn sizes_agree<'c>(
     sys: &System,
-    connects: &[BoundConnect],
+    connects: impl IntoIterator<Item = BoundConnect<'c>>,
     at: &dyn Fn(&Endpoint) -> (usize, usize),
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
