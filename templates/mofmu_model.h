@@ -261,7 +261,8 @@ typedef void (*mofmu_tangent_fn)(const double *R, double *dR, const mofmu_inst *
                                  mofmu_ctx *ctx);
 /* A block (its tangent) over a run of `count` instances of its class: the
  * first is `in0`, each next one `inst_stride` records on, with every
- * variable `real_stride` reals on and the same Integer parameters (the
+ * variable `real_stride` reals on (a shareable parameter: on, or at the
+ * same place in every round) and the same Integer parameters (the
  * runtime checks both). One loop of the block's code, round after round,
  * bit-identical to calling the block on each instance in turn. */
 typedef void (*mofmu_block_n_fn)(double *R, const mofmu_inst *in0, size_t count,
@@ -301,6 +302,11 @@ typedef struct mofmu_class {
     /* The class's events entry, or NULL when it keeps nothing across
      * events (no `when`, no `pre`). */
     mofmu_events_fn events;
+    /* Bit s (s < 64): slot s is a parameter the batched entries step by
+     * its own stride, so the elements of a run may share it (every
+     * element reading one model parameter); the other slots advance with
+     * the instance. */
+    uint64_t shareable;
 } mofmu_class;
 
 extern const char mofmu_model_identifier[];
@@ -394,6 +400,9 @@ typedef struct mofmu_step {
     mofmu_block_n_fn fn_n;
     mofmu_tangent_n_fn tangent_n;
     ptrdiff_t real_stride;
+    /* BLOCK with fn_n: bit s set when slot s (a shareable one) lies at
+     * the same offset in every round, not real_stride on. */
+    uint64_t fixed;
     int by_step;
     /* The passes of a tearing solve that run the step (MOFMU_PASS_* bits;
      * a repeat or fused loop: those of the steps it holds). A model

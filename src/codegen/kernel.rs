@@ -32,6 +32,12 @@ pub struct Kernel {
     pub calls: String,
     /// Their C symbols.
     pub callees: Vec<String>,
+    /// The slots (below 64) a block only reads and an array's elements may
+    /// share, bit `s` for slot `s`: its parameters. The batched entries
+    /// step each of them by its own stride (the element's, or 0 where
+    /// every element reads one variable, such as a model parameter bound
+    /// by `each C = Ca`), so the loader may batch such a run.
+    pub shareable: u64,
 }
 
 /// A block's element entries: the block's body as `static inline` C
@@ -135,6 +141,9 @@ pub fn generate(class: &CausalClass) -> Kernel {
         elements,
         calls,
         callees: called.into_iter().map(|c| c.0).collect(),
+        shareable: (0..class.slots.len().min(64))
+            .filter(|&s| g.is_parameter(s))
+            .fold(0, |m, s| m | 1 << s),
     }
 }
 
@@ -467,7 +476,10 @@ impl Gen<'_> {
     /// `restrict` pointers scoped to the round, so rounds run in order as
     /// separate calls would and the results are bit-identical. Each slot's
     /// pointer advances by the stride from round to round (no multiply per
-    /// round). A derivative slot's run is placed once (`mofmu_der_n`: all in
+    /// round); a parameter's by its own, read from the second instance,
+    /// which is 0 where every element reads one variable
+    /// ([`Kernel::shareable`]; the runtime checks that the others advance
+    /// with the instance). A derivative slot's run is placed once (`mofmu_der_n`: all in
     /// R, or all in the importer's array, one step apart); a run that lies
     /// partly in each runs instance by instance.
     fn batched(&self, out: &mut String, suffix: &str, stmts: &[Stmt], tangent: bool) {
@@ -520,8 +532,18 @@ impl Gen<'_> {
         }
         let constness = if tangent { "const " } else { "" };
         for &s in &state.values {
-            if !ders.contains(&s) {
-                let _ = writeln!(out, "    {constness}double *b{s} = R + o{s};");
+            if ders.contains(&s) {
+                continue;
+            }
+            let _ = writeln!(out, "    {constness}double *b{s} = R + o{s};");
+            if s < 64 && self.is_parameter(s) {
+                // A shared parameter stays put (Kernel::shareable).
+                let _ = writeln!(
+                    out,
+                    "    const ptrdiff_t d{s} = count > 1 ? (ptrdiff_t)in0[inst_stride].off[{s}] - o{s} : 0;"
+                );
+                steps.push(format!("b{s} += d{s}"));
+            } else {
                 steps.push(format!("b{s} += real_stride"));
             }
         }

@@ -22,7 +22,8 @@
 //! and of every other list stays as it was; only where the reals lie
 //! changes (and with it their value references). Arrays declared one after
 //! another whose elements are the same structure move as one block (see
-//! [`blocks`]).
+//! [`blocks`]). A parameter every element shares (bound to the model's
+//! own, `a[n](each C = Ca)`) lies outside the block and stays there.
 
 use std::collections::BTreeSet;
 
@@ -95,7 +96,9 @@ fn blocks(sys: &System) -> Vec<Block> {
 /// The block of an array of components whose elements are `elements`,
 /// when each element is the same structure of instances (one after
 /// another), its Real variables scalars that fill one block of `R` of the
-/// same size, the elements' blocks one after another.
+/// same size, the elements' blocks one after another. A variable every
+/// element reads at one offset outside the block (a parameter bound to
+/// the model's, `a[n](each C = Ca)`) is shared: it stays where it is.
 fn block(sys: &System, elements: &[usize]) -> Option<Block> {
     let n = elements.len();
     let per = elements[1].checked_sub(elements[0])?;
@@ -105,16 +108,25 @@ fn block(sys: &System, elements: &[usize]) -> Option<Block> {
     if elements[0] + n * per > sys.instances.len() {
         return None;
     }
-    // The first element's block: every real its instances lay out.
+    // The first element's block: every real its instances lay out but
+    // those the second element has at the same offset (shared).
     let mut reals = BTreeSet::new();
+    let mut shared = BTreeSet::new();
     for t in elements[0]..elements[0] + per {
-        let inst = &sys.instances[t];
+        let (inst, next) = (&sys.instances[t], &sys.instances[t + per]);
+        if next.var_offset.len() != inst.var_offset.len() {
+            return None;
+        }
         for (v, off) in inst.var_offset.iter().enumerate() {
             if let Some(o) = off {
                 if inst.var_len[v] != 1 {
                     return None;
                 }
-                reals.insert(*o);
+                if next.var_offset[v] == Some(*o) {
+                    shared.insert(*o);
+                } else {
+                    reals.insert(*o);
+                }
             }
         }
         reals.extend(inst.der_offset.iter().flatten().copied());
@@ -134,6 +146,13 @@ fn block(sys: &System, elements: &[usize]) -> Option<Block> {
     if m < 2 || reals.len() != m || first + n * m > sys.reals.len() {
         return None;
     }
+    if shared.iter().any(|&o| o >= first && o < first + n * m) {
+        return None;
+    }
+    // An offset of element e: the first's moved by `shift`, or a shared
+    // one where it is.
+    let moved =
+        |x: usize, y: usize, shift: usize| x + shift == y || (x == y && shared.contains(&x));
     // Every element the first shifted by e·m reals and e·per instances.
     for (e, &at) in elements.iter().enumerate().skip(1) {
         let shift = e * m;
@@ -141,13 +160,21 @@ fn block(sys: &System, elements: &[usize]) -> Option<Block> {
             let (a, b) = (&sys.instances[elements[0] + t], &sys.instances[at + t]);
             let same = a.class == b.class
                 && a.var_len == b.var_len
-                && shifted(&a.var_offset, &b.var_offset, shift)
+                && a.var_offset.len() == b.var_offset.len()
+                && a.var_offset
+                    .iter()
+                    .zip(&b.var_offset)
+                    .all(|(x, y)| match (x, y) {
+                        (Some(x), Some(y)) => moved(*x, *y, shift),
+                        (None, None) => true,
+                        _ => false,
+                    })
                 && shifted(&a.der_offset, &b.der_offset, shift)
                 && a.slot_offsets.len() == b.slot_offsets.len()
                 && a.slot_offsets
                     .iter()
                     .zip(&b.slot_offsets)
-                    .all(|(x, y)| x + shift == *y);
+                    .all(|(x, y)| moved(*x, *y, shift));
             if !same {
                 return None;
             }

@@ -88,5 +88,5 @@ const size_t mofmu_n_classes = 1;
 const mofmu_class mofmu_classes[] = {
     /* No batched entries: the runtime calls the block one instance at a time. */
     {"FakeSystem", fake_params, fake_starts, 1, fake_blocks, fake_tangents, 0, 0, 0, NULL, NULL,
-     NULL},
+     NULL, 0},
 };

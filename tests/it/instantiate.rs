@@ -268,6 +268,17 @@ fn array_modifiers_bound_to_model_parameters() {
     assert!(description.contains("name=\"Ca\""));
     assert!(!description.contains("name=\"a[1].C\""), "a[k].C is Ca");
     assert!(!description.contains("name=\"c[2].C\""), "c[k].C is Gk[k]");
+    // Ca lies outside the array, which is laid out by column all the same:
+    // the states of consecutive elements are consecutive reals.
+    let reference = |name: &str| -> u64 {
+        let at = description
+            .find(&format!("name=\"{name}\" valueReference=\""))
+            .unwrap_or_else(|| panic!("{name} is declared"));
+        let rest = &description[at + name.len() + 24..];
+        rest[..rest.find('"').unwrap()].parse().unwrap()
+    };
+    assert_eq!(reference("a[2].T"), reference("a[1].T") + 1, "a by column");
+    assert_eq!(reference("b[2].T"), reference("b[1].T") + 1, "b by column");
 
     let run = |fmu: &std::path::Path, starts: Vec<(String, f64)>| {
         let options = SimOptions {

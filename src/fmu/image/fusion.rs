@@ -240,7 +240,7 @@ pub(super) fn step_accesses(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fmu::image::system_image::{roll_up, Source};
+    use crate::fmu::image::system_image::{roll_up, shares_nothing, Source};
 
     /// Acc4's chain in miniature: a source, `n` conductors and `n`
     /// capacitors, their reals, blocks and connection copies.
@@ -465,7 +465,7 @@ mod tests {
     #[test]
     fn a_chain_fuses_with_its_balances_one_element_behind() {
         let chain = Chain { n: 7 };
-        let rolled = roll_up(chain.plain(), &|i| chain.class_of(i));
+        let rolled = roll_up(chain.plain(), &|i| chain.class_of(i), &shares_nothing);
         let fused = fuse(rolled.clone(), &chain.accesses());
         let Some(StepRecord::Fuse { skews }) = fused.get(1) else {
             panic!("the chain's units are fused: {fused:?}");
@@ -483,7 +483,10 @@ mod tests {
             let chain = Chain { n };
             let plain = chain.plain();
             let expected = run(&chain, &plain, 1);
-            let fused = fuse(roll_up(plain, &|i| chain.class_of(i)), &chain.accesses());
+            let fused = fuse(
+                roll_up(plain, &|i| chain.class_of(i), &shares_nothing),
+                &chain.accesses(),
+            );
             assert!(fused.iter().any(|s| matches!(s, StepRecord::Fuse { .. })));
             for tile in [1, 2, 3, 5, 128] {
                 assert_eq!(run(&chain, &fused, tile), expected, "n={n}, tile={tile}");
@@ -494,7 +497,7 @@ mod tests {
     #[test]
     fn a_schedule_without_two_repeats_is_left_alone() {
         let chain = Chain { n: 2 };
-        let rolled = roll_up(chain.plain(), &|i| chain.class_of(i));
+        let rolled = roll_up(chain.plain(), &|i| chain.class_of(i), &shares_nothing);
         assert!(!rolled
             .iter()
             .any(|s| matches!(s, StepRecord::Repeat { .. })));

@@ -93,7 +93,7 @@ pub fn generate(
     let _ = writeln!(s, "\nconst size_t mofmu_n_classes = {};", records.len());
     let _ = writeln!(s, "const mofmu_class mofmu_classes[] = {{");
     if records.is_empty() {
-        let _ = writeln!(s, "    {{ \"\", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }},");
+        let _ = writeln!(s, "    {{ \"\", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }},");
     }
     for (i, (k, r)) in kernels.iter().zip(&records).enumerate() {
         let (blocks, tangents, blocks_n, tangents_n) = if k.n_blocks == 0 {
@@ -113,12 +113,13 @@ pub fn generate(
         };
         let _ = writeln!(
             s,
-            "    {{ \"{}\", {p}_params, {p}_starts, {}, {blocks}, {tangents}, {}, {}, {}, {blocks_n}, {tangents_n}, {events} }},",
+            "    {{ \"{}\", {p}_params, {p}_starts, {}, {blocks}, {tangents}, {}, {}, {}, {blocks_n}, {tangents_n}, {events}, UINT64_C({:#x}) }},",
             c_escape(&r.name),
             r.n_blocks,
             r.n_slots,
             r.n_ints,
             r.n_own,
+            k.shareable,
             p = k.prefix
         );
     }
@@ -145,6 +146,27 @@ fn class_records(sys: &System, kernels: &[Kernel]) -> Vec<ClassRecord> {
             }
         })
         .collect()
+}
+
+/// Every instance's offsets of the slots its class's kernel lets the
+/// elements of an array share (`system_image::SharedOf`), in one array, and
+/// where each instance's start (one more than there are instances).
+fn shared_offsets(sys: &System, kernels: &[Kernel]) -> (Vec<i64>, Vec<u32>) {
+    let mut shared = Vec::new();
+    let mut starts = Vec::with_capacity(sys.instances.len() + 1);
+    starts.push(0);
+    for inst in &sys.instances {
+        let mask = kernels.get(inst.class).map_or(0, |k| k.shareable);
+        if mask != 0 {
+            for (s, &o) in inst.slot_offsets.iter().enumerate().take(64) {
+                if (mask >> s) & 1 == 1 {
+                    shared.push(o as i64);
+                }
+            }
+        }
+        starts.push(u32_of(shared.len()));
+    }
+    (shared, starts)
 }
 
 fn i32_of(n: usize) -> i32 {
@@ -228,7 +250,9 @@ pub fn image<'a>(
     // The classes in one array: `roll_up` asks for them many times per
     // step, and an instance's class in its record is a cache miss each.
     let class_of: Vec<u32> = sys.instances.iter().map(|i| u32_of(i.class)).collect();
-    let steps = roll_up(steps, &|i| class_of[i as usize]);
+    let (shared, starts) = shared_offsets(sys, kernels);
+    let shared_of = |i: u32| &shared[starts[i as usize] as usize..starts[i as usize + 1] as usize];
+    let steps = roll_up(steps, &|i| class_of[i as usize], &shared_of);
     let accesses = model_accesses(sys);
     let steps = fuse(steps, &accesses);
     let passes = passes(sys, &steps, &accesses);

@@ -206,9 +206,22 @@ fn same_shape(a: &StepRecord, b: &StepRecord, class_of: &dyn Fn(u32) -> u32) -> 
     }
 }
 
-/// The offsets a step's stride moves: its instance, or its target then its
-/// sources.
-fn offsets(step: &StepRecord) -> impl Iterator<Item = i64> + '_ {
+/// An instance's offsets in `R` that must advance by a constant from round
+/// to round of a repeat, beside the instance itself: those of the slots
+/// its elements may share ([`crate::codegen::kernel::Kernel::shareable`]).
+/// A slot bound to a model parameter (`a[n](each C = Ca)`) stays put, so
+/// elements of two arrays bound to two parameters (`b[n](each C = Cb)`)
+/// form two repeats, each of which the runtime batches.
+pub type SharedOf<'a> = &'a dyn Fn(u32) -> &'a [i64];
+
+/// [`SharedOf`] of a system whose instances share nothing.
+pub fn shares_nothing(_: u32) -> &'static [i64] {
+    &[]
+}
+
+/// The offsets a step's stride moves: its instance (and `shared`, its
+/// [`SharedOf`] offsets), or its target then its sources.
+fn offsets<'s>(step: &'s StepRecord, shared: &'s [i64]) -> impl Iterator<Item = i64> + 's {
     let (first, sources): (u32, &[Source]) = match step {
         StepRecord::Block { instance, .. } => (*instance, &[]),
         StepRecord::Copy {
@@ -218,14 +231,26 @@ fn offsets(step: &StepRecord) -> impl Iterator<Item = i64> + '_ {
             unreachable!("only blocks and copies repeat")
         }
     };
-    std::iter::once(i64::from(first)).chain(sources.iter().map(|s| i64::from(s.offset)))
+    std::iter::once(i64::from(first))
+        .chain(sources.iter().map(|s| i64::from(s.offset)))
+        .chain(shared.iter().copied())
 }
 
 /// How many times the `p` steps at `at` repeat, each round advancing every
 /// offset by the difference between the first two rounds (1 when they do
 /// not repeat at all).
-fn repetitions(steps: &[StepRecord], at: usize, p: usize, class_of: &dyn Fn(u32) -> u32) -> usize {
+fn repetitions(
+    steps: &[StepRecord],
+    at: usize,
+    p: usize,
+    class_of: &dyn Fn(u32) -> u32,
+    shared_of: SharedOf<'_>,
+) -> usize {
     let fits = |s: &StepRecord| matches!(s, StepRecord::Block { .. } | StepRecord::Copy { .. });
+    let of = |s: &StepRecord| match s {
+        StepRecord::Block { instance, .. } => shared_of(*instance),
+        _ => &[],
+    };
     if at + 2 * p > steps.len() {
         return 1;
     }
@@ -241,7 +266,12 @@ fn repetitions(steps: &[StepRecord], at: usize, p: usize, class_of: &dyn Fn(u32)
     let deltas: Vec<Vec<i64>> = first
         .iter()
         .zip(second)
-        .map(|(a, b)| offsets(b).zip(offsets(a)).map(|(y, x)| y - x).collect())
+        .map(|(a, b)| {
+            offsets(b, of(b))
+                .zip(offsets(a, of(a)))
+                .map(|(y, x)| y - x)
+                .collect()
+        })
         .collect();
     if deltas.iter().flatten().any(|d| i32::try_from(*d).is_err()) {
         return 1;
@@ -251,8 +281,8 @@ fn repetitions(steps: &[StepRecord], at: usize, p: usize, class_of: &dyn Fn(u32)
         let round = &steps[at + k * p..at + (k + 1) * p];
         let again = first.iter().zip(round).zip(&deltas).all(|((a, b), d)| {
             same_shape(a, b, class_of)
-                && offsets(b)
-                    .zip(offsets(a))
+                && offsets(b, of(b))
+                    .zip(offsets(a, of(a)))
                     .zip(d)
                     .all(|((y, x), d)| y == x + d * k as i64)
         });
@@ -317,14 +347,19 @@ fn with_strides(a: &StepRecord, b: &StepRecord) -> StepRecord {
 /// loop), one repeat of the group with its strides replaces the rounds.
 /// The operations and their order are unchanged, so results are
 /// bit-identical to the plain schedule; the size of the schedule no longer
-/// grows with the arrays. `class_of` gives an instance's class.
-pub fn roll_up(steps: Vec<StepRecord>, class_of: &dyn Fn(u32) -> u32) -> Vec<StepRecord> {
+/// grows with the arrays. `class_of` gives an instance's class, and
+/// `shared_of` the offsets that must advance with it ([`SharedOf`]).
+pub fn roll_up(
+    steps: Vec<StepRecord>,
+    class_of: &dyn Fn(u32) -> u32,
+    shared_of: SharedOf<'_>,
+) -> Vec<StepRecord> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < steps.len() {
         let mut best: Option<(usize, usize)> = None;
         for p in 1..=MAX_BODY.min((steps.len() - at) / 2) {
-            let k = repetitions(&steps, at, p, class_of);
+            let k = repetitions(&steps, at, p, class_of, shared_of);
             if k >= MIN_ROUNDS && best.map_or(true, |(bp, bk)| k * p > bk * bp) {
                 best = Some((p, k));
             }
@@ -934,7 +969,7 @@ mod tests {
         steps.push(copy(50, &[(51, false)]));
         steps.push(copy(60, &[(61, true)]));
         steps.push(copy(70, &[(71, false)]));
-        let rolled = roll_up(steps.clone(), &class_of);
+        let rolled = roll_up(steps.clone(), &class_of, &shares_nothing);
         assert_eq!(plain_steps(&rolled).unwrap(), steps);
         assert_eq!(rolled[1], StepRecord::Repeat { count: 5, body: 1 });
         assert_eq!(
@@ -959,6 +994,29 @@ mod tests {
         );
         // The block of class 2 and the copies of differing signs stay plain.
         assert_eq!(rolled.len(), 6 + 4);
+    }
+
+    #[test]
+    fn elements_reading_two_shared_parameters_roll_up_into_two_repeats() {
+        // Instances 1..=8 of one class: 1..=4 read a shared parameter at
+        // 900 (`a[4](each C = Ca)`), 5..=8 one at 901 (`b[4](each C =
+        // Cb)`); by instance alone they would be one repeat of 8 rounds,
+        // over which the parameter does not advance evenly.
+        let shared = [900i64, 901];
+        let shared_of = |i: u32| {
+            let k = usize::from(i > 4);
+            &shared[k..=k]
+        };
+        let mut steps = vec![StepRecord::Time { target: 0 }];
+        steps.extend((1..=8).map(|i| block(i, 0)));
+        let rolled = roll_up(steps.clone(), &|_| 1, &shared_of);
+        assert_eq!(plain_steps(&rolled).unwrap(), steps);
+        assert_eq!(rolled[1], StepRecord::Repeat { count: 4, body: 1 });
+        assert_eq!(rolled[3], StepRecord::Repeat { count: 4, body: 1 });
+        assert_eq!(rolled.len(), 5);
+        // Read in place by every element alike, they are one repeat.
+        let rolled = roll_up(steps, &|_| 1, &|_| &shared[..1]);
+        assert_eq!(rolled[1], StepRecord::Repeat { count: 8, body: 1 });
     }
 
     /// Two rounds rolled (what a template keeps rolled below the sizes the

@@ -192,8 +192,17 @@ impl Gen<'_> {
             for &s in &slots {
                 let _ = writeln!(out, "    const ptrdiff_t o{j}_{s} = i{j}->off[{s}];");
             }
+            // The loader's finding of which shared parameters stay put
+            // must be the exported system's for every slot addressed.
+            let fixed = self.fixed(j);
+            for s in self.addressed(j, mode) {
+                if self.shareable(j, s) {
+                    let bit = u8::from(fixed.contains(&s));
+                    let _ = writeln!(out, "    if (((S[{j}].fixed >> {s}) & 1) != {bit}) el = 0;");
+                }
+            }
             if let Some(b) = self.packed(j, mode) {
-                for s in self.addressed(j, mode) {
+                for s in self.moving(j, mode) {
                     if s != b {
                         let _ = writeln!(out, "    if (o{j}_{s} != o{j}_{b} + {}) el = 0;", s - b);
                     }
@@ -232,6 +241,56 @@ impl Gen<'_> {
         }
     }
 
+    /// The [`Self::addressed`] slots of block step `j` but its
+    /// [`Self::fixed`] ones: those that advance by the block's stride.
+    pub(super) fn moving(&self, j: usize, mode: Mode) -> BTreeSet<usize> {
+        let fixed = self.fixed(j);
+        let mut slots = self.addressed(j, mode);
+        slots.retain(|s| !fixed.contains(s));
+        slots
+    }
+
+    /// Whether slot `s` of block step `j`'s class is one its batched
+    /// entries let every round share ([`crate::codegen::kernel::Kernel::shareable`]).
+    pub(super) fn shareable(&self, j: usize, s: usize) -> bool {
+        let StepRecord::Block { instance, .. } = self.steps[j] else {
+            return false;
+        };
+        let k = &self.kernels[(self.class_of)(instance) as usize];
+        s < 64 && (k.shareable >> s) & 1 == 1
+    }
+
+    /// The slots block step `j`'s element entry reads at one offset in
+    /// every round on the exported system, as the loader finds them
+    /// (`mofmu_step.fixed`): shareable parameters that stay where the
+    /// instance moves on, such as a model parameter every element of
+    /// `a[n](each C = Ca)` reads. The loop addresses them without the
+    /// round.
+    pub(super) fn fixed(&self, j: usize) -> BTreeSet<usize> {
+        let StepRecord::Block {
+            instance, stride, ..
+        } = self.steps[j]
+        else {
+            return BTreeSet::new();
+        };
+        let Some(next) = u32::try_from(i64::from(instance) + i64::from(stride)).ok() else {
+            return BTreeSet::new();
+        };
+        let mut slots = self.addressed(j, Mode::Value);
+        slots.extend(self.addressed(j, Mode::Tangent));
+        let stays = |s: usize| {
+            let here = (self.place)(instance, s);
+            here.is_some() && (self.place)(next, s) == here
+        };
+        // The instance must move (a slot that is not shareable tells).
+        let moves = slots
+            .iter()
+            .find(|&&s| !self.shareable(j, s))
+            .is_some_and(|&s| !stays(s));
+        slots.retain(|&s| moves && self.shareable(j, s) && stays(s));
+        slots
+    }
+
     /// The strides of `body`'s steps per round as constants, when on the
     /// exported system each is 0 or 1 (an array of components laid out by
     /// column, a scalar copied to every element): the unit checks them on
@@ -248,7 +307,7 @@ impl Gen<'_> {
                 StepRecord::Block {
                     instance, stride, ..
                 } => {
-                    let Some(&s) = self.addressed(j, Mode::Value).first() else {
+                    let Some(&s) = self.moving(j, Mode::Value).first() else {
                         continue;
                     };
                     let next = i64::from(*instance) + i64::from(*stride);
@@ -280,7 +339,7 @@ impl Gen<'_> {
         let StepRecord::Block { instance, .. } = self.steps[j] else {
             return None;
         };
-        let slots = self.addressed(j, mode);
+        let slots = self.moving(j, mode);
         let &b = slots.first()?;
         let at = (self.place)(instance, b)?;
         slots
@@ -300,8 +359,10 @@ impl Gen<'_> {
             Mode::Value => e.values.iter().filter(|v| !v.1).map(|v| v.0).collect(),
             Mode::Tangent => e.tangents.clone(),
         };
+        let fixed = self.fixed(j);
         slots
             .into_iter()
+            .filter(|s| !fixed.contains(s))
             .map(|s| (s, e.writes.contains(&s)))
             .collect()
     }
@@ -434,8 +495,10 @@ impl Gen<'_> {
             return;
         };
         let packed = self.packed(j, mode);
+        let fixed = self.fixed(j);
         // Slot `s` in `R` (`in_r`) or in the array copies act on.
         let place = |s: usize, in_r: bool| match packed {
+            _ if fixed.contains(&s) => format!("{} + o{j}_{s}", if in_r { "R" } else { "dR" }),
             Some(b) => format!("{}{j} + {}", if in_r { "P" } else { "D" }, s - b),
             None => format!("{} + o{j}_{s} + r * q{j}", if in_r { "R" } else { "dR" }),
         };
