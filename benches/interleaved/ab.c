@@ -10,15 +10,20 @@
  *   rod_other  RodOtherStyle.Heating            rod_other_twin_derivatives   (bit for bit)
  *   chain      Acc4.Chain                       chain_twin_all, every variable kept (bit for bit)
  *   cooling    ThermoFluidStream.Examples.CoolingLoop  cooling_twin_derivatives (to 1e-10)
- * DIR is an unzipped FMU with N continuous states.
+ *   ladder     Ladder.Ladder                    ladder_twin_all, every variable kept (bit for bit)
+ *   ladder_inner  LadderInner.Ladder            ladder_twin_all, every variable kept (bit for bit)
+ *   grid       Grid.Grid                        grid_twin_all, every variable kept (bit for bit)
+ * DIR is an unzipped FMU with N continuous states (the ladders: 2 n + 3 for n rungs; the
+ * grid: n^2 for n x n cells).
  *
  * What is timed, per call and reported per state:
  *   limit  what any FMI model must at least do for the call pair: copy the N states in
  *          (memcpy), then the fastest plain C of the equations (the derivative-only twin)
  *          into the caller's array. Compiled with the kernels' flags (-std=c99 -O2
  *          -ffp-contract=off).
- *   twin   the twin the issue compares against (the chain's keeps every variable the FMU
- *          exposes; for the others it is the derivative-only twin), states read in place.
+ *   twin   the twin the issue compares against (for the chain, the ladders and the grid it
+ *          keeps every variable the FMU exposes; for the others it is the derivative-only
+ *          twin), states read in place.
  *   LABEL  fmi2SetContinuousStates + fmi2GetDerivatives of that FMU.
  * Every contender alternates two state vectors (the FMU's start values, shifted two ways; the
  * cooling loop's as benches/cooling.rs: the start and the start shifted by 1e-6), so
@@ -53,6 +58,12 @@ void rod_other_twin_derivatives(size_t n, const double *T, double *dT);
 void chain_twin_derivatives(size_t n, const double *T, double *dT);
 void chain_twin_all(size_t n, const double *T, double *dT, double *variables);
 void cooling_twin_derivatives(size_t n, const double *x, double *dx);
+void ladder_twin_derivatives(size_t n, const double *x, double *dx);
+void ladder_twin_all(size_t n, const double *x, double *dx, double *variables);
+size_t ladder_twin_variables(size_t n);
+void grid_twin_derivatives(size_t n, const double *T, double *dT);
+void grid_twin_all(size_t n, const double *T, double *dT, double *variables);
+size_t grid_twin_variables(size_t n);
 
 #define CHAIN_VARIABLES 9
 #define MAX_FMUS 16
@@ -79,14 +90,19 @@ typedef struct {
 typedef struct {
     const char *name;
     int exact;
-    /* The derivative-only twin of the states in the FMU's order, and by how much its size
-     * argument is less than the number of states (the loop's twin counts radiator cells). */
+    /* The derivative-only twin of the states in the FMU's order, and its size argument at N
+     * states (0 if N fits no size): the loop's twin counts radiator cells, the ladder's
+     * rungs, the grid's its side. */
     void (*derivatives)(size_t, const double *, double *);
-    size_t size_less;
+    size_t (*size)(size_t states);
+    /* The twin that keeps every variable (NULL if the case times the derivative-only one) and
+     * how many doubles it stores at its size. */
+    void (*all)(size_t, const double *, double *, double *);
+    size_t (*variables)(size_t size);
 } Case;
 
 static const Case *the_case;
-static size_t n;
+static size_t n, twin_size;
 static double *x[2], *dx, *copy, *variables, *twin_dx;
 
 static void fmu_log(void *e, const char *i, int s, const char *c, const char *m, ...)
@@ -196,15 +212,15 @@ static Fmu load(const char *label, const char *dir)
 static void limit_call(int k)
 {
     memcpy(copy, x[k & 1], n * sizeof(double));
-    the_case->derivatives(n - the_case->size_less, copy, dx);
+    the_case->derivatives(twin_size, copy, dx);
 }
 
 static void twin_call(int k)
 {
-    if (strcmp(the_case->name, "chain") == 0) {
-        chain_twin_all(n, x[k & 1], dx, variables);
+    if (the_case->all != NULL) {
+        the_case->all(twin_size, x[k & 1], dx, variables);
     } else {
-        the_case->derivatives(n - the_case->size_less, x[k & 1], dx);
+        the_case->derivatives(twin_size, x[k & 1], dx);
     }
 }
 
@@ -245,7 +261,7 @@ static void check_against_twin(int which)
 {
     for (int k = 0; k < 2; k++) {
         fmu_call(which, k);
-        the_case->derivatives(n - the_case->size_less, x[k], twin_dx);
+        the_case->derivatives(twin_size, x[k], twin_dx);
         double worst = 0.0, scale = 0.0;
         for (size_t i = 0; i < n; i++) {
             scale = fmax(scale, fabs(twin_dx[i]));
@@ -270,11 +286,28 @@ static void check_against_twin(int which)
     }
 }
 
+static size_t every_state(size_t states) { return states; }
+static size_t radiator_cells(size_t states) { return states > 6 ? states - 6 : 0; }
+static size_t ladder_rungs(size_t states)
+{
+    return states >= 7 && (states - 3) % 2 == 0 ? (states - 3) / 2 : 0;
+}
+static size_t grid_side(size_t states)
+{
+    size_t side = (size_t)(sqrt((double)states) + 0.5);
+    return side >= 2 && side * side == states ? side : 0;
+}
+static size_t chain_variables(size_t size) { return CHAIN_VARIABLES * size; }
+
 static const Case cases[] = {
-    {"rod", 1, rod_twin_derivatives, 0},
-    {"rod_other", 1, rod_other_twin_derivatives, 0},
-    {"chain", 1, chain_twin_derivatives, 0},
-    {"cooling", 0, cooling_twin_derivatives, 6},
+    {"rod", 1, rod_twin_derivatives, every_state, NULL, NULL},
+    {"rod_other", 1, rod_other_twin_derivatives, every_state, NULL, NULL},
+    {"chain", 1, chain_twin_derivatives, every_state, chain_twin_all, chain_variables},
+    {"cooling", 0, cooling_twin_derivatives, radiator_cells, NULL, NULL},
+    {"ladder", 1, ladder_twin_derivatives, ladder_rungs, ladder_twin_all, ladder_twin_variables},
+    {"ladder_inner", 1, ladder_twin_derivatives, ladder_rungs, ladder_twin_all,
+     ladder_twin_variables},
+    {"grid", 1, grid_twin_derivatives, grid_side, grid_twin_all, grid_twin_variables},
 };
 
 static void print_summary(const char *name, double *values, int rounds, const char *unit)
@@ -303,6 +336,10 @@ int main(int argc, char **argv)
     if (n < 7 || rounds < 1 || rounds > MAX_ROUNDS || n_fmus > MAX_FMUS) {
         die("N must be at least 7, ROUNDS 1 to 256, at most 16 FMUs", NULL);
     }
+    twin_size = the_case->size(n);
+    if (twin_size == 0) {
+        die("N fits no size of the case's twin:", argv[2]);
+    }
     /* What a loop writes lies half a page from what it reads: a load whose address matches a
      * store still in flight in its low 12 bits waits for it (4 KiB aliasing), and a loop that
      * streams both at one pace would meet that store every iteration. The states' copy
@@ -311,7 +348,9 @@ int main(int argc, char **argv)
     size_t at = states_offset != NULL ? (size_t)atol(states_offset) % 4096 : 64;
     x[0] = array(n, at), x[1] = array(n, at), copy = array(n, 64 + 1024);
     dx = array(n, 64 + 2048), twin_dx = array(n, 64 + 3072);
-    variables = array(CHAIN_VARIABLES * n, 64 + 2560);
+    if (the_case->all != NULL) {
+        variables = array(the_case->variables(twin_size), 64 + 2560);
+    }
     for (int i = 0; i < n_fmus; i++) {
         char *label = argv[4 + i], *eq = strchr(label, '=');
         if (eq == NULL) {

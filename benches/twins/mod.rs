@@ -1,10 +1,12 @@
 //! Hand-written C twins of bundled models, compiled with mofmu's own
 //! compiler and flags and loaded as shared libraries: `rod_twin.c`
 //! (`Thermal.Examples.RodHeating`), `chain_twin.c` (`Acc4.Chain`, the
-//! component-array chain) and `cooling_twin.c`
-//! (`ThermoFluidStream.Examples.CoolingLoop`). Used by the pipeline and
-//! cooling benchmarks and by the tests that the FMUs' derivatives equal
-//! them (bit for bit for the rod and the chain, to rounding for the loop).
+//! component-array chain), `cooling_twin.c`
+//! (`ThermoFluidStream.Examples.CoolingLoop`), and issue 60's
+//! `ladder_twin.c` (`Ladder.Ladder` and `LadderInner.Ladder`) and
+//! `grid_twin.c` (`Grid.Grid`). Used by the pipeline and cooling benchmarks
+//! and by the tests that the FMUs' derivatives equal them (bit for bit for
+//! all but the loop, to rounding for the loop).
 
 #![allow(dead_code)] // The benchmark and the test each use a part.
 
@@ -14,6 +16,7 @@ use mofmu::package::compile::Compiler;
 
 type Kernel = unsafe extern "C" fn(usize, *const f64, *mut f64);
 type KernelAll = unsafe extern "C" fn(usize, *const f64, *mut f64, *mut f64);
+type Count = unsafe extern "C" fn(usize) -> usize;
 
 /// One twin's shared library, kept mapped while its functions are used.
 struct Loaded {
@@ -134,6 +137,73 @@ impl ChainTwin {
         // SAFETY: the slices hold n, n and 9 n doubles, as the twin reads
         // and writes.
         unsafe { (self.all)(t.len(), t.as_ptr(), dt.as_mut_ptr(), variables.as_mut_ptr()) }
+    }
+}
+
+/// A twin of issue 60's benchmarks, whose size is not its number of states:
+/// `ladder_twin.c` (n rungs, 2 n + 3 states) or `grid_twin.c` (n x n cells).
+/// Each has a derivative-only entry and one that also stores every variable
+/// the FMU exposes, in a layout of its own that the caller spells out.
+pub struct SizedTwin {
+    derivatives: Kernel,
+    all: KernelAll,
+    variables: Count,
+    states: fn(usize) -> usize,
+    _loaded: Loaded,
+}
+
+impl SizedTwin {
+    /// The ladder's twin (at least 2 rungs).
+    pub fn ladder() -> Result<SizedTwin, String> {
+        SizedTwin::build("ladder", |n| 2 * n + 3)
+    }
+
+    /// The grid's twin (at least 2 x 2 cells).
+    pub fn grid() -> Result<SizedTwin, String> {
+        SizedTwin::build("grid", |n| n * n)
+    }
+
+    /// Compiles and loads `<name>_twin.c`.
+    fn build(name: &str, states: fn(usize) -> usize) -> Result<SizedTwin, String> {
+        let loaded = Loaded::build(&format!("{name}_twin"))?;
+        // SAFETY: the signatures are those of ladder_twin.c and grid_twin.c.
+        unsafe {
+            Ok(SizedTwin {
+                derivatives: loaded.get::<Kernel>(&format!("{name}_twin_derivatives"))?,
+                all: loaded.get::<KernelAll>(&format!("{name}_twin_all"))?,
+                variables: loaded.get::<Count>(&format!("{name}_twin_variables"))?,
+                states,
+                _loaded: loaded,
+            })
+        }
+    }
+
+    /// The number of states at size `n`.
+    pub fn states(&self, n: usize) -> usize {
+        (self.states)(n)
+    }
+
+    /// The number of doubles [`SizedTwin::all`] stores at size `n`.
+    pub fn variables(&self, n: usize) -> usize {
+        // SAFETY: the count reads nothing but n.
+        unsafe { (self.variables)(n) }
+    }
+
+    /// The derivatives at the states `x` of size `n` (at least 2).
+    pub fn derivatives(&self, n: usize, x: &[f64], dx: &mut [f64]) {
+        assert!(n >= 2 && x.len() == self.states(n) && dx.len() == x.len());
+        // SAFETY: both slices hold the twin's number of states at n.
+        unsafe { (self.derivatives)(n, x.as_ptr(), dx.as_mut_ptr()) }
+    }
+
+    /// As [`SizedTwin::derivatives`], and every variable into `variables`
+    /// ([`SizedTwin::variables`] of them).
+    pub fn all(&self, n: usize, x: &[f64], dx: &mut [f64], variables: &mut [f64]) {
+        assert!(n >= 2 && x.len() == self.states(n) && dx.len() == x.len());
+        assert_eq!(variables.len(), self.variables(n));
+        // SAFETY: the slices hold as many doubles as the twin reads and
+        // writes at n.
+        unsafe { (self.all)(n, x.as_ptr(), dx.as_mut_ptr(), variables.as_mut_ptr()) }
     }
 }
 

@@ -601,3 +601,200 @@ fn cooling_loop_derivatives_agree_with_the_hand_written_twin() {
         }
     }
 }
+
+/// Issue 60's ladder, its elements' parameters bound by modifiers
+/// (`Ladder.Ladder`) and read from an inner world (`LadderInner.Ladder`),
+/// and its plate (`Grid.Grid`), against their hand-written twins
+/// (benches/twins/ladder_twin.c and grid_twin.c) as the interleaved bench
+/// times them: the states in the twin's order, the derivatives of both of
+/// its entries and every variable the FMU exposes, bit for bit.
+#[test]
+fn ladder_and_grid_are_bit_identical_to_their_hand_written_twins() {
+    let ladder = twin::SizedTwin::ladder().unwrap_or_else(|e| panic!("building the twin: {e}"));
+    for (file, model, name) in [
+        ("test_data/ladder/Ladder.mo", "Ladder.Ladder", "Ladder"),
+        (
+            "test_data/ladder/LadderInner.mo",
+            "LadderInner.Ladder",
+            "LadderInner",
+        ),
+    ] {
+        for n in [2usize, 3, 50] {
+            let fmu = sized_fmu(
+                &["examples/Base.mo", "examples/Thermal", file],
+                model,
+                "n",
+                n,
+                name,
+            );
+            let mut states: Vec<String> = ["a", "b"]
+                .iter()
+                .flat_map(|c| (1..=n).map(move |i| format!("{c}[{i}].T")))
+                .collect();
+            states.extend((1..=3).map(|k| format!("c[{k}].T")));
+            let what = format!("{model}, n={n}");
+            agrees_with_sized_twin(&fmu, &ladder, n, &states, &ladder_layout(n), &what);
+        }
+    }
+    let grid = twin::SizedTwin::grid().unwrap_or_else(|e| panic!("building the twin: {e}"));
+    for n in [2usize, 3, 12] {
+        let fmu = sized_fmu(
+            &[
+                "examples/Base.mo",
+                "examples/Thermal",
+                "test_data/ladder/Grid.mo",
+            ],
+            "Grid.Grid",
+            "n",
+            n,
+            "Grid",
+        );
+        let states: Vec<String> = (1..=n)
+            .flat_map(|i| (1..=n).map(move |j| format!("cap[{i},{j}].T")))
+            .collect();
+        let what = format!("Grid.Grid, n={n}");
+        agrees_with_sized_twin(&fmu, &grid, n, &states, &grid_layout(n), &what);
+    }
+}
+
+/// The variables of a HeatCapacitor `c` as the twins store them.
+fn capacitor(c: &str) -> Vec<Option<String>> {
+    [".port.T", ".port.Q_flow", ".T"]
+        .iter()
+        .map(|m| Some(format!("{c}{m}")))
+        .chain([Some(format!("der({c}.T)"))])
+        .collect()
+}
+
+/// The variables of a ThermalConductor `g` as the twins store them; a
+/// conductor that does not exist leaves its slots unnamed.
+fn conductor(g: &str, exists: bool) -> Vec<Option<String>> {
+    [
+        ".port_a.T",
+        ".port_a.Q_flow",
+        ".port_b.T",
+        ".port_b.Q_flow",
+        ".Q_flow",
+    ]
+    .iter()
+    .map(|m| exists.then(|| format!("{g}{m}")))
+    .collect()
+}
+
+/// The variable of each double ladder_twin_all stores at n rungs.
+fn ladder_layout(n: usize) -> Vec<Option<String>> {
+    let mut layout = Vec::new();
+    for i in 1..=n {
+        layout.extend(capacitor(&format!("a[{i}]")));
+        layout.extend(capacitor(&format!("b[{i}]")));
+        layout.extend(conductor(&format!("ga[{i}]"), i < n));
+        layout.extend(conductor(&format!("gb[{i}]"), i < n));
+        layout.extend(conductor(&format!("rung[{i}]"), true));
+    }
+    layout.extend(["source.port.T", "source.port.Q_flow"].map(|v| Some(v.to_string())));
+    layout.extend(conductor("feed", true));
+    for k in 1..=3 {
+        layout.extend(capacitor(&format!("c[{k}]")));
+    }
+    for k in 1..=3 {
+        layout.extend(conductor(&format!("ck[{k}]"), true));
+    }
+    layout
+}
+
+/// The variable of each double grid_twin_all stores at n x n cells.
+fn grid_layout(n: usize) -> Vec<Option<String>> {
+    let mut layout = Vec::new();
+    for i in 1..=n {
+        for j in 1..=n {
+            layout.extend(capacitor(&format!("cap[{i},{j}]")));
+            layout.extend(conductor(&format!("right[{i},{j}]"), j < n));
+            layout.extend(conductor(&format!("down[{i},{j}]"), i < n));
+        }
+    }
+    layout.extend(["source.port.T", "source.port.Q_flow"].map(|v| Some(v.to_string())));
+    layout.extend(conductor("feed", true));
+    layout
+}
+
+/// `fmu` at size `n` against `twin`: its states are `states`, its
+/// continuous variables are the named slots of `layout`, and at uneven
+/// temperatures its derivatives and those variables are the twin's bits.
+fn agrees_with_sized_twin(
+    fmu: &Fmu,
+    twin: &twin::SizedTwin,
+    n: usize,
+    states: &[String],
+    layout: &[Option<String>],
+    what: &str,
+) {
+    use mofmu::harness::model_description::{Causality, Variability};
+    let md = fmu.model_description();
+    let names: Vec<&str> = md
+        .states()
+        .unwrap()
+        .iter()
+        .map(|i| md.variables[*i].name.as_str())
+        .collect();
+    assert_eq!(names, states, "{what}: the twin's state order");
+    assert_eq!(states.len(), twin.states(n), "{what}: the number of states");
+    assert_eq!(layout.len(), twin.variables(n), "{what}: the twin's layout");
+    let mut exposed: Vec<&str> = md
+        .variables
+        .iter()
+        .filter(|v| {
+            v.variability == Variability::Continuous && v.causality != Causality::Independent
+        })
+        .map(|v| v.name.as_str())
+        .collect();
+    let mut kept: Vec<&str> = layout.iter().flatten().map(String::as_str).collect();
+    exposed.sort_unstable();
+    kept.sort_unstable();
+    assert_eq!(
+        kept, exposed,
+        "{what}: the twin keeps every variable the FMU exposes"
+    );
+    let vr_of = |name: &str| {
+        md.variables
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.value_reference)
+            .unwrap_or_else(|| panic!("{what}: no variable {name}"))
+    };
+    let vrs: Vec<u32> = layout.iter().flatten().map(|name| vr_of(name)).collect();
+    let (mut inst, _, _) = integrating(fmu);
+    let x: Vec<f64> = (0..states.len())
+        .map(|i| 300.0 + 61.7 * ((i as f64) * 0.593).sin() + 1e-3 * i as f64)
+        .collect();
+    inst.set_continuous_states(&x).unwrap();
+    let mut ours = vec![0.0; x.len()];
+    inst.get_derivatives(&mut ours).unwrap();
+    let ours_all = inst.get_real(&vrs).unwrap();
+    let (mut lean, mut every) = (vec![0.0; x.len()], vec![0.0; x.len()]);
+    let mut variables = vec![0.0; layout.len()];
+    twin.derivatives(n, &x, &mut lean);
+    twin.all(n, &x, &mut every, &mut variables);
+    for i in 0..x.len() {
+        assert_eq!(
+            (ours[i].to_bits(), ours[i].to_bits()),
+            (lean[i].to_bits(), every[i].to_bits()),
+            "{what}: der({}) is {:e} from the FMU, {:e} and {:e} from the twin",
+            states[i],
+            ours[i],
+            lean[i],
+            every[i]
+        );
+    }
+    let theirs_all = layout
+        .iter()
+        .zip(&variables)
+        .filter(|(name, _)| name.is_some());
+    for ((name, theirs), ours) in theirs_all.zip(&ours_all) {
+        assert_eq!(
+            ours.to_bits(),
+            theirs.to_bits(),
+            "{what}: {} is {ours:e} from the FMU and {theirs:e} from the twin",
+            name.as_deref().unwrap_or_default()
+        );
+    }
+}
