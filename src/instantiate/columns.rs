@@ -196,17 +196,18 @@ fn shifted(a: &[Option<usize>], b: &[Option<usize>], shift: usize) -> bool {
 
 /// Moves real `i` to `to[i]` (a permutation) in every table of `sys`.
 fn remap(sys: &mut System, to: &[usize]) {
+    // Each real moved once into its place, read from where it was.
+    let mut from = vec![0; to.len()];
+    for (i, &t) in to.iter().enumerate() {
+        from[t] = i;
+    }
     let mut reals: Vec<Option<_>> = std::mem::take(&mut sys.reals)
         .into_iter()
         .map(Some)
         .collect();
-    let mut moved: Vec<Option<_>> = (0..reals.len()).map(|_| None).collect();
-    for (i, r) in reals.iter_mut().enumerate() {
-        moved[to[i]] = r.take();
-    }
-    sys.reals = moved
-        .into_iter()
-        .map(|r| r.expect("the layout is a permutation"))
+    sys.reals = from
+        .iter()
+        .map(|&i| reals[i].take().expect("the layout is a permutation"))
         .collect();
     for s in sys
         .reals

@@ -148,25 +148,26 @@ fn class_records(sys: &System, kernels: &[Kernel]) -> Vec<ClassRecord> {
         .collect()
 }
 
-/// Every instance's offsets of the slots its class's kernel lets the
-/// elements of an array share (`system_image::SharedOf`), in one array, and
-/// where each instance's start (one more than there are instances).
-fn shared_offsets(sys: &System, kernels: &[Kernel]) -> (Vec<i64>, Vec<u32>) {
-    let mut shared = Vec::new();
-    let mut starts = Vec::with_capacity(sys.instances.len() + 1);
-    starts.push(0);
-    for inst in &sys.instances {
-        let mask = kernels.get(inst.class).map_or(0, |k| k.shareable);
-        if mask != 0 {
-            for (s, &o) in inst.slot_offsets.iter().enumerate().take(64) {
-                if (mask >> s) & 1 == 1 {
-                    shared.push(o as i64);
-                }
+/// Every instance's signature of the offsets of the slots its class's
+/// kernel lets the elements of an array share (`system_image::SharedOf`):
+/// their sum, slot `s` weighted by `2s + 1`.
+fn shared_signatures(sys: &System, kernels: &[Kernel]) -> Vec<i64> {
+    sys.instances
+        .iter()
+        .map(|inst| {
+            let mask = kernels.get(inst.class).map_or(0, |k| k.shareable);
+            if mask == 0 {
+                return 0;
             }
-        }
-        starts.push(u32_of(shared.len()));
-    }
-    (shared, starts)
+            inst.slot_offsets
+                .iter()
+                .enumerate()
+                .take(64)
+                .filter(|(s, _)| (mask >> s) & 1 == 1)
+                .map(|(s, &o)| (2 * s as i64 + 1) * o as i64)
+                .sum()
+        })
+        .collect()
 }
 
 fn i32_of(n: usize) -> i32 {
@@ -250,9 +251,8 @@ pub fn image<'a>(
     // The classes in one array: `roll_up` asks for them many times per
     // step, and an instance's class in its record is a cache miss each.
     let class_of: Vec<u32> = sys.instances.iter().map(|i| u32_of(i.class)).collect();
-    let (shared, starts) = shared_offsets(sys, kernels);
-    let shared_of = |i: u32| &shared[starts[i as usize] as usize..starts[i as usize + 1] as usize];
-    let steps = roll_up(steps, &|i| class_of[i as usize], &shared_of);
+    let shared = shared_signatures(sys, kernels);
+    let steps = roll_up(steps, &|i| class_of[i as usize], &|i| shared[i as usize]);
     let accesses = model_accesses(sys);
     let steps = fuse(steps, &accesses);
     let passes = passes(sys, &steps, &accesses);

@@ -206,34 +206,38 @@ fn same_shape(a: &StepRecord, b: &StepRecord, class_of: &dyn Fn(u32) -> u32) -> 
     }
 }
 
-/// An instance's offsets in `R` that must advance by a constant from round
-/// to round of a repeat, beside the instance itself: those of the slots
-/// its elements may share ([`crate::codegen::kernel::Kernel::shareable`]).
-/// A slot bound to a model parameter (`a[n](each C = Ca)`) stays put, so
+/// An instance's signature of the offsets in `R` that should advance by a
+/// constant from round to round of a repeat, beside the instance itself:
+/// those of the slots its elements may share
+/// ([`crate::codegen::kernel::Kernel::shareable`]), as one weighted sum. A
+/// slot bound to a model parameter (`a[n](each C = Ca)`) stays put, so the
 /// elements of two arrays bound to two parameters (`b[n](each C = Cb)`)
-/// form two repeats, each of which the runtime batches.
-pub type SharedOf<'a> = &'a dyn Fn(u32) -> &'a [i64];
+/// form two repeats, each of which the runtime batches. The sum advances
+/// evenly wherever its terms do; where it does by coincidence alone, the
+/// repeat is still right (its rounds are the instances'), and the runtime
+/// runs it without the batched entry.
+pub type SharedOf<'a> = &'a dyn Fn(u32) -> i64;
 
 /// [`SharedOf`] of a system whose instances share nothing.
-pub fn shares_nothing(_: u32) -> &'static [i64] {
-    &[]
+pub fn shares_nothing(_: u32) -> i64 {
+    0
 }
 
 /// The offsets a step's stride moves: its instance (and `shared`, its
-/// [`SharedOf`] offsets), or its target then its sources.
-fn offsets<'s>(step: &'s StepRecord, shared: &'s [i64]) -> impl Iterator<Item = i64> + 's {
-    let (first, sources): (u32, &[Source]) = match step {
-        StepRecord::Block { instance, .. } => (*instance, &[]),
+/// [`SharedOf`] signature), or its target then its sources.
+fn offsets<'s>(step: &'s StepRecord, shared: SharedOf<'_>) -> impl Iterator<Item = i64> + 's {
+    let (first, sources, signature): (u32, &[Source], Option<i64>) = match step {
+        StepRecord::Block { instance, .. } => (*instance, &[], Some(shared(*instance))),
         StepRecord::Copy {
             target, sources, ..
-        } => (*target, sources),
+        } => (*target, sources, None),
         StepRecord::Time { .. } | StepRecord::Repeat { .. } | StepRecord::Fuse { .. } => {
             unreachable!("only blocks and copies repeat")
         }
     };
     std::iter::once(i64::from(first))
         .chain(sources.iter().map(|s| i64::from(s.offset)))
-        .chain(shared.iter().copied())
+        .chain(signature)
 }
 
 /// How many times the `p` steps at `at` repeat, each round advancing every
@@ -247,10 +251,6 @@ fn repetitions(
     shared_of: SharedOf<'_>,
 ) -> usize {
     let fits = |s: &StepRecord| matches!(s, StepRecord::Block { .. } | StepRecord::Copy { .. });
-    let of = |s: &StepRecord| match s {
-        StepRecord::Block { instance, .. } => shared_of(*instance),
-        _ => &[],
-    };
     if at + 2 * p > steps.len() {
         return 1;
     }
@@ -267,8 +267,8 @@ fn repetitions(
         .iter()
         .zip(second)
         .map(|(a, b)| {
-            offsets(b, of(b))
-                .zip(offsets(a, of(a)))
+            offsets(b, shared_of)
+                .zip(offsets(a, shared_of))
                 .map(|(y, x)| y - x)
                 .collect()
         })
@@ -281,8 +281,8 @@ fn repetitions(
         let round = &steps[at + k * p..at + (k + 1) * p];
         let again = first.iter().zip(round).zip(&deltas).all(|((a, b), d)| {
             same_shape(a, b, class_of)
-                && offsets(b, of(b))
-                    .zip(offsets(a, of(a)))
+                && offsets(b, shared_of)
+                    .zip(offsets(a, shared_of))
                     .zip(d)
                     .all(|((y, x), d)| y == x + d * k as i64)
         });
@@ -348,7 +348,7 @@ fn with_strides(a: &StepRecord, b: &StepRecord) -> StepRecord {
 /// The operations and their order are unchanged, so results are
 /// bit-identical to the plain schedule; the size of the schedule no longer
 /// grows with the arrays. `class_of` gives an instance's class, and
-/// `shared_of` the offsets that must advance with it ([`SharedOf`]).
+/// `shared_of` the signature of what must advance with it ([`SharedOf`]).
 pub fn roll_up(
     steps: Vec<StepRecord>,
     class_of: &dyn Fn(u32) -> u32,
@@ -1002,11 +1002,7 @@ mod tests {
         // 900 (`a[4](each C = Ca)`), 5..=8 one at 901 (`b[4](each C =
         // Cb)`); by instance alone they would be one repeat of 8 rounds,
         // over which the parameter does not advance evenly.
-        let shared = [900i64, 901];
-        let shared_of = |i: u32| {
-            let k = usize::from(i > 4);
-            &shared[k..=k]
-        };
+        let shared_of = |i: u32| if i > 4 { 901 } else { 900 };
         let mut steps = vec![StepRecord::Time { target: 0 }];
         steps.extend((1..=8).map(|i| block(i, 0)));
         let rolled = roll_up(steps.clone(), &|_| 1, &shared_of);
@@ -1015,7 +1011,7 @@ mod tests {
         assert_eq!(rolled[3], StepRecord::Repeat { count: 4, body: 1 });
         assert_eq!(rolled.len(), 5);
         // Read in place by every element alike, they are one repeat.
-        let rolled = roll_up(steps, &|_| 1, &|_| &shared[..1]);
+        let rolled = roll_up(steps, &|_| 1, &|_| 900);
         assert_eq!(rolled[1], StepRecord::Repeat { count: 8, body: 1 });
     }
 
