@@ -141,8 +141,8 @@ pub fn generate(class: &CausalClass) -> Kernel {
         elements,
         calls,
         callees: called.into_iter().map(|c| c.0).collect(),
-        shareable: (0..class.slots.len().min(64))
-            .filter(|&s| g.is_parameter(s))
+        shareable: (0..class.slots.len())
+            .filter(|&s| g.is_shareable(s))
             .fold(0, |m, s| m | 1 << s),
     }
 }
@@ -536,7 +536,7 @@ impl Gen<'_> {
                 continue;
             }
             let _ = writeln!(out, "    {constness}double *b{s} = R + o{s};");
-            if s < 64 && self.is_parameter(s) {
+            if self.is_shareable(s) {
                 // A shared parameter stays put (Kernel::shareable).
                 let _ = writeln!(
                     out,
@@ -665,6 +665,13 @@ impl Gen<'_> {
             SlotKind::Sub { .. } => true,
             SlotKind::Der(_) => false,
         }
+    }
+
+    /// Whether slot `s` is one of [`Kernel::shareable`]: a parameter
+    /// within the mask's 64 bits, which the batched entries step by its own
+    /// stride.
+    fn is_shareable(&self, s: usize) -> bool {
+        s < 64 && self.is_parameter(s)
     }
 
     /// One statement as C, or (for `tangent`) its forward-mode derivative.
