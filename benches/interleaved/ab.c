@@ -12,6 +12,7 @@
  *   cooling    ThermoFluidStream.Examples.CoolingLoop  cooling_twin_derivatives (to 1e-10)
  *   ladder     Ladder.Ladder                    ladder_twin_all, every variable kept (bit for bit)
  *   ladder_inner  LadderInner.Ladder            ladder_twin_all, every variable kept (bit for bit)
+ *   ladder_split  Ladder.LadderSplit            ladder_twin_all, every variable kept (bit for bit)
  *   grid       Grid.Grid                        grid_twin_all, every variable kept (bit for bit)
  * DIR is an unzipped FMU with N continuous states (the ladders: 2 n + 3 for n rungs; the
  * grid: n^2 for n x n cells).
@@ -306,6 +307,8 @@ static const Case cases[] = {
     {"cooling", 0, cooling_twin_derivatives, radiator_cells, NULL, NULL},
     {"ladder", 1, ladder_twin_derivatives, ladder_rungs, ladder_twin_all, ladder_twin_variables},
     {"ladder_inner", 1, ladder_twin_derivatives, ladder_rungs, ladder_twin_all,
+     ladder_twin_variables},
+    {"ladder_split", 1, ladder_twin_derivatives, ladder_rungs, ladder_twin_all,
      ladder_twin_variables},
     {"grid", 1, grid_twin_derivatives, grid_side, grid_twin_all, grid_twin_variables},
 };

@@ -16,14 +16,15 @@
 # the other-style rod (RodOtherStyle.Heating, rod.n = 10^4), Acc4's chain (n = 10^4 and 10^5),
 # the CoolingLoop (n = 10^4 radiator cells, 10^4 + 6 states), issue 60's ladder (Ladder.Ladder,
 # n = 10^4 rungs, 2 10^4 + 3 states), the same ladder with an inner world of parameters
-# (ladder_inner, LadderInner.Ladder) and the grid (Grid.Grid, 100 x 100 cells); all of them
+# (ladder_inner, LadderInner.Ladder), the ladder with a parameter per chain's conductors
+# (ladder_split, Ladder.LadderSplit) and the grid (Grid.Grid, 100 x 100 cells); all of them
 # by default. FMUs and the program go to out/interleaved/. Rounds default to 8 (at least 6 are
 # needed for a median worth quoting).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rounds=8
-cases="rod rod_other chain cooling ladder ladder_inner grid"
+cases="rod rod_other chain cooling ladder ladder_inner ladder_split grid"
 contenders=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -70,6 +71,9 @@ export_args() {
     ladder_inner)
         echo "examples/Base.mo examples/Thermal test_data/ladder/LadderInner.mo" \
             "--model LadderInner.Ladder --set n=$n" ;;
+    ladder_split)
+        echo "examples/Base.mo examples/Thermal test_data/ladder/Ladder.mo" \
+            "--model Ladder.LadderSplit --set n=$n" ;;
     grid) echo "examples/Base.mo examples/Thermal test_data/ladder/Grid.mo --model Grid.Grid --set n=$n" ;;
     esac
 }
@@ -79,7 +83,7 @@ sizes() { case "$1" in chain) echo "10000 100000" ;; grid) echo 100 ;; *) echo 1
 states() {
     case "$1" in
     cooling) echo $(($2 + 6)) ;;
-    ladder | ladder_inner) echo $((2 * $2 + 3)) ;;
+    ladder | ladder_inner | ladder_split) echo $((2 * $2 + 3)) ;;
     grid) echo $(($2 * $2)) ;;
     *) echo "$2" ;;
     esac

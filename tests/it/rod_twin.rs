@@ -433,7 +433,11 @@ fn chain_derivatives_and_variables_are_bit_identical_to_the_hand_written_twin() 
         "der(cap[{}].T)",
     ];
     assert_eq!(members.len(), twin::CHAIN_VARIABLES);
-    for n in [1usize, 2, 3, 40] {
+    // At 1,000 elements the middle tiles run the units as one loop, whose
+    // lean function hands values on in locals and stores only each tile's
+    // last round: two lean evaluations at other states, then every
+    // variable.
+    for n in [1usize, 2, 3, 40, 1000] {
         let fmu = chain_fmu(n);
         let md = fmu.model_description();
         let vr_of = |name: &str| {
@@ -448,14 +452,28 @@ fn chain_derivatives_and_variables_are_bit_identical_to_the_hand_written_twin() 
             .collect();
         let vrs: Vec<u32> = names.iter().map(|name| vr_of(name)).collect();
         let (mut inst, _, _) = integrating(&fmu);
-        let t: Vec<f64> = (0..n)
-            .map(|i| 300.0 + 61.7 * ((i as f64) * 0.593).sin() + 1e-3 * i as f64)
-            .collect();
-        inst.set_continuous_states(&t).unwrap();
+        let states = |phase: f64| -> Vec<f64> {
+            (0..n)
+                .map(|i| 300.0 + 61.7 * ((i as f64) * 0.593 + phase).sin() + 1e-3 * i as f64)
+                .collect()
+        };
         let mut ours = vec![0.0; n];
+        let (mut theirs, mut theirs_too) = (vec![0.0; n], vec![0.0; n]);
+        for phase in [1.9, 0.7] {
+            let t = states(phase);
+            inst.set_continuous_states(&t).unwrap();
+            inst.get_derivatives(&mut ours).unwrap();
+            twin.derivatives(&t, &mut theirs);
+            assert_eq!(
+                bits(&ours),
+                bits(&theirs),
+                "n={n}: lean derivatives at phase {phase}"
+            );
+        }
+        let t = states(0.0);
+        inst.set_continuous_states(&t).unwrap();
         inst.get_derivatives(&mut ours).unwrap();
         let ours_all = inst.get_real(&vrs).unwrap();
-        let (mut theirs, mut theirs_too) = (vec![0.0; n], vec![0.0; n]);
         let mut variables = vec![0.0; twin::CHAIN_VARIABLES * n];
         twin.derivatives(&t, &mut theirs);
         twin.all(&t, &mut theirs_too, &mut variables);
@@ -618,8 +636,17 @@ fn ladder_and_grid_are_bit_identical_to_their_hand_written_twins() {
             "LadderInner.Ladder",
             "LadderInner",
         ),
+        // Its chains' conductors two repeats, which the compiled schedule
+        // runs as one loop with the capacitors but the side capacitors.
+        (
+            "test_data/ladder/Ladder.mo",
+            "Ladder.LadderSplit",
+            "LadderSplit",
+        ),
     ] {
-        for n in [2usize, 3, 50] {
+        // At 1,200 rungs the middle tiles of LadderSplit run its long
+        // repeats as one loop, and a lean evaluation leaves out stores.
+        for n in [2usize, 3, 50, 1200] {
             let fmu = sized_fmu(
                 &["examples/Base.mo", "examples/Thermal", file],
                 model,
@@ -763,14 +790,30 @@ fn agrees_with_sized_twin(
     };
     let vrs: Vec<u32> = layout.iter().flatten().map(|name| vr_of(name)).collect();
     let (mut inst, _, _) = integrating(fmu);
-    let x: Vec<f64> = (0..states.len())
-        .map(|i| 300.0 + 61.7 * ((i as f64) * 0.593).sin() + 1e-3 * i as f64)
-        .collect();
+    let at = |phase: f64| -> Vec<f64> {
+        (0..states.len())
+            .map(|i| 300.0 + 61.7 * ((i as f64) * 0.593 + phase).sin() + 1e-3 * i as f64)
+            .collect()
+    };
+    let mut ours = vec![0.0; states.len()];
+    let (mut lean, mut every) = (vec![0.0; states.len()], vec![0.0; states.len()]);
+    // Lean evaluations one after another first: what one leaves out of `R`
+    // must not be what the next reads.
+    for phase in [1.9, 0.7] {
+        let x = at(phase);
+        inst.set_continuous_states(&x).unwrap();
+        inst.get_derivatives(&mut ours).unwrap();
+        twin.derivatives(n, &x, &mut lean);
+        assert_eq!(
+            bits(&ours),
+            bits(&lean),
+            "{what}: derivatives at phase {phase}"
+        );
+    }
+    let x = at(0.0);
     inst.set_continuous_states(&x).unwrap();
-    let mut ours = vec![0.0; x.len()];
     inst.get_derivatives(&mut ours).unwrap();
     let ours_all = inst.get_real(&vrs).unwrap();
-    let (mut lean, mut every) = (vec![0.0; x.len()], vec![0.0; x.len()]);
     let mut variables = vec![0.0; layout.len()];
     twin.derivatives(n, &x, &mut lean);
     twin.all(n, &x, &mut every, &mut variables);

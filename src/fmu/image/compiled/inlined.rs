@@ -64,7 +64,7 @@ impl Gen<'_> {
                 self.element_step(out, j, mode, &fw, guarded, "lo", sites);
             }
             out.push_str("    }\n");
-            self.lean_stores(out, sites, &fw, mode);
+            self.lean_stores(out, sites, &fw, mode, "lo");
         });
         out.push_str("    return;\n    }\n    }\n");
     }

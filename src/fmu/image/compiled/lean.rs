@@ -31,8 +31,9 @@
 //! are the same bits, and every other getter sees a full evaluation.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 
-use super::{Gen, LeanInputs, Mode, Site};
+use super::{Gen, LeanInputs, Mode, Rounds, Site};
 use crate::fmu::image::forwarding::Forwarding;
 use crate::fmu::image::system_image::{held_until, pass, StepRecord};
 
@@ -48,12 +49,15 @@ impl Gen<'_> {
     /// Per real, the unit that reads it from `R` (`mode` values) or from
     /// the tangent column (`mode` tangents, in the tearing matrix's passes)
     /// in a lean evaluation: a repeat's head step, [`OUTSIDE`], [`MANY`] or
-    /// [`NONE`].
+    /// [`NONE`]. With `rounds`, the repeats of a fused loop whose tiles run
+    /// them as one loop ([`Gen::rounds_fn`]) are one reader (the fused
+    /// loop's step), whose reads the locals handed from unit to unit serve.
     pub(super) fn lean_reads(
         &self,
         inputs: &LeanInputs,
         mode: Mode,
         dead: &BTreeSet<usize>,
+        rounds: bool,
     ) -> Vec<u32> {
         let mut by: Vec<u32> = (0..inputs.n_reals)
             .map(|r| if (inputs.local)(r) { NONE } else { MANY })
@@ -64,14 +68,31 @@ impl Gen<'_> {
             }
         }
         let mut fuse_end = 0;
+        // The repeats noted as one loop's.
+        let mut joined = BTreeSet::new();
         let mut at = 0;
         while at < self.steps.len() {
             match &self.steps[at] {
                 StepRecord::Fuse { .. } => {
                     fuse_end = held_until(self.steps, at).unwrap_or(at + 1);
+                    if let Some(plan) = rounds.then(|| self.rounds_plan(at)).flatten() {
+                        let fw = self.rounds_links(&plan, mode);
+                        let body = plan.body();
+                        let run = Run {
+                            unit: u32::try_from(at).unwrap_or(OUTSIDE),
+                            body: &body,
+                            count: &|j| plan.count(j),
+                            fw: Some(&fw),
+                        };
+                        self.note_reads(&mut by, &run, inputs.balances, mode);
+                        joined.extend(plan.repeats.iter().map(|u| u.1));
+                    }
                     at += 1;
                 }
                 StepRecord::Time { .. } => at += 1,
+                StepRecord::Repeat { body, .. } if joined.contains(&at) => {
+                    at += 1 + *body as usize;
+                }
                 StepRecord::Repeat { count, body } => {
                     let steps: Vec<usize> = (at + 1..at + 1 + *body as usize).collect();
                     let fw = (at < fuse_end && self.inlined(&steps))
@@ -80,7 +101,7 @@ impl Gen<'_> {
                     let run = Run {
                         unit,
                         body: &steps,
-                        count: *count,
+                        count: &|_| *count,
                         fw: fw.as_ref(),
                     };
                     self.note_reads(&mut by, &run, inputs.balances, mode);
@@ -91,7 +112,7 @@ impl Gen<'_> {
                     let run = Run {
                         unit: OUTSIDE,
                         body: &[at],
-                        count: 1,
+                        count: &|_| 1,
                         fw: None,
                     };
                     self.note_reads(&mut by, &run, inputs.balances, mode);
@@ -113,7 +134,7 @@ impl Gen<'_> {
     ) -> (Vec<u32>, BTreeSet<usize>) {
         let mut dead = BTreeSet::new();
         for _ in 0..8 {
-            let by = self.lean_reads(inputs, mode, &dead);
+            let by = self.lean_reads(inputs, mode, &dead, false);
             let found = self.dead_copies(&by);
             if found == dead {
                 return (by, dead);
@@ -121,7 +142,7 @@ impl Gen<'_> {
             dead = found;
         }
         (
-            self.lean_reads(inputs, mode, &BTreeSet::new()),
+            self.lean_reads(inputs, mode, &BTreeSet::new(), false),
             BTreeSet::new(),
         )
     }
@@ -227,15 +248,17 @@ impl Gen<'_> {
                 r += 1;
             }
         };
-        for round in 0..i64::from(run.count) {
-            for &k in run.body {
+        // The notes do not depend on the order: a step's rounds are taken
+        // one after the other.
+        for &k in run.body {
+            for round in 0..i64::from((run.count)(k)) {
                 let ran = value_passes.iter().any(|&p| self.runs(k, p, balances));
                 // A read the local of a writer of this loop serves, in
                 // every pass that runs the reader, from a round of this
                 // tile (a tile's first round starts from `R`, which the
                 // last tile's stores after its loop hold).
                 let served = |w: usize, wr: i64| {
-                    (0..i64::from(run.count)).contains(&(round + wr))
+                    (0..i64::from((run.count)(w))).contains(&(round + wr))
                         && value_passes
                             .iter()
                             .all(|&p| !self.runs(k, p, balances) || self.runs(w, p, balances))
@@ -334,40 +357,94 @@ impl Gen<'_> {
             Mode::Value => &self.read_by,
             Mode::Tangent => &self.read_by_tangent,
         };
-        let mut sites = BTreeSet::new();
         let StepRecord::Repeat { count, .. } = self.steps[head] else {
-            return sites;
+            return BTreeSet::new();
         };
-        if count == 0 || read_by.is_empty() {
+        let unit = u32::try_from(head).unwrap_or(OUTSIDE);
+        self.sites_of(unit, body, &|_| count, fw, mode, read_by)
+    }
+
+    /// Per fused loop whose tiles run its repeats as one loop and mode, the
+    /// stores that loop leaves out in a lean evaluation: a value handed to
+    /// the next unit in a local need not reach `R` but in a tile's last
+    /// round, which the loop stores after it ends (the next tile, which the
+    /// units' own functions may run, reads it from `R`, one pass later at
+    /// most: a local holds one value).
+    pub(super) fn all_rounds_sites(
+        &self,
+        inputs: &LeanInputs,
+    ) -> BTreeMap<(usize, bool), BTreeSet<Site>> {
+        let mut all = BTreeMap::new();
+        let plans: Vec<(usize, Rounds)> = (0..self.steps.len())
+            .filter_map(|at| self.rounds_plan(at).map(|p| (at, p)))
+            .collect();
+        if plans.is_empty() || self.read_by.is_empty() {
+            return all;
+        }
+        for mode in [Mode::Value, Mode::Tangent] {
+            let dead = match mode {
+                Mode::Value => &self.dead,
+                Mode::Tangent if inputs.balances => &self.dead_tangent,
+                Mode::Tangent => continue,
+            };
+            let read_by = self.lean_reads(inputs, mode, dead, true);
+            for (at, plan) in &plans {
+                let fw = self.rounds_links(plan, mode);
+                let unit = u32::try_from(*at).unwrap_or(OUTSIDE);
+                let count = |j: usize| plan.count(j);
+                let sites = self.sites_of(unit, &plan.body(), &count, &fw, mode, &read_by);
+                if !sites.is_empty() {
+                    all.insert((*at, mode == Mode::Value), sites);
+                }
+            }
+        }
+        all
+    }
+
+    /// The stores of the inlined loop of `body` (reader `unit` in
+    /// `read_by`, each step's repeat of `count` rounds, links `fw`) that a
+    /// lean evaluation leaves out.
+    fn sites_of(
+        &self,
+        unit: u32,
+        body: &[usize],
+        count: &dyn Fn(usize) -> u32,
+        fw: &Forwarding,
+        mode: Mode,
+        read_by: &[u32],
+    ) -> BTreeSet<Site> {
+        let mut sites = BTreeSet::new();
+        if read_by.is_empty() {
             return sites;
         }
-        let unit = u32::try_from(head).unwrap_or(OUTSIDE);
-        let unread = |real: &dyn Fn(i64) -> Option<i64>| {
-            (0..i64::from(count)).all(|r| {
-                let Some(v) = real(r).and_then(|v| usize::try_from(v).ok()) else {
-                    return false;
-                };
-                // Only a scalar: a local holds one real.
-                let scalar = self.bases.get(v) == Some(&(v as u32))
-                    && self.bases.get(v + 1) != Some(&(v as u32));
-                let Some(b) = read_by.get(v).filter(|_| scalar) else {
-                    return false;
-                };
-                if r + 1 < i64::from(count) {
-                    *b == NONE
-                } else {
-                    *b != MANY && *b != unit
-                }
-            })
+        let unread = |j: usize, real: &dyn Fn(i64) -> Option<i64>| {
+            let count = i64::from(count(j));
+            count > 0
+                && (0..count).all(|r| {
+                    let Some(v) = real(r).and_then(|v| usize::try_from(v).ok()) else {
+                        return false;
+                    };
+                    // Only a scalar: a local holds one real.
+                    let scalar = self.bases.get(v) == Some(&(v as u32))
+                        && self.bases.get(v + 1) != Some(&(v as u32));
+                    let Some(b) = read_by.get(v).filter(|_| scalar) else {
+                        return false;
+                    };
+                    if r + 1 < count {
+                        *b == NONE
+                    } else {
+                        *b != MANY && *b != unit
+                    }
+                })
         };
         for &(j, s) in &fw.kept {
-            if body.contains(&j) && unread(&|r| self.block_real(j, s, r)) {
+            if body.contains(&j) && unread(j, &|r| self.block_real(j, s, r)) {
                 sites.insert(Site::Kept(j, s));
             }
         }
         for &j in body {
             for (s, writes) in self.forwardable(j, mode) {
-                if writes && !fw.local(j, s) && unread(&|r| self.block_real(j, s, r)) {
+                if writes && !fw.local(j, s) && unread(j, &|r| self.block_real(j, s, r)) {
                     sites.insert(Site::Ptr(j, s));
                 }
             }
@@ -388,7 +465,7 @@ impl Gen<'_> {
                 continue;
             };
             let real = |r: i64| Some(i64::from(target) + i64::from(stride) * r);
-            if unread(&real) {
+            if unread(c, &real) {
                 sites.insert(Site::Copy(c));
             }
         }
@@ -440,12 +517,13 @@ impl Gen<'_> {
         sites: &BTreeSet<Site>,
         fw: &Forwarding,
         mode: Mode,
+        lo: &str,
     ) {
         let x = mode.copies();
         if sites.is_empty() {
             return;
         }
-        out.push_str("    if (r > (ptrdiff_t)lo) {\n");
+        let _ = writeln!(out, "    if (r > (ptrdiff_t){lo}) {{");
         for site in sites {
             let line = match *site {
                 Site::Kept(j, s) => {
@@ -473,7 +551,9 @@ impl Gen<'_> {
 struct Run<'a> {
     unit: u32,
     body: &'a [usize],
-    count: u32,
+    /// The rounds of each step's repeat (one repeat's, or each unit's of a
+    /// fused loop run as one loop).
+    count: &'a dyn Fn(usize) -> u32,
     fw: Option<&'a Forwarding>,
 }
 

@@ -195,6 +195,7 @@ pub fn choose(
         dead: BTreeSet::new(),
         dead_tangent: BTreeSet::new(),
         sites: BTreeMap::new(),
+        rounds_sites: BTreeMap::new(),
     };
     let compiled = generate(gen, &inputs);
     ScheduleChoice {
@@ -291,6 +292,30 @@ struct Gen<'a> {
     /// the tearing matrix's tangent passes.
     dead: BTreeSet<usize>,
     dead_tangent: BTreeSet<usize>,
+    /// Per fused loop whose repeats run as one loop ([`Gen::rounds_fn`])
+    /// and mode, the stores that loop leaves out in a lean evaluation
+    /// ([`lean`]): values the next unit takes in a local need not reach `R`.
+    rounds_sites: BTreeMap<(usize, bool), BTreeSet<Site>>,
+}
+
+/// A fused loop's repeat units run as one loop ([`Gen::rounds_fn`]).
+struct Rounds {
+    /// The repeat units: their index among the loop's units, head step
+    /// and body.
+    repeats: Vec<(usize, usize, Vec<usize>)>,
+    /// Per step of a body: its unit's skew as exported, head and count.
+    unit_of: BTreeMap<usize, (i64, usize, u32)>,
+}
+
+impl Rounds {
+    /// Every step of the bodies, in step order.
+    fn body(&self) -> Vec<usize> {
+        self.unit_of.keys().copied().collect()
+    }
+    /// The rounds of step `j`'s repeat.
+    fn count(&self, j: usize) -> u32 {
+        self.unit_of.get(&j).map_or(0, |u| u.2)
+    }
 }
 
 /// A store of an inlined loop that a lean evaluation may leave out: a
@@ -331,6 +356,7 @@ fn generate(mut g: Gen, lean: &LeanInputs) -> CompiledSchedule {
         (g.read_by_tangent, g.dead_tangent) = g.lean_analysis(lean, Mode::Tangent);
     }
     g.sites = g.all_lean_sites();
+    g.rounds_sites = g.all_rounds_sites(lean);
     let (steps, class_of) = (g.steps, g.class_of);
     let items = g.items(0, steps.len());
     let words = shape(steps, class_of);
@@ -441,6 +467,23 @@ impl Gen<'_> {
             }
         }
         out
+    }
+
+    /// The units of the fused loop at `at` spanning `span` steps, with
+    /// their steps.
+    fn fuse_units(&self, at: usize, span: usize) -> Vec<Unit> {
+        let mut units: Vec<Unit> = Vec::new();
+        let mut u_at = at + 1;
+        while u_at < at + 1 + span {
+            let n = self.unit_len(u_at);
+            if n > 1 {
+                units.push((u_at, (u_at + 1..u_at + n).collect(), true));
+            } else {
+                units.push((u_at, vec![u_at], false));
+            }
+            u_at += n;
+        }
+        units
     }
 
     /// Steps a unit starting at `at` spans (a repeat with its body, or one).
@@ -651,18 +694,7 @@ impl Gen<'_> {
     /// loaded step.
     fn fuse_fn(&self, out: &mut String, at: usize, span: usize, mode: Mode) {
         let x = mode.copies();
-        // The units and their steps.
-        let mut units: Vec<Unit> = Vec::new();
-        let mut u_at = at + 1;
-        while u_at < at + 1 + span {
-            let n = self.unit_len(u_at);
-            if n > 1 {
-                units.push((u_at, (u_at + 1..u_at + n).collect(), true));
-            } else {
-                units.push((u_at, vec![u_at], false));
-            }
-            u_at += n;
-        }
+        let units = self.fuse_units(at, span);
         // Each unit is a function of its own, so that a loop of a hundred
         // units compiles as a hundred small functions, not one that the
         // compiler takes superlinear time over; a call per unit and tile
@@ -698,27 +730,69 @@ impl Gen<'_> {
                 out.push_str("}\n\n");
             }
         }
-        let rounds = self.rounds_fn(out, at, &units, mode);
+        let rounds = self.rounds_fn(out, at, mode);
         self.tile_loop(out, at, &units, mode, rounds);
     }
 
-    /// The function that runs a tile's rounds of every repeat unit of
-    /// fused loop `at` as one loop of inlined blocks and copies, pass `t`
-    /// running round `t - skew` of each unit in unit order (the order the
-    /// skews were made for), when every repeat is inlined. Values then pass
-    /// from unit to unit in locals ([`forwarding`], with the units' skews),
-    /// not only within a repeat: Acc4's chain ran five loops per tile, each
+    /// The function that runs a tile's rounds of the long repeat units of
+    /// fused loop `at` ([`Self::rounds_plan`]) as one loop of inlined blocks
+    /// and copies, pass `t` running round `t - skew` of each unit in unit
+    /// order (the order the skews were made for). Values then pass from
+    /// unit to unit in locals ([`forwarding`], with the units' skews), not
+    /// only within a repeat: Acc4's chain ran five loops per tile, each
     /// storing what the next loaded. The tile loop calls it for a tile that
-    /// holds every unit's rounds and no single step; it returns 0 when the
-    /// loaded system is not laid out as the exported one (the units'
-    /// functions then run the tile), 1 when it ran.
-    fn rounds_fn(&self, out: &mut String, at: usize, units: &[Unit], mode: Mode) -> bool {
-        let repeats: Vec<(usize, &Unit)> = units.iter().enumerate().filter(|u| u.1 .2).collect();
-        let StepRecord::Fuse { skews } = &self.steps[at] else {
+    /// holds every such unit's rounds, no round of another unit and no
+    /// single step; it returns 0 when the loaded system is not laid out as
+    /// the exported one (the units' functions then run the tile), 1 when
+    /// it ran. With stores a lean evaluation leaves out
+    /// ([`Gen::rounds_sites`]), a second function, `_lean`, runs lean
+    /// evaluations.
+    fn rounds_fn(&self, out: &mut String, at: usize, mode: Mode) -> bool {
+        let Some(plan) = self.rounds_plan(at) else {
             return false;
         };
-        if repeats.len() < 2 || !repeats.iter().all(|u| self.inlined(&u.1 .1)) {
-            return false;
+        let lean = self.rounds_lean(at, mode);
+        for (suffix, lean) in [("", false), ("_lean", true)]
+            .into_iter()
+            .take(1 + usize::from(lean))
+        {
+            self.rounds_variant(out, at, &plan, mode, suffix, lean);
+        }
+        true
+    }
+
+    /// The repeat units of fused loop `at` when its tiles may run them as
+    /// one loop ([`Self::rounds_fn`]): every unit inlined, their skews a
+    /// few rounds apart.
+    fn rounds_plan(&self, at: usize) -> Option<Rounds> {
+        let StepRecord::Fuse { skews } = &self.steps[at] else {
+            return None;
+        };
+        let end = held_until(self.steps, at).unwrap_or(at + 1);
+        let units = self.fuse_units(at, end - at - 1);
+        let count = |head: usize| match self.steps[head] {
+            StepRecord::Repeat { count, .. } => count,
+            _ => 0,
+        };
+        // The repeats whose rounds span the loop but for a few passes; a
+        // tile that runs them as one loop holds no round of the others (a
+        // repeat of three side capacitors in a loop of 10^4 passes). Only
+        // counts against the loop's length: a model whose every array has
+        // three elements gets the same unit as one of fifty.
+        let len = units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| skews[i].saturating_add(count(u.0).max(1)))
+            .max()
+            .unwrap_or(0);
+        let repeats: Vec<(usize, usize, Vec<usize>)> = units
+            .into_iter()
+            .enumerate()
+            .filter(|u| u.1 .2 && count(u.1 .0).saturating_add(ROUNDS_SPREAD) >= len)
+            .map(|(i, (head, body, _))| (i, head, body))
+            .collect();
+        if repeats.len() < 2 || !repeats.iter().all(|u| self.inlined(&u.2)) {
+            return None;
         }
         // Only repeats that run side by side: their skews lie a few rounds
         // apart, set by how far a unit looks ahead (Acc4's chain: 0 and 1),
@@ -726,31 +800,58 @@ impl Gen<'_> {
         // other (the cooling loop's, skewed by thousands of rounds) never
         // has such a tile, and its skews would make the unit's text depend
         // on the size.
-        let count = |head: usize| match self.steps[head] {
-            StepRecord::Repeat { count, .. } => count,
-            _ => 0,
-        };
         let skew = repeats.iter().map(|u| skews[u.0]);
         let spread = skew.clone().max().unwrap_or(0) - skew.min().unwrap_or(0);
-        let fewest = repeats.iter().map(|u| count(u.1 .0)).min().unwrap_or(0);
+        let fewest = repeats.iter().map(|u| count(u.1)).min().unwrap_or(0);
         if spread > ROUNDS_SPREAD || spread >= fewest {
-            return false;
+            return None;
         }
         let mut unit_of = BTreeMap::new();
-        for &(i, (head, body, _)) in &repeats {
+        for (i, head, body) in &repeats {
             for &j in body {
-                unit_of.insert(j, (i64::from(skews[i]), *head));
+                unit_of.insert(j, (i64::from(skews[*i]), *head, count(*head)));
             }
         }
-        let body: Vec<usize> = unit_of.keys().copied().collect();
+        Some(Rounds { repeats, unit_of })
+    }
+
+    /// The links of a fused loop's repeats run as one loop: values pass
+    /// from unit to unit in locals, with the units' skews.
+    fn rounds_links(&self, plan: &Rounds, mode: Mode) -> forwarding::Forwarding {
+        forwarding::find(
+            self.steps,
+            &plan.body(),
+            &|j| self.forwardable(j, mode),
+            self.place,
+            &|j| plan.unit_of[&j].0,
+        )
+    }
+
+    /// One of [`Self::rounds_fn`]'s functions: `lean` leaves out the
+    /// stores of [`Gen::rounds_sites`] (its name ends in `suffix`).
+    fn rounds_variant(
+        &self,
+        out: &mut String,
+        at: usize,
+        plan: &Rounds,
+        mode: Mode,
+        suffix: &str,
+        lean: bool,
+    ) {
+        let StepRecord::Fuse { skews } = &self.steps[at] else {
+            return;
+        };
+        let repeats = &plan.repeats;
+        let body = plan.body();
         let x = mode.copies();
         let _ = writeln!(
             out,
-            "/* Step {at}: a tile's rounds of every repeat unit as one loop. */\n\
-             MOFMU_UNIT static int fuse_{at}_rounds_{}({})\n{{\n    \
+            "/* Step {at}: a tile's rounds of every repeat unit as one loop{}. */\n\
+             MOFMU_UNIT static int fuse_{at}_rounds_{}{suffix}({})\n{{\n    \
              const mofmu_step *S = sys->steps;\n    \
              const uint32_t *skew = sys->fuse_skew + S[{at}].first_source;\n    \
              ptrdiff_t t;\n    int el = 1;\n    (void)reached;",
+            if lean { ", lean" } else { "" },
             mode.suffix(),
             unit_params(mode, "t0", "t1")
         );
@@ -758,41 +859,64 @@ impl Gen<'_> {
             self.hoist(out, j, x);
         }
         // The skews as exported: the links below hold for those.
-        let (i0, (first, _, _)) = repeats[0];
-        for &(i, (head, _, _)) in &repeats {
+        let (i0, first, _) = &repeats[0];
+        for (i, head, _) in repeats {
             let _ = writeln!(
                 out,
                 "    const ptrdiff_t k{head} = (ptrdiff_t)skew[{i}], lo{head} = (ptrdiff_t)t0 - k{head};\n    \
                  if (k{head} - k{first} != {}) el = 0;",
-                i64::from(skews[i]) - i64::from(skews[i0])
+                i64::from(skews[*i]) - i64::from(skews[*i0])
             );
         }
-        let lo = |j: usize| format!("lo{}", unit_of[&j].1);
+        let lo = |j: usize| format!("lo{}", plan.unit_of[&j].1);
         let guarded = self.guarded(&body, mode);
         self.inline_checks(out, &body, mode, guarded, &lo, "t1 - t0");
-        let fw = forwarding::find(
-            self.steps,
-            &body,
-            &|j| self.forwardable(j, mode),
-            self.place,
-            &|j| unit_of[&j].0,
-        );
+        let fw = self.rounds_links(plan, mode);
         let strides = self.unit_strides(&body);
         self.forward_locals(out, &fw, mode, &lo, strides.as_deref());
+        let none = BTreeSet::new();
+        let sites = match self.rounds_sites.get(&(at, mode == Mode::Value)) {
+            Some(s) if lean => s,
+            _ => &none,
+        };
         self.reached_or_not(out, &body, mode, &|out| {
+            self.lean_locals(out, sites);
             out.push_str("    for (t = (ptrdiff_t)t0; t < (ptrdiff_t)t1; t++) {\n");
-            for &(_, (head, steps, _)) in &repeats {
+            for (_, head, steps) in repeats {
                 let _ = writeln!(out, "        {{\n        const ptrdiff_t r = t - k{head};");
                 for &j in steps {
                     let lo = format!("lo{head}");
-                    self.element_step(out, j, mode, &fw, guarded, &lo, &BTreeSet::new());
+                    self.element_step(out, j, mode, &fw, guarded, &lo, sites);
                 }
                 out.push_str("        }\n");
             }
             out.push_str("    }\n");
+            // The last round of each unit in the tile, which the next
+            // tile (or a step after the loop) reads from `R`.
+            for (_, head, steps) in repeats {
+                let mine: BTreeSet<Site> = sites
+                    .iter()
+                    .filter(|site| match **site {
+                        Site::Kept(j, _) | Site::Ptr(j, _) | Site::Copy(j) => steps.contains(&j),
+                    })
+                    .copied()
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(out, "    {{\n    const ptrdiff_t r = t - k{head};");
+                self.lean_stores(out, &mine, &fw, mode, &format!("lo{head}"));
+                out.push_str("    }\n");
+            }
         });
         out.push_str("    return 1;\n    }\n    return 0;\n}\n\n");
-        true
+    }
+
+    /// Whether fused loop `at`'s one loop has a lean function in `mode`.
+    fn rounds_lean(&self, at: usize, mode: Mode) -> bool {
+        self.rounds_sites
+            .get(&(at, mode == Mode::Value))
+            .is_some_and(|s| !s.is_empty())
     }
 
     /// The part of a fused loop's function that runs a loop of one tile (a
@@ -977,7 +1101,7 @@ impl Gen<'_> {
             )
         };
         if rounds {
-            self.rounds_call(out, at, mode, ns, nr);
+            self.rounds_call(out, at, mode, ns);
         }
         if nr > 0 {
             let _ = writeln!(
@@ -1009,26 +1133,53 @@ impl Gen<'_> {
     }
 
     /// In fused loop `at`'s tile loop, the call of its one-loop function
-    /// ([`Self::rounds_fn`]) for a tile inside every repeat's rounds that
-    /// holds no single step (`ns` single steps, `nr` repeats).
-    fn rounds_call(&self, out: &mut String, at: usize, mode: Mode, ns: usize, nr: usize) {
+    /// ([`Self::rounds_fn`]) for a tile inside the rounds of every repeat
+    /// that function runs, outside those of the others, and with no single
+    /// step (`ns` single steps).
+    fn rounds_call(&self, out: &mut String, at: usize, mode: Mode, ns: usize) {
+        let Some(plan) = self.rounds_plan(at) else {
+            return;
+        };
         let m = mode.suffix();
-        // A tile inside every repeat's rounds, with no single step.
+        // A tile inside the rounds of every repeat the one loop runs, with
+        // no round of another repeat and no single step.
         let inside = if ns > 0 {
             format!("!(p < {ns} && skew[fuse_{at}_single_unit_{m}[order[p]]] < t1)")
         } else {
             "1".to_string()
         };
-        let args = unit_args(mode, "t0", "t1");
         let _ = writeln!(
             out,
-            "        {{\n            int inside = {inside};\n            size_t u;\n            \
-             for (u = 0; u < {nr} && inside; u++) {{\n                \
-             const mofmu_step *head = &S[fuse_{at}_repeat_step_{m}[u]];\n                \
-             const size_t k = skew[fuse_{at}_repeat_unit_{m}[u]];\n                \
-             if (t0 < k || t1 - k > head->count || (reached && !(head->reached & reached))) inside = 0;\n            \
-             }}\n            \
-             if (inside && fuse_{at}_rounds_{m}({args})) continue;\n        }}"
+            "        {{\n            int inside = {inside};\n            size_t k;\n            (void)k;"
+        );
+        let end = held_until(self.steps, at).unwrap_or(at + 1);
+        for (i, (head, _, repeat)) in self.fuse_units(at, end - at - 1).iter().enumerate() {
+            if !repeat {
+                continue;
+            }
+            let test = if plan.repeats.iter().any(|u| u.1 == *head) {
+                format!(
+                    "t0 < k || t1 - k > S[{head}].count || (reached && !(S[{head}].reached & reached))"
+                )
+            } else {
+                format!(
+                    "t1 > k && t0 < k + S[{head}].count && (!reached || (S[{head}].reached & reached))"
+                )
+            };
+            let _ = writeln!(
+                out,
+                "            k = skew[{i}];\n            if ({test}) inside = 0;"
+            );
+        }
+        let args = unit_args(mode, "t0", "t1");
+        let call = if self.rounds_lean(at, mode) {
+            format!("(ctx->lean ? fuse_{at}_rounds_{m}_lean : fuse_{at}_rounds_{m})")
+        } else {
+            format!("fuse_{at}_rounds_{m}")
+        };
+        let _ = writeln!(
+            out,
+            "            if (inside && {call}({args})) continue;\n        }}"
         );
     }
 
