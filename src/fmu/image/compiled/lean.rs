@@ -25,6 +25,14 @@
 //! end of the chain) reads them. A single copy whose target no one reads is
 //! left out too, and then what only it read ([`Gen::lean_analysis`]).
 //!
+//! A fused loop whose repeats a tile runs as one loop ([`Gen::rounds_fn`])
+//! hands values from unit to unit in locals; the analysis runs once more
+//! with those repeats as one reader ([`Gen::all_rounds_sites`]), and the one
+//! loop's lean function leaves out what only its locals read. It too stores
+//! each unit's last round of the tile after the loop: a local holds one
+//! value, so the next tile, which the units' own functions may run, reads
+//! at most the previous pass's value from `R`.
+//!
 //! The generated unit runs the lean functions only when the runtime asks
 //! for them (`mofmu_ctx.lean`), on the system the unit was generated for
 //! (`mofmu_system.lean_ok`). The arithmetic is the same: the derivatives
