@@ -28,6 +28,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::system_image::StepRecord;
 
+/// The most sources of a copy the compiled tier spells out as a sum
+/// (`compiled::SPECIALISED_SOURCES`): a longer copy has no links.
+pub const SPELLED_OUT_SOURCES: usize = 8;
+
 /// A block's slot in a round of the repeat: `block` is the block's step,
 /// `rounds` how many rounds the block's round lies from the copy's;
 /// `carried` whether the block wrote it one pass of the loop earlier than
@@ -135,7 +139,9 @@ pub fn find(
         else {
             continue;
         };
-        if !(1..=2).contains(&sources.len()) {
+        // A copy the compiled tier spells out (a node's flow sum of up to
+        // eight connections); a longer one runs through its loaded step.
+        if !(1..=SPELLED_OUT_SOURCES).contains(&sources.len()) {
             continue;
         }
         // A source is written before the copy reads it: earlier in this

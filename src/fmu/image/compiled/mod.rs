@@ -122,7 +122,7 @@ pub fn shape(steps: &[StepRecord], class_of: &dyn Fn(u32) -> u32) -> Vec<u32> {
 /// to eight connections (a grid's node sums four flows, a ladder's three)
 /// is one loop of sums over columns. `schedule_has_shape` in
 /// `templates/mofmu_resource.inc` uses the same bound.
-const SPECIALISED_SOURCES: usize = 8;
+const SPECIALISED_SOURCES: usize = forwarding::SPELLED_OUT_SOURCES;
 
 /// The shape word of a copy of more than [`SPECIALISED_SOURCES`] sources.
 const MANY_SOURCES: u32 = u32::MAX;
