@@ -175,8 +175,11 @@ fn shared_signatures(sys: &System, kernels: &[Kernel]) -> Vec<i64> {
 
 /// A number for the one-dimensional component array an instance path is
 /// an element of (`ladder.ga[3]` and `ladder.ga[4]` alike, `ladder.gb[3]`
-/// another): FNV-1a of the path up to its last subscript, which stands for
-/// the same array at every index. 0 for an instance not in such an array:
+/// another): FNV-1a of the path up to its last subscript with every
+/// subscript left out, which stands for the same declaration at every
+/// index (`rods[1].cap[3]` and `rods[2].cap[1]` alike: a repeat may still
+/// run from one rod's capacitors into the next's). 0 for an instance not in
+/// such an array:
 /// the repeats of a two-dimensional array are its rows or columns anyway,
 /// and keeping a grid's last column of one conductor array and first of the
 /// next apart made its fused loop 1.7 times slower per call (Grid.Grid at
@@ -188,8 +191,17 @@ fn array_of(path: &str) -> i64 {
     if path[open..].contains(',') {
         return 0;
     }
+    let mut depth = 0;
     let hash = path[..open]
         .bytes()
+        .filter(|&b| {
+            match b {
+                b'[' => depth += 1,
+                b']' => depth -= 1,
+                _ => return depth == 0,
+            }
+            false
+        })
         .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         });
@@ -425,4 +437,22 @@ fn c_escape(s: &str) -> String {
         }
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::array_of;
+
+    #[test]
+    fn an_instance_names_the_one_dimensional_array_it_is_an_element_of() {
+        assert_eq!(array_of("ladder.ga[3]"), array_of("ladder.ga[4]"));
+        assert_ne!(array_of("ladder.ga[3]"), array_of("ladder.gb[3]"));
+        assert_ne!(array_of("ga[1]"), 0);
+        // The declaration, whatever the parent element's index.
+        assert_eq!(array_of("rods[1].cap[3]"), array_of("rods[2].cap[1]"));
+        assert_ne!(array_of("rods[1].cap[3]"), array_of("rods[1].cond[3]"));
+        // Not an element of a one-dimensional array.
+        assert_eq!(array_of("source"), 0);
+        assert_eq!(array_of("cap[1,2]"), 0);
+    }
 }
