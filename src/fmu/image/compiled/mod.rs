@@ -1069,11 +1069,14 @@ impl Gen<'_> {
         if ns > 0 {
             let _ = writeln!(
                 out,
-                "    uint32_t order[{ns}];\n    size_t i, j, p = 0;\n    \
-                 /* The single steps by tile, then by unit (a stable insertion sort). */\n    \
+                "    uint32_t order[{ns}], in[{ns}];\n    size_t i, j, p = 0;\n    \
+                 /* The single steps by tile, then by unit (a stable insertion sort): each\n       \
+                 one's tile once, dividing only where it is past the first (a division\n       \
+                 per comparison cost the 100 x 100 grid's 801 singles 6 % of a call). */\n    \
                  for (i = 0; i < {ns}; i++) {{\n        \
-                 const size_t in = skew[fuse_{at}_single_unit_{m}[i]] / tile;\n        \
-                 for (j = i; j > 0 && skew[fuse_{at}_single_unit_{m}[order[j - 1]]] / tile > in; j--) order[j] = order[j - 1];\n        \
+                 const size_t s = skew[fuse_{at}_single_unit_{m}[i]];\n        \
+                 in[i] = (uint32_t)(s < tile ? 0 : tile == MOFMU_FUSE_TILE ? s / MOFMU_FUSE_TILE : s / tile);\n        \
+                 for (j = i; j > 0 && in[order[j - 1]] > in[i]; j--) order[j] = order[j - 1];\n        \
                  order[j] = (uint32_t)i;\n    }}"
             );
         }
