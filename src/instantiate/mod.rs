@@ -303,6 +303,7 @@ impl Builder<'_, '_> {
             if (v.ty == Builtin::Real || v.discrete().is_some())
                 && !self.outer_real(me, &entry, vi)
                 && !self.parameter_alias(me, &entry, vi, &effective)
+                && !self.outer_binding_alias(me, &entry, vi, &effective)
                 && !self.real_variable(me, &entry, vi, &effective)
             {
                 // The model is too large (MX007): lay out nothing more.

@@ -10,6 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Ex, SlotKind};
 use crate::resolve::model::ClassVariability;
 use crate::resolve::model::OuterDecl;
+use crate::resolve::tree::Builtin;
 
 impl Builder<'_, '_> {
     /// The instances component `k` of instance `me` has: `None` when it is
@@ -267,6 +268,64 @@ impl Builder<'_, '_> {
             _ => None,
         };
         let Some(offset) = offset else {
+            return false;
+        };
+        self.sys.instances[me].var_offset[vi] = Some(offset);
+        self.sys.instances[me].var_len[vi] = 1;
+        true
+    }
+
+    /// Lays out parameter `vi` of instance `me` as the outer parameter its
+    /// own binding names (`extends HeatCapacitor(C = p.Ca)` with `outer
+    /// Params p`): the same value in `R`, as [`Self::parameter_alias`] does
+    /// for `each C = Ca`, so every element of an array of such components
+    /// reads one slot (the compiled loops read it once per tile) and an
+    /// importer that sets the inner's `p.Ca` sets them all. False when a
+    /// modifier or a `--set` overrides the binding, when the binding is
+    /// not such a name, or when the outer has no inner laid out yet (then
+    /// the parameter is laid out as its own, calculated at
+    /// initialisation).
+    pub(crate) fn outer_binding_alias(
+        &mut self,
+        me: usize,
+        entry: &ClassEntry,
+        vi: usize,
+        effective: &super::builder::Effective,
+    ) -> bool {
+        let v = &entry.model.vars[vi];
+        if v.variability != ClassVariability::Parameter
+            || v.ty != Builtin::Real
+            || !v.dims.is_empty()
+            || effective.contains_key(&(vi, false))
+            || self.element_sets.iter().any(|inc| inc.var == vi)
+        {
+            return false;
+        }
+        let causalized = &entry.causalized;
+        let Some((_, value)) = causalized.bindings.iter().find(|(b, _)| *b == vi) else {
+            return false;
+        };
+        let [Ex::Var(slot, None)] = value.as_slice() else {
+            return false;
+        };
+        let Some(&SlotKind::Own(target)) = causalized.causal.slots.get(*slot).map(|s| &s.kind)
+        else {
+            return false;
+        };
+        let t = &entry.model.vars[target];
+        if target == vi
+            || t.ty != Builtin::Real
+            || t.variability != ClassVariability::Parameter
+            || !t.dims.is_empty()
+            || entry.model.outer_of(target).is_none()
+        {
+            return false;
+        }
+        let inst = &self.sys.instances[me];
+        let (Some(Some(offset)), Some(1)) = (
+            inst.var_offset.get(target).copied(),
+            inst.var_len.get(target).copied(),
+        ) else {
             return false;
         };
         self.sys.instances[me].var_offset[vi] = Some(offset);

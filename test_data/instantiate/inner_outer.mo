@@ -21,4 +21,18 @@ encapsulated package InnerOuter
     Ball ball;
     Ball other;
   end Moon;
+
+  model Weight "A ball whose own parameter is bound to the world's"
+    outer World world;
+    parameter Real a = world.g "Its acceleration";
+    B.ContinuousState v(start = 0) "Velocity";
+  equation
+    der(v) = -a;
+  end Weight;
+
+  model Weights "Bound to the world, and one bound to a number of its own"
+    inner World world(g = 1.62);
+    Weight w[3];
+    Weight heavy(a = 2);
+  end Weights;
 end InnerOuter;

@@ -120,6 +120,29 @@ fn an_outer_world_shares_the_inner_worlds_parameters() {
 }
 
 #[test]
+fn a_parameter_bound_to_an_outer_parameter_is_the_inner_ones_real() {
+    let lib = fixture("inner_outer.mo");
+    let sys = system(&lib, "InnerOuter.Weights", &[]).unwrap();
+    let world = paths(&sys).iter().position(|p| *p == "world").unwrap();
+    let g = sys.class_of(world).model.var("g").unwrap();
+    let g_offset = sys.instances[world].var_offset[g].unwrap();
+    let offset_of_a = |path: &str| {
+        let inst = paths(&sys).iter().position(|p| *p == path).unwrap();
+        let a = sys.class_of(inst).model.var("a").unwrap();
+        sys.instances[inst].var_offset[a].unwrap()
+    };
+    // `a = world.g`: every element reads the inner world's real, and is no
+    // variable of its own.
+    for k in 1..=3 {
+        assert_eq!(offset_of_a(&format!("w[{k}]")), g_offset, "w[{k}].a");
+        assert!(real(&sys, &format!("w[{k}].a")).is_none());
+    }
+    // A modifier replaces the binding: `heavy.a` is a parameter of its own.
+    assert_ne!(offset_of_a("heavy"), g_offset);
+    assert_eq!(real(&sys, "heavy.a").and_then(|r| r.start), Some(2.0));
+}
+
+#[test]
 fn a_conditional_component_is_present_or_absent_by_its_boolean() {
     let lib = fixture("conditional.mo");
     let with = system(&lib, "Conditional.MaybeHeated", &[]).unwrap();
