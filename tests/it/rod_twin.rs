@@ -664,7 +664,7 @@ fn ladder_and_grid_are_bit_identical_to_their_hand_written_twins() {
         }
     }
     let grid = twin::SizedTwin::grid().unwrap_or_else(|e| panic!("building the twin: {e}"));
-    for n in [2usize, 3, 12] {
+    for n in [2usize, 3, 12, 60] {
         let fmu = sized_fmu(
             &[
                 "examples/Base.mo",
