@@ -236,8 +236,7 @@ impl Builder<'_, '_> {
         vi: usize,
         effective: &super::builder::Effective,
     ) -> bool {
-        let v = &entry.model.vars[vi];
-        if v.variability != ClassVariability::Parameter || !v.dims.is_empty() {
+        if !scalar_parameter(&entry.model.vars[vi]) {
             return false;
         }
         let Some(inc) = effective.get(&(vi, false)) else {
@@ -270,9 +269,7 @@ impl Builder<'_, '_> {
         let Some(offset) = offset else {
             return false;
         };
-        self.sys.instances[me].var_offset[vi] = Some(offset);
-        self.sys.instances[me].var_len[vi] = 1;
-        true
+        self.alias(me, vi, offset)
     }
 
     /// Lays out parameter `vi` of instance `me` as the outer parameter its
@@ -293,9 +290,8 @@ impl Builder<'_, '_> {
         effective: &super::builder::Effective,
     ) -> bool {
         let v = &entry.model.vars[vi];
-        if v.variability != ClassVariability::Parameter
+        if !scalar_parameter(v)
             || v.ty != Builtin::Real
-            || !v.dims.is_empty()
             || effective.contains_key(&(vi, false))
             || self.element_sets.iter().any(|inc| inc.var == vi)
         {
@@ -314,9 +310,8 @@ impl Builder<'_, '_> {
         };
         let t = &entry.model.vars[target];
         if target == vi
+            || !scalar_parameter(t)
             || t.ty != Builtin::Real
-            || t.variability != ClassVariability::Parameter
-            || !t.dims.is_empty()
             || entry.model.outer_of(target).is_none()
         {
             return false;
@@ -328,6 +323,12 @@ impl Builder<'_, '_> {
         ) else {
             return false;
         };
+        self.alias(me, vi, offset)
+    }
+
+    /// Lays out variable `vi` of instance `me` as the one real at `offset`
+    /// that it shares ([`Self::parameter_alias`], [`Self::outer_binding_alias`]).
+    fn alias(&mut self, me: usize, vi: usize, offset: usize) -> bool {
         self.sys.instances[me].var_offset[vi] = Some(offset);
         self.sys.instances[me].var_len[vi] = 1;
         true
@@ -347,6 +348,12 @@ impl Builder<'_, '_> {
         let k = class.int_params.iter().position(|p| p.var == var)?;
         Some(inst.ints.get(k).copied().unwrap_or(0))
     }
+}
+
+/// Whether `v` is a parameter with no dimensions: one value that another
+/// variable may share.
+fn scalar_parameter(v: &crate::resolve::model::Var) -> bool {
+    v.variability == ClassVariability::Parameter && v.dims.is_empty()
 }
 
 /// MC123's twin at export: a size or condition that does not evaluate.
