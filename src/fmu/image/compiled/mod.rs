@@ -372,10 +372,11 @@ fn generate(mut g: Gen, lean: &LeanInputs) -> CompiledSchedule {
     // same results, this one the same memory traffic.
     text.push_str("#ifndef MOFMU_FUSE_TILE\n#define MOFMU_FUSE_TILE 256\n#endif\n");
     // The order a fused loop's tiles take its single steps (by tile) and
-    // its repeats (by first round) in, found at every call: a merge sort,
-    // whatever the order (an insertion sort was quadratic where the tiles
-    // do not rise with the units: half of a call of the 100 x 100 grid
-    // with its `right` and `down` conductors in repeats of their own).
+    // its repeats (by first round) in, found at every call: by insertion
+    // while that stays linear, else by merging (a plain insertion sort was
+    // quadratic where the tiles do not rise with the units: half of a call
+    // of the 100 x 100 grid with its `right` and `down` conductors in
+    // repeats of their own).
     text.push_str(tiles::SORT_BY);
     // A repeat of fewer rounds runs through its function (the batched
     // entries): its loop would not repay reading what it needs.

@@ -176,10 +176,9 @@ impl Gen<'_> {
         // after another) runs its units in their order, which is the order
         // the tiles below run them in: each repeat over all its rounds (a
         // repeat's skew and count end within the loop), each single step by
-        // a direct call. The tiles' merge of single steps and repeats cost
-        // the 100 x 100 grid (801 single steps between 203 repeats) half of
-        // the time its units took. A loop whose tiles run its repeats as
-        // one loop keeps the tiles.
+        // a direct call, without the tiles' bookkeeping (the sorts and the
+        // list of repeats). A loop whose tiles run its repeats as one loop
+        // keeps the tiles.
         let whole = if rounds || nr == 0 {
             "len <= MOFMU_FUSE_TILE"
         } else {
